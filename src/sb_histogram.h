@@ -1,0 +1,108 @@
+/*
+ * Latency histograms.
+ *
+ * 1. sb_hdr_t: HDR-style log-linear histogram used for every latency bmk
+ *    records. Values are nanoseconds; trackable range 1 us .. 1 h with 3
+ *    significant digits (relative error <= 0.1 %, well inside the 1 % the
+ *    reports promise). Values outside the range are clamped to it (and still
+ *    counted). Recording is single-writer and lock-free (plain 64-bit counter
+ *    increments); readers take copies with relaxed loads. Histograms of the
+ *    same layout can be merged (added) and subtracted (to turn cumulative
+ *    snapshots into interval ones). Bucketing follows the HdrHistogram
+ *    design (Gil Tene): bucket index from the position of the highest set
+ *    bit, sub-bucket from the next 11 bits.
+ *
+ * 2. sb_histogram_t: the sysbench.histogram Lua object: `size` log-scale
+ *    buckets over [min,max] (values clamped), thread-safe updates, and the
+ *    sysbench `--histogram` print layout (sysbench-compat.md §6.5).
+ */
+#ifndef SB_HISTOGRAM_H
+#define SB_HISTOGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- HDR histogram ---------------------------------------------------- */
+
+#define SB_HDR_LOWEST_NS   1000ULL               /* 1 us */
+#define SB_HDR_HIGHEST_NS  3600000000000ULL      /* 1 h */
+
+typedef struct sb_hdr {
+  uint64_t total;        /* number of recorded values */
+  uint32_t counts_len;   /* number of counters */
+  uint64_t *counts;      /* counts_len counters */
+} sb_hdr_t;
+
+/* Allocates an empty histogram; NULL on allocation failure. */
+sb_hdr_t *sb_hdr_new(void);
+
+/* Frees `h` (NULL is fine). */
+void sb_hdr_free(sb_hdr_t *h);
+
+/* Zeroes all counts. Not safe concurrently with sb_hdr_record on `h`. */
+void sb_hdr_reset(sb_hdr_t *h);
+
+/* Records one value `ns` (nanoseconds; clamped to the range). Single
+   writer per histogram; safe to run concurrently with readers. */
+void sb_hdr_record(sb_hdr_t *h, uint64_t ns);
+
+/* Records `count` occurrences of `ns`. Same rules as sb_hdr_record. */
+void sb_hdr_record_n(sb_hdr_t *h, uint64_t ns, uint64_t count);
+
+/* dst += src (both same layout). `src` may be concurrently recorded into:
+   its counters are read with relaxed atomic loads. */
+void sb_hdr_add(sb_hdr_t *dst, const sb_hdr_t *src);
+
+/* dst -= src, counter by counter (src must be an earlier snapshot of the
+   same cumulative histogram, so no counter goes negative). */
+void sb_hdr_sub(sb_hdr_t *dst, const sb_hdr_t *src);
+
+/* dst = src (copy with relaxed loads). */
+void sb_hdr_copy(sb_hdr_t *dst, const sb_hdr_t *src);
+
+/* Value (ns) at percentile `pct` (0..100]: the highest value equivalent to
+   the bucket holding the ceil(pct/100 * total)-th smallest sample, as
+   HdrHistogram reports it. 0 when the histogram is empty. */
+uint64_t sb_hdr_percentile(const sb_hdr_t *h, double pct);
+
+/* Smallest / largest recorded value (bucket-equivalent, ns); 0 if empty. */
+uint64_t sb_hdr_min(const sb_hdr_t *h);
+uint64_t sb_hdr_max(const sb_hdr_t *h);
+
+/* Iteration support for exporters: number of counters, the count at index
+   i, and the lowest and highest value (ns) equivalent to index i. */
+uint32_t sb_hdr_counts_len(const sb_hdr_t *h);
+uint64_t sb_hdr_count_at(const sb_hdr_t *h, uint32_t i);
+uint64_t sb_hdr_value_lo(uint32_t i);
+uint64_t sb_hdr_value_hi(uint32_t i);
+
+/*
+ * Prints the sysbench --histogram block for `h` to `out` (values in ms):
+ * the header lines, one `%12.3f |%-40s %lu` row per non-empty display
+ * bucket, and the closing line holding one space. HDR counts are folded
+ * onto a fixed log grid (ratio e^(1/55.5), 0.001 ms .. 3 600 000 ms); each
+ * row shows its bucket's geometric midpoint. Prints nothing when empty.
+ */
+void sb_hdr_print_sysbench(const sb_hdr_t *h, FILE *out);
+
+/* ---- sysbench.histogram (Lua API object) ------------------------------- */
+
+typedef struct sb_histogram sb_histogram_t;
+
+/* Creates a histogram of `size` log-scale buckets over [range_min,
+   range_max] (both > 0, min < max). NULL on bad arguments or OOM. */
+sb_histogram_t *sb_histogram_new(size_t size, double range_min, double range_max);
+
+/* Frees it. */
+void sb_histogram_delete(sb_histogram_t *h);
+
+/* Adds one value (clamped to the range). Thread-safe. */
+void sb_histogram_update(sb_histogram_t *h, double value);
+
+/* Prints the §6.5 rows for the non-empty buckets to stdout, then the
+   single-space closing line; prints nothing when empty. Thread-safe; the
+   counts are kept (it can print again). */
+void sb_histogram_print(sb_histogram_t *h);
+
+#endif
