@@ -186,6 +186,11 @@ struct db_stmt {
   unsigned norder;
   unsigned nparams;        /* number of '?' placeholders in query */
   bool closed;
+  bool stale;              /* generic layer: the server-side handle was
+                              released (reconnect); prepared again before
+                              the next execute */
+  char *emu_buf;           /* generic layer: emulation scratch buffer */
+  size_t emu_cap;
   db_stmt_t *next;         /* in con->stmts */
 };
 
@@ -330,6 +335,12 @@ void db_bind_set_rand_str(db_stmt_t *stmt, int handle, const char *fmt);
 /* Executes the statement with its current parameters. Result/NULL as
    db_query. */
 db_result_t *db_execute(db_stmt_t *stmt);
+
+/* The connection a statement belongs to. */
+db_conn_t *db_stmt_connection(db_stmt_t *stmt);
+
+/* True once the connection was closed (API misuse checks). */
+bool db_conn_closed(const db_conn_t *con);
 
 /* Closes (and frees) a statement. Returns 0. */
 int db_close(db_stmt_t *stmt);

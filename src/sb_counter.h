@@ -40,6 +40,10 @@ int sb_counters_init(unsigned nthreads);
 /* Frees the blocks. Not thread-safe. */
 void sb_counters_done(void);
 
+/* The calling thread's id for counting (worker tid; -1 = the main thread,
+   which counts into the spare slot). Set once at thread start. */
+extern _Thread_local int sb_tls_tid;
+
 /* Number of per-thread blocks (threads + 1). */
 unsigned sb_counters_slots(void);
 

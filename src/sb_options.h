@@ -67,6 +67,7 @@ enum {
   SB_GROUP_GENERAL = 0,
   SB_GROUP_RAND,
   SB_GROUP_LOG,
+  SB_GROUP_REPORT,          /* --percentile, --histogram */
   SB_GROUP_DB,
   SB_GROUP_DRIVER,          /* per driver; the driver name is kept */
   SB_GROUP_EXT_GENERAL,

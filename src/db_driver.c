@@ -1,0 +1,909 @@
+/* The generic SQL layer; see db_driver.h. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "db_driver.h"
+#include "sb_engine.h"
+#include "sb_logger.h"
+#include "sb_rand.h"
+#include "sb_timer.h"
+
+#define BULK_BUFFER_SIZE 524288
+
+#ifdef USE_MYSQL
+extern const db_driver_t mysql_driver;
+#endif
+#ifdef USE_PGSQL
+extern const db_driver_t pgsql_driver;
+#endif
+
+static const db_driver_t *const drivers[] = {
+#ifdef USE_MYSQL
+  &mysql_driver,
+#endif
+#ifdef USE_PGSQL
+  &pgsql_driver,
+#endif
+  NULL
+};
+
+static const sb_option_t db_general_options[] = {
+  { "db-driver", "specifies database driver to use ('help' to get list of available drivers)",
+#ifdef USE_MYSQL
+    "mysql",
+#elif defined(USE_PGSQL)
+    "pgsql",
+#else
+    NULL,
+#endif
+    SB_ARG_TYPE_STRING },
+  { "db-ps-mode", "prepared statements usage mode {auto, disable}", "auto", SB_ARG_TYPE_STRING },
+  { "db-debug", "print database-specific debug information", "off", SB_ARG_TYPE_BOOL },
+  { NULL, NULL, NULL, 0 }
+};
+
+static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
+static bool initialised[8];
+static bool init_failed[8];
+static int driver_used;
+static bool ps_disabled;
+static bool debug_on;
+static _Thread_local bool thread_ready[8];
+
+const db_driver_t *const *db_drivers(void)
+{
+  return drivers;
+}
+
+int db_register_options(void)
+{
+  int rc = sb_opt_register_table(db_general_options, SB_GROUP_DB, NULL);
+  for (unsigned i = 0; drivers[i]; i++)
+  {
+    if (sb_opt_register_table(drivers[i]->options, SB_GROUP_DRIVER, drivers[i]->name))
+      rc = -1;
+    if (drivers[i]->ext_options &&
+        sb_opt_register_table(drivers[i]->ext_options, SB_GROUP_EXT_DRIVER, drivers[i]->name))
+      rc = -1;
+  }
+  return rc;
+}
+
+bool db_ps_disabled(void)
+{
+  return ps_disabled;
+}
+
+bool db_debug(void)
+{
+  return debug_on;
+}
+
+bool db_driver_used(void)
+{
+  return __atomic_load_n(&driver_used, __ATOMIC_RELAXED) != 0;
+}
+
+static int driver_index(const db_driver_t *drv)
+{
+  for (int i = 0; drivers[i]; i++)
+    if (drivers[i] == drv)
+      return i;
+  return 0;
+}
+
+db_driver_t *db_create(const char *name)
+{
+  if (name == NULL || *name == '\0')
+    name = sb_opt_str("db_driver");
+  if (name == NULL)
+  {
+    log_text(LOG_FATAL, "no database driver is compiled in");
+    return NULL;
+  }
+  const db_driver_t *drv = NULL;
+  for (unsigned i = 0; drivers[i]; i++)
+    if (strcmp(drivers[i]->name, name) == 0)
+      drv = drivers[i];
+  if (drv == NULL)
+  {
+    log_text(LOG_FATAL, "invalid database driver name: '%s'", name);
+    return NULL;
+  }
+
+  int idx = driver_index(drv);
+  pthread_mutex_lock(&init_mutex);
+  if (!initialised[idx])
+  {
+    const char *mode = sb_opt_str("db_ps_mode");
+    if (mode && strcmp(mode, "disable") == 0)
+      ps_disabled = true;
+    else if (mode && strcmp(mode, "auto") != 0)
+    {
+      log_text(LOG_FATAL, "Invalid value for db-ps-mode: %s", mode);
+      init_failed[idx] = true;
+    }
+    debug_on = sb_opt_bool("db_debug");
+    if (!init_failed[idx] && drv->ops.init && drv->ops.init() != 0)
+      init_failed[idx] = true;
+    initialised[idx] = true;
+  }
+  bool failed = init_failed[idx];
+  pthread_mutex_unlock(&init_mutex);
+  if (failed)
+    return NULL;
+  __atomic_store_n(&driver_used, 1, __ATOMIC_RELAXED);
+  return (db_driver_t *) drv;
+}
+
+const char *db_driver_name(const db_driver_t *drv)
+{
+  return drv ? drv->name : "";
+}
+
+/* ---- errors ---------------------------------------------------------------- */
+
+void db_clear_error(db_conn_t *con)
+{
+  con->error = DB_ERROR_NONE;
+  con->lost = false;
+  con->err.sql_errno = 0;
+  con->err.sql_state[0] = '\0';
+  con->err.api = NULL;
+  con->err.status = NULL;
+  if (con->err.msg)
+    con->err.msg[0] = '\0';
+}
+
+void db_set_error(db_conn_t *con, db_error_t error, int sql_errno,
+                  const char *sql_state, const char *msg, const char *api,
+                  const char *query, size_t query_len)
+{
+  con->error = error;
+  con->err.sql_errno = sql_errno;
+  snprintf(con->err.sql_state, sizeof(con->err.sql_state), "%s", sql_state ? sql_state : "");
+  free(con->err.msg);
+  con->err.msg = strdup(msg ? msg : "");
+  con->err.api = api;
+  free(con->err.query);
+  if (query)
+    con->err.query = strndup(query, query_len);
+  else
+    con->err.query = strdup("<prepared statement>");
+}
+
+void db_print_error(const db_conn_t *con)
+{
+  const char *msg = con->err.msg ? con->err.msg : "";
+  const char *query = con->err.query ? con->err.query : "";
+  const char *api = con->err.api ? con->err.api : "query";
+  if (strcmp(con->driver->name, "pgsql") == 0)
+  {
+    log_text(LOG_FATAL, "%s() failed: %s %s", api,
+             con->err.status ? con->err.status : "", msg);
+    log_text(LOG_FATAL, "failed query was: %s", query);
+  }
+  else
+    log_text(LOG_FATAL, "%s() returned error %d (%s) for query '%s'", api,
+             con->err.sql_errno, msg, query);
+}
+
+int db_conn_error(const db_conn_t *con)
+{
+  return con->error;
+}
+
+int db_conn_sql_errno(const db_conn_t *con)
+{
+  return con->err.sql_errno;
+}
+
+const char *db_conn_sql_state(const db_conn_t *con)
+{
+  return con->err.sql_state;
+}
+
+const char *db_conn_sql_errmsg(const db_conn_t *con)
+{
+  return con->err.msg ? con->err.msg : "";
+}
+
+bool db_conn_closed(const db_conn_t *con)
+{
+  return con->state == DB_CONN_INVALID;
+}
+
+/* ---- endpoints ---------------------------------------------------------------- */
+
+static pthread_mutex_t endpoint_mutex = PTHREAD_MUTEX_INITIALIZER;
+static unsigned endpoint_cursor;
+
+unsigned db_next_endpoint(unsigned n)
+{
+  if (n == 0)
+    return 0;
+  pthread_mutex_lock(&endpoint_mutex);
+  unsigned i = endpoint_cursor++ % n;
+  pthread_mutex_unlock(&endpoint_mutex);
+  return i;
+}
+
+/* ---- connections --------------------------------------------------------------- */
+
+static int thread_setup(const db_driver_t *drv)
+{
+  int idx = driver_index(drv);
+  if (thread_ready[idx])
+    return 0;
+  if (drv->ops.thread_init && drv->ops.thread_init(sb_tls_tid) != 0)
+    return -1;
+  thread_ready[idx] = true;
+  return 0;
+}
+
+db_conn_t *db_connection_create(db_driver_t *drv)
+{
+  if (drv == NULL || thread_setup(drv) != 0)
+    return NULL;
+  db_conn_t *con = calloc(1, sizeof(*con));
+  if (con == NULL)
+    return NULL;
+  con->driver = drv;
+  con->thread_id = sb_tls_tid;
+  con->wait_fd = -1;
+  if (drv->ops.connect(con) != 0)
+  {
+    free(con->err.msg);
+    free(con->err.query);
+    free(con);
+    return NULL;
+  }
+  con->state = DB_CONN_READY;
+  return con;
+}
+
+static void free_result(db_result_t *rs)
+{
+  if (rs->state == DB_RS_READY)
+  {
+    rs->con->driver->ops.free_results(rs);
+    rs->state = DB_RS_FREE;
+    rs->ptr = NULL;
+  }
+}
+
+/* Releases every statement's server-side handle (before a disconnect). */
+static void release_statements(db_conn_t *con)
+{
+  for (db_stmt_t *s = con->stmts; s; s = s->next)
+    if (!s->emulated && !s->stale)
+    {
+      con->driver->ops.close(s);
+      s->ptr = NULL;
+      s->stale = true;
+    }
+}
+
+/* Prepares stale statements again on the new connection; failures leave
+   them stale (tried again at execute). */
+static void reprepare_statements(db_conn_t *con)
+{
+  for (db_stmt_t *s = con->stmts; s; s = s->next)
+    if (s->stale && con->driver->ops.prepare(s) == 0)
+      s->stale = false;
+}
+
+int db_connection_close(db_conn_t *con)
+{
+  if (con == NULL)
+    return 1;
+  if (con->state == DB_CONN_INVALID)
+  {
+    log_text(LOG_ALERT, "attempt to close an already closed connection");
+    return 1;
+  }
+  free_result(&con->rs);
+  release_statements(con);
+  con->driver->ops.disconnect(con);
+  con->ptr = NULL;
+  con->state = DB_CONN_INVALID;
+  return 0;
+}
+
+/* Reopens the connection with a fresh handle. `persist`: retry with
+   backoff (1 ms doubling to 1 s) while the run is going on. */
+static int reopen(db_conn_t *con, bool persist)
+{
+  free_result(&con->rs);
+  release_statements(con);
+  con->driver->ops.disconnect(con);
+  con->ptr = NULL;
+  unsigned delay_ms = 1;
+  for (;;)
+  {
+    if (con->driver->ops.connect(con) == 0)
+      break;
+    if (!persist || !sb_engine_running())
+    {
+      con->state = DB_CONN_INVALID;
+      return -1;
+    }
+    struct timespec ts = { delay_ms / 1000, (long) (delay_ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+    if (delay_ms < 1000)
+      delay_ms = delay_ms * 2 > 1000 ? 1000 : delay_ms * 2;
+  }
+  con->state = DB_CONN_READY;
+  reprepare_statements(con);
+  return 0;
+}
+
+int db_connection_reconnect(db_conn_t *con)
+{
+  if (con == NULL || con->state == DB_CONN_INVALID)
+  {
+    log_text(LOG_ALERT, "attempt to use an already closed connection");
+    return 1;
+  }
+  sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
+  return reopen(con, false);
+}
+
+void db_connection_free(db_conn_t *con)
+{
+  if (con == NULL)
+    return;
+  if (con->state != DB_CONN_INVALID)
+    db_connection_close(con);
+  db_stmt_t *s = con->stmts;
+  while (s)
+  {
+    db_stmt_t *next = s->next;
+    free(s->query);
+    for (unsigned i = 0; i < s->nbinds; i++)
+      free(s->binds[i].buf);
+    free(s->binds);
+    free(s->order);
+    free(s->emu_buf);
+    free(s);
+    s = next;
+  }
+  free(con->bulk_buf);
+  free(con->err.msg);
+  free(con->err.query);
+  free(con);
+}
+
+/* Counts the outcome of a statement and turns it into the API's result:
+   the connection's result, or NULL on error. A lost connection with an
+   ignorable error is rebuilt in place and counted as a reconnect. */
+static db_result_t *finish(db_conn_t *con, int rc, db_stmt_t *stmt)
+{
+  db_result_t *rs = &con->rs;
+  if (rc == 0 && con->error == DB_ERROR_NONE)
+  {
+    rs->state = DB_RS_READY;
+    rs->con = con;
+    rs->stmt = stmt;
+    sb_counter_inc(con->thread_id, rs->counter);
+    return rs;
+  }
+  rs->state = DB_RS_FREE;
+  if (con->error == DB_ERROR_NONE)
+    con->error = DB_ERROR_FATAL;
+  if (con->error == DB_ERROR_IGNORABLE)
+  {
+    if (con->lost)
+    {
+      /* Keep the error for the script while the handle is rebuilt. */
+      db_err_t saved = con->err;
+      char *msg = saved.msg ? strdup(saved.msg) : NULL;
+      char *query = saved.query ? strdup(saved.query) : NULL;
+      bool lost = con->lost;
+      reopen(con, true);
+      db_set_error(con, DB_ERROR_IGNORABLE, saved.sql_errno, saved.sql_state,
+                   msg, saved.api, query, query ? strlen(query) : 0);
+      con->lost = lost;
+      free(msg);
+      free(query);
+      sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
+    }
+    else
+      sb_counter_inc(con->thread_id, SB_CNT_ERROR);
+  }
+  return NULL;
+}
+
+static bool usable(db_conn_t *con)
+{
+  if (con == NULL)
+    return false;
+  if (con->state == DB_CONN_INVALID)
+  {
+    log_text(LOG_ALERT, "attempt to use an already closed connection");
+    con->error = DB_ERROR_NONE;
+    return false;
+  }
+  return true;
+}
+
+db_result_t *db_query(db_conn_t *con, const char *query, size_t len)
+{
+  if (!usable(con))
+    return NULL;
+  free_result(&con->rs);
+  db_clear_error(con);
+  if (debug_on)
+    log_text(LOG_DEBUG, "query: %.*s", (int) len, query);
+  memset(&con->rs, 0, sizeof(con->rs));
+  con->rs.con = con;
+  int rc = con->driver->ops.query(con, query, len, &con->rs);
+  return finish(con, rc, NULL);
+}
+
+/* ---- statements ------------------------------------------------------------------ */
+
+/* Counts '?' placeholders outside quoted strings. */
+static unsigned count_placeholders(const char *q, size_t len)
+{
+  unsigned n = 0;
+  char quote = 0;
+  for (size_t i = 0; i < len; i++)
+  {
+    char c = q[i];
+    if (quote)
+    {
+      if (c == '\\' && i + 1 < len)
+        i++;
+      else if (c == quote)
+        quote = 0;
+    }
+    else if (c == '\'' || c == '"' || c == '`')
+      quote = c;
+    else if (c == '?')
+      n++;
+  }
+  return n;
+}
+
+db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
+{
+  if (!usable(con))
+    return NULL;
+  db_clear_error(con);
+  db_stmt_t *s = calloc(1, sizeof(*s));
+  if (s == NULL)
+    return NULL;
+  s->con = con;
+  s->query = strndup(query, len);
+  s->query_len = len;
+  s->nparams = count_placeholders(query, len);
+  if (ps_disabled)
+    s->emulated = true;
+  else
+  {
+    free_result(&con->rs);
+    if (con->driver->ops.prepare(s) != 0)
+    {
+      if (con->error == DB_ERROR_NONE)
+        con->error = DB_ERROR_FATAL;
+      free(s->query);
+      free(s);
+      return NULL;
+    }
+  }
+  s->next = con->stmts;
+  con->stmts = s;
+  return s;
+}
+
+db_conn_t *db_stmt_connection(db_stmt_t *stmt)
+{
+  return stmt->con;
+}
+
+int db_bind_create(db_stmt_t *stmt, int type, unsigned long max_len)
+{
+  if (type <= DB_TYPE_NONE || type >= DB_TYPE_MAX)
+    return -1;
+  bool text = type >= DB_TYPE_TIME;
+  if (text && max_len == 0)
+    return -1;
+  if (stmt->nbinds == stmt->binds_cap)
+  {
+    stmt->binds_cap = stmt->binds_cap ? stmt->binds_cap * 2 : 8;
+    stmt->binds = realloc(stmt->binds, sizeof(db_bind_t) * stmt->binds_cap);
+  }
+  db_bind_t *b = &stmt->binds[stmt->nbinds];
+  memset(b, 0, sizeof(*b));
+  b->type = (db_bind_type_t) type;
+  b->is_null = true;
+  if (text)
+  {
+    b->max_len = max_len;
+    b->buf = calloc(1, max_len + 1);
+  }
+  return (int) stmt->nbinds++;
+}
+
+int db_bind_order(db_stmt_t *stmt, const int *handles, unsigned n)
+{
+  for (unsigned i = 0; i < n; i++)
+    if (handles[i] < 0 || (unsigned) handles[i] >= stmt->nbinds)
+      return -1;
+  free(stmt->order);
+  stmt->order = malloc(sizeof(unsigned) * (n ? n : 1));
+  for (unsigned i = 0; i < n; i++)
+    stmt->order[i] = (unsigned) handles[i];
+  stmt->norder = n;
+  return 0;
+}
+
+static db_bind_t *bind_at(db_stmt_t *stmt, int h)
+{
+  if (h < 0 || (unsigned) h >= stmt->nbinds)
+    return NULL;
+  return &stmt->binds[h];
+}
+
+void db_bind_set_null(db_stmt_t *stmt, int h)
+{
+  db_bind_t *b = bind_at(stmt, h);
+  if (b)
+    b->is_null = true;
+}
+
+void db_bind_set_int(db_stmt_t *stmt, int h, int64_t v)
+{
+  db_bind_t *b = bind_at(stmt, h);
+  if (b == NULL)
+    return;
+  b->is_null = false;
+  if (b->buf)
+    b->len = (unsigned long) snprintf(b->buf, b->max_len + 1, "%lld", (long long) v);
+  else if (b->type == DB_TYPE_FLOAT || b->type == DB_TYPE_DOUBLE)
+    b->d = (double) v;
+  else
+    b->i = v;
+}
+
+void db_bind_set_double(db_stmt_t *stmt, int h, double v)
+{
+  db_bind_t *b = bind_at(stmt, h);
+  if (b == NULL)
+    return;
+  b->is_null = false;
+  if (b->buf)
+    b->len = (unsigned long) snprintf(b->buf, b->max_len + 1, "%.17g", v);
+  else if (b->type == DB_TYPE_FLOAT || b->type == DB_TYPE_DOUBLE)
+    b->d = v;
+  else
+    b->i = (int64_t) v;
+}
+
+void db_bind_set_str(db_stmt_t *stmt, int h, const char *s, size_t len)
+{
+  db_bind_t *b = bind_at(stmt, h);
+  if (b == NULL)
+    return;
+  b->is_null = false;
+  if (b->buf == NULL)
+  {
+    /* A number given as text for a numeric parameter. */
+    if (b->type == DB_TYPE_FLOAT || b->type == DB_TYPE_DOUBLE)
+      b->d = strtod(s, NULL);
+    else
+      b->i = strtoll(s, NULL, 10);
+    return;
+  }
+  if (len > b->max_len)
+    len = b->max_len;
+  memcpy(b->buf, s, len);
+  b->buf[len] = '\0';
+  b->len = len;
+}
+
+void db_bind_set_rand_str(db_stmt_t *stmt, int h, const char *fmt)
+{
+  db_bind_t *b = bind_at(stmt, h);
+  if (b == NULL || b->buf == NULL)
+    return;
+  size_t len = strlen(fmt);
+  if (len > b->max_len)
+  {
+    char *tmp = malloc(len + 1);
+    sb_rand_str(fmt, tmp);
+    db_bind_set_str(stmt, h, tmp, len);
+    free(tmp);
+    return;
+  }
+  sb_rand_str(fmt, b->buf);
+  b->len = len;
+  b->is_null = false;
+}
+
+static void emu_append(db_stmt_t *s, size_t *n, const char *src, size_t len)
+{
+  if (*n + len + 1 > s->emu_cap)
+  {
+    s->emu_cap = (*n + len + 1) * 2;
+    s->emu_buf = realloc(s->emu_buf, s->emu_cap);
+  }
+  memcpy(s->emu_buf + *n, src, len);
+  *n += len;
+}
+
+/* Client-side emulation: substitutes the parameters into the query text. */
+static size_t emulate(db_stmt_t *s)
+{
+  size_t n = 0;
+  unsigned k = 0;
+  char quote = 0;
+  char num[64];
+  const char *q = s->query;
+  for (size_t i = 0; i < s->query_len; i++)
+  {
+    char c = q[i];
+    if (quote)
+    {
+      if (c == quote)
+        quote = 0;
+      emu_append(s, &n, &c, 1);
+      continue;
+    }
+    if (c == '\'' || c == '"' || c == '`')
+      quote = c;
+    if (c != '?' || k >= s->norder)
+    {
+      emu_append(s, &n, &c, 1);
+      continue;
+    }
+    db_bind_t *b = &s->binds[s->order[k++]];
+    if (b->is_null)
+      emu_append(s, &n, "NULL", 4);
+    else if (b->buf)
+    {
+      char *esc = malloc(2 * b->len + 3);
+      size_t el = s->con->driver->ops.escape(s->con, esc + 1, b->buf, b->len);
+      esc[0] = '\'';
+      esc[el + 1] = '\'';
+      emu_append(s, &n, esc, el + 2);
+      free(esc);
+    }
+    else if (b->type == DB_TYPE_FLOAT || b->type == DB_TYPE_DOUBLE)
+      emu_append(s, &n, num, (size_t) snprintf(num, sizeof(num), "%.17g", b->d));
+    else
+      emu_append(s, &n, num, (size_t) snprintf(num, sizeof(num), "%lld", (long long) b->i));
+  }
+  emu_append(s, &n, "", 0);
+  s->emu_buf[n] = '\0';
+  return n;
+}
+
+db_result_t *db_execute(db_stmt_t *stmt)
+{
+  db_conn_t *con = stmt->con;
+  if (!usable(con))
+    return NULL;
+  if (stmt->emulated)
+  {
+    size_t len = emulate(stmt);
+    return db_query(con, stmt->emu_buf, len);
+  }
+  free_result(&con->rs);
+  db_clear_error(con);
+  if (stmt->stale)
+  {
+    if (con->driver->ops.prepare(stmt) != 0)
+      return finish(con, -1, stmt);
+    stmt->stale = false;
+  }
+  memset(&con->rs, 0, sizeof(con->rs));
+  con->rs.con = con;
+  int rc = con->driver->ops.execute(stmt, &con->rs);
+  return finish(con, rc, stmt);
+}
+
+int db_close(db_stmt_t *stmt)
+{
+  if (stmt == NULL || stmt->closed)
+    return 0;
+  db_conn_t *con = stmt->con;
+  if (con->rs.stmt == stmt)
+    free_result(&con->rs);
+  if (!stmt->emulated && !stmt->stale && con->state == DB_CONN_READY)
+    con->driver->ops.close(stmt);
+  stmt->ptr = NULL;
+  stmt->closed = true;
+  /* Unlink and free: the Lua object must not be used after close(). */
+  for (db_stmt_t **p = &con->stmts; *p; p = &(*p)->next)
+    if (*p == stmt)
+    {
+      *p = stmt->next;
+      break;
+    }
+  free(stmt->query);
+  for (unsigned i = 0; i < stmt->nbinds; i++)
+    free(stmt->binds[i].buf);
+  free(stmt->binds);
+  free(stmt->order);
+  free(stmt->emu_buf);
+  free(stmt);
+  return 0;
+}
+
+/* ---- results -------------------------------------------------------------------- */
+
+db_row_t *db_fetch_row(db_result_t *rs)
+{
+  if (rs == NULL || rs->state != DB_RS_READY || rs->nfields == 0)
+    return NULL;
+  if (rs->con->driver->ops.fetch_row(rs) != 1)
+    return NULL;
+  return &rs->row;
+}
+
+int db_free_results(db_result_t *rs)
+{
+  if (rs == NULL || rs->state != DB_RS_READY)
+  {
+    log_text(LOG_ALERT, "attempt to free an invalid result set");
+    return 1;
+  }
+  free_result(rs);
+  return 0;
+}
+
+uint64_t db_result_nrows(const db_result_t *rs)
+{
+  return rs->nrows;
+}
+
+uint32_t db_result_nfields(const db_result_t *rs)
+{
+  return rs->nfields;
+}
+
+const char *db_row_value(const db_row_t *row, const db_result_t *rs, uint32_t i,
+                         size_t *len)
+{
+  if (row == NULL || rs == NULL || i >= rs->nfields || row->values[i].ptr == NULL)
+  {
+    *len = 0;
+    return NULL;
+  }
+  *len = row->values[i].len;
+  return row->values[i].ptr;
+}
+
+bool db_more_results(db_conn_t *con)
+{
+  if (con == NULL || con->state != DB_CONN_READY || con->driver->ops.more_results == NULL)
+    return false;
+  return con->driver->ops.more_results(con);
+}
+
+db_result_t *db_next_result(db_conn_t *con)
+{
+  if (!usable(con))
+    return NULL;
+  db_clear_error(con);
+  if (con->driver->ops.next_result == NULL || !db_more_results(con))
+    return NULL;
+  db_stmt_t *stmt = con->rs.stmt;
+  free_result(&con->rs);
+  memset(&con->rs, 0, sizeof(con->rs));
+  con->rs.con = con;
+  int rc = con->driver->ops.next_result(con, &con->rs);
+  return finish(con, rc, stmt);
+}
+
+/* ---- bulk insert (sysbench-compat.md §5.5) ------------------------------------ */
+
+int db_bulk_insert_init(db_conn_t *con, const char *prefix, size_t len)
+{
+  if (!usable(con))
+    return 1;
+  if (len + 1 > BULK_BUFFER_SIZE)
+  {
+    log_text(LOG_FATAL, "Query length exceeds the maximum value (%u), aborting",
+             BULK_BUFFER_SIZE);
+    return 1;
+  }
+  if (con->bulk_buf == NULL)
+  {
+    con->bulk_buf = malloc(BULK_BUFFER_SIZE);
+    con->bulk_cap = BULK_BUFFER_SIZE;
+  }
+  memcpy(con->bulk_buf, prefix, len);
+  con->bulk_prefix_len = con->bulk_len = len;
+  con->bulk_values = 0;
+  con->bulk_active = true;
+  return 0;
+}
+
+static int bulk_flush(db_conn_t *con)
+{
+  if (con->bulk_values == 0)
+    return 0;
+  db_result_t *rs = db_query(con, con->bulk_buf, con->bulk_len);
+  con->bulk_len = con->bulk_prefix_len;
+  con->bulk_values = 0;
+  return rs == NULL ? 1 : 0;
+}
+
+int db_bulk_insert_next(db_conn_t *con, const char *row, size_t len)
+{
+  if (con == NULL || !con->bulk_active)
+  {
+    log_text(LOG_ALERT, "attempt to call bulk_insert_next() before bulk_insert_init()");
+    if (con)
+      con->error = DB_ERROR_NONE;
+    return 1;
+  }
+  if (!usable(con))
+    return 1;
+  if (con->bulk_prefix_len + len + 1 > con->bulk_cap)
+  {
+    log_text(LOG_FATAL, "Query length exceeds the maximum value (%u), aborting",
+             BULK_BUFFER_SIZE);
+    con->error = DB_ERROR_NONE;
+    return 1;
+  }
+  if (con->bulk_len + len + 1 > con->bulk_cap && bulk_flush(con) != 0)
+    return 1;
+  if (con->bulk_values > 0)
+    con->bulk_buf[con->bulk_len++] = ',';
+  memcpy(con->bulk_buf + con->bulk_len, row, len);
+  con->bulk_len += len;
+  con->bulk_values++;
+  return 0;
+}
+
+int db_bulk_insert_done(db_conn_t *con)
+{
+  if (con == NULL || !con->bulk_active)
+    return 0;
+  int rc = bulk_flush(con);
+  con->bulk_active = false;
+  return rc;
+}
+
+/* ---- asynchronous helper ----------------------------------------------------------- */
+
+void db_step_blocking(db_conn_t *con, db_step_t step,
+                      db_step_t (*cont)(void *obj, int ready), void *obj)
+{
+  while (step == DB_STEP_WAIT)
+  {
+    struct pollfd pfd = { .fd = con->wait_fd, .events = 0, .revents = 0 };
+    if (con->wait_events & DB_WAIT_READ)
+      pfd.events |= POLLIN;
+    if (con->wait_events & DB_WAIT_WRITE)
+      pfd.events |= POLLOUT;
+    int timeout = (con->wait_events & DB_WAIT_TIMEOUT) ? con->wait_timeout_ms : -1;
+    int rc = poll(&pfd, 1, timeout);
+    int ready = 0;
+    if (rc == 0)
+      ready = DB_WAIT_TIMEOUT;
+    else if (rc > 0)
+    {
+      if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
+        ready |= DB_WAIT_READ;
+      if (pfd.revents & POLLOUT)
+        ready |= DB_WAIT_WRITE;
+    }
+    else if (errno != EINTR)
+      ready = con->wait_events;
+    step = cont(obj, ready);
+  }
+}

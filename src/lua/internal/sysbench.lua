@@ -1,0 +1,209 @@
+-- bmk internal module: the global `sysbench` table, the FFI declarations
+-- scripts rely on, the default event loop and the Lua reporters.
+-- Contract: sysbench-compat.md §4.2, §5.2, §5.6, §6.6.
+
+local ffi = require("ffi")
+
+-- Exactly sysbench's public FFI names (§5.6): scripts use them without
+-- declaring them, and must be able to declare their own libc structs.
+ffi.cdef[[
+typedef enum
+{
+  SB_CNT_OTHER,
+  SB_CNT_READ,
+  SB_CNT_WRITE,
+  SB_CNT_TRX,
+  SB_CNT_ERROR,
+  SB_CNT_RECONNECT,
+  SB_CNT_BYTES_READ,
+  SB_CNT_BYTES_WRITTEN,
+  SB_CNT_MAX
+} sb_counter_type;
+
+typedef enum
+{
+  SB_ARG_TYPE_NULL,
+  SB_ARG_TYPE_BOOL,
+  SB_ARG_TYPE_INT,
+  SB_ARG_TYPE_SIZE,
+  SB_ARG_TYPE_DOUBLE,
+  SB_ARG_TYPE_STRING,
+  SB_ARG_TYPE_LIST,
+  SB_ARG_TYPE_FILE,
+  SB_ARG_TYPE_MAX
+} sb_arg_type_t;
+
+typedef struct
+{
+  const char    *name;
+  const char    *desc;
+  const char    *value;
+  sb_arg_type_t type;
+  bool          (*validate)(const char *, const char *);
+} sb_arg_t;
+
+typedef enum
+{
+  SQL_ERROR_NONE,
+  SQL_ERROR_IGNORABLE,
+  SQL_ERROR_FATAL
+} sql_error_t;
+
+typedef enum
+{
+  SQL_TYPE_NONE,
+  SQL_TYPE_TINYINT,
+  SQL_TYPE_SMALLINT,
+  SQL_TYPE_INT,
+  SQL_TYPE_BIGINT,
+  SQL_TYPE_FLOAT,
+  SQL_TYPE_DOUBLE,
+  SQL_TYPE_TIME,
+  SQL_TYPE_DATE,
+  SQL_TYPE_DATETIME,
+  SQL_TYPE_TIMESTAMP,
+  SQL_TYPE_CHAR,
+  SQL_TYPE_VARCHAR
+} sql_bind_type_t;
+
+typedef struct sql_driver sql_driver;
+typedef struct sql_connection sql_connection;
+typedef struct sql_statement sql_statement;
+typedef struct sql_result sql_result;
+typedef struct sql_row sql_row;
+typedef struct sql_value sql_value;
+typedef struct sql_bind sql_bind;
+typedef struct sb_histogram sb_histogram_t;
+
+void sb_counter_inc(int thread_id, sb_counter_type type);
+void sb_counter_add(int thread_id, sb_counter_type type, uint64_t value);
+uint64_t sb_counter_val(int thread_id, sb_counter_type type);
+
+bool sb_more_events(int thread_id);
+void sb_event_start(int thread_id);
+void sb_event_stop(int thread_id);
+
+]]
+
+local C = ffi.C
+
+sysbench = sysbench or {}
+sysbench.error = { NONE = 0, RESTART_EVENT = 1 }
+sysbench.hooks = sysbench.hooks or {}
+
+require("sysbench.rand")
+require("sysbench.cmdline")
+require("sysbench.histogram")
+require("sysbench.sql")
+
+-- The default event loop (§4.2). A script may define its own global
+-- thread_run; it then replaces this one, since the script runs later.
+function thread_run(thread_id)
+  local more_events = C.sb_more_events
+  local event_start = C.sb_event_start
+  local event_stop = C.sb_event_stop
+  local RESTART = sysbench.error.RESTART_EVENT
+
+  while more_events(thread_id) do
+    event_start(thread_id)
+    local ok, ret
+    while true do
+      ok, ret = pcall(event, thread_id)
+      if ok then
+        break
+      end
+      if type(ret) == "table" and ret.errcode == RESTART then
+        local hook = sysbench.hooks.before_restart_event
+        if hook then
+          hook(ret)
+        end
+      else
+        error(ret, 0)
+      end
+    end
+    -- A non-nil, non-false return value stops this thread; that event is
+    -- not counted.
+    if ret then
+      return
+    end
+    event_stop(thread_id)
+  end
+end
+
+-- ---- reporters (§6.6) -------------------------------------------------------
+
+local function pct_label()
+  return sysbench.opt and sysbench.opt.percentile or 95
+end
+
+function sysbench.report_default(stat)
+  local seconds = stat.time_interval
+  print(string.format("[ %.0fs ] thds: %u tps: %4.2f qps: %4.2f " ..
+                        "(r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%u%%): %4.2f " ..
+                        "err/s %4.2f reconn/s: %4.2f",
+                      stat.time_total, stat.threads_running,
+                      stat.events / seconds,
+                      (stat.reads + stat.writes + stat.other) / seconds,
+                      stat.reads / seconds, stat.writes / seconds,
+                      stat.other / seconds, pct_label(),
+                      stat.latency_pct * 1000,
+                      stat.errors / seconds, stat.reconnects / seconds))
+end
+
+function sysbench.report_csv(stat)
+  local seconds = stat.time_interval
+  print(string.format("%.0f,%u,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f",
+                      stat.time_total, stat.threads_running,
+                      stat.events / seconds,
+                      (stat.reads + stat.writes + stat.other) / seconds,
+                      stat.reads / seconds, stat.writes / seconds,
+                      stat.other / seconds, stat.latency_pct * 1000,
+                      stat.errors / seconds, stat.reconnects / seconds))
+end
+
+-- Each Lua state writes its own JSON array: "[" before the first object,
+-- "," between objects, "\n]\n" when the state closes (through the
+-- finaliser of a sentinel object).
+local json_started = false
+local json_sentinel = newproxy(true)
+getmetatable(json_sentinel).__gc = function()
+  if json_started then
+    io.stdout:write("\n]\n")
+    io.stdout:flush()
+  end
+end
+sysbench.__json_sentinel = json_sentinel
+
+function sysbench.report_json(stat)
+  local seconds = stat.time_interval
+  if not json_started then
+    io.stdout:write("[\n")
+    json_started = true
+  else
+    io.stdout:write(",\n")
+  end
+  io.stdout:write(string.format([[
+  {
+    "time": %4.0f,
+    "threads": %u,
+    "tps": %4.2f,
+    "qps": {
+      "total": %4.2f,
+      "reads": %4.2f,
+      "writes": %4.2f,
+      "other": %4.2f
+    },
+    "latency": %4.2f,
+    "errors": %4.2f,
+    "reconnects": %4.2f
+  }]],
+    stat.time_total, stat.threads_running,
+    stat.events / seconds,
+    (stat.reads + stat.writes + stat.other) / seconds,
+    stat.reads / seconds, stat.writes / seconds, stat.other / seconds,
+    stat.latency_pct * 1000,
+    stat.errors / seconds, stat.reconnects / seconds))
+  io.stdout:flush()
+end
+
+return sysbench

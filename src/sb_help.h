@@ -1,0 +1,8 @@
+/* `--help` output (sysbench-compat.md §3.1). */
+#ifndef SB_HELP_H
+#define SB_HELP_H
+
+/* Prints the general help to stdout (does not depend on --verbosity). */
+void sb_print_help(void);
+
+#endif

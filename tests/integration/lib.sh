@@ -1,0 +1,83 @@
+# Shared helpers for the integration tests (sourced).
+#
+# Each test file sources this, runs checks with the assert_* helpers and
+# ends with `finish`, which prints "N passed, M failed" and sets the exit
+# code. BMK is the binary under test; the sandbox servers' connection
+# options come from BMK/sandbox.sh (defaults below).
+
+BMK=${BMK:-${1:-./bmk}}
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+PASS=0
+FAIL=0
+WORK=$(mktemp -d /tmp/bmk-it-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+SANDBOX_DIR=${BMK_SANDBOX_DIR:-/tmp/bmk-sandbox}
+DBPASS=${BMK_SANDBOX_PASSWORD:-sbtest}
+MYSQL_PORT=${BMK_MYSQL_PORT:-3306}
+PGSQL_PORT=${BMK_PGSQL_PORT:-5432}
+MYSQL_OPTS="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$MYSQL_PORT --mysql-user=sbtest --mysql-password=$DBPASS --mysql-db=sbtest"
+PGSQL_OPTS="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$DBPASS --pgsql-db=sbtest"
+
+ok() { PASS=$((PASS + 1)); echo "ok - $*"; }
+not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $*"; }
+
+# check NAME COMMAND...: passes when the command succeeds.
+check() {
+  local name=$1
+  shift
+  if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+assert_eq() {  # name expected actual
+  if [ "$2" == "$3" ]; then ok "$1"; else not_ok "$1 (expected '$2', got '$3')"; fi
+}
+
+assert_contains() {  # name haystack needle
+  if [[ "$2" == *"$3"* ]]; then ok "$1"; else
+    not_ok "$1 (missing '$3')"
+    printf '%s\n' "$2" | head -40 | sed 's/^/    | /'
+  fi
+}
+
+assert_not_contains() {  # name haystack needle
+  if [[ "$2" != *"$3"* ]]; then ok "$1"; else not_ok "$1 (unexpected '$3')"; fi
+}
+
+assert_match() {  # name text extended-regex (any line)
+  if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"; else
+    not_ok "$1 (no line matches /$3/)"
+    printf '%s\n' "$2" | head -40 | sed 's/^/    | /'
+  fi
+}
+
+# Runs bmk with a timeout; sets OUT (stdout+stderr) and RC.
+run_bmk() {
+  OUT=$(timeout -k 5 "${BMK_TIMEOUT:-120}" "$BMK" "$@" 2>&1)
+  RC=$?
+}
+
+# Runs bmk keeping stdout and stderr apart: OUT, ERR, RC.
+run_bmk_split() {
+  OUT=$(timeout -k 5 "${BMK_TIMEOUT:-120}" "$BMK" "$@" 2>"$WORK/stderr")
+  RC=$?
+  ERR=$(cat "$WORK/stderr")
+}
+
+# SQL through the stock clients, as the sandbox's sbtest user.
+mysql_q() {
+  MYSQL_PWD=$DBPASS mariadb --protocol=tcp -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -N -B sbtest -e "$1"
+}
+pgsql_q() {
+  PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d sbtest -At -c "$1"
+}
+
+# A number from the final report: report_value "transactions:" "$OUT"
+report_value() {
+  printf '%s\n' "$2" | grep -E "^ *$1" | head -1 | awk -F: '{print $2}' | awk '{print $1}' | sed 's/s$//'
+}
+
+finish() {
+  echo "$PASS passed, $FAIL failed"
+  [ "$FAIL" -eq 0 ]
+}
