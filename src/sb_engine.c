@@ -835,6 +835,8 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     g_deadline_ns = g_start_ns + (uint64_t) ((cfg.time_limit + cfg.warmup) * 1e9);
   if (cfg.rate > 0)
     sb_rate_init(cfg.rate, g_start_ns, sb_rand_params()->seed);
+  /* Queries made by init() are not part of the measured run. */
+  set_baseline(g_start_ns);
   log_text(LOG_NOTICE, "Threads started!\n");
   if (cfg.warmup > 0)
     log_text(LOG_NOTICE, "Warming up for %g seconds...\n", cfg.warmup);

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what bmk needs from Debian 12 packages and builds it in the
+# source tree (./bmk). Used by BMK/quickstart.sh and tests/run-all.sh.
+#   BMK_SKIP_APT=1   skip the apt step (packages already installed)
+#   BMK_WITH_SERVERS=0  do not install the MariaDB/PostgreSQL servers
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
+  echo "==> installing packages (apt-get)"
+  export DEBIAN_FRONTEND=noninteractive
+  pkgs="build-essential autoconf automake libtool pkg-config
+        libluajit-5.1-dev libck-dev libmariadb-dev libpq-dev libssl-dev zlib1g-dev
+        libcmocka-dev python3 procps"
+  if [ "${BMK_WITH_SERVERS:-1}" = 1 ]; then
+    pkgs="$pkgs mariadb-server mariadb-client postgresql postgresql-client"
+  fi
+  apt-get update -qq
+  # shellcheck disable=SC2086
+  apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
+fi
+
+echo "==> building bmk"
+./autogen.sh >/dev/null 2>&1
+./configure -q
+make -s -j"$(nproc)"
+echo "==> built $(pwd)/bmk: $(./bmk --version | head -1)"
