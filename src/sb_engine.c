@@ -393,6 +393,7 @@ static void *reporter_main(void *arg)
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, NULL);
 
+  sb_tls_tid = -1;
   sb_rand_thread_init((int) cfg.threads);
   if (G && !ctest && (sb_lua_hook_defined(G, "report_intermediate") ||
                       sb_lua_hook_defined(G, "report_cumulative")))
@@ -490,6 +491,7 @@ static void *worker_main(void *arg)
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, NULL);
 
+  sb_tls_tid = w->tid;
   sb_rand_thread_init(w->tid);
   if (ctest)
   {
@@ -972,6 +974,7 @@ typedef struct {
 static void *command_main(void *arg)
 {
   cmd_thread_t *t = arg;
+  sb_tls_tid = t->tid;
   sb_rand_thread_init(t->tid);
   lua_State *L = sb_lua_new_state(t->tid);
   bool ret_false = false;

@@ -1,0 +1,54 @@
+-- bmk bundled workload: SELECT of --random-points random k values with
+-- IN (...) on sbtest1; each thread draws from its own slice of the table.
+
+require("oltp_common")
+
+sysbench.cmdline.options.random_points =
+  {"Number of random points in the IN() clause in generated SELECTs", 10}
+
+local function single_table()
+  assert(sysbench.opt.tables == 1, "this benchmark does not support --tables > 1")
+end
+
+local base_prepare = sysbench.cmdline.commands.prepare[1]
+sysbench.cmdline.commands.prepare = {
+  function() single_table(); base_prepare() end,
+  sysbench.cmdline.PARALLEL_COMMAND
+}
+
+local base_cleanup = cleanup
+function cleanup()
+  single_table()
+  base_cleanup()
+end
+
+function prepare_statements()
+  local n = sysbench.opt.random_points
+  local marks = string.rep("?", n, ", ")
+  points_stmt = con:prepare("SELECT id, k, c, pad FROM sbtest1 WHERE k IN (" .. marks .. ")")
+  points_params = {}
+  for i = 1, n do
+    points_params[i] = points_stmt:bind_create(sysbench.sql.type.INT)
+  end
+  points_stmt:bind_param(unpack(points_params))
+end
+
+function close_statements()
+  if points_stmt then
+    points_stmt:close()
+    points_stmt = nil
+  end
+end
+
+function event()
+  local len = math.floor(sysbench.opt.table_size / sysbench.opt.threads)
+  local lo = sysbench.tid * len
+  for i = 1, sysbench.opt.random_points do
+    points_params[i]:set(sysbench.rand.default(lo, lo + len))
+  end
+  local rs = points_stmt:execute()
+  if rs then
+    rs:free()
+  end
+  check_reconnect()
+end
