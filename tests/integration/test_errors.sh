@@ -55,7 +55,7 @@ kill_mysql_conns() {
 kill_pg_conns() {
   pgsql_q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()" >/dev/null
 }
-for db in mysql pgsql; do
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   if [ $db = mysql ]; then O=$MYSQL_OPTS; else O=$PGSQL_OPTS; fi
   # default: a lost connection is fatal, the report is kept
   "$BMK" slowq.lua $O --threads=2 --time=20 run > lost.out 2>&1 &
