@@ -527,6 +527,7 @@ int db_bind_create(db_stmt_t *stmt, int type, unsigned long max_len)
   memset(b, 0, sizeof(*b));
   b->type = (db_bind_type_t) type;
   b->is_null = true;
+  stmt->order_gen++;
   if (text)
   {
     b->max_len = max_len;
@@ -545,6 +546,7 @@ int db_bind_order(db_stmt_t *stmt, const int *handles, unsigned n)
   for (unsigned i = 0; i < n; i++)
     stmt->order[i] = (unsigned) handles[i];
   stmt->norder = n;
+  stmt->order_gen++;
   return 0;
 }
 

@@ -184,6 +184,8 @@ struct db_stmt {
   unsigned *order;         /* bind_param order: order[k] = index into binds
                               of the k-th placeholder */
   unsigned norder;
+  unsigned order_gen;      /* bumped whenever binds or order change, so a
+                              driver can keep its native bindings */
   unsigned nparams;        /* number of '?' placeholders in query */
   bool closed;
   bool stale;              /* generic layer: the server-side handle was

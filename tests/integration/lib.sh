@@ -5,7 +5,7 @@
 # code. BMK is the binary under test; the sandbox servers' connection
 # options come from BMK/sandbox.sh (defaults below).
 
-BMK=${BMK:-${1:-./bmk}}
+BMK=$(realpath "${BMK:-${1:-./bmk}}")
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 PASS=0
 FAIL=0

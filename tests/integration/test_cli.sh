@@ -3,6 +3,7 @@
 # (sysbench-compat.md §2, §4, §9 items 1-10, 12, 24), no database needed.
 set -u
 source "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
 cd "$WORK"
 
 # --- version and header under two names -----------------------------------
@@ -42,6 +43,11 @@ assert_contains "--help tests" "$OUT" "Compiled-in tests:
 assert_contains "--help footer" "$OUT" "See 'bmk <testname> help' for a list of options for each test."
 run_bmk cpu --help
 assert_eq "--help with a test exits 0" 0 "$RC"
+# byte for byte (sysbench-compat.md §3.1 plus the bmk blocks)
+"$BMK" --help > help.out
+check "--help byte-identical to the golden text" cmp -s help.out "$HERE/golden/help.txt"
+OUT=$("$BMK" --help --verbosity=0)
+assert_contains "--help ignores --verbosity" "$OUT" "Compiled-in tests:"
 
 # --- argument errors -----------------------------------------------------------
 run_bmk_split foo bar baz

@@ -78,7 +78,9 @@ typedef struct {
   my_bool *res_null;
   unsigned long *res_cap;
   unsigned nresults;
-  bool has_result;           /* result metadata checked */
+  bool results_bound;        /* text bindings set for the current result */
+  unsigned bound_gen;        /* stmt->order_gen the parameters were bound at */
+  bool params_bound;
 } my_stmt_t;
 
 static bool lost_errno(unsigned e)
@@ -339,6 +341,8 @@ static int my_query(db_conn_t *con, const char *sql, size_t len, db_result_t *rs
   return store_text_result(con, rs, sql, len, "mysql_drv_store_result");
 }
 
+static int bind_results(my_stmt_t *ms, MYSQL_RES *meta);
+
 static int my_fetch_row(db_result_t *rs)
 {
   db_conn_t *con = rs->con;
@@ -354,6 +358,18 @@ static int my_fetch_row(db_result_t *rs)
   if (rs->stmt != NULL)
   {
     my_stmt_t *ms = rs->stmt->ptr;
+    if (!ms->results_bound)
+    {
+      /* Bound on the first fetch only: most executions never fetch, and
+         the metadata call allocates. */
+      MYSQL_RES *meta = mysql_stmt_result_metadata(ms->stmt);
+      int brc = meta ? bind_results(ms, meta) : 1;
+      if (meta)
+        mysql_free_result(meta);
+      if (brc != 0)
+        return 0;
+      ms->results_bound = true;
+    }
     int rc = mysql_stmt_fetch(ms->stmt);
     if (rc == MYSQL_NO_DATA || rc == 1)
       return 0;
@@ -528,6 +544,17 @@ static enum enum_field_types bind_field_type(db_bind_type_t t)
 static int bind_params(db_stmt_t *stmt, my_stmt_t *ms)
 {
   unsigned n = stmt->norder < ms->nparams ? stmt->norder : ms->nparams;
+  if (ms->params_bound && ms->bound_gen == stmt->order_gen)
+  {
+    /* Buffers are where they were bound: refresh lengths and NULL flags. */
+    for (unsigned k = 0; k < n; k++)
+    {
+      const db_bind_t *b = &stmt->binds[stmt->order[k]];
+      ms->param_null[k] = b->is_null;
+      ms->param_len[k] = b->len;
+    }
+    return 0;
+  }
   for (unsigned k = 0; k < n; k++)
   {
     db_bind_t *b = &stmt->binds[stmt->order[k]];
@@ -553,6 +580,8 @@ static int bind_params(db_stmt_t *stmt, my_stmt_t *ms)
   }
   if (ms->nparams > 0 && mysql_stmt_bind_param(ms->stmt, ms->params) != 0)
     return 1;
+  ms->params_bound = true;
+  ms->bound_gen = stmt->order_gen;
   return 0;
 }
 
@@ -625,14 +654,7 @@ static int my_execute(db_stmt_t *stmt, db_result_t *rs)
   {
     if (mysql_stmt_store_result(ms->stmt) != 0)
       return stmt_error(con, ms, "mysql_stmt_store_result");
-    MYSQL_RES *meta = mysql_stmt_result_metadata(ms->stmt);
-    if (meta)
-    {
-      int rc = bind_results(ms, meta);
-      mysql_free_result(meta);
-      if (rc != 0)
-        return stmt_error(con, ms, "mysql_stmt_bind_result");
-    }
+    ms->results_bound = false;
     rs->counter = SB_CNT_READ;
     rs->nrows = mysql_stmt_num_rows(ms->stmt);
     rs->nfields = mysql_stmt_field_count(ms->stmt);
