@@ -186,6 +186,46 @@ run_bmk dup.lua $PGSQL_OPTS --events=10 --pgsql-ignore-errors=all run
 assert_eq "pgsql ignore all" 0 "$RC"
 "$BMK" dup.lua $PGSQL_OPTS cleanup >/dev/null
 
+# MySQL: multiple result sets from a stored procedure
+cat > multi.lua <<'LUA'
+function prepare()
+  local con = sysbench.sql.driver():connect()
+  con:query("DROP PROCEDURE IF EXISTS bmk_two")
+  con:query("CREATE PROCEDURE bmk_two() BEGIN SELECT 1 AS a; SELECT 2 AS b, 3 AS c; END")
+  local rs = con:query("CALL bmk_two()")
+  print("first=" .. rs:fetch_row()[1])
+  local n = 1
+  while con:more_results() do
+    local r = con:next_result()
+    if r and r.nfields > 0 then
+      n = n + 1
+      print("next=" .. table.concat(r:fetch_row(), ","))
+    end
+  end
+  print("sets=" .. n)
+  con:query("DROP PROCEDURE bmk_two")
+end
+LUA
+run_bmk multi.lua $MYSQL_OPTS prepare
+assert_contains "mysql CALL first result" "$OUT" "first=1"
+assert_contains "mysql CALL second result" "$OUT" "next=2,3"
+assert_contains "mysql CALL two result sets" "$OUT" "sets=2"
+
+# MySQL dry run: no server needed, statements count as other
+run_bmk oltp_point_select --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=1 --mysql-dry-run --events=50 run
+assert_eq "mysql dry run exit 0" 0 "$RC"
+assert_contains "mysql dry run counts other" "$OUT" "        other:                           50"
+
+# MySQL endpoint round-robin: two ports of which one is closed; with 2
+# threads, exactly one connection goes to each (h1:p1, h1:p2)
+cat > rr.lua <<'LUA'
+function thread_init() con = sysbench.sql.driver():connect() end
+function event() end
+LUA
+run_bmk rr.lua --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$MYSQL_PORT,1 --mysql-user=sbtest --mysql-password=$DBPASS --threads=2 --events=1 run
+assert_contains "mysql round-robin reaches the second endpoint" "$OUT" "port 1, aborting..."
+assert_not_contains "mysql round-robin first endpoint works" "$OUT" "port $MYSQL_PORT, aborting"
+
 # FFI counters from a script that declares only the function
 cat > ffi.lua <<'LUA'
 local ffi = require("ffi")
