@@ -39,4 +39,14 @@ bash BMK/sandbox.sh start mysql
 bash BMK/sandbox.sh start pgsql
 
 log "integration tests"
-BMK_ASAN_BIN="$TOP/build-asan/bmk" bash tests/integration/run.sh "$TOP/bmk"
+set +e
+bash tests/integration/run.sh "$TOP/bmk" | tee /tmp/bmk-it-main.log
+log "integration tests with the ASan+UBSan build"
+ASAN_OPTIONS=detect_leaks=0 bash tests/integration/run.sh "$TOP/build-asan/bmk" | tee /tmp/bmk-it-asan.log
+set -e
+total() { tail -1 "$1" | awk '{print $'"$2"'}'; }
+pass=$(( $(total /tmp/bmk-it-main.log 1) + $(total /tmp/bmk-it-asan.log 1) ))
+fail=$(( $(total /tmp/bmk-it-main.log 3) + $(total /tmp/bmk-it-asan.log 3) ))
+echo
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

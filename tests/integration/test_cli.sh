@@ -293,6 +293,17 @@ assert_contains "forced shutdown unfinished count" "$OUT" "Number of unfinished 
 assert_contains "forced shutdown report" "$OUT" "Throughput:"
 assert_contains "run-mode block shows forced shutdown" "$OUT" "Forcing shutdown in 2 seconds"
 
+# thread-init timeout
+cat > slowinit.lua <<'LUA'
+local ffi = require("ffi")
+ffi.cdef[[int usleep(unsigned int);]]
+function thread_init() ffi.C.usleep(3000000) end
+function event() end
+LUA
+run_bmk slowinit.lua --thread-init-timeout=1 --events=1 run
+assert_eq "thread-init timeout exit 2" 2 "$RC"
+assert_contains "thread-init timeout message" "$OUT" "FATAL: Worker threads failed to initialize within 1 seconds!"
+
 # warmup
 run_bmk sleepy.lua --time=1 --warmup-time=1 run
 assert_contains "warmup message" "$OUT" "Warming up for 1 seconds..."
