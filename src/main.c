@@ -58,6 +58,8 @@ static int run_builtin(const sb_builtin_t *bt, const char *command,
   }
   if (strcmp(command, "run") == 0)
   {
+    if (bt->run_init && bt->run_init(cfg) != 0)
+      return 1;
     int rc = sb_engine_run(cfg, &bt->run);
     if (bt->done)
       bt->done();

@@ -15,6 +15,8 @@ typedef struct sb_builtin {
   const sb_option_t *options;   /* registered when the test is selected */
   /* Validates options after parsing (prints FATAL on error); 0 = ok. */
   int (*init)(const sb_run_config_t *cfg);
+  /* Called before `run` only (after init); 0 = ok. */
+  int (*run_init)(const sb_run_config_t *cfg);
   /* Commands; NULL when unsupported. Return the exit code. */
   int (*prepare)(const sb_run_config_t *cfg);
   int (*cleanup)(const sb_run_config_t *cfg);

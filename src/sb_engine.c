@@ -356,7 +356,8 @@ static void print_cumulative(lua_State *L, const sb_stat_t *st)
   log_lock();
   if (ctest && ctest->report_cumulative)
     ctest->report_cumulative(st);
-  sb_report_cumulative(stdout, st, db_driver_used());
+  if (!(ctest && ctest->replace_cumulative))
+    sb_report_cumulative(stdout, st, db_driver_used());
   fflush(stdout);
   log_unlock();
 }

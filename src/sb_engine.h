@@ -48,6 +48,9 @@ typedef struct {
   void (*print_mode)(void);
   void (*report_intermediate)(const sb_stat_t *st);
   void (*report_cumulative)(const sb_stat_t *st);
+  /* true: report_cumulative replaces the generic final report instead of
+     preceding it (fileio). */
+  bool replace_cumulative;
 } sb_c_test_t;
 
 /*

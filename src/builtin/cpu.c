@@ -1,11 +1,66 @@
-/* STUB: replaced by the real built-in test. */
-#include <stddef.h>
-#include "sb_builtin.h"
+/* Built-in test `cpu`: primes by trial division (sysbench-compat.md §8). */
+#include <math.h>
+#include <stdio.h>
 
-static int stub_event(int tid) { (void) tid; return 1; }
+#include "sb_builtin.h"
+#include "sb_logger.h"
+
+static const sb_option_t cpu_options[] = {
+  { "cpu-max-prime", "upper limit for primes generator", "10000", SB_ARG_TYPE_INT },
+  { NULL, NULL, NULL, 0 }
+};
+
+static unsigned max_prime;
+
+static int cpu_init(const sb_run_config_t *cfg)
+{
+  (void) cfg;
+  int v = sb_opt_int("cpu-max-prime");
+  if (v <= 0)
+  {
+    log_text(LOG_FATAL, "Invalid value of cpu-max-prime: %d.", v);
+    return 1;
+  }
+  max_prime = (unsigned) v;
+  return 0;
+}
+
+/* One event: count the primes up to max_prime, as sysbench does, so the
+   cost of an event is comparable. */
+static int cpu_event(int tid)
+{
+  (void) tid;
+  volatile unsigned found = 0;
+  for (unsigned c = 3; c < max_prime; c++)
+  {
+    unsigned limit = (unsigned) sqrt((double) c);
+    unsigned l;
+    for (l = 2; l <= limit; l++)
+      if (c % l == 0)
+        break;
+    if (l > limit)
+      found++;
+  }
+  return 0;
+}
+
+static void cpu_mode(void)
+{
+  log_text(LOG_NOTICE, "Prime numbers limit: %u\n", max_prime);
+}
+
+static void cpu_report(const sb_stat_t *st)
+{
+  printf("CPU speed:\n");
+  printf("    events per second: %8.2f\n\n",
+         st->time_interval > 0 ? (double) st->events / st->time_interval : 0);
+}
 
 const sb_builtin_t sb_test_cpu = {
   .name = "cpu",
   .description = "CPU performance test",
-  .run = { .event = stub_event },
+  .options = cpu_options,
+  .init = cpu_init,
+  .run = { .event = cpu_event, .print_mode = cpu_mode,
+           .report_cumulative = cpu_report },
 };
