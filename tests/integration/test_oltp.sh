@@ -72,7 +72,9 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db oltp_read_write rows unchanged" 1000 "$(q $db 'SELECT COUNT(*) FROM sbtest1')"
   run_bmk oltp_read_write $O --tables=2 --table-size=1000 --events=100 --threads=4 run
   assert_eq "$db oltp_read_write 4 threads exact events" 100 "$(report_value "transactions:" "$OUT")"
-  assert_eq "$db oltp_read_write 4 threads no errors" 0 "$(report_value "ignored errors:" "$OUT")"
+  # with 4 threads, delete+insert races give ignorable deadlocks or
+  # duplicate keys now and then: the event is restarted, never lost
+  assert_eq "$db oltp_read_write 4 threads exit 0" 0 "$RC"
   run_bmk oltp_read_only $O --tables=2 --table-size=1000 --events=100 run
   assert_eq "$db oltp_read_only mix" "1400/0/200/100/0/0" "$(mix)"
   run_bmk oltp_write_only $O --tables=2 --table-size=1000 --events=100 run
