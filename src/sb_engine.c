@@ -28,38 +28,18 @@
 #include "sb_sync.h"
 #include "sb_timer.h"
 
-/* One worker. Written only by its own thread except where noted; aligned so
-   no two workers share a cache line. */
-typedef struct {
-  pthread_t thread;
-  int tid;
-  lua_State *L;
-  sb_hdr_t *hist;             /* cumulative event latencies (ns) */
-  uint64_t lat_sum_ns;        /* cumulative */
-  uint64_t lat_min_ns;        /* since the last baseline; the main thread
-                                 resets min/max with an atomic exchange */
-  uint64_t lat_max_ns;
-  uint64_t start_ns;          /* latency origin of the current event */
-  uint64_t intended_ns;       /* rate mode: the taken arrival */
-  int in_event;               /* read by reporters (concurrency) */
-  int running;                /* read by reporters (threads_running) */
-  int ready;
-  int failed;
-} __attribute__((aligned(64))) sb_worker_t;
+#include "sb_engine_priv.h"
 
-/* A reader-side snapshot of all workers. */
-typedef struct {
-  uint64_t t_ns;
-  sb_counters_t cnt;
-  sb_hdr_t *hist;
-  uint64_t lat_sum_ns;
-  uint64_t *thr_events;       /* per worker */
-  uint64_t *thr_lat_sum;      /* per worker */
-} snap_t;
+/* State shared with sb_stats.c and sb_reporter.c (sb_engine_priv.h). */
+sb_run_config_t eng_cfg;
+const sb_c_test_t *eng_ctest;
+sb_worker_t *eng_workers;
+snap_t eng_base;
+pthread_mutex_t eng_base_mutex = PTHREAD_MUTEX_INITIALIZER;
+uint64_t eng_t0_ns;
+uint64_t eng_run_t0_ns;
+uint64_t eng_stop_ns;
 
-static sb_run_config_t cfg;
-static const sb_c_test_t *ctest;
-static sb_worker_t *workers;
 
 static int g_stop;               /* workers must stop */
 static int g_error;              /* a worker failed */
@@ -69,11 +49,7 @@ static int g_warmup;             /* inside warmup: --events suspended */
 static int g_running_flag;
 static uint64_t g_events_issued;
 static uint64_t g_start_ns;      /* clocks started (after the barrier) */
-static uint64_t g_t0_ns;         /* measured time origin (after warmup or
-                                    the last checkpoint) */
-static uint64_t g_run_t0_ns;     /* after warmup; interval times count from here */
 static uint64_t g_deadline_ns;   /* 0 = none */
-static uint64_t g_stop_ns;       /* when the run stopped */
 static int g_overload_warned;
 
 static pthread_mutex_t start_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -81,9 +57,6 @@ static pthread_cond_t start_cond = PTHREAD_COND_INITIALIZER;
 static int start_released;
 static unsigned ready_count, done_count, init_failed;
 
-/* Baseline for cumulative reports (warmup end, checkpoints). */
-static snap_t base;
-static pthread_mutex_t base_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 bool sb_engine_running(void)
 {
@@ -94,9 +67,9 @@ bool sb_engine_running(void)
 
 static sb_worker_t *worker(int tid)
 {
-  if (workers == NULL || tid < 0 || (unsigned) tid >= cfg.threads)
+  if (eng_workers == NULL || tid < 0 || (unsigned) tid >= eng_cfg.threads)
     return NULL;
-  return &workers[tid];
+  return &eng_workers[tid];
 }
 
 static void check_overload(uint64_t intended, uint64_t now)
@@ -104,13 +77,13 @@ static void check_overload(uint64_t intended, uint64_t now)
   if (now <= intended || ck_pr_load_int(&g_overload_warned))
     return;
   /* Lag times rate approximates the backlog without taking the lock. */
-  double backlog = (double) (now - intended) / 1e9 * cfg.rate;
+  double backlog = (double) (now - intended) / 1e9 * eng_cfg.rate;
   if (backlog > 131072 && ck_pr_fas_int(&g_overload_warned, 1) == 0)
   {
     log_text(LOG_WARNING, "The event queue is full. This means the worker "
              "threads are unable to keep up with the specified event "
              "generation rate");
-    if (cfg.rate_overload_abort)
+    if (eng_cfg.rate_overload_abort)
     {
       log_text(LOG_FATAL, "aborting the run (--rate-overload=abort)");
       ck_pr_store_int(&g_error, 1);
@@ -123,12 +96,12 @@ bool sb_more_events(int thread_id)
 {
   if (ck_pr_load_int(&g_stop))
     return false;
-  if (cfg.events_limit > 0 && !ck_pr_load_int(&g_warmup))
+  if (eng_cfg.events_limit > 0 && !ck_pr_load_int(&g_warmup))
   {
-    if (ck_pr_faa_64(&g_events_issued, 1) >= cfg.events_limit)
+    if (ck_pr_faa_64(&g_events_issued, 1) >= eng_cfg.events_limit)
       return false;
   }
-  if (cfg.rate > 0)
+  if (eng_cfg.rate > 0)
   {
     sb_worker_t *w = worker(thread_id);
     uint64_t t = sb_rate_take();
@@ -154,7 +127,7 @@ void sb_event_start(int thread_id)
   sb_worker_t *w = worker(thread_id);
   if (w == NULL)
     return;
-  w->start_ns = cfg.rate > 0 ? w->intended_ns : sb_now_ns();
+  w->start_ns = eng_cfg.rate > 0 ? w->intended_ns : sb_now_ns();
   ck_pr_store_int(&w->in_event, 1);
 }
 
@@ -180,301 +153,7 @@ void sb_event_stop(int thread_id)
   ck_pr_store_int(&w->in_event, 0);
 }
 
-/* ---- snapshots and statistics ------------------------------------------- */
-
-static int snap_alloc(snap_t *s)
-{
-  memset(s, 0, sizeof(*s));
-  s->hist = sb_hdr_new();
-  s->thr_events = calloc(cfg.threads, sizeof(uint64_t));
-  s->thr_lat_sum = calloc(cfg.threads, sizeof(uint64_t));
-  return s->hist && s->thr_events && s->thr_lat_sum ? 0 : -1;
-}
-
-static void snap_free(snap_t *s)
-{
-  sb_hdr_free(s->hist);
-  free(s->thr_events);
-  free(s->thr_lat_sum);
-  memset(s, 0, sizeof(*s));
-}
-
-static void snap_take(snap_t *s)
-{
-  s->t_ns = sb_now_ns();
-  sb_counters_snapshot(&s->cnt);
-  sb_hdr_reset(s->hist);
-  s->lat_sum_ns = 0;
-  for (unsigned i = 0; i < cfg.threads; i++)
-  {
-    sb_hdr_add(s->hist, workers[i].hist);
-    s->thr_lat_sum[i] = ck_pr_load_64(&workers[i].lat_sum_ns);
-    s->lat_sum_ns += s->thr_lat_sum[i];
-    s->thr_events[i] = sb_counter_val((int) i, SB_CNT_EVENT);
-  }
-}
-
-static void snap_copy(snap_t *dst, const snap_t *src)
-{
-  dst->t_ns = src->t_ns;
-  dst->cnt = src->cnt;
-  sb_hdr_copy(dst->hist, src->hist);
-  dst->lat_sum_ns = src->lat_sum_ns;
-  memcpy(dst->thr_events, src->thr_events, cfg.threads * sizeof(uint64_t));
-  memcpy(dst->thr_lat_sum, src->thr_lat_sum, cfg.threads * sizeof(uint64_t));
-}
-
-static unsigned threads_running(void)
-{
-  unsigned n = 0;
-  for (unsigned i = 0; i < cfg.threads; i++)
-    n += (unsigned) ck_pr_load_int(&workers[i].running);
-  return n;
-}
-
-static unsigned concurrency(void)
-{
-  unsigned n = 0;
-  for (unsigned i = 0; i < cfg.threads; i++)
-    n += (unsigned) ck_pr_load_int(&workers[i].in_event);
-  return n;
-}
-
-/* Fills the counts and percentiles of `st` from cur - prev; `hist` is
-   scratch space receiving the interval histogram. */
-static void stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev,
-                      sb_hdr_t *hist)
-{
-  const uint64_t *c = cur->cnt.v, *p = prev->cnt.v;
-  st->threads = cfg.threads;
-  st->events = c[SB_CNT_EVENT] - p[SB_CNT_EVENT];
-  st->reads = c[SB_CNT_READ] - p[SB_CNT_READ];
-  st->writes = c[SB_CNT_WRITE] - p[SB_CNT_WRITE];
-  st->other = c[SB_CNT_OTHER] - p[SB_CNT_OTHER];
-  st->errors = c[SB_CNT_ERROR] - p[SB_CNT_ERROR];
-  st->reconnects = c[SB_CNT_RECONNECT] - p[SB_CNT_RECONNECT];
-  sb_hdr_copy(hist, cur->hist);
-  sb_hdr_sub(hist, prev->hist);
-  st->percentile = cfg.percentile;
-  st->latency_pct = cfg.percentile ? (double) sb_hdr_percentile(hist, cfg.percentile) / 1e9 : 0;
-  st->npct = cfg.npct;
-  for (unsigned i = 0; i < cfg.npct; i++)
-  {
-    st->pct[i] = cfg.pct[i];
-    st->pct_val[i] = (double) sb_hdr_percentile(hist, cfg.pct[i]) / 1e9;
-  }
-}
-
-/* Cumulative statistics since the baseline. `extra_*` add events closed at
-   a forced shutdown. */
-static void stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist,
-                            double elapsed_s)
-{
-  memset(st, 0, sizeof(*st));
-  pthread_mutex_lock(&base_mutex);
-  stat_diff(st, cur, &base, hist);
-  st->time_interval = elapsed_s;
-  st->time_total = elapsed_s;
-  st->threads_running = 0;
-  uint64_t sum = cur->lat_sum_ns - base.lat_sum_ns;
-  uint64_t mn = UINT64_MAX, mx = 0;
-  double ev_sum = 0, ev_sq = 0, t_sum = 0, t_sq = 0;
-  for (unsigned i = 0; i < cfg.threads; i++)
-  {
-    uint64_t wmin = ck_pr_load_64(&workers[i].lat_min_ns);
-    uint64_t wmax = ck_pr_load_64(&workers[i].lat_max_ns);
-    if (wmin < mn)
-      mn = wmin;
-    if (wmax > mx)
-      mx = wmax;
-    double e = (double) (cur->thr_events[i] - base.thr_events[i]);
-    double t = (double) (cur->thr_lat_sum[i] - base.thr_lat_sum[i]) / 1e9;
-    ev_sum += e;
-    ev_sq += e * e;
-    t_sum += t;
-    t_sq += t * t;
-  }
-  pthread_mutex_unlock(&base_mutex);
-  if (st->events == 0)
-    mn = mx = 0;
-  st->latency_min = mn == UINT64_MAX ? 0 : (double) mn / 1e9;
-  st->latency_max = (double) mx / 1e9;
-  st->latency_sum = (double) sum / 1e9;
-  st->latency_avg = st->events ? st->latency_sum / (double) st->events : 0;
-  double n = cfg.threads;
-  st->events_avg = ev_sum / n;
-  st->events_stddev = sqrt(fmax(0, ev_sq / n - st->events_avg * st->events_avg));
-  st->exec_avg = t_sum / n;
-  st->exec_stddev = sqrt(fmax(0, t_sq / n - st->exec_avg * st->exec_avg));
-}
-
-/* Sets a new baseline: counters and histograms by snapshot, min/max by
-   resetting each worker's values. */
-static void set_baseline(uint64_t t_ns)
-{
-  pthread_mutex_lock(&base_mutex);
-  snap_take(&base);
-  for (unsigned i = 0; i < cfg.threads; i++)
-  {
-    ck_pr_fas_64(&workers[i].lat_min_ns, UINT64_MAX);
-    ck_pr_fas_64(&workers[i].lat_max_ns, 0);
-  }
-  g_t0_ns = t_ns;
-  pthread_mutex_unlock(&base_mutex);
-}
-
-/* ---- printing ------------------------------------------------------------- */
-
-static void print_interval(lua_State *L, const sb_stat_t *st)
-{
-  if (L && sb_lua_hook_defined(L, "report_intermediate"))
-  {
-    sb_lua_call_report_hook(L, "report_intermediate", st, false);
-    return;
-  }
-  if (ctest && ctest->report_intermediate)
-  {
-    ctest->report_intermediate(st);
-    return;
-  }
-  log_lock();
-  if (db_driver_used())
-    sb_report_interval_db(stdout, st, cfg.rate > 0);
-  else
-    sb_report_interval_generic(stdout, st, cfg.rate > 0);
-  fflush(stdout);
-  log_unlock();
-}
-
-static void print_cumulative(lua_State *L, const sb_stat_t *st)
-{
-  if (L && sb_lua_hook_defined(L, "report_cumulative"))
-  {
-    sb_lua_call_report_hook(L, "report_cumulative", st, true);
-    return;
-  }
-  log_lock();
-  if (ctest && ctest->report_cumulative)
-    ctest->report_cumulative(st);
-  if (!(ctest && ctest->replace_cumulative))
-    sb_report_cumulative(stdout, st, db_driver_used());
-  fflush(stdout);
-  log_unlock();
-}
-
-static void print_debug_threads(const snap_t *cur)
-{
-  if (!cfg.debug)
-    return;
-  log_text(LOG_DEBUG, "Verbose per-thread statistics:\n");
-  for (unsigned i = 0; i < cfg.threads; i++)
-  {
-    uint64_t ev = cur->thr_events[i] - base.thr_events[i];
-    double total = (double) (cur->thr_lat_sum[i] - base.thr_lat_sum[i]) / 1e9;
-    double mn = ev ? (double) ck_pr_load_64(&workers[i].lat_min_ns) / 1e9 : 0;
-    double mx = (double) ck_pr_load_64(&workers[i].lat_max_ns) / 1e9;
-    log_lock();
-    sb_report_thread_debug(stdout, i, mn, ev ? total / (double) ev : 0, mx, ev, total);
-    log_unlock();
-  }
-}
-
-/* ---- reporter thread --------------------------------------------------------- */
-
-static pthread_t reporter;
-static int reporter_started;
-static int reporter_quit;
-
-static void *reporter_main(void *arg)
-{
-  (void) arg;
-  lua_State *L = NULL;
-  lua_State *G = sb_lua_global();
-  sigset_t all;
-  sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, NULL);
-
-  sb_tls_tid = -1;
-  sb_rand_thread_init((int) cfg.threads);
-  if (G && !ctest && (sb_lua_hook_defined(G, "report_intermediate") ||
-                      sb_lua_hook_defined(G, "report_cumulative")))
-    L = sb_lua_new_state((int) cfg.threads);
-
-  snap_t prev, cur;
-  sb_hdr_t *scratch = sb_hdr_new();
-  snap_alloc(&prev);
-  snap_alloc(&cur);
-  snap_take(&prev);
-  prev.t_ns = g_run_t0_ns;
-
-  uint64_t interval_ns = (uint64_t) (cfg.report_interval * 1e9);
-  uint64_t next_tick = interval_ns ? g_run_t0_ns + interval_ns : UINT64_MAX;
-  unsigned cp = 0;
-
-  for (;;)
-  {
-    uint64_t next_cp = cp < cfg.ncheckpoints
-      ? g_run_t0_ns + (uint64_t) (cfg.checkpoints[cp] * 1e9) : UINT64_MAX;
-    uint64_t next = next_tick < next_cp ? next_tick : next_cp;
-    if (next == UINT64_MAX)
-      break;
-    /* Wait in slices so quitting is prompt. */
-    while (sb_now_ns() < next && !ck_pr_load_int(&reporter_quit))
-    {
-      uint64_t now = sb_now_ns();
-      sb_sleep_until_ns(next - now > 50 * NS_PER_MS ? now + 50 * NS_PER_MS : next);
-    }
-    /* Never print a partial last interval: a tick after the stop is
-       dropped. */
-    uint64_t stop_at = ck_pr_load_64(&g_stop_ns);
-    if (ck_pr_load_int(&reporter_quit) && (stop_at == 0 || next > stop_at))
-      break;
-    if (stop_at != 0 && next > stop_at)
-      break;
-
-    if (next == next_tick)
-    {
-      snap_take(&cur);
-      sb_stat_t st;
-      memset(&st, 0, sizeof(st));
-      stat_diff(&st, &cur, &prev, scratch);
-      st.time_interval = (double) (cur.t_ns - prev.t_ns) / 1e9;
-      st.time_total = (double) (next - g_run_t0_ns) / 1e9;
-      st.threads_running = threads_running();
-      if (cfg.rate > 0)
-      {
-        st.queue_length = sb_rate_backlog(cur.t_ns);
-        st.concurrency = concurrency();
-      }
-      if (st.time_interval > 0)
-        print_interval(L, &st);
-      snap_copy(&prev, &cur);
-      /* Skip missed ticks (a stalled reporter must not print bursts). */
-      uint64_t now = sb_now_ns();
-      do
-        next_tick += interval_ns;
-      while (next_tick <= now);
-    }
-    if (next == next_cp)
-    {
-      snap_take(&cur);
-      sb_stat_t st;
-      double elapsed = (double) (cur.t_ns - g_t0_ns) / 1e9;
-      stat_cumulative(&st, &cur, scratch, elapsed);
-      log_raw("\n[ %.0fs ] Checkpoint report:\n", (double) (next - g_run_t0_ns) / 1e9);
-      print_cumulative(L, &st);
-      set_baseline(cur.t_ns);
-      cp++;
-    }
-  }
-  snap_free(&prev);
-  snap_free(&cur);
-  sb_hdr_free(scratch);
-  sb_lua_close_state(L);
-  return NULL;
-}
-
-/* ---- workers ------------------------------------------------------------------ */
+/* ---- eng_workers ------------------------------------------------------------------ */
 
 static void worker_fail(sb_worker_t *w)
 {
@@ -494,9 +173,9 @@ static void *worker_main(void *arg)
 
   sb_tls_tid = w->tid;
   sb_rand_thread_init(w->tid);
-  if (ctest)
+  if (eng_ctest)
   {
-    if (ctest->thread_init && ctest->thread_init(w->tid) != 0)
+    if (eng_ctest->thread_init && eng_ctest->thread_init(w->tid) != 0)
       rc = -1;
   }
   else
@@ -518,18 +197,18 @@ static void *worker_main(void *arg)
   if (rc == 0 && !ck_pr_load_int(&g_stop))
   {
     ck_pr_store_int(&w->running, 1);
-    if (ctest)
+    if (eng_ctest)
     {
       while (sb_more_events(w->tid))
       {
         sb_event_start(w->tid);
-        if (ctest->event(w->tid) != 0)
+        if (eng_ctest->event(w->tid) != 0)
           break;
         sb_event_stop(w->tid);
       }
       ck_pr_store_int(&w->in_event, 0);
-      if (ctest->thread_done)
-        ctest->thread_done(w->tid);
+      if (eng_ctest->thread_done)
+        eng_ctest->thread_done(w->tid);
     }
     else
     {
@@ -561,24 +240,24 @@ static void *worker_main(void *arg)
 static void print_mode_block(void)
 {
   log_text(LOG_NOTICE, "Running the test with following options:");
-  log_text(LOG_NOTICE, "Number of threads: %u", cfg.threads);
-  if (cfg.warmup > 0)
-    log_text(LOG_NOTICE, "Warmup time: %gs", cfg.warmup);
-  if (cfg.rate > 0)
-    log_text(LOG_NOTICE, "Target transaction rate: %g/sec", cfg.rate);
-  if (cfg.report_interval > 0)
+  log_text(LOG_NOTICE, "Number of threads: %u", eng_cfg.threads);
+  if (eng_cfg.warmup > 0)
+    log_text(LOG_NOTICE, "Warmup time: %gs", eng_cfg.warmup);
+  if (eng_cfg.rate > 0)
+    log_text(LOG_NOTICE, "Target transaction rate: %g/sec", eng_cfg.rate);
+  if (eng_cfg.report_interval > 0)
     log_text(LOG_NOTICE, "Report intermediate results every %g second(s)",
-             cfg.report_interval);
-  if (cfg.ncheckpoints > 0)
+             eng_cfg.report_interval);
+  if (eng_cfg.ncheckpoints > 0)
   {
     char buf[4096];
     size_t n = 0;
-    for (unsigned i = 0; i < cfg.ncheckpoints && n < sizeof(buf) - 32; i++)
+    for (unsigned i = 0; i < eng_cfg.ncheckpoints && n < sizeof(buf) - 32; i++)
       n += (size_t) snprintf(buf + n, sizeof(buf) - n, "%s%g", i ? ", " : "",
-                             cfg.checkpoints[i]);
+                             eng_cfg.checkpoints[i]);
     log_text(LOG_NOTICE, "Report checkpoint(s) at %s seconds", buf);
   }
-  if (cfg.debug)
+  if (eng_cfg.debug)
     log_text(LOG_NOTICE, "Debug mode enabled.\n");
   if (sb_opt_bool("validate"))
     log_text(LOG_NOTICE, "Validation checks: on.\n");
@@ -588,12 +267,12 @@ static void print_mode_block(void)
   else
     log_text(LOG_NOTICE, "Initializing random number generator from seed (%lu).\n",
              (unsigned long) rp->seed);
-  if (cfg.forced_shutdown >= 0 && cfg.time_limit > 0)
+  if (eng_cfg.forced_shutdown >= 0 && eng_cfg.time_limit > 0)
     log_text(LOG_NOTICE, "Forcing shutdown in %g seconds",
-             cfg.time_limit + cfg.warmup + cfg.forced_shutdown);
+             eng_cfg.time_limit + eng_cfg.warmup + eng_cfg.forced_shutdown);
   log_text(LOG_NOTICE, "%s", "");
-  if (ctest && ctest->print_mode)
-    ctest->print_mode();
+  if (eng_ctest && eng_ctest->print_mode)
+    eng_ctest->print_mode();
 }
 
 /* Waits for a signal or `timeout_ns`; returns the signal or 0. */
@@ -660,27 +339,27 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished)
   sb_hdr_t *scratch = sb_hdr_new();
   snap_alloc(&cur);
   snap_take(&cur);
-  uint64_t end = g_stop_ns ? g_stop_ns : cur.t_ns;
+  uint64_t end = eng_stop_ns ? eng_stop_ns : cur.t_ns;
 
   if (unfinished)
   {
     *unfinished = 0;
-    for (unsigned i = 0; i < cfg.threads; i++)
-      if (ck_pr_load_int(&workers[i].in_event))
+    for (unsigned i = 0; i < eng_cfg.threads; i++)
+      if (ck_pr_load_int(&eng_workers[i].in_event))
       {
-        uint64_t lat = end > workers[i].start_ns ? end - workers[i].start_ns : 0;
+        uint64_t lat = end > eng_workers[i].start_ns ? end - eng_workers[i].start_ns : 0;
         sb_hdr_record(cur.hist, lat);
         cur.lat_sum_ns += lat;
         cur.thr_lat_sum[i] += lat;
         cur.thr_events[i]++;
         cur.cnt.v[SB_CNT_EVENT]++;
-        if (lat > workers[i].lat_max_ns)
-          workers[i].lat_max_ns = lat;
+        if (lat > eng_workers[i].lat_max_ns)
+          eng_workers[i].lat_max_ns = lat;
         (*unfinished)++;
       }
   }
 
-  double elapsed = end > g_t0_ns ? (double) (end - g_t0_ns) / 1e9 : 0;
+  double elapsed = end > eng_t0_ns ? (double) (end - eng_t0_ns) / 1e9 : 0;
   sb_stat_t st;
   stat_cumulative(&st, &cur, scratch, elapsed);
 
@@ -691,17 +370,17 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished)
     log_text(LOG_NOTICE, "Run interrupted: %s; the report covers %.2fs of measured time.",
              interrupt_reason, elapsed);
 
-  if (cfg.histogram)
+  if (eng_cfg.histogram)
   {
     sb_hdr_copy(scratch, cur.hist);
-    sb_hdr_sub(scratch, base.hist);
+    sb_hdr_sub(scratch, eng_base.hist);
     log_lock();
     sb_hdr_print_sysbench(scratch, stdout);
     fflush(stdout);
     log_unlock();
   }
-  /* Hooks run in the global state (workers' states are gone). */
-  print_cumulative(ctest ? NULL : sb_lua_global(), &st);
+  /* Hooks run in the global state (eng_workers' states are gone). */
+  print_cumulative(eng_ctest ? NULL : sb_lua_global(), &st);
   print_debug_threads(&cur);
   snap_free(&cur);
   sb_hdr_free(scratch);
@@ -709,15 +388,15 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished)
 
 int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
 {
-  cfg = *config;
-  ctest = test;
+  eng_cfg = *config;
+  eng_ctest = test;
   sigset_t sigs;
   sigemptyset(&sigs);
   sigaddset(&sigs, SIGINT);
   sigaddset(&sigs, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
-  if (!ctest)
+  if (!eng_ctest)
   {
     lua_State *G = sb_lua_global();
     if (sb_lua_call(G, "init", -1, NULL) != 0)
@@ -731,42 +410,42 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
 
   print_mode_block();
 
-  workers = NULL;
-  if (posix_memalign((void **) &workers, 64, sizeof(sb_worker_t) * cfg.threads) != 0)
+  eng_workers = NULL;
+  if (posix_memalign((void **) &eng_workers, 64, sizeof(sb_worker_t) * eng_cfg.threads) != 0)
   {
-    log_text(LOG_FATAL, "out of memory allocating %u threads", cfg.threads);
+    log_text(LOG_FATAL, "out of memory allocating %u threads", eng_cfg.threads);
     return 1;
   }
-  memset(workers, 0, sizeof(sb_worker_t) * cfg.threads);
-  for (unsigned i = 0; i < cfg.threads; i++)
+  memset(eng_workers, 0, sizeof(sb_worker_t) * eng_cfg.threads);
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
   {
-    workers[i].tid = (int) i;
-    workers[i].hist = sb_hdr_new();
-    workers[i].lat_min_ns = UINT64_MAX;
-    if (workers[i].hist == NULL)
+    eng_workers[i].tid = (int) i;
+    eng_workers[i].hist = sb_hdr_new();
+    eng_workers[i].lat_min_ns = UINT64_MAX;
+    if (eng_workers[i].hist == NULL)
     {
-      log_text(LOG_FATAL, "out of memory allocating histograms for %u threads", cfg.threads);
+      log_text(LOG_FATAL, "out of memory allocating histograms for %u threads", eng_cfg.threads);
       return 1;
     }
   }
-  snap_alloc(&base);
+  snap_alloc(&eng_base);
 
   log_text(LOG_NOTICE, "Initializing worker threads...\n");
-  if (cfg.sync_file && *cfg.sync_file)
-    sb_sync_announce(cfg.sync_file);
+  if (eng_cfg.sync_file && *eng_cfg.sync_file)
+    sb_sync_announce(eng_cfg.sync_file);
 
   pthread_attr_t attr;
   pthread_attr_init(&attr);
-  size_t stack = cfg.thread_stack_size;
+  size_t stack = eng_cfg.thread_stack_size;
   /* LuaJIT and the client libraries (name resolution, TLS) need more than
      sysbench's 64K default on modern glibc; use at least 512K. */
   if (stack < 512 * 1024)
     stack = 512 * 1024;
   pthread_attr_setstacksize(&attr, stack);
   unsigned created = 0;
-  for (unsigned i = 0; i < cfg.threads; i++)
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
   {
-    int err = pthread_create(&workers[i].thread, &attr, worker_main, &workers[i]);
+    int err = pthread_create(&eng_workers[i].thread, &attr, worker_main, &eng_workers[i]);
     if (err != 0)
     {
       log_text(LOG_FATAL, "cannot create worker thread %u: %s", i, strerror(err));
@@ -778,8 +457,8 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   pthread_attr_destroy(&attr);
 
   /* Wait for every worker's thread_init, within --thread-init-timeout. */
-  uint64_t init_deadline = cfg.thread_init_timeout > 0
-    ? sb_now_ns() + (uint64_t) (cfg.thread_init_timeout * 1e9) : 0;
+  uint64_t init_deadline = eng_cfg.thread_init_timeout > 0
+    ? sb_now_ns() + (uint64_t) (eng_cfg.thread_init_timeout * 1e9) : 0;
   for (;;)
   {
     pthread_mutex_lock(&start_mutex);
@@ -790,7 +469,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     if (init_deadline && sb_now_ns() >= init_deadline)
     {
       log_text(LOG_FATAL, "Worker threads failed to initialize within %g seconds!",
-               cfg.thread_init_timeout);
+               eng_cfg.thread_init_timeout);
       exit(2);
     }
     int sig = wait_signal(&sigs, 20 * NS_PER_MS);
@@ -800,29 +479,29 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
       exit(sig == SIGINT ? 130 : 143);
     }
   }
-  if (init_failed > 0 || created < cfg.threads)
+  if (init_failed > 0 || created < eng_cfg.threads)
   {
     log_text(LOG_FATAL, "Threads initialization failed!");
     ck_pr_store_int(&g_stop, 1);
     release_workers();
     for (unsigned i = 0; i < created; i++)
-      pthread_join(workers[i].thread, NULL);
+      pthread_join(eng_workers[i].thread, NULL);
     return 1;
   }
 
-  if (cfg.sync_file && *cfg.sync_file)
+  if (eng_cfg.sync_file && *eng_cfg.sync_file)
   {
     /* SIGINT/SIGTERM are blocked in every thread; a pending one is
        picked up by the handler thread below and aborts the wait. */
     start_signal_watch(&sigs);
-    int rc = sb_sync_wait(cfg.sync_file, cfg.sync_wait_ms, cfg.threads, &g_signal);
+    int rc = sb_sync_wait(eng_cfg.sync_file, eng_cfg.sync_wait_ms, eng_cfg.threads, &g_signal);
     stop_signal_watch();
     if (rc != 0)
     {
       ck_pr_store_int(&g_stop, 1);
       release_workers();
       for (unsigned i = 0; i < created; i++)
-        pthread_join(workers[i].thread, NULL);
+        pthread_join(eng_workers[i].thread, NULL);
       if (rc < 0)
         return 1;
       return g_signal == SIGTERM ? 143 : 130;
@@ -831,28 +510,28 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
 
   /* Clocks start now. */
   g_start_ns = sb_now_ns();
-  g_t0_ns = g_run_t0_ns = g_start_ns;
-  if (cfg.warmup > 0)
+  eng_t0_ns = eng_run_t0_ns = g_start_ns;
+  if (eng_cfg.warmup > 0)
     ck_pr_store_int(&g_warmup, 1);
-  if (cfg.time_limit > 0)
-    g_deadline_ns = g_start_ns + (uint64_t) ((cfg.time_limit + cfg.warmup) * 1e9);
-  if (cfg.rate > 0)
-    sb_rate_init(cfg.rate, g_start_ns, sb_rand_params()->seed);
+  if (eng_cfg.time_limit > 0)
+    g_deadline_ns = g_start_ns + (uint64_t) ((eng_cfg.time_limit + eng_cfg.warmup) * 1e9);
+  if (eng_cfg.rate > 0)
+    sb_rate_init(eng_cfg.rate, g_start_ns, sb_rand_params()->seed);
   /* Queries made by init() are not part of the measured run. */
   set_baseline(g_start_ns);
   log_text(LOG_NOTICE, "Threads started!\n");
-  if (cfg.warmup > 0)
-    log_text(LOG_NOTICE, "Warming up for %g seconds...\n", cfg.warmup);
+  if (eng_cfg.warmup > 0)
+    log_text(LOG_NOTICE, "Warming up for %g seconds...\n", eng_cfg.warmup);
   ck_pr_store_int(&g_running_flag, 1);
   release_workers();
 
   const char *reason = NULL;
   int exit_code = 0;
-  uint64_t warmup_end = cfg.warmup > 0 ? g_start_ns + (uint64_t) (cfg.warmup * 1e9) : 0;
-  bool need_reporter = cfg.report_interval > 0 || cfg.ncheckpoints > 0;
+  uint64_t warmup_end = eng_cfg.warmup > 0 ? g_start_ns + (uint64_t) (eng_cfg.warmup * 1e9) : 0;
+  bool need_reporter = eng_cfg.report_interval > 0 || eng_cfg.ncheckpoints > 0;
 
   if (!warmup_end && need_reporter)
-    reporter_started = pthread_create(&reporter, NULL, reporter_main, NULL) == 0;
+    sb_reporter_start();
 
   /* Main loop: wait for the end, a failure, the deadline or a signal. */
   for (;;)
@@ -865,12 +544,12 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     if (warmup_end && now >= warmup_end)
     {
       set_baseline(now);
-      g_run_t0_ns = now;
+      eng_run_t0_ns = now;
       ck_pr_store_64(&g_events_issued, 0);
       ck_pr_store_int(&g_warmup, 0);
       warmup_end = 0;
       if (need_reporter)
-        reporter_started = pthread_create(&reporter, NULL, reporter_main, NULL) == 0;
+        sb_reporter_start();
     }
     if (g_deadline_ns && now >= g_deadline_ns)
       break;
@@ -891,7 +570,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   uint64_t stop_at = sb_now_ns();
   if (g_deadline_ns && stop_at > g_deadline_ns && !reason && !ck_pr_load_int(&g_error))
     stop_at = g_deadline_ns;
-  ck_pr_store_64(&g_stop_ns, stop_at);
+  ck_pr_store_64(&eng_stop_ns, stop_at);
   ck_pr_store_int(&g_stop, 1);
 
   /* Let in-flight events finish: up to the forced-shutdown limit after the
@@ -900,9 +579,9 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   bool forced = false;
   if (reason || ck_pr_load_int(&g_error))
     join_deadline = sb_now_ns() + 5 * NS_PER_SEC;
-  else if (cfg.forced_shutdown >= 0 && cfg.time_limit > 0)
+  else if (eng_cfg.forced_shutdown >= 0 && eng_cfg.time_limit > 0)
   {
-    join_deadline = g_deadline_ns + (uint64_t) (cfg.forced_shutdown * 1e9);
+    join_deadline = g_deadline_ns + (uint64_t) (eng_cfg.forced_shutdown * 1e9);
     forced = true;
   }
   while (count_done() < created)
@@ -922,9 +601,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   ck_pr_store_int(&g_running_flag, 0);
   bool all_done = count_done() >= created;
 
-  ck_pr_store_int(&reporter_quit, 1);
-  if (reporter_started)
-    pthread_join(reporter, NULL);
+  sb_reporter_stop();
 
   if (!all_done && forced && !reason && !ck_pr_load_int(&g_error))
   {
@@ -948,11 +625,11 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
 
   if (all_done)
     for (unsigned i = 0; i < created; i++)
-      pthread_join(workers[i].thread, NULL);
+      pthread_join(eng_workers[i].thread, NULL);
 
   final_report(reason, NULL);
 
-  if (!reason && !ctest)
+  if (!reason && !eng_ctest)
   {
     if (sb_lua_call(sb_lua_global(), "done", -1, NULL) != 0)
       exit_code = 1;
