@@ -301,6 +301,21 @@ function cleanup()
   end
 end
 
+-- For workloads that only use sbtest1 (select_random_*): prepare and
+-- cleanup refuse --tables > 1.
+function single_table_only()
+  local function check()
+    assert(sysbench.opt.tables == 1, "this benchmark does not support --tables > 1")
+  end
+  local base_prepare = sysbench.cmdline.commands.prepare[1]
+  sysbench.cmdline.commands.prepare = {
+    function() check(); base_prepare() end,
+    sysbench.cmdline.PARALLEL_COMMAND
+  }
+  local base_cleanup = cleanup
+  cleanup = function() check(); base_cleanup() end
+end
+
 -- ---- event helpers ------------------------------------------------------------
 
 local function get_table_num()

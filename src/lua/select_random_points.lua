@@ -6,21 +6,7 @@ require("oltp_common")
 sysbench.cmdline.options.random_points =
   {"Number of random points in the IN() clause in generated SELECTs", 10}
 
-local function single_table()
-  assert(sysbench.opt.tables == 1, "this benchmark does not support --tables > 1")
-end
-
-local base_prepare = sysbench.cmdline.commands.prepare[1]
-sysbench.cmdline.commands.prepare = {
-  function() single_table(); base_prepare() end,
-  sysbench.cmdline.PARALLEL_COMMAND
-}
-
-local base_cleanup = cleanup
-function cleanup()
-  single_table()
-  base_cleanup()
-end
+single_table_only()
 
 function prepare_statements()
   local n = sysbench.opt.random_points

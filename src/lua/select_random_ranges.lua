@@ -8,21 +8,7 @@ sysbench.cmdline.options.number_of_ranges =
   {"Number of random BETWEEN ranges per SELECT", 10}
 sysbench.cmdline.options.delta = {"Size of BETWEEN ranges", 5}
 
-local function single_table()
-  assert(sysbench.opt.tables == 1, "this benchmark does not support --tables > 1")
-end
-
-local base_prepare = sysbench.cmdline.commands.prepare[1]
-sysbench.cmdline.commands.prepare = {
-  function() single_table(); base_prepare() end,
-  sysbench.cmdline.PARALLEL_COMMAND
-}
-
-local base_cleanup = cleanup
-function cleanup()
-  single_table()
-  base_cleanup()
-end
+single_table_only()
 
 function prepare_statements()
   local n = sysbench.opt.number_of_ranges
