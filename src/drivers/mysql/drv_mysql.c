@@ -17,6 +17,11 @@
 #include "db_driver.h"
 #include "sb_logger.h"
 
+/* MySQL 8.0's libmysqlclient dropped the my_bool type. */
+#if !defined(MARIADB_BASE_VERSION) && defined(MYSQL_VERSION_ID) && MYSQL_VERSION_ID >= 80000
+typedef bool my_bool;
+#endif
+
 /* The registry in src/db_driver.c refers to this descriptor. */
 extern const db_driver_t mysql_driver;
 
