@@ -19,7 +19,7 @@
 
 int db_bulk_insert_init(db_conn_t *con, const char *prefix, size_t len)
 {
-  if (!usable(con))
+  if (!db_usable(con))
     return 1;
   if (len + 1 > BULK_BUFFER_SIZE)
   {
@@ -58,7 +58,7 @@ int db_bulk_insert_next(db_conn_t *con, const char *row, size_t len)
       con->error = DB_ERROR_NONE;
     return 1;
   }
-  if (!usable(con))
+  if (!db_usable(con))
     return 1;
   if (con->bulk_prefix_len + len + 1 > con->bulk_cap)
   {

@@ -271,7 +271,7 @@ db_conn_t *db_connection_create(db_driver_t *drv)
   return con;
 }
 
-void free_result(db_result_t *rs)
+void db_rs_release(db_result_t *rs)
 {
   if (rs->state == DB_RS_READY)
   {
@@ -311,7 +311,7 @@ int db_connection_close(db_conn_t *con)
     log_text(LOG_ALERT, "attempt to close an already closed connection");
     return 1;
   }
-  free_result(&con->rs);
+  db_rs_release(&con->rs);
   release_statements(con);
   con->driver->ops.disconnect(con);
   con->ptr = NULL;
@@ -323,7 +323,7 @@ int db_connection_close(db_conn_t *con)
    backoff (1 ms doubling to 1 s) while the run is going on. */
 static int reopen(db_conn_t *con, bool persist)
 {
-  free_result(&con->rs);
+  db_rs_release(&con->rs);
   release_statements(con);
   con->driver->ops.disconnect(con);
   con->ptr = NULL;
@@ -386,7 +386,7 @@ void db_connection_free(db_conn_t *con)
 /* Counts the outcome of a statement and turns it into the API's result:
    the connection's result, or NULL on error. A lost connection with an
    ignorable error is rebuilt in place and counted as a reconnect. */
-db_result_t *finish(db_conn_t *con, int rc, db_stmt_t *stmt)
+db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
 {
   db_result_t *rs = &con->rs;
   if (rc == 0 && con->error == DB_ERROR_NONE)
@@ -423,7 +423,7 @@ db_result_t *finish(db_conn_t *con, int rc, db_stmt_t *stmt)
   return NULL;
 }
 
-bool usable(db_conn_t *con)
+bool db_usable(db_conn_t *con)
 {
   if (con == NULL)
     return false;
@@ -438,16 +438,16 @@ bool usable(db_conn_t *con)
 
 db_result_t *db_query(db_conn_t *con, const char *query, size_t len)
 {
-  if (!usable(con))
+  if (!db_usable(con))
     return NULL;
-  free_result(&con->rs);
+  db_rs_release(&con->rs);
   db_clear_error(con);
   if (debug_on)
     log_text(LOG_DEBUG, "query: %.*s", (int) len, query);
   memset(&con->rs, 0, sizeof(con->rs));
   con->rs.con = con;
   int rc = con->driver->ops.query(con, query, len, &con->rs);
-  return finish(con, rc, NULL);
+  return db_finish(con, rc, NULL);
 }
 
 /* ---- results -------------------------------------------------------------------- */
@@ -468,7 +468,7 @@ int db_free_results(db_result_t *rs)
     log_text(LOG_ALERT, "attempt to free an invalid result set");
     return 1;
   }
-  free_result(rs);
+  db_rs_release(rs);
   return 0;
 }
 
@@ -503,17 +503,17 @@ bool db_more_results(db_conn_t *con)
 
 db_result_t *db_next_result(db_conn_t *con)
 {
-  if (!usable(con))
+  if (!db_usable(con))
     return NULL;
   db_clear_error(con);
   if (con->driver->ops.next_result == NULL || !db_more_results(con))
     return NULL;
   db_stmt_t *stmt = con->rs.stmt;
-  free_result(&con->rs);
+  db_rs_release(&con->rs);
   memset(&con->rs, 0, sizeof(con->rs));
   con->rs.con = con;
   int rc = con->driver->ops.next_result(con, &con->rs);
-  return finish(con, rc, stmt);
+  return db_finish(con, rc, stmt);
 }
 
 /* ---- asynchronous helper ----------------------------------------------------------- */

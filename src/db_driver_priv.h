@@ -5,14 +5,14 @@
 #include "db_driver.h"
 
 /* Frees the connection's live result, if any. */
-void free_result(db_result_t *rs);
+void db_rs_release(db_result_t *rs);
 
 /* Counts a statement's outcome and returns the connection's result, or
    NULL on error (rebuilding a lost connection in place when the error is
    ignorable). `rc` is the driver call's return value. */
-db_result_t *finish(db_conn_t *con, int rc, db_stmt_t *stmt);
+db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt);
 
 /* False (with the "already closed" ALERT) for a closed connection. */
-bool usable(db_conn_t *con);
+bool db_usable(db_conn_t *con);
 
 #endif

@@ -40,7 +40,7 @@ static unsigned count_placeholders(const char *q, size_t len)
 
 db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
 {
-  if (!usable(con))
+  if (!db_usable(con))
     return NULL;
   db_clear_error(con);
   db_stmt_t *s = calloc(1, sizeof(*s));
@@ -54,7 +54,7 @@ db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
     s->emulated = true;
   else
   {
-    free_result(&con->rs);
+    db_rs_release(&con->rs);
     if (con->driver->ops.prepare(s) != 0)
     {
       if (con->error == DB_ERROR_NONE)
@@ -257,25 +257,25 @@ static size_t emulate(db_stmt_t *s)
 db_result_t *db_execute(db_stmt_t *stmt)
 {
   db_conn_t *con = stmt->con;
-  if (!usable(con))
+  if (!db_usable(con))
     return NULL;
   if (stmt->emulated)
   {
     size_t len = emulate(stmt);
     return db_query(con, stmt->emu_buf, len);
   }
-  free_result(&con->rs);
+  db_rs_release(&con->rs);
   db_clear_error(con);
   if (stmt->stale)
   {
     if (con->driver->ops.prepare(stmt) != 0)
-      return finish(con, -1, stmt);
+      return db_finish(con, -1, stmt);
     stmt->stale = false;
   }
   memset(&con->rs, 0, sizeof(con->rs));
   con->rs.con = con;
   int rc = con->driver->ops.execute(stmt, &con->rs);
-  return finish(con, rc, stmt);
+  return db_finish(con, rc, stmt);
 }
 
 int db_close(db_stmt_t *stmt)
@@ -284,7 +284,7 @@ int db_close(db_stmt_t *stmt)
     return 0;
   db_conn_t *con = stmt->con;
   if (con->rs.stmt == stmt)
-    free_result(&con->rs);
+    db_rs_release(&con->rs);
   if (!stmt->emulated && !stmt->stale && con->state == DB_CONN_READY)
     con->driver->ops.close(stmt);
   stmt->ptr = NULL;

@@ -337,8 +337,8 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished)
 {
   snap_t cur;
   sb_hdr_t *scratch = sb_hdr_new();
-  snap_alloc(&cur);
-  snap_take(&cur);
+  eng_snap_alloc(&cur);
+  eng_snap_take(&cur);
   uint64_t end = eng_stop_ns ? eng_stop_ns : cur.t_ns;
 
   if (unfinished)
@@ -361,7 +361,7 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished)
 
   double elapsed = end > eng_t0_ns ? (double) (end - eng_t0_ns) / 1e9 : 0;
   sb_stat_t st;
-  stat_cumulative(&st, &cur, scratch, elapsed);
+  eng_stat_cumulative(&st, &cur, scratch, elapsed);
 
   if (unfinished && *unfinished > 0)
     log_text(LOG_NOTICE, "\nNumber of unfinished transactions on forced shutdown: %u",
@@ -380,9 +380,9 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished)
     log_unlock();
   }
   /* Hooks run in the global state (eng_workers' states are gone). */
-  print_cumulative(eng_ctest ? NULL : sb_lua_global(), &st);
-  print_debug_threads(&cur);
-  snap_free(&cur);
+  eng_print_cumulative(eng_ctest ? NULL : sb_lua_global(), &st);
+  eng_print_debug_threads(&cur);
+  eng_snap_free(&cur);
   sb_hdr_free(scratch);
 }
 
@@ -428,7 +428,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
       return 1;
     }
   }
-  snap_alloc(&eng_base);
+  eng_snap_alloc(&eng_base);
 
   log_text(LOG_NOTICE, "Initializing worker threads...\n");
   if (eng_cfg.sync_file && *eng_cfg.sync_file)
@@ -518,7 +518,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   if (eng_cfg.rate > 0)
     sb_rate_init(eng_cfg.rate, g_start_ns, sb_rand_params()->seed);
   /* Queries made by init() are not part of the measured run. */
-  set_baseline(g_start_ns);
+  eng_set_baseline(g_start_ns);
   log_text(LOG_NOTICE, "Threads started!\n");
   if (eng_cfg.warmup > 0)
     log_text(LOG_NOTICE, "Warming up for %g seconds...\n", eng_cfg.warmup);
@@ -543,7 +543,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     uint64_t now = sb_now_ns();
     if (warmup_end && now >= warmup_end)
     {
-      set_baseline(now);
+      eng_set_baseline(now);
       eng_run_t0_ns = now;
       ck_pr_store_64(&g_events_issued, 0);
       ck_pr_store_int(&g_warmup, 0);

@@ -29,8 +29,8 @@ typedef struct {
   uint64_t lat_max_ns;
   uint64_t start_ns;          /* latency origin of the current event */
   uint64_t intended_ns;       /* rate mode: the taken arrival */
-  int in_event;               /* read by reporters (concurrency) */
-  int running;                /* read by reporters (threads_running) */
+  int in_event;               /* read by reporters (eng_concurrency) */
+  int running;                /* read by reporters (eng_threads_running) */
   int ready;
   int failed;
 } __attribute__((aligned(64))) sb_worker_t;
@@ -56,18 +56,18 @@ extern uint64_t eng_run_t0_ns;           /* interval grid origin (ns) */
 extern uint64_t eng_stop_ns;             /* when the run stopped, or 0 */
 
 /* sb_stats.c */
-int snap_alloc(snap_t *s);
-void snap_free(snap_t *s);
-void snap_take(snap_t *s);
-void snap_copy(snap_t *dst, const snap_t *src);
-unsigned threads_running(void);
-unsigned concurrency(void);
-void stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev, sb_hdr_t *hist);
-void stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist, double elapsed_s);
-void set_baseline(uint64_t t_ns);
-void print_interval(lua_State *L, const sb_stat_t *st);
-void print_cumulative(lua_State *L, const sb_stat_t *st);
-void print_debug_threads(const snap_t *cur);
+int eng_snap_alloc(snap_t *s);
+void eng_snap_free(snap_t *s);
+void eng_snap_take(snap_t *s);
+void eng_snap_copy(snap_t *dst, const snap_t *src);
+unsigned eng_threads_running(void);
+unsigned eng_concurrency(void);
+void eng_stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev, sb_hdr_t *hist);
+void eng_stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist, double elapsed_s);
+void eng_set_baseline(uint64_t t_ns);
+void eng_print_interval(lua_State *L, const sb_stat_t *st);
+void eng_print_cumulative(lua_State *L, const sb_stat_t *st);
+void eng_print_debug_threads(const snap_t *cur);
 
 /* sb_reporter.c: starts / stops the reporter thread (interval lines and
    checkpoints). stop waits for it. */

@@ -36,9 +36,9 @@ static void *reporter_main(void *arg)
 
   snap_t prev, cur;
   sb_hdr_t *scratch = sb_hdr_new();
-  snap_alloc(&prev);
-  snap_alloc(&cur);
-  snap_take(&prev);
+  eng_snap_alloc(&prev);
+  eng_snap_alloc(&cur);
+  eng_snap_take(&prev);
   prev.t_ns = eng_run_t0_ns;
 
   uint64_t interval_ns = (uint64_t) (eng_cfg.report_interval * 1e9);
@@ -68,21 +68,21 @@ static void *reporter_main(void *arg)
 
     if (next == next_tick)
     {
-      snap_take(&cur);
+      eng_snap_take(&cur);
       sb_stat_t st;
       memset(&st, 0, sizeof(st));
-      stat_diff(&st, &cur, &prev, scratch);
+      eng_stat_diff(&st, &cur, &prev, scratch);
       st.time_interval = (double) (cur.t_ns - prev.t_ns) / 1e9;
       st.time_total = (double) (next - eng_run_t0_ns) / 1e9;
-      st.threads_running = threads_running();
+      st.threads_running = eng_threads_running();
       if (eng_cfg.rate > 0)
       {
         st.queue_length = sb_rate_backlog(cur.t_ns);
-        st.concurrency = concurrency();
+        st.concurrency = eng_concurrency();
       }
       if (st.time_interval > 0)
-        print_interval(L, &st);
-      snap_copy(&prev, &cur);
+        eng_print_interval(L, &st);
+      eng_snap_copy(&prev, &cur);
       /* Skip missed ticks (a stalled reporter must not print bursts). */
       uint64_t now = sb_now_ns();
       do
@@ -91,18 +91,18 @@ static void *reporter_main(void *arg)
     }
     if (next == next_cp)
     {
-      snap_take(&cur);
+      eng_snap_take(&cur);
       sb_stat_t st;
       double elapsed = (double) (cur.t_ns - eng_t0_ns) / 1e9;
-      stat_cumulative(&st, &cur, scratch, elapsed);
+      eng_stat_cumulative(&st, &cur, scratch, elapsed);
       log_raw("\n[ %.0fs ] Checkpoint report:\n", (double) (next - eng_run_t0_ns) / 1e9);
-      print_cumulative(L, &st);
-      set_baseline(cur.t_ns);
+      eng_print_cumulative(L, &st);
+      eng_set_baseline(cur.t_ns);
       cp++;
     }
   }
-  snap_free(&prev);
-  snap_free(&cur);
+  eng_snap_free(&prev);
+  eng_snap_free(&cur);
   sb_hdr_free(scratch);
   sb_lua_close_state(L);
   return NULL;

@@ -15,7 +15,7 @@
 
 /* ---- snapshots and statistics ------------------------------------------- */
 
-int snap_alloc(snap_t *s)
+int eng_snap_alloc(snap_t *s)
 {
   memset(s, 0, sizeof(*s));
   s->hist = sb_hdr_new();
@@ -24,7 +24,7 @@ int snap_alloc(snap_t *s)
   return s->hist && s->thr_events && s->thr_lat_sum ? 0 : -1;
 }
 
-void snap_free(snap_t *s)
+void eng_snap_free(snap_t *s)
 {
   sb_hdr_free(s->hist);
   free(s->thr_events);
@@ -32,7 +32,7 @@ void snap_free(snap_t *s)
   memset(s, 0, sizeof(*s));
 }
 
-void snap_take(snap_t *s)
+void eng_snap_take(snap_t *s)
 {
   s->t_ns = sb_now_ns();
   sb_counters_snapshot(&s->cnt);
@@ -47,7 +47,7 @@ void snap_take(snap_t *s)
   }
 }
 
-void snap_copy(snap_t *dst, const snap_t *src)
+void eng_snap_copy(snap_t *dst, const snap_t *src)
 {
   dst->t_ns = src->t_ns;
   dst->cnt = src->cnt;
@@ -57,7 +57,7 @@ void snap_copy(snap_t *dst, const snap_t *src)
   memcpy(dst->thr_lat_sum, src->thr_lat_sum, eng_cfg.threads * sizeof(uint64_t));
 }
 
-unsigned threads_running(void)
+unsigned eng_threads_running(void)
 {
   unsigned n = 0;
   for (unsigned i = 0; i < eng_cfg.threads; i++)
@@ -65,7 +65,7 @@ unsigned threads_running(void)
   return n;
 }
 
-unsigned concurrency(void)
+unsigned eng_concurrency(void)
 {
   unsigned n = 0;
   for (unsigned i = 0; i < eng_cfg.threads; i++)
@@ -75,7 +75,7 @@ unsigned concurrency(void)
 
 /* Fills the counts and percentiles of `st` from cur - prev; `hist` is
    scratch space receiving the interval histogram. */
-void stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev,
+void eng_stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev,
                       sb_hdr_t *hist)
 {
   const uint64_t *c = cur->cnt.v, *p = prev->cnt.v;
@@ -100,12 +100,12 @@ void stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev,
 
 /* Cumulative statistics since the baseline. `extra_*` add events closed at
    a forced shutdown. */
-void stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist,
+void eng_stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist,
                             double elapsed_s)
 {
   memset(st, 0, sizeof(*st));
   pthread_mutex_lock(&eng_base_mutex);
-  stat_diff(st, cur, &eng_base, hist);
+  eng_stat_diff(st, cur, &eng_base, hist);
   st->time_interval = elapsed_s;
   st->time_total = elapsed_s;
   st->threads_running = 0;
@@ -143,10 +143,10 @@ void stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist,
 
 /* Sets a new baseline: counters and histograms by snapshot, min/max by
    resetting each worker's values. */
-void set_baseline(uint64_t t_ns)
+void eng_set_baseline(uint64_t t_ns)
 {
   pthread_mutex_lock(&eng_base_mutex);
-  snap_take(&eng_base);
+  eng_snap_take(&eng_base);
   for (unsigned i = 0; i < eng_cfg.threads; i++)
   {
     ck_pr_fas_64(&eng_workers[i].lat_min_ns, UINT64_MAX);
@@ -158,7 +158,7 @@ void set_baseline(uint64_t t_ns)
 
 /* ---- printing ------------------------------------------------------------- */
 
-void print_interval(lua_State *L, const sb_stat_t *st)
+void eng_print_interval(lua_State *L, const sb_stat_t *st)
 {
   if (L && sb_lua_hook_defined(L, "report_intermediate"))
   {
@@ -179,7 +179,7 @@ void print_interval(lua_State *L, const sb_stat_t *st)
   log_unlock();
 }
 
-void print_cumulative(lua_State *L, const sb_stat_t *st)
+void eng_print_cumulative(lua_State *L, const sb_stat_t *st)
 {
   if (L && sb_lua_hook_defined(L, "report_cumulative"))
   {
@@ -195,7 +195,7 @@ void print_cumulative(lua_State *L, const sb_stat_t *st)
   log_unlock();
 }
 
-void print_debug_threads(const snap_t *cur)
+void eng_print_debug_threads(const snap_t *cur)
 {
   if (!eng_cfg.debug)
     return;

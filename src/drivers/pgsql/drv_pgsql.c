@@ -27,6 +27,7 @@
 #include <libpq-fe.h>
 
 #include "db_driver.h"
+#include "drv_pgsql.h"
 #include "sb_logger.h"
 #include "sb_options.h"
 
@@ -72,34 +73,6 @@ static struct {
   unsigned nignore;
   bool ignore_all;
 } cfg;
-
-/* ---- per-connection and per-statement state ----------------------------- */
-
-enum { AOP_NONE = 0, AOP_CONNECT, AOP_QUERY, AOP_EXEC };
-
-typedef struct {
-  PGconn *pg;
-  unsigned id;             /* process-unique: tells stale statements apart */
-  db_value_t *vals;        /* row buffer shared by this connection's results */
-  unsigned nvals;
-  char *qbuf;              /* NUL-terminated copy of the current text query */
-  size_t qcap, qlen;
-  /* asynchronous operation in progress */
-  int aop;
-  bool flushing;           /* output not fully sent yet */
-  bool rolling_back;       /* waiting for our own ROLLBACK */
-  PGresult *ares;          /* result kept so far */
-  db_result_t *ars;
-} pg_conn_t;
-
-typedef struct {
-  char name[24];
-  unsigned conn_id;        /* pg_conn_t.id it was prepared on */
-  unsigned n;              /* $n placeholders */
-  const char **vals;       /* PQexecPrepared paramValues */
-  char **slot;             /* per-parameter text buffers, grown, reused */
-  size_t *cap;
-} pg_stmt_t;
 
 static atomic_uint next_conn_id = 1;
 static atomic_uint next_stmt_id = 1;
@@ -257,7 +230,7 @@ static char *trimmed(const char *m)
  * or failed (a stray ROLLBACK outside one would only produce a warning, but
  * costs a round trip).
  */
-static bool set_pg_error(db_conn_t *con, const PGresult *res, const char *api,
+bool pgd_set_pg_error(db_conn_t *con, const PGresult *res, const char *api,
                          const char *sql, size_t len)
 {
   pg_conn_t *pc = con->ptr;
@@ -298,7 +271,7 @@ static bool set_pg_error(db_conn_t *con, const PGresult *res, const char *api,
   return tx == PQTRANS_INTRANS || tx == PQTRANS_INERROR;
 }
 
-static void succeeded(db_conn_t *con)
+void pgd_succeeded(db_conn_t *con)
 {
   if (con->error != DB_ERROR_NONE || con->lost)
     db_clear_error(con);
@@ -306,7 +279,7 @@ static void succeeded(db_conn_t *con)
 
 /* ---- results ----------------------------------------------------------- */
 
-static void reset_rs(db_result_t *rs)
+void pgd_reset_rs(db_result_t *rs)
 {
   if (rs->ptr != NULL)
     PQclear(rs->ptr);
@@ -319,7 +292,7 @@ static void reset_rs(db_result_t *rs)
 
 /* Stores a successful `res` into `rs` (taking ownership); false when `res`
    is an error or missing, left to the caller. */
-static bool store(pg_conn_t *pc, PGresult *res, db_result_t *rs)
+bool pgd_store(pg_conn_t *pc, PGresult *res, db_result_t *rs)
 {
   switch (res ? PQresultStatus(res) : PGRES_FATAL_ERROR)
   {
@@ -358,12 +331,12 @@ static int finish(db_conn_t *con, PGresult *res, db_result_t *rs,
 {
   pg_conn_t *pc = con->ptr;
 
-  if (store(pc, res, rs))
+  if (pgd_store(pc, res, rs))
   {
-    succeeded(con);
+    pgd_succeeded(con);
     return 0;
   }
-  bool rollback = set_pg_error(con, res, api, sql, len);
+  bool rollback = pgd_set_pg_error(con, res, api, sql, len);
   PQclear(res);
   if (rollback)
     PQclear(PQexec(pc->pg, "ROLLBACK"));
@@ -411,7 +384,7 @@ static void quiet_notices(void *arg, const char *msg)
   (void) msg;
 }
 
-static PGconn *open_params(bool async)
+PGconn *pgd_open_params(bool async)
 {
   const char *kw[8], *val[8];
   unsigned n = 0;
@@ -440,7 +413,7 @@ static PGconn *open_params(bool async)
     : PQconnectdbParams(kw, val, 0);
 }
 
-static pg_conn_t *new_pc(void)
+pg_conn_t *pgd_new_pc(void)
 {
   pg_conn_t *pc = calloc(1, sizeof(*pc));
   if (pc == NULL)
@@ -460,7 +433,7 @@ static void free_pc(pg_conn_t *pc)
   free(pc);
 }
 
-static int connect_failed(db_conn_t *con)
+int pgd_connect_failed(db_conn_t *con)
 {
   pg_conn_t *pc = con->ptr;
   char *m = trimmed(pc->pg ? PQerrorMessage(pc->pg) : "out of memory");
@@ -474,23 +447,23 @@ static int connect_failed(db_conn_t *con)
   return 1;
 }
 
-static void connected(db_conn_t *con)
+void pgd_connected(db_conn_t *con)
 {
   pg_conn_t *pc = con->ptr;
   /* NOTICEs (e.g. "table does not exist, skipping") would go to stderr. */
   PQsetNoticeProcessor(pc->pg, quiet_notices, NULL);
   pc->aop = AOP_NONE;
-  succeeded(con);
+  pgd_succeeded(con);
 }
 
 static int pg_connect(db_conn_t *con)
 {
-  pg_conn_t *pc = new_pc();
+  pg_conn_t *pc = pgd_new_pc();
   con->ptr = pc;
-  pc->pg = open_params(false);
+  pc->pg = pgd_open_params(false);
   if (pc->pg == NULL || PQstatus(pc->pg) != CONNECTION_OK)
-    return connect_failed(con);
-  connected(con);
+    return pgd_connect_failed(con);
+  pgd_connected(con);
   return 0;
 }
 
@@ -503,7 +476,7 @@ static void pg_disconnect(db_conn_t *con)
 
 /* Copies `len` bytes into the connection's NUL-terminated query buffer:
    PQexec needs a C string and the caller's text may not end in NUL. */
-static const char *copy_sql(pg_conn_t *pc, const char *sql, size_t len)
+const char *pgd_copy_sql(pg_conn_t *pc, const char *sql, size_t len)
 {
   if (len + 1 > pc->qcap)
   {
@@ -520,8 +493,8 @@ static int pg_query(db_conn_t *con, const char *sql, size_t len,
                     db_result_t *rs)
 {
   pg_conn_t *pc = con->ptr;
-  reset_rs(rs);
-  PGresult *res = PQexec(pc->pg, copy_sql(pc, sql, len));
+  pgd_reset_rs(rs);
+  PGresult *res = PQexec(pc->pg, pgd_copy_sql(pc, sql, len));
   return finish(con, res, rs, "PQexec", sql, len);
 }
 
@@ -697,10 +670,10 @@ static int prepare_on(db_stmt_t *stmt)
   if (res != NULL && PQresultStatus(res) == PGRES_COMMAND_OK)
   {
     PQclear(res);
-    succeeded(con);
+    pgd_succeeded(con);
     return 0;
   }
-  bool rollback = set_pg_error(con, res, "PQprepare", stmt->query,
+  bool rollback = pgd_set_pg_error(con, res, "PQprepare", stmt->query,
                                stmt->query_len);
   PQclear(res);
   if (rollback)
@@ -748,7 +721,7 @@ static void put_double(char *dst, size_t cap, double d)
 
 /* Converts the binds (in placeholder order) to text parameters. Buffers are
    per-parameter and only grow, so steady-state executes do not allocate. */
-static void build_params(db_stmt_t *stmt, pg_stmt_t *ps)
+void pgd_build_params(db_stmt_t *stmt, pg_stmt_t *ps)
 {
   for (unsigned k = 0; k < ps->n; k++)
   {
@@ -796,7 +769,7 @@ static void build_params(db_stmt_t *stmt, pg_stmt_t *ps)
 
 /* Returns the statement's handle for the current session, preparing it
    again when it belongs to a previous one (the server forgot it). */
-static pg_stmt_t *current_ps(db_stmt_t *stmt)
+pg_stmt_t *pgd_current_ps(db_stmt_t *stmt)
 {
   pg_stmt_t *ps = stmt->ptr;
   pg_conn_t *pc = stmt->con->ptr;
@@ -811,11 +784,11 @@ static int pg_execute(db_stmt_t *stmt, db_result_t *rs)
   db_conn_t *con = stmt->con;
   pg_conn_t *pc = con->ptr;
 
-  reset_rs(rs);
-  pg_stmt_t *ps = current_ps(stmt);
+  pgd_reset_rs(rs);
+  pg_stmt_t *ps = pgd_current_ps(stmt);
   if (ps == NULL)
     return 1;
-  build_params(stmt, ps);
+  pgd_build_params(stmt, ps);
   PGresult *res = PQexecPrepared(pc->pg, ps->name, (int) ps->n, ps->vals,
                                  NULL, NULL, 0);
   return finish(con, res, rs, "PQexecPrepared", NULL, 0);
@@ -845,198 +818,6 @@ static void pg_close(db_stmt_t *stmt)
   free_ps(ps);
   stmt->ptr = NULL;
 }
-
-/* ---- asynchronous forms ------------------------------------------------ */
-
-static db_step_t wait_for(db_conn_t *con, int events)
-{
-  pg_conn_t *pc = con->ptr;
-  con->wait_fd = PQsocket(pc->pg);
-  con->wait_events = events;
-  con->wait_timeout_ms = -1;
-  return DB_STEP_WAIT;
-}
-
-static db_step_t async_step(db_conn_t *con, int ready);
-
-/* All results are in: store or classify like the blocking forms. */
-static db_step_t async_done(db_conn_t *con)
-{
-  pg_conn_t *pc = con->ptr;
-  PGresult *res = pc->ares;
-  db_result_t *rs = pc->ars;
-
-  pc->ares = NULL;
-  if (pc->rolling_back)
-  {
-    PQclear(res);
-    pc->rolling_back = false;
-    pc->aop = AOP_NONE;
-    return DB_STEP_DONE;
-  }
-  if (store(pc, res, rs))
-  {
-    succeeded(con);
-    pc->aop = AOP_NONE;
-    return DB_STEP_DONE;
-  }
-  bool rollback = pc->aop == AOP_QUERY
-    ? set_pg_error(con, res, "PQexec", pc->qbuf, pc->qlen)
-    : set_pg_error(con, res, "PQexecPrepared", NULL, 0);
-  PQclear(res);
-  if (rollback && PQsendQuery(pc->pg, "ROLLBACK"))
-  {
-    pc->rolling_back = true;
-    pc->flushing = true;
-    return async_step(con, 0);
-  }
-  pc->aop = AOP_NONE;
-  return DB_STEP_DONE;
-}
-
-/* Keeps the last result, except that a first error wins (it carries the
-   server's SQLSTATE, e.g. 57P01 before libpq's own "connection closed"). */
-static void keep(pg_conn_t *pc, PGresult *res)
-{
-  if (pc->ares == NULL)
-    pc->ares = res;
-  else if (PQresultStatus(pc->ares) == PGRES_FATAL_ERROR)
-    PQclear(res);
-  else
-  {
-    PQclear(pc->ares);
-    pc->ares = res;
-  }
-}
-
-static db_step_t async_step(db_conn_t *con, int ready)
-{
-  pg_conn_t *pc = con->ptr;
-  PGconn *pg = pc->pg;
-  /* On a broken connection PQgetResult no longer waits, so drain it. */
-  bool broken = (ready & DB_WAIT_READ) && !PQconsumeInput(pg);
-
-  if (!broken && pc->flushing)
-  {
-    int r = PQflush(pg);
-    if (r > 0)
-      return wait_for(con, DB_WAIT_READ | DB_WAIT_WRITE);
-    broken = r < 0;
-    pc->flushing = false;
-  }
-  while (broken || !PQisBusy(pg))
-  {
-    PGresult *res = PQgetResult(pg);
-    if (res == NULL)
-      return async_done(con);
-    ExecStatusType st = PQresultStatus(res);
-    keep(pc, res);
-    if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH)
-      return async_done(con);    /* PQgetResult would repeat it forever */
-  }
-  return wait_for(con, DB_WAIT_READ);
-}
-
-/* PQsend* returned `sent`; go on or fail as the blocking form would. */
-static db_step_t async_begin(db_conn_t *con, int aop, db_result_t *rs,
-                             int sent)
-{
-  pg_conn_t *pc = con->ptr;
-
-  pc->aop = aop;
-  pc->ars = rs;
-  pc->rolling_back = false;
-  if (!sent)
-  {
-    pc->ares = NULL;
-    return async_done(con);      /* error from PQerrorMessage */
-  }
-  pc->flushing = true;
-  return async_step(con, 0);
-}
-
-static void make_nonblocking(PGconn *pg)
-{
-  if (!PQisnonblocking(pg))
-    PQsetnonblocking(pg, 1);
-}
-
-static db_step_t pg_query_start(db_conn_t *con, const char *sql, size_t len,
-                                db_result_t *rs)
-{
-  pg_conn_t *pc = con->ptr;
-
-  reset_rs(rs);
-  make_nonblocking(pc->pg);
-  return async_begin(con, AOP_QUERY, rs,
-                     PQsendQuery(pc->pg, copy_sql(pc, sql, len)));
-}
-
-static db_step_t pg_query_cont(db_conn_t *con, int ready_events)
-{
-  return async_step(con, ready_events);
-}
-
-static db_step_t pg_execute_start(db_stmt_t *stmt, db_result_t *rs)
-{
-  db_conn_t *con = stmt->con;
-  pg_conn_t *pc = con->ptr;
-
-  reset_rs(rs);
-  /* a re-prepare after reconnect is rare enough to stay blocking */
-  pg_stmt_t *ps = current_ps(stmt);
-  if (ps == NULL)
-    return DB_STEP_DONE;
-  build_params(stmt, ps);
-  make_nonblocking(pc->pg);
-  return async_begin(con, AOP_EXEC, rs,
-                     PQsendQueryPrepared(pc->pg, ps->name, (int) ps->n,
-                                         ps->vals, NULL, NULL, 0));
-}
-
-static db_step_t pg_execute_cont(db_stmt_t *stmt, int ready_events)
-{
-  return async_step(stmt->con, ready_events);
-}
-
-static db_step_t pg_connect_start(db_conn_t *con)
-{
-  pg_conn_t *pc = new_pc();
-
-  con->ptr = pc;
-  pc->pg = open_params(true);
-  if (pc->pg == NULL || PQstatus(pc->pg) == CONNECTION_BAD)
-  {
-    connect_failed(con);
-    return DB_STEP_DONE;
-  }
-  make_nonblocking(pc->pg);
-  pc->aop = AOP_CONNECT;
-  /* libpq: behave as if PQconnectPoll had returned PGRES_POLLING_WRITING */
-  return wait_for(con, DB_WAIT_WRITE);
-}
-
-static db_step_t pg_connect_cont(db_conn_t *con, int ready_events)
-{
-  pg_conn_t *pc = con->ptr;
-
-  (void) ready_events;
-  switch (PQconnectPoll(pc->pg))
-  {
-  case PGRES_POLLING_READING:
-    return wait_for(con, DB_WAIT_READ);
-  case PGRES_POLLING_WRITING:
-    return wait_for(con, DB_WAIT_WRITE);
-  case PGRES_POLLING_OK:
-    connected(con);
-    return DB_STEP_DONE;
-  default:
-    connect_failed(con);
-    return DB_STEP_DONE;
-  }
-}
-
-/* ---- descriptor -------------------------------------------------------- */
 
 const db_driver_t pgsql_driver = {
   .name = "pgsql",

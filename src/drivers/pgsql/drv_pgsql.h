@@ -1,0 +1,67 @@
+/*
+ * Internal interface of the PostgreSQL driver, shared by drv_pgsql.c
+ * (options, blocking operations, statements) and drv_pgsql_async.c (the
+ * start/continue forms of db_driver.h).
+ */
+#ifndef DRV_PGSQL_H
+#define DRV_PGSQL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <libpq-fe.h>
+
+#include "db_driver.h"
+
+/* ---- per-connection and per-statement state ----------------------------- */
+
+enum { AOP_NONE = 0, AOP_CONNECT, AOP_QUERY, AOP_EXEC };
+
+typedef struct {
+  PGconn *pg;
+  unsigned id;             /* process-unique: tells stale statements apart */
+  db_value_t *vals;        /* row buffer shared by this connection's results */
+  unsigned nvals;
+  char *qbuf;              /* NUL-terminated copy of the current text query */
+  size_t qcap, qlen;
+  /* asynchronous operation in progress */
+  int aop;
+  bool flushing;           /* output not fully sent yet */
+  bool rolling_back;       /* waiting for our own ROLLBACK */
+  PGresult *ares;          /* result kept so far */
+  db_result_t *ars;
+} pg_conn_t;
+
+typedef struct {
+  char name[24];
+  unsigned conn_id;        /* pg_conn_t.id it was prepared on */
+  unsigned n;              /* $n placeholders */
+  const char **vals;       /* PQexecPrepared paramValues */
+  char **slot;             /* per-parameter text buffers, grown, reused */
+  size_t *cap;
+} pg_stmt_t;
+
+/* drv_pgsql.c */
+bool pgd_set_pg_error(db_conn_t *con, const PGresult *res, const char *api,
+                         const char *sql, size_t len);
+void pgd_succeeded(db_conn_t *con);
+void pgd_reset_rs(db_result_t *rs);
+bool pgd_store(pg_conn_t *pc, PGresult *res, db_result_t *rs);
+PGconn *pgd_open_params(bool async);
+pg_conn_t *pgd_new_pc(void);
+int pgd_connect_failed(db_conn_t *con);
+void pgd_connected(db_conn_t *con);
+const char *pgd_copy_sql(pg_conn_t *pc, const char *sql, size_t len);
+void pgd_build_params(db_stmt_t *stmt, pg_stmt_t *ps);
+pg_stmt_t *pgd_current_ps(db_stmt_t *stmt);
+
+/* drv_pgsql_async.c */
+db_step_t pg_query_start(db_conn_t *con, const char *sql, size_t len,
+                                db_result_t *rs);
+db_step_t pg_query_cont(db_conn_t *con, int ready_events);
+db_step_t pg_execute_start(db_stmt_t *stmt, db_result_t *rs);
+db_step_t pg_execute_cont(db_stmt_t *stmt, int ready_events);
+db_step_t pg_connect_start(db_conn_t *con);
+db_step_t pg_connect_cont(db_conn_t *con, int ready_events);
+
+#endif

@@ -1,0 +1,209 @@
+/* PostgreSQL driver: asynchronous (start / continue) forms of the
+   operations, on libpq's PQsend* API; see db_driver.h and drv_pgsql.h. */
+#include <ctype.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libpq-fe.h>
+
+#include "db_driver.h"
+#include "drv_pgsql.h"
+#include "sb_logger.h"
+
+/* ---- asynchronous forms ------------------------------------------------ */
+
+static db_step_t wait_for(db_conn_t *con, int events)
+{
+  pg_conn_t *pc = con->ptr;
+  con->wait_fd = PQsocket(pc->pg);
+  con->wait_events = events;
+  con->wait_timeout_ms = -1;
+  return DB_STEP_WAIT;
+}
+
+static db_step_t async_step(db_conn_t *con, int ready);
+
+/* All results are in: store or classify like the blocking forms. */
+static db_step_t async_done(db_conn_t *con)
+{
+  pg_conn_t *pc = con->ptr;
+  PGresult *res = pc->ares;
+  db_result_t *rs = pc->ars;
+
+  pc->ares = NULL;
+  if (pc->rolling_back)
+  {
+    PQclear(res);
+    pc->rolling_back = false;
+    pc->aop = AOP_NONE;
+    return DB_STEP_DONE;
+  }
+  if (pgd_store(pc, res, rs))
+  {
+    pgd_succeeded(con);
+    pc->aop = AOP_NONE;
+    return DB_STEP_DONE;
+  }
+  bool rollback = pc->aop == AOP_QUERY
+    ? pgd_set_pg_error(con, res, "PQexec", pc->qbuf, pc->qlen)
+    : pgd_set_pg_error(con, res, "PQexecPrepared", NULL, 0);
+  PQclear(res);
+  if (rollback && PQsendQuery(pc->pg, "ROLLBACK"))
+  {
+    pc->rolling_back = true;
+    pc->flushing = true;
+    return async_step(con, 0);
+  }
+  pc->aop = AOP_NONE;
+  return DB_STEP_DONE;
+}
+
+/* Keeps the last result, except that a first error wins (it carries the
+   server's SQLSTATE, e.g. 57P01 before libpq's own "connection closed"). */
+static void keep(pg_conn_t *pc, PGresult *res)
+{
+  if (pc->ares == NULL)
+    pc->ares = res;
+  else if (PQresultStatus(pc->ares) == PGRES_FATAL_ERROR)
+    PQclear(res);
+  else
+  {
+    PQclear(pc->ares);
+    pc->ares = res;
+  }
+}
+
+static db_step_t async_step(db_conn_t *con, int ready)
+{
+  pg_conn_t *pc = con->ptr;
+  PGconn *pg = pc->pg;
+  /* On a broken connection PQgetResult no longer waits, so drain it. */
+  bool broken = (ready & DB_WAIT_READ) && !PQconsumeInput(pg);
+
+  if (!broken && pc->flushing)
+  {
+    int r = PQflush(pg);
+    if (r > 0)
+      return wait_for(con, DB_WAIT_READ | DB_WAIT_WRITE);
+    broken = r < 0;
+    pc->flushing = false;
+  }
+  while (broken || !PQisBusy(pg))
+  {
+    PGresult *res = PQgetResult(pg);
+    if (res == NULL)
+      return async_done(con);
+    ExecStatusType st = PQresultStatus(res);
+    keep(pc, res);
+    if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH)
+      return async_done(con);    /* PQgetResult would repeat it forever */
+  }
+  return wait_for(con, DB_WAIT_READ);
+}
+
+/* PQsend* returned `sent`; go on or fail as the blocking form would. */
+static db_step_t async_begin(db_conn_t *con, int aop, db_result_t *rs,
+                             int sent)
+{
+  pg_conn_t *pc = con->ptr;
+
+  pc->aop = aop;
+  pc->ars = rs;
+  pc->rolling_back = false;
+  if (!sent)
+  {
+    pc->ares = NULL;
+    return async_done(con);      /* error from PQerrorMessage */
+  }
+  pc->flushing = true;
+  return async_step(con, 0);
+}
+
+static void make_nonblocking(PGconn *pg)
+{
+  if (!PQisnonblocking(pg))
+    PQsetnonblocking(pg, 1);
+}
+
+db_step_t pg_query_start(db_conn_t *con, const char *sql, size_t len,
+                                db_result_t *rs)
+{
+  pg_conn_t *pc = con->ptr;
+
+  pgd_reset_rs(rs);
+  make_nonblocking(pc->pg);
+  return async_begin(con, AOP_QUERY, rs,
+                     PQsendQuery(pc->pg, pgd_copy_sql(pc, sql, len)));
+}
+
+db_step_t pg_query_cont(db_conn_t *con, int ready_events)
+{
+  return async_step(con, ready_events);
+}
+
+db_step_t pg_execute_start(db_stmt_t *stmt, db_result_t *rs)
+{
+  db_conn_t *con = stmt->con;
+  pg_conn_t *pc = con->ptr;
+
+  pgd_reset_rs(rs);
+  /* a re-prepare after reconnect is rare enough to stay blocking */
+  pg_stmt_t *ps = pgd_current_ps(stmt);
+  if (ps == NULL)
+    return DB_STEP_DONE;
+  pgd_build_params(stmt, ps);
+  make_nonblocking(pc->pg);
+  return async_begin(con, AOP_EXEC, rs,
+                     PQsendQueryPrepared(pc->pg, ps->name, (int) ps->n,
+                                         ps->vals, NULL, NULL, 0));
+}
+
+db_step_t pg_execute_cont(db_stmt_t *stmt, int ready_events)
+{
+  return async_step(stmt->con, ready_events);
+}
+
+db_step_t pg_connect_start(db_conn_t *con)
+{
+  pg_conn_t *pc = pgd_new_pc();
+
+  con->ptr = pc;
+  pc->pg = pgd_open_params(true);
+  if (pc->pg == NULL || PQstatus(pc->pg) == CONNECTION_BAD)
+  {
+    pgd_connect_failed(con);
+    return DB_STEP_DONE;
+  }
+  make_nonblocking(pc->pg);
+  pc->aop = AOP_CONNECT;
+  /* libpq: behave as if PQconnectPoll had returned PGRES_POLLING_WRITING */
+  return wait_for(con, DB_WAIT_WRITE);
+}
+
+db_step_t pg_connect_cont(db_conn_t *con, int ready_events)
+{
+  pg_conn_t *pc = con->ptr;
+
+  (void) ready_events;
+  switch (PQconnectPoll(pc->pg))
+  {
+  case PGRES_POLLING_READING:
+    return wait_for(con, DB_WAIT_READ);
+  case PGRES_POLLING_WRITING:
+    return wait_for(con, DB_WAIT_WRITE);
+  case PGRES_POLLING_OK:
+    pgd_connected(con);
+    return DB_STEP_DONE;
+  default:
+    pgd_connect_failed(con);
+    return DB_STEP_DONE;
+  }
+}
+
+/* ---- descriptor -------------------------------------------------------- */
+
