@@ -95,6 +95,7 @@ require("sysbench.rand")
 require("sysbench.cmdline")
 require("sysbench.histogram")
 require("sysbench.sql")
+require("sysbench.compat")
 
 -- The default event loop (§4.2). A script may define its own global
 -- thread_run; it then replaces this one, since the script runs later.
