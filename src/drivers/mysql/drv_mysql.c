@@ -15,12 +15,8 @@
 #include <errmsg.h>
 
 #include "db_driver.h"
+#include "drv_mysql.h"
 #include "sb_logger.h"
-
-/* MySQL 8.0's libmysqlclient dropped the my_bool type. */
-#if !defined(MARIADB_BASE_VERSION) && defined(MYSQL_VERSION_ID) && MYSQL_VERSION_ID >= 80000
-typedef bool my_bool;
-#endif
 
 /* The registry in src/db_driver.c refers to this descriptor. */
 extern const db_driver_t mysql_driver;
@@ -59,34 +55,6 @@ static struct {
   unsigned *ignore;
   unsigned nignore;
 } cfg;
-
-/* Per-connection state. */
-typedef struct {
-  MYSQL *mysql;
-  MYSQL_ROW row;
-  unsigned long *lengths;
-  db_value_t *values;      /* nfields entries, reused */
-  unsigned values_cap;
-} my_conn_t;
-
-/* Per-statement state: parameter and result bindings kept across
-   executions so an execute allocates nothing. */
-typedef struct {
-  MYSQL_STMT *stmt;
-  MYSQL_BIND *params;
-  unsigned long *param_len;
-  my_bool *param_null;
-  unsigned nparams;
-  MYSQL_BIND *results;       /* text bindings of the result columns */
-  char **res_buf;
-  unsigned long *res_len;
-  my_bool *res_null;
-  unsigned long *res_cap;
-  unsigned nresults;
-  bool results_bound;        /* text bindings set for the current result */
-  unsigned bound_gen;        /* stmt->order_gen the parameters were bound at */
-  bool params_bound;
-} my_stmt_t;
 
 static bool lost_errno(unsigned e)
 {
@@ -203,7 +171,7 @@ static bool ignorable(unsigned e)
 }
 
 /* Records the last error of `m` (connection or statement level). */
-static void set_error(db_conn_t *con, unsigned e, const char *state,
+void mydrv_set_error(db_conn_t *con, unsigned e, const char *state,
                       const char *msg, const char *api, const char *sql, size_t len)
 {
   db_error_t kind = ignorable(e) ? DB_ERROR_IGNORABLE : DB_ERROR_FATAL;
@@ -212,38 +180,38 @@ static void set_error(db_conn_t *con, unsigned e, const char *state,
     con->lost = true;
 }
 
-static int my_connect(db_conn_t *con)
+MYSQL *mydrv_new_handle(my_conn_t *mc, bool nonblocking)
 {
-  my_conn_t *mc = calloc(1, sizeof(*mc));
-  if (mc == NULL)
-    return 1;
-  con->ptr = mc;
-  if (cfg.dry_run)
-    return 0;
-
-  const char *host = NULL, *socket = NULL;
-  unsigned port = 3306;
+  mc->socket = NULL;
+  mc->port = 3306;
   if (cfg.nsockets > 0)
   {
-    host = "localhost";
-    socket = cfg.sockets[db_next_endpoint(cfg.nsockets)];
+    mc->host = "localhost";
+    mc->socket = cfg.sockets[db_next_endpoint(cfg.nsockets)];
   }
   else
   {
     unsigned nh = cfg.nhosts ? cfg.nhosts : 1, np = cfg.nports ? cfg.nports : 1;
     unsigned i = db_next_endpoint(nh * np);
-    host = cfg.nhosts ? cfg.hosts[i / np] : "localhost";
-    port = cfg.nports ? (unsigned) atoi(cfg.ports[i % np]) : 3306;
+    mc->host = cfg.nhosts ? cfg.hosts[i / np] : "localhost";
+    mc->port = cfg.nports ? (unsigned) atoi(cfg.ports[i % np]) : 3306;
   }
+  mc->user = cfg.user;
+  mc->password = cfg.password;
+  mc->db = cfg.db;
 
   MYSQL *m = mysql_init(NULL);
   if (m == NULL)
   {
-    free(mc);
-    con->ptr = NULL;
     log_text(LOG_FATAL, "mysql_init() failed: out of memory");
-    return 1;
+    return NULL;
   }
+#ifdef HAVE_MYSQL_REAL_QUERY_START
+  if (nonblocking)
+    mysql_options(m, MYSQL_OPT_NONBLOCK, 0);
+#else
+  (void) nonblocking;
+#endif
   if (cfg.ssl != SSL_DISABLED)
   {
     mysql_ssl_set(m, cfg.ssl_key, cfg.ssl_cert, cfg.ssl_ca, NULL,
@@ -265,23 +233,44 @@ static int my_connect(db_conn_t *con)
 #endif
   if (cfg.compression)
     mysql_options(m, MYSQL_OPT_COMPRESS, NULL);
+  return m;
+}
 
-  if (mysql_real_connect(m, host, cfg.user, cfg.password, cfg.db, port, socket,
-                         CLIENT_MULTI_STATEMENTS | CLIENT_MULTI_RESULTS) == NULL)
+int mydrv_connect_failed(db_conn_t *con, MYSQL *m)
+{
+  my_conn_t *mc = con->ptr;
+  if (mc->socket)
+    log_text(LOG_FATAL, "unable to connect to MySQL server on socket '%s', aborting...", mc->socket);
+  else
+    log_text(LOG_FATAL, "unable to connect to MySQL server on host '%s', port %u, aborting...",
+             mc->host, mc->port);
+  log_text(LOG_FATAL, "error %u: %s", mysql_errno(m), mysql_error(m));
+  db_set_error(con, DB_ERROR_FATAL, (int) mysql_errno(m), mysql_sqlstate(m),
+               mysql_error(m), "mysql_real_connect", "", 0);
+  mysql_close(m);
+  free(mc);
+  con->ptr = NULL;
+  return 1;
+}
+
+static int my_connect(db_conn_t *con)
+{
+  my_conn_t *mc = calloc(1, sizeof(*mc));
+  if (mc == NULL)
+    return 1;
+  con->ptr = mc;
+  if (cfg.dry_run)
+    return 0;
+  MYSQL *m = mydrv_new_handle(mc, false);
+  if (m == NULL)
   {
-    if (socket)
-      log_text(LOG_FATAL, "unable to connect to MySQL server on socket '%s', aborting...", socket);
-    else
-      log_text(LOG_FATAL, "unable to connect to MySQL server on host '%s', port %u, aborting...",
-               host, port);
-    log_text(LOG_FATAL, "error %u: %s", mysql_errno(m), mysql_error(m));
-    db_set_error(con, DB_ERROR_FATAL, (int) mysql_errno(m), mysql_sqlstate(m),
-                 mysql_error(m), "mysql_real_connect", "", 0);
-    mysql_close(m);
     free(mc);
     con->ptr = NULL;
     return 1;
   }
+  if (mysql_real_connect(m, mc->host, mc->user, mc->password, mc->db, mc->port,
+                         mc->socket, MYSQL_CLIENT_FLAGS) == NULL)
+    return mydrv_connect_failed(con, m);
   mc->mysql = m;
   return 0;
 }
@@ -299,7 +288,7 @@ static void my_disconnect(db_conn_t *con)
 }
 
 /* Fills rs from the connection's current statement result. */
-static int store_text_result(db_conn_t *con, db_result_t *rs, const char *sql,
+int mydrv_store_text_result(db_conn_t *con, db_result_t *rs, const char *sql,
                              size_t len, const char *api)
 {
   my_conn_t *mc = con->ptr;
@@ -307,7 +296,7 @@ static int store_text_result(db_conn_t *con, db_result_t *rs, const char *sql,
   MYSQL_RES *res = mysql_store_result(m);
   if (res == NULL && mysql_errno(m) != 0)
   {
-    set_error(con, mysql_errno(m), mysql_sqlstate(m), mysql_error(m), api, sql, len);
+    mydrv_set_error(con, mysql_errno(m), mysql_sqlstate(m), mysql_error(m), api, sql, len);
     return 1;
   }
   rs->ptr = res;
@@ -339,11 +328,11 @@ static int my_query(db_conn_t *con, const char *sql, size_t len, db_result_t *rs
   }
   if (mysql_real_query(mc->mysql, sql, (unsigned long) len) != 0)
   {
-    set_error(con, mysql_errno(mc->mysql), mysql_sqlstate(mc->mysql),
+    mydrv_set_error(con, mysql_errno(mc->mysql), mysql_sqlstate(mc->mysql),
               mysql_error(mc->mysql), "mysql_drv_query", sql, len);
     return 1;
   }
-  return store_text_result(con, rs, sql, len, "mysql_drv_store_result");
+  return mydrv_store_text_result(con, rs, sql, len, "mysql_drv_store_result");
 }
 
 static int bind_results(my_stmt_t *ms, MYSQL_RES *meta);
@@ -437,14 +426,14 @@ static int my_next_result(db_conn_t *con, db_result_t *rs)
   int rc = mysql_next_result(mc->mysql);
   if (rc > 0)
   {
-    set_error(con, mysql_errno(mc->mysql), mysql_sqlstate(mc->mysql),
+    mydrv_set_error(con, mysql_errno(mc->mysql), mysql_sqlstate(mc->mysql),
               mysql_error(mc->mysql), "mysql_next_result", NULL, 0);
     return 1;
   }
   if (rc < 0)
     return 1;
   rs->stmt = NULL;
-  return store_text_result(con, rs, NULL, 0, "mysql_next_result");
+  return mydrv_store_text_result(con, rs, NULL, 0, "mysql_next_result");
 }
 
 static size_t my_escape(db_conn_t *con, char *dst, const char *src, size_t len)
@@ -495,7 +484,7 @@ static int my_prepare(db_stmt_t *stmt)
   ms->stmt = mysql_stmt_init(mc->mysql);
   if (ms->stmt == NULL)
   {
-    set_error(con, mysql_errno(mc->mysql), mysql_sqlstate(mc->mysql),
+    mydrv_set_error(con, mysql_errno(mc->mysql), mysql_sqlstate(mc->mysql),
               mysql_error(mc->mysql), "mysql_stmt_init", stmt->query, stmt->query_len);
     free(ms);
     return 1;
@@ -511,7 +500,7 @@ static int my_prepare(db_stmt_t *stmt)
       stmt->emulated = true;
       return 0;
     }
-    set_error(con, e, mysql_stmt_sqlstate(ms->stmt), mysql_stmt_error(ms->stmt),
+    mydrv_set_error(con, e, mysql_stmt_sqlstate(ms->stmt), mysql_stmt_error(ms->stmt),
               "mysql_stmt_prepare", stmt->query, stmt->query_len);
     mysql_stmt_close(ms->stmt);
     free(ms);
@@ -546,7 +535,7 @@ static enum enum_field_types bind_field_type(db_bind_type_t t)
 
 /* Points the MYSQL_BINDs at the generic layer's parameter buffers. The
    buffers do not move, so binding is redone only when it must be. */
-static int bind_params(db_stmt_t *stmt, my_stmt_t *ms)
+int mydrv_bind_params(db_stmt_t *stmt, my_stmt_t *ms)
 {
   unsigned n = stmt->norder < ms->nparams ? stmt->norder : ms->nparams;
   if (ms->params_bound && ms->bound_gen == stmt->order_gen)
@@ -633,9 +622,9 @@ static int bind_results(my_stmt_t *ms, MYSQL_RES *meta)
   return mysql_stmt_bind_result(ms->stmt, ms->results) ? 1 : 0;
 }
 
-static int stmt_error(db_conn_t *con, my_stmt_t *ms, const char *api)
+int mydrv_stmt_failed(db_conn_t *con, my_stmt_t *ms, const char *api)
 {
-  set_error(con, mysql_stmt_errno(ms->stmt), mysql_stmt_sqlstate(ms->stmt),
+  mydrv_set_error(con, mysql_stmt_errno(ms->stmt), mysql_stmt_sqlstate(ms->stmt),
             mysql_stmt_error(ms->stmt), api, NULL, 0);
   return 1;
 }
@@ -649,16 +638,23 @@ static int my_execute(db_stmt_t *stmt, db_result_t *rs)
     rs->counter = SB_CNT_OTHER;
     return 0;
   }
-  if (bind_params(stmt, ms) != 0)
-    return stmt_error(con, ms, "mysql_stmt_bind_param");
+  if (mydrv_bind_params(stmt, ms) != 0)
+    return mydrv_stmt_failed(con, ms, "mysql_stmt_bind_param");
   if (mysql_stmt_execute(ms->stmt) != 0)
-    return stmt_error(con, ms, "mysql_stmt_execute");
+    return mydrv_stmt_failed(con, ms, "mysql_stmt_execute");
 
+  return mydrv_stmt_result(stmt, rs, false);
+}
+
+int mydrv_stmt_result(db_stmt_t *stmt, db_result_t *rs, bool stored)
+{
+  db_conn_t *con = stmt->con;
+  my_stmt_t *ms = stmt->ptr;
   rs->stmt = stmt;
   if (mysql_stmt_field_count(ms->stmt) > 0)
   {
-    if (mysql_stmt_store_result(ms->stmt) != 0)
-      return stmt_error(con, ms, "mysql_stmt_store_result");
+    if (!stored && mysql_stmt_store_result(ms->stmt) != 0)
+      return mydrv_stmt_failed(con, ms, "mysql_stmt_store_result");
     ms->results_bound = false;
     rs->counter = SB_CNT_READ;
     rs->nrows = mysql_stmt_num_rows(ms->stmt);
@@ -707,5 +703,13 @@ const db_driver_t mysql_driver = {
     .more_results = my_more_results,
     .next_result = my_next_result,
     .escape = my_escape,
+#ifdef HAVE_MYSQL_REAL_QUERY_START
+    .connect_start = mydrv_connect_start,
+    .connect_cont = mydrv_connect_cont,
+    .query_start = mydrv_query_start,
+    .query_cont = mydrv_query_cont,
+    .execute_start = mydrv_execute_start,
+    .execute_cont = mydrv_execute_cont,
+#endif
   },
 };

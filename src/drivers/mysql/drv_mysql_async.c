@@ -1,0 +1,226 @@
+/*
+ * MySQL driver: asynchronous (start / continue) forms of connect, query and
+ * execute on MariaDB Connector/C's non-blocking API; see db_driver.h.
+ * A connection opened by mydrv_connect_start has MYSQL_OPT_NONBLOCK set;
+ * the blocking forms never enable it (it costs a context switch per call).
+ * Built only when the client library has the API (HAVE_MYSQL_REAL_QUERY_START).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdlib.h>
+
+#include "db_driver.h"
+#include "drv_mysql.h"
+
+#ifdef HAVE_MYSQL_REAL_QUERY_START
+
+enum { PH_NONE = 0, PH_CONNECT, PH_QUERY, PH_STORE, PH_EXEC, PH_STMT_STORE };
+
+static int to_mysql_wait(int ready)
+{
+  int w = 0;
+  if (ready & DB_WAIT_READ)
+    w |= MYSQL_WAIT_READ;
+  if (ready & DB_WAIT_WRITE)
+    w |= MYSQL_WAIT_WRITE;
+  if (ready & DB_WAIT_TIMEOUT)
+    w |= MYSQL_WAIT_TIMEOUT;
+  return w;
+}
+
+/* Translates a non-zero MariaDB wait status into the connection's wait
+   request. */
+static db_step_t wait_on(db_conn_t *con, MYSQL *m, int status)
+{
+  con->wait_fd = (int) mysql_get_socket(m);
+  con->wait_events = 0;
+  if (status & (MYSQL_WAIT_READ | MYSQL_WAIT_EXCEPT))
+    con->wait_events |= DB_WAIT_READ;
+  if (status & MYSQL_WAIT_WRITE)
+    con->wait_events |= DB_WAIT_WRITE;
+  if (status & MYSQL_WAIT_TIMEOUT)
+  {
+    con->wait_events |= DB_WAIT_TIMEOUT;
+    con->wait_timeout_ms = (int) mysql_get_timeout_value_ms(m);
+  }
+  else
+    con->wait_timeout_ms = -1;
+  return DB_STEP_WAIT;
+}
+
+db_step_t mydrv_connect_start(db_conn_t *con)
+{
+  my_conn_t *mc = calloc(1, sizeof(*mc));
+  if (mc == NULL)
+  {
+    con->error = DB_ERROR_FATAL;
+    return DB_STEP_DONE;
+  }
+  con->ptr = mc;
+  MYSQL *m = mydrv_new_handle(mc, true);
+  if (m == NULL)
+  {
+    free(mc);
+    con->ptr = NULL;
+    con->error = DB_ERROR_FATAL;
+    return DB_STEP_DONE;
+  }
+  mc->mysql = m;
+  mc->aphase = PH_CONNECT;
+  int status = mysql_real_connect_start(&mc->aret, m, mc->host, mc->user, mc->password,
+                                        mc->db, mc->port, mc->socket, MYSQL_CLIENT_FLAGS);
+  return mydrv_connect_cont(con, -status);
+}
+
+/* `ready` < 0 carries the status of the start call (internal). */
+db_step_t mydrv_connect_cont(db_conn_t *con, int ready)
+{
+  my_conn_t *mc = con->ptr;
+  MYSQL *m = mc->mysql;
+  int status = ready < 0 ? -ready : mysql_real_connect_cont(&mc->aret, m, to_mysql_wait(ready));
+  if (status != 0)
+    return wait_on(con, m, status);
+  mc->aphase = PH_NONE;
+  if (mc->aret == NULL)
+  {
+    mc->mysql = NULL;
+    mydrv_connect_failed(con, m);
+    con->error = DB_ERROR_FATAL;
+    return DB_STEP_DONE;
+  }
+  con->error = DB_ERROR_NONE;
+  return DB_STEP_DONE;
+}
+
+/* Completes a text query: the result is stored with the non-blocking
+   mysql_store_result_start/cont pair. */
+static db_step_t query_step(db_conn_t *con, int status)
+{
+  my_conn_t *mc = con->ptr;
+  MYSQL *m = mc->mysql;
+  for (;;)
+  {
+    if (status != 0)
+      return wait_on(con, m, status);
+    if (mc->aphase == PH_QUERY)
+    {
+      if (mc->aerr != 0)
+      {
+        mc->aphase = PH_NONE;
+        mydrv_set_error(con, mysql_errno(m), mysql_sqlstate(m), mysql_error(m),
+                        "mysql_drv_query", NULL, 0);
+        return DB_STEP_DONE;
+      }
+      mc->aphase = PH_STORE;
+      status = mysql_store_result_start(&mc->ares, m);
+      continue;
+    }
+    /* PH_STORE done */
+    mc->aphase = PH_NONE;
+    db_result_t *rs = mc->ars;
+    if (mc->ares == NULL && mysql_errno(m) != 0)
+    {
+      mydrv_set_error(con, mysql_errno(m), mysql_sqlstate(m), mysql_error(m),
+                      "mysql_drv_store_result", NULL, 0);
+      return DB_STEP_DONE;
+    }
+    rs->ptr = mc->ares;
+    if (mc->ares)
+    {
+      rs->counter = SB_CNT_READ;
+      rs->nrows = mysql_num_rows(mc->ares);
+      rs->nfields = mysql_num_fields(mc->ares);
+    }
+    else
+    {
+      my_ulonglong affected = mysql_affected_rows(m);
+      rs->counter = affected > 0 && affected != (my_ulonglong) -1 ? SB_CNT_WRITE : SB_CNT_OTHER;
+      rs->nrows = affected == (my_ulonglong) -1 ? 0 : affected;
+      rs->nfields = 0;
+    }
+    con->error = DB_ERROR_NONE;
+    return DB_STEP_DONE;
+  }
+}
+
+db_step_t mydrv_query_start(db_conn_t *con, const char *sql, size_t len, db_result_t *rs)
+{
+  my_conn_t *mc = con->ptr;
+  mc->ars = rs;
+  mc->aphase = PH_QUERY;
+  int status = mysql_real_query_start(&mc->aerr, mc->mysql, sql, (unsigned long) len);
+  return query_step(con, status);
+}
+
+db_step_t mydrv_query_cont(db_conn_t *con, int ready)
+{
+  my_conn_t *mc = con->ptr;
+  int w = to_mysql_wait(ready);
+  int status = mc->aphase == PH_QUERY
+    ? mysql_real_query_cont(&mc->aerr, mc->mysql, w)
+    : mysql_store_result_cont(&mc->ares, mc->mysql, w);
+  return query_step(con, status);
+}
+
+static db_step_t exec_step(db_stmt_t *stmt, int status)
+{
+  db_conn_t *con = stmt->con;
+  my_conn_t *mc = con->ptr;
+  my_stmt_t *ms = stmt->ptr;
+  for (;;)
+  {
+    if (status != 0)
+      return wait_on(con, mc->mysql, status);
+    if (mc->aerr != 0)
+    {
+      const char *api = mc->aphase == PH_EXEC ? "mysql_stmt_execute"
+                                              : "mysql_stmt_store_result";
+      mc->aphase = PH_NONE;
+      mydrv_stmt_failed(con, ms, api);
+      return DB_STEP_DONE;
+    }
+    if (mc->aphase == PH_EXEC && mysql_stmt_field_count(ms->stmt) > 0)
+    {
+      mc->aphase = PH_STMT_STORE;
+      status = mysql_stmt_store_result_start(&mc->aerr, ms->stmt);
+      continue;
+    }
+    mc->aphase = PH_NONE;
+    if (mydrv_stmt_result(stmt, mc->ars, true) == 0)
+      con->error = DB_ERROR_NONE;
+    return DB_STEP_DONE;
+  }
+}
+
+db_step_t mydrv_execute_start(db_stmt_t *stmt, db_result_t *rs)
+{
+  db_conn_t *con = stmt->con;
+  my_conn_t *mc = con->ptr;
+  my_stmt_t *ms = stmt->ptr;
+  if (mydrv_bind_params(stmt, ms) != 0)
+  {
+    mydrv_stmt_failed(con, ms, "mysql_stmt_bind_param");
+    return DB_STEP_DONE;
+  }
+  mc->ars = rs;
+  mc->astmt = stmt;
+  mc->aphase = PH_EXEC;
+  int status = mysql_stmt_execute_start(&mc->aerr, ms->stmt);
+  return exec_step(stmt, status);
+}
+
+db_step_t mydrv_execute_cont(db_stmt_t *stmt, int ready)
+{
+  db_conn_t *con = stmt->con;
+  my_conn_t *mc = con->ptr;
+  my_stmt_t *ms = stmt->ptr;
+  int w = to_mysql_wait(ready);
+  int status = mc->aphase == PH_EXEC
+    ? mysql_stmt_execute_cont(&mc->aerr, ms->stmt, w)
+    : mysql_stmt_store_result_cont(&mc->aerr, ms->stmt, w);
+  return exec_step(stmt, status);
+}
+
+#endif /* HAVE_MYSQL_REAL_QUERY_START */
