@@ -301,6 +301,30 @@ function cleanup()
   end
 end
 
+-- Statement groups combined by oltp_read_write / read_only / write_only.
+function prepare_transaction()
+  if not sysbench.opt.skip_trx then
+    prepare_begin()
+    prepare_commit()
+  end
+end
+
+function prepare_reads()
+  prepare_point_selects()
+  if sysbench.opt.range_selects then
+    prepare_simple_ranges()
+    prepare_sum_ranges()
+    prepare_order_ranges()
+    prepare_distinct_ranges()
+  end
+end
+
+function prepare_writes()
+  prepare_index_updates()
+  prepare_non_index_updates()
+  prepare_delete_inserts()
+end
+
 -- For workloads that only use sbtest1 (select_random_*): prepare and
 -- cleanup refuse --tables > 1.
 function single_table_only()
@@ -393,6 +417,34 @@ function execute_delete_inserts()
     ip[4]:set_rand_str(pad_template)
     is:execute()
   end
+end
+
+function begin_transaction()
+  if not sysbench.opt.skip_trx then
+    begin()
+  end
+end
+
+function commit_transaction()
+  if not sysbench.opt.skip_trx then
+    commit()
+  end
+end
+
+function execute_reads()
+  execute_point_selects()
+  if sysbench.opt.range_selects then
+    execute_simple_ranges()
+    execute_sum_ranges()
+    execute_order_ranges()
+    execute_distinct_ranges()
+  end
+end
+
+function execute_writes()
+  execute_index_updates()
+  execute_non_index_updates()
+  execute_delete_inserts()
 end
 
 -- --reconnect=N: every N events of this thread, close the statements,

@@ -288,6 +288,14 @@ static void my_disconnect(db_conn_t *con)
 }
 
 /* Fills rs from the connection's current statement result. */
+void mydrv_no_result_set(db_result_t *rs, my_ulonglong affected)
+{
+  bool known = affected != (my_ulonglong) -1;
+  rs->counter = known && affected > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
+  rs->nrows = known ? affected : 0;
+  rs->nfields = 0;
+}
+
 int mydrv_store_text_result(db_conn_t *con, db_result_t *rs, const char *sql,
                              size_t len, const char *api)
 {
@@ -308,10 +316,7 @@ int mydrv_store_text_result(db_conn_t *con, db_result_t *rs, const char *sql,
   }
   else
   {
-    my_ulonglong affected = mysql_affected_rows(m);
-    rs->counter = affected > 0 && affected != (my_ulonglong) -1 ? SB_CNT_WRITE : SB_CNT_OTHER;
-    rs->nrows = affected == (my_ulonglong) -1 ? 0 : affected;
-    rs->nfields = 0;
+    mydrv_no_result_set(rs, mysql_affected_rows(m));
   }
   return 0;
 }
@@ -662,10 +667,7 @@ int mydrv_stmt_result(db_stmt_t *stmt, db_result_t *rs, bool stored)
   }
   else
   {
-    my_ulonglong affected = mysql_stmt_affected_rows(ms->stmt);
-    rs->counter = affected > 0 && affected != (my_ulonglong) -1 ? SB_CNT_WRITE : SB_CNT_OTHER;
-    rs->nrows = affected == (my_ulonglong) -1 ? 0 : affected;
-    rs->nfields = 0;
+    mydrv_no_result_set(rs, mysql_stmt_affected_rows(ms->stmt));
   }
   return 0;
 }

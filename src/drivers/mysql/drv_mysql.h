@@ -78,6 +78,10 @@ void mydrv_set_error(db_conn_t *con, unsigned e, const char *state,
 int mydrv_store_text_result(db_conn_t *con, db_result_t *rs, const char *sql,
                             size_t len, const char *api);
 
+/* Classifies a statement without a result set from its affected rows:
+   write when it changed rows, other otherwise (sysbench's counting). */
+void mydrv_no_result_set(db_result_t *rs, my_ulonglong affected);
+
 /* Binds the statement's parameters (only when they changed). 0 ok. */
 int mydrv_bind_params(db_stmt_t *stmt, my_stmt_t *ms);
 

@@ -135,10 +135,7 @@ static db_step_t query_step(db_conn_t *con, int status)
     }
     else
     {
-      my_ulonglong affected = mysql_affected_rows(m);
-      rs->counter = affected > 0 && affected != (my_ulonglong) -1 ? SB_CNT_WRITE : SB_CNT_OTHER;
-      rs->nrows = affected == (my_ulonglong) -1 ? 0 : affected;
-      rs->nfields = 0;
+      mydrv_no_result_set(rs, mysql_affected_rows(m));
     }
     con->error = DB_ERROR_NONE;
     return DB_STEP_DONE;
