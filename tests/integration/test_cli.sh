@@ -365,6 +365,27 @@ for p in parts:
         json.loads(p+"\n]"); n+=1
 sys.exit(0 if n==2 else 1)'
 
+# report_default keeps sysbench's missing colon after err/s
+cat > rdef.lua <<'LUA'
+local ffi = require("ffi")
+ffi.cdef[[int usleep(unsigned int);]]
+function event() ffi.C.usleep(10000) end
+sysbench.hooks.report_intermediate = sysbench.report_default
+LUA
+run_bmk rdef.lua --time=2 --report-interval=1 run
+assert_match "report_default line" "$OUT" '^\[ 1s \] thds: 1 tps: [0-9]+\.[0-9]{2} qps: 0\.00 \(r/w/o: 0\.00/0\.00/0\.00\) lat \(ms,95%\): [0-9]+\.[0-9]{2} err/s 0\.00 reconn/s: 0\.00$'
+
+# --luajit-cmd, --debug
+printf 'function prepare() print("jit=" .. tostring((jit.status()))) end\n' > jit.lua
+run_bmk jit.lua --luajit-cmd=off prepare
+assert_contains "--luajit-cmd=off turns the JIT off" "$OUT" "jit=false"
+run_bmk jit.lua --luajit-cmd=bogus prepare
+assert_contains "bad --luajit-cmd" "$OUT" "FATAL: unknown luaJIT command or jit.* modules not installed"
+run_bmk sleepy.lua --events=5 --threads=2 --debug run
+assert_contains "--debug announces itself" "$OUT" "Debug mode enabled."
+assert_contains "--debug per-thread statistics" "$OUT" "DEBUG: Verbose per-thread statistics:"
+assert_match "--debug thread line" "$OUT" '^    thread #  1: min: [0-9.]+s  avg: [0-9.]+s  max: [0-9.]+s  events: [0-9]+$'
+
 # rand API
 cat > rnd.lua <<'LUA'
 function prepare()

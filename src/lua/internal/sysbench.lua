@@ -87,6 +87,21 @@ void sb_event_stop(int thread_id);
 
 local C = ffi.C
 
+-- print() as one write per line: stdout is unbuffered and several threads
+-- print at once, so the stock print (one write per argument) interleaves
+-- their lines.
+do
+  local stdout, tostring, select, concat = io.stdout, tostring, select, table.concat
+  function print(...)
+    local n = select('#', ...)
+    local parts = {...}
+    for i = 1, n do
+      parts[i] = tostring(parts[i])
+    end
+    stdout:write(concat(parts, "\t", 1, n) .. "\n")
+  end
+end
+
 sysbench = sysbench or {}
 sysbench.error = { NONE = 0, RESTART_EVENT = 1 }
 sysbench.hooks = sysbench.hooks or {}
