@@ -13,14 +13,19 @@
 
 typedef void (*fmt_fn)(FILE *out, const sb_stat_t *s);
 
+/* open_memstream keeps the addresses it is given until fclose: static
+   storage keeps GCC's -Wdangling-pointer quiet. */
+static char *mem_buf;
+static size_t mem_len;
+
 static char *capture_cumulative(const sb_stat_t *s, bool db)
 {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
+  mem_buf = NULL;
+  mem_len = 0;
+  FILE *f = open_memstream(&mem_buf, &mem_len);
   sb_report_cumulative(f, s, db);
   fclose(f);
-  return buf;
+  return mem_buf;
 }
 
 static sb_stat_t sample(void)
