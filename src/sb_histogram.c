@@ -6,11 +6,12 @@
 
 #include "sb_histogram.h"
 
-/* HDR layout: values are counted in units of 2^UNIT_SHIFT ns (512 ns, the
-   power of two below the lowest trackable 1 us); each bucket covers a
-   power-of-two range split into SUB_HALF linear sub-buckets, so the
-   relative resolution is 1/SUB_HALF (< 0.1 %). */
-#define UNIT_SHIFT 9
+/* HDR layout: values are counted in ns (unit 2^UNIT_SHIFT = 1 ns, so the
+   resolution is 0.1 % already at 1 us); each bucket covers a power-of-two
+   range split into SUB_HALF linear sub-buckets, so the relative resolution
+   is 1/SUB_HALF (< 0.1 %) over the whole range. Blocks are allocated on
+   first use, so the extra low buckets cost nothing unless used. */
+#define UNIT_SHIFT 0
 #define SUB_BITS 11                       /* 2048 sub-buckets: 3 digits */
 #define SUB_COUNT (1u << SUB_BITS)
 #define SUB_HALF (SUB_COUNT / 2)
@@ -75,8 +76,9 @@ sb_hdr_t *sb_hdr_new(void)
   if (h == NULL)
     return NULL;
   h->counts_len = counts_len();
-  h->counts = calloc(h->counts_len, sizeof(uint64_t));
-  if (h->counts == NULL)
+  h->nblocks = h->counts_len / SB_HDR_BLOCK;
+  h->blocks = calloc(h->nblocks, sizeof(uint64_t *));
+  if (h->blocks == NULL)
   {
     free(h);
     return NULL;
@@ -86,16 +88,38 @@ sb_hdr_t *sb_hdr_new(void)
 
 void sb_hdr_free(sb_hdr_t *h)
 {
-  if (h)
+  if (h == NULL)
+    return;
+  for (uint32_t b = 0; b < h->nblocks; b++)
+    free(h->blocks[b]);
+  free(h->blocks);
+  free(h);
+}
+
+static uint64_t *block_get(const sb_hdr_t *h, uint32_t b)
+{
+  return __atomic_load_n(&h->blocks[b], __ATOMIC_ACQUIRE);
+}
+
+/* Returns block b, allocating it (zeroed) if needed; NULL on OOM. Only the
+   histogram's single writer may call it. */
+static uint64_t *block_make(sb_hdr_t *h, uint32_t b)
+{
+  uint64_t *p = block_get(h, b);
+  if (p == NULL)
   {
-    free(h->counts);
-    free(h);
+    p = calloc(SB_HDR_BLOCK, sizeof(uint64_t));
+    if (p != NULL)
+      __atomic_store_n(&h->blocks[b], p, __ATOMIC_RELEASE);
   }
+  return p;
 }
 
 void sb_hdr_reset(sb_hdr_t *h)
 {
-  memset(h->counts, 0, sizeof(uint64_t) * h->counts_len);
+  for (uint32_t b = 0; b < h->nblocks; b++)
+    if (h->blocks[b])
+      memset(h->blocks[b], 0, SB_HDR_BLOCK * sizeof(uint64_t));
   h->total = 0;
 }
 
@@ -108,7 +132,11 @@ static void bump(uint64_t *p, uint64_t n)
 
 void sb_hdr_record_n(sb_hdr_t *h, uint64_t ns, uint64_t count)
 {
-  bump(&h->counts[index_of(ns)], count);
+  uint32_t i = index_of(ns);
+  uint64_t *blk = block_make(h, i / SB_HDR_BLOCK);
+  if (blk == NULL)
+    return;   /* out of memory: the value is lost rather than the run */
+  bump(&blk[i % SB_HDR_BLOCK], count);
   bump(&h->total, count);
 }
 
@@ -120,11 +148,20 @@ void sb_hdr_record(sb_hdr_t *h, uint64_t ns)
 void sb_hdr_add(sb_hdr_t *dst, const sb_hdr_t *src)
 {
   uint64_t total = 0;
-  for (uint32_t i = 0; i < dst->counts_len; i++)
+  for (uint32_t b = 0; b < src->nblocks; b++)
   {
-    uint64_t c = __atomic_load_n(&src->counts[i], __ATOMIC_RELAXED);
-    dst->counts[i] += c;
-    total += c;
+    const uint64_t *sp = block_get(src, b);
+    if (sp == NULL)
+      continue;
+    uint64_t *dp = block_make(dst, b);
+    if (dp == NULL)
+      continue;
+    for (uint32_t k = 0; k < SB_HDR_BLOCK; k++)
+    {
+      uint64_t c = __atomic_load_n(&sp[k], __ATOMIC_RELAXED);
+      dp[k] += c;
+      total += c;
+    }
   }
   /* The total is recomputed from the counters so it always matches them,
      even when src is being recorded into. */
@@ -134,11 +171,18 @@ void sb_hdr_add(sb_hdr_t *dst, const sb_hdr_t *src)
 void sb_hdr_sub(sb_hdr_t *dst, const sb_hdr_t *src)
 {
   uint64_t total = 0;
-  for (uint32_t i = 0; i < dst->counts_len; i++)
+  for (uint32_t b = 0; b < dst->nblocks; b++)
   {
-    uint64_t c = src->counts[i];
-    dst->counts[i] = dst->counts[i] >= c ? dst->counts[i] - c : 0;
-    total += dst->counts[i];
+    uint64_t *dp = dst->blocks[b];
+    if (dp == NULL)
+      continue;
+    const uint64_t *sp = block_get(src, b);
+    for (uint32_t k = 0; k < SB_HDR_BLOCK; k++)
+    {
+      uint64_t c = sp ? sp[k] : 0;
+      dp[k] = dp[k] >= c ? dp[k] - c : 0;
+      total += dp[k];
+    }
   }
   dst->total = total;
 }
@@ -146,12 +190,33 @@ void sb_hdr_sub(sb_hdr_t *dst, const sb_hdr_t *src)
 void sb_hdr_copy(sb_hdr_t *dst, const sb_hdr_t *src)
 {
   uint64_t total = 0;
-  for (uint32_t i = 0; i < dst->counts_len; i++)
+  for (uint32_t b = 0; b < dst->nblocks; b++)
   {
-    dst->counts[i] = __atomic_load_n(&src->counts[i], __ATOMIC_RELAXED);
-    total += dst->counts[i];
+    const uint64_t *sp = block_get(src, b);
+    if (sp == NULL)
+    {
+      if (dst->blocks[b])
+        memset(dst->blocks[b], 0, SB_HDR_BLOCK * sizeof(uint64_t));
+      continue;
+    }
+    uint64_t *dp = block_make(dst, b);
+    if (dp == NULL)
+      continue;
+    for (uint32_t k = 0; k < SB_HDR_BLOCK; k++)
+    {
+      dp[k] = __atomic_load_n(&sp[k], __ATOMIC_RELAXED);
+      total += dp[k];
+    }
   }
   dst->total = total;
+}
+
+uint64_t sb_hdr_count_at(const sb_hdr_t *h, uint32_t i)
+{
+  if (i >= h->counts_len)
+    return 0;
+  const uint64_t *blk = block_get(h, i / SB_HDR_BLOCK);
+  return blk ? __atomic_load_n(&blk[i % SB_HDR_BLOCK], __ATOMIC_RELAXED) : 0;
 }
 
 uint64_t sb_hdr_percentile(const sb_hdr_t *h, double pct)
@@ -164,11 +229,17 @@ uint64_t sb_hdr_percentile(const sb_hdr_t *h, double pct)
   if (want < 1)
     want = 1;
   uint64_t seen = 0;
-  for (uint32_t i = 0; i < h->counts_len; i++)
+  for (uint32_t b = 0; b < h->nblocks; b++)
   {
-    seen += h->counts[i];
-    if (seen >= want)
-      return sb_hdr_value_hi(i);
+    const uint64_t *blk = block_get(h, b);
+    if (blk == NULL)
+      continue;
+    for (uint32_t k = 0; k < SB_HDR_BLOCK; k++)
+    {
+      seen += blk[k];
+      if (seen >= want)
+        return sb_hdr_value_hi(b * SB_HDR_BLOCK + k);
+    }
   }
   return sb_hdr_max(h);
 }
@@ -176,7 +247,7 @@ uint64_t sb_hdr_percentile(const sb_hdr_t *h, double pct)
 uint64_t sb_hdr_min(const sb_hdr_t *h)
 {
   for (uint32_t i = 0; i < h->counts_len; i++)
-    if (h->counts[i])
+    if (sb_hdr_count_at(h, i))
       return sb_hdr_value_lo(i);
   return 0;
 }
@@ -184,7 +255,7 @@ uint64_t sb_hdr_min(const sb_hdr_t *h)
 uint64_t sb_hdr_max(const sb_hdr_t *h)
 {
   for (uint32_t i = h->counts_len; i-- > 0;)
-    if (h->counts[i])
+    if (sb_hdr_count_at(h, i))
       return sb_hdr_value_hi(i);
   return 0;
 }
@@ -194,10 +265,6 @@ uint32_t sb_hdr_counts_len(const sb_hdr_t *h)
   return h->counts_len;
 }
 
-uint64_t sb_hdr_count_at(const sb_hdr_t *h, uint32_t i)
-{
-  return i < h->counts_len ? h->counts[i] : 0;
-}
 
 /* ---- sysbench --histogram display ----------------------------------------- */
 
@@ -246,7 +313,7 @@ void sb_hdr_print_sysbench(const sb_hdr_t *h, FILE *out)
     return;
   for (uint32_t i = 0; i < h->counts_len; i++)
   {
-    uint64_t c = h->counts[i];
+    uint64_t c = sb_hdr_count_at(h, i);
     if (c == 0)
       continue;
     double mid_ms = ((double) sb_hdr_value_lo(i) + (double) sb_hdr_value_hi(i)) / 2.0 / 1e6;

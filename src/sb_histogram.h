@@ -6,7 +6,8 @@
  *    significant digits (relative error <= 0.1 %, well inside the 1 % the
  *    reports promise). Values outside the range are clamped to it (and still
  *    counted). Recording is single-writer and lock-free (plain 64-bit counter
- *    increments); readers take copies with relaxed loads. Histograms of the
+ *    increments, blocks allocated on first use); readers take copies with
+ *    relaxed loads. Histograms of the
  *    same layout can be merged (added) and subtracted (to turn cumulative
  *    snapshots into interval ones). Bucketing follows the HdrHistogram
  *    design (Gil Tene): bucket index from the position of the highest set
@@ -28,10 +29,18 @@
 #define SB_HDR_LOWEST_NS   1000ULL               /* 1 us */
 #define SB_HDR_HIGHEST_NS  3600000000000ULL      /* 1 h */
 
+#define SB_HDR_BLOCK 1024      /* counters per block (one power-of-two range) */
+
+/* Counters live in blocks allocated on first use, so a histogram costs
+   only the ranges its values fall in (typically 3-6 blocks of 8 KB),
+   which keeps thousands of per-VU histograms small. */
 typedef struct sb_hdr {
   uint64_t total;        /* number of recorded values */
-  uint32_t counts_len;   /* number of counters */
-  uint64_t *counts;      /* counts_len counters */
+  uint32_t counts_len;   /* number of counters (logical) */
+  uint32_t nblocks;      /* counts_len / SB_HDR_BLOCK */
+  uint64_t **blocks;     /* NULL until a value falls in the block; a block
+                            is published with a release store by the single
+                            writer and read with acquire loads */
 } sb_hdr_t;
 
 /* Allocates an empty histogram; NULL on allocation failure. */

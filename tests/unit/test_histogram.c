@@ -65,6 +65,17 @@ static void test_uniform(void **state)
   free(v);
 }
 
+static void test_microseconds(void **state)
+{
+  (void) state;
+  size_t n = 100000;
+  uint64_t *v = malloc(n * sizeof(uint64_t));
+  for (size_t i = 0; i < n; i++)
+    v[i] = 1000 + (uint64_t) (rnd() * 19000);            /* 1 us .. 20 us */
+  check_accuracy(v, n);
+  free(v);
+}
+
 static void test_bimodal(void **state)
 {
   (void) state;
@@ -101,10 +112,12 @@ static void test_merge_equals_single(void **state)
   sb_hdr_add(m, a);
   sb_hdr_add(m, b);
   assert_int_equal(m->total, all->total);
-  assert_memory_equal(m->counts, all->counts, all->counts_len * sizeof(uint64_t));
+  for (uint32_t i = 0; i < all->counts_len; i++)
+    assert_int_equal(sb_hdr_count_at(m, i), sb_hdr_count_at(all, i));
   /* subtraction gives the interval */
   sb_hdr_sub(m, b);
-  assert_memory_equal(m->counts, a->counts, a->counts_len * sizeof(uint64_t));
+  for (uint32_t i = 0; i < a->counts_len; i++)
+    assert_int_equal(sb_hdr_count_at(m, i), sb_hdr_count_at(a, i));
   assert_int_equal(m->total, a->total);
   sb_hdr_free(all);
   sb_hdr_free(a);
@@ -169,6 +182,24 @@ static void test_print_layout(void **state)
   sb_hdr_free(h);
 }
 
+static void test_lazy_blocks(void **state)
+{
+  (void) state;
+  sb_hdr_t *h = sb_hdr_new();
+  unsigned used = 0;
+  for (uint32_t b = 0; b < h->nblocks; b++)
+    used += h->blocks[b] != NULL;
+  assert_int_equal(used, 0);
+  sb_hdr_record(h, 150000);       /* 0.15 ms */
+  sb_hdr_record(h, 160000);
+  used = 0;
+  for (uint32_t b = 0; b < h->nblocks; b++)
+    used += h->blocks[b] != NULL;
+  assert_int_equal(used, 1);
+  assert_true(fabs((double) sb_hdr_percentile(h, 100) - 160000) / 160000 < 0.001);
+  sb_hdr_free(h);
+}
+
 static void test_user_histogram(void **state)
 {
   (void) state;
@@ -184,11 +215,13 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_uniform),
+    cmocka_unit_test(test_microseconds),
     cmocka_unit_test(test_bimodal),
     cmocka_unit_test(test_long_tail),
     cmocka_unit_test(test_merge_equals_single),
     cmocka_unit_test(test_clamp_and_empty),
     cmocka_unit_test(test_print_layout),
+    cmocka_unit_test(test_lazy_blocks),
     cmocka_unit_test(test_user_histogram),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
