@@ -190,7 +190,9 @@ void db_print_error(const db_conn_t *con)
   {
     log_text(LOG_FATAL, "%s() failed: %s %s", api,
              con->err.status ? con->err.status : "", msg);
-    log_text(LOG_FATAL, "failed query was: %s", query);
+    /* as sysbench: only text queries show their SQL */
+    if (strcmp(query, "<prepared statement>") != 0)
+      log_text(LOG_FATAL, "failed query was: %s", query);
   }
   else
     log_text(LOG_FATAL, "%s() returned error %d (%s) for query '%s'", api,

@@ -238,6 +238,22 @@ static void split_list(sb_opt_t *o, const char *value)
   }
 }
 
+/* True for "N[,N]..." (empty items allowed, at least one number). */
+static bool int_list_ok(const char *value)
+{
+  char *copy = xstrdup(value), *save = NULL;
+  int v;
+  bool any = false, ok = true;
+  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+  {
+    if (sb_parse_int(t, &v) != 0)
+      ok = false;
+    any = true;
+  }
+  free(copy);
+  return ok && any;
+}
+
 /* Validates `value` for `o`'s type; prints the sysbench message on error.
    `arg` is the argument as written (for BOOL errors). */
 static int validate(sb_opt_t *o, const char *value, const char *arg)
@@ -263,6 +279,10 @@ static int validate(sb_opt_t *o, const char *value, const char *arg)
     return 0;
   case SB_ARG_TYPE_INT:
     if (value == NULL || *value == '\0' || sb_parse_int(value, &i) == 0)
+      return 0;
+    /* bmk decision: --pgsql-port takes a comma list like --pgsql-host
+       (round-robin), while its help keeps sysbench's "=N". */
+    if (strcmp(o->name, "pgsql_port") == 0 && int_list_ok(value))
       return 0;
     break;
   case SB_ARG_TYPE_SIZE:

@@ -226,6 +226,13 @@ run_bmk rr.lua --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$MYSQL_PORT
 assert_contains "mysql round-robin reaches the second endpoint" "$OUT" "port 1, aborting..."
 assert_not_contains "mysql round-robin first endpoint works" "$OUT" "port $MYSQL_PORT, aborting"
 
+# PostgreSQL host/port lists round-robin too (bmk decision)
+run_bmk rr.lua --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT,1 --pgsql-user=sbtest --pgsql-password=$DBPASS --threads=2 --events=1 run
+assert_not_contains "pgsql port list accepted" "$OUT" "Invalid value for the 'pgsql_port' option"
+assert_eq "pgsql round-robin: one connection to each port" 1 "$(printf '%s\n' "$OUT" | grep -c '^FATAL: Connection to database failed:')"
+run_bmk rr.lua --db-driver=pgsql --pgsql-port=5432,x --events=1 run
+assert_contains "pgsql bad port list" "$OUT" "Invalid value for the 'pgsql_port' option: '5432,x'"
+
 # FFI counters from a script that declares only the function
 cat > ffi.lua <<'LUA'
 local ffi = require("ffi")

@@ -1,11 +1,12 @@
 /*
  * PostgreSQL driver (libpq).
  *
- * Blocking forms use libpq's synchronous calls (PQexec, PQexecPrepared) so
- * the per-query client cost is libpq's own; the asynchronous pairs drive
- * the same protocol with PQsend* / PQconsumeInput on a non-blocking
- * connection and finish through the same result/error code, so both forms
- * report identically.
+ * Blocking forms do what PQexec / PQexecPrepared do (PQsend* then
+ * PQgetResult until NULL, blocking inside libpq), so the per-query client
+ * cost is libpq's own; they only choose the result differently (see
+ * pgd_keep). The asynchronous pairs drive the same protocol with
+ * PQconsumeInput on a non-blocking connection and finish through the same
+ * result/error code, so both forms report identically.
  *
  * Prepared statements are prepared without parameter types (the server
  * infers them from context) and executed with text parameters and text
@@ -325,6 +326,43 @@ bool pgd_store(pg_conn_t *pc, PGresult *res, db_result_t *rs)
   }
 }
 
+/* Keeps the last result, except that a first error wins: it carries the
+   server's SQLSTATE (e.g. 57P01) where libpq appends its own SQLSTATE-less
+   "server closed the connection" (PQexec would return the latter). */
+void pgd_keep(pg_conn_t *pc, PGresult *res)
+{
+  if (pc->ares == NULL)
+    pc->ares = res;
+  else if (PQresultStatus(pc->ares) == PGRES_FATAL_ERROR)
+    PQclear(res);
+  else
+  {
+    PQclear(pc->ares);
+    pc->ares = res;
+  }
+}
+
+/* PQexec's result collection after a PQsend* that returned `sent`, with
+   pgd_keep's choice of result. Same calls, so same cost. */
+static PGresult *collect(pg_conn_t *pc, int sent)
+{
+  PGresult *res;
+
+  pc->ares = NULL;
+  if (!sent)
+    return NULL;
+  while ((res = PQgetResult(pc->pg)) != NULL)
+  {
+    ExecStatusType st = PQresultStatus(res);
+    pgd_keep(pc, res);
+    if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH)
+      break;                     /* PQgetResult would repeat it forever */
+  }
+  res = pc->ares;
+  pc->ares = NULL;
+  return res;
+}
+
 /* Completes a blocking operation: result into `rs`, or error + ROLLBACK. */
 static int finish(db_conn_t *con, PGresult *res, db_result_t *rs,
                   const char *api, const char *sql, size_t len)
@@ -397,7 +435,8 @@ PGconn *pgd_open_params(bool async)
     h = i / cfg.nports;
     p = i % cfg.nports;
   }
-#define ADD(k, v) do { if ((v) != NULL && *(v)) { kw[n] = (k); val[n++] = (v); } } while (0)
+#define ADD(k, v) \
+  do { if ((v) != NULL && *(v)) { kw[n] = (k); val[n++] = (v); } } while (0)
   if (cfg.nhosts)
     ADD("host", cfg.hosts[h]);
   if (cfg.nports)
@@ -494,7 +533,8 @@ static int pg_query(db_conn_t *con, const char *sql, size_t len,
 {
   pg_conn_t *pc = con->ptr;
   pgd_reset_rs(rs);
-  PGresult *res = PQexec(pc->pg, pgd_copy_sql(pc, sql, len));
+  const char *q = pgd_copy_sql(pc, sql, len);
+  PGresult *res = collect(pc, PQsendQuery(pc->pg, q));
   return finish(con, res, rs, "PQexec", sql, len);
 }
 
@@ -665,7 +705,8 @@ static int prepare_on(db_stmt_t *stmt)
   if (stmt->nparams == 0)
     stmt->nparams = n;
 
-  PGresult *res = PQprepare(pc->pg, ps->name, text, 0, NULL);
+  PGresult *res = collect(pc, PQsendPrepare(pc->pg, ps->name, text, 0,
+                                            NULL));
   free(text);
   if (res != NULL && PQresultStatus(res) == PGRES_COMMAND_OK)
   {
@@ -789,8 +830,9 @@ static int pg_execute(db_stmt_t *stmt, db_result_t *rs)
   if (ps == NULL)
     return 1;
   pgd_build_params(stmt, ps);
-  PGresult *res = PQexecPrepared(pc->pg, ps->name, (int) ps->n, ps->vals,
-                                 NULL, NULL, 0);
+  PGresult *res = collect(pc, PQsendQueryPrepared(pc->pg, ps->name,
+                                                  (int) ps->n, ps->vals,
+                                                  NULL, NULL, 0));
   return finish(con, res, rs, "PQexecPrepared", NULL, 0);
 }
 

@@ -47,6 +47,7 @@ bool pgd_set_pg_error(db_conn_t *con, const PGresult *res, const char *api,
 void pgd_succeeded(db_conn_t *con);
 void pgd_reset_rs(db_result_t *rs);
 bool pgd_store(pg_conn_t *pc, PGresult *res, db_result_t *rs);
+void pgd_keep(pg_conn_t *pc, PGresult *res);
 PGconn *pgd_open_params(bool async);
 pg_conn_t *pgd_new_pc(void);
 int pgd_connect_failed(db_conn_t *con);

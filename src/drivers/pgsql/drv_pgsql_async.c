@@ -63,21 +63,6 @@ static db_step_t async_done(db_conn_t *con)
   return DB_STEP_DONE;
 }
 
-/* Keeps the last result, except that a first error wins (it carries the
-   server's SQLSTATE, e.g. 57P01 before libpq's own "connection closed"). */
-static void keep(pg_conn_t *pc, PGresult *res)
-{
-  if (pc->ares == NULL)
-    pc->ares = res;
-  else if (PQresultStatus(pc->ares) == PGRES_FATAL_ERROR)
-    PQclear(res);
-  else
-  {
-    PQclear(pc->ares);
-    pc->ares = res;
-  }
-}
-
 static db_step_t async_step(db_conn_t *con, int ready)
 {
   pg_conn_t *pc = con->ptr;
@@ -99,7 +84,7 @@ static db_step_t async_step(db_conn_t *con, int ready)
     if (res == NULL)
       return async_done(con);
     ExecStatusType st = PQresultStatus(res);
-    keep(pc, res);
+    pgd_keep(pc, res);
     if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH)
       return async_done(con);    /* PQgetResult would repeat it forever */
   }
@@ -204,6 +189,3 @@ db_step_t pg_connect_cont(db_conn_t *con, int ready_events)
     return DB_STEP_DONE;
   }
 }
-
-/* ---- descriptor -------------------------------------------------------- */
-
