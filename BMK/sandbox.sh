@@ -3,16 +3,25 @@
 #
 #   bash BMK/sandbox.sh start|stop|status|env mysql|pgsql
 #
-# start  starts MariaDB or PostgreSQL from Debian's packages with its data
-#        directory under $BMK_SANDBOX_DIR (default /tmp/bmk-sandbox),
-#        listening on 127.0.0.1 and a unix socket in that directory only,
-#        with user sbtest (password $BMK_SANDBOX_PASSWORD, default sbtest)
-#        and database sbtest. Settings favour speed over durability.
-# stop   stops it and removes its data (BMK_SANDBOX_KEEP=1 keeps it).
-# status says whether it runs.
+# start  starts MariaDB (mysql) or PostgreSQL 15 (pgsql) from Debian's
+#        packages with a fresh data directory under $BMK_SANDBOX_DIR
+#        (default /tmp/bmk-sandbox), listening on 127.0.0.1 and on a unix
+#        socket in that directory only, with a user sbtest (password
+#        $BMK_SANDBOX_PASSWORD, default sbtest; all privileges) and a
+#        database sbtest. Settings favour speed over durability (no binlog,
+#        no fsync). Waits up to 60 s for the server to accept connections.
+#        Does nothing (exit 0) when the server already runs. Works as root.
+# stop   stops the server and removes its data directory
+#        (BMK_SANDBOX_KEEP=1 keeps it).
+# status says whether the server runs (exit 0) or not (exit 1).
 # env    prints shell assignments with bmk's connection options:
-#        eval "$(bash BMK/sandbox.sh env mysql)"; bmk ... $BMK_MYSQL_OPTS
-# Ports: $BMK_MYSQL_PORT (3306), $BMK_PGSQL_PORT (5432).
+#          eval "$(bash BMK/sandbox.sh env mysql)"
+#          bmk oltp_read_write --db-driver=mysql $BMK_MYSQL_OPTS prepare
+#
+# Environment: BMK_SANDBOX_DIR, BMK_SANDBOX_PASSWORD, BMK_SANDBOX_KEEP,
+#   BMK_MYSQL_PORT (3306), BMK_PGSQL_PORT (5432),
+#   BMK_MYSQL_EXTRA_OPTS (more mariadbd options, word-split),
+#   BMK_PGBIN (PostgreSQL bin dir, default the newest /usr/lib/postgresql/*/bin).
 set -euo pipefail
 
 action=${1:-}
@@ -21,88 +30,182 @@ DIR=${BMK_SANDBOX_DIR:-/tmp/bmk-sandbox}
 PASS=${BMK_SANDBOX_PASSWORD:-sbtest}
 MYSQL_PORT=${BMK_MYSQL_PORT:-3306}
 PGSQL_PORT=${BMK_PGSQL_PORT:-5432}
-PGBIN=${BMK_PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
+PGBIN=${BMK_PGBIN:-}
+if [ -z "$PGBIN" ]; then
+  if [ -x /usr/lib/postgresql/15/bin/initdb ]; then
+    PGBIN=/usr/lib/postgresql/15/bin
+  else
+    # shellcheck disable=SC2012
+    PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+  fi
+fi
+TIMEOUT=60
 
 usage() {
-  echo "usage: $0 start|stop|status|env mysql|pgsql" >&2
+  echo "usage: bash $0 start|stop|status|env mysql|pgsql" >&2
   exit 2
 }
 die() {
   echo "sandbox: $*" >&2
   exit 1
 }
+# SQL string literal body: doubles single quotes (and backslashes for MariaDB).
+sql_quote_pg() { printf '%s' "${1//\'/\'\'}"; }
+sql_quote_my() { local s=${1//\\/\\\\}; printf '%s' "${s//\'/\'\'}"; }
+
+# True when something already listens on 127.0.0.1:$1.
+port_busy() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
 
 my_dir=$DIR/mysql
 my_sock=$my_dir/mysqld.sock
+my_pid=$my_dir/mysqld.pid
+my_log=$my_dir/error.log
 pg_dir=$DIR/pgsql
+pg_data=$pg_dir/data
+pg_sock=$pg_dir/.s.PGSQL.$PGSQL_PORT
+pg_log=$pg_dir/server.log
+
+# ---------------------------------------------------------------- MariaDB
 
 mysql_running() {
-  [ -f "$my_dir/mysqld.pid" ] && kill -0 "$(cat "$my_dir/mysqld.pid")" 2>/dev/null
+  [ -f "$my_pid" ] && kill -0 "$(cat "$my_pid" 2>/dev/null)" 2>/dev/null
 }
-pgsql_running() {
-  [ -f "$pg_dir/data/postmaster.pid" ] && kill -0 "$(head -1 "$pg_dir/data/postmaster.pid")" 2>/dev/null
+
+mysql_root() {  # runs the client as the server's root user over the socket
+  mariadb --no-defaults -S "$my_sock" -uroot "$@"
 }
 
 start_mysql() {
-  if mysql_running; then echo "sandbox: mysql already running on port $MYSQL_PORT"; return 0; fi
-  command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || die "mariadbd not found: apt-get install mariadb-server"
-  local mysqld=/usr/sbin/mariadbd
-  [ -x "$mysqld" ] || mysqld=$(command -v mariadbd)
+  if mysql_running; then
+    echo "sandbox: mysql already running (127.0.0.1:$MYSQL_PORT, socket $my_sock)"
+    return 0
+  fi
+  local mysqld install_db
+  mysqld=$(command -v mariadbd || command -v mysqld || true)
+  [ -n "$mysqld" ] || { [ -x /usr/sbin/mariadbd ] && mysqld=/usr/sbin/mariadbd; } ||
+    die "mariadbd not found: apt-get install mariadb-server"
+  install_db=$(command -v mariadb-install-db || command -v mysql_install_db || true)
+  [ -n "$install_db" ] || die "mariadb-install-db not found: apt-get install mariadb-server"
+  command -v mariadb >/dev/null || die "mariadb client not found: apt-get install mariadb-client"
+  port_busy "$MYSQL_PORT" && die "port 127.0.0.1:$MYSQL_PORT is already in use (set BMK_MYSQL_PORT)"
+
   mkdir -p "$my_dir"
-  rm -rf "$my_dir/data"
-  mariadb-install-db --no-defaults --datadir="$my_dir/data" --user=root \
+  rm -rf "$my_dir/data" "$my_sock" "$my_pid" "$my_log"
+  echo "sandbox: initializing MariaDB in $my_dir/data"
+  "$install_db" --no-defaults --datadir="$my_dir/data" --user=root \
     --auth-root-authentication-method=normal --skip-test-db >"$my_dir/install.log" 2>&1 ||
-    { tail -20 "$my_dir/install.log" >&2; die "mariadb-install-db failed"; }
-  "$mysqld" --no-defaults --datadir="$my_dir/data" --user=root \
+    { tail -20 "$my_dir/install.log" >&2; die "mariadb-install-db failed (log: $my_dir/install.log)"; }
+
+  # setsid: the server outlives the shell (and process group) that started it.
+  # shellcheck disable=SC2086  # BMK_MYSQL_EXTRA_OPTS is a word list
+  setsid "$mysqld" --no-defaults --datadir="$my_dir/data" --user=root \
     --socket="$my_sock" --port="$MYSQL_PORT" --bind-address=127.0.0.1 \
-    --pid-file="$my_dir/mysqld.pid" --log-error="$my_dir/error.log" \
-    --skip-name-resolve --skip-log-bin --innodb-buffer-pool-size=256M \
-    --innodb-log-file-size=256M --innodb-flush-log-at-trx-commit=2 \
-    --sync-binlog=0 --max-connections=1000 --max-prepared-stmt-count=100000 \
-    >/dev/null 2>&1 &
-  for _ in $(seq 1 120); do
-    if mariadb -S "$my_sock" -uroot -e "SELECT 1" >/dev/null 2>&1; then break; fi
-    sleep 0.5
+    --pid-file="$my_pid" --log-error="$my_log" \
+    --skip-name-resolve --skip-log-bin --sync-binlog=0 \
+    --innodb-buffer-pool-size=128M --innodb-log-file-size=256M \
+    --innodb-flush-log-at-trx-commit=2 --innodb-doublewrite=0 \
+    --max-connections=1000 --max-prepared-stmt-count=100000 \
+    ${BMK_MYSQL_EXTRA_OPTS:-} </dev/null >/dev/null 2>&1 &
+  local spid=$! t
+  for ((t = 0; t < TIMEOUT * 4; t++)); do
+    mysql_root -e "SELECT 1" >/dev/null 2>&1 && break
+    if ! kill -0 "$spid" 2>/dev/null; then
+      [ -f "$my_log" ] && tail -20 "$my_log" >&2
+      die "MariaDB exited during startup (log: $my_log)"
+    fi
+    sleep 0.25
   done
-  mariadb -S "$my_sock" -uroot -e "SELECT 1" >/dev/null 2>&1 ||
-    { tail -20 "$my_dir/error.log" >&2; die "MariaDB did not start within 60 s (log: $my_dir/error.log)"; }
-  mariadb -S "$my_sock" -uroot <<SQL
+  if ! mysql_root -e "SELECT 1" >/dev/null 2>&1; then
+    [ -f "$my_log" ] && tail -20 "$my_log" >&2
+    kill "$spid" 2>/dev/null || true
+    die "MariaDB did not accept connections within $TIMEOUT s (log: $my_log)"
+  fi
+  local p
+  p=$(sql_quote_my "$PASS")
+  mysql_root <<SQL || die "creating user/database sbtest failed"
 CREATE DATABASE IF NOT EXISTS sbtest;
-CREATE USER IF NOT EXISTS 'sbtest'@'localhost' IDENTIFIED BY '$PASS';
-CREATE USER IF NOT EXISTS 'sbtest'@'127.0.0.1' IDENTIFIED BY '$PASS';
-GRANT ALL ON *.* TO 'sbtest'@'localhost';
-GRANT ALL ON *.* TO 'sbtest'@'127.0.0.1';
+CREATE USER IF NOT EXISTS 'sbtest'@'localhost' IDENTIFIED BY '$p';
+CREATE USER IF NOT EXISTS 'sbtest'@'127.0.0.1' IDENTIFIED BY '$p';
+GRANT ALL ON *.* TO 'sbtest'@'localhost' WITH GRANT OPTION;
+GRANT ALL ON *.* TO 'sbtest'@'127.0.0.1' WITH GRANT OPTION;
 SQL
   echo "sandbox: mysql running: 127.0.0.1:$MYSQL_PORT, socket $my_sock, user sbtest, database sbtest"
 }
 
 stop_mysql() {
   if mysql_running; then
-    local pid
-    pid=$(cat "$my_dir/mysqld.pid")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    kill -9 "$pid" 2>/dev/null || true
+    local pid t
+    pid=$(cat "$my_pid")
+    mysqladmin --no-defaults -S "$my_sock" -uroot shutdown >/dev/null 2>&1 ||
+      kill "$pid" 2>/dev/null || true
+    for ((t = 0; t < TIMEOUT * 4; t++)); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.25
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "sandbox: MariaDB did not stop within $TIMEOUT s, killing it" >&2
+      kill -9 "$pid" 2>/dev/null || true
+    fi
+    echo "sandbox: mysql stopped"
+  else
+    echo "sandbox: mysql was not running"
   fi
-  [ "${BMK_SANDBOX_KEEP:-0}" = 1 ] || rm -rf "$my_dir"
-  echo "sandbox: mysql stopped"
+  if [ "${BMK_SANDBOX_KEEP:-0}" = 1 ]; then
+    echo "sandbox: kept $my_dir"
+  else
+    rm -rf "$my_dir"
+  fi
 }
 
-pg() {  # runs a command as the postgres user
-  su postgres -s /bin/sh -c "$*"
+# ------------------------------------------------------------- PostgreSQL
+
+pgsql_running() {
+  [ -f "$pg_data/postmaster.pid" ] && kill -0 "$(head -1 "$pg_data/postmaster.pid" 2>/dev/null)" 2>/dev/null
+}
+
+as_postgres() {  # runs a command as the postgres OS user (the server refuses root)
+  if [ "$(id -u)" = 0 ]; then
+    (cd / && runuser -u postgres -- "$@")
+  else
+    "$@"
+  fi
 }
 
 start_pgsql() {
-  if pgsql_running; then echo "sandbox: pgsql already running on port $PGSQL_PORT"; return 0; fi
-  [ -x "$PGBIN/initdb" ] || die "PostgreSQL binaries not found: apt-get install postgresql"
+  if pgsql_running; then
+    echo "sandbox: pgsql already running (127.0.0.1:$PGSQL_PORT, socket dir $pg_dir)"
+    return 0
+  fi
+  [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ] ||
+    die "PostgreSQL binaries not found: apt-get install postgresql (or set BMK_PGBIN)"
+  if [ "$(id -u)" = 0 ]; then
+    id postgres >/dev/null 2>&1 || die "OS user postgres missing: apt-get install postgresql"
+  fi
+  port_busy "$PGSQL_PORT" && die "port 127.0.0.1:$PGSQL_PORT is already in use (set BMK_PGSQL_PORT)"
+
   mkdir -p "$pg_dir"
-  # The server refuses to run as root: the postgres user must reach the dir.
-  chmod 755 "$DIR" "$pg_dir"
-  chown postgres "$pg_dir"
-  rm -rf "$pg_dir/data"
-  pg "'$PGBIN/initdb' -D '$pg_dir/data' -U postgres -A trust -E UTF8 --no-locale" >"$pg_dir/initdb.log" 2>&1 ||
-    { tail -20 "$pg_dir/initdb.log" >&2; die "initdb failed"; }
-  cat >>"$pg_dir/data/postgresql.conf" <<CONF
+  rm -rf "$pg_data" "$pg_log" "$pg_sock" "$pg_sock.lock"
+  if [ "$(id -u)" = 0 ]; then
+    # The postgres user must reach the data and socket directory: let
+    # everyone traverse the parents (e.g. a mktemp -d dir is 0700).
+    local d=$pg_dir
+    while [ "$d" != / ] && [ -n "$d" ]; do
+      d=$(dirname "$d")
+      [ "$d" = / ] || [ "$d" = /tmp ] || chmod o+x "$d"
+    done
+    chmod 755 "$DIR"
+    chown postgres: "$pg_dir"
+    chmod 755 "$pg_dir"
+  fi
+  echo "sandbox: initializing PostgreSQL in $pg_data"
+  as_postgres "$PGBIN/initdb" -D "$pg_data" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
+    -E UTF8 --no-locale >"$pg_dir/initdb.log" 2>&1 ||
+    { tail -20 "$pg_dir/initdb.log" >&2; die "initdb failed (log: $pg_dir/initdb.log)"; }
+  cat >>"$pg_data/postgresql.conf" <<CONF
+
+# bmk sandbox: fast and not durable
 listen_addresses = '127.0.0.1'
 port = $PGSQL_PORT
 unix_socket_directories = '$pg_dir'
@@ -111,45 +214,84 @@ synchronous_commit = off
 full_page_writes = off
 max_connections = 1100
 shared_buffers = 256MB
+password_encryption = scram-sha-256
 CONF
-  cat >"$pg_dir/data/pg_hba.conf" <<HBA
+  cat >"$pg_data/pg_hba.conf" <<HBA
+# bmk sandbox
 local all postgres trust
-local all all scram-sha-256
-host all all 127.0.0.1/32 scram-sha-256
+local all all md5
+host  all all 127.0.0.1/32 scram-sha-256
 HBA
-  pg "'$PGBIN/pg_ctl' -D '$pg_dir/data' -l '$pg_dir/server.log' -w -t 60 start" >/dev/null ||
-    { tail -20 "$pg_dir/server.log" >&2; die "PostgreSQL did not start (log: $pg_dir/server.log)"; }
-  pg "psql -h '$pg_dir' -p $PGSQL_PORT -U postgres -q -v ON_ERROR_STOP=1" <<SQL
-CREATE ROLE sbtest LOGIN SUPERUSER PASSWORD '$PASS';
+  [ "$(id -u)" = 0 ] && chown postgres: "$pg_data/postgresql.conf" "$pg_data/pg_hba.conf"
+  # pg_ctl start detaches the server (it survives this shell).
+  if ! as_postgres "$PGBIN/pg_ctl" -D "$pg_data" -l "$pg_log" -w -t "$TIMEOUT" start >/dev/null 2>&1; then
+    [ -f "$pg_log" ] && tail -20 "$pg_log" >&2
+    as_postgres "$PGBIN/pg_ctl" -D "$pg_data" -m immediate stop >/dev/null 2>&1 || true
+    die "PostgreSQL did not accept connections within $TIMEOUT s (log: $pg_log)"
+  fi
+  local p
+  p=$(sql_quote_pg "$PASS")
+  as_postgres "$PGBIN/psql" -X -h "$pg_dir" -p "$PGSQL_PORT" -U postgres -d postgres -q -v ON_ERROR_STOP=1 <<SQL ||
+CREATE ROLE sbtest LOGIN SUPERUSER PASSWORD '$p';
 CREATE DATABASE sbtest OWNER sbtest;
 SQL
+    die "creating role/database sbtest failed"
   echo "sandbox: pgsql running: 127.0.0.1:$PGSQL_PORT, socket dir $pg_dir, user sbtest, database sbtest"
 }
 
 stop_pgsql() {
   if pgsql_running; then
-    pg "'$PGBIN/pg_ctl' -D '$pg_dir/data' -m fast -w -t 60 stop" >/dev/null || true
+    as_postgres "$PGBIN/pg_ctl" -D "$pg_data" -m fast -w -t "$TIMEOUT" stop >/dev/null 2>&1 || {
+      echo "sandbox: PostgreSQL did not stop within $TIMEOUT s, killing it" >&2
+      kill -9 "$(head -1 "$pg_data/postmaster.pid")" 2>/dev/null || true
+    }
+    echo "sandbox: pgsql stopped"
+  else
+    echo "sandbox: pgsql was not running"
   fi
-  [ "${BMK_SANDBOX_KEEP:-0}" = 1 ] || rm -rf "$pg_dir"
-  echo "sandbox: pgsql stopped"
+  if [ "${BMK_SANDBOX_KEEP:-0}" = 1 ]; then
+    echo "sandbox: kept $pg_dir"
+  else
+    rm -rf "$pg_dir"
+  fi
+}
+
+# ------------------------------------------------------------------ misc
+
+status() {
+  if "${db}_running"; then
+    case $db in
+      mysql) echo "sandbox: mysql running (pid $(cat "$my_pid"), 127.0.0.1:$MYSQL_PORT, socket $my_sock)" ;;
+      pgsql) echo "sandbox: pgsql running (pid $(head -1 "$pg_data/postmaster.pid"), 127.0.0.1:$PGSQL_PORT, socket dir $pg_dir)" ;;
+    esac
+  else
+    echo "sandbox: $db not running"
+    return 1
+  fi
 }
 
 print_env() {
   case $db in
     mysql)
       echo "BMK_MYSQL_OPTS=\"--mysql-host=127.0.0.1 --mysql-port=$MYSQL_PORT --mysql-user=sbtest --mysql-password=$PASS --mysql-db=sbtest\""
+      echo "BMK_MYSQL_SOCKET_OPTS=\"--mysql-socket=$my_sock --mysql-user=sbtest --mysql-password=$PASS --mysql-db=sbtest\""
       echo "BMK_MYSQL_SOCKET=\"$my_sock\"" ;;
     pgsql)
       echo "BMK_PGSQL_OPTS=\"--pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$PASS --pgsql-db=sbtest\""
-      echo "BMK_PGSQL_SOCKET_DIR=\"$pg_dir\"" ;;
+      echo "BMK_PGSQL_SOCKET_OPTS=\"--pgsql-host=$pg_dir --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$PASS --pgsql-db=sbtest\""
+      echo "BMK_PGSQL_SOCKET_DIR=\"$pg_dir\""
+      echo "BMK_PGSQL_SOCKET=\"$pg_sock\"" ;;
   esac
 }
 
 case $db in mysql|pgsql) ;; *) usage ;; esac
+for port in "$MYSQL_PORT" "$PGSQL_PORT"; do
+  [[ $port =~ ^[0-9]+$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || die "invalid port '$port'"
+done
 case $action in
   start) mkdir -p "$DIR"; "start_$db" ;;
   stop) "stop_$db" ;;
-  status) if "${db}_running"; then echo "sandbox: $db running"; else echo "sandbox: $db not running"; exit 1; fi ;;
+  status) status ;;
   env) print_env ;;
   *) usage ;;
 esac

@@ -5,11 +5,8 @@ function prepare()
   local con = sysbench.sql.driver():connect()
   for i = 1, sysbench.opt.threads do
     print(string.format("Creating table 'sbtest%d'...", i))
-    con:query(string.format([[
-CREATE TABLE IF NOT EXISTS sbtest%d (
-  id INTEGER NOT NULL,
-  k INTEGER DEFAULT '0' NOT NULL,
-  PRIMARY KEY (id))]], i))
+    con:query(string.format("CREATE TABLE IF NOT EXISTS sbtest%d (id INTEGER NOT NULL, " ..
+                              "k INTEGER DEFAULT '0' NOT NULL, PRIMARY KEY (id))", i))
   end
 end
 

@@ -59,8 +59,10 @@ local function is_pgsql(d)
   return (d or drv):name() == "pgsql"
 end
 
-local function redshift()
-  return sysbench.opt.pgsql_variant == "redshift"
+-- --pgsql-variant=redshift applies to the PostgreSQL driver only (the
+-- driver itself rejects any other non-empty value).
+local function redshift(d)
+  return sysbench.opt.pgsql_variant == "redshift" and is_pgsql(d)
 end
 
 function init()
@@ -87,7 +89,7 @@ function create_table(d, c, table_num)
   if pg then
     if not sysbench.opt.auto_inc then
       id_def = "INTEGER NOT NULL"
-    elseif redshift() then
+    elseif redshift(d) then
       id_def = "INTEGER IDENTITY(1,1)"
     else
       id_def = "SERIAL"
@@ -111,10 +113,6 @@ CREATE TABLE sbtest%d(
   pad CHAR(60) DEFAULT '' NOT NULL%s
 ) %s %s]], table_num, id_def, key_clause, engine,
     sysbench.opt.create_table_options))
-  if pg and sysbench.opt.secondary then
-    c:query(string.format("CREATE INDEX xid_%d ON sbtest%d(id)", table_num, table_num))
-  end
-
   if sysbench.opt.table_size > 0 then
     print(string.format("Inserting %d records into 'sbtest%d'",
                         sysbench.opt.table_size, table_num))
@@ -128,21 +126,27 @@ CREATE TABLE sbtest%d(
   end
   c:bulk_insert_init(prefix)
   for i = 1, sysbench.opt.table_size do
+    -- draw order as sysbench: c, pad, then k
+    local c_val = get_c_value()
+    local pad_val = get_pad_value()
+    local k = sysbench.rand.default(1, sysbench.opt.table_size)
     local row
     if sysbench.opt.auto_inc then
-      row = string.format("(%d, '%s', '%s')",
-                          sysbench.rand.default(1, sysbench.opt.table_size),
-                          get_c_value(), get_pad_value())
+      row = string.format("(%d, '%s', '%s')", k, c_val, pad_val)
     else
-      row = string.format("(%d, %d, '%s', '%s')", i,
-                          sysbench.rand.default(1, sysbench.opt.table_size),
-                          get_c_value(), get_pad_value())
+      row = string.format("(%d, %d, '%s', '%s')", i, k, c_val, pad_val)
     end
     c:bulk_insert_next(row)
   end
   c:bulk_insert_done()
 
-  if sysbench.opt.create_secondary and not redshift() then
+  -- bmk: PostgreSQL has no KEY clause in CREATE TABLE; with --secondary the
+  -- id index is built after loading instead.
+  if pg and sysbench.opt.secondary then
+    c:query(string.format("CREATE INDEX xid_%d ON sbtest%d(id)", table_num, table_num))
+  end
+
+  if sysbench.opt.create_secondary and not redshift(d) then
     print(string.format("Creating a secondary index on 'sbtest%d'...", table_num))
     c:query(string.format("CREATE INDEX k_%d ON sbtest%d(k)", table_num, table_num))
   end
@@ -214,7 +218,7 @@ local stmt_defs = {
              T.INT, T.INT, {T.CHAR, 120}, {T.CHAR, 60}},
 }
 
--- stmt[table][class] and param[table][class][i], per thread
+-- stmt[table][class] and param[table][class][i], per thread (thread_init)
 stmt = {}
 param = {}
 
@@ -261,12 +265,24 @@ function prepare_delete_inserts()
   prepare_for_each_table("inserts")
 end
 
+-- One statement table and one parameter table per sbtest table, so that
+-- scripts written for sysbench can index stmt[t] / param[t] directly.
+local function reset_statement_tables()
+  stmt = {}
+  param = {}
+  for t = 1, sysbench.opt.tables do
+    stmt[t] = {}
+    param[t] = {}
+  end
+end
+
 function thread_init()
   drv = sysbench.sql.driver()
   con = drv:connect()
-  if redshift() then
+  if redshift(drv) then
     sysbench.opt.delete_inserts = 0
   end
+  reset_statement_tables()
   -- each script defines prepare_statements()
   prepare_statements()
 end
@@ -283,8 +299,7 @@ function close_statements()
   if stmt.commit then
     stmt.commit:close()
   end
-  stmt = {}
-  param = {}
+  reset_statement_tables()
 end
 
 function thread_done()
@@ -338,6 +353,14 @@ function single_table_only()
   }
   local base_cleanup = cleanup
   cleanup = function() check(); base_cleanup() end
+end
+
+-- The slice of k values thread `sysbench.tid` draws from in select_random_*:
+-- len = table_size/threads (not rounded, as sysbench), bounds truncated.
+function thread_slice()
+  local len = sysbench.opt.table_size / sysbench.opt.threads
+  local lo = sysbench.tid * len
+  return math.floor(lo), math.floor(lo + len)
 end
 
 -- ---- event helpers ------------------------------------------------------------

@@ -27,10 +27,9 @@ function close_statements()
 end
 
 function event()
-  local len = math.floor(sysbench.opt.table_size / sysbench.opt.threads)
-  local lo = sysbench.tid * len
+  local lo, hi = thread_slice()
   for i = 1, sysbench.opt.random_points do
-    points_params[i]:set(sysbench.rand.default(lo, lo + len))
+    points_params[i]:set(sysbench.rand.default(lo, hi))
   end
   local rs = points_stmt:execute()
   if rs then

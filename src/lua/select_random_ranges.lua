@@ -29,10 +29,9 @@ function close_statements()
 end
 
 function event()
-  local len = math.floor(sysbench.opt.table_size / sysbench.opt.threads)
-  local lo = sysbench.tid * len
+  local lo, hi = thread_slice()
   for i = 1, sysbench.opt.number_of_ranges do
-    local v = sysbench.rand.default(lo, lo + len)
+    local v = sysbench.rand.default(lo, hi)
     ranges_params[2 * i - 1]:set(v)
     ranges_params[2 * i]:set(v + sysbench.opt.delta)
   end
