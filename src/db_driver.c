@@ -194,6 +194,10 @@ void db_print_error(const db_conn_t *con)
     if (strcmp(query, "<prepared statement>") != 0)
       log_text(LOG_FATAL, "failed query was: %s", query);
   }
+  else if (query[0] == '\0')
+    /* result-reading calls have no statement to name (as sysbench) */
+    log_text(LOG_FATAL, "%s() returned error %d (%s)", api,
+             con->err.sql_errno, msg);
   else
     log_text(LOG_FATAL, "%s() returned error %d (%s) for query '%s'", api,
              con->err.sql_errno, msg, query);
@@ -358,6 +362,11 @@ int db_connection_reconnect(db_conn_t *con)
   }
   sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
   return reopen(con, false);
+}
+
+void db_count_reconnect(int thread_id)
+{
+  sb_counter_inc(thread_id, SB_CNT_RECONNECT);
 }
 
 void db_connection_free(db_conn_t *con)

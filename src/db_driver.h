@@ -305,6 +305,13 @@ int db_connection_close(db_conn_t *con);
    caller (sysbench semantics). Returns 0 ok, non-zero on failure. */
 int db_connection_reconnect(db_conn_t *con);
 
+/* Counts one reconnect for worker thread thread_id (0-based) without
+   touching any connection: for workloads that open a fresh connection
+   per event themselves (kit reconnect workloads). Thread-safe when called
+   from the worker's own thread (single-writer counters). Exported for
+   LuaJIT FFI. */
+void db_count_reconnect(int thread_id);
+
 /* Frees a closed connection's memory. */
 void db_connection_free(db_conn_t *con);
 

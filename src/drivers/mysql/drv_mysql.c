@@ -1,6 +1,9 @@
 /*
- * MySQL / MariaDB driver (MariaDB Connector/C, or libmysqlclient).
- * Options, messages and error handling: sysbench-compat.md §3.1, §3.2, §5.5.
+ * MySQL / MariaDB driver (MariaDB Connector/C, or libmysqlclient): options,
+ * connections, text queries and server-side prepared statements in their
+ * blocking forms. Options, messages, counting and error handling follow
+ * sysbench-compat.md §3.1, §3.2 and §5.5; drv_mysql_async.c has the
+ * non-blocking forms.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -18,10 +21,10 @@
 #include "drv_mysql.h"
 #include "sb_logger.h"
 
-/* The registry in src/db_driver.c refers to this descriptor. */
+/* The driver descriptor; the registry in src/db_driver.c refers to it. */
 extern const db_driver_t mysql_driver;
 
-#define ER_UNSUPPORTED_PS_CODE 1295
+#define SAFESTR(s) ((s) ? (s) : "(null)")
 
 static const sb_option_t my_driver_options[] = {
   { "mysql-host", "MySQL server host", "localhost", SB_ARG_TYPE_LIST },
@@ -45,27 +48,79 @@ static const sb_option_t my_driver_options[] = {
 
 typedef enum { SSL_DISABLED, SSL_PREFERRED, SSL_REQUIRED, SSL_VERIFY_CA, SSL_VERIFY_IDENTITY } ssl_mode_t;
 
+static const struct {
+  const char *name;
+  ssl_mode_t mode;
+} ssl_names[] = {
+  { "disabled", SSL_DISABLED }, { "preferred", SSL_PREFERRED }, { "required", SSL_REQUIRED },
+  { "verify_ca", SSL_VERIFY_CA }, { "verify_identity", SSL_VERIFY_IDENTITY },
+  /* bmk: the boolean spellings mean the same whatever the client library */
+  { "on", SSL_REQUIRED }, { "true", SSL_REQUIRED }, { "1", SSL_REQUIRED },
+  { "off", SSL_DISABLED }, { "false", SSL_DISABLED }, { "0", SSL_DISABLED },
+};
+
 static struct {
   char **hosts, **ports, **sockets;
   unsigned nhosts, nports, nsockets;
   const char *user, *password, *db;
   ssl_mode_t ssl;
   const char *ssl_key, *ssl_ca, *ssl_cert, *ssl_cipher;
-  bool compression, dry_run, ignore_all;
+  const char *compression_alg;
+  bool compression, ignore_all;
   unsigned *ignore;
   unsigned nignore;
 } cfg;
 
-static bool lost_errno(unsigned e)
+bool mydrv_trace;
+bool mydrv_dry_run;
+
+/* ---- options ------------------------------------------------------------ */
+
+static int parse_ssl_mode(void)
 {
-  return e == CR_SERVER_GONE_ERROR || e == CR_SERVER_LOST ||
-         e == 2011 /* CR_TCP_CONNECTION */ || e == 2055 /* CR_SERVER_LOST_EXTENDED */;
+  const char *s = sb_opt_str("mysql-ssl");
+  if (s == NULL)
+  {
+    cfg.ssl = SSL_DISABLED;
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof(ssl_names) / sizeof(ssl_names[0]); i++)
+    if (strcasecmp(s, ssl_names[i].name) == 0)
+    {
+      cfg.ssl = ssl_names[i].mode;
+      return 0;
+    }
+  log_text(LOG_FATAL, "Invalid value for --mysql-ssl: '%s'", s);
+  return 1;
 }
 
-static void add_ignore(unsigned e)
+static int parse_ignore_list(void)
 {
-  cfg.ignore = realloc(cfg.ignore, sizeof(unsigned) * (cfg.nignore + 1));
-  cfg.ignore[cfg.nignore++] = e;
+  unsigned n;
+  char **items = sb_opt_list("mysql-ignore-errors", &n);
+  free(cfg.ignore);
+  cfg.nignore = 0;
+  cfg.ignore_all = false;
+  /* "lost" expands to four errnos */
+  cfg.ignore = malloc(sizeof(unsigned) * (4 * (size_t) n + 1));
+  if (cfg.ignore == NULL)
+    return 1;
+  for (unsigned i = 0; i < n; i++)
+  {
+    if (strcasecmp(items[i], "all") == 0)
+      cfg.ignore_all = true;
+    else if (strcasecmp(items[i], "lost") == 0)
+    {
+      static const unsigned lost[] = { 2006, 2011, 2013, 2055 };
+      for (unsigned k = 0; k < 4; k++)
+        cfg.ignore[cfg.nignore++] = lost[k];
+    }
+    else
+      /* as sysbench: an item counts as its leading number ("none" is 0,
+         which no error has) */
+      cfg.ignore[cfg.nignore++] = (unsigned) atoi(items[i]);
+  }
+  return 0;
 }
 
 static int my_init(void)
@@ -76,66 +131,35 @@ static int my_init(void)
   cfg.user = sb_opt_str("mysql-user");
   cfg.password = sb_opt_str("mysql-password");
   if (cfg.password == NULL || *cfg.password == '\0')
-    cfg.password = getenv("MYSQL_PWD");
+  {
+    const char *env = getenv("MYSQL_PWD");
+    if (env != NULL)
+      cfg.password = env;
+  }
   cfg.db = sb_opt_str("mysql-db");
   cfg.ssl_key = sb_opt_str("mysql-ssl-key");
   cfg.ssl_ca = sb_opt_str("mysql-ssl-ca");
   cfg.ssl_cert = sb_opt_str("mysql-ssl-cert");
   cfg.ssl_cipher = sb_opt_str("mysql-ssl-cipher");
+  if (cfg.ssl_cipher != NULL && *cfg.ssl_cipher == '\0')
+    cfg.ssl_cipher = NULL;
   cfg.compression = sb_opt_bool("mysql-compression");
-  cfg.dry_run = sb_opt_bool("mysql-dry-run");
+  cfg.compression_alg = sb_opt_str("mysql-compression-algorithms");
+  mydrv_dry_run = sb_opt_bool("mysql-dry-run");
+  /* sysbench: --mysql-debug switches the log to debug and traces every
+     client call there */
+  mydrv_trace = sb_opt_bool("mysql-debug");
+  if (mydrv_trace)
+    log_set_verbosity(LOG_DEBUG);
 
-  const char *ssl = sb_opt_str("mysql-ssl");
-  if (ssl == NULL || !strcasecmp(ssl, "disabled") || !strcasecmp(ssl, "off") ||
-      !strcasecmp(ssl, "false") || !strcmp(ssl, "0"))
-    cfg.ssl = SSL_DISABLED;
-  else if (!strcasecmp(ssl, "preferred"))
-    cfg.ssl = SSL_PREFERRED;
-  else if (!strcasecmp(ssl, "required") || !strcasecmp(ssl, "on") ||
-           !strcasecmp(ssl, "true") || !strcmp(ssl, "1"))
-    cfg.ssl = SSL_REQUIRED;
-  else if (!strcasecmp(ssl, "verify_ca"))
-    cfg.ssl = SSL_VERIFY_CA;
-  else if (!strcasecmp(ssl, "verify_identity"))
-    cfg.ssl = SSL_VERIFY_IDENTITY;
-  else
-  {
-    log_text(LOG_FATAL, "Invalid value for --mysql-ssl: '%s'", ssl);
+  if (parse_ssl_mode() != 0 || parse_ignore_list() != 0)
     return 1;
-  }
-
-  unsigned n;
-  char **ign = sb_opt_list("mysql-ignore-errors", &n);
-  for (unsigned i = 0; i < n; i++)
-  {
-    if (!strcasecmp(ign[i], "all"))
-      cfg.ignore_all = true;
-    else if (!strcasecmp(ign[i], "lost"))
-    {
-      add_ignore(2006);
-      add_ignore(2011);
-      add_ignore(2013);
-      add_ignore(2055);
-    }
-    else
-    {
-      char *end;
-      unsigned long e = strtoul(ign[i], &end, 10);
-      if (*end != '\0')
-      {
-        log_text(LOG_FATAL, "Invalid value for --mysql-ignore-errors: '%s'", ign[i]);
-        return 1;
-      }
-      add_ignore((unsigned) e);
-    }
-  }
-  if (!cfg.dry_run && mysql_library_init(0, NULL, NULL) != 0)
+  MY_TRACE("mysql_library_init(0, NULL, NULL)");
+  if (mysql_library_init(0, NULL, NULL) != 0)
   {
     log_text(LOG_FATAL, "cannot initialize the MySQL client library");
     return 1;
   }
-  if (sb_opt_bool("mysql-debug"))
-    mysql_debug("d:t:O,/tmp/mysqld.trace");
   return 0;
 }
 
@@ -143,22 +167,27 @@ static void my_done(void)
 {
   free(cfg.ignore);
   cfg.ignore = NULL;
-  if (!cfg.dry_run)
-    mysql_library_end();
+  cfg.nignore = 0;
+  MY_TRACE("mysql_library_end()");
+  mysql_library_end();
 }
 
 static int my_thread_init(int tid)
 {
   (void) tid;
-  return cfg.dry_run ? 0 : (mysql_thread_init() ? 1 : 0);
+  my_bool rc = mysql_thread_init();
+  MY_TRACE("mysql_thread_init() = %d", (int) rc);
+  return rc != 0;
 }
 
 static void my_thread_done(int tid)
 {
   (void) tid;
-  if (!cfg.dry_run)
-    mysql_thread_end();
+  MY_TRACE("mysql_thread_end()");
+  mysql_thread_end();
 }
+
+/* ---- errors ------------------------------------------------------------- */
 
 static bool ignorable(unsigned e)
 {
@@ -170,14 +199,74 @@ static bool ignorable(unsigned e)
   return false;
 }
 
-/* Records the last error of `m` (connection or statement level). */
-void mydrv_set_error(db_conn_t *con, unsigned e, const char *state,
-                      const char *msg, const char *api, const char *sql, size_t len)
+void mydrv_set_error(db_conn_t *con, unsigned e, const char *state, const char *msg,
+                     const char *api, const char *sql, size_t len)
 {
-  db_error_t kind = ignorable(e) ? DB_ERROR_IGNORABLE : DB_ERROR_FATAL;
+  db_error_t kind = DB_ERROR_FATAL;
+  if (ignorable(e))
+  {
+    kind = DB_ERROR_IGNORABLE;
+    log_text(LOG_DEBUG, "Ignoring error %u %s, ", e, SAFESTR(msg));
+  }
   db_set_error(con, kind, (int) e, state, msg, api, sql, sql ? len : 0);
-  if (lost_errno(e))
+  /* server gone or connection broken: the generic layer rebuilds it */
+  if (e == 2006 || e == 2011 || e == 2013 || e == 2055)
     con->lost = true;
+}
+
+int mydrv_conn_failed(db_conn_t *con, const char *api, const char *sql, size_t len)
+{
+  MYSQL *m = ((my_conn_t *) con->ptr)->mysql;
+  unsigned e = mysql_errno(m);
+  MY_TRACE("mysql_errno(%p) = %u (%s)", (void *) m, e, mysql_error(m));
+  mydrv_set_error(con, e, mysql_sqlstate(m), mysql_error(m), api, sql, len);
+  return 1;
+}
+
+/* ---- connections -------------------------------------------------------- */
+
+static void set_tls_options(MYSQL *m)
+{
+#if defined(MARIADB_BASE_VERSION)
+  /*
+   * Connector/C has one switch, use_ssl (set by mysql_ssl_set and by
+   * MYSQL_OPT_SSL_ENFORCE): TLS when the server offers it, plain otherwise.
+   * Given a CA it verifies the server's chain; MYSQL_OPT_SSL_VERIFY_SERVER_CERT
+   * adds the host name check and refuses plain servers. So VERIFY_CA is a
+   * CA with no host name check (with no CA it can only verify the full
+   * identity), and REQUIRED and VERIFY_CA refuse a plain session after
+   * connecting (mydrv_check_tls). Both switches are always set: newer
+   * Connector/C versions default to TLS.
+   */
+  my_bool use = cfg.ssl != SSL_DISABLED;
+  my_bool verify = cfg.ssl == SSL_VERIFY_IDENTITY || (cfg.ssl == SSL_VERIFY_CA && !cfg.ssl_ca);
+  if (use)
+  {
+    MY_TRACE("mysql_ssl_set(%p, \"%s\", \"%s\", \"%s\", NULL, \"%s\")", (void *) m,
+             SAFESTR(cfg.ssl_key), SAFESTR(cfg.ssl_cert), SAFESTR(cfg.ssl_ca),
+             SAFESTR(cfg.ssl_cipher));
+    mysql_ssl_set(m, cfg.ssl_key, cfg.ssl_cert, cfg.ssl_ca, NULL, cfg.ssl_cipher);
+  }
+  mysql_optionsv(m, MYSQL_OPT_SSL_ENFORCE, &use);
+  mysql_optionsv(m, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
+#elif MYSQL_VERSION_ID >= 50711
+  /* libmysqlclient defaults to PREFERRED: always say which mode is meant */
+  static const unsigned modes[] = { SSL_MODE_DISABLED, SSL_MODE_PREFERRED, SSL_MODE_REQUIRED,
+                                    SSL_MODE_VERIFY_CA, SSL_MODE_VERIFY_IDENTITY };
+  unsigned mode = modes[cfg.ssl];
+  MY_TRACE("mysql_options(%p, MYSQL_OPT_SSL_MODE, %u)", (void *) m, mode);
+  mysql_options(m, MYSQL_OPT_SSL_MODE, &mode);
+  if (cfg.ssl != SSL_DISABLED)
+  {
+    mysql_options(m, MYSQL_OPT_SSL_KEY, cfg.ssl_key);
+    mysql_options(m, MYSQL_OPT_SSL_CERT, cfg.ssl_cert);
+    mysql_options(m, MYSQL_OPT_SSL_CA, cfg.ssl_ca);
+    mysql_options(m, MYSQL_OPT_SSL_CIPHER, cfg.ssl_cipher);
+  }
+#else
+  if (cfg.ssl != SSL_DISABLED)
+    mysql_ssl_set(m, cfg.ssl_key, cfg.ssl_cert, cfg.ssl_ca, NULL, cfg.ssl_cipher);
+#endif
 }
 
 MYSQL *mydrv_new_handle(my_conn_t *mc, bool nonblocking)
@@ -191,6 +280,7 @@ MYSQL *mydrv_new_handle(my_conn_t *mc, bool nonblocking)
   }
   else
   {
+    /* hosts x ports, ports in the inner loop */
     unsigned nh = cfg.nhosts ? cfg.nhosts : 1, np = cfg.nports ? cfg.nports : 1;
     unsigned i = db_next_endpoint(nh * np);
     mc->host = cfg.nhosts ? cfg.hosts[i / np] : "localhost";
@@ -201,6 +291,7 @@ MYSQL *mydrv_new_handle(my_conn_t *mc, bool nonblocking)
   mc->db = cfg.db;
 
   MYSQL *m = mysql_init(NULL);
+  MY_TRACE("mysql_init(NULL) = %p", (void *) m);
   if (m == NULL)
   {
     log_text(LOG_FATAL, "mysql_init() failed: out of memory");
@@ -212,41 +303,55 @@ MYSQL *mydrv_new_handle(my_conn_t *mc, bool nonblocking)
 #else
   (void) nonblocking;
 #endif
-  if (cfg.ssl != SSL_DISABLED)
-  {
-    mysql_ssl_set(m, cfg.ssl_key, cfg.ssl_cert, cfg.ssl_ca, NULL,
-                  cfg.ssl_cipher && *cfg.ssl_cipher ? cfg.ssl_cipher : NULL);
-#ifdef MARIADB_BASE_VERSION
-    my_bool enforce = cfg.ssl >= SSL_REQUIRED;
-    my_bool verify = cfg.ssl >= SSL_VERIFY_CA;
-    mysql_optionsv(m, MYSQL_OPT_SSL_ENFORCE, &enforce);
-    mysql_optionsv(m, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
-#endif
-  }
-#ifdef MARIADB_BASE_VERSION
-  else
-  {
-    /* Connector/C 3.3+ may try TLS on its own; keep "disabled" plain. */
-    my_bool off = 0;
-    mysql_optionsv(m, MYSQL_OPT_SSL_ENFORCE, &off);
-  }
-#endif
+  set_tls_options(m);
   if (cfg.compression)
+  {
+    MY_TRACE("mysql_options(%p, MYSQL_OPT_COMPRESS, NULL)", (void *) m);
     mysql_options(m, MYSQL_OPT_COMPRESS, NULL);
+#if !defined(MARIADB_BASE_VERSION) && MYSQL_VERSION_ID >= 80018
+    mysql_options(m, MYSQL_OPT_COMPRESSION_ALGORITHMS, cfg.compression_alg);
+#endif
+  }
+  MY_TRACE("mysql_real_connect(%p, \"%s\", \"%s\", \"***\", \"%s\", %u, \"%s\", "
+           "CLIENT_MULTI_STATEMENTS | CLIENT_MULTI_RESULTS)", (void *) m, SAFESTR(mc->host),
+           SAFESTR(mc->user), SAFESTR(mc->db), mc->port, SAFESTR(mc->socket));
   return m;
+}
+
+int mydrv_check_tls(MYSQL *m)
+{
+  if (cfg.ssl == SSL_DISABLED)
+    return 0;
+  const char *cipher = mysql_get_ssl_cipher(m);
+  MY_TRACE("mysql_get_ssl_cipher(%p) = \"%s\"", (void *) m, SAFESTR(cipher));
+#if defined(MARIADB_BASE_VERSION)
+  /* Connector/C falls back to plain text silently (see set_tls_options) */
+  if (cfg.ssl >= SSL_REQUIRED && cipher == NULL)
+    return 1;
+#endif
+  return 0;
 }
 
 int mydrv_connect_failed(db_conn_t *con, MYSQL *m)
 {
   my_conn_t *mc = con->ptr;
+  unsigned e = mysql_errno(m);
+  const char *msg = mysql_error(m), *state = mysql_sqlstate(m);
+  if (e == 0)
+  {
+    /* connected, but without the TLS that --mysql-ssl demands; worded as
+       Connector/C's own refusal */
+    e = CR_SSL_CONNECTION_ERROR;
+    msg = "TLS/SSL error: SSL is required, but the server does not support it";
+    state = "HY000";
+  }
   if (mc->socket)
     log_text(LOG_FATAL, "unable to connect to MySQL server on socket '%s', aborting...", mc->socket);
   else
     log_text(LOG_FATAL, "unable to connect to MySQL server on host '%s', port %u, aborting...",
              mc->host, mc->port);
-  log_text(LOG_FATAL, "error %u: %s", mysql_errno(m), mysql_error(m));
-  db_set_error(con, DB_ERROR_FATAL, (int) mysql_errno(m), mysql_sqlstate(m),
-               mysql_error(m), "mysql_real_connect", "", 0);
+  log_text(LOG_FATAL, "error %u: %s", e, msg);
+  db_set_error(con, DB_ERROR_FATAL, (int) e, state, msg, "mysql_real_connect", "", 0);
   mysql_close(m);
   free(mc);
   con->ptr = NULL;
@@ -259,7 +364,7 @@ static int my_connect(db_conn_t *con)
   if (mc == NULL)
     return 1;
   con->ptr = mc;
-  if (cfg.dry_run)
+  if (mydrv_dry_run)
     return 0;
   MYSQL *m = mydrv_new_handle(mc, false);
   if (m == NULL)
@@ -268,8 +373,8 @@ static int my_connect(db_conn_t *con)
     con->ptr = NULL;
     return 1;
   }
-  if (mysql_real_connect(m, mc->host, mc->user, mc->password, mc->db, mc->port,
-                         mc->socket, MYSQL_CLIENT_FLAGS) == NULL)
+  if (mysql_real_connect(m, mc->host, mc->user, mc->password, mc->db, mc->port, mc->socket,
+                         MYSQL_CLIENT_FLAGS) == NULL || mydrv_check_tls(m) != 0)
     return mydrv_connect_failed(con, m);
   mc->mysql = m;
   return 0;
@@ -281,120 +386,87 @@ static void my_disconnect(db_conn_t *con)
   if (mc == NULL)
     return;
   if (mc->mysql)
+  {
+    MY_TRACE("mysql_close(%p)", (void *) mc->mysql);
     mysql_close(mc->mysql);
+  }
   free(mc->values);
   free(mc);
   con->ptr = NULL;
 }
 
-/* Fills rs from the connection's current statement result. */
-void mydrv_no_result_set(db_result_t *rs, my_ulonglong affected)
+/* ---- text queries ------------------------------------------------------- */
+
+void mydrv_no_result_set(db_result_t *rs, uint64_t affected)
 {
-  bool known = affected != (my_ulonglong) -1;
+  /* (uint64_t) -1 means the server sent no count */
+  bool known = affected != (uint64_t) -1;
   rs->counter = known && affected > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
   rs->nrows = known ? affected : 0;
   rs->nfields = 0;
 }
 
-int mydrv_store_text_result(db_conn_t *con, db_result_t *rs, const char *sql,
-                             size_t len, const char *api)
+int mydrv_text_result(db_conn_t *con, MYSQL_RES *res, db_result_t *rs)
 {
-  my_conn_t *mc = con->ptr;
-  MYSQL *m = mc->mysql;
-  MYSQL_RES *res = mysql_store_result(m);
-  if (res == NULL && mysql_errno(m) != 0)
-  {
-    mydrv_set_error(con, mysql_errno(m), mysql_sqlstate(m), mysql_error(m), api, sql, len);
-    return 1;
-  }
+  MYSQL *m = ((my_conn_t *) con->ptr)->mysql;
+  MY_TRACE("mysql_store_result(%p) = %p", (void *) m, (void *) res);
   rs->ptr = res;
-  if (res != NULL)
+  if (res == NULL)
   {
-    rs->counter = SB_CNT_READ;
-    rs->nrows = mysql_num_rows(res);
-    rs->nfields = mysql_num_fields(res);
-  }
-  else
-  {
+    /* as sysbench, a failure to read the result names no query */
+    if (mysql_errno(m) != 0)
+      return mydrv_conn_failed(con, "mysql_store_result", "", 0);
     mydrv_no_result_set(rs, mysql_affected_rows(m));
+    MY_TRACE("mysql_affected_rows(%p) = %llu", (void *) m, (unsigned long long) rs->nrows);
+    return 0;
   }
+  rs->counter = SB_CNT_READ;
+  rs->nrows = mysql_num_rows(res);
+  rs->nfields = mysql_num_fields(res);
+  MY_TRACE("mysql_num_rows(%p) = %llu, mysql_num_fields = %u", (void *) res,
+           (unsigned long long) rs->nrows, rs->nfields);
   return 0;
 }
 
 static int my_query(db_conn_t *con, const char *sql, size_t len, db_result_t *rs)
 {
   my_conn_t *mc = con->ptr;
-  if (db_debug())
-    log_text(LOG_DEBUG, "mysql_real_query(\"%.*s\")", (int) len, sql);
-  if (cfg.dry_run)
+  if (mydrv_dry_run)
   {
     rs->counter = SB_CNT_OTHER;
     return 0;
   }
-  if (mysql_real_query(mc->mysql, sql, (unsigned long) len) != 0)
-  {
-    mydrv_set_error(con, mysql_errno(mc->mysql), mysql_sqlstate(mc->mysql),
-              mysql_error(mc->mysql), "mysql_drv_query", sql, len);
-    return 1;
-  }
-  return mydrv_store_text_result(con, rs, sql, len, "mysql_drv_store_result");
+  mc->last_stmt = NULL;
+  int err = mysql_real_query(mc->mysql, sql, (unsigned long) len);
+  MY_TRACE("mysql_real_query(%p, \"%.*s\", %zu) = %d", (void *) mc->mysql, (int) len, sql, len, err);
+  if (err != 0)
+    return mydrv_conn_failed(con, "mysql_drv_query", sql, len);
+  return mydrv_text_result(con, mysql_store_result(mc->mysql), rs);
 }
 
-static int bind_results(my_stmt_t *ms, MYSQL_RES *meta);
 
 static int my_fetch_row(db_result_t *rs)
 {
-  db_conn_t *con = rs->con;
-  my_conn_t *mc = con->ptr;
+  my_conn_t *mc = rs->con->ptr;
+  if (mc == NULL)
+    return 0;
   if (mc->values_cap < rs->nfields)
   {
-    free(mc->values);
-    mc->values = calloc(rs->nfields, sizeof(db_value_t));
+    db_value_t *v = realloc(mc->values, sizeof(db_value_t) * rs->nfields);
+    if (v == NULL)
+      return 0;
+    mc->values = v;
     mc->values_cap = rs->nfields;
   }
   rs->row.values = mc->values;
-
   if (rs->stmt != NULL)
-  {
-    my_stmt_t *ms = rs->stmt->ptr;
-    if (!ms->results_bound)
-    {
-      /* Bound on the first fetch only: most executions never fetch, and
-         the metadata call allocates. */
-      MYSQL_RES *meta = mysql_stmt_result_metadata(ms->stmt);
-      int brc = meta ? bind_results(ms, meta) : 1;
-      if (meta)
-        mysql_free_result(meta);
-      if (brc != 0)
-        return 0;
-      ms->results_bound = true;
-    }
-    int rc = mysql_stmt_fetch(ms->stmt);
-    if (rc == MYSQL_NO_DATA || rc == 1)
-      return 0;
-    for (unsigned i = 0; i < rs->nfields; i++)
-    {
-      if (ms->res_null[i])
-      {
-        mc->values[i].ptr = NULL;
-        mc->values[i].len = 0;
-      }
-      else
-      {
-        unsigned long l = ms->res_len[i];
-        if (l > ms->res_cap[i])  /* truncated: should not happen with max_length */
-          l = ms->res_cap[i];
-        mc->values[i].ptr = ms->res_buf[i];
-        mc->values[i].len = l;
-      }
-    }
-    return 1;
-  }
+    return mydrv_stmt_fetch(rs, mc);
 
   MYSQL_RES *res = rs->ptr;
   if (res == NULL)
     return 0;
   MYSQL_ROW row = mysql_fetch_row(res);
+  MY_TRACE("mysql_fetch_row(%p) = %p", (void *) res, (void *) row);
   if (row == NULL)
     return 0;
   unsigned long *lens = mysql_fetch_lengths(res);
@@ -408,37 +480,55 @@ static int my_fetch_row(db_result_t *rs)
 
 static void my_free_results(db_result_t *rs)
 {
-  if (rs->stmt != NULL && rs->stmt->ptr != NULL)
+  if (rs->stmt != NULL)
   {
     my_stmt_t *ms = rs->stmt->ptr;
-    if (ms->stmt)
+    if (ms != NULL && ms->stmt != NULL)
+    {
+      MY_TRACE("mysql_stmt_free_result(%p)", (void *) ms->stmt);
       mysql_stmt_free_result(ms->stmt);
+    }
   }
   else if (rs->ptr != NULL)
+  {
+    MY_TRACE("mysql_free_result(%p)", rs->ptr);
     mysql_free_result(rs->ptr);
+  }
   rs->ptr = NULL;
 }
 
 static bool my_more_results(db_conn_t *con)
 {
   my_conn_t *mc = con->ptr;
-  return !cfg.dry_run && mc && mc->mysql && mysql_more_results(mc->mysql);
+  if (mydrv_dry_run || mc == NULL || mc->mysql == NULL)
+    return false;
+  bool more = mysql_more_results(mc->mysql);
+  MY_TRACE("mysql_more_results(%p) = %d", (void *) mc->mysql, (int) more);
+  return more;
 }
+
 
 static int my_next_result(db_conn_t *con, db_result_t *rs)
 {
   my_conn_t *mc = con->ptr;
-  int rc = mysql_next_result(mc->mysql);
-  if (rc > 0)
+  if (mydrv_dry_run)
   {
-    mydrv_set_error(con, mysql_errno(mc->mysql), mysql_sqlstate(mc->mysql),
-              mysql_error(mc->mysql), "mysql_next_result", NULL, 0);
-    return 1;
+    rs->counter = SB_CNT_OTHER;
+    return 0;
   }
-  if (rc < 0)
-    return 1;
-  rs->stmt = NULL;
-  return mydrv_store_text_result(con, rs, NULL, 0, "mysql_next_result");
+  /* a CALL's later results belong to the statement that ran it */
+  if (mc->last_stmt != NULL)
+    return mydrv_stmt_next_result(mc->last_stmt, rs);
+  int err = mysql_next_result(mc->mysql);
+  MY_TRACE("mysql_next_result(%p) = %d", (void *) mc->mysql, err);
+  if (err > 0)
+    return mydrv_conn_failed(con, "mysql_drv_next_result", "", 0);
+  if (err < 0)
+  {
+    rs->counter = SB_CNT_OTHER;
+    return 0;
+  }
+  return mydrv_text_result(con, mysql_store_result(mc->mysql), rs);
 }
 
 static size_t my_escape(db_conn_t *con, char *dst, const char *src, size_t len)
@@ -446,7 +536,7 @@ static size_t my_escape(db_conn_t *con, char *dst, const char *src, size_t len)
   my_conn_t *mc = con->ptr;
   if (mc && mc->mysql)
     return mysql_real_escape_string(mc->mysql, dst, src, (unsigned long) len);
-  /* dry run: plain quoting */
+  /* dry run: no handle to ask for the character set */
   size_t n = 0;
   for (size_t i = 0; i < len; i++)
   {
@@ -458,231 +548,8 @@ static size_t my_escape(db_conn_t *con, char *dst, const char *src, size_t len)
   return n;
 }
 
-/* ---- prepared statements ------------------------------------------------------ */
+/* ---- prepared statements ------------------------------------------------ */
 
-static void free_stmt_bindings(my_stmt_t *ms)
-{
-  for (unsigned i = 0; i < ms->nresults; i++)
-    free(ms->res_buf[i]);
-  free(ms->res_buf);
-  free(ms->res_len);
-  free(ms->res_null);
-  free(ms->res_cap);
-  free(ms->results);
-  free(ms->params);
-  free(ms->param_len);
-  free(ms->param_null);
-}
-
-static int my_prepare(db_stmt_t *stmt)
-{
-  db_conn_t *con = stmt->con;
-  my_conn_t *mc = con->ptr;
-  if (cfg.dry_run)
-  {
-    stmt->emulated = true;
-    return 0;
-  }
-  my_stmt_t *ms = calloc(1, sizeof(*ms));
-  if (ms == NULL)
-    return 1;
-  ms->stmt = mysql_stmt_init(mc->mysql);
-  if (ms->stmt == NULL)
-  {
-    mydrv_set_error(con, mysql_errno(mc->mysql), mysql_sqlstate(mc->mysql),
-              mysql_error(mc->mysql), "mysql_stmt_init", stmt->query, stmt->query_len);
-    free(ms);
-    return 1;
-  }
-  if (mysql_stmt_prepare(ms->stmt, stmt->query, (unsigned long) stmt->query_len) != 0)
-  {
-    unsigned e = mysql_stmt_errno(ms->stmt);
-    if (e == ER_UNSUPPORTED_PS_CODE)
-    {
-      /* The server cannot prepare this one: emulate it client-side. */
-      mysql_stmt_close(ms->stmt);
-      free(ms);
-      stmt->emulated = true;
-      return 0;
-    }
-    mydrv_set_error(con, e, mysql_stmt_sqlstate(ms->stmt), mysql_stmt_error(ms->stmt),
-              "mysql_stmt_prepare", stmt->query, stmt->query_len);
-    mysql_stmt_close(ms->stmt);
-    free(ms);
-    return 1;
-  }
-  my_bool update_max = 1;
-  mysql_stmt_attr_set(ms->stmt, STMT_ATTR_UPDATE_MAX_LENGTH, &update_max);
-  ms->nparams = mysql_stmt_param_count(ms->stmt);
-  if (ms->nparams > 0)
-  {
-    ms->params = calloc(ms->nparams, sizeof(MYSQL_BIND));
-    ms->param_len = calloc(ms->nparams, sizeof(unsigned long));
-    ms->param_null = calloc(ms->nparams, sizeof(my_bool));
-  }
-  stmt->ptr = ms;
-  return 0;
-}
-
-static enum enum_field_types bind_field_type(db_bind_type_t t)
-{
-  switch (t)
-  {
-  case DB_TYPE_TINYINT:
-  case DB_TYPE_SMALLINT:
-  case DB_TYPE_INT:
-  case DB_TYPE_BIGINT: return MYSQL_TYPE_LONGLONG;
-  case DB_TYPE_FLOAT:
-  case DB_TYPE_DOUBLE: return MYSQL_TYPE_DOUBLE;
-  default: return MYSQL_TYPE_STRING;
-  }
-}
-
-/* Points the MYSQL_BINDs at the generic layer's parameter buffers. The
-   buffers do not move, so binding is redone only when it must be. */
-int mydrv_bind_params(db_stmt_t *stmt, my_stmt_t *ms)
-{
-  unsigned n = stmt->norder < ms->nparams ? stmt->norder : ms->nparams;
-  if (ms->params_bound && ms->bound_gen == stmt->order_gen)
-  {
-    /* Buffers are where they were bound: refresh lengths and NULL flags. */
-    for (unsigned k = 0; k < n; k++)
-    {
-      const db_bind_t *b = &stmt->binds[stmt->order[k]];
-      ms->param_null[k] = b->is_null;
-      ms->param_len[k] = b->len;
-    }
-    return 0;
-  }
-  for (unsigned k = 0; k < n; k++)
-  {
-    db_bind_t *b = &stmt->binds[stmt->order[k]];
-    MYSQL_BIND *mb = &ms->params[k];
-    mb->buffer_type = bind_field_type(b->type);
-    ms->param_null[k] = b->is_null;
-    mb->is_null = &ms->param_null[k];
-    switch (mb->buffer_type)
-    {
-    case MYSQL_TYPE_LONGLONG:
-      mb->buffer = &b->i;
-      break;
-    case MYSQL_TYPE_DOUBLE:
-      mb->buffer = &b->d;
-      break;
-    default:
-      mb->buffer = b->buf;
-      ms->param_len[k] = b->len;
-      mb->length = &ms->param_len[k];
-      mb->buffer_length = b->max_len;
-      break;
-    }
-  }
-  if (ms->nparams > 0 && mysql_stmt_bind_param(ms->stmt, ms->params) != 0)
-    return 1;
-  ms->params_bound = true;
-  ms->bound_gen = stmt->order_gen;
-  return 0;
-}
-
-/* Binds every result column as text, sized from the stored max_length. */
-static int bind_results(my_stmt_t *ms, MYSQL_RES *meta)
-{
-  unsigned n = mysql_num_fields(meta);
-  if (n != ms->nresults)
-  {
-    for (unsigned i = 0; i < ms->nresults; i++)
-      free(ms->res_buf[i]);
-    free(ms->res_buf);
-    free(ms->res_len);
-    free(ms->res_null);
-    free(ms->res_cap);
-    free(ms->results);
-    ms->nresults = n;
-    ms->results = calloc(n, sizeof(MYSQL_BIND));
-    ms->res_buf = calloc(n, sizeof(char *));
-    ms->res_len = calloc(n, sizeof(unsigned long));
-    ms->res_null = calloc(n, sizeof(my_bool));
-    ms->res_cap = calloc(n, sizeof(unsigned long));
-  }
-  MYSQL_FIELD *fields = mysql_fetch_fields(meta);
-  for (unsigned i = 0; i < n; i++)
-  {
-    unsigned long need = fields[i].max_length + 1;
-    if (need < 64)
-      need = 64;
-    if (ms->res_cap[i] < need)
-    {
-      free(ms->res_buf[i]);
-      ms->res_buf[i] = malloc(need);
-      ms->res_cap[i] = need;
-    }
-    MYSQL_BIND *mb = &ms->results[i];
-    memset(mb, 0, sizeof(*mb));
-    mb->buffer_type = MYSQL_TYPE_STRING;
-    mb->buffer = ms->res_buf[i];
-    mb->buffer_length = ms->res_cap[i];
-    mb->length = &ms->res_len[i];
-    mb->is_null = &ms->res_null[i];
-  }
-  return mysql_stmt_bind_result(ms->stmt, ms->results) ? 1 : 0;
-}
-
-int mydrv_stmt_failed(db_conn_t *con, my_stmt_t *ms, const char *api)
-{
-  mydrv_set_error(con, mysql_stmt_errno(ms->stmt), mysql_stmt_sqlstate(ms->stmt),
-            mysql_stmt_error(ms->stmt), api, NULL, 0);
-  return 1;
-}
-
-static int my_execute(db_stmt_t *stmt, db_result_t *rs)
-{
-  db_conn_t *con = stmt->con;
-  my_stmt_t *ms = stmt->ptr;
-  if (cfg.dry_run || ms == NULL)
-  {
-    rs->counter = SB_CNT_OTHER;
-    return 0;
-  }
-  if (mydrv_bind_params(stmt, ms) != 0)
-    return mydrv_stmt_failed(con, ms, "mysql_stmt_bind_param");
-  if (mysql_stmt_execute(ms->stmt) != 0)
-    return mydrv_stmt_failed(con, ms, "mysql_stmt_execute");
-
-  return mydrv_stmt_result(stmt, rs, false);
-}
-
-int mydrv_stmt_result(db_stmt_t *stmt, db_result_t *rs, bool stored)
-{
-  db_conn_t *con = stmt->con;
-  my_stmt_t *ms = stmt->ptr;
-  rs->stmt = stmt;
-  if (mysql_stmt_field_count(ms->stmt) > 0)
-  {
-    if (!stored && mysql_stmt_store_result(ms->stmt) != 0)
-      return mydrv_stmt_failed(con, ms, "mysql_stmt_store_result");
-    ms->results_bound = false;
-    rs->counter = SB_CNT_READ;
-    rs->nrows = mysql_stmt_num_rows(ms->stmt);
-    rs->nfields = mysql_stmt_field_count(ms->stmt);
-  }
-  else
-  {
-    mydrv_no_result_set(rs, mysql_stmt_affected_rows(ms->stmt));
-  }
-  return 0;
-}
-
-static void my_close(db_stmt_t *stmt)
-{
-  my_stmt_t *ms = stmt->ptr;
-  if (ms == NULL)
-    return;
-  if (ms->stmt)
-    mysql_stmt_close(ms->stmt);
-  free_stmt_bindings(ms);
-  free(ms);
-  stmt->ptr = NULL;
-}
 
 const db_driver_t mysql_driver = {
   .name = "mysql",
@@ -697,9 +564,9 @@ const db_driver_t mysql_driver = {
     .connect = my_connect,
     .disconnect = my_disconnect,
     .query = my_query,
-    .prepare = my_prepare,
-    .execute = my_execute,
-    .close = my_close,
+    .prepare = mydrv_prepare,
+    .execute = mydrv_execute,
+    .close = mydrv_close,
     .fetch_row = my_fetch_row,
     .free_results = my_free_results,
     .more_results = my_more_results,

@@ -1,17 +1,19 @@
 /*
  * Internal interface of the MySQL driver, shared by drv_mysql.c (options,
- * blocking operations, statements) and drv_mysql_async.c (the start /
- * continue forms of db_driver.h on MariaDB's non-blocking API).
+ * connections, queries, prepared statements) and drv_mysql_async.c (the
+ * start / continue forms of db_driver.h on MariaDB's non-blocking API).
  */
 #ifndef DRV_MYSQL_H
 #define DRV_MYSQL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <mysql.h>
 
 #include "db_driver.h"
+#include "sb_logger.h"
 
 /* MySQL 8.0's libmysqlclient dropped the my_bool type. */
 #if !defined(MARIADB_BASE_VERSION) && defined(MYSQL_VERSION_ID) && MYSQL_VERSION_ID >= 80000
@@ -20,84 +22,119 @@ typedef bool my_bool;
 
 #define MYSQL_CLIENT_FLAGS (CLIENT_MULTI_STATEMENTS | CLIENT_MULTI_RESULTS)
 
+/* --mysql-debug: sysbench logs every client library call at debug level. */
+extern bool mydrv_trace;
+#define MY_TRACE(...) \
+  do { if (__builtin_expect(mydrv_trace, 0)) log_text(LOG_DEBUG, __VA_ARGS__); } while (0)
+
+/* --mysql-dry-run */
+extern bool mydrv_dry_run;
+
 /* Per-connection state. */
 typedef struct {
   MYSQL *mysql;
-  /* endpoint and credentials of this connection (for messages, async) */
+  /* endpoint and credentials of this connection (messages, async connect) */
   const char *host, *socket, *user, *password, *db;
   unsigned port;
+  /* the statement executed last, while its results may still be pending:
+     next_result must then go through mysql_stmt_next_result */
+  db_stmt_t *last_stmt;
+  db_value_t *values;      /* row values handed out by fetch_row */
+  unsigned values_cap;
   /* asynchronous operation in progress (drv_mysql_async.c) */
   int aphase;
   MYSQL *aret;
   MYSQL_RES *ares;
   int aerr;
   db_result_t *ars;
-  db_stmt_t *astmt;
-  MYSQL_ROW row;
-  unsigned long *lengths;
-  db_value_t *values;      /* nfields entries, reused */
-  unsigned values_cap;
+  const char *asql;        /* text of the query in progress, for errors */
+  size_t alen;
 } my_conn_t;
 
+/* A result column fetched as text. */
+typedef struct {
+  char *buf;
+  unsigned long cap, len;
+  my_bool null;
+} my_col_t;
+
 /* Per-statement state: parameter and result bindings kept across
-   executions so an execute allocates nothing. */
+   executions so that executing allocates nothing. */
 typedef struct {
   MYSQL_STMT *stmt;
+  unsigned nparams;
   MYSQL_BIND *params;
   unsigned long *param_len;
   my_bool *param_null;
-  unsigned nparams;
-  MYSQL_BIND *results;       /* text bindings of the result columns */
-  char **res_buf;
-  unsigned long *res_len;
-  my_bool *res_null;
-  unsigned long *res_cap;
-  unsigned nresults;
-  bool results_bound;        /* text bindings set for the current result */
-  unsigned bound_gen;        /* stmt->order_gen the parameters were bound at */
   bool params_bound;
+  unsigned bound_gen;        /* stmt->order_gen the parameters were bound at */
+  /* result columns, bound as text on the first fetch of each result */
+  unsigned nresults;
+  MYSQL_BIND *results;
+  my_col_t *cols;
+  bool results_bound;
 } my_stmt_t;
 
-/* drv_mysql.c */
+/* ---- drv_mysql.c ---- */
 
 /* Chooses the next endpoint (stored in mc) and returns a client handle with
    the SSL and compression options set; `nonblocking` enables MariaDB's
    non-blocking API on it. NULL (FATAL printed) on allocation failure. */
 MYSQL *mydrv_new_handle(my_conn_t *mc, bool nonblocking);
 
-/* Prints the connect FATAL lines, records the error, frees `m` and the
-   connection state. Returns 1. */
+/* Checks a freshly connected handle against --mysql-ssl (REQUIRED and
+   stricter need a TLS session): 0 ok, non-zero to fail the connection
+   with mydrv_connect_failed. */
+int mydrv_check_tls(MYSQL *m);
+
+/* Prints the connect FATAL lines, records the error, closes `m` and frees
+   the connection state. With no error on `m` (a connection refused by
+   mydrv_check_tls) the error is the missing TLS. Returns 1. */
 int mydrv_connect_failed(db_conn_t *con, MYSQL *m);
 
 /* Records error `e` on `con`: ignorable when listed, lost for 2006 etc. */
-void mydrv_set_error(db_conn_t *con, unsigned e, const char *state,
-                     const char *msg, const char *api, const char *sql, size_t len);
+void mydrv_set_error(db_conn_t *con, unsigned e, const char *state, const char *msg,
+                     const char *api, const char *sql, size_t len);
 
-/* Fills `rs` after a text query whose result is `res` (NULL: none, or an
-   error when mysql_errno is set). 0 ok, 1 error recorded. */
-int mydrv_store_text_result(db_conn_t *con, db_result_t *rs, const char *sql,
-                            size_t len, const char *api);
+/* Records the connection's last error with `api` and `sql`. Returns 1. */
+int mydrv_conn_failed(db_conn_t *con, const char *api, const char *sql, size_t len);
 
-/* Classifies a statement without a result set from its affected rows:
-   write when it changed rows, other otherwise (sysbench's counting). */
-void mydrv_no_result_set(db_result_t *rs, my_ulonglong affected);
+/* Fills `rs` after a text statement whose stored result is `res` (NULL: no
+   result set, or an error when mysql_errno is set). 0 ok, 1 error recorded. */
+int mydrv_text_result(db_conn_t *con, MYSQL_RES *res, db_result_t *rs);
 
-/* Binds the statement's parameters (only when they changed). 0 ok. */
+/* Counts a statement without a result set from its affected rows: write when
+   it changed rows, other otherwise (sysbench's counting). */
+void mydrv_no_result_set(db_result_t *rs, uint64_t affected);
+
+/* Binds the statement's parameters (only when they changed). 0 ok, else
+   the error is recorded. */
 int mydrv_bind_params(db_stmt_t *stmt, my_stmt_t *ms);
-
-/* Records the statement's last error with `api`. Returns 1. */
-int mydrv_stmt_failed(db_conn_t *con, my_stmt_t *ms, const char *api);
-
-/* Fills `rs` for an executed statement (stores its rows when it has a
-   result set: `stored` says the rows were already stored). 0 ok. */
+/* Records the statement's last error with `api` (and the statement's SQL
+   when `with_sql`). Returns 1. */
+int mydrv_stmt_failed(db_stmt_t *stmt, my_stmt_t *ms, const char *api, bool with_sql);
+/* Fills `rs` for an executed statement, storing its rows when it has a
+   result set and `stored` is false. 0 ok. */
 int mydrv_stmt_result(db_stmt_t *stmt, db_result_t *rs, bool stored);
 
-/* drv_mysql_async.c (NULL-free only with MariaDB Connector/C) */
+/* ---- drv_mysql_async.c (only with MariaDB Connector/C) ---- */
 db_step_t mydrv_connect_start(db_conn_t *con);
 db_step_t mydrv_connect_cont(db_conn_t *con, int ready);
 db_step_t mydrv_query_start(db_conn_t *con, const char *sql, size_t len, db_result_t *rs);
 db_step_t mydrv_query_cont(db_conn_t *con, int ready);
 db_step_t mydrv_execute_start(db_stmt_t *stmt, db_result_t *rs);
 db_step_t mydrv_execute_cont(db_stmt_t *stmt, int ready);
+
+
+/* Prepared statements (drv_mysql_stmt.c): the ops-table entries prepare,
+   execute and close, and the fetch / next-result paths that
+   drv_mysql.c's generic fetch_row and next_result delegate to when the
+   connection's last result came from a statement. Same contracts as the
+   db_driver_ops_t members; called only from the connection's thread. */
+int mydrv_prepare(db_stmt_t *stmt);
+int mydrv_execute(db_stmt_t *stmt, db_result_t *rs);
+void mydrv_close(db_stmt_t *stmt);
+int mydrv_stmt_fetch(db_result_t *rs, my_conn_t *mc);
+int mydrv_stmt_next_result(db_stmt_t *stmt, db_result_t *rs);
 
 #endif

@@ -3,7 +3,9 @@
  * execute on MariaDB Connector/C's non-blocking API; see db_driver.h.
  * A connection opened by mydrv_connect_start has MYSQL_OPT_NONBLOCK set;
  * the blocking forms never enable it (it costs a context switch per call).
- * Built only when the client library has the API (HAVE_MYSQL_REAL_QUERY_START).
+ * The SQL text given to mydrv_query_start must stay valid until the query
+ * is done (it is named in the error). Built only when the client library
+ * has the API (HAVE_MYSQL_REAL_QUERY_START).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -50,6 +52,23 @@ static db_step_t wait_on(db_conn_t *con, MYSQL *m, int status)
   return DB_STEP_WAIT;
 }
 
+static db_step_t connect_step(db_conn_t *con, int status)
+{
+  my_conn_t *mc = con->ptr;
+  MYSQL *m = mc->mysql;
+  if (status != 0)
+    return wait_on(con, m, status);
+  mc->aphase = PH_NONE;
+  if (mc->aret == NULL || mydrv_check_tls(m) != 0)
+  {
+    /* frees mc and closes m */
+    mydrv_connect_failed(con, m);
+    return DB_STEP_DONE;
+  }
+  con->error = DB_ERROR_NONE;
+  return DB_STEP_DONE;
+}
+
 db_step_t mydrv_connect_start(db_conn_t *con)
 {
   my_conn_t *mc = calloc(1, sizeof(*mc));
@@ -59,6 +78,9 @@ db_step_t mydrv_connect_start(db_conn_t *con)
     return DB_STEP_DONE;
   }
   con->ptr = mc;
+  con->error = DB_ERROR_NONE;
+  if (mydrv_dry_run)
+    return DB_STEP_DONE;
   MYSQL *m = mydrv_new_handle(mc, true);
   if (m == NULL)
   {
@@ -69,33 +91,19 @@ db_step_t mydrv_connect_start(db_conn_t *con)
   }
   mc->mysql = m;
   mc->aphase = PH_CONNECT;
-  int status = mysql_real_connect_start(&mc->aret, m, mc->host, mc->user, mc->password,
-                                        mc->db, mc->port, mc->socket, MYSQL_CLIENT_FLAGS);
-  return mydrv_connect_cont(con, -status);
+  return connect_step(con, mysql_real_connect_start(&mc->aret, m, mc->host, mc->user,
+                                                    mc->password, mc->db, mc->port,
+                                                    mc->socket, MYSQL_CLIENT_FLAGS));
 }
 
-/* `ready` < 0 carries the status of the start call (internal). */
 db_step_t mydrv_connect_cont(db_conn_t *con, int ready)
 {
   my_conn_t *mc = con->ptr;
-  MYSQL *m = mc->mysql;
-  int status = ready < 0 ? -ready : mysql_real_connect_cont(&mc->aret, m, to_mysql_wait(ready));
-  if (status != 0)
-    return wait_on(con, m, status);
-  mc->aphase = PH_NONE;
-  if (mc->aret == NULL)
-  {
-    mc->mysql = NULL;
-    mydrv_connect_failed(con, m);
-    con->error = DB_ERROR_FATAL;
-    return DB_STEP_DONE;
-  }
-  con->error = DB_ERROR_NONE;
-  return DB_STEP_DONE;
+  return connect_step(con, mysql_real_connect_cont(&mc->aret, mc->mysql, to_mysql_wait(ready)));
 }
 
-/* Completes a text query: the result is stored with the non-blocking
-   mysql_store_result_start/cont pair. */
+/* A text query runs in two non-blocking steps: the query, then storing its
+   result. */
 static db_step_t query_step(db_conn_t *con, int status)
 {
   my_conn_t *mc = con->ptr;
@@ -106,38 +114,21 @@ static db_step_t query_step(db_conn_t *con, int status)
       return wait_on(con, m, status);
     if (mc->aphase == PH_QUERY)
     {
+      MY_TRACE("mysql_real_query_start(%p, \"%.*s\", %zu) = %d", (void *) m, (int) mc->alen,
+               mc->asql, mc->alen, mc->aerr);
       if (mc->aerr != 0)
       {
         mc->aphase = PH_NONE;
-        mydrv_set_error(con, mysql_errno(m), mysql_sqlstate(m), mysql_error(m),
-                        "mysql_drv_query", NULL, 0);
+        mydrv_conn_failed(con, "mysql_drv_query", mc->asql, mc->alen);
         return DB_STEP_DONE;
       }
       mc->aphase = PH_STORE;
       status = mysql_store_result_start(&mc->ares, m);
       continue;
     }
-    /* PH_STORE done */
     mc->aphase = PH_NONE;
-    db_result_t *rs = mc->ars;
-    if (mc->ares == NULL && mysql_errno(m) != 0)
-    {
-      mydrv_set_error(con, mysql_errno(m), mysql_sqlstate(m), mysql_error(m),
-                      "mysql_drv_store_result", NULL, 0);
-      return DB_STEP_DONE;
-    }
-    rs->ptr = mc->ares;
-    if (mc->ares)
-    {
-      rs->counter = SB_CNT_READ;
-      rs->nrows = mysql_num_rows(mc->ares);
-      rs->nfields = mysql_num_fields(mc->ares);
-    }
-    else
-    {
-      mydrv_no_result_set(rs, mysql_affected_rows(m));
-    }
-    con->error = DB_ERROR_NONE;
+    if (mydrv_text_result(con, mc->ares, mc->ars) == 0)
+      con->error = DB_ERROR_NONE;
     return DB_STEP_DONE;
   }
 }
@@ -145,10 +136,18 @@ static db_step_t query_step(db_conn_t *con, int status)
 db_step_t mydrv_query_start(db_conn_t *con, const char *sql, size_t len, db_result_t *rs)
 {
   my_conn_t *mc = con->ptr;
+  if (mydrv_dry_run)
+  {
+    rs->counter = SB_CNT_OTHER;
+    con->error = DB_ERROR_NONE;
+    return DB_STEP_DONE;
+  }
   mc->ars = rs;
+  mc->asql = sql;
+  mc->alen = len;
+  mc->last_stmt = NULL;
   mc->aphase = PH_QUERY;
-  int status = mysql_real_query_start(&mc->aerr, mc->mysql, sql, (unsigned long) len);
-  return query_step(con, status);
+  return query_step(con, mysql_real_query_start(&mc->aerr, mc->mysql, sql, (unsigned long) len));
 }
 
 db_step_t mydrv_query_cont(db_conn_t *con, int ready)
@@ -172,10 +171,9 @@ static db_step_t exec_step(db_stmt_t *stmt, int status)
       return wait_on(con, mc->mysql, status);
     if (mc->aerr != 0)
     {
-      const char *api = mc->aphase == PH_EXEC ? "mysql_stmt_execute"
-                                              : "mysql_stmt_store_result";
+      bool exec = mc->aphase == PH_EXEC;
       mc->aphase = PH_NONE;
-      mydrv_stmt_failed(con, ms, api);
+      mydrv_stmt_failed(stmt, ms, exec ? "mysql_stmt_execute" : "mysql_stmt_store_result", exec);
       return DB_STEP_DONE;
     }
     if (mc->aphase == PH_EXEC && mysql_stmt_field_count(ms->stmt) > 0)
@@ -196,22 +194,29 @@ db_step_t mydrv_execute_start(db_stmt_t *stmt, db_result_t *rs)
   db_conn_t *con = stmt->con;
   my_conn_t *mc = con->ptr;
   my_stmt_t *ms = stmt->ptr;
-  if (mydrv_bind_params(stmt, ms) != 0)
+  if (ms == NULL)
   {
-    mydrv_stmt_failed(con, ms, "mysql_stmt_bind_param");
+    if (mydrv_dry_run)
+    {
+      rs->counter = SB_CNT_OTHER;
+      con->error = DB_ERROR_NONE;
+    }
+    else
+      db_set_error(con, DB_ERROR_FATAL, 0, NULL, "statement is not prepared",
+                   "mysql_stmt_execute", stmt->query, stmt->query_len);
     return DB_STEP_DONE;
   }
+  if (mydrv_bind_params(stmt, ms) != 0)
+    return DB_STEP_DONE;
   mc->ars = rs;
-  mc->astmt = stmt;
+  mc->last_stmt = stmt;
   mc->aphase = PH_EXEC;
-  int status = mysql_stmt_execute_start(&mc->aerr, ms->stmt);
-  return exec_step(stmt, status);
+  return exec_step(stmt, mysql_stmt_execute_start(&mc->aerr, ms->stmt));
 }
 
 db_step_t mydrv_execute_cont(db_stmt_t *stmt, int ready)
 {
-  db_conn_t *con = stmt->con;
-  my_conn_t *mc = con->ptr;
+  my_conn_t *mc = stmt->con->ptr;
   my_stmt_t *ms = stmt->ptr;
   int w = to_mysql_wait(ready);
   int status = mc->aphase == PH_EXEC
