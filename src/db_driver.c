@@ -55,6 +55,9 @@ static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
 static bool initialised[8];
 static bool init_failed[8];
 static int driver_used;
+static db_driver_t *last_driver;
+static pthread_mutex_t reg_mutex = PTHREAD_MUTEX_INITIALIZER;
+static db_conn_t *reg_head;
 static bool ps_disabled;
 static bool debug_on;
 static _Thread_local bool thread_ready[8];
@@ -86,6 +89,11 @@ bool db_ps_disabled(void)
 bool db_debug(void)
 {
   return debug_on;
+}
+
+db_driver_t *db_last_driver(void)
+{
+  return __atomic_load_n(&last_driver, __ATOMIC_RELAXED);
 }
 
 bool db_driver_used(void)
@@ -142,6 +150,7 @@ db_driver_t *db_create(const char *name)
   if (failed)
     return NULL;
   __atomic_store_n(&driver_used, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&last_driver, (db_driver_t *) drv, __ATOMIC_RELAXED);
   return (db_driver_t *) drv;
 }
 
@@ -274,7 +283,22 @@ db_conn_t *db_connection_create(db_driver_t *drv)
     return NULL;
   }
   con->state = DB_CONN_READY;
+  pthread_mutex_lock(&reg_mutex);
+  con->reg_next = reg_head;
+  if (reg_head)
+    reg_head->reg_prev = con;
+  reg_head = con;
+  pthread_mutex_unlock(&reg_mutex);
   return con;
+}
+
+void db_each_connection(void (*fn)(db_conn_t *con, void *arg), void *arg)
+{
+  pthread_mutex_lock(&reg_mutex);
+  for (db_conn_t *c = reg_head; c; c = c->reg_next)
+    if (c->state != DB_CONN_INVALID)
+      fn(c, arg);
+  pthread_mutex_unlock(&reg_mutex);
 }
 
 void db_rs_release(db_result_t *rs)
@@ -375,6 +399,14 @@ void db_connection_free(db_conn_t *con)
     return;
   if (con->state != DB_CONN_INVALID)
     db_connection_close(con);
+  pthread_mutex_lock(&reg_mutex);
+  if (con->reg_prev)
+    con->reg_prev->reg_next = con->reg_next;
+  else if (reg_head == con)
+    reg_head = con->reg_next;
+  if (con->reg_next)
+    con->reg_next->reg_prev = con->reg_prev;
+  pthread_mutex_unlock(&reg_mutex);
   db_stmt_t *s = con->stmts;
   while (s)
   {

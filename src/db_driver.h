@@ -154,6 +154,7 @@ struct db_conn {
   const db_driver_t *driver;
   void *ptr;               /* driver-private connection handle */
   int thread_id;           /* creator's thread id (counters go there) */
+  struct db_conn *reg_prev, *reg_next;   /* registry of live connections */
   db_conn_state_t state;
   db_error_t error;        /* outcome of the last operation */
   bool lost;               /* driver: the connection is gone */
@@ -292,6 +293,10 @@ const char *db_driver_name(const db_driver_t *drv);
    interval/final report layout). */
 bool db_driver_used(void);
 
+/* The driver most recently returned by db_create (NULL if none): the
+   server-statistics sampler connects with it. Thread-safe. */
+db_driver_t *db_last_driver(void);
+
 /* Opens a new connection for the calling thread (sysbench.tid). NULL on
    failure (the driver has printed why). */
 db_conn_t *db_connection_create(db_driver_t *drv);
@@ -311,6 +316,12 @@ int db_connection_reconnect(db_conn_t *con);
    from the worker's own thread (single-writer counters). Exported for
    LuaJIT FFI. */
 void db_count_reconnect(int thread_id);
+
+/* Calls fn(con, arg) for every open connection of the process, under the
+   registry lock (fn must not create or free connections). For the engine's
+   start line, while the workers owning the connections are parked; not
+   safe while they use them. */
+void db_each_connection(void (*fn)(db_conn_t *con, void *arg), void *arg);
 
 /* Frees a closed connection's memory. */
 void db_connection_free(db_conn_t *con);

@@ -13,6 +13,7 @@
 #include "db_driver.h"
 #include "sb_builtin.h"
 #include "sb_core_options.h"
+#include "sb_results.h"
 #include "sb_counter.h"
 #include "sb_engine.h"
 #include "sb_help.h"
@@ -110,6 +111,7 @@ int main(int argc, char **argv)
 
   setvbuf(stdout, NULL, _IONBF, 0);
   sb_set_progname(argv[0]);
+  sb_results_set_cmdline(argc, argv);
   sb_opt_init();
 
   if (sb_opt_parse_argv(argc, argv, pos, MAX_POSITIONAL, &npos) != 0)

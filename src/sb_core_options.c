@@ -57,6 +57,10 @@ static const sb_option_t ext_options[] = {
   { "rate-overload", "what to do when workers cannot keep up with --rate {continue, abort}", "continue", SB_ARG_TYPE_STRING },
   { "sync-file", "start barrier: wait until this file disappears before starting the measured run", "", SB_ARG_TYPE_STRING },
   { "sync-wait", "check interval of the --sync-file barrier in milliseconds", "10", SB_ARG_TYPE_INT },
+  { "latency-limit", "count events slower than this many milliseconds as late (0 = off)", "0", SB_ARG_TYPE_DOUBLE },
+  { "results", "write the results (manifest, intervals, per-type statistics, summary, histogram) to this JSON file", "", SB_ARG_TYPE_STRING },
+  { "hdr-log", "write per-interval latency histograms to this file (HdrHistogram interval log)", "", SB_ARG_TYPE_STRING },
+  { "db-server-stats", "compare the client's counts with the server's own counters over the run", "on", SB_ARG_TYPE_BOOL },
   { "rand-spec-iter", "number of iterations for the special and gaussian distributions", "12", SB_ARG_TYPE_INT },
   { "rand-spec-pct", "percentage of the values to be treated as 'special' (for special distribution)", "1", SB_ARG_TYPE_INT },
   { "rand-spec-res", "percentage of 'special' values to use (for special distribution)", "75", SB_ARG_TYPE_INT },
@@ -244,6 +248,22 @@ int sb_core_read_config(sb_run_config_t *cfg)
     log_text(LOG_FATAL, "Invalid value for --sync-wait: %d (must be >= 1)", cfg->sync_wait_ms);
     return -1;
   }
+
+  double limit_ms = sb_opt_double("latency-limit");
+  if (limit_ms < 0 || isnan(limit_ms))
+  {
+    log_text(LOG_FATAL, "Invalid value for --latency-limit: %s (milliseconds, >= 0)",
+             sb_opt_str("latency-limit"));
+    return -1;
+  }
+  cfg->latency_limit_ns = (uint64_t) (limit_ms * 1e6);
+  cfg->results_path = sb_opt_str("results");
+  cfg->hdrlog_path = sb_opt_str("hdr-log");
+  if (cfg->results_path && !*cfg->results_path)
+    cfg->results_path = NULL;
+  if (cfg->hdrlog_path && !*cfg->hdrlog_path)
+    cfg->hdrlog_path = NULL;
+  cfg->server_stats = sb_opt_bool("db-server-stats");
 
   return 0;
 }

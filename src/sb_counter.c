@@ -44,7 +44,7 @@ unsigned sb_counter_slot(int thread_id)
    locked instruction; readers use relaxed loads. */
 void sb_counter_add(int thread_id, sb_counter_type type, uint64_t value)
 {
-  if (blocks == NULL || (unsigned) type >= SB_CNT_MAX)
+  if (blocks == NULL || (unsigned) type >= SB_CNT_MAX || thread_id == SB_TID_UNCOUNTED)
     return;
   uint64_t *c = &blocks[sb_counter_slot(thread_id)].v[type];
   __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + value,

@@ -44,6 +44,10 @@ void sb_counters_done(void);
    which counts into the spare slot). Set once at thread start. */
 extern _Thread_local int sb_tls_tid;
 
+/* Thread id whose counts are dropped: bmk's own bookkeeping queries
+   (the server-statistics sampler) must not show up as client queries. */
+#define SB_TID_UNCOUNTED (-2)
+
 /* Number of per-thread blocks (threads + 1). */
 unsigned sb_counters_slots(void);
 

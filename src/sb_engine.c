@@ -25,6 +25,8 @@
 #include "sb_options.h"
 #include "sb_rand.h"
 #include "sb_rate.h"
+#include "sb_results.h"
+#include "sb_server_stats.h"
 #include "sb_sync.h"
 #include "sb_timer.h"
 
@@ -44,6 +46,7 @@ uint64_t eng_stop_ns;
 static int g_stop;               /* workers must stop */
 static int g_error;              /* a worker failed */
 static int g_error_tid = -1;
+static int g_results_failed;     /* a result file could not be written */
 static volatile int g_signal;    /* SIGINT/SIGTERM received */
 static int g_warmup;             /* inside warmup: --events suspended */
 static int g_running_flag;
@@ -56,6 +59,13 @@ static pthread_mutex_t start_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t start_cond = PTHREAD_COND_INITIALIZER;
 static int start_released;
 static unsigned ready_count, done_count, init_failed;
+/* End line: with server statistics on, workers wait after their last event
+   (before thread_done) until the server's counters have been read, so the
+   window holds the events and nothing else (thread_done's statement
+   closes are transactions too on PostgreSQL). */
+static int end_line;
+static int end_released;
+static unsigned finished_count;
 
 
 bool sb_engine_running(void)
@@ -128,7 +138,33 @@ void sb_event_start(int thread_id)
   if (w == NULL)
     return;
   w->start_ns = eng_cfg.rate > 0 ? w->intended_ns : sb_now_ns();
+  w->cur_type = 0;
+  w->errors_at_start = sb_counter_val(thread_id, SB_CNT_ERROR);
   ck_pr_store_int(&w->in_event, 1);
+}
+
+int sb_event_type_id(const char *name)
+{
+  int id = sb_evtype_register(name);
+  if (id < 0)
+    log_text(LOG_FATAL, "sysbench.event_type: cannot register '%s' (at most %d types "
+             "of at most %d bytes)", name ? name : "", SB_EVTYPE_MAX - 1,
+             SB_EVTYPE_NAME_MAX - 1);
+  return id;
+}
+
+void sb_event_set_type(int thread_id, int type_id)
+{
+  sb_worker_t *w = worker(thread_id);
+  if (w && type_id >= 0 && type_id < SB_EVTYPE_MAX)
+    w->cur_type = type_id;
+}
+
+void sb_event_restarted(int thread_id)
+{
+  sb_worker_t *w = worker(thread_id);
+  if (w)
+    sb_evtype_rollback(w->types, w->cur_type);
 }
 
 void sb_event_stop(int thread_id)
@@ -149,6 +185,9 @@ void sb_event_stop(int thread_id)
     ck_pr_store_64(&w->lat_min_ns, lat);
   if (lat > ck_pr_load_64(&w->lat_max_ns))
     ck_pr_store_64(&w->lat_max_ns, lat);
+  uint64_t errors = sb_counter_val(thread_id, SB_CNT_ERROR) - w->errors_at_start;
+  int late = eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns;
+  sb_evtype_record(w->types, w->cur_type, lat, errors, late);
   sb_counter_inc(thread_id, SB_CNT_EVENT);
   ck_pr_store_int(&w->in_event, 0);
 }
@@ -161,6 +200,32 @@ static void worker_fail(sb_worker_t *w)
   if (ck_pr_fas_int(&g_error, 1) == 0)
     g_error_tid = w->tid;
   ck_pr_store_int(&g_stop, 1);
+}
+
+static void wait_end_line(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  finished_count++;
+  pthread_cond_broadcast(&start_cond);
+  while (ck_pr_load_int(&end_line) && !end_released)
+    pthread_cond_wait(&start_cond, &start_mutex);
+  pthread_mutex_unlock(&start_mutex);
+}
+
+static void release_end_line(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  end_released = 1;
+  pthread_cond_broadcast(&start_cond);
+  pthread_mutex_unlock(&start_mutex);
+}
+
+static unsigned count_finished(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  unsigned n = finished_count;
+  pthread_mutex_unlock(&start_mutex);
+  return n;
 }
 
 static void *worker_main(void *arg)
@@ -217,11 +282,14 @@ static void *worker_main(void *arg)
       /* An event that stopped the thread by its return value is not
          counted and no longer in flight. */
       ck_pr_store_int(&w->in_event, 0);
+      wait_end_line();
       if (!w->failed && sb_lua_call(w->L, "thread_done", w->tid, NULL) != 0)
         worker_fail(w);
     }
     ck_pr_store_int(&w->running, 0);
   }
+  else
+    wait_end_line();
   if (w->L)
   {
     sb_lua_close_state(w->L);
@@ -333,7 +401,45 @@ static void release_workers(void)
 
 /* Prints the final (or interrupted) report. `unfinished` closes events in
    flight at a forced shutdown. */
-static void final_report(const char *interrupt_reason, unsigned *unfinished)
+/* Wall-clock now, seconds since the epoch (result files' start time). */
+static double epoch_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* Per-type rows, the latency-limit line, the server-side block and the
+   result files, after the standard report. */
+static void report_extras(const snap_t *cur, const sb_stat_t *st, sb_hdr_t *run_hist,
+                          const char *reason, int exit_code)
+{
+  sb_evtype_stat_t *t = sb_evtype_stats_new();
+  sb_type_row_t rows[SB_EVTYPE_MAX];
+  unsigned n = 0;
+  uint64_t late = 0;
+  if (t)
+  {
+    sb_evtype_add(t, cur->types);
+    sb_evtype_sub(t, eng_base.types);
+    n = eng_type_rows(t, st->time_total, rows);
+    for (unsigned i = 0; i < sb_evtype_count(); i++)
+      late += t[i].late;
+  }
+  log_lock();
+  if (n > 1)
+    sb_report_types(stdout, rows, n);
+  if (eng_cfg.latency_limit_ns)
+    sb_report_latency_limit(stdout, (double) eng_cfg.latency_limit_ns / 1e6, late, st->events);
+  fflush(stdout);
+  log_unlock();
+  sb_server_stats_print();
+  if (sb_results_finish(st, run_hist, rows, n, late, reason, exit_code) != 0 && exit_code == 0)
+    g_results_failed = 1;
+  sb_evtype_stats_free(t);
+}
+
+static void final_report(const char *interrupt_reason, unsigned *unfinished, int exit_code)
 {
   snap_t cur;
   sb_hdr_t *scratch = sb_hdr_new();
@@ -353,6 +459,8 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished)
         cur.thr_lat_sum[i] += lat;
         cur.thr_events[i]++;
         cur.cnt.v[SB_CNT_EVENT]++;
+        sb_evtype_record(cur.types, eng_workers[i].cur_type, lat, 0,
+                         eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns);
         if (lat > eng_workers[i].lat_max_ns)
           eng_workers[i].lat_max_ns = lat;
         (*unfinished)++;
@@ -382,6 +490,9 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished)
   /* Hooks run in the global state (eng_workers' states are gone). */
   eng_print_cumulative(eng_ctest ? NULL : sb_lua_global(), &st);
   eng_print_debug_threads(&cur);
+  sb_hdr_copy(scratch, cur.hist);
+  sb_hdr_sub(scratch, eng_base.hist);
+  report_extras(&cur, &st, scratch, interrupt_reason, exit_code);
   eng_snap_free(&cur);
   sb_hdr_free(scratch);
 }
@@ -408,6 +519,8 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     }
   }
 
+  if (sb_results_open(eng_cfg.results_path, eng_cfg.hdrlog_path) != 0)
+    return 1;
   print_mode_block();
 
   eng_workers = NULL;
@@ -421,8 +534,9 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   {
     eng_workers[i].tid = (int) i;
     eng_workers[i].hist = sb_hdr_new();
+    eng_workers[i].types = sb_evtype_stats_new();
     eng_workers[i].lat_min_ns = UINT64_MAX;
-    if (eng_workers[i].hist == NULL)
+    if (eng_workers[i].hist == NULL || eng_workers[i].types == NULL)
     {
       log_text(LOG_FATAL, "out of memory allocating histograms for %u threads", eng_cfg.threads);
       return 1;
@@ -508,8 +622,16 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     }
   }
 
+  /* The server's counters are read while the workers wait at the start
+     line, so both sides count the same window. */
+  sb_server_stats_begin(eng_cfg.server_stats && !eng_ctest);
+  if (sb_server_stats_active())
+    ck_pr_store_int(&end_line, 1);
+
   /* Clocks start now. */
   g_start_ns = sb_now_ns();
+  if (eng_cfg.warmup <= 0)
+    sb_results_start(epoch_now());
   eng_t0_ns = eng_run_t0_ns = g_start_ns;
   if (eng_cfg.warmup > 0)
     ck_pr_store_int(&g_warmup, 1);
@@ -528,7 +650,8 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   const char *reason = NULL;
   int exit_code = 0;
   uint64_t warmup_end = eng_cfg.warmup > 0 ? g_start_ns + (uint64_t) (eng_cfg.warmup * 1e9) : 0;
-  bool need_reporter = eng_cfg.report_interval > 0 || eng_cfg.ncheckpoints > 0;
+  bool need_reporter = eng_cfg.report_interval > 0 || eng_cfg.ncheckpoints > 0 ||
+                       sb_results_enabled();
 
   if (!warmup_end && need_reporter)
     sb_reporter_start();
@@ -545,6 +668,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     {
       eng_set_baseline(now);
       eng_run_t0_ns = now;
+      sb_results_start(epoch_now());
       ck_pr_store_64(&g_events_issued, 0);
       ck_pr_store_int(&g_warmup, 0);
       warmup_end = 0;
@@ -584,8 +708,19 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     join_deadline = g_deadline_ns + (uint64_t) (eng_cfg.forced_shutdown * 1e9);
     forced = true;
   }
-  while (count_done() < created)
+  /* Phase 1 (server statistics on): until every worker is at the end
+     line; phase 2: until every worker is done. */
+  bool at_end_line = ck_pr_load_int(&end_line) != 0;
+  for (;;)
   {
+    if (at_end_line && count_finished() >= created)
+    {
+      sb_server_stats_end();
+      release_end_line();
+      at_end_line = false;
+    }
+    if (!at_end_line && count_done() >= created)
+      break;
     uint64_t now = sb_now_ns();
     if (join_deadline && now >= join_deadline)
       break;
@@ -598,6 +733,10 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
       join_deadline = now + 2 * NS_PER_SEC;
     }
   }
+  /* Workers stuck in an event: no end sample (their connections are in
+     use), but let the finished ones go on. */
+  if (at_end_line)
+    release_end_line();
   ck_pr_store_int(&g_running_flag, 0);
   bool all_done = count_done() >= created;
 
@@ -607,7 +746,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   {
     log_text(LOG_FATAL, "The --max-time limit has expired, forcing shutdown...");
     unsigned unfinished = 0;
-    final_report(NULL, &unfinished);
+    final_report(NULL, &unfinished, 2);
     log_flush();
     _exit(2);
   }
@@ -627,7 +766,10 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     for (unsigned i = 0; i < created; i++)
       pthread_join(eng_workers[i].thread, NULL);
 
-  final_report(reason, NULL);
+  final_report(reason, NULL, exit_code);
+  sb_server_stats_close();
+  if (g_results_failed && exit_code == 0)
+    exit_code = 1;
 
   if (!reason && !eng_ctest)
   {

@@ -36,6 +36,10 @@ typedef struct {
   bool debug;
   const char *sync_file;        /* NULL/"" = no barrier */
   int sync_wait_ms;
+  uint64_t latency_limit_ns;    /* --latency-limit; 0 = off */
+  const char *results_path;     /* --results JSON file, NULL = none */
+  const char *hdrlog_path;      /* --hdr-log file, NULL = none */
+  bool server_stats;            /* --db-server-stats */
 } sb_run_config_t;
 
 /* Optional C implementation of a test (built-in tests). When set, workers
@@ -81,6 +85,20 @@ void sb_event_start(int thread_id);
 /* Ends the event: records its latency (ns) in the thread's histogram and
    counts it. Owner thread only. */
 void sb_event_stop(int thread_id);
+
+/* Returns the id of event type `name` for sb_event_set_type, registering
+   it on first use ("event" = 0, the type of unnamed events); -1 with a
+   FATAL message when the name is too long or 63 types exist already.
+   Thread-safe (mutex); scripts call it once per name per Lua state. */
+int sb_event_type_id(const char *name);
+
+/* Sets the type of the current event of `thread_id` (reset to 0 by
+   sb_event_start). Owner thread only. */
+void sb_event_set_type(int thread_id, int type_id);
+
+/* Counts a restart of the current event (an ignorable error rolled the
+   transaction back) as a rollback of its type. Owner thread only. */
+void sb_event_restarted(int thread_id);
 
 /* True while a run is being measured (used by drivers for debug). */
 bool sb_engine_running(void);

@@ -14,6 +14,7 @@
 
 #include "sb_counter.h"
 #include "sb_engine.h"
+#include "sb_evtype.h"
 #include "sb_histogram.h"
 
 /* One worker. Written only by its own thread except where noted; aligned so
@@ -29,6 +30,9 @@ typedef struct {
   uint64_t lat_max_ns;
   uint64_t start_ns;          /* latency origin of the current event */
   uint64_t intended_ns;       /* rate mode: the taken arrival */
+  sb_evtype_stat_t *types;    /* per-event-type numbers (sb_evtype.h) */
+  int cur_type;               /* type of the current event (0 = "event") */
+  uint64_t errors_at_start;   /* error counter when the event started */
   int in_event;               /* read by reporters (eng_concurrency) */
   int running;                /* read by reporters (eng_threads_running) */
   int ready;
@@ -43,6 +47,7 @@ typedef struct {
   uint64_t lat_sum_ns;
   uint64_t *thr_events;       /* per worker */
   uint64_t *thr_lat_sum;      /* per worker */
+  sb_evtype_stat_t *types;    /* merged per-type sums */
 } snap_t;
 
 /* Shared state, defined in sb_engine.c. */
@@ -68,6 +73,9 @@ void eng_set_baseline(uint64_t t_ns);
 void eng_print_interval(lua_State *L, const sb_stat_t *st);
 void eng_print_cumulative(lua_State *L, const sb_stat_t *st);
 void eng_print_debug_threads(const snap_t *cur);
+/* Fills `rows` (SB_EVTYPE_MAX entries) from per-type sums over `seconds`:
+   one row per type that ran, in registration order. Returns the count. */
+unsigned eng_type_rows(const sb_evtype_stat_t *t, double seconds, sb_type_row_t *rows);
 
 /* sb_reporter.c: starts / stops the reporter thread (interval lines and
    checkpoints). stop waits for it. */

@@ -93,3 +93,11 @@ uint64_t sb_rate_backlog(uint64_t now_ns)
   pthread_mutex_unlock(&lock);
   return n;
 }
+
+uint64_t sb_rate_lag_ns(uint64_t now_ns)
+{
+  pthread_mutex_lock(&lock);
+  uint64_t lag = now_ns > next_ns ? now_ns - next_ns : 0;
+  pthread_mutex_unlock(&lock);
+  return lag;
+}

@@ -28,4 +28,8 @@ uint64_t sb_rate_backlog(uint64_t now_ns);
    running; this is only used by tests). */
 void sb_rate_reset(uint64_t start_ns);
 
+/* Schedule lag at `now_ns`: how long the oldest arrival not yet taken by
+   a worker has been due (ns), 0 when the workers keep up. Thread-safe. */
+uint64_t sb_rate_lag_ns(uint64_t now_ns);
+
 #endif

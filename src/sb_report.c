@@ -20,9 +20,9 @@ void sb_report_interval_db(FILE *out, const sb_stat_t *s, bool rate)
           s->latency_pct * 1000.0, per_sec(s->errors, t),
           per_sec(s->reconnects, t));
   if (rate)
-    fprintf(out, "[ %.0fs ] queue length: %lu, concurrency: %lu\n",
+    fprintf(out, "[ %.0fs ] queue length: %lu, concurrency: %lu, lag (ms): %.2f\n",
             s->time_total, (unsigned long) s->queue_length,
-            (unsigned long) s->concurrency);
+            (unsigned long) s->concurrency, s->schedule_lag * 1000.0);
 }
 
 void sb_report_interval_generic(FILE *out, const sb_stat_t *s, bool rate)
@@ -31,9 +31,9 @@ void sb_report_interval_generic(FILE *out, const sb_stat_t *s, bool rate)
           s->time_total, s->threads_running, per_sec(s->events, s->time_interval),
           s->percentile, s->latency_pct * 1000.0);
   if (rate)
-    fprintf(out, "[ %.0fs ] queue length: %lu concurrency: %lu\n",
+    fprintf(out, "[ %.0fs ] queue length: %lu concurrency: %lu lag (ms): %.2f\n",
             s->time_total, (unsigned long) s->queue_length,
-            (unsigned long) s->concurrency);
+            (unsigned long) s->concurrency, s->schedule_lag * 1000.0);
 }
 
 void sb_report_latency_block(FILE *out, const sb_stat_t *s)
@@ -106,4 +106,27 @@ void sb_report_thread_debug(FILE *out, unsigned tid, double min, double avg,
   fprintf(out, "    thread #%3u: min: %.4fs  avg: %.4fs  max: %.4fs  events: %lu\n",
           tid, min, avg, max, (unsigned long) events);
   fprintf(out, "                 total time taken by event execution: %.4fs\n", total);
+}
+
+void sb_report_types(FILE *out, const sb_type_row_t *rows, unsigned n)
+{
+  fprintf(out, "Event types (latency in ms):\n");
+  fprintf(out, "    %-20s %10s %8s %9s %10s %9s %9s %9s %9s %9s %9s\n", "type", "events",
+          "errors", "rollbacks", "tps", "min", "avg", "p50", "p95", "p99", "max");
+  for (unsigned i = 0; i < n; i++)
+  {
+    const sb_type_row_t *r = &rows[i];
+    fprintf(out, "    %-20s %10llu %8llu %9llu %10.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n",
+            r->name, (unsigned long long) r->events, (unsigned long long) r->errors,
+            (unsigned long long) r->rollbacks, r->tps, r->min * 1000.0, r->avg * 1000.0,
+            r->p50 * 1000.0, r->p95 * 1000.0, r->p99 * 1000.0, r->max * 1000.0);
+  }
+  fprintf(out, "\n");
+}
+
+void sb_report_latency_limit(FILE *out, double limit_ms, uint64_t late, uint64_t events)
+{
+  fprintf(out, "Latency limit (%.3f ms): %llu of %llu events late (%.3f%%)\n\n", limit_ms,
+          (unsigned long long) late, (unsigned long long) events,
+          events ? (double) late * 100.0 / (double) events : 0.0);
 }

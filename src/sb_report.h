@@ -23,6 +23,7 @@ typedef struct {
   double latency_pct;          /* latency at --percentile, seconds */
   uint64_t events, reads, writes, other, errors, reconnects;
   uint64_t queue_length, concurrency;     /* intermediate, rate mode */
+  double schedule_lag;         /* rate mode: how far the schedule is behind, s */
   double latency_min, latency_max, latency_avg, latency_sum; /* cumulative */
   unsigned npct;               /* --percentiles extra lines */
   double pct[SB_MAX_PERCENTILES];
@@ -45,6 +46,23 @@ void sb_report_cumulative(FILE *out, const sb_stat_t *s, bool db);
 /* Formats the latency-percentile lines only (used by the above and the
    built-in tests). */
 void sb_report_latency_block(FILE *out, const sb_stat_t *s);
+
+/* One event type's numbers for the per-type table (issue 3). Latencies
+   in seconds. */
+typedef struct {
+  const char *name;
+  uint64_t events, errors, rollbacks, late;
+  double tps;
+  double min, avg, p50, p95, p99, max;
+} sb_type_row_t;
+
+/* "Event types (latency in ms):" table, one row per type; printed by the
+   final report when more than one type ran. */
+void sb_report_types(FILE *out, const sb_type_row_t *rows, unsigned n);
+
+/* "Latency limit: ..." line (--latency-limit): `late` of `events` took
+   longer than `limit_ms`. */
+void sb_report_latency_limit(FILE *out, double limit_ms, uint64_t late, uint64_t events);
 
 /* Debug per-thread line (--debug). */
 void sb_report_thread_debug(FILE *out, unsigned tid, double min, double avg,

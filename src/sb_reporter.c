@@ -11,6 +11,7 @@
 #include "sb_lua.h"
 #include "sb_rand.h"
 #include "sb_rate.h"
+#include "sb_results.h"
 #include "sb_timer.h"
 
 /* ---- reporter thread --------------------------------------------------------- */
@@ -41,7 +42,13 @@ static void *reporter_main(void *arg)
   eng_snap_take(&prev);
   prev.t_ns = eng_run_t0_ns;
 
-  uint64_t interval_ns = (uint64_t) (eng_cfg.report_interval * 1e9);
+  /* Result files get a row per second even without --report-interval;
+     only --report-interval prints. */
+  bool print = eng_cfg.report_interval > 0;
+  bool files = sb_results_enabled();
+  double every = print ? eng_cfg.report_interval : files ? 1.0 : 0.0;
+  uint64_t interval_ns = (uint64_t) (every * 1e9);
+  sb_evtype_stat_t *tscratch = sb_evtype_stats_new();
   uint64_t next_tick = interval_ns ? eng_run_t0_ns + interval_ns : UINT64_MAX;
   unsigned cp = 0;
 
@@ -79,9 +86,24 @@ static void *reporter_main(void *arg)
       {
         st.queue_length = sb_rate_backlog(cur.t_ns);
         st.concurrency = eng_concurrency();
+        st.schedule_lag = (double) sb_rate_lag_ns(cur.t_ns) / 1e9;
       }
-      if (st.time_interval > 0)
+      if (st.time_interval > 0 && print)
         eng_print_interval(L, &st);
+      if (st.time_interval > 0 && files && tscratch)
+      {
+        sb_evtype_zero(tscratch);
+        sb_evtype_add(tscratch, cur.types);
+        sb_evtype_sub(tscratch, prev.types);
+        sb_interval_extra_t x;
+        memset(&x, 0, sizeof(x));
+        x.start_s = (double) (prev.t_ns - eng_run_t0_ns) / 1e9;
+        x.len_s = st.time_interval;
+        x.lag_ms = st.schedule_lag * 1000.0;
+        for (unsigned i = 0; i < sb_evtype_count(); i++)
+          x.late += tscratch[i].late;
+        sb_results_interval(&st, scratch, tscratch, &x);
+      }
       eng_snap_copy(&prev, &cur);
       /* Skip missed ticks (a stalled reporter must not print bursts). */
       uint64_t now = sb_now_ns();
@@ -104,6 +126,7 @@ static void *reporter_main(void *arg)
   eng_snap_free(&prev);
   eng_snap_free(&cur);
   sb_hdr_free(scratch);
+  sb_evtype_stats_free(tscratch);
   sb_lua_close_state(L);
   return NULL;
 }

@@ -21,7 +21,8 @@ int eng_snap_alloc(snap_t *s)
   s->hist = sb_hdr_new();
   s->thr_events = calloc(eng_cfg.threads, sizeof(uint64_t));
   s->thr_lat_sum = calloc(eng_cfg.threads, sizeof(uint64_t));
-  return s->hist && s->thr_events && s->thr_lat_sum ? 0 : -1;
+  s->types = sb_evtype_stats_new();
+  return s->hist && s->thr_events && s->thr_lat_sum && s->types ? 0 : -1;
 }
 
 void eng_snap_free(snap_t *s)
@@ -29,6 +30,7 @@ void eng_snap_free(snap_t *s)
   sb_hdr_free(s->hist);
   free(s->thr_events);
   free(s->thr_lat_sum);
+  sb_evtype_stats_free(s->types);
   memset(s, 0, sizeof(*s));
 }
 
@@ -38,9 +40,11 @@ void eng_snap_take(snap_t *s)
   sb_counters_snapshot(&s->cnt);
   sb_hdr_reset(s->hist);
   s->lat_sum_ns = 0;
+  sb_evtype_zero(s->types);
   for (unsigned i = 0; i < eng_cfg.threads; i++)
   {
     sb_hdr_add(s->hist, eng_workers[i].hist);
+    sb_evtype_add(s->types, eng_workers[i].types);
     s->thr_lat_sum[i] = ck_pr_load_64(&eng_workers[i].lat_sum_ns);
     s->lat_sum_ns += s->thr_lat_sum[i];
     s->thr_events[i] = sb_counter_val((int) i, SB_CNT_EVENT);
@@ -55,6 +59,8 @@ void eng_snap_copy(snap_t *dst, const snap_t *src)
   dst->lat_sum_ns = src->lat_sum_ns;
   memcpy(dst->thr_events, src->thr_events, eng_cfg.threads * sizeof(uint64_t));
   memcpy(dst->thr_lat_sum, src->thr_lat_sum, eng_cfg.threads * sizeof(uint64_t));
+  sb_evtype_zero(dst->types);
+  sb_evtype_add(dst->types, src->types);
 }
 
 unsigned eng_threads_running(void)
@@ -212,3 +218,31 @@ void eng_print_debug_threads(const snap_t *cur)
   }
 }
 
+
+unsigned eng_type_rows(const sb_evtype_stat_t *t, double seconds, sb_type_row_t *rows)
+{
+  unsigned n = 0, count = sb_evtype_count();
+  for (unsigned i = 0; i < count; i++)
+  {
+    if (t[i].events == 0)
+      continue;
+    sb_type_row_t *r = &rows[n++];
+    memset(r, 0, sizeof(*r));
+    r->name = sb_evtype_name((int) i);
+    r->events = t[i].events;
+    r->errors = t[i].errors;
+    r->rollbacks = t[i].rollbacks;
+    r->late = t[i].late;
+    r->tps = seconds > 0 ? (double) t[i].events / seconds : 0;
+    r->avg = (double) t[i].lat_sum_ns / (double) t[i].events / 1e9;
+    if (t[i].hist)
+    {
+      r->min = (double) sb_hdr_min(t[i].hist) / 1e9;
+      r->max = (double) sb_hdr_max(t[i].hist) / 1e9;
+      r->p50 = (double) sb_hdr_percentile(t[i].hist, 50) / 1e9;
+      r->p95 = (double) sb_hdr_percentile(t[i].hist, 95) / 1e9;
+      r->p99 = (double) sb_hdr_percentile(t[i].hist, 99) / 1e9;
+    }
+  }
+  return n;
+}

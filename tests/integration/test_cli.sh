@@ -319,7 +319,7 @@ assert_match "interval line 3s" "$OUT" '^\[ 3s \] thds: 1 eps'
 run_bmk sleepy.lua --time=2 --report-interval=0.5 run
 assert_eq "sub-second intervals" 4 "$(echo "$OUT" | grep -cE '^\[ [0-9]+s \] thds')"
 run_bmk sleepy.lua --time=2 --rate=20 --report-interval=1 run
-assert_match "rate queue line (generic)" "$OUT" '^\[ 1s \] queue length: [0-9]+ concurrency: [0-9]+$'
+assert_match "rate queue line (generic)" "$OUT" '^\[ 1s \] queue length: [0-9]+ concurrency: [0-9]+ lag \(ms\): [0-9.]+$'
 assert_contains "rate mode block" "$OUT" "Target transaction rate: 20/sec"
 
 # checkpoints

@@ -151,9 +151,9 @@ static void test_interval_lines(void **state)
   assert_string_equal(buf,
     "[ 3s ] thds: 8 tps: 100.00 qps: 2000.00 (r/w/o: 1400.00/400.00/200.00) "
     "lat (ms,95%): 12.34 err/s: 1.00 reconn/s: 0.00\n"
-    "[ 3s ] queue length: 5, concurrency: 8\n"
+    "[ 3s ] queue length: 5, concurrency: 8, lag (ms): 0.00\n"
     "[ 3s ] thds: 8 eps: 100.00 lat (ms,95%): 12.34\n"
-    "[ 3s ] queue length: 5 concurrency: 8\n");
+    "[ 3s ] queue length: 5 concurrency: 8 lag (ms): 0.00\n");
   free(buf);
 }
 
