@@ -659,7 +659,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   /* Main loop: wait for the end, a failure, the deadline or a signal. */
   for (;;)
   {
-    if (count_done() >= created)
+    if (count_finished() >= created)
       break;
     if (ck_pr_load_int(&g_error))
       break;

@@ -28,6 +28,8 @@ static json_t *intervals;
 static json_t *cmdline;
 static double start_epoch;
 static bool finished;
+static sb_hdr_t *logged;        /* sum of the intervals in the HDR log */
+static double logged_end_s;     /* end of the last logged interval */
 
 void sb_results_set_cmdline(int argc, char **argv)
 {
@@ -189,6 +191,11 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
 
   if (hdrlog)
   {
+    if (logged == NULL)
+      logged = sb_hdr_new();
+    if (logged)
+      sb_hdr_add(logged, h);
+    logged_end_s = x->start_s + len;
     int rc = sb_hdrlog_write(hdrlog, x->start_s, len, h, NULL);
     for (unsigned i = 0; rc == 0 && ntypes > 1 && i < ntypes; i++)
       if (types[i].hist)
@@ -406,9 +413,23 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
   int rc = 0;
   if (hdrlog)
   {
-    /* A run without a single complete interval still gets its histogram. */
-    if (json_array_size(intervals) == 0)
-      sb_hdrlog_write(hdrlog, 0, st->time_total, h, NULL);
+    /* The log sums to the run's histogram: what no interval line holds
+       (the time after the last tick, events closed at a forced shutdown)
+       goes into a last, shorter interval. */
+    sb_hdr_t *rest = sb_hdr_new();
+    if (rest)
+    {
+      sb_hdr_copy(rest, h);
+      if (logged)
+        sb_hdr_sub(rest, logged);
+      if (rest->total > 0 || json_array_size(intervals) == 0)
+      {
+        double len = st->time_total - logged_end_s;
+        if (sb_hdrlog_write(hdrlog, logged_end_s, len > 0 ? len : 0, rest, NULL) != 0)
+          rc = -1;
+      }
+      sb_hdr_free(rest);
+    }
     if (sb_hdrlog_close(hdrlog) != 0)
     {
       log_text(LOG_ALERT, "--hdr-log: write to '%s' failed", hdrlog_path);

@@ -152,12 +152,18 @@ static void force_flush(db_conn_t *c, void *arg)
   if (c == con || strcmp(db_driver_name((db_driver_t *) c->driver), "pgsql") != 0)
     return;
   static const char sql[] = "SELECT pg_stat_force_next_flush()";
+  /* Not the client's query: counted nowhere (the owner is parked). */
+  int owner = c->thread_id;
+  c->thread_id = SB_TID_UNCOUNTED;
   db_result_t *rs = db_query(c, sql, sizeof(sql) - 1);
   if (rs)
   {
     db_free_results(rs);
     (*n)++;
   }
+  else
+    db_clear_error(c);
+  c->thread_id = owner;
 }
 
 static void set_version_num(const char *name, const char *value)

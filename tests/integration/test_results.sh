@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# Numbers people can trust (issue 3): per-event-type statistics, injected
+# truth against the real servers, open-loop rate accuracy, coordinated
+# omission under a stalled server, reconciliation with the server's own
+# counters, the --results JSON (validated against docs/results.schema.json)
+# and the --hdr-log (decoded by the reference Java HdrHistogram library),
+# interrupted runs keeping their numbers.
+set -u
+source "$(dirname "$0")/lib.sh"
+cd "$WORK"
+
+SCHEMA=$TOP/docs/results.schema.json
+HDRJAR=/usr/share/java/hdrhistogram.jar
+HDRCHECK=$TOP/tests/integration/tools/HdrCheck.java
+
+opts() { if [ "$1" = mysql ]; then echo "$MYSQL_OPTS"; else echo "$PGSQL_OPTS"; fi; }
+
+# json_ok FILE: the document validates against the schema.
+json_ok() {
+  python3 - "$1" "$SCHEMA" <<'EOF'
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+EOF
+}
+# jq-like: json_get FILE PYEXPR (d = the document)
+json_get() {
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+# within A B PCT: |A-B| <= PCT% of B
+within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(b>0 && d<=b*p/100)}'; }
+pct_line() {  # pct_line N "$OUT": the value of the "Nth percentile:" line
+  printf '%s\n' "$2" | grep -E "^ *$1th percentile:" | head -1 | awk '{print $3}'
+}
+
+# ---- per-event-type statistics (no database) -------------------------------
+cat > types.lua <<'EOF'
+-- event n: n%4==0 "slow" (3 ms), n%4==1 "fast" (restarted once when
+-- n%8==1), else untyped; a restart runs the same n again.
+local n, retry, retried = 0, false, {}
+function event()
+  if retry then retry = false else n = n + 1 end
+  if n % 4 == 0 then
+    sysbench.event_type("slow")
+    ffi.C.usleep(3000)
+  elseif n % 4 == 1 then
+    sysbench.event_type("fast")
+    if n % 8 == 1 and not retried[n] then
+      retried[n] = true
+      retry = true
+      error({ errcode = sysbench.error.RESTART_EVENT })
+    end
+  end
+end
+ffi = require("ffi")
+ffi.cdef("int usleep(unsigned int);")
+EOF
+run_bmk types.lua --events=400 --threads=1 --results=types.json --hdr-log=types.hlog \
+  --percentiles=50,99 run
+assert_eq "types: exit 0" 0 "$RC"
+assert_contains "types: table header" "$OUT" "Event types (latency in ms):"
+assert_match "types: header columns" "$OUT" '^    type +events +errors +rollbacks +tps +min +avg +p50 +p95 +p99 +max$'
+assert_match "types: slow row (100 events)" "$OUT" '^    slow +100 +0 +0 '
+assert_match "types: fast row (100 events, 50 rollbacks)" "$OUT" '^    fast +100 +0 +50 '
+assert_match "types: untyped row (200 events)" "$OUT" '^    event +200 +0 +0 '
+slow_p50=$(printf '%s\n' "$OUT" | awk '$1=="slow"{print $8}')
+check "types: slow p50 >= 3 ms" awk -v v="$slow_p50" 'BEGIN{exit !(v >= 3.0 && v < 20)}'
+check "types: JSON valid" json_ok types.json
+assert_eq "types: JSON type names" "['event', 'fast', 'slow']" \
+  "$(json_get types.json "sorted(t['name'] for t in d['event_types'])")"
+assert_eq "types: JSON counts sum to events" "400 400" \
+  "$(json_get types.json "sum(t['events'] for t in d['event_types']), d['summary']['events']")"
+assert_eq "types: JSON rollbacks" "50" \
+  "$(json_get types.json "[t['rollbacks'] for t in d['event_types'] if t['name']=='fast'][0]")"
+cat > onetype.lua <<'EOF'
+function event() sysbench.event_type("only") end
+EOF
+run_bmk onetype.lua --events=50 --threads=1 --results=one.json run
+assert_not_contains "one type only: no table" "$OUT" "Event types"
+assert_eq "one type only: JSON row" "only 50" \
+  "$(json_get one.json "' '.join(str(x) for t in d['event_types'] for x in (t['name'], t['events']))")"
+
+# --latency-limit counts late events (the slow type is late at 2 ms)
+run_bmk types.lua --events=400 --threads=1 --latency-limit=2 run
+assert_match "latency limit line" "$OUT" '^Latency limit \(2\.000 ms\): 100 of 400 events late \(25\.000%\)$'
+run_bmk types.lua --events=10 --latency-limit=-1 run
+assert_eq "latency limit: negative rejected" 1 "$RC"
+assert_contains "latency limit: message" "$OUT" "Invalid value for --latency-limit: -1"
+run_bmk types.lua --events=10 --results=/nonexistent/dir/r.json run
+assert_eq "results: unwritable path exit 1" 1 "$RC"
+assert_contains "results: unwritable message" "$OUT" "FATAL: --results: cannot write '/nonexistent/dir/r.json'"
+
+# ---- HDR log decoded by the reference implementation ------------------------
+if command -v java >/dev/null && [ -r "$HDRJAR" ]; then
+  run_bmk types.lua --events=400 --threads=1 --report-interval=0.1 --percentiles=50,99 \
+    --results=t2.json --hdr-log=t2.hlog run
+  ref=$(java -cp "$HDRJAR" "$HDRCHECK" log t2.hlog 2>&1)
+  p50=$(pct_line 50 "$OUT"); p95=$(pct_line 95 "$OUT"); p99=$(pct_line 99 "$OUT")
+  mx=$(printf '%s\n' "$OUT" | awk '$1=="max:"{print $2}')
+  assert_match "hdr log: reference count = events" "$ref" "^count 400 intervals [0-9]+ "
+  assert_contains "hdr log: reference percentiles = bmk's" "$ref" "p50 $p50 p95 $p95 p99 $p99 max $mx"
+  ref=$(java -cp "$HDRJAR" "$HDRCHECK" log t2.hlog slow 2>&1)
+  assert_match "hdr log: tagged type histograms (slow)" "$ref" "^count [1-9][0-9]* intervals [1-9]"
+  b64=$(json_get t2.json "d['histogram']['hdr_v2_compressed_base64']")
+  ref=$(java -cp "$HDRJAR" "$HDRCHECK" b64 "$b64" 2>&1)
+  assert_contains "JSON histogram: reference percentiles = bmk's" "$ref" "count 400 intervals 1 p50 $p50 p95 $p95 p99 $p99 max $mx"
+  assert_eq "JSON buckets total = events" 400 "$(json_get t2.json "sum(b[2] for b in d['histogram']['buckets'])")"
+  check "JSON intervals of 0.1 s" awk -v l="$(json_get t2.json "d['intervals'][0]['length_s']")" 'BEGIN{exit !(l > 0.09 && l < 0.11)}'
+else
+  not_ok "java and $HDRJAR are required (apt-get install default-jdk-headless libhdrhistogram-java)"
+fi
+
+# ---- open-loop rate: achieved rate and reproducible schedule ----------------
+cat > empty.lua <<'EOF'
+function event() end
+EOF
+run_bmk empty.lua --rate=1000 --time=20 --threads=2 --rand-seed=42 run
+ev=$(report_value "total number of events:" "$OUT")
+check "rate 1000/s for 20 s: within 2% ($ev events)" within "$ev" 20000 2
+run_bmk empty.lua --rate=1000 --time=3 --threads=2 --rand-seed=7 run
+a=$(report_value "total number of events:" "$OUT")
+run_bmk empty.lua --rate=1000 --time=3 --threads=2 --rand-seed=7 run
+b=$(report_value "total number of events:" "$OUT")
+assert_eq "rate: same seed, same schedule" "$a" "$b"
+run_bmk empty.lua --rate=2.5 --time=4 --rand-seed=3 run
+ev=$(report_value "total number of events:" "$OUT")
+check "fractional rate 2.5/s runs ($ev events in 4 s)" awk -v e="$ev" 'BEGIN{exit !(e >= 2 && e <= 25)}'
+
+# ---- SIGINT at 3 s of a 30 s run keeps its numbers -----------------------------
+cat > sleepy.lua <<'EOF'
+ffi = require("ffi")
+ffi.cdef("int usleep(unsigned int);")
+function event() ffi.C.usleep(1000) end
+EOF
+"$BMK" sleepy.lua --time=30 --threads=2 --report-interval=1 --results=int.json --hdr-log=int.hlog run \
+  > int.out 2>&1 &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+rc=$?
+OUT=$(cat int.out)
+assert_eq "SIGINT: exit 130" 130 "$rc"
+assert_match "SIGINT: marked interrupted" "$OUT" '^Run interrupted: SIGINT; the report covers [0-9.]+s of measured time\.$'
+assert_contains "SIGINT: report printed" "$OUT" "total number of events:"
+check "SIGINT: JSON valid" json_ok int.json
+assert_eq "SIGINT: JSON summary" "False SIGINT 130" \
+  "$(json_get int.json "d['summary']['completed'], d['summary']['interrupted_reason'], d['summary']['exit_code']")"
+t=$(json_get int.json "d['summary']['time_s']")
+check "SIGINT: JSON covers about 3 s ($t)" awk -v t="$t" 'BEGIN{exit !(t > 2.5 && t < 4.5)}'
+ev=$(report_value "total number of events:" "$OUT")
+assert_eq "SIGINT: JSON events = report" "$ev" "$(json_get int.json "d['summary']['events']")"
+if command -v java >/dev/null && [ -r "$HDRJAR" ]; then
+  ref=$(java -cp "$HDRJAR" "$HDRCHECK" log int.hlog 2>&1)
+  assert_match "SIGINT: HDR log readable, all events" "$ref" "^count $ev "
+fi
+
+# a fatal error in a thread: report and JSON kept, exit 1
+cat > dies.lua <<'EOF'
+local n = 0
+function event()
+  n = n + 1
+  if n == 200 then error("boom") end
+end
+EOF
+run_bmk dies.lua --threads=1 --time=10 --results=dies.json run
+assert_eq "fatal error: exit 1" 1 "$RC"
+check "fatal error: JSON valid" json_ok dies.json
+assert_eq "fatal error: JSON reason" "fatal error in thread 0" \
+  "$(json_get dies.json "d['summary']['interrupted_reason']")"
+
+# ---- against the servers -------------------------------------------------------
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+  O=$(opts $db)
+  # The server measures each SLEEP itself (statement start to the time
+  # after the sleep), so the truth includes the server's own timer slack.
+  if [ $db = mysql ]; then
+    sleep_sql='SELECT SLEEP(%s), TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6))'
+  else
+    sleep_sql='SELECT pg_sleep(%s), (EXTRACT(EPOCH FROM clock_timestamp() - statement_timestamp()) * 1e6)::bigint'
+  fi
+  cat > sleep.lua <<EOF
+sysbench.cmdline.options = { secs = { "seconds to sleep", "0" } }
+local us = {}
+function thread_init() drv = sysbench.sql.driver(); con = drv:connect() end
+function event()
+  local rs = con:query(string.format("$sleep_sql", sysbench.opt.secs))
+  local row = rs:fetch_row()
+  us[#us + 1] = tonumber(row[2])
+end
+function thread_done()
+  con:disconnect()
+  if sysbench.tid == 0 and #us > 0 then
+    table.sort(us)
+    print(string.format("server-measured median (ms): %.3f", us[math.floor((#us + 1) / 2)] / 1000))
+  end
+end
+EOF
+  # Injected truth: bmk's p50 of SLEEP(0.01) = the server-measured sleep
+  # + the round trip (p50 of SLEEP(0)), within 2 %.
+  run_bmk sleep.lua $O --secs=0 --events=300 --threads=1 --percentiles=50 run
+  floor=$(pct_line 50 "$OUT")
+  run_bmk sleep.lua $O --secs=0.01 --events=200 --threads=1 --percentiles=50 run
+  p50=$(pct_line 50 "$OUT")
+  srv=$(printf '%s\n' "$OUT" | awk -F': ' '/^server-measured median/{print $2}')
+  expect=$(awk -v f="$floor" -v s="$srv" 'BEGIN{print s + f}')
+  check "$db: SLEEP(0.01) p50 $p50 ms within 2% of $srv + $floor ms" within "$p50" "$expect" 2
+  check "$db: the sleep is about 10 ms ($srv)" awk -v s="$srv" 'BEGIN{exit !(s >= 10 && s < 12)}'
+
+  # Coordinated omission: stop the server for 1 s under --rate=200; the
+  # events due during the stall wait for it, so p95 and max show it.
+  "$BMK" sleep.lua $O --secs=0 --threads=4 --rate=200 --time=4 --rand-seed=5 run > co.out 2>&1 &
+  bgpid=$!
+  sleep 1.5
+  # PostgreSQL: the postmaster and every backend (forked by now).
+  if [ $db = mysql ]; then
+    spids=$(cat "$SANDBOX_DIR/mysql/mysqld.pid")
+  else
+    ppid=$(head -1 "$SANDBOX_DIR/pgsql/data/postmaster.pid")
+    spids="$ppid $(pgrep -P "$ppid" | tr '\n' ' ')"
+  fi
+  kill -STOP $spids
+  sleep 1
+  kill -CONT $spids
+  wait $bgpid
+  rc=$?
+  OUT=$(cat co.out)
+  assert_eq "$db: stalled server: run completes" 0 "$rc"
+  p95=$(pct_line 95 "$OUT")
+  mx=$(printf '%s\n' "$OUT" | awk '$1=="max:"{print $2}')
+  check "$db: stall: p95 $p95 ms >= 500" awk -v v="$p95" 'BEGIN{exit !(v >= 500)}'
+  check "$db: stall: max $mx ms >= 900" awk -v v="$mx" 'BEGIN{exit !(v >= 900 && v < 3000)}'
+
+  # Reconciliation with the server's counters.
+  "$BMK" oltp_write_only $O --tables=2 --table-size=1000 cleanup >/dev/null 2>&1
+  "$BMK" oltp_write_only $O --tables=2 --table-size=1000 prepare >/dev/null 2>&1
+  run_bmk oltp_write_only $O --tables=2 --table-size=1000 --threads=4 --time=3 \
+    --results=rec_$db.json run
+  ev=$(report_value "total number of events:" "$OUT")
+  commits=$(printf '%s\n' "$OUT" | grep -E '^    commits \(' | awk '{print $3}')
+  assert_contains "$db: server-side block" "$OUT" "Server-side statistics ("
+  check "$db: server commits $commits vs client events $ev within 0.1%" within "$commits" "$ev" 0.1
+  check "$db: reconciliation JSON valid" json_ok rec_$db.json
+  assert_eq "$db: JSON server commits = report" "$commits" "$(json_get rec_$db.json "d['server']['commits']")"
+  assert_eq "$db: manifest server driver" "$db" "$(json_get rec_$db.json "d['manifest']['server']['driver']")"
+  assert_eq "$db: manifest has server settings" "True" \
+    "$(json_get rec_$db.json "len(d['manifest']['server']['settings']) >= 3")"
+  if [ $db = mysql ]; then
+    queries=$(printf '%s\n' "$OUT" | grep -E '^    queries \(Questions\)' | awk '{print $3}')
+    q=$(report_value "queries:" "$OUT")
+    assert_eq "$db: Questions = client queries" "$q" "$queries"
+  fi
+  run_bmk oltp_write_only $O --tables=2 --table-size=1000 --threads=2 --time=1 --db-server-stats=off run
+  assert_not_contains "$db: --db-server-stats=off" "$OUT" "Server-side statistics"
+  "$BMK" oltp_write_only $O --tables=2 --table-size=1000 cleanup >/dev/null 2>&1
+done
+
+finish
