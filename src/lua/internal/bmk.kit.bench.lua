@@ -52,15 +52,12 @@ local function read_fields(home)
   end
   local path = home .. "/.bench"
   if not sys.exists(path) then return f end
-  local script = 'set -a; . "$1" >/dev/null || exit 3; for v in ' .. table.concat(M.FIELDS, " ")
+  local script = 'set -a; . "$1" >/dev/null; for v in ' .. table.concat(M.FIELDS, " ")
     .. '; do if [ -n "${!v+x}" ]; then printf "%s=%s\\0" "$v" "${!v}"; fi; done'
   local p = io.popen("BMK_HOME=" .. M.shquote(home) .. " /bin/bash -c " .. M.shquote(script)
     .. " bmk-bench " .. M.shquote(path), "r")
   local out = p:read("*a") or ""
-  local ok = p:close()
-  if not ok and out == "" then
-    return nil, "cannot source " .. path
-  end
+  p:close()
   for k, v in out:gmatch("([%w_]+)=([^%z]*)%z") do f[k] = v end
   return f
 end

@@ -144,13 +144,17 @@ end
 -- Returns the exit status.
 function M.execute(plan)
   sys.block_signals()
+  -- .bench fields were exported by the script; the password reaches bmk
+  -- only as MYSQL_PWD / PGPASSWORD.
+  sys.setenv("pass", nil)
+  sys.setenv("pg_pass", nil)
   for k, v in pairs(plan.env) do sys.setenv(k, v) end
   for _, l in ipairs(plan.notices) do io.write(l, "\n") end
   local spec = plan.spec
   for _, step in ipairs(plan.steps) do
     local rc, outputs = run_step(plan, step)
     if step.command == "create" and rc ~= 0 then
-      local t = (outputs[1] or ""):match("table `?([%w_]+)`? already exists")
+      local t = (outputs[1] or ""):match("[Tt]able%s+['`\"]?([%w_.]+)['`\"]?%s+already exists")
       if t then
         io.stderr:write(("bmk kit: table %s already exists; run 'bmk kit cleanup %s' first\n")
           :format(t, spec.name))

@@ -1,13 +1,38 @@
 -- Test-only stand-in for the kit workloads (BMK_KIT_WORKLOAD hook of
--- test_kit_cli.sh): accepts the options the kit passes for OLTP names,
--- runs one `SELECT 1` per event and, on each thread's first event, prints
--- "probe: g=<global thread id> total=<threads-total> start=<epoch seconds>"
--- so that the test can compare the start of split processes.
+-- test_kit_cli.sh), so that the launcher can be tested without
+-- kit_oltp.lua. It accepts the options the kit passes for OLTP names and:
+--   create   makes table kitprobe1, or fails with
+--            "FATAL: table kitprobe1 already exists" (exit 1) as the kit
+--            workloads do;
+--   prepare  (parallel) inserts one row per thread;
+--   cleanup  drops kitprobe1;
+--   run      one `SELECT 1` per event; on each thread's first event prints
+--            "probe: g=<global thread id> total=<threads-total>
+--            start=<epoch seconds>" to compare the start of processes.
 local ffi = require("ffi")
 ffi.cdef [[
 struct probe_ts { long tv_sec; long tv_nsec; };
 int clock_gettime(int clk, struct probe_ts *ts);
 ]]
+
+local function exists(con)
+  local n = con:query_row("SELECT COUNT(*) FROM information_schema.tables WHERE table_name = 'kitprobe1'")
+  return tonumber(n) > 0
+end
+
+local function cmd_create()
+  local con = sysbench.sql.driver():connect()
+  if exists(con) then
+    print("FATAL: table kitprobe1 already exists")
+    os.exit(1)
+  end
+  con:query("CREATE TABLE kitprobe1 (id INTEGER)")
+end
+
+local function cmd_prepare()
+  local con = sysbench.sql.driver():connect()
+  con:query("INSERT INTO kitprobe1 VALUES (" .. sysbench.tid .. ")")
+end
 
 sysbench.cmdline.options = {
   ["auto-inc"] = { "kit", true }, ["table-size"] = { "kit", 10000 },
@@ -15,7 +40,17 @@ sysbench.cmdline.options = {
   statements = { "kit", "" }, ["point-selects"] = { "kit", 10 },
   ["thread-offset"] = { "kit", 0 }, ["threads-total"] = { "kit", 0 },
   ["reconnect-event"] = { "kit", false },
+  ["mysql-storage-engine"] = { "kit", "InnoDB" },
 }
+sysbench.cmdline.commands = {
+  create = { cmd_create },
+  prepare = { cmd_prepare, sysbench.cmdline.PARALLEL_COMMAND },
+}
+
+function cleanup()
+  local con = sysbench.sql.driver():connect()
+  con:query("DROP TABLE IF EXISTS kitprobe1")
+end
 
 local con
 local first = true
