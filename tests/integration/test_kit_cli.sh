@@ -263,6 +263,14 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_match "$db: trx name: qps excluding BEGIN/COMMIT" "$OUT" "^=> kit: qps excluding BEGIN/COMMIT: -?[0-9.]+$"
   assert_eq "$db: sync file, markers and logs removed" "" "$(ls "$K/tmp")"
 
+  # a process that dies before it is ready stops the others: exit 1
+  kit OLTP_RO_10K_1tab-uniform-p_sel1-notrx 6 30 --probe-fail-offset=4
+  assert_eq "$db: early death: exit 1" 1 "$RC"
+  assert_contains "$db: early death message" "$OUT" "bmk kit: process 2/2 exited (status 1) before it was ready; stopping the others"
+  assert_match "$db: process 1 stopped (in its wait or its init)" "$OUT" "^(=> SYNC-file : aborted|FATAL: interrupted by SIGTERM)$"
+  assert_not_contains "$db: nobody started" "$OUT" "Threads started!"
+  assert_eq "$db: early death: sync file and markers removed" "" "$(ls "$K/tmp")"
+
   # --sync-file from the user with one process: waits until the file goes
   rm -f "$WORK/start"*
   "$BMK" kit OLTP_RO_10K_1tab-uniform-p_sel1-notrx 2 1 --sync-file="$WORK/start" > "$WORK/sync.out" 2>&1 &

@@ -86,8 +86,9 @@ local function run_step(plan, step)
     if sig then
       -- Terminal signals reach the children too; a kill(1) of the
       -- launcher alone must not leave them running.
+      -- The sync file stays until every process is gone: removing it
+      -- now would release a process that has not yet seen the signal.
       for i, p in ipairs(procs) do if live[i] then sys.kill(p.pid, sig) end end
-      if plan.sync then sys.unlink(plan.sync) end
       waiting = false
     end
     for i, p in ipairs(procs) do
@@ -104,7 +105,6 @@ local function run_step(plan, step)
             io.stderr:write(("bmk kit: process %d/%d exited (status %d) before it was ready; stopping the others\n")
               :format(i, n, st))
             for j, q in ipairs(procs) do if live[j] then sys.kill(q.pid, sys.SIGTERM) end end
-            sys.unlink(plan.sync)
           end
         end
       end
@@ -137,6 +137,7 @@ local function run_step(plan, step)
     end
   end
   if failed_start then rc = 1 end
+  outputs.failed_start = failed_start
   return rc, outputs
 end
 
@@ -150,6 +151,16 @@ function M.execute(plan)
   sys.setenv("pg_pass", nil)
   for k, v in pairs(plan.env) do sys.setenv(k, v) end
   for _, l in ipairs(plan.notices) do io.write(l, "\n") end
+  if plan.spec.reconnect and not plan.spec.socket then
+    -- A connection per event piles up TIME_WAIT sockets (bmk-kit.md §1).
+    local f = io.open("/proc/sys/net/ipv4/tcp_tw_reuse", "r")
+    local v = f and f:read("*l")
+    if f then f:close() end
+    if v == "0" then
+      io.write("=> kit: reconnect workload with net.ipv4.tcp_tw_reuse=0; "
+        .. "consider 'sudo sysctl net.ipv4.tcp_tw_reuse=1'\n")
+    end
+  end
   local spec = plan.spec
   for _, step in ipairs(plan.steps) do
     local rc, outputs = run_step(plan, step)
@@ -161,7 +172,7 @@ function M.execute(plan)
       end
       return 1
     end
-    if step.command == "run" then
+    if step.command == "run" and not outputs.failed_start then
       local n = #step.procs
       local reps = {}
       for i = 1, n do reps[i] = report.parse(outputs[i] or "") end

@@ -6,7 +6,8 @@
 --            workloads do;
 --   prepare  (parallel) inserts one row per thread;
 --   cleanup  drops kitprobe1;
---   run      one `SELECT 1` per event; on each thread's first event prints
+--   run      one `SELECT 1` per event (thread_init fails on purpose in
+--            processes with --thread-offset >= --probe-fail-offset); on each thread's first event prints
 --            "probe: g=<global thread id> total=<threads-total>
 --            start=<epoch seconds>" to compare the start of processes.
 local ffi = require("ffi")
@@ -41,6 +42,7 @@ sysbench.cmdline.options = {
   ["thread-offset"] = { "kit", 0 }, ["threads-total"] = { "kit", 0 },
   ["reconnect-event"] = { "kit", false },
   ["mysql-storage-engine"] = { "kit", "InnoDB" },
+  ["probe-fail-offset"] = { "test: thread_init fails when --thread-offset >= this (0: never)", 0 },
 }
 sysbench.cmdline.commands = {
   create = { cmd_create },
@@ -56,6 +58,10 @@ local con
 local first = true
 
 function thread_init()
+  local f = sysbench.opt.probe_fail_offset
+  if f > 0 and sysbench.opt.thread_offset >= f then
+    error("probe: failing on purpose (thread offset " .. sysbench.opt.thread_offset .. ")")
+  end
   con = sysbench.sql.driver():connect()
 end
 
