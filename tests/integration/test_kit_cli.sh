@@ -226,6 +226,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   mkdir -p "$K/tmp"
   if [ "$db" = mysql ]; then
     printf 'driver=mysql\nhost=127.0.0.1\nport=%s\nuser=sbtest\npass=%s\ndb=sbtest\n' "$MYSQL_PORT" "$DBPASS" > "$K/.bench"
+    printf 'mysql=%s\n' "$(command -v mariadb || command -v mysql)" >> "$K/.bench"
     rows() { mysql_q "SELECT COUNT(*) FROM kitprobe1" 2>/dev/null; }
   else
     printf 'driver=pgsql\npg_host=127.0.0.1\npg_port=%s\npg_user=sbtest\npg_pass=%s\npg_db=sbtest\n' "$PGSQL_PORT" "$DBPASS" > "$K/.bench"
@@ -293,6 +294,11 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     "^=> SYNC-file : synchronization via $WORK/start\|=> SYNC-file : ready to start\.\.\|=> SYNC-file : started !\|$"
   assert_not_contains "$db: notrx: no qps-excluding line" "$OUT" "=> kit: qps excluding"
   assert_not_contains "$db: single process: no combined line" "$OUT" "=> Combined"
+
+  # bmk kit sql: the .bench client, password through the environment
+  if [ "$db" = mysql ]; then OUT=$(echo "SELECT 6*7" | "$BMK" kit sql -N 2>&1)
+  else OUT=$("$BMK" kit sql -Atc "SELECT 6*7" 2>&1); fi
+  assert_eq "$db: bmk kit sql" 42 "$OUT"
 
   # a generated script (sources .bench itself)
   "$BMK" kit generate --home="$K" OLTP_RO_10K_1tab-uniform-p_sel1-notrx >/dev/null
