@@ -104,12 +104,17 @@ static int run_script_command(const char *command, sb_run_config_t *cfg)
   return 1;
 }
 
+#include "sb_kit.h"
+
 int main(int argc, char **argv)
 {
   char *pos[MAX_POSITIONAL];
   unsigned npos = 0;
 
   setvbuf(stdout, NULL, _IONBF, 0);
+  /* `bmk kit ...` has its own command line (bmk-kit.md §4.4). */
+  if (argc > 1 && strcmp(argv[1], "kit") == 0)
+    return sb_kit_main(argc, argv);
   sb_set_progname(argv[0]);
   sb_results_set_cmdline(argc, argv);
   sb_opt_init();

@@ -610,6 +610,13 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     start_signal_watch(&sigs);
     int rc = sb_sync_wait(eng_cfg.sync_file, eng_cfg.sync_wait_ms, eng_cfg.threads, &g_signal);
     stop_signal_watch();
+    /* A signal caught by the watch thread while the file was going away
+       would otherwise be lost: the run would start and ignore it. */
+    if (rc == 0 && g_signal)
+    {
+      log_text(LOG_NOTICE, "=> SYNC-file : aborted");
+      rc = 1;
+    }
     if (rc != 0)
     {
       ck_pr_store_int(&g_stop, 1);

@@ -1,0 +1,187 @@
+-- bmk kit: the `bmk kit ...` command line (bmk-kit.md §4.4). Entered from
+-- C (src/sb_kit.c) with main(args, info): args are the words after "kit",
+-- info = { exe = path of the running binary, datadir = pkgdatadir }.
+-- Returns the process exit status.
+
+local names = require("bmk.kit.names")
+local bench = require("bmk.kit.bench")
+local options = require("bmk.kit.options")
+local catalogue = require("bmk.kit.catalogue")
+local launcher = require("bmk.kit.launcher")
+local sys = require("bmk.kit.sys")
+
+local M = {}
+
+-- TPC-C is a separate bmk workload (tpcc.md) that this build lacks; the
+-- TPCC names still resolve and explain.
+M.TPCC_AVAILABLE = false
+
+local USAGE = [[
+Usage:
+  bmk kit generate [--home=DIR] [--sizes=LIST] [--tables=LIST] [--dists=LIST] [--clean] [NAME...]
+  bmk kit list [PATTERN]
+  bmk kit explain NAME [ARGS...]
+  bmk kit cleanup NAME [options...]
+  bmk kit sql [client arguments...]
+  bmk kit NAME ARGS...          (run scripts: <users> <seconds> [options...];
+                                 Prepare scripts: [<parallel connections>] [options...])
+Kit home: $BMK_HOME, else /BMK, else the BMK/ directory of the source tree or installation.
+See docs/kit.md.
+]]
+
+local function err(msg, code)
+  io.stderr:write(msg, "\n")
+  return code or 1
+end
+
+local function resolve(name)
+  local spec, reason = names.resolve(name)
+  if not spec then
+    return nil,  err("bmk kit: invalid script name '" .. name .. "': " .. reason, 2)
+  end
+  return spec
+end
+
+local function split_list(s)
+  local t = {}
+  for x in s:gmatch("[^,%s]+") do t[#t + 1] = x end
+  return t
+end
+
+local function cmd_generate(args, info)
+  local opts, list, home, clean = {}, {}, nil, false
+  for _, a in ipairs(args) do
+    local k, v = a:match("^%-%-([%w-]+)=(.*)$")
+    if k == "home" then home = v
+    elseif k == "sizes" then
+      opts.sizes = split_list(v)
+      for _, s in ipairs(opts.sizes) do
+        if not s:match("^%d+[KM]$") and not s:match("^%d+x%d+[KM]$") then
+          return err("bmk kit generate: invalid size '" .. s .. "' (expected <N>K, <N>M or <k>x<N>M)", 2)
+        end
+      end
+    elseif k == "tables" then
+      opts.tables = {}
+      for _, t in ipairs(split_list(v)) do
+        local n = t:match("^(%d+)$") or t:match("^(%d+)tab$")
+        if not n or tonumber(n) < 1 then
+          return err("bmk kit generate: invalid table count '" .. t .. "'", 2)
+        end
+        opts.tables[#opts.tables + 1] = n .. "tab"
+      end
+    elseif k == "dists" then
+      opts.dists = split_list(v)
+      for _, d in ipairs(opts.dists) do
+        local ok = false
+        for _, x in ipairs(names.DISTS) do ok = ok or x == d end
+        if not ok then
+          return err("bmk kit generate: invalid distribution '" .. d .. "' (one of "
+            .. table.concat(names.DISTS, ", ") .. ")", 2)
+        end
+      end
+    elseif a == "--clean" then clean = true
+    elseif a:match("^%-%-") then
+      return err("bmk kit generate: unknown option '" .. a .. "'", 2)
+    else list[#list + 1] = a end
+  end
+  home = home or bench.home(info)
+  local bodies = {}
+  if #list > 0 then
+    for _, n in ipairs(list) do
+      local spec, code = resolve(n)
+      if not spec then return code end
+      bodies[#bodies + 1] = spec.name
+    end
+  else
+    local all = catalogue.build(opts)
+    -- The OLTP axes accept only plain sizes; <k>x<N>M is dbSTRESS-only.
+    for _, b in ipairs(all) do
+      if not b:match("_%d+x%d+[KM]_") then bodies[#bodies + 1] = b end
+    end
+  end
+  local ok, e = catalogue.generate(home, bodies, clean)
+  if not ok then return err("bmk kit generate: " .. e) end
+  return 0
+end
+
+-- Shell-style glob (* and ?) to an anchored Lua pattern; a word without
+-- wildcards matches as a substring.
+local function glob(p)
+  if not p:find("[*?]") then
+    return p:gsub("[%^%$%(%)%%%.%[%]%+%-]", "%%%0")
+  end
+  local s = p:gsub("[%^%$%(%)%%%.%[%]%+%-]", "%%%0"):gsub("%*", ".*"):gsub("%?", ".")
+  return "^" .. s .. "$"
+end
+
+local function cmd_list(args, info)
+  if #args > 1 then return err("usage: bmk kit list [PATTERN]", 2) end
+  local pat = args[1] and glob(args[1])
+  for _, n in ipairs(catalogue.names(bench.home(info))) do
+    if not pat or n:find(pat) or n:gsub("^sb11%-", ""):gsub("%.sh$", ""):find(pat) then
+      io.write(n, "\n")
+    end
+  end
+  return 0
+end
+
+-- explain / run / cleanup of one name.
+local function cmd_name(name, args, info, what)
+  local spec, code = resolve(name)
+  if not spec then return code end
+  local b, e = bench.load(info)
+  if not b then return err("bmk kit: " .. e) end
+  local plan, msg, rc = options.plan(spec, b, args, what == "cleanup" and "cleanup" or "run", sys.getpid())
+  if not plan then return err(msg, rc) end
+  if what == "explain" then
+    launcher.explain(plan)
+    return 0
+  end
+  if spec.family == "tpcc" and not M.TPCC_AVAILABLE then
+    return err("bmk kit: the tpcc workload is not available in this bmk build; "
+      .. "'bmk kit explain " .. spec.name .. "' shows the commands it would run")
+  end
+  return launcher.execute(plan)
+end
+
+local function cmd_sql(args, info)
+  local b, e = bench.load(info)
+  if not b then return err("bmk kit: " .. e) end
+  local argv
+  if b.driver == "pgsql" then
+    argv = { b.psql, "-h", b.pg_host, "-p", b.pg_port, "-U", b.pg_user, "-d", b.pg_db }
+    if b.pg_pass ~= "" then sys.setenv("PGPASSWORD", b.pg_pass) end
+  else
+    argv = { b.mysql, "-h", b.host, "-P", b.port, "-u", b.user, b.db }
+    if b.pass ~= "" then sys.setenv("MYSQL_PWD", b.pass) end
+  end
+  for _, a in ipairs(args) do argv[#argv + 1] = a end
+  return err("bmk kit sql: " .. sys.exec(argv), 1)
+end
+
+function M.main(args, info)
+  local cmd = args[1]
+  if cmd == nil then
+    io.stderr:write(USAGE)
+    return 2
+  end
+  local rest = {}
+  for i = 2, #args do rest[#rest + 1] = args[i] end
+  if cmd == "help" or cmd == "--help" or cmd == "-h" then
+    io.write(USAGE)
+    return 0
+  elseif cmd == "generate" then
+    return cmd_generate(rest, info)
+  elseif cmd == "list" then
+    return cmd_list(rest, info)
+  elseif cmd == "sql" then
+    return cmd_sql(rest, info)
+  elseif cmd == "explain" or cmd == "cleanup" then
+    if not rest[1] then return err("usage: bmk kit " .. cmd .. " NAME [ARGS...]", 2) end
+    local name = table.remove(rest, 1)
+    return cmd_name(name, rest, info, cmd)
+  end
+  return cmd_name(cmd, rest, info, "run")
+end
+
+return M

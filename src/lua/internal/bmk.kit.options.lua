@@ -1,0 +1,270 @@
+-- bmk kit: from a resolved name, the .bench configuration and the script's
+-- arguments to the bmk command lines (bmk-kit.md §2.1, §3, §4.2, §10).
+
+local names = require("bmk.kit.names")
+
+local M = {}
+
+-- Statement classes of kit_oltp.lua in their fixed in-event order, with
+-- the count option of each.
+local CLASS_ORDER = {
+  { "point", "--point-selects" }, { "simple", "--simple-ranges" },
+  { "sum", "--sum-ranges" }, { "order", "--order-ranges" },
+  { "distinct", "--distinct-ranges" }, { "index_update", "--index-updates" },
+  { "non_index_update", "--non-index-updates" },
+  { "delete_insert", "--delete-inserts" }, { "inserts", "--inserts-only" },
+}
+local RO_MIX = "point,simple,sum,order,distinct"
+local RW_MIX = RO_MIX .. ",index_update,non_index_update,delete_insert"
+
+-- The workload script of a family: $BMK_HOME/sb_exec/lua/kit_*.lua, or
+-- the built-in `tpcc`. BMK_KIT_WORKLOAD (test hook) replaces the OLTP and
+-- dbSTRESS script with another path, options unchanged.
+function M.workload(spec, b)
+  if spec.family == "tpcc" then return "tpcc" end
+  local hook = os.getenv("BMK_KIT_WORKLOAD")
+  if hook and hook ~= "" then return hook end
+  local f = spec.family == "oltp" and "kit_oltp.lua" or "kit_dbstress.lua"
+  return b.BMK_HOME .. "/sb_exec/lua/" .. f
+end
+
+-- Connection options (§2.1). PostgreSQL socket names use the socket
+-- directory as host.
+function M.connection(spec, b)
+  if b.driver == "pgsql" then
+    return { "--db-driver=pgsql",
+      "--pgsql-host=" .. (spec.socket and b.pg_socket or b.pg_host),
+      "--pgsql-port=" .. b.pg_port, "--pgsql-user=" .. b.pg_user,
+      "--pgsql-db=" .. b.pg_db, "--pgsql-sslmode=" .. b.pg_sslmode }
+  end
+  local o = { "--db-driver=mysql" }
+  if spec.socket then
+    o[#o + 1] = "--mysql-socket=" .. b.socket
+  else
+    o[#o + 1] = "--mysql-host=" .. b.host
+    o[#o + 1] = "--mysql-port=" .. b.port
+  end
+  o[#o + 1] = "--mysql-user=" .. b.user
+  o[#o + 1] = "--mysql-db=" .. b.db
+  o[#o + 1] = "--mysql-ssl=disabled"
+  return o
+end
+
+-- OLTP statement options from the query-set tokens (§4.2).
+local function oltp_statements(spec, o)
+  local counts, ranges = {}, {}
+  for _, q in ipairs(spec.qsets) do
+    local def = names.QSETS[q.name]
+    if def.option then
+      ranges[#ranges + 1] = def.option .. "=" .. q.count
+    else
+      for _, cls in ipairs(def.classes) do
+        if counts[cls] then
+          return nil, "'" .. q.token .. "' repeats a statement class of another query set"
+        end
+        counts[cls] = q.count
+      end
+    end
+  end
+  if spec.reconnect and not counts.point then counts.point = 1 end
+  local list = {}
+  for _, c in ipairs(CLASS_ORDER) do
+    if counts[c[1]] then list[#list + 1] = c[1] end
+  end
+  if #list == 0 then
+    o[#o + 1] = "--statements=" .. (spec.mode == "RO" and RO_MIX or RW_MIX)
+  else
+    o[#o + 1] = "--statements=" .. table.concat(list, ",")
+    for _, c in ipairs(CLASS_ORDER) do
+      if counts[c[1]] then o[#o + 1] = c[2] .. "=" .. counts[c[1]] end
+    end
+  end
+  for _, r in ipairs(ranges) do o[#o + 1] = r end
+  if spec.reconnect then o[#o + 1] = "--reconnect-event=on" end
+  return o
+end
+
+-- Options implied by the name (data set, mix, access pattern).
+-- Returns list or nil, reason.
+function M.name_options(spec, b)
+  local o = {}
+  local engine = function()
+    if not spec.engine then return end
+    if b.driver == "pgsql" then return end
+    o[#o + 1] = "--mysql-storage-engine=" .. spec.engine
+  end
+  if spec.family == "oltp" then
+    o[#o + 1] = "--auto-inc=on"
+    o[#o + 1] = "--table-size=" .. spec.rows
+    o[#o + 1] = "--tables=" .. spec.tables
+    if spec.prepare then
+      engine()
+      return o
+    end
+    o[#o + 1] = "--rand-type=" .. spec.dist
+    o[#o + 1] = "--db-ps-mode=" .. (spec.ps and "auto" or "disable")
+    o[#o + 1] = "--skip-trx=" .. (spec.trx and "off" or "on")
+    return oltp_statements(spec, o)
+  elseif spec.family == "dbstress" then
+    o[#o + 1] = "--db-ps-mode=auto"
+    o[#o + 1] = "--obj-table-size=" .. spec.obj_size
+    o[#o + 1] = "--obj-tables=" .. spec.obj_tables
+    if spec.hpk then o[#o + 1] = "--hpk=on" end
+    if spec.prepare then
+      engine()
+      return o
+    end
+    o[#o + 1] = "--rand-type=" .. spec.dist
+    o[#o + 1] = "--skip-trx=" .. (spec.trx and "off" or "on")
+    local d = spec.dmode
+    if d.kind == "RO" then
+      o[#o + 1] = "--statements=" .. (d.sel or "SEL1,SEL2")
+    elseif d.upd then
+      o[#o + 1] = "--statements=SEL1,SEL2,UPDATE"
+      o[#o + 1] = "--delete-inserts=0"
+      o[#o + 1] = "--rw-ratio=" .. d.ratio
+    else
+      o[#o + 1] = "--statements=SEL1,SEL2,INSDEL,UPDATE"
+      o[#o + 1] = "--rw-ratio=" .. d.ratio
+    end
+    if spec.xdead then o[#o + 1] = "--anti-dead=off" end
+    if spec.xref then o[#o + 1] = "--same-ref=off" end
+    return o
+  end
+  -- TPCC (tpcc.md §2.4)
+  o[#o + 1] = "--tables=" .. spec.tpcc_tables
+  o[#o + 1] = "--scale=" .. spec.tpcc_scale
+  o[#o + 1] = "--force-null=" .. (spec.null and 1 or 0)
+  if spec.prepare then
+    if spec.engine and b.driver ~= "pgsql" then
+      o[#o + 1] = "--mysql_storage_engine=" .. spec.engine
+    end
+    o[#o + 1] = "--use-fk=" .. (spec.nofk == "NoFK" and 0 or spec.nofk == "NoFK2" and 2 or 1)
+  end
+  return o
+end
+
+local function is_uint(s)
+  return s ~= nil and s:match("^%d+$") and tonumber(s) >= 1
+end
+
+-- Splits extra options into those passed on argv and the passwords moved
+-- to the environment (never on a command line).
+local function extract_passwords(extra, env)
+  local out = {}
+  for _, a in ipairs(extra) do
+    local k, v = a:match("^%-%-(%a+)[-_]password=(.*)$")
+    if k == "mysql" then env.MYSQL_PWD = v
+    elseif k == "pgsql" then env.PGPASSWORD = v
+    else out[#out + 1] = a end
+  end
+  return out
+end
+
+-- The value of an extra option given as --name=value (last wins), or nil.
+function M.extra_value(extra, opt)
+  local v
+  for _, a in ipairs(extra) do
+    local k, val = a:match("^%-%-([%w_-]+)=(.*)$")
+    if k and k:gsub("_", "-") == opt then v = val end
+  end
+  return v
+end
+
+-- Builds the plan for `bmk kit <name> args...` (what = "run" for a name,
+-- "cleanup" for `bmk kit cleanup`). Returns plan or nil, message, exit code.
+-- plan = { spec, script, env = {VAR=value}, steps = { {command, procs =
+-- { {argv, threads, offset} } } }, sync = path|nil, user_sync = bool }
+function M.plan(spec, b, args, what, pid)
+  local script = "sb11-" .. spec.name .. ".sh"
+  local env = {}
+  if b.driver == "pgsql" then
+    if b.pg_pass ~= "" then env.PGPASSWORD = b.pg_pass end
+  elseif b.pass ~= "" then
+    env.MYSQL_PWD = b.pass
+  end
+  local nopts, reason = M.name_options(spec, b)
+  if not nopts then
+    return nil, "bmk kit: invalid script name '" .. spec.name .. "': " .. reason, 2
+  end
+  local base = { b.sb11, M.workload(spec, b) }
+  for _, x in ipairs(M.connection(spec, b)) do base[#base + 1] = x end
+  for _, x in ipairs(nopts) do base[#base + 1] = x end
+  local function cmd(extra_front, extra, command)
+    local a = {}
+    for _, x in ipairs(base) do a[#a + 1] = x end
+    for _, x in ipairs(extra_front) do a[#a + 1] = x end
+    for _, x in ipairs(extra) do a[#a + 1] = x end
+    a[#a + 1] = command
+    return a
+  end
+  local plan = { spec = spec, script = script, env = env, steps = {} }
+  local notices = {}
+  if spec.engine and b.driver == "pgsql" then
+    notices[#notices + 1] = "=> storage engine '" .. spec.engine .. "' ignored on PostgreSQL"
+  end
+  plan.notices = notices
+
+  if what == "cleanup" then
+    local extra = extract_passwords(args, env)
+    plan.steps[1] = { command = "cleanup", procs = { { argv = cmd({}, extra, "cleanup") } } }
+    return plan
+  end
+
+  if spec.prepare then
+    local par, rest = 32, 1
+    if args[1] and not args[1]:match("^%-%-") then
+      if not is_uint(args[1]) then
+        return nil, "usage: " .. script .. " [<parallel connections>] [options...]", 2
+      end
+      par, rest = tonumber(args[1]), 2
+    end
+    local extra = {}
+    for i = rest, #args do extra[#extra + 1] = args[i] end
+    extra = extract_passwords(extra, env)
+    local front = { "--threads=" .. par }
+    -- TPC-C has no separate create step (tpcc.md §2.4: one `prepare`).
+    local cmds = spec.family == "tpcc" and { "prepare" } or { "create", "prepare" }
+    for _, c in ipairs(cmds) do
+      plan.steps[#plan.steps + 1] = { command = c, procs = { { argv = cmd(front, extra, c), threads = par } } }
+    end
+    return plan
+  end
+
+  if not is_uint(args[1]) or not is_uint(args[2]) then
+    return nil, "usage: " .. script .. " <users> <seconds> [options...]", 2
+  end
+  local users, secs = tonumber(args[1]), tonumber(args[2])
+  local extra = {}
+  for i = 3, #args do extra[#extra + 1] = args[i] end
+  extra = extract_passwords(extra, env)
+  local front = { "--threads=" .. users, "--time=" .. secs, "--events=0",
+    "--forced-shutdown=1", "--thread-init-timeout=0" }
+  local n = math.ceil(users / b.sb11_MAX)
+  local step = { command = "run", procs = {}, users = users }
+  if n == 1 then
+    step.procs[1] = { argv = cmd(front, extra, "run"), threads = users, offset = 0 }
+  else
+    -- A user's --sync-file means they release the start themselves
+    -- (multi-host); the launcher then neither creates nor removes it.
+    local user_sync = M.extra_value(extra, "sync-file")
+    if not user_sync then
+      plan.sync = b.TMP_DIR .. "/bmk-sync." .. pid
+    end
+    local offset = 0
+    for i = 1, n do
+      local t = (i < n) and b.sb11_MAX or (users - b.sb11_MAX * (n - 1))
+      local f = { "--threads=" .. t, "--time=" .. secs, "--events=0",
+        "--forced-shutdown=1", "--thread-init-timeout=0",
+        "--thread-offset=" .. offset, "--threads-total=" .. users }
+      if plan.sync then f[#f + 1] = "--sync-file=" .. plan.sync end
+      step.procs[i] = { argv = cmd(f, extra, "run"), threads = t, offset = offset,
+        log = i > 1 and (b.TMP_DIR .. "/bmk-" .. spec.name .. "." .. pid .. ".p" .. i .. ".log") or nil }
+      offset = offset + t
+    end
+  end
+  plan.steps[1] = step
+  return plan
+end
+
+return M

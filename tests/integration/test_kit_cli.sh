@@ -1,0 +1,314 @@
+#!/usr/bin/env bash
+# `bmk kit` (bmk-kit.md §2-§4, §8, §10, §11): the default catalogue, the
+# names of §4.3 and their options (through `bmk kit explain`), name and
+# usage errors, K sizes, passwords, and — on MariaDB and PostgreSQL — the
+# launcher: create/prepare/cleanup, the sb11_MAX split with its SYNC-file
+# start, a user --sync-file, and a generated script. The kit workloads are
+# written elsewhere, so the runs use the test-only hook BMK_KIT_WORKLOAD
+# with tests/integration/kit/kit_probe.lua.
+set -u
+source "$(dirname "$0")/lib.sh"
+cd "$WORK"
+unset BMK_HOME BMK_KIT_WORKLOAD BMK_BENCH_SOURCED BMK_PASS BMK_PG_PASS PGPASSWORD MYSQL_PWD sb11
+PROBE=$TOP/tests/integration/kit/kit_probe.lua
+
+kit() { OUT=$(timeout -k 5 60 "$BMK" kit "$@" 2>&1); RC=$?; }
+
+# ---- default catalogue ------------------------------------------------------
+H=$WORK/home
+mkdir -p "$H"
+printf 'sb11=%s\n' "$BMK" > "$H/.bench"
+kit generate --home="$H"
+assert_eq "generate: exit 0" 0 "$RC"
+assert_contains "generate: summary" "$OUT" "generated 3764 scripts in $H/sb_exec"
+assert_eq "generate: CATALOGUE lines" 3764 "$(wc -l < "$H/sb_exec/CATALOGUE")"
+assert_eq "generate: script files" 3764 "$(ls "$H/sb_exec" | grep -c '^sb11-.*\.sh$')"
+check "generate: scripts executable" test -x "$H/sb_exec/sb11-OLTP_RW_10M_8tab-uniform-ps-trx.sh"
+assert_contains "generate: script body" "$(cat "$H/sb_exec/sb11-TPCC_100W.sh")" 'exec "$sb11" kit "sb11-TPCC_100W.sh" "$@"'
+
+DOC_NAMES="sb11-Prepare_10M_8tab-InnoDB.sh sb11-Prepare_50M_8tab-InnoDB.sh
+sb11-OLTP_RW_50M_8tab-uniform-ps-trx.sh sb11-OLTP_RW_10M_8tab-uniform-ps-trx.sh
+sb11-OLTP_RW_10M_8tab-uniform-trx.sh sb11-OLTP_RO_10M_8tab-uniform-ps-notrx.sh
+sb11-OLTP_RO_10M_8tab-uniform-ps-p_sel1-notrx.sh sb11-OLTP_RO_10M_8tab-uniform-p_sel1-notrx.sh
+sb11-OLTP_RW_10M_8tab-uniform-upd_noidx1-notrx.sh sb11-OLTP_RW_10M_8tab-uniform-upd_idx1-notrx.sh
+sb11-OLTP_RW_10M_8tab-uniform-upd_insdel1-trx.sh sb11-OLTP_RO_10M_8tab-uniform-p_sel1-reconnect-notrx.sh
+sb11-OLTP_RO_10M_8tab-pareto-trx-socket.sh sb11-OLTP_RO_10M_8tab-pareto-p_sel1-notrx-socket.sh
+sb11-OLTP_RO_10M_8tab-pareto-s_ranges1-notrx-socket.sh sb11-OLTP_RO_10M_8tab-pareto-sum_ranges1-notrx-socket.sh
+sb11-OLTP_RO_10M_8tab-pareto-p_sel10-reconnect-notrx-socket.sh
+sb11-OLTP_RO_1M_8tab-pareto-ps-p_sel1-reconnect-notrx-socket.sh
+sb11-OLTP_RO_10M_8tab-uniform-p_sel1-reconnect-notrx-socket.sh
+sb11-Prepare_TPCC_100W-InnoDB-NoFK.sh sb11-Prepare_TPCC_1000W-InnoDB-NoFK.sh
+sb11-Prepare_TPCC_10x100W-InnoDB-NoFK.sh sb11-Prepare_TPCC_1000W-NULL-InnoDB-NoFK.sh
+sb11-TPCC_100W.sh sb11-TPCC_1000W.sh sb11-TPCC_10x100W.sh
+sb11-Prepare_dbSTRESS_10M-InnoDB.sh sb11-Prepare_dbSTRESS_10x1M-InnoDB.sh
+sb11-Prepare_dbSTRESS_10M-InnoDB-HPK.sh
+sb11-dbSTRESS_10M-RO-notrx.sh sb11-dbSTRESS_10M-RO-SEL1-notrx.sh sb11-dbSTRESS_10M-RO-SEL2-notrx.sh
+sb11-dbSTRESS_10M-RW1-trx.sh sb11-dbSTRESS_10M-RW10-trx.sh
+sb11-dbSTRESS_10M-RW1-UPD-trx.sh sb11-dbSTRESS_10M-RW10-UPD-trx.sh"
+missing=""
+for n in $DOC_NAMES; do
+  [ -x "$H/sb_exec/$n" ] || missing="$missing $n"
+  case $n in *OLTP_*_10M_*)
+    for s in 50M 500M; do m=${n/_10M_/_${s}_}; [ -x "$H/sb_exec/$m" ] || missing="$missing $m"; done ;;
+  esac
+done
+assert_eq "generate: every §4.3 name (and 50M/500M OLTP twins) exists" "" "$missing"
+
+# ---- §4.3 names: explain lines carry the documented options ------------------
+export BMK_HOME=$H
+RUN="--threads=64 --time=300 --events=0 --forced-shutdown=1 --thread-init-timeout=0"
+CONN="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=3306 --mysql-user=sbtest --mysql-db=sbtest --mysql-ssl=disabled"
+W=$H/sb_exec/lua
+RO="--statements=point,simple,sum,order,distinct"
+RW="$RO,index_update,non_index_update,delete_insert"
+S10="--table-size=10000000 --tables=8"
+while IFS='|' read -r name args want; do
+  [ -n "$name" ] || continue
+  # shellcheck disable=SC2086
+  kit explain "$name" $args
+  bad=""
+  flat=" ${OUT//$'\n'/ } "
+  for w in $want; do [[ "$flat" == *" $w "* ]] || bad="$bad $w"; done
+  assert_eq "explain $name" "0:" "$RC:$bad"
+done <<EOF
+sb11-Prepare_10M_8tab-InnoDB.sh||$BMK $W/kit_oltp.lua $CONN --auto-inc=on $S10 --mysql-storage-engine=InnoDB --threads=32 create prepare
+sb11-Prepare_50M_8tab-InnoDB.sh|16 --rnd-data=50|--table-size=50000000 --tables=8 --threads=16 --rnd-data=50 create prepare
+sb11-OLTP_RW_50M_8tab-uniform-ps-trx.sh|64 300|--table-size=50000000 --rand-type=uniform --db-ps-mode=auto --skip-trx=off $RW $RUN run
+sb11-OLTP_RW_10M_8tab-uniform-ps-trx.sh|64 300|$S10 --db-ps-mode=auto --skip-trx=off $RW
+sb11-OLTP_RW_10M_8tab-uniform-trx.sh|64 300 --report-interval=1|--db-ps-mode=disable --skip-trx=off $RW --report-interval=1
+sb11-OLTP_RO_10M_8tab-uniform-ps-notrx.sh|64 300|--db-ps-mode=auto --skip-trx=on $RO
+sb11-OLTP_RO_10M_8tab-uniform-ps-p_sel1-notrx.sh|64 300|--db-ps-mode=auto --statements=point --point-selects=1
+sb11-OLTP_RO_10M_8tab-uniform-p_sel1-notrx.sh|64 300|--db-ps-mode=disable --skip-trx=on --statements=point --point-selects=1
+sb11-OLTP_RW_10M_8tab-uniform-upd_noidx1-notrx.sh|64 300|--statements=non_index_update --non-index-updates=1 --skip-trx=on
+sb11-OLTP_RW_10M_8tab-uniform-upd_idx1-notrx.sh|64 300|--statements=index_update --index-updates=1
+sb11-OLTP_RW_10M_8tab-uniform-upd_insdel1-trx.sh|64 300|--statements=index_update,non_index_update,delete_insert --index-updates=1 --non-index-updates=1 --delete-inserts=1 --skip-trx=off
+sb11-OLTP_RO_10M_8tab-uniform-p_sel1-reconnect-notrx.sh|64 300|--statements=point --point-selects=1 --reconnect-event=on
+sb11-OLTP_RO_10M_8tab-pareto-trx-socket.sh|64 300|--rand-type=pareto --mysql-socket=/var/run/mysqld/mysqld.sock $RO --skip-trx=off
+sb11-OLTP_RO_10M_8tab-pareto-p_sel1-notrx-socket.sh|64 300|--mysql-socket=/var/run/mysqld/mysqld.sock --statements=point --point-selects=1
+sb11-OLTP_RO_10M_8tab-pareto-s_ranges1-notrx-socket.sh|64 300|--statements=simple --simple-ranges=1
+sb11-OLTP_RO_10M_8tab-pareto-sum_ranges1-notrx-socket.sh|64 300|--statements=sum --sum-ranges=1
+sb11-OLTP_RO_10M_8tab-pareto-p_sel10-reconnect-notrx-socket.sh|64 300|--statements=point --point-selects=10 --reconnect-event=on
+sb11-OLTP_RO_1M_8tab-pareto-ps-p_sel1-reconnect-notrx-socket.sh|64 300|--table-size=1000000 --db-ps-mode=auto --reconnect-event=on
+sb11-OLTP_RO_10M_8tab-uniform-p_sel1-reconnect-notrx-socket.sh|64 300|--rand-type=uniform --reconnect-event=on --mysql-socket=/var/run/mysqld/mysqld.sock
+OLTP_RO_10M_8tab-uniform-ps-dst_ranges1-Rsize10-notrx|64 300|--statements=distinct --distinct-ranges=1 --range-size=10
+OLTP_RW_10M_8tab-uniform-del_ins1-trx|64 300|--statements=delete_insert --delete-inserts=1
+OLTP_RW_10M_8tab-uniform-ins1-notrx|64 300|--statements=inserts --inserts-only=1
+OLTP_RW_10M_8tab-uniform-upd_noidx1-URsize100-notrx|64 300|--non-index-updates=1 --update-range-size=100
+OLTP_RW_10M_8tab-uniform-p_sel10-upd_insdel1-trx|64 300|--statements=point,index_update,non_index_update,delete_insert --point-selects=10 --index-updates=1
+sb11-Prepare_TPCC_100W-InnoDB-NoFK.sh||tpcc --tables=1 --scale=100 --force-null=0 --mysql_storage_engine=InnoDB --use-fk=0 --threads=32 prepare
+sb11-Prepare_TPCC_1000W-InnoDB-NoFK.sh|8|--scale=1000 --use-fk=0 --threads=8
+sb11-Prepare_TPCC_10x100W-InnoDB-NoFK.sh||--tables=10 --scale=100
+sb11-Prepare_TPCC_1000W-NULL-InnoDB-NoFK.sh||--force-null=1 --use-fk=0
+Prepare_TPCC_100W-InnoDB-NoFK2||--use-fk=2
+Prepare_TPCC_100W-InnoDB||--use-fk=1
+sb11-TPCC_100W.sh|64 300|tpcc --tables=1 --scale=100 --force-null=0 $RUN run
+sb11-TPCC_1000W.sh|64 300|--scale=1000
+sb11-TPCC_10x100W.sh|64 300 --sync-file=/tmp/start --sync-wait=20|--tables=10 --scale=100 --sync-file=/tmp/start --sync-wait=20
+sb11-Prepare_dbSTRESS_10M-InnoDB.sh||$W/kit_dbstress.lua --obj-table-size=10000000 --obj-tables=1 --mysql-storage-engine=InnoDB create prepare
+sb11-Prepare_dbSTRESS_10x1M-InnoDB.sh||--obj-table-size=1000000 --obj-tables=10
+sb11-Prepare_dbSTRESS_10M-InnoDB-HPK.sh||--hpk=on
+sb11-dbSTRESS_10M-RO-notrx.sh|64 300|$W/kit_dbstress.lua --db-ps-mode=auto --rand-type=uniform --skip-trx=on --statements=SEL1,SEL2 $RUN
+sb11-dbSTRESS_10M-RO-SEL1-notrx.sh|64 300|--statements=SEL1
+sb11-dbSTRESS_10M-RO-SEL2-notrx.sh|64 300|--statements=SEL2
+sb11-dbSTRESS_10M-RW1-trx.sh|64 300|--statements=SEL1,SEL2,INSDEL,UPDATE --rw-ratio=1 --skip-trx=off
+sb11-dbSTRESS_10M-RW10-trx.sh|64 300|--rw-ratio=10
+sb11-dbSTRESS_10M-RW1-UPD-trx.sh|64 300|--statements=SEL1,SEL2,UPDATE --delete-inserts=0 --rw-ratio=1
+sb11-dbSTRESS_10M-RW10-UPD-trx.sh|64 300|--statements=SEL1,SEL2,UPDATE --delete-inserts=0 --rw-ratio=10
+dbSTRESS_10M-pareto-RW1-xDEAD-xREF-trx|64 300|--rand-type=pareto --anti-dead=off --same-ref=off
+EOF
+
+
+# Extra options come last and win (BMK-kit: --mysql-ssl=REQUIRED).
+kit explain OLTP_RW_10M_8tab-uniform-trx 128 120 --mysql-ssl=REQUIRED
+assert_match "extra options last" "$OUT" -- "--mysql-ssl=disabled .* --mysql-ssl=REQUIRED run$"
+kit explain Prepare_10M_8tab-InnoDB --rnd-data=50 --mysql_table_compression=lz4
+assert_match "prepare: first arg --x means 32 and all extra" "$OUT" -- "--threads=32 --rnd-data=50 --mysql_table_compression=lz4 create$"
+
+# ---- invalid names: exact messages, exit 2 -----------------------------------
+while IFS='|' read -r name msg; do
+  [ -n "$name" ] || continue
+  kit explain "$name" 1 1
+  assert_eq "invalid: $name" "2:bmk kit: invalid script name '$name': $msg" "$RC:$OUT"
+done <<'EOF'
+OLTP_RO_10M_8tab-uniform-upd_idx1-notrx|write query set 'upd_idx1' in an OLTP_RO name
+OLTP_RW_10M_8tab-uniform-p_sel1-reconnect-notrx|'reconnect' is not valid in an OLTP_RW name
+OLTP_RO_10M_8tab-uniform-HPK-notrx|'HPK' is only valid in dbSTRESS names
+Prepare_10M_8tab-InnoDB-NULL|'NULL' is only valid in TPCC names
+Prepare_dbSTRESS_10M-InnoDB-NoFK|'NoFK' is only valid in TPCC names
+Prepare_TPCC_100W-InnoDB-NoFK-NoFK2|both 'NoFK' and 'NoFK2'
+OLTP_RO_10M_8tab-uniform-notrx-notrx|duplicate token 'notrx'
+OLTP_RO_10M_8tab-uniform-p_sel1-p_sel1-notrx|duplicate token 'p_sel1'
+OLTP_RO_10M_8tab-uniform-bogus-notrx|unknown token 'bogus'
+OLTP_RO_10M_8tab-notrx|missing distribution (one of uniform, pareto, zipfian, gaussian, special)
+OLTP_RO_10M_8tab-uniform-pareto-notrx|more than one distribution ('uniform' and 'pareto')
+OLTP_RO_10M_8tab-uniform|missing 'trx' or 'notrx'
+OLTP_RO_10M_8tab-uniform-trx-notrx|both 'trx' and 'notrx'
+dbSTRESS_10M-RO|missing 'trx' or 'notrx'
+dbSTRESS_10M-notrx|missing dbSTRESS mode (RO, RO-SEL1, RO-SEL2, RW<N> or RW<N>-UPD)
+dbSTRESS_10M-RO-UPD-notrx|'UPD' needs an RW<N> mode
+OLTP_RO_10Q_8tab-uniform-notrx|invalid size '10Q' (expected <N>K or <N>M)
+Prepare_10M_8tab|missing storage engine (e.g. InnoDB)
+FOO_1|unknown workload 'FOO_1' (expected Prepare_..., OLTP_RO_..., OLTP_RW_..., dbSTRESS_... or TPCC_...)
+TPCC_100W-notrx|'notrx' is not valid in a TPCC name
+EOF
+kit generate --home="$WORK/h2" OLTP_RO_10M_8tab-uniform-xDEAD-notrx
+assert_eq "generate NAME: invalid name exit 2" "2:bmk kit: invalid script name 'OLTP_RO_10M_8tab-uniform-xDEAD-notrx': 'xDEAD' is only valid in dbSTRESS names" "$RC:$OUT"
+
+# ---- usage errors ---------------------------------------------------------------
+U="usage: sb11-OLTP_RO_10M_8tab-uniform-notrx.sh <users> <seconds> [options...]"
+for a in "" "8" "0 10" "8 0" "x 10" "8 1.5"; do
+  # shellcheck disable=SC2086
+  kit OLTP_RO_10M_8tab-uniform-notrx $a
+  assert_eq "run usage ($a)" "2:$U" "$RC:$OUT"
+done
+kit Prepare_10M_8tab-InnoDB abc
+assert_eq "prepare usage" "2:usage: sb11-Prepare_10M_8tab-InnoDB.sh [<parallel connections>] [options...]" "$RC:$OUT"
+OUT=$(bash "$H/sb_exec/sb11-OLTP_RW_10M_8tab-uniform-trx.sh" 2>&1); RC=$?
+assert_eq "script usage" "2:usage: sb11-OLTP_RW_10M_8tab-uniform-trx.sh <users> <seconds> [options...]" "$RC:$OUT"
+kit
+assert_eq "bmk kit alone: exit 2" 2 "$RC"
+kit explain
+assert_eq "explain without name: exit 2" 2 "$RC"
+kit generate --sizes=10Q
+assert_eq "generate bad size: exit 2" 2 "$RC"
+
+# ---- K sizes and the test catalogue --------------------------------------------
+kit generate --home="$WORK/small" --sizes=10K --tables=1 --dists=uniform --clean
+# OLTP 1 prepare + 18 variants x 2 ps x 2 socket; dbSTRESS 2 + 24 (-uniform); TPCC 24
+assert_contains "K catalogue size" "$OUT" "generated 123 scripts"
+kit explain Prepare_10K_1tab-InnoDB 4
+assert_contains "K size: 10K rows" "$OUT" "--table-size=10000 --tables=1"
+kit explain dbSTRESS_2x10K-RO-notrx 1 1
+assert_contains "K size: dbSTRESS" "$OUT" "--obj-table-size=10000 --obj-tables=2"
+kit generate --home="$WORK/small" --clean OLTP_RO_10K_1tab-uniform-notrx
+assert_eq "generate NAME --clean leaves one script" 1 "$(ls "$WORK/small/sb_exec" | grep -c '\.sh$')"
+assert_eq "CATALOGUE rewritten" "sb11-OLTP_RO_10K_1tab-uniform-notrx.sh" "$(cat "$WORK/small/sb_exec/CATALOGUE")"
+OUT=$(BMK_HOME=$WORK/small "$BMK" kit list 2>&1)
+assert_eq "list reads CATALOGUE" "sb11-OLTP_RO_10K_1tab-uniform-notrx.sh" "$OUT"
+OUT=$(BMK_HOME=$H "$BMK" kit list 'sb11-dbSTRESS_10M-RO-*' 2>&1)
+assert_eq "list PATTERN" "sb11-dbSTRESS_10M-RO-notrx.sh sb11-dbSTRESS_10M-RO-trx.sh sb11-dbSTRESS_10M-RO-SEL1-notrx.sh sb11-dbSTRESS_10M-RO-SEL2-notrx.sh" "$(echo $OUT)"
+
+# ---- passwords ----------------------------------------------------------------
+P=$WORK/pw
+mkdir -p "$P"
+printf 'pass=Sekret1\nsb11=%s\n' "$BMK" > "$P/.bench"
+OUT=$(BMK_HOME=$P "$BMK" kit explain OLTP_RO_10M_8tab-uniform-notrx 1 1 --mysql-password=Other2 2>&1)
+assert_match "password shown as ***" "$OUT" "^MYSQL_PWD=\*\*\* "
+assert_not_contains "no .bench password in explain" "$OUT" "Sekret1"
+assert_not_contains "no --mysql-password in explain" "$OUT" "Other2"
+assert_not_contains "no password option in explain" "$OUT" "password"
+OUT=$(BMK_HOME=$H BMK_PASS=Envpw "$BMK" kit explain OLTP_RO_10M_8tab-uniform-notrx 1 1 2>&1)
+assert_match "BMK_PASS used, hidden" "$OUT" "^MYSQL_PWD=\*\*\* .*"
+printf 'driver=pgsql\npg_pass=PgSecret\npg_port=6543\nsb11=%s\n' "$BMK" > "$P/.bench"
+OUT=$(BMK_HOME=$P "$BMK" kit explain Prepare_10M_8tab-InnoDB-socket 2>&1; echo "rc=$?")
+assert_match "pgsql: PGPASSWORD=***" "$OUT" "^PGPASSWORD=\*\*\* .*--db-driver=pgsql --pgsql-host=/var/run/postgresql --pgsql-port=6543 --pgsql-user=sbtest --pgsql-db=sbtest --pgsql-sslmode=prefer"
+assert_not_contains "pgsql: no password" "$OUT" "PgSecret"
+assert_not_contains "pgsql: engine not passed" "$OUT" "storage-engine"
+
+# ---- sb11_MAX split (explain) ---------------------------------------------------
+kit explain OLTP_RW_10M_8tab-uniform-trx 32768 300
+assert_eq "32768 users: 2 processes" 2 "$(printf '%s\n' "$OUT" | grep -c ' run$')"
+assert_match "p1: 20000 threads offset 0" "$OUT" "--threads=20000 .*--thread-offset=0 --threads-total=32768 --sync-file=/tmp/bmk-sync\.[0-9]+ run$"
+assert_match "p2: 12768 threads offset 20000" "$OUT" "--threads=12768 .*--thread-offset=20000 --threads-total=32768 --sync-file=/tmp/bmk-sync\.[0-9]+ run$"
+kit explain OLTP_RW_10M_8tab-uniform-trx 65536 300
+assert_eq "65536 users: 20000x3 + 5536" "20000 20000 20000 5536" \
+  "$(printf '%s\n' "$OUT" | sed -n 's/.*--threads=\([0-9]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
+kit explain OLTP_RW_10M_8tab-uniform-trx 20000 300
+assert_not_contains "20000 users: one process, no sync file" "$OUT" "--sync-file"
+
+# ---- TPCC: explain only ---------------------------------------------------------
+kit TPCC_100W 8 10
+assert_eq "TPCC run: not available" "1:bmk kit: the tpcc workload is not available in this bmk build; 'bmk kit explain TPCC_100W' shows the commands it would run" "$RC:$OUT"
+
+# ---- runs on the servers ---------------------------------------------------------
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+  K=$WORK/kit-$db
+  mkdir -p "$K/tmp"
+  if [ "$db" = mysql ]; then
+    printf 'driver=mysql\nhost=127.0.0.1\nport=%s\nuser=sbtest\npass=%s\ndb=sbtest\n' "$MYSQL_PORT" "$DBPASS" > "$K/.bench"
+    printf 'mysql=%s\n' "$(command -v mariadb || command -v mysql)" >> "$K/.bench"
+    rows() { mysql_q "SELECT COUNT(*) FROM kitprobe1" 2>/dev/null; }
+  else
+    printf 'driver=pgsql\npg_host=127.0.0.1\npg_port=%s\npg_user=sbtest\npg_pass=%s\npg_db=sbtest\n' "$PGSQL_PORT" "$DBPASS" > "$K/.bench"
+    rows() { pgsql_q "SELECT COUNT(*) FROM kitprobe1" 2>/dev/null; }
+  fi
+  printf 'sb11=%s\nTMP_DIR=%s\nsb11_MAX=4\n' "$BMK" "$K/tmp" >> "$K/.bench"
+  export BMK_HOME=$K BMK_KIT_WORKLOAD=$PROBE
+  "$BMK" kit cleanup Prepare_10K_1tab-InnoDB >/dev/null 2>&1
+
+  # prepare = create then prepare; create refuses an existing table
+  kit Prepare_10K_1tab-InnoDB 3
+  assert_eq "$db: prepare exit 0" 0 "$RC"
+  assert_eq "$db: prepare loaded by 3 connections" 3 "$(rows)"
+  kit Prepare_10K_1tab-InnoDB 3
+  assert_eq "$db: second prepare exit 1" 1 "$RC"
+  assert_contains "$db: table exists message" "$OUT" "bmk kit: table kitprobe1 already exists; run 'bmk kit cleanup Prepare_10K_1tab-InnoDB' first"
+  assert_eq "$db: rows untouched" 3 "$(rows)"
+  kit cleanup sb11-Prepare_10K_1tab-InnoDB.sh
+  assert_eq "$db: cleanup exit 0" 0 "$RC"
+  assert_eq "$db: table dropped" "" "$(rows)"
+
+  # sb11_MAX=4, 6 users: 4 + 2 threads released together
+  kit OLTP_RO_10K_1tab-uniform-p_sel1-trx 6 2
+  assert_eq "$db: split run exit 0" 0 "$RC"
+  assert_eq "$db: sync announced twice" 2 "$(printf '%s\n' "$OUT" | grep -c "^=> SYNC-file : synchronization via $K/tmp/bmk-sync\.[0-9]*$")"
+  assert_eq "$db: started twice" 2 "$(printf '%s\n' "$OUT" | grep -c '^=> SYNC-file : started !$')"
+  assert_contains "$db: header of process 2" "$OUT" "==> process 2/2: 2 threads (offset 4) <=="
+  assert_eq "$db: global thread ids 0..5 of 6" "0 1 2 3 4 5" \
+    "$(printf '%s\n' "$OUT" | sed -n 's/^probe: g=\([0-9]*\) total=6 .*/\1/p' | sort -n | tr '\n' ' ' | sed 's/ $//')"
+  spread=$(printf '%s\n' "$OUT" | sed -n 's/^probe: .* start=//p' | sort -n | awk 'NR==1{a=$1} {b=$1} END{printf "%d", (b-a)*1000}')
+  check "$db: all threads start within 100 ms (${spread} ms)" test "$spread" -lt 100
+  assert_match "$db: combined line" "$OUT" "^=> Combined \(2 processes, 6 threads\): tps: [0-9.]+ qps: [0-9.]+ \(r/w/o: [0-9.]+/0\.00/0\.00\) err/s: 0\.00 reconn/s: 0\.00 avg lat \(ms\): [0-9.]+ 95th pct \(ms, worst process\): [0-9.]+$"
+  t1=$(printf '%s\n' "$OUT" | sed -n 's/^ *transactions: *[0-9]* *(\([0-9.]*\) per sec.)/\1/p' | awk '{s+=$1} END{printf "%.2f", s}')
+  assert_match "$db: combined tps = sum of processes" "$OUT" "^=> Combined .* tps: $t1 "
+  assert_match "$db: trx name: qps excluding BEGIN/COMMIT" "$OUT" "^=> kit: qps excluding BEGIN/COMMIT: -?[0-9.]+$"
+  assert_eq "$db: sync file, markers and logs removed" "" "$(ls "$K/tmp")"
+
+  # a process that dies before it is ready stops the others: exit 1
+  kit OLTP_RO_10K_1tab-uniform-p_sel1-notrx 6 30 --probe-fail-offset=4
+  assert_eq "$db: early death: exit 1" 1 "$RC"
+  assert_contains "$db: early death message" "$OUT" "bmk kit: process 2/2 exited (status 1) before it was ready; stopping the others"
+  assert_match "$db: process 1 stopped (in its wait or its init)" "$OUT" "^(=> SYNC-file : aborted|FATAL: interrupted by SIGTERM)$"
+  assert_not_contains "$db: nobody started" "$OUT" "Threads started!"
+  assert_eq "$db: early death: sync file and markers removed" "" "$(ls "$K/tmp")"
+
+  # --sync-file from the user with one process: waits until the file goes
+  rm -f "$WORK/start"*
+  "$BMK" kit OLTP_RO_10K_1tab-uniform-p_sel1-notrx 2 1 --sync-file="$WORK/start" > "$WORK/sync.out" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do ls "$WORK"/start.ready.* >/dev/null 2>&1 && break; sleep 0.1; done
+  check "$db: user sync file created" test -e "$WORK/start"
+  check "$db: one ready marker" test "$(ls "$WORK"/start.ready.* 2>/dev/null | wc -l)" -eq 1
+  mpid=$(ls "$WORK"/start.ready.* | sed 's/.*\.ready\.//')
+  assert_contains "$db: marker content" "$(cat "$WORK/start.ready.$mpid")" " $mpid 2"
+  cmdline=$(tr '\0' ' ' < "/proc/$mpid/cmdline")
+  assert_not_contains "$db: no password option in argv" "$cmdline" "password"
+  assert_contains "$db: password in the environment" "$(tr '\0' '\n' < "/proc/$mpid/environ")" \
+    "$( [ $db = mysql ] && echo MYSQL_PWD || echo PGPASSWORD)=$DBPASS"
+  assert_not_contains "$db: not started before release" "$(cat "$WORK/sync.out")" "Threads started!"
+  rm -f "$WORK/start"
+  wait $pid; RC=$?
+  OUT=$(cat "$WORK/sync.out")
+  assert_eq "$db: user sync run exit 0" 0 "$RC"
+  assert_match "$db: ready then started" "$(printf '%s\n' "$OUT" | grep '^=> SYNC-file' | tr '\n' '|')" \
+    "^=> SYNC-file : synchronization via $WORK/start\|=> SYNC-file : ready to start\.\.\|=> SYNC-file : started !\|$"
+  assert_not_contains "$db: notrx: no qps-excluding line" "$OUT" "=> kit: qps excluding"
+  assert_not_contains "$db: single process: no combined line" "$OUT" "=> Combined"
+
+  # bmk kit sql: the .bench client, password through the environment
+  if [ "$db" = mysql ]; then OUT=$(echo "SELECT 6*7" | "$BMK" kit sql -N 2>&1)
+  else OUT=$("$BMK" kit sql -Atc "SELECT 6*7" 2>&1); fi
+  assert_eq "$db: bmk kit sql" 42 "$OUT"
+
+  # a generated script (sources .bench itself)
+  "$BMK" kit generate --home="$K" OLTP_RO_10K_1tab-uniform-p_sel1-notrx >/dev/null
+  unset BMK_HOME
+  OUT=$(BMK_KIT_WORKLOAD=$PROBE bash "$K/sb_exec/sb11-OLTP_RO_10K_1tab-uniform-p_sel1-notrx.sh" 3 1 --report-interval=1 2>&1); RC=$?
+  assert_eq "$db: script run exit 0" 0 "$RC"
+  assert_eq "$db: script run threads" 3 "$(printf '%s\n' "$OUT" | grep -c '^probe: g=[0-2] ')"
+  assert_match "$db: interval line" "$OUT" "^\[ 1s \] thds: [0-9]+ tps: "
+  check "$db: script run events > 0" test "$(report_value "transactions:" "$OUT")" -gt 0
+  unset BMK_KIT_WORKLOAD
+done
+
+finish
