@@ -77,15 +77,25 @@ local function create_sql(n)
 end
 kit.create_sql = create_sql
 
+-- Index name: k_<n> (xid_<n>). PostgreSQL index names are per schema, so
+-- there a non-default --table-name prefixes them (<name>_k_<n>) to let
+-- several data sets coexist.
+function kit.index_name(base, n)
+  if kit.pg and kit.name ~= "sbtest" then
+    return string.format("%s_%s_%d", kit.name, base, n)
+  end
+  return string.format("%s_%d", base, n)
+end
+
 local function create_indexes(c, n)
   local o = sysbench.opt
   local tn = kit.name .. n
   if kit.pg and o.secondary then
-    c:query(string.format("CREATE INDEX xid_%d ON %s(id)", n, tn))
+    c:query(string.format("CREATE INDEX %s ON %s(id)", kit.index_name("xid", n), tn))
   end
   if o.create_secondary and not (kit.pg and o.pgsql_variant == "redshift") then
     print(string.format("Creating a secondary index on '%s'...", tn))
-    c:query(string.format("CREATE INDEX k_%d ON %s(k)", n, tn))
+    c:query(string.format("CREATE INDEX %s ON %s(k)", kit.index_name("k", n), tn))
   end
 end
 
