@@ -237,6 +237,20 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   d1=$(( $(q $db 'SELECT SUM(k) FROM sbtest1') - k1 )); d2=$(( $(q $db 'SELECT SUM(k) FROM sbtest2') - k2 ))
   check "$db 1 user < 2 tables: both tables used ($d1 + $d2 = 100)" test $d1 -gt 0 -a $d2 -gt 0 -a $((d1 + d2)) -eq 100
 
+  # ---- --rand-loop id generators (global thread 3 of 4 / 1 of 2) -------------
+  snap() { q $db "SELECT id, k FROM sbtest2 ORDER BY id" | tr '\t|' '  '; }
+  before=$(snap)
+  run_bmk "$KIT" $O --statements=index_update --index-updates=5 --rand-loop=1 --thread-offset=3 --threads-total=4 $TS --events=10 --skip-trx=on run
+  changed=$(diff <(printf '%s\n' "$before") <(snap) | awk '/^>/{print $2}')
+  check "$db rand-loop 1: ids within chunk 1001..2000 of sbtest2" test -n "$changed" -a "$(printf '%s\n' "$changed" | awk '$1<1001||$1>2000' | wc -l)" -eq 0
+  before=$(snap)
+  run_bmk "$KIT" $O --statements=index_update --index-updates=5 --rnd-loop=2 --thread-offset=1 --threads-total=2 $TS --events=10 --skip-trx=on run
+  changed=$(diff <(printf '%s\n' "$before") <(snap) | awk '/^>/{print $2}' | sort -u | tr '\n' ' ')
+  check "$db rand-loop 2 (alias): ids shifted to id - id mod 1000 + 2 ($changed)" test -n "$changed" -a "$(printf '%s' "$changed" | tr ' ' '\n' | grep -v '^$' | grep -cvE '^(2|1002)$')" -eq 0
+  OUT=$(SYSBENCH_FINAL_REPORT_CSV=1 "$BMK" "$KIT" $O $TS --statements=point --events=5 run 2>&1)
+  assert_match "$db final CSV report" "$OUT" '^[0-9]+,0,[0-9.]+,[0-9.]+,[0-9.]+,0\.00,[0-9.]+,[0-9.]+,0\.00,0\.00$'
+  assert_contains "$db final CSV header" "$OUT" "time,thds,tps,qps,r,w,o,lat95,err/s,reconn/s"
+
   # ---- option errors, warmup, cleanup ------------------------------------------
   run_bmk "$KIT" $O $TS --rand-data=50 --rnd-data=40 --events=1 run
   assert_eq "$db alias conflict exit 1" 1 "$RC"
