@@ -224,6 +224,39 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     OUT=$(PGSQL_SESSION_OPTIONS="SET log_statement='all'" "$BMK" "$KIT" $O --statements=point --point-selects=1 $E run 2>&1)
     assert_contains "$db session options env fallback" "$(log_since $db)" "SELECT c FROM sbtest"
   fi
+  # --trx-retry: a lock held by another session makes the first attempt's
+  # UPDATE time out once (ignorable); the restart must ROLLBACK (MySQL) and
+  # replay the same ids with --trx-retry=on, new ones with off.
+  log_on $db
+  for retry in on off; do
+    if [ $db = mysql ]; then
+      (mysql_q "BEGIN; SELECT COUNT(*) FROM sbtest1 FOR UPDATE; SELECT SLEEP(1.6); COMMIT" >/dev/null &)
+      LOCKOPT=(--mysql-session-options="SET SESSION innodb_lock_wait_timeout=1" --mysql-ignore-errors=1205)
+    else
+      (pgsql_q "BEGIN; SELECT COUNT(*) FROM (SELECT id FROM sbtest1 FOR UPDATE) t; SELECT pg_sleep(1.6); COMMIT" >/dev/null &)
+      LOCKOPT=(--pgsql-session-options="SET lock_timeout='1s'" --pgsql-ignore-errors=55P03)
+    fi
+    sleep 0.4
+    log_mark $db
+    run_bmk "$KIT" $O "${LOCKOPT[@]}" --statements=point,index_update --point-selects=3 --trx-retry=$retry \
+      --thread-offset=0 --threads-total=2 $TS --events=1 run
+    assert_eq "$db trx-retry=$retry: one ignored error, event done" "1 1 0" \
+      "$(report_value "ignored errors:" "$OUT") $(report_value "transactions:" "$OUT") $RC"
+    if [ $db = mysql ]; then
+      ids=$(log_since $db | sed -n 's/^SELECT c FROM sbtest1 WHERE id=\([0-9]*\)$/\1/p' | tr '\n' ' ')
+      assert_contains "$db trx-retry=$retry: ROLLBACK before restart" "$(log_since $db)" "ROLLBACK"
+    else
+      ids=$(tail -n +$((MARK + 1)) "$PGLOG" | grep -A1 'execute sbstmt[0-9]*: SELECT c FROM sbtest1' | sed -n "s/.*parameters: \$1 = '\([0-9]*\)'.*/\1/p" | tr '\n' ' ')
+    fi
+    a=($ids)
+    first="${a[0]:-} ${a[1]:-} ${a[2]:-}"; second="${a[3]:-} ${a[4]:-} ${a[5]:-}"
+    if [ $retry = on ]; then
+      check "$db trx-retry=on replays the ids ($ids)" test "$first" = "$second" -a -n "${a[5]:-}"
+    else
+      check "$db trx-retry=off draws new ids ($ids)" test "$first" != "$second" -a -n "${a[5]:-}"
+    fi
+    sleep 0.5
+  done
   log_off $db
 
   # ---- user-to-table attribution (§5.1) ---------------------------------------

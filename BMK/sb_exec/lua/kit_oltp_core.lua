@@ -551,7 +551,7 @@ end
 
 -- kit_thread_init(): connect (once, also for the reconnect workload, to
 -- surface configuration errors early), session options, statements.
-function kit_thread_init()
+local function thread_init_body()
   drv = sysbench.sql.driver()
   kit.setup(drv:name())
   kit.g = sysbench.opt.thread_offset + sysbench.tid
@@ -568,6 +568,19 @@ function kit_thread_init()
   end
   stmt, param = {}, {}
   prepare_statements()
+end
+
+function kit_thread_init()
+  local ok, err = pcall(thread_init_body)
+  if not ok then
+    -- an ignorable SQL error cannot restart anything here: report it
+    if type(err) == "table" then
+      err = string.format("SQL error, errno = %s, state = '%s': %s",
+                          tostring(err.sql_errno), tostring(err.sql_state),
+                          tostring(err.sql_errmsg))
+    end
+    error(err, 0)
+  end
 end
 
 function kit_thread_done()
