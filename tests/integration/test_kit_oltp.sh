@@ -113,7 +113,8 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
 
   # ---- extra columns, partitions, --rand-data=0 ---------------------------------
   run_bmk "$KIT" $O --tables=1 --table-size=500 --table-name=xt --extra-cols=2 \
-    --extra-cols-default='##-@@' --mysql-table-partitions=4 --rand-data=0 create
+    --extra-cols-default='##-@@' --mysql-table-partitions=4 --rand-data=0 \
+    --mysql-table-options="COMMENT='kitB'" create
   assert_eq "$db xt create exit 0" 0 "$RC"
   run_bmk "$KIT" $O --tables=1 --table-size=500 --table-name=xt --extra-cols=2 \
     --extra-cols-default='##-@@' --mysql-table-partitions=4 --rand-data=0 prepare
@@ -125,6 +126,11 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     ddl=$(mysql_q "SHOW CREATE TABLE xt1")
     assert_contains "$db extra col type" "$ddl" '`col1` varchar(32)'
     assert_contains "$db partitions" "$ddl" "PARTITION \`p00\` VALUES LESS THAN MAXVALUE"
+    assert_contains "$db table options" "$ddl" "COMMENT='kitB'"
+    # MariaDB has no COMPRESSION table option: the DDL reaches the server and fails
+    run_bmk "$KIT" $O --tables=1 --table-name=cz --mysql-table-compression=lz4 create
+    assert_contains "$db compression clause sent" "$OUT" "ENGINE = innodb COMPRESSION='lz4'"
+    "$BMK" "$KIT" $O --tables=1 --table-name=cz cleanup >/dev/null 2>&1
     assert_eq "$db 4 partitions" 4 "$(mysql_q "SELECT COUNT(*) FROM information_schema.partitions WHERE table_schema='sbtest' AND table_name='xt1'")"
   else
     assert_contains "$db partitions ignored notice" "$OUT" "=> --mysql-table-partitions ignored on PostgreSQL"
@@ -156,6 +162,12 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db ins1 notrx" "0/20/0/20/0/0" "$(mix)"
   assert_eq "$db ins1 rows grow by 20" 4020 "$(q $db 'SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2)')"
   q $db "DELETE FROM sbtest1 WHERE id > 2000" >/dev/null; q $db "DELETE FROM sbtest2 WHERE id > 2000" >/dev/null
+
+  # ---- sleeps (µs) are inside the event latency ------------------------------
+  run_bmk "$KIT" $O --statements=point --point-selects=2 --sleep-after-query=20000 --skip-trx=on $TS --events=3 run
+  check "$db sleep-after-query 2 x 20 ms (min $(report_value "min:" "$OUT") ms)" awk "BEGIN{exit !($(report_value "min:" "$OUT") >= 40)}"
+  run_bmk "$KIT" $O --statements=point --point-selects=1 --sleep-before-commit=30000 $TS --events=3 run
+  check "$db sleep-before-commit 30 ms (min $(report_value "min:" "$OUT") ms)" awk "BEGIN{exit !($(report_value "min:" "$OUT") >= 30)}"
 
   # ---- reconnect workload (§7) ---------------------------------------------------
   if [ $db = mysql ]; then c0=$(mysql_q "SHOW GLOBAL STATUS LIKE 'Connections'" | awk '{print $2}'); fi
