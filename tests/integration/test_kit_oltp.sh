@@ -163,6 +163,26 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db ins1 rows grow by 20" 4020 "$(q $db 'SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2)')"
   q $db "DELETE FROM sbtest1 WHERE id > 2000" >/dev/null; q $db "DELETE FROM sbtest2 WHERE id > 2000" >/dev/null
 
+  # ---- compat module: a BMK-kit style wrapper script ---------------------------
+  cat >"$WORK/my_wrapper.lua" <<'EOS'
+require("oltp_common")
+function prepare_statements()
+  prepare_transaction()
+  prepare_point_selects()
+  prepare_index_updates()
+end
+function event()
+  start_id()
+  begin_transaction()
+  execute_point_selects()
+  execute_index_updates()
+  commit_transaction()
+  usleep(10)
+end
+EOS
+  OUT=$(LUA_PATH="$TOP/BMK/sb_exec/lua/?.lua;;" timeout 60 "$BMK" "$WORK/my_wrapper.lua" $O $TS --point-selects=4 --events=10 run 2>&1)
+  assert_eq "$db oltp_common wrapper mix" "40/10/20/10/0/0" "$(mix)"
+
   # ---- sleeps (µs) are inside the event latency ------------------------------
   run_bmk "$KIT" $O --statements=point --point-selects=2 --sleep-after-query=20000 --skip-trx=on $TS --events=3 run
   check "$db sleep-after-query 2 x 20 ms (min $(report_value "min:" "$OUT") ms)" awk "BEGIN{exit !($(report_value "min:" "$OUT") >= 40)}"
