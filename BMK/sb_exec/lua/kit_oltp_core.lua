@@ -227,6 +227,10 @@ local function prepare_class(class)
   end
 end
 
+-- prepare_begin(), prepare_commit(), prepare_<class>(): prepare the class'
+-- statement on `con` for each table this thread uses, into stmt[t][class]
+-- with bound parameters param[t][class] (BMK-kit / stock names). No
+-- arguments; raise the driver's SQL error on failure.
 function prepare_begin() stmt.begin = con:prepare("BEGIN") end
 function prepare_commit() stmt.commit = con:prepare("COMMIT") end
 function prepare_point_selects() prepare_class("point") end
@@ -278,6 +282,8 @@ end
 
 local in_trx = false
 
+-- begin() / commit(): the prepared BEGIN / COMMIT. commit() first sleeps
+-- --sleep-before-commit µs and afterwards forgets the --trx-retry record.
 function begin()
   stmt.begin:execute()
   in_trx = true
@@ -295,6 +301,9 @@ local function run(s)
   sleep_after_query()
 end
 
+-- execute_<class>(): runs the class' statements of one event (count from
+-- its option) on one table from get_table_num(), ids from get_id(), each
+-- followed by --sleep-after-query. No arguments, no return value.
 function execute_point_selects()
   local t = get_table_num()
   local s, p = stmt[t].point, param[t].point[1]
@@ -440,6 +449,7 @@ function check_reconnect()
   end
 end
 
+-- check_reconnect(): stock --reconnect=N: do_reconnect() every N events.
 -- kit_event(): one event of the kit OLTP workload.
 function kit_event()
   start_id()
@@ -549,8 +559,6 @@ end
 
 -- ---- thread setup -----------------------------------------------------------
 
--- kit_thread_init(): connect (once, also for the reconnect workload, to
--- surface configuration errors early), session options, statements.
 local function thread_init_body()
   drv = sysbench.sql.driver()
   kit.setup(drv:name())
@@ -570,6 +578,10 @@ local function thread_init_body()
   prepare_statements()
 end
 
+-- kit_thread_init(): connect (once, also for the reconnect workload, to
+-- surface configuration errors before `Threads started!`), session
+-- options, thread 0's startup lines, statements. SQL errors are reported
+-- as text, since no event can be restarted here.
 function kit_thread_init()
   local ok, err = pcall(thread_init_body)
   if not ok then
@@ -583,6 +595,7 @@ function kit_thread_init()
   end
 end
 
+-- kit_thread_done(): closes the statements and the thread's connection.
 function kit_thread_done()
   if con then
     close_statements()
