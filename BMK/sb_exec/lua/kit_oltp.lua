@@ -1,0 +1,28 @@
+-- bmk kit OLTP workload (bmk-kit.md §5, §6, §7).
+--
+-- Usage: bmk <dir>/kit_oltp.lua [options] create|prepare|run|cleanup|warmup
+-- `create` makes the tables (thread 0), `prepare` loads them in parallel,
+-- `run` executes the --statements classes per event (or the reconnect
+-- workload with --reconnect-event=on). The work is split into sibling
+-- modules, loaded from this script's own directory.
+
+local function script_dir()
+  local src = debug.getinfo(1, "S").source
+  if src:sub(1, 1) == "@" then
+    return src:sub(2):match("^(.*)/[^/]*$") or "."
+  end
+  return "."
+end
+
+local dir = script_dir()
+if not package.path:find(dir .. "/?.lua", 1, true) then
+  package.path = dir .. "/?.lua;" .. package.path
+end
+
+-- Options, commands, thread_init/thread_done and the statement functions.
+require("oltp_common")
+
+-- One event: the --statements classes (or a reconnect event).
+function event()
+  kit_event()
+end
