@@ -18,23 +18,6 @@
 #define BMK_DATADIR "/usr/local/share/bmk"
 #endif
 
-static int load_embedded(lua_State *L)
-{
-  const char *name = luaL_checkstring(L, 1);
-  for (const sb_lua_module_t *m = sb_lua_embedded; m->name; m++)
-    if (strcmp(m->name, name) == 0)
-    {
-      char chunk[128];
-      snprintf(chunk, sizeof(chunk), "=[bmk %s]", m->name);
-      if (luaL_loadbuffer(L, m->src, m->len, chunk) != 0)
-        return lua_error(L);
-      lua_pushstring(L, name);
-      lua_call(L, 1, 1);
-      return 1;
-    }
-  return luaL_error(L, "no embedded module %s", name);
-}
-
 static int traceback(lua_State *L)
 {
   luaL_traceback(L, L, lua_tostring(L, 1), 1);
@@ -54,7 +37,7 @@ int sb_kit_main(int argc, char **argv)
   lua_getfield(L, -1, "preload");
   for (const sb_lua_module_t *m = sb_lua_embedded; m->name; m++)
   {
-    lua_pushcfunction(L, load_embedded);
+    lua_pushcfunction(L, sb_lua_load_embedded);
     lua_setfield(L, -2, m->name);
   }
   lua_pop(L, 2);

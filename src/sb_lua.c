@@ -136,7 +136,7 @@ static char *resolve_path(void)
 
 /* ---- state construction --------------------------------------------------- */
 
-static int load_embedded(lua_State *L)
+int sb_lua_load_embedded(lua_State *L)
 {
   const char *name = luaL_checkstring(L, 1);
   for (const sb_lua_module_t *m = sb_lua_embedded; m->name; m++)
@@ -179,7 +179,7 @@ static lua_State *base_state(int tid)
   lua_getfield(L, -1, "preload");
   for (const sb_lua_module_t *m = sb_lua_embedded; m->name; m++)
   {
-    lua_pushcfunction(L, load_embedded);
+    lua_pushcfunction(L, sb_lua_load_embedded);
     lua_setfield(L, -2, m->name);
   }
   lua_pop(L, 2);

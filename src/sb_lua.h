@@ -25,6 +25,11 @@ typedef struct {
 
 extern const sb_lua_module_t sb_lua_embedded[];
 
+/* package.preload loader for the embedded modules: loads and runs the
+   module named by its first argument and returns its value; raises a Lua
+   error for an unknown name or a load error. Lua C function. */
+int sb_lua_load_embedded(lua_State *L);
+
 /* Command-line facts the states expose as sysbench.cmdline.*. The argv
    array is borrowed and must outlive all states. */
 void sb_lua_set_cmdline(int argc, char **argv, const char *command);
