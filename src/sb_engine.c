@@ -272,6 +272,7 @@ static void *worker_main(void *arg)
         sb_event_stop(w->tid);
       }
       ck_pr_store_int(&w->in_event, 0);
+      wait_end_line();
       if (eng_ctest->thread_done)
         eng_ctest->thread_done(w->tid);
     }
