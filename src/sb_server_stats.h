@@ -39,6 +39,7 @@ typedef enum {
   SB_SRV_COMMITS, SB_SRV_ROLLBACKS, SB_SRV_QUERIES,
   SB_SRV_ROWS_READ, SB_SRV_ROWS_FETCHED, SB_SRV_ROWS_INSERTED,
   SB_SRV_ROWS_UPDATED, SB_SRV_ROWS_DELETED,
+  SB_SRV_AUTOVACUUM,              /* PostgreSQL: autovacuum + autoanalyze runs */
   SB_SRV_NCOUNTERS
 } sb_srv_counter_t;
 
