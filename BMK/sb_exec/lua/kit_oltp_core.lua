@@ -10,6 +10,7 @@
 local ffi = require("ffi")
 pcall(ffi.cdef, "void db_count_reconnect(int thread_id);")
 pcall(ffi.cdef, "void sb_counter_inc(int thread_id, sb_counter_type type);")
+pcall(ffi.cdef, "int db_last_connect_error(int *sql_errno, const char **sql_state);")
 
 -- usleep(us) and mysql_session_opt(con) come from the compat module.
 require("mysql_common")
@@ -472,19 +473,23 @@ end
 
 local rcon            -- the event's connection while it is open
 
--- Connect failures the user listed as ignorable. The core does not expose
--- the failed connect's error code to Lua, so bmk matches the codes a
--- failed connect can have: MySQL client errors 2002/2003/2005/2013 and
--- server 1040/1203, PostgreSQL 08001/08006 (or `all`).
-local CONNECT_CODES = {["2002"] = true, ["2003"] = true, ["2005"] = true,
-                       ["2013"] = true, ["1040"] = true, ["1203"] = true,
-                       ["08001"] = true, ["08006"] = true, all = true}
+-- connect_ignorable(): true when the failed connect just made by this
+-- thread is listed as ignorable (§7): its MySQL error number in
+-- --mysql-ignore-errors, or its SQLSTATE in --pgsql-ignore-errors (`all`
+-- matches any). The connection is freed by the core, so the code comes
+-- from db_last_connect_error().
+local connect_errno = ffi.new("int[1]")
+local connect_state = ffi.new("const char *[1]")
 
 local function connect_ignorable()
+  if ffi.C.db_last_connect_error(connect_errno, connect_state) == 0 then
+    return false
+  end
+  local code = kit.pg and ffi.string(connect_state[0]) or tostring(connect_errno[0])
   local l = kit.pg and sysbench.opt.pgsql_ignore_errors or sysbench.opt.mysql_ignore_errors
   for _, v in ipairs(type(l) == "table" and l or {}) do
-    if CONNECT_CODES[tostring(v)] then return true end
-    if kit.pg and tostring(v) == "lost" then return true end
+    v = tostring(v)
+    if v == "all" or (code ~= "" and code ~= "0" and v == code) then return true end
   end
   return false
 end
