@@ -270,18 +270,38 @@ static int thread_setup(const db_driver_t *drv)
    the error code from here (db_last_connect_error). */
 static _Thread_local struct {
   bool failed;
+  bool quiet;
   int sql_errno;
   char sql_state[6];
+  char msg[512];
 } last_connect;
 
 static void note_connect(const db_conn_t *con, bool failed)
 {
   last_connect.failed = failed;
   last_connect.sql_errno = failed ? con->err.sql_errno : 0;
+  last_connect.sql_state[0] = '\0';
+  last_connect.msg[0] = '\0';
   if (failed)
+  {
     snprintf(last_connect.sql_state, sizeof(last_connect.sql_state), "%s", con->err.sql_state);
-  else
-    last_connect.sql_state[0] = '\0';
+    snprintf(last_connect.msg, sizeof(last_connect.msg), "%s", con->err.msg ? con->err.msg : "");
+  }
+}
+
+const char *db_last_connect_errmsg(void)
+{
+  return last_connect.msg;
+}
+
+void db_quiet_connect_errors(int on)
+{
+  last_connect.quiet = on != 0;
+}
+
+bool db_connect_errors_quiet(void)
+{
+  return last_connect.quiet;
 }
 
 int db_last_connect_error(int *sql_errno, const char **sql_state)
