@@ -112,6 +112,18 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   mix "$db reconnect ps-trx" 1 0 2
   assert_contains "$db reconnect ps: notice" "$OUT" "=> reconnect workload: prepared statements are not used"
 
+  # sb11_MAX=1: two processes released together, one Combined line
+  sb11_MAX=1 sc OLTP_RO_10K_2tab-uniform-p_sel1-trx 2 1
+  assert_eq "$db split: exit 0, two reports with p_sel1-trx's mix (1/0/2)" "0:1/0/2 1/0/2" \
+    "$RC:$(printf '%s\n' "$OUT" | awk '/^ +read:/{r=$2} /^ +write:/{w=$2} /^ +other:/{o=$2}
+      /^ +transactions:/{printf "%s%g/%g/%g", s, r/$2, w/$2, o/$2; s=" "}')"
+  assert_eq "$db split: users on their own tables in both processes" 2 \
+    "$(printf '%s\n' "$OUT" | grep -c '^=> users-to-tables: fixed (2 users, 2 tables)$')"
+  assert_match "$db split: Combined line" "$OUT" '^=> Combined \(2 processes, 2 threads\): tps: [0-9.]+ qps: '
+  c_qps=$(printf '%s\n' "$OUT" | sed -n 's/^=> Combined .* tps: \([0-9.]*\) qps: \([0-9.]*\) .*/\2 \1/p')
+  assert_contains "$db split: qps excluding BEGIN/COMMIT from the combined rates" "$OUT" \
+    "=> kit: qps excluding BEGIN/COMMIT: $(echo "$c_qps" | awk '{ printf "%.2f", $1 - 2 * $2 }')"
+
   # socket: the server sees a UNIX-socket client
   q "CREATE TABLE kit_conn (who VARCHAR(64))" >/dev/null
   sc OLTP_RO_10K_2tab-uniform-p_sel1-notrx-socket 2 1 "--extra-query-before=INSERT INTO kit_conn SELECT $WHO"
@@ -135,11 +147,13 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   check "$db reconnect, ignorable connect failure: errors counted (${e:-none})" test "${e:-0}" -gt 0
   assert_eq "$db reconnect, ignorable connect failure: reads == reconnects == transactions" \
     "$(val 'transactions:') $(val 'transactions:')" "$(val 'read:') $(val 'reconnects:')"
+  assert_not_contains "$db reconnect, ignorable connect failure: no FATAL line" "$OUT" "FATAL"
   (sleep 0.7; rm -f "$L/$(basename "$SOCK")") &
   sc OLTP_RO_10K_2tab-uniform-p_sel1-reconnect-notrx-socket 2 2
   wait
   check "$db reconnect, connect failure not listed: fails (exit $RC)" test "$RC" -ne 0
-  assert_contains "$db reconnect, connect failure not listed: FATAL" "$OUT" "FATAL:"
+  assert_match "$db reconnect, connect failure not listed: FATAL with its code" "$OUT" \
+    "^FATAL: .*reconnect workload: connect failed: error [0-9]+, SQLSTATE '[0-9A-Z]*': "
   unset socket pg_socket
 
   # extension options through a run script: the select list the server evaluates

@@ -11,6 +11,8 @@ local ffi = require("ffi")
 pcall(ffi.cdef, "void db_count_reconnect(int thread_id);")
 pcall(ffi.cdef, "void sb_counter_inc(int thread_id, sb_counter_type type);")
 pcall(ffi.cdef, "int db_last_connect_error(int *sql_errno, const char **sql_state);")
+pcall(ffi.cdef, "const char *db_last_connect_errmsg(void);")
+pcall(ffi.cdef, "void db_quiet_connect_errors(int on);")
 
 -- usleep(us) and mysql_session_opt(con) come from the compat module.
 require("mysql_common")
@@ -494,8 +496,12 @@ local function connect_ignorable()
   return false
 end
 
+-- The drivers are kept quiet during the connect: an ignored failure must
+-- not print FATAL lines; a fatal one is reported here with its code.
 local function event_connect()
+  ffi.C.db_quiet_connect_errors(1)
   local ok, c = pcall(drv.connect, drv)
+  ffi.C.db_quiet_connect_errors(0)
   if ok then
     return c
   end
@@ -503,6 +509,11 @@ local function event_connect()
     ffi.C.sb_counter_inc(sysbench.tid, ffi.C.SB_CNT_ERROR)
     usleep(10000)
     error({errcode = sysbench.error.RESTART_EVENT}, 0)
+  end
+  if ffi.C.db_last_connect_error(connect_errno, connect_state) ~= 0 then
+    error(string.format("reconnect workload: connect failed: error %d, SQLSTATE '%s': %s",
+      connect_errno[0], ffi.string(connect_state[0]),
+      ffi.string(ffi.C.db_last_connect_errmsg())), 0)
   end
   error(c, 0)
 end
