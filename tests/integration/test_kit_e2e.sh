@@ -134,23 +134,34 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
 
   # reconnect: a connect failure listed as ignorable counts an error and
   # restarts the event (db_last_connect_error). The socket is a symlink that
-  # disappears for 0.4 s in the middle of the run.
+  # disappears for 0.4 s once the threads have started.
   L=$WORK/sock-$db
   mkdir -p "$L"
   ln -s "$SOCK" "$L/$(basename "$SOCK")"
   if [ "$db" = mysql ]; then export socket=$L/mysqld.sock; else export pg_socket=$L; fi
-  (sleep 0.7; mv "$L/$(basename "$SOCK")" "$L/gone"; sleep 0.4; mv "$L/gone" "$L/$(basename "$SOCK")") &
-  sc OLTP_RO_10K_2tab-uniform-p_sel1-reconnect-notrx-socket 2 2 "$IGN"
-  wait
+  # bg_run GAP ARGS...: runs the reconnect socket script; once it prints
+  # `Threads started!` the socket goes away for GAP seconds (forever if 0).
+  bg_run() {
+    local gap=$1 pid i
+    shift
+    timeout -k 5 60 bash "$S/sb11-OLTP_RO_10K_2tab-uniform-p_sel1-reconnect-notrx-socket.sh" 2 2 "$@" > "$WORK/bg.out" 2>&1 &
+    pid=$!
+    for i in $(seq 200); do grep -q '^Threads started!' "$WORK/bg.out" && break; sleep 0.05; done
+    sleep 0.2
+    mv "$L/$(basename "$SOCK")" "$L/gone"
+    if [ "$gap" != 0 ]; then sleep "$gap"; mv "$L/gone" "$L/$(basename "$SOCK")"; fi
+    wait "$pid"
+    RC=$?
+    OUT=$(cat "$WORK/bg.out")
+  }
+  bg_run 0.4 "$IGN"
   e=$(val "ignored errors:")
   assert_eq "$db reconnect, ignorable connect failure: exit 0" 0 "$RC"
   check "$db reconnect, ignorable connect failure: errors counted (${e:-none})" test "${e:-0}" -gt 0
   assert_eq "$db reconnect, ignorable connect failure: reads == reconnects == transactions" \
     "$(val 'transactions:') $(val 'transactions:')" "$(val 'read:') $(val 'reconnects:')"
   assert_not_contains "$db reconnect, ignorable connect failure: no FATAL line" "$OUT" "FATAL"
-  (sleep 0.7; rm -f "$L/$(basename "$SOCK")") &
-  sc OLTP_RO_10K_2tab-uniform-p_sel1-reconnect-notrx-socket 2 2
-  wait
+  bg_run 0
   check "$db reconnect, connect failure not listed: fails (exit $RC)" test "$RC" -ne 0
   assert_match "$db reconnect, connect failure not listed: FATAL with its code" "$OUT" \
     "^FATAL: .*reconnect workload: connect failed: error [0-9]+, SQLSTATE '[0-9A-Z]*': "
