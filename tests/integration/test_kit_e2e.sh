@@ -169,8 +169,11 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
 
   # extension options through a run script: the select list the server evaluates
   q "$SEQ" >/dev/null
-  sc OLTP_RO_10K_2tab-uniform-p_sel1-notrx 2 1 "--select-cols=id,k,$NEXTVAL"
+  sc OLTP_RO_10K_2tab-uniform-p_sel1-notrx 2 1 "--select-cols=id,k,$NEXTVAL" "--mysql-session-options=SET @kit_e2e=1"
   mix "$db --select-cols" 1 0 0
+  if [ "$db" = pgsql ]; then
+    assert_contains "$db: MySQL-only run option: notice" "$OUT" "=> --mysql-session-options ignored on PostgreSQL"
+  fi
   assert_contains "$db --select-cols: startup line" "$OUT" "=> select-cols: id,k,$NEXTVAL"
   assert_eq "$db --select-cols: evaluated once per point select" "$(val 'read:')" "$(q "$SEQVAL")"
   q "DROP SEQUENCE kit_seq" >/dev/null
