@@ -12,7 +12,7 @@
 # restarts an event and the counts are exact.
 set -u
 source "$(dirname "$0")/lib.sh"
-cd "$WORK"
+cd "$WORK" || exit 1
 unset BMK_HOME BMK_KIT_WORKLOAD BMK_BENCH_SOURCED BMK_PASS BMK_PG_PASS PGPASSWORD MYSQL_PWD sb11 socket pg_socket
 
 # sc NAME ARGS...: runs the generated script sb_exec/sb11-NAME.sh.
@@ -142,11 +142,11 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   # bg_run GAP ARGS...: runs the reconnect socket script; once it prints
   # `Threads started!` the socket goes away for GAP seconds (forever if 0).
   bg_run() {
-    local gap=$1 pid i
+    local gap=$1 pid
     shift
     timeout -k 5 60 bash "$S/sb11-OLTP_RO_10K_2tab-uniform-p_sel1-reconnect-notrx-socket.sh" 2 2 "$@" > "$WORK/bg.out" 2>&1 &
     pid=$!
-    for i in $(seq 200); do grep -q '^Threads started!' "$WORK/bg.out" && break; sleep 0.05; done
+    for _ in $(seq 200); do grep -q '^Threads started!' "$WORK/bg.out" && break; sleep 0.05; done
     sleep 0.2
     mv "$L/$(basename "$SOCK")" "$L/gone"
     if [ "$gap" != 0 ]; then sleep "$gap"; mv "$L/gone" "$L/$(basename "$SOCK")"; fi
