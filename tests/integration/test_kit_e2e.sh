@@ -161,6 +161,13 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db reconnect, ignorable connect failure: reads == reconnects == transactions" \
     "$(val 'transactions:') $(val 'transactions:')" "$(val 'read:') $(val 'reconnects:')"
   assert_not_contains "$db reconnect, ignorable connect failure: no FATAL line" "$OUT" "FATAL"
+  # listed, and the server stays away: the run still ends at --time, clean
+  bg_run 0 "$IGN"
+  e=$(val "ignored errors:")
+  assert_eq "$db reconnect, socket gone for good, listed: exit 0, no FATAL, reconnects == transactions" \
+    "0::$(val 'transactions:')" "$RC:$(printf '%s\n' "$OUT" | grep -m1 FATAL):$(val 'reconnects:')"
+  check "$db reconnect, socket gone for good, listed: errors counted (${e:-none})" test "${e:-0}" -gt 0
+  mv "$L/gone" "$L/$(basename "$SOCK")"
   bg_run 0
   check "$db reconnect, connect failure not listed: fails (exit $RC)" test "$RC" -ne 0
   assert_match "$db reconnect, connect failure not listed: FATAL with its code" "$OUT" \

@@ -13,6 +13,7 @@ pcall(ffi.cdef, "void sb_counter_inc(int thread_id, sb_counter_type type);")
 pcall(ffi.cdef, "int db_last_connect_error(int *sql_errno, const char **sql_state);")
 pcall(ffi.cdef, "const char *db_last_connect_errmsg(void);")
 pcall(ffi.cdef, "void db_quiet_connect_errors(int on);")
+pcall(ffi.cdef, "bool sb_engine_stopping(void);")
 
 -- usleep(us) and mysql_session_opt(con) come from the compat module.
 require("mysql_common")
@@ -457,8 +458,7 @@ end
 function kit_event()
   start_id()
   if sysbench.opt.reconnect_event then
-    execute_point_selects_reconnect(not sysbench.opt.skip_trx)
-    return
+    return execute_point_selects_reconnect(not sysbench.opt.skip_trx)
   end
   check_extra_query_before()
   local trx = not sysbench.opt.skip_trx
@@ -498,6 +498,9 @@ end
 
 -- The drivers are kept quiet during the connect: an ignored failure must
 -- not print FATAL lines; a fatal one is reported here with its code.
+-- Returns the connection, or nil when an ignored failure happens after the
+-- run has ended (the event then gives up: not counted, thread stops)
+-- instead of retrying into the forced shutdown.
 local function event_connect()
   ffi.C.db_quiet_connect_errors(1)
   local ok, c = pcall(drv.connect, drv)
@@ -507,6 +510,9 @@ local function event_connect()
   end
   if connect_ignorable() then
     ffi.C.sb_counter_inc(sysbench.tid, ffi.C.SB_CNT_ERROR)
+    if ffi.C.sb_engine_stopping() then
+      return nil
+    end
     usleep(10000)
     error({errcode = sysbench.error.RESTART_EVENT}, 0)
   end
@@ -520,9 +526,14 @@ end
 
 -- execute_point_selects_reconnect(trx): one reconnect event: connect,
 -- session options, [BEGIN], N text point selects, [COMMIT], disconnect.
--- Counts one reconnect per event (db_count_reconnect).
+-- Counts one reconnect per event (db_count_reconnect). Returns true when
+-- the event gave up because the run ended during ignored connect failures
+-- (the event function returns it, so the engine stops the thread).
 function execute_point_selects_reconnect(trx)
   rcon = event_connect()
+  if rcon == nil then
+    return true
+  end
   mysql_session_opt(rcon)
   check_extra_query_before(rcon)
   if trx then rcon:query("BEGIN") end
