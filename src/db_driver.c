@@ -265,6 +265,54 @@ static int thread_setup(const db_driver_t *drv)
   return 0;
 }
 
+/* The calling thread's last connect attempt: the connection that failed
+   is freed before Lua sees it, so workloads that connect per event read
+   the error code from here (db_last_connect_error). */
+static _Thread_local struct {
+  bool failed;
+  bool quiet;
+  int sql_errno;
+  char sql_state[6];
+  char msg[512];
+} last_connect;
+
+static void note_connect(const db_conn_t *con, bool failed)
+{
+  last_connect.failed = failed;
+  last_connect.sql_errno = failed ? con->err.sql_errno : 0;
+  last_connect.sql_state[0] = '\0';
+  last_connect.msg[0] = '\0';
+  if (failed)
+  {
+    snprintf(last_connect.sql_state, sizeof(last_connect.sql_state), "%s", con->err.sql_state);
+    snprintf(last_connect.msg, sizeof(last_connect.msg), "%s", con->err.msg ? con->err.msg : "");
+  }
+}
+
+const char *db_last_connect_errmsg(void)
+{
+  return last_connect.msg;
+}
+
+void db_quiet_connect_errors(int on)
+{
+  last_connect.quiet = on != 0;
+}
+
+bool db_connect_errors_quiet(void)
+{
+  return last_connect.quiet;
+}
+
+int db_last_connect_error(int *sql_errno, const char **sql_state)
+{
+  if (sql_errno)
+    *sql_errno = last_connect.sql_errno;
+  if (sql_state)
+    *sql_state = last_connect.sql_state;
+  return last_connect.failed ? 1 : 0;
+}
+
 db_conn_t *db_connection_create(db_driver_t *drv)
 {
   if (drv == NULL || thread_setup(drv) != 0)
@@ -277,11 +325,13 @@ db_conn_t *db_connection_create(db_driver_t *drv)
   con->wait_fd = -1;
   if (drv->ops.connect(con) != 0)
   {
+    note_connect(con, true);
     free(con->err.msg);
     free(con->err.query);
     free(con);
     return NULL;
   }
+  note_connect(con, false);
   con->state = DB_CONN_READY;
   pthread_mutex_lock(&reg_mutex);
   con->reg_next = reg_head;

@@ -317,6 +317,30 @@ int db_connection_reconnect(db_conn_t *con);
    LuaJIT FFI. */
 void db_count_reconnect(int thread_id);
 
+/* The calling thread's last db_connection_create(): returns 1 if it
+   failed, 0 if it succeeded (or none was made). On failure *sql_errno is
+   the MySQL error (client 2002/2003..., server 1045...; 0 for PostgreSQL)
+   and *sql_state the SQLSTATE ("08001" for every PostgreSQL connect
+   failure; "" if none); either pointer may be NULL. The string is
+   thread-local and valid until the thread's next connect. For workloads
+   that connect per event and must tell an ignorable connect failure
+   (--mysql-ignore-errors / --pgsql-ignore-errors) from a fatal one.
+   Exported for LuaJIT FFI. */
+int db_last_connect_error(int *sql_errno, const char **sql_state);
+
+/* Message of the calling thread's last failed connect ("" if none);
+   thread-local, valid until the thread's next connect. Exported for FFI. */
+const char *db_last_connect_errmsg(void);
+
+/* on != 0: the calling thread's connect failures are not logged by the
+   drivers (FATAL lines), only recorded for db_last_connect_error(). For a
+   workload that decides itself whether a failed connect is an ignorable
+   error or fatal (and then prints it). Exported for FFI. */
+void db_quiet_connect_errors(int on);
+
+/* Drivers: true while the calling thread asked for quiet connects. */
+bool db_connect_errors_quiet(void);
+
 /* Calls fn(con, arg) for every open connection of the process, under the
    registry lock (fn must not create or free connections). For the engine's
    start line, while the workers owning the connections are parked; not

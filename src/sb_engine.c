@@ -73,6 +73,11 @@ bool sb_engine_running(void)
   return ck_pr_load_int(&g_running_flag) != 0;
 }
 
+bool sb_engine_stopping(void)
+{
+  return ck_pr_load_int(&g_stop) != 0;
+}
+
 /* ---- FFI entry points ------------------------------------------------------ */
 
 static sb_worker_t *worker(int tid)

@@ -103,4 +103,11 @@ void sb_event_restarted(int thread_id);
 /* True while a run is being measured (used by drivers for debug). */
 bool sb_engine_running(void);
 
+/* True once the workers must stop (time or event limit reached, a fatal
+   error, a signal): an event stuck retrying (e.g. a per-event connect to
+   a server that is gone) can then give up instead of running into the
+   forced shutdown. Does not consume an event, unlike sb_more_events().
+   Exported for FFI. */
+bool sb_engine_stopping(void);
+
 #endif

@@ -24,5 +24,5 @@ require("oltp_common")
 
 -- One event: the --statements classes (or a reconnect event).
 function event()
-  kit_event()
+  return kit_event()
 end

@@ -10,6 +10,10 @@
 local ffi = require("ffi")
 pcall(ffi.cdef, "void db_count_reconnect(int thread_id);")
 pcall(ffi.cdef, "void sb_counter_inc(int thread_id, sb_counter_type type);")
+pcall(ffi.cdef, "int db_last_connect_error(int *sql_errno, const char **sql_state);")
+pcall(ffi.cdef, "const char *db_last_connect_errmsg(void);")
+pcall(ffi.cdef, "void db_quiet_connect_errors(int on);")
+pcall(ffi.cdef, "bool sb_engine_stopping(void);")
 
 -- usleep(us) and mysql_session_opt(con) come from the compat module.
 require("mysql_common")
@@ -454,8 +458,7 @@ end
 function kit_event()
   start_id()
   if sysbench.opt.reconnect_event then
-    execute_point_selects_reconnect(not sysbench.opt.skip_trx)
-    return
+    return execute_point_selects_reconnect(not sysbench.opt.skip_trx)
   end
   check_extra_query_before()
   local trx = not sysbench.opt.skip_trx
@@ -472,41 +475,65 @@ end
 
 local rcon            -- the event's connection while it is open
 
--- Connect failures the user listed as ignorable. The core does not expose
--- the failed connect's error code to Lua, so bmk matches the codes a
--- failed connect can have: MySQL client errors 2002/2003/2005/2013 and
--- server 1040/1203, PostgreSQL 08001/08006 (or `all`).
-local CONNECT_CODES = {["2002"] = true, ["2003"] = true, ["2005"] = true,
-                       ["2013"] = true, ["1040"] = true, ["1203"] = true,
-                       ["08001"] = true, ["08006"] = true, all = true}
+-- connect_ignorable(): true when the failed connect just made by this
+-- thread is listed as ignorable (§7): its MySQL error number in
+-- --mysql-ignore-errors, or its SQLSTATE in --pgsql-ignore-errors (`all`
+-- matches any). The connection is freed by the core, so the code comes
+-- from db_last_connect_error().
+local connect_errno = ffi.new("int[1]")
+local connect_state = ffi.new("const char *[1]")
 
 local function connect_ignorable()
+  if ffi.C.db_last_connect_error(connect_errno, connect_state) == 0 then
+    return false
+  end
+  local code = kit.pg and ffi.string(connect_state[0]) or tostring(connect_errno[0])
   local l = kit.pg and sysbench.opt.pgsql_ignore_errors or sysbench.opt.mysql_ignore_errors
   for _, v in ipairs(type(l) == "table" and l or {}) do
-    if CONNECT_CODES[tostring(v)] then return true end
-    if kit.pg and tostring(v) == "lost" then return true end
+    v = tostring(v)
+    if v == "all" or (code ~= "" and code ~= "0" and v == code) then return true end
   end
   return false
 end
 
+-- The drivers are kept quiet during the connect: an ignored failure must
+-- not print FATAL lines; a fatal one is reported here with its code.
+-- Returns the connection, or nil when an ignored failure happens after the
+-- run has ended (the event then gives up: not counted, thread stops)
+-- instead of retrying into the forced shutdown.
 local function event_connect()
+  ffi.C.db_quiet_connect_errors(1)
   local ok, c = pcall(drv.connect, drv)
+  ffi.C.db_quiet_connect_errors(0)
   if ok then
     return c
   end
   if connect_ignorable() then
     ffi.C.sb_counter_inc(sysbench.tid, ffi.C.SB_CNT_ERROR)
+    if ffi.C.sb_engine_stopping() then
+      return nil
+    end
     usleep(10000)
     error({errcode = sysbench.error.RESTART_EVENT}, 0)
+  end
+  if ffi.C.db_last_connect_error(connect_errno, connect_state) ~= 0 then
+    error(string.format("reconnect workload: connect failed: error %d, SQLSTATE '%s': %s",
+      connect_errno[0], ffi.string(connect_state[0]),
+      ffi.string(ffi.C.db_last_connect_errmsg())), 0)
   end
   error(c, 0)
 end
 
 -- execute_point_selects_reconnect(trx): one reconnect event: connect,
 -- session options, [BEGIN], N text point selects, [COMMIT], disconnect.
--- Counts one reconnect per event (db_count_reconnect).
+-- Counts one reconnect per event (db_count_reconnect). Returns true when
+-- the event gave up because the run ended during ignored connect failures
+-- (the event function returns it, so the engine stops the thread).
 function execute_point_selects_reconnect(trx)
   rcon = event_connect()
+  if rcon == nil then
+    return true
+  end
   mysql_session_opt(rcon)
   check_extra_query_before(rcon)
   if trx then rcon:query("BEGIN") end

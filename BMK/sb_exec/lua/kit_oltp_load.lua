@@ -108,9 +108,10 @@ function cmd_create()
   kit.print_ignored()
   for n = 1, o.tables do
     if table_exists(c, kit.name .. n) then
+      -- stdout, like the core's FATAL lines: the kit launcher reads it
+      -- there to print its own cleanup hint.
+      print(string.format("FATAL: table %s%d already exists; run cleanup first", kit.name, n))
       io.stdout:flush()
-      io.stderr:write(string.format("FATAL: table %s%d already exists\n", kit.name, n))
-      io.stderr:flush()
       os.exit(1)
     end
   end

@@ -345,12 +345,15 @@ int mydrv_connect_failed(db_conn_t *con, MYSQL *m)
     msg = "TLS/SSL error: SSL is required, but the server does not support it";
     state = "HY000";
   }
-  if (mc->socket)
-    log_text(LOG_FATAL, "unable to connect to MySQL server on socket '%s', aborting...", mc->socket);
-  else
-    log_text(LOG_FATAL, "unable to connect to MySQL server on host '%s', port %u, aborting...",
-             mc->host, mc->port);
-  log_text(LOG_FATAL, "error %u: %s", e, msg);
+  if (!db_connect_errors_quiet())
+  {
+    if (mc->socket)
+      log_text(LOG_FATAL, "unable to connect to MySQL server on socket '%s', aborting...", mc->socket);
+    else
+      log_text(LOG_FATAL, "unable to connect to MySQL server on host '%s', port %u, aborting...",
+               mc->host, mc->port);
+    log_text(LOG_FATAL, "error %u: %s", e, msg);
+  }
   db_set_error(con, DB_ERROR_FATAL, (int) e, state, msg, "mysql_real_connect", "", 0);
   mysql_close(m);
   free(mc);

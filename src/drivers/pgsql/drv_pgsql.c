@@ -477,7 +477,8 @@ int pgd_connect_failed(db_conn_t *con)
   pg_conn_t *pc = con->ptr;
   char *m = trimmed(pc->pg ? PQerrorMessage(pc->pg) : "out of memory");
 
-  log_text(LOG_FATAL, "Connection to database failed: %s", m);
+  if (!db_connect_errors_quiet())
+    log_text(LOG_FATAL, "Connection to database failed: %s", m);
   db_set_error(con, DB_ERROR_FATAL, 0, "08001", m, "PQconnectdbParams",
                "", 0);
   free(m);
