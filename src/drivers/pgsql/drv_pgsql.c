@@ -76,26 +76,25 @@ static struct {
 } cfg;
 
 static atomic_uint next_conn_id = 1;
-static atomic_uint next_stmt_id = 1;
 
-static void oom(void)
+void pgd_oom(void)
 {
   log_text(LOG_FATAL, "pgsql driver: out of memory");
   abort();
 }
 
-static void *xrealloc(void *p, size_t n)
+void *pgd_xrealloc(void *p, size_t n)
 {
   p = realloc(p, n ? n : 1);
   if (p == NULL)
-    oom();
+    pgd_oom();
   return p;
 }
 
 static char *xstrdup(const char *s)
 {
   size_t n = strlen(s) + 1;
-  return memcpy(xrealloc(NULL, n), s, n);
+  return memcpy(pgd_xrealloc(NULL, n), s, n);
 }
 
 /* ---- init / done ------------------------------------------------------- */
@@ -113,15 +112,15 @@ static char **split_commas(const char *s, unsigned *n)
     size_t len = e ? (size_t) (e - s) : strlen(s);
     if (len > 0)
     {
-      v = xrealloc(v, (k + 1) * sizeof(*v));
-      v[k] = memcpy(xrealloc(NULL, len + 1), s, len);
+      v = pgd_xrealloc(v, (k + 1) * sizeof(*v));
+      v[k] = memcpy(pgd_xrealloc(NULL, len + 1), s, len);
       v[k++][len] = '\0';
     }
     s = e ? e + 1 : NULL;
   }
   if (k == 0)
   {
-    v = xrealloc(NULL, sizeof(*v));
+    v = pgd_xrealloc(NULL, sizeof(*v));
     v[k++] = NULL;
   }
   *n = k;
@@ -137,7 +136,7 @@ static void free_list(char **v, unsigned n)
 
 static void add_ignore(const char *s)
 {
-  cfg.ignore = xrealloc(cfg.ignore, (cfg.nignore + 1) * sizeof(char *));
+  cfg.ignore = pgd_xrealloc(cfg.ignore, (cfg.nignore + 1) * sizeof(char *));
   char *c = xstrdup(s);
   for (char *p = c; *p; p++)
     *p = (char) toupper((unsigned char) *p);
@@ -219,7 +218,7 @@ static char *trimmed(const char *m)
   size_t n = strlen(m);
   while (n > 0 && isspace((unsigned char) m[n - 1]))
     n--;
-  char *c = memcpy(xrealloc(NULL, n + 1), m, n);
+  char *c = memcpy(pgd_xrealloc(NULL, n + 1), m, n);
   c[n] = '\0';
   return c;
 }
@@ -302,7 +301,7 @@ bool pgd_store(pg_conn_t *pc, PGresult *res, db_result_t *rs)
     unsigned nf = (unsigned) PQnfields(res);
     if (nf > pc->nvals)
     {
-      pc->vals = xrealloc(pc->vals, nf * sizeof(*pc->vals));
+      pc->vals = pgd_xrealloc(pc->vals, nf * sizeof(*pc->vals));
       pc->nvals = nf;
     }
     rs->counter = SB_CNT_READ;
@@ -344,7 +343,7 @@ void pgd_keep(pg_conn_t *pc, PGresult *res)
 
 /* PQexec's result collection after a PQsend* that returned `sent`, with
    pgd_keep's choice of result. Same calls, so same cost. */
-static PGresult *collect(pg_conn_t *pc, int sent)
+PGresult *pgd_collect(pg_conn_t *pc, int sent)
 {
   PGresult *res;
 
@@ -364,8 +363,8 @@ static PGresult *collect(pg_conn_t *pc, int sent)
 }
 
 /* Completes a blocking operation: result into `rs`, or error + ROLLBACK. */
-static int finish(db_conn_t *con, PGresult *res, db_result_t *rs,
-                  const char *api, const char *sql, size_t len)
+int pgd_finish(db_conn_t *con, PGresult *res, db_result_t *rs,
+               const char *api, const char *sql, size_t len)
 {
   pg_conn_t *pc = con->ptr;
 
@@ -456,7 +455,7 @@ pg_conn_t *pgd_new_pc(void)
 {
   pg_conn_t *pc = calloc(1, sizeof(*pc));
   if (pc == NULL)
-    oom();
+    pgd_oom();
   pc->id = atomic_fetch_add_explicit(&next_conn_id, 1, memory_order_relaxed);
   return pc;
 }
@@ -521,7 +520,7 @@ const char *pgd_copy_sql(pg_conn_t *pc, const char *sql, size_t len)
   if (len + 1 > pc->qcap)
   {
     pc->qcap = len + 1 > 256 ? len + 1 : 256;
-    pc->qbuf = xrealloc(pc->qbuf, pc->qcap);
+    pc->qbuf = pgd_xrealloc(pc->qbuf, pc->qcap);
   }
   memcpy(pc->qbuf, sql, len);
   pc->qbuf[len] = '\0';
@@ -535,8 +534,8 @@ static int pg_query(db_conn_t *con, const char *sql, size_t len,
   pg_conn_t *pc = con->ptr;
   pgd_reset_rs(rs);
   const char *q = pgd_copy_sql(pc, sql, len);
-  PGresult *res = collect(pc, PQsendQuery(pc->pg, q));
-  return finish(con, res, rs, "PQexec", sql, len);
+  PGresult *res = pgd_collect(pc, PQsendQuery(pc->pg, q));
+  return pgd_finish(con, res, rs, "PQexec", sql, len);
 }
 
 static size_t pg_escape(db_conn_t *con, char *dst, const char *src,
@@ -550,317 +549,6 @@ static size_t pg_escape(db_conn_t *con, char *dst, const char *src,
   return PQescapeString(dst, src, len);
 }
 
-/* ---- prepared statements ----------------------------------------------- */
-
-static size_t put_uint(char *dst, uint64_t u)
-{
-  char tmp[24];
-  size_t n = 0, o = 0;
-  do
-    tmp[n++] = (char) ('0' + u % 10);
-  while ((u /= 10) != 0);
-  while (n)
-    dst[o++] = tmp[--n];
-  dst[o] = '\0';
-  return o;
-}
-
-static bool ident_char(char c)
-{
-  return isalnum((unsigned char) c) || c == '_' || (unsigned char) c >= 0x80;
-}
-
-/* Length of a dollar-quote tag ("$tag$" or "$$") at q[i], 0 if none. */
-static size_t dollar_tag(const char *q, size_t i, size_t len)
-{
-  size_t j = i + 1;
-  if (i > 0 && ident_char(q[i - 1]))
-    return 0;                      /* part of an identifier like a$b */
-  if (j < len && isdigit((unsigned char) q[j]))
-    return 0;                      /* $1: a native placeholder */
-  while (j < len && ident_char(q[j]))
-    j++;
-  return j < len && q[j] == '$' ? j + 1 - i : 0;
-}
-
-/*
- * Rewrites '?' placeholders into $1..$n, leaving string literals, quoted
- * identifiers, dollar-quoted bodies and comments alone. Returns the new
- * text (malloc'ed) and the placeholder count in *count.
- */
-static char *rewrite_placeholders(const char *q, size_t len, unsigned *count)
-{
-  size_t cap = len + 1;
-  for (size_t i = 0; i < len; i++)
-    if (q[i] == '?')
-      cap += 10;
-  char *out = xrealloc(NULL, cap);
-  size_t i = 0, o = 0, t;
-  unsigned k = 0;
-
-  while (i < len)
-  {
-    char c = q[i];
-    if (c == '\'' || c == '"')
-    {
-      /* E'...' literals take backslash escapes */
-      bool bs = c == '\'' && i > 0 && (q[i - 1] == 'E' || q[i - 1] == 'e') &&
-        (i < 2 || !ident_char(q[i - 2]));
-      out[o++] = q[i++];
-      while (i < len)
-      {
-        char d = q[i];
-        out[o++] = q[i++];
-        if (bs && d == '\\' && i < len)
-          out[o++] = q[i++];
-        else if (d == c)
-        {
-          if (i < len && q[i] == c)  /* doubled quote */
-            out[o++] = q[i++];
-          else
-            break;
-        }
-      }
-    }
-    else if (c == '-' && i + 1 < len && q[i + 1] == '-')
-    {
-      while (i < len && q[i] != '\n')
-        out[o++] = q[i++];
-    }
-    else if (c == '/' && i + 1 < len && q[i + 1] == '*')
-    {
-      int depth = 0;               /* PostgreSQL comments nest */
-      do
-      {
-        if (q[i] == '/' && i + 1 < len && q[i + 1] == '*')
-        {
-          depth++;
-          out[o++] = q[i++];
-        }
-        else if (q[i] == '*' && i + 1 < len && q[i + 1] == '/')
-        {
-          depth--;
-          out[o++] = q[i++];
-        }
-        out[o++] = q[i++];
-      } while (i < len && depth > 0);
-    }
-    else if (c == '$' && (t = dollar_tag(q, i, len)) > 0)
-    {
-      size_t end = i + t;
-      while (end + t <= len && memcmp(q + end, q + i, t) != 0)
-        end++;
-      end = end + t <= len ? end + t : len;
-      memcpy(out + o, q + i, end - i);
-      o += end - i;
-      i = end;
-    }
-    else if (c == '?')
-    {
-      out[o++] = '$';
-      o += put_uint(out + o, ++k);
-      i++;
-    }
-    else
-      out[o++] = q[i++];
-  }
-  out[o] = '\0';
-  *count = k;
-  return out;
-}
-
-static void free_ps(pg_stmt_t *ps)
-{
-  for (unsigned k = 0; k < ps->n; k++)
-    free(ps->slot[k]);
-  free(ps->slot);
-  free(ps->cap);
-  free(ps->vals);
-  free(ps);
-}
-
-/* Prepares stmt->query on the connection's current session, replacing any
-   handle from an earlier session (after a reconnect). */
-static int prepare_on(db_stmt_t *stmt)
-{
-  db_conn_t *con = stmt->con;
-  pg_conn_t *pc = con->ptr;
-  unsigned n;
-  char *text = rewrite_placeholders(stmt->query, stmt->query_len, &n);
-
-  if (stmt->ptr != NULL)
-    free_ps(stmt->ptr);
-  pg_stmt_t *ps = calloc(1, sizeof(*ps));
-  if (ps == NULL)
-    oom();
-  stmt->ptr = ps;
-  snprintf(ps->name, sizeof(ps->name), "sbstmt%u",
-           atomic_fetch_add_explicit(&next_stmt_id, 1, memory_order_relaxed));
-  ps->conn_id = pc->id;
-  ps->n = n;
-  ps->vals = xrealloc(NULL, (n ? n : 1) * sizeof(*ps->vals));
-  ps->slot = calloc(n ? n : 1, sizeof(*ps->slot));
-  ps->cap = calloc(n ? n : 1, sizeof(*ps->cap));
-  if (ps->slot == NULL || ps->cap == NULL)
-    oom();
-  if (stmt->nparams == 0)
-    stmt->nparams = n;
-
-  PGresult *res = collect(pc, PQsendPrepare(pc->pg, ps->name, text, 0,
-                                            NULL));
-  free(text);
-  if (res != NULL && PQresultStatus(res) == PGRES_COMMAND_OK)
-  {
-    PQclear(res);
-    pgd_succeeded(con);
-    return 0;
-  }
-  bool rollback = pgd_set_pg_error(con, res, "PQprepare", stmt->query,
-                               stmt->query_len);
-  PQclear(res);
-  if (rollback)
-    PQclear(PQexec(pc->pg, "ROLLBACK"));
-  free_ps(ps);
-  stmt->ptr = NULL;
-  return 1;
-}
-
-static int pg_prepare(db_stmt_t *stmt)
-{
-  if (db_ps_disabled())
-  {
-    stmt->emulated = true;
-    return 0;
-  }
-  return prepare_on(stmt);
-}
-
-static char *slot(pg_stmt_t *ps, unsigned k, size_t need)
-{
-  if (ps->cap[k] < need)
-  {
-    ps->cap[k] = need < 32 ? 32 : need;
-    ps->slot[k] = xrealloc(ps->slot[k], ps->cap[k]);
-  }
-  return ps->slot[k];
-}
-
-/* Shortest of %.15g..%.17g that reads back as the same double. */
-static void put_double(char *dst, size_t cap, double d)
-{
-  if (isnan(d))
-    strcpy(dst, "NaN");
-  else if (isinf(d))
-    strcpy(dst, d > 0 ? "Infinity" : "-Infinity");
-  else
-    for (int prec = 15; prec <= 17; prec++)
-    {
-      snprintf(dst, cap, "%.*g", prec, d);
-      if (strtod(dst, NULL) == d)
-        break;
-    }
-}
-
-/* Converts the binds (in placeholder order) to text parameters. Buffers are
-   per-parameter and only grow, so steady-state executes do not allocate. */
-void pgd_build_params(db_stmt_t *stmt, pg_stmt_t *ps)
-{
-  for (unsigned k = 0; k < ps->n; k++)
-  {
-    const db_bind_t *b = k < stmt->norder ? &stmt->binds[stmt->order[k]]
-      : NULL;
-    if (b == NULL || b->is_null)
-    {
-      ps->vals[k] = NULL;
-      continue;
-    }
-    char *s;
-    switch (b->type)
-    {
-    case DB_TYPE_TINYINT:
-    case DB_TYPE_SMALLINT:
-    case DB_TYPE_INT:
-    case DB_TYPE_BIGINT:
-      s = slot(ps, k, 24);
-      if (b->i < 0)
-      {
-        s[0] = '-';
-        put_uint(s + 1, -(uint64_t) b->i);
-      }
-      else
-        put_uint(s, (uint64_t) b->i);
-      break;
-    case DB_TYPE_FLOAT:
-    case DB_TYPE_DOUBLE:
-      s = slot(ps, k, 32);
-      put_double(s, 32, b->d);
-      break;
-    default:
-    {
-      size_t len = b->len < b->max_len ? b->len : b->max_len;
-      /* sized for max_len so later, longer values need no realloc */
-      s = slot(ps, k, (b->max_len > len ? b->max_len : len) + 1);
-      if (len > 0)
-        memcpy(s, b->buf, len);
-      s[len] = '\0';
-    }
-    }
-    ps->vals[k] = s;
-  }
-}
-
-/* Returns the statement's handle for the current session, preparing it
-   again when it belongs to a previous one (the server forgot it). */
-pg_stmt_t *pgd_current_ps(db_stmt_t *stmt)
-{
-  pg_stmt_t *ps = stmt->ptr;
-  pg_conn_t *pc = stmt->con->ptr;
-
-  if (ps != NULL && ps->conn_id == pc->id)
-    return ps;
-  return prepare_on(stmt) == 0 ? stmt->ptr : NULL;
-}
-
-static int pg_execute(db_stmt_t *stmt, db_result_t *rs)
-{
-  db_conn_t *con = stmt->con;
-  pg_conn_t *pc = con->ptr;
-
-  pgd_reset_rs(rs);
-  pg_stmt_t *ps = pgd_current_ps(stmt);
-  if (ps == NULL)
-    return 1;
-  pgd_build_params(stmt, ps);
-  PGresult *res = collect(pc, PQsendQueryPrepared(pc->pg, ps->name,
-                                                  (int) ps->n, ps->vals,
-                                                  NULL, NULL, 0));
-  return finish(con, res, rs, "PQexecPrepared", NULL, 0);
-}
-
-static void pg_close(db_stmt_t *stmt)
-{
-  pg_stmt_t *ps = stmt->ptr;
-  pg_conn_t *pc = stmt->con ? stmt->con->ptr : NULL;
-
-  if (ps == NULL)
-    return;
-  /* DEALLOCATE only where it cannot fail: in a failed transaction, or for
-     a statement of an earlier session, it would raise an error (and abort
-     an open transaction). */
-  if (pc != NULL && pc->pg != NULL && ps->conn_id == pc->id &&
-      pc->aop == AOP_NONE && PQstatus(pc->pg) == CONNECTION_OK)
-  {
-    PGTransactionStatusType tx = PQtransactionStatus(pc->pg);
-    if (tx == PQTRANS_IDLE || tx == PQTRANS_INTRANS)
-    {
-      char sql[48];
-      snprintf(sql, sizeof(sql), "DEALLOCATE %s", ps->name);
-      PQclear(PQexec(pc->pg, sql));
-    }
-  }
-  free_ps(ps);
-  stmt->ptr = NULL;
-}
 
 const db_driver_t pgsql_driver = {
   .name = "pgsql",
@@ -873,9 +561,9 @@ const db_driver_t pgsql_driver = {
     .connect = pg_connect,
     .disconnect = pg_disconnect,
     .query = pg_query,
-    .prepare = pg_prepare,
-    .execute = pg_execute,
-    .close = pg_close,
+    .prepare = pgd_prepare,
+    .execute = pgd_execute,
+    .close = pgd_close,
     .fetch_row = pg_fetch_row,
     .free_results = pg_free_results,
     .escape = pg_escape,

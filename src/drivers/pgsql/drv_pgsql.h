@@ -55,6 +55,23 @@ void pgd_connected(db_conn_t *con);
 const char *pgd_copy_sql(pg_conn_t *pc, const char *sql, size_t len);
 void pgd_build_params(db_stmt_t *stmt, pg_stmt_t *ps);
 pg_stmt_t *pgd_current_ps(db_stmt_t *stmt);
+/* Fatal "out of memory" (the driver cannot go on without its buffers). */
+void pgd_oom(void);
+/* realloc that never returns NULL (pgd_oom instead); n = 0 gives 1 byte. */
+void *pgd_xrealloc(void *p, size_t n);
+/* Collects the results after a PQsend* that returned `sent` (PQexec's
+   loop, keeping pgd_keep's choice); NULL when nothing was sent. */
+PGresult *pgd_collect(pg_conn_t *pc, int sent);
+/* Completes a blocking operation: result into `rs` (0), or the error
+   recorded, ROLLBACK sent when a transaction is open (1). */
+int pgd_finish(db_conn_t *con, PGresult *res, db_result_t *rs,
+               const char *api, const char *sql, size_t len);
+
+/* drv_pgsql_stmt.c: the ops-table prepare / execute / close entries (same
+   contracts as db_driver_ops_t; one thread per connection). */
+int pgd_prepare(db_stmt_t *stmt);
+int pgd_execute(db_stmt_t *stmt, db_result_t *rs);
+void pgd_close(db_stmt_t *stmt);
 
 /* drv_pgsql_async.c */
 db_step_t pg_query_start(db_conn_t *con, const char *sql, size_t len,
