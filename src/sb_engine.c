@@ -440,7 +440,7 @@ static void report_extras(const snap_t *cur, const sb_stat_t *st, sb_hdr_t *run_
   fflush(stdout);
   log_unlock();
   sb_server_stats_print();
-  if (sb_results_finish(st, run_hist, rows, n, late, reason, exit_code) != 0 && exit_code == 0)
+  if (sb_results_finish(st, run_hist, t, rows, n, late, reason, exit_code) != 0 && exit_code == 0)
     g_results_failed = 1;
   sb_evtype_stats_free(t);
 }

@@ -30,6 +30,7 @@ static double start_epoch;
 static bool finished;
 static sb_hdr_t *logged;        /* sum of the intervals in the HDR log */
 static double logged_end_s;     /* end of the last logged interval */
+static sb_evtype_stat_t *logged_types;  /* same, per event type */
 
 void sb_results_set_cmdline(int argc, char **argv)
 {
@@ -195,6 +196,10 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
       logged = sb_hdr_new();
     if (logged)
       sb_hdr_add(logged, h);
+    if (logged_types == NULL)
+      logged_types = sb_evtype_stats_new();
+    if (logged_types && ntypes > 1)
+      sb_evtype_add(logged_types, types);
     logged_end_s = x->start_s + len;
     int rc = sb_hdrlog_write(hdrlog, x->start_s, len, h, NULL);
     for (unsigned i = 0; rc == 0 && ntypes > 1 && i < ntypes; i++)
@@ -399,7 +404,26 @@ static json_t *histogram_json(const sb_hdr_t *h)
   return o;
 }
 
+/* Writes a remainder line: `run` minus what the log holds (`logged`), when
+   that is not empty or `always`. Returns 0 or -1 on a write error. */
+static int write_rest(const sb_hdr_t *run, const sb_hdr_t *logged_sum, double len,
+                      const char *tag, bool always)
+{
+  sb_hdr_t *rest = sb_hdr_new();
+  if (rest == NULL)
+    return 0;
+  sb_hdr_copy(rest, run);
+  if (logged_sum)
+    sb_hdr_sub(rest, logged_sum);
+  int rc = 0;
+  if (rest->total > 0 || always)
+    rc = sb_hdrlog_write(hdrlog, logged_end_s, len > 0 ? len : 0, rest, tag);
+  sb_hdr_free(rest);
+  return rc;
+}
+
 int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
+                      const sb_evtype_stat_t *types,
                       const sb_type_row_t *rows, unsigned n, uint64_t late,
                       const char *reason, int exit_code)
 {
@@ -416,20 +440,15 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     /* The log sums to the run's histogram: what no interval line holds
        (the time after the last tick, events closed at a forced shutdown)
        goes into a last, shorter interval. */
-    sb_hdr_t *rest = sb_hdr_new();
-    if (rest)
-    {
-      sb_hdr_copy(rest, h);
-      if (logged)
-        sb_hdr_sub(rest, logged);
-      if (rest->total > 0 || json_array_size(intervals) == 0)
-      {
-        double len = st->time_total - logged_end_s;
-        if (sb_hdrlog_write(hdrlog, logged_end_s, len > 0 ? len : 0, rest, NULL) != 0)
-          rc = -1;
-      }
-      sb_hdr_free(rest);
-    }
+    double len = st->time_total - logged_end_s;
+    if (write_rest(h, logged, len, NULL, json_array_size(intervals) == 0) != 0)
+      rc = -1;
+    unsigned ntypes = sb_evtype_count();
+    for (unsigned i = 0; types && ntypes > 1 && i < ntypes; i++)
+      if (types[i].hist &&
+          write_rest(types[i].hist, logged_types ? logged_types[i].hist : NULL, len,
+                     sb_evtype_name((int) i), false) != 0)
+        rc = -1;
     if (sb_hdrlog_close(hdrlog) != 0)
     {
       log_text(LOG_ALERT, "--hdr-log: write to '%s' failed", hdrlog_path);

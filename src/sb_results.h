@@ -15,7 +15,8 @@
  *
  * The HDR log gets one untagged line per interval plus one line per event
  * type (Tag=<type>) when several types ran; it is flushed after every
- * interval.
+ * interval, and a last, shorter interval at the end makes the untagged
+ * lines, and each type's lines, sum to the run's histograms.
  *
  * Rows are collected in memory (about 200 bytes per interval plus the
  * types). Interval calls come from the reporter thread, the others from
@@ -69,12 +70,14 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
 
 /*
  * Writes the JSON document: final statistics `st`, the run's histogram
- * `h`, per-type rows (n rows), late events, and how the run ended
+ * `h`, the run's per-type sums `types` (NULL = none; their histograms
+ * complete the HDR log's tagged lines), per-type rows (n rows), late events, and how the run ended
  * (`interrupted_reason` NULL = completed; exit code). Closes the HDR log.
  * Returns 0, or -1 after an ERROR message (the exit code should then be
  * non-zero). Main thread; at most once.
  */
 int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
+                      const sb_evtype_stat_t *types,
                       const sb_type_row_t *rows, unsigned n, uint64_t late,
                       const char *interrupted_reason, int exit_code);
 
