@@ -13,13 +13,14 @@
 #include "db_driver.h"
 #include "sb_builtin.h"
 #include "sb_core_options.h"
-#include "sb_results.h"
 #include "sb_counter.h"
 #include "sb_engine.h"
 #include "sb_help.h"
+#include "sb_kit.h"
 #include "sb_logger.h"
 #include "sb_lua.h"
 #include "sb_options.h"
+#include "sb_results.h"
 #include "sb_version.h"
 
 #define MAX_POSITIONAL 8
@@ -103,8 +104,6 @@ static int run_script_command(const char *command, sb_run_config_t *cfg)
   fprintf(stderr, "Unknown command: %s\n", command);
   return 1;
 }
-
-#include "sb_kit.h"
 
 int main(int argc, char **argv)
 {

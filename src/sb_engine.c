@@ -405,8 +405,6 @@ static void release_workers(void)
   pthread_mutex_unlock(&start_mutex);
 }
 
-/* Prints the final (or interrupted) report. `unfinished` closes events in
-   flight at a forced shutdown. */
 /* Wall-clock now, seconds since the epoch (result files' start time). */
 static double epoch_now(void)
 {
@@ -445,6 +443,9 @@ static void report_extras(const snap_t *cur, const sb_stat_t *st, sb_hdr_t *run_
   sb_evtype_stats_free(t);
 }
 
+/* Prints the final (or interrupted) report, then report_extras with the
+   run's `exit_code`. `unfinished` closes events in flight at a forced
+   shutdown. */
 static void final_report(const char *interrupt_reason, unsigned *unfinished, int exit_code)
 {
   snap_t cur;

@@ -62,6 +62,11 @@ void sb_print_help(void)
       printf("\n");
     }
 
+  /* bmk's own sub-command (docs/kit.md), beside sysbench's blocks */
+  printf("bmk extensions (commands):\n");
+  printf("  %s kit ...                the benchmark kit: named sb11-* scripts, dbSTRESS, "
+         "split runs; '%s kit help' for its usage\n\n", p, p);
+
   printf("Compiled-in tests:\n");
   for (const sb_builtin_t *const *t = sb_builtins(); *t; t++)
     printf("  %s - %s\n", (*t)->name, (*t)->description);

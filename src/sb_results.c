@@ -221,6 +221,8 @@ static json_t *manifest_json(void)
   json_t *m = json_object();
   json_object_set_new(m, "bmk_version", json_string(sb_bmk_release()));
   json_object_set_new(m, "sysbench_compat_version", json_string(sb_compat_version()));
+  /* the header line's text: compat version, build commit and LuaJIT */
+  json_object_set_new(m, "version_string", json_string(sb_version_string()));
   json_object_set_new(m, "command_line", cmdline ? json_incref(cmdline) : json_array());
   const char *test = sb_lua_test_name();
   json_object_set_new(m, "test", test ? json_string(test) : json_null());

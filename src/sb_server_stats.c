@@ -222,15 +222,24 @@ void sb_server_stats_begin(bool enabled)
     st.counter_source[i] = is_pg ? pg_names[i] : my_names[i];
     st.has[i] = st.counter_source[i] != NULL;
   }
-  /* The sampler's statements must not count as the client's. */
+  /* The sampler's statements must not count as the client's, and a
+     failed connect is not fatal here, so the driver must not say FATAL. */
   int saved_tid = sb_tls_tid;
   sb_tls_tid = SB_TID_UNCOUNTED;
+  db_quiet_connect_errors(1);
   con = db_connection_create(drv);
+  db_quiet_connect_errors(0);
   sb_tls_tid = saved_tid;
   if (con == NULL)
   {
-    log_text(LOG_WARNING, "server statistics: cannot connect; the run goes on "
-             "without them (--db-server-stats=off skips this)");
+    /* one line: libpq's messages span several */
+    char msg[512];
+    snprintf(msg, sizeof(msg), "%s", db_last_connect_errmsg());
+    for (char *c = msg; *c; c++)
+      if (*c == '\n' || *c == '\t')
+        *c = ' ';
+    log_text(LOG_WARNING, "server statistics: cannot connect: %s; the run goes on "
+             "without them (--db-server-stats=off skips this)", msg);
     return;
   }
   const char *vsql = is_pg ? "SELECT 'v', version()" : "SELECT 'v', VERSION()";

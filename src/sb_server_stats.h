@@ -5,10 +5,9 @@
  * script's driver on a separate connection, so the report can put the
  * server's transactions and queries per second beside the client's:
  *   MariaDB/MySQL: SHOW GLOBAL STATUS  Com_commit, Com_rollback, Questions,
- *                  Innodb_rows_read/inserted/updated/deleted
+ *                  Innodb_rows_* (MariaDB 10.5+: Rows_read, Handler_*)
  *   PostgreSQL:    pg_stat_database (current database) xact_commit,
- *                  xact_rollback, tup_returned/fetched/inserted/updated/
- *                  deleted
+ *                  xact_rollback, tup_*; autovacuum/autoanalyze runs
  * It also reads the server version and the settings that matter for a
  * benchmark (buffer pool / shared buffers, durability, connections) for
  * the results file's manifest.
@@ -16,10 +15,13 @@
  * What is and is not excluded (docs/results.md): the sampler's own
  * statements are subtracted (MySQL: its SHOW counts in Questions);
  * the counters are server-wide (MySQL) or database-wide (PostgreSQL), so
- * other clients' work is included; on PostgreSQL the statistics of a
- * backend reach pg_stat_database when it goes idle or exits, so the end
- * sample waits (at most 3 s) until the counters stop moving after the
- * workers disconnected.
+ * other clients' work is included. The samples are taken while the
+ * workers wait at the engine's start line (after thread_init) and end
+ * line (after their last event, before thread_done). On PostgreSQL 15+
+ * each parked worker connection is asked to publish its statistics
+ * (pg_stat_force_next_flush), because a backend reports at most once a
+ * second; those requests are subtracted, and the sampler reads inside one
+ * transaction that commits after the end sample.
  *
  * Failure to connect or to read counters (e.g. no privilege) is a
  * warning; the run's own results are unaffected. --db-server-stats=off

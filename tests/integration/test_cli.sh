@@ -41,6 +41,7 @@ assert_contains "--help tests" "$OUT" "Compiled-in tests:
   fileio - File I/O test
   cpu - CPU performance test"
 assert_contains "--help footer" "$OUT" "See 'bmk <testname> help' for a list of options for each test."
+assert_contains "--help names the kit command" "$OUT" "  bmk kit ...                the benchmark kit"
 run_bmk cpu --help
 assert_eq "--help with a test exits 0" 0 "$RC"
 # byte for byte (sysbench-compat.md §3.1 plus the bmk blocks)

@@ -285,6 +285,18 @@ EOF
     q=$(report_value "queries:" "$OUT")
     assert_eq "$db: Questions = client queries" "$q" "$queries"
   fi
+  # A sampler that cannot connect is a warning, never a FATAL or a failed
+  # run (this script makes a driver but never connects itself).
+  cat > noconn.lua <<'EOF'
+function thread_init() drv = sysbench.sql.driver() end
+function event() end
+EOF
+  run_bmk noconn.lua $O --$db-port=1 --events=20 --results=noconn.json run
+  assert_eq "$db: sampler cannot connect: exit 0" 0 "$RC"
+  assert_match "$db: sampler cannot connect: warning" "$OUT" '^WARNING: server statistics: cannot connect: .+; the run goes on'
+  assert_not_contains "$db: sampler cannot connect: no FATAL" "$OUT" "FATAL"
+  assert_eq "$db: sampler cannot connect: events kept, server null" "20 None" \
+    "$(json_get noconn.json "d['summary']['events'], d['server']")"
   run_bmk oltp_write_only $O --tables=2 --table-size=1000 --threads=2 --time=1 --db-server-stats=off run
   assert_not_contains "$db: --db-server-stats=off" "$OUT" "Server-side statistics"
   "$BMK" oltp_write_only $O --tables=2 --table-size=1000 cleanup >/dev/null 2>&1
