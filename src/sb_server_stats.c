@@ -38,13 +38,12 @@ static const char MY_STATUS_SQL[] =
   "'Innodb_rows_updated','Innodb_rows_deleted','Rows_read','Handler_write',"
   "'Handler_update','Handler_delete')";
 static const char PG_STATUS_SQL[] =
-  "SELECT 'xact_commit', xact_commit FROM pg_stat_database WHERE datname = current_database() "
-  "UNION ALL SELECT 'xact_rollback', xact_rollback FROM pg_stat_database WHERE datname = current_database() "
-  "UNION ALL SELECT 'tup_returned', tup_returned FROM pg_stat_database WHERE datname = current_database() "
-  "UNION ALL SELECT 'tup_fetched', tup_fetched FROM pg_stat_database WHERE datname = current_database() "
-  "UNION ALL SELECT 'tup_inserted', tup_inserted FROM pg_stat_database WHERE datname = current_database() "
-  "UNION ALL SELECT 'tup_updated', tup_updated FROM pg_stat_database WHERE datname = current_database() "
-  "UNION ALL SELECT 'tup_deleted', tup_deleted FROM pg_stat_database WHERE datname = current_database() "
+  "SELECT v.name, v.value FROM pg_stat_database d, LATERAL (VALUES "
+  "('xact_commit', d.xact_commit), ('xact_rollback', d.xact_rollback), "
+  "('tup_returned', d.tup_returned), ('tup_fetched', d.tup_fetched), "
+  "('tup_inserted', d.tup_inserted), ('tup_updated', d.tup_updated), "
+  "('tup_deleted', d.tup_deleted)) AS v(name, value) "
+  "WHERE d.datname = current_database() "
   "UNION ALL SELECT 'autovacuum_runs', COALESCE(sum(autovacuum_count + autoanalyze_count), 0) "
   "FROM pg_stat_all_tables";
 

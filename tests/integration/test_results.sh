@@ -82,6 +82,22 @@ assert_not_contains "one type only: no table" "$OUT" "Event types"
 assert_eq "one type only: JSON row" "only 50" \
   "$(json_get one.json "' '.join(str(x) for t in d['event_types'] for x in (t['name'], t['events']))")"
 
+# bad names: a clear error, the run fails like any script error
+cat > badtype.lua <<'EOF'
+function event() sysbench.event_type(nil) end
+EOF
+run_bmk badtype.lua --events=5 run
+assert_eq "event_type(nil): exit 1" 1 "$RC"
+assert_contains "event_type(nil): message" "$OUT" "sysbench.event_type: the name must be a string, got nil"
+cat > manytypes.lua <<'EOF'
+local n = 0
+function event() n = n + 1; sysbench.event_type("t" .. n) end
+EOF
+run_bmk manytypes.lua --events=100 --threads=1 run
+assert_eq "64th event type: exit 1" 1 "$RC"
+assert_contains "64th event type: message" "$OUT" "FATAL: sysbench.event_type: cannot register 't64' (at most 63 types of at most 63 bytes)"
+assert_contains "64th event type: report kept" "$OUT" "total number of events:              63"
+
 # --latency-limit counts late events (the slow type is late at 2 ms)
 run_bmk types.lua --events=400 --threads=1 --latency-limit=2 run
 assert_match "latency limit line" "$OUT" '^Latency limit \(2\.000 ms\): 100 of 400 events late \(25\.000%\)$'

@@ -114,7 +114,8 @@ sysbench.hooks = sysbench.hooks or {}
 -- latency percentiles per type. Call it inside event(), any time before
 -- the event ends; the last call wins, and an event with no call is of type
 -- "event". name: string of at most 63 bytes; at most 63 distinct names per
--- run. Raises an error when those limits are exceeded. Costs one table
+-- run. Raises an error for a non-string name or when those limits are
+-- exceeded (the event fails like any script error). Costs one table
 -- lookup per call once a name is known. Scripts that never call it get
 -- sysbench's reports unchanged.
 do
@@ -122,7 +123,10 @@ do
   function sysbench.event_type(name)
     local id = ids[name]
     if id == nil then
-      id = C.sb_event_type_id(tostring(name))
+      if type(name) ~= "string" then
+        error("sysbench.event_type: the name must be a string, got " .. type(name), 2)
+      end
+      id = C.sb_event_type_id(name)
       if id < 0 then
         error("sysbench.event_type: cannot register event type '" ..
                 tostring(name) .. "'", 2)
