@@ -23,6 +23,7 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *json_path;
 static sb_hdrlog_t *hdrlog;
+static bool hdrlog_opened;      /* opened once (never truncated again) */
 static char *hdrlog_path;
 static json_t *intervals;
 static json_t *cmdline;
@@ -97,16 +98,22 @@ bool sb_results_enabled(void)
   return json_path != NULL || hdrlog_path != NULL;
 }
 
+/* Creates the HDR log once (caller holds the lock). */
+static void open_hdrlog(void)
+{
+  if (hdrlog_path == NULL || hdrlog_opened)
+    return;
+  hdrlog_opened = true;
+  hdrlog = sb_hdrlog_open(hdrlog_path, start_epoch);
+  if (hdrlog == NULL)
+    log_text(LOG_ALERT, "--hdr-log: cannot create '%s': %s", hdrlog_path, strerror(errno));
+}
+
 void sb_results_start(double epoch_s)
 {
   pthread_mutex_lock(&lock);
   start_epoch = epoch_s;
-  if (hdrlog_path && hdrlog == NULL)
-  {
-    hdrlog = sb_hdrlog_open(hdrlog_path, epoch_s);
-    if (hdrlog == NULL)
-      log_text(LOG_ALERT, "--hdr-log: cannot create '%s': %s", hdrlog_path, strerror(errno));
-  }
+  open_hdrlog();
   pthread_mutex_unlock(&lock);
 }
 
@@ -437,6 +444,20 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
   }
   finished = true;
   int rc = 0;
+  /* A run interrupted before its measured part began (e.g. during warmup)
+     still leaves a valid, empty-interval log. */
+  if (!hdrlog_opened)
+  {
+    if (start_epoch == 0)
+    {
+      struct timespec ts;
+      clock_gettime(CLOCK_REALTIME, &ts);
+      start_epoch = (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+    }
+    open_hdrlog();
+    if (hdrlog_path && hdrlog == NULL)
+      rc = -1;
+  }
   if (hdrlog)
   {
     /* The log sums to the run's histogram: what no interval line holds

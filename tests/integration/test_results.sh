@@ -179,6 +179,20 @@ if command -v java >/dev/null && [ -r "$HDRJAR" ]; then
   assert_match "SIGINT: HDR log readable, all events" "$ref" "^count $ev "
 fi
 
+# SIGINT during warmup, before the measured part began: both files exist
+# and are valid
+"$BMK" sleepy.lua --time=10 --warmup-time=5 --results=wu.json --hdr-log=wu.hlog run > wu.out 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+assert_eq "SIGINT in warmup: exit 130" 130 "$?"
+check "SIGINT in warmup: JSON valid" json_ok wu.json
+assert_contains "SIGINT in warmup: HDR log written" "$(cat wu.hlog 2>/dev/null)" "#[Histogram log format version 1.3]"
+if command -v java >/dev/null && [ -r "$HDRJAR" ]; then
+  assert_match "SIGINT in warmup: HDR log readable" "$(java -cp "$HDRJAR" "$HDRCHECK" log wu.hlog 2>&1)" "^count [0-9]+ intervals 1 "
+fi
+
 # a fatal error in a thread: report and JSON kept, exit 1
 cat > dies.lua <<'EOF'
 local n = 0
