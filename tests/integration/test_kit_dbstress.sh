@@ -40,6 +40,19 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   O="$(opts $db) --rand-type=uniform --db-ps-mode=auto"
   "$BMK" "$K" $O --obj-tables=2 cleanup >/dev/null 2>&1
 
+  # ---- missing data set: clear FATAL, exit 1 -------------------------------------
+  run_bmk "$K" $O --obj-table-size=$S --events=1 run
+  assert_eq "$db run without tables exit 1" 1 "$RC"
+  assert_contains "$db run without tables: what to do" "$OUT" "; create and load the data set first"
+  assert_not_contains "$db run without tables: no Lua position" "$OUT" "kit_dbstress_run.lua:"
+  run_bmk "$K" $O --obj-table-size=$S --threads=2 prepare
+  assert_eq "$db prepare without tables exit 1" 1 "$RC"
+  assert_contains "$db prepare without tables message" "$OUT" "FATAL: table OBJECT1 does not exist; run 'create' first"
+  run_bmk "$K" $O --obj-table-size=$S prewarm
+  assert_eq "$db prewarm without tables exit 1" 1 "$RC"
+  assert_contains "$db prewarm without tables: what to do" "$OUT" "; create and load the data set first"
+  assert_not_contains "$db prewarm without tables: no Lua position" "$OUT" "kit_dbstress_load.lua:"
+
   # ---- create + prepare: one set of S objects, 3 loaders -----------------------
   run_bmk "$K" $O --obj-table-size=$S create
   assert_eq "$db create exit 0" 0 "$RC"
@@ -164,6 +177,28 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     check "$db ROLLBACK before each restart ($((rb1 - rb0)) >= $errs)" test $((rb1 - rb0)) -ge "$errs"
   fi
   assert_eq "$db HISTORY size after restarts" $((20 * S)) "$(q $db 'SELECT COUNT(*) FROM HISTORY1')"
+
+  # compat module: a BMK-kit style wrapper on dbSTRESS-common
+  cat >"$WORK/dbs_wrapper.lua" <<'EOS'
+require("dbSTRESS-common")
+function event()
+  ops = ops + 1
+  begin()
+  execute_SEL1()
+  execute_SEL2(2)
+  if ops % 2 == 0 then execute_INSDEL() end
+  commit()
+end
+EOS
+  WR="$WORK/dbs_wrapper.lua $O --obj-table-size=$S --events=10"
+  OUT=$(LUA_PATH="$TOP/BMK/sb_exec/lua/?.lua;;" timeout 60 "$BMK" $WR run 2>&1)
+  assert_eq "$db dbSTRESS-common wrapper mix" "30/10/20/10/0" "$(mix)"
+  OUT=$(LUA_PATH="$TOP/BMK/sb_exec/lua/?.lua;;" timeout 60 "$BMK" $WR --statements=SEL1,SEL2 run 2>&1); RC=$?
+  assert_eq "$db wrapper: unprepared class exit 1" 1 "$RC"
+  assert_contains "$db wrapper: unprepared class message" "$OUT" "statement class INSDEL is not prepared"
+  OUT=$(SYSBENCH_FINAL_REPORT_CSV=1 "$BMK" $R --events=5 run 2>&1)
+  assert_contains "$db final CSV header (mysql_common switch)" "$OUT" "time,thds,tps,qps,r,w,o,lat95,err/s,reconn/s"
+  assert_match "$db final CSV line" "$OUT" '^[0-9]+,0,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,0\.00,0\.00$'
 
   # warmup / prewarm
   run_bmk "$K" $O --obj-table-size=$S --threads=2 prewarm

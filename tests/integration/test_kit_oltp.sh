@@ -61,6 +61,17 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   O=$(opts $db)
   for n in sbtest lm lo xt; do "$BMK" "$KIT" $O --tables=2 --table-name=$n cleanup >/dev/null 2>&1; done
 
+  # ---- missing command / missing data set: clear FATAL, exit 1 ------------------
+  run_bmk "$KIT" $O
+  assert_eq "$db no command exit 1" 1 "$RC"
+  assert_contains "$db no command message" "$OUT" "FATAL: Command is required. Supported commands:"
+  assert_not_contains "$db no command: no Lua position" "$OUT" "oltp_common.lua:"
+  run_bmk "$KIT" $O $TS --events=1 run
+  assert_eq "$db run without tables exit 1" 1 "$RC"
+  assert_contains "$db run without tables: hint" "$OUT" "sbtest1"
+  assert_contains "$db run without tables: what to do" "$OUT" "; create and load the data set first"
+  assert_not_contains "$db run without tables: no Lua position" "$OUT" "kit_oltp_core.lua:"
+
   # ---- create + prepare (parallel, 3 threads > 2 tables) -----------------------
   run_bmk "$KIT" $O $TS --threads=3 create
   assert_eq "$db create exit 0" 0 "$RC"
@@ -130,6 +141,8 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     # MariaDB has no COMPRESSION table option: the DDL reaches the server and fails
     run_bmk "$KIT" $O --tables=1 --table-name=cz --mysql-table-compression=lz4 create
     assert_contains "$db compression clause sent" "$OUT" "ENGINE = innodb COMPRESSION='lz4'"
+    assert_eq "$db failing DDL: exit 1" 1 "$RC"
+    assert_match "$db failing DDL: one FATAL line, no Lua position" "$OUT" "^FATAL: \`create' function failed: SQL error, errno = [0-9]+"
     "$BMK" "$KIT" $O --tables=1 --table-name=cz cleanup >/dev/null 2>&1
     assert_eq "$db 4 partitions" 4 "$(mysql_q "SELECT COUNT(*) FROM information_schema.partitions WHERE table_schema='sbtest' AND table_name='xt1'")"
   else

@@ -6,12 +6,9 @@
 -- commands (create, prepare, warmup/prewarm, cleanup), thread_init /
 -- thread_done, the restart hook, and BMK-kit's global names. Everything
 -- is a thin wrapper over kit_dbstress's modules, so the SQL, data and
--- REF choice are those of kit_dbstress.lua.
-
-local dir = (debug.getinfo(1, "S").source:match("^@(.*[/\\])") or "./")
-if not package.path:find(dir .. "?.lua", 1, true) then
-  package.path = dir .. "?.lua;" .. package.path
-end
+-- REF choice are those of kit_dbstress.lua. The wrapper puts this
+-- directory on LUA_PATH (`LUA_PATH="$BMK_HOME/sb_exec/lua/?.lua;;"`), and
+-- the sibling kit_dbstress_* modules are found through the same entry.
 
 local run = require("kit_dbstress_run")
 run.install(false)

@@ -66,18 +66,7 @@ local function indexes(n, pg)
   }
 end
 
-local function table_exists(con, pg, t)
-  local v
-  if pg then
-    v = con:query_row(string.format(
-      "SELECT CASE WHEN to_regclass('%s') IS NULL THEN 0 ELSE 1 END", t))
-  else
-    v = con:query_row(string.format(
-      "SELECT COUNT(*) FROM information_schema.tables " ..
-        "WHERE table_schema = DATABASE() AND table_name = '%s'", t))
-  end
-  return tonumber(v) ~= 0
-end
+local table_exists = require("mysql_common").table_exists
 
 -- ---- data (§9.2) ----------------------------------------------------------------
 
@@ -162,13 +151,21 @@ end
 
 -- ---- commands ---------------------------------------------------------------------
 
+-- Validates the options; prints `FATAL: <reason>` and returns false when
+-- one is invalid (the command then returns false: exit 1).
+local function config_ok()
+  local ok, err = pcall(opts.config)
+  if not ok then
+    print("FATAL: " .. err)
+  end
+  return ok
+end
+
 -- create (global state, thread 0): tables, indexes and reference rows of
 -- every set. Refuses to touch anything when one of the tables exists.
 -- Returns false (exit 1) on refusal.
 function M.cmd_create()
-  local ok, err = pcall(opts.config)
-  if not ok then
-    print("FATAL: " .. err)
+  if not config_ok() then
     return false
   end
   local drv, con = connect()
@@ -205,9 +202,7 @@ end
 -- prepare (parallel): loads OBJECT and HISTORY of the sets/chunks that
 -- the §5.2 split gives this thread, 100 objects per batch.
 function M.cmd_prepare()
-  local ok, err = pcall(opts.config)
-  if not ok then
-    print("FATAL: " .. err)
+  if not config_ok() then
     return false
   end
   local o = sysbench.opt
@@ -219,8 +214,18 @@ function M.cmd_prepare()
     print(string.format("=> OBJECT LOAD MODE : [%s]",
                         o.ordered_load and "parallel_ordered" or "parallel"))
   end
+  local work = M.work(g, P, o.obj_tables, S, o.ordered_load)
+  for _, w in ipairs(work) do
+    for _, t in ipairs({"OBJECT" .. w.set, "HISTORY" .. w.set}) do
+      if not table_exists(con, opts.is_pg(drv), t) then
+        print(string.format("FATAL: table %s does not exist; run 'create' first", t))
+        con:disconnect()
+        return false
+      end
+    end
+  end
   local t0 = opts.now()
-  for _, w in ipairs(M.work(g, P, o.obj_tables, S, o.ordered_load)) do
+  for _, w in ipairs(work) do
     for k, batch in ipairs(w.batches) do
       local a = batch[1]
       if k == 1 or a % PROGRESS_EVERY == 0 then

@@ -4,7 +4,8 @@
 -- Module state is per Lua state: every worker re-runs the script, so
 -- nothing here is shared between threads.
 
-local ffi = require("ffi")
+-- session options, usleep() and the CSV report switches, as in kit_oltp
+local mc = require("mysql_common")
 
 local M = {}
 
@@ -132,42 +133,19 @@ function M.config()
   }
 end
 
--- session_options(drv): the session statements for this driver, from the
--- option or, when empty, from MYSQL_SESSION_OPTIONS / PGSQL_SESSION_OPTIONS.
+-- session_options(drv): the session statements' text for this driver,
+-- from the option or, when empty, from MYSQL_SESSION_OPTIONS /
+-- PGSQL_SESSION_OPTIONS.
 function M.session_options(drv)
-  local opt, env
-  if M.is_pg(drv) then
-    opt, env = sysbench.opt.pgsql_session_options, "PGSQL_SESSION_OPTIONS"
-  else
-    opt, env = sysbench.opt.mysql_session_options, "MYSQL_SESSION_OPTIONS"
-  end
-  if opt == nil or opt == "" then
-    opt = os.getenv(env) or ""
-  end
-  return opt
+  return mc.session_text(M.is_pg(drv))
 end
 
 -- apply_session(con, drv): runs each ';'-separated session statement on
 -- the connection `con` (a new or re-established one).
 function M.apply_session(con, drv)
-  for stmt in M.session_options(drv):gmatch("[^;]+") do
-    if not stmt:match("^%s*$") then
-      con:query(stmt)
-    end
+  for _, q in ipairs(mc.split(M.session_options(drv), ";")) do
+    con:query(q)
   end
-end
-
--- Whether option `name` was spelled on the command line (either spelling).
-local function given(name)
-  local argv = sysbench.cmdline.argv or {}
-  local dashed = name:gsub("_", "-")
-  for i = 1, #argv do
-    local a = argv[i]:gsub("_", "-")
-    if a == "--" .. dashed or a:sub(1, #dashed + 3) == "--" .. dashed .. "=" then
-      return true
-    end
-  end
-  return false
 end
 
 -- mysql_only_notices(drv): on PostgreSQL, prints `=> --<option> ignored on
@@ -177,7 +155,7 @@ function M.mysql_only_notices(drv)
     return
   end
   for _, name in ipairs(MYSQL_ONLY) do
-    if given(name) or sysbench.opt[name] ~= M.options[name][2] then
+    if mc.given(name) ~= nil or sysbench.opt[name] ~= M.options[name][2] then
       print(string.format("=> --%s ignored on PostgreSQL", (name:gsub("_", "-"))))
     end
   end
@@ -186,22 +164,11 @@ end
 -- print_options(): --opt-debug, one `   opt: <name> : <value>` line per
 -- workload option, sorted by name.
 function M.print_options()
-  local names = {}
-  for name in pairs(M.options) do names[#names + 1] = name end
-  table.sort(names)
-  for _, name in ipairs(names) do
-    print(string.format("   opt: %s : %s", name, tostring(sysbench.opt[name])))
-  end
+  mc.print_options(M.options)
 end
 
-ffi.cdef("int gettimeofday(void *tv, void *tz);")
-local tv = ffi.new("long[2]")
-
--- now(): wall-clock time in seconds (fractional).
-function M.now()
-  ffi.C.gettimeofday(tv, nil)
-  return tonumber(tv[0]) + tonumber(tv[1]) / 1e6
-end
+-- now(): monotonic time in seconds (fractional).
+M.now = mc.now
 
 -- millions(n): n / 1e6 as the kit prints sizes (`10`, `0.005`).
 function M.millions(n)

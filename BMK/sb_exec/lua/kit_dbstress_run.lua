@@ -106,10 +106,9 @@ function M.prepare_trx()
 end
 
 local function prepare_all()
+  local counts = {SEL1 = cfg.sel1, SEL2 = cfg.sel2, INSDEL = cfg.insdel, UPDATE = cfg.updates}
   for _, class in ipairs({"SEL1", "SEL2", "INSDEL", "UPDATE"}) do
-    local count = ({SEL1 = cfg.sel1, SEL2 = cfg.sel2, INSDEL = cfg.insdel,
-                    UPDATE = cfg.updates})[class]
-    if count > 0 then
+    if counts[class] > 0 then
       M.prepare_class(class)
     end
   end
@@ -160,26 +159,38 @@ function M.get_ref()
   return opts.ref(i)
 end
 
--- The (set, REF) of the first statement of a group: the pair given by the
--- caller (the event's pair with --same-ref), else a pair of its own.
-local function first_pair(set, ref)
-  if set ~= nil then
-    return set, ref
+-- Runs fn(set, ref) `count` times for one statement group: the first
+-- time with the pair given by the caller (the event's pair with
+-- --same-ref) or a pair of its own, then with a fresh REF in the same set.
+local function each_ref(count, set, ref, fn)
+  if set == nil then
+    set, ref = M.get_set_num(), M.get_ref()
   end
-  return M.get_set_num(), M.get_ref()
-end
-
--- ---- statement groups ---------------------------------------------------------------
-
-local function run_select(name, count, set, ref)
-  set, ref = first_pair(set, ref)
   for i = 1, count do
     if i > 1 then
       ref = M.get_ref()
     end
-    param[set][name][1]:set(ref)
-    stmt[set][name]:execute()
+    fn(set, ref)
   end
+end
+
+-- ---- statement groups ---------------------------------------------------------------
+
+-- A wrapper may call a class that thread_init did not prepare (count 0 or
+-- not in --statements): say so instead of indexing a missing statement.
+local function need(class)
+  if not prepared[class] then
+    error(string.format("dbSTRESS: statement class %s is not prepared (count 0 or " ..
+                          "not in --statements); call prepare_%s() first", class, class), 0)
+  end
+end
+
+local function run_select(name, count, set, ref)
+  need(name)
+  each_ref(count, set, ref, function(n, r)
+    param[n][name][1]:set(r)
+    stmt[n][name]:execute()
+  end)
 end
 
 -- execute_SEL1([count[, set, ref]]): SEL1 x count (default --SEL1).
@@ -204,38 +215,31 @@ end
 -- execute_INSDEL([count[, set, ref]]): (DELETE, INSERT) of the same
 -- (REF, HORDER) x count (default --delete-inserts).
 function M.execute_INSDEL(count, set, ref)
-  set, ref = first_pair(set, ref)
-  local ds, dp = stmt[set].DELETE, param[set].DELETE
-  local is, ip = stmt[set].INSERT, param[set].INSERT
-  for i = 1, count or plan().insdel do
-    if i > 1 then
-      ref = M.get_ref()
-    end
+  need("INSDEL")
+  each_ref(count or plan().insdel, set, ref, function(n, r)
+    local dp, ip = param[n].DELETE, param[n].INSERT
     local horder = sysbench.rand.uniform(0, 19)
-    local state, date, note = history_values(ref, horder)
-    dp[1]:set(ref); dp[2]:set(horder)
-    ds:execute()
-    ip[1]:set(ref); ip[2]:set(horder); ip[3]:set(state)
+    local state, date, note = history_values(r, horder)
+    dp[1]:set(r); dp[2]:set(horder)
+    stmt[n].DELETE:execute()
+    ip[1]:set(r); ip[2]:set(horder); ip[3]:set(state)
     ip[4]:set(date); ip[5]:set(date); ip[6]:set(note)
-    is:execute()
-  end
+    stmt[n].INSERT:execute()
+  end)
 end
 
 -- execute_UPDATE([count[, set, ref]]): HISTORY UPDATE x count (default
 -- --updates).
 function M.execute_UPDATE(count, set, ref)
-  set, ref = first_pair(set, ref)
-  local s, p = stmt[set].UPDATE, param[set].UPDATE
-  for i = 1, count or plan().updates do
-    if i > 1 then
-      ref = M.get_ref()
-    end
+  need("UPDATE")
+  each_ref(count or plan().updates, set, ref, function(n, r)
+    local p = param[n].UPDATE
     local horder = sysbench.rand.uniform(0, 19)
-    local state, date, note = history_values(ref, horder)
+    local state, date, note = history_values(r, horder)
     p[1]:set(state); p[2]:set(date); p[3]:set(date); p[4]:set(note)
-    p[5]:set(ref); p[6]:set(horder)
-    s:execute()
-  end
+    p[5]:set(r); p[6]:set(horder)
+    stmt[n].UPDATE:execute()
+  end)
 end
 
 -- begin() / commit(): the prepared BEGIN / COMMIT (tracked, so that a
@@ -316,9 +320,7 @@ local function print_startup()
   end
 end
 
--- thread_init(): validates the options, connects, prints the startup lines
--- (thread 0) and prepares the statements the event uses.
-function M.thread_init()
+local function thread_init_body()
   ops = ops or 0
   plan()
   M.ensure_connection()
@@ -328,6 +330,17 @@ function M.thread_init()
   prepare_all()
 end
 
+-- thread_init(): validates the options, connects, prints the startup lines
+-- (thread 0) and prepares the statements the event uses. SQL errors are
+-- reported as text (a missing set with a hint to load it).
+function M.thread_init()
+  local ok, err = pcall(thread_init_body)
+  if not ok then
+    error(require("mysql_common").error_text(err), 0)
+  end
+end
+
+-- thread_done(): closes the statements and the thread's connection.
 function M.thread_done()
   M.close_all()
   if con then
@@ -375,12 +388,13 @@ end
 function M.install(with_event)
   sysbench.cmdline.options = opts.options
   local PAR = sysbench.cmdline.PARALLEL_COMMAND
+  local guard = require("mysql_common").guard
   sysbench.cmdline.commands = {
-    create = {load.cmd_create},
-    prepare = {load.cmd_prepare, PAR},
-    warmup = {load.cmd_warmup, PAR},
-    prewarm = {load.cmd_warmup, PAR},
-    cleanup = {load.cmd_cleanup},
+    create = {guard(load.cmd_create)},
+    prepare = {guard(load.cmd_prepare), PAR},
+    warmup = {guard(load.cmd_warmup), PAR},
+    prewarm = {guard(load.cmd_warmup), PAR},
+    cleanup = {guard(load.cmd_cleanup)},
   }
   ops = ops or 0
   function init()

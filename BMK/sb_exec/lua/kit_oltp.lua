@@ -6,17 +6,11 @@
 -- workload with --reconnect-event=on). The work is split into sibling
 -- modules, loaded from this script's own directory.
 
-local function script_dir()
-  local src = debug.getinfo(1, "S").source
-  if src:sub(1, 1) == "@" then
-    return src:sub(2):match("^(.*)/[^/]*$") or "."
-  end
-  return "."
-end
-
-local dir = script_dir()
-if not package.path:find(dir .. "/?.lua", 1, true) then
-  package.path = dir .. "/?.lua;" .. package.path
+-- The sibling modules (and the compat module oltp_common) are found
+-- through this script's own directory, from any current directory.
+local dir = (debug.getinfo(1, "S").source:match("^@(.*[/\\])") or "./")
+if not package.path:find(dir .. "?.lua", 1, true) then
+  package.path = dir .. "?.lua;" .. package.path
 end
 
 -- Options, commands, thread_init/thread_done and the statement functions.

@@ -16,7 +16,7 @@ pcall(ffi.cdef, "void db_quiet_connect_errors(int on);")
 pcall(ffi.cdef, "bool sb_engine_stopping(void);")
 
 -- usleep(us) and mysql_session_opt(con) come from the compat module.
-require("mysql_common")
+local mc = require("mysql_common")
 
 local T = sysbench.sql.type
 
@@ -122,10 +122,7 @@ end
 -- ---- connections ------------------------------------------------------------
 
 local function sleep_after_query()
-  local us = sysbench.opt.sleep_after_query
-  if us > 0 then
-    ffi.C.usleep(us)
-  end
+  usleep(sysbench.opt.sleep_after_query)
 end
 
 -- ---- prepared statements ----------------------------------------------------
@@ -165,25 +162,18 @@ local function sql_for(class, t)
       {{T.CHAR, 120}, T.BIGINT}
   elseif class == "delete" then
     return string.format("DELETE %sFROM %s WHERE id=?", h, tn), {T.BIGINT}
-  elseif class == "insert" then
-    local cols_l, marks, types = "id, k, c, pad", "?, ?, ?, ?",
-      {T.BIGINT, T.BIGINT, {T.CHAR, 120}, {T.CHAR, 60}}
-    for i = 1, o.extra_cols do
-      cols_l = cols_l .. ", col" .. i
-      marks = marks .. ", ?"
-      types[#types + 1] = {T.VARCHAR, #o.extra_cols_default}
-    end
-    return string.format("INSERT %sINTO %s (%s) VALUES (%s)", h, tn, cols_l, marks), types
-  elseif class == "inserts" then
-    -- MySQL assigns the id for 0; PostgreSQL omits the column (SERIAL).
-    -- With --auto-inc=off the id is client-generated, as stock oltp_insert.
-    local types = {T.BIGINT, {T.CHAR, 120}, {T.CHAR, 60}}
-    local cols_l, marks = "k, c, pad", "?, ?, ?"
-    if not o.auto_inc then
-      cols_l, marks = "id, " .. cols_l, "?, " .. marks
-      table.insert(types, 1, T.BIGINT)
-    elseif not kit.pg then
-      cols_l, marks = "id, " .. cols_l, "0, " .. marks
+  elseif class == "insert" or class == "inserts" then
+    local cols_l, marks = "id, k, c, pad", "?, ?, ?, ?"
+    local types = {T.BIGINT, T.BIGINT, {T.CHAR, 120}, {T.CHAR, 60}}
+    if class == "inserts" and o.auto_inc then
+      -- MySQL assigns the id for 0; PostgreSQL omits the column (SERIAL).
+      -- With --auto-inc=off the id is client-generated, as stock oltp_insert.
+      table.remove(types, 1)
+      if kit.pg then
+        cols_l, marks = "k, c, pad", "?, ?, ?"
+      else
+        marks = "0, ?, ?, ?"
+      end
     end
     for i = 1, o.extra_cols do
       cols_l = cols_l .. ", col" .. i
@@ -194,7 +184,6 @@ local function sql_for(class, t)
   end
   error("unknown statement class " .. tostring(class))
 end
-kit.sql_for = sql_for
 
 -- stmt[t][class] / param[t][class] per thread, as stock oltp_common.
 stmt = {}
@@ -317,11 +306,11 @@ function execute_point_selects()
   end
 end
 
-local function execute_range(class, opt)
+local function execute_range(class)
   local t = get_table_num()
   local s, p = stmt[t][class], param[t][class]
   local rs = sysbench.opt.range_size
-  for _ = 1, sysbench.opt[opt] do
+  for _ = 1, sysbench.opt[kit.COUNT_OPT[class]] do
     local id = get_id()
     p[1]:set(id)
     p[2]:set(id + rs - 1)
@@ -329,44 +318,35 @@ local function execute_range(class, opt)
   end
 end
 
-function execute_simple_ranges() execute_range("simple", "simple_ranges") end
-function execute_sum_ranges() execute_range("sum", "sum_ranges") end
-function execute_order_ranges() execute_range("order", "order_ranges") end
-function execute_distinct_ranges() execute_range("distinct", "distinct_ranges") end
+function execute_simple_ranges() execute_range("simple") end
+function execute_sum_ranges() execute_range("sum") end
+function execute_order_ranges() execute_range("order") end
+function execute_distinct_ranges() execute_range("distinct") end
 
-function execute_index_updates()
+-- Index and non-index UPDATEs of one group. The key is a fresh id per
+-- statement, or with --update-range-size=N the range [start, start+N-1]
+-- of one start id per group (§6). The non-index UPDATE sets c first.
+local function execute_updates(class)
   local t = get_table_num()
-  local s, p = stmt[t].index_update, param[t].index_update
+  local s, p = stmt[t][class], param[t][class]
   local urs = sysbench.opt.update_range_size
-  -- one start id per statement group with --update-range-size
   local start = urs > 0 and get_id() or nil
-  for _ = 1, sysbench.opt.index_updates do
+  local key = 1
+  if class == "non_index_update" then key = 2 end
+  for _ = 1, sysbench.opt[kit.COUNT_OPT[class]] do
+    if key == 2 then p[1]:set_rand_str(kit.c_template) end
     if start then
-      p[1]:set(start)
-      p[2]:set(start + urs - 1)
+      p[key]:set(start)
+      p[key + 1]:set(start + urs - 1)
     else
-      p[1]:set(get_id())
+      p[key]:set(get_id())
     end
     run(s)
   end
 end
 
-function execute_non_index_updates()
-  local t = get_table_num()
-  local s, p = stmt[t].non_index_update, param[t].non_index_update
-  local urs = sysbench.opt.update_range_size
-  local start = urs > 0 and get_id() or nil
-  for _ = 1, sysbench.opt.non_index_updates do
-    p[1]:set_rand_str(kit.c_template)
-    if start then
-      p[2]:set(start)
-      p[3]:set(start + urs - 1)
-    else
-      p[2]:set(get_id())
-    end
-    run(s)
-  end
-end
+function execute_index_updates() execute_updates("index_update") end
+function execute_non_index_updates() execute_updates("non_index_update") end
 
 local function set_extra(p, first)
   local tmpl = sysbench.opt.extra_cols_default
@@ -375,6 +355,7 @@ local function set_extra(p, first)
   end
 end
 
+-- DELETE then INSERT of the same id, new k/c/pad (and extra columns).
 function execute_delete_inserts()
   local t = get_table_num()
   local ds, dp = stmt[t].delete, param[t].delete[1]
@@ -393,6 +374,8 @@ function execute_delete_inserts()
   end
 end
 
+-- INSERTs of new rows: id from the server (or rand.unique() with
+-- --auto-inc=off).
 function execute_inserts()
   local t = get_table_num()
   local s, p = stmt[t].inserts, param[t].inserts
@@ -442,6 +425,7 @@ end
 
 local events_since_reconnect = 0
 
+-- check_reconnect(): stock --reconnect=N: do_reconnect() every N events.
 function check_reconnect()
   local n = sysbench.opt.reconnect
   if n > 0 then
@@ -453,7 +437,6 @@ function check_reconnect()
   end
 end
 
--- check_reconnect(): stock --reconnect=N: do_reconnect() every N events.
 -- kit_event(): one event of the kit OLTP workload.
 function kit_event()
   start_id()
@@ -612,13 +595,7 @@ end
 function kit_thread_init()
   local ok, err = pcall(thread_init_body)
   if not ok then
-    -- an ignorable SQL error cannot restart anything here: report it
-    if type(err) == "table" then
-      err = string.format("SQL error, errno = %s, state = '%s': %s",
-                          tostring(err.sql_errno), tostring(err.sql_state),
-                          tostring(err.sql_errmsg))
-    end
-    error(err, 0)
+    error(mc.error_text(err), 0)
   end
 end
 

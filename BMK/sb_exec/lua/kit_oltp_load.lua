@@ -1,6 +1,9 @@
 -- bmk kit OLTP: create, prepare (parallel load), warmup and cleanup
 -- (bmk-kit.md §5.2 and §6 "Kit table", "Data").
 
+local mc = require("mysql_common")
+local now = mc.now
+
 -- Connects for a command and resolves the options.
 local function command_connect()
   local d = sysbench.sql.driver()
@@ -11,15 +14,7 @@ local function command_connect()
 end
 
 local function table_exists(c, tn)
-  local n
-  if kit.pg then
-    n = c:query_row("SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema() " ..
-                      "AND tablename = '" .. tn:lower() .. "'")
-  else
-    n = c:query_row("SELECT COUNT(*) FROM information_schema.tables WHERE " ..
-                      "table_schema = DATABASE() AND table_name = '" .. tn .. "'")
-  end
-  return tonumber(n) > 0
+  return mc.table_exists(c, kit.pg, tn)
 end
 
 -- DDL of table n (§6 "Kit table").
@@ -75,7 +70,6 @@ local function create_sql(n)
   end
   return string.format("CREATE TABLE %s(\n%s\n) %s", tn, table.concat(lines, ",\n"), tail)
 end
-kit.create_sql = create_sql
 
 -- Index name: k_<n> (xid_<n>). PostgreSQL index names are per schema, so
 -- there a non-default --table-name prefixes them (<name>_k_<n>) to let
@@ -214,7 +208,7 @@ function cmd_prepare()
     print(string.format("=> TABLE LOAD MODE : [%s]", o.load_mode))
   end
   local B = math.min(o.load_bulk_size, math.max(kit.S, 1))
-  local tv_start = kit.now()
+  local tv_start = now()
   for _, item in ipairs(kit.load_plan(t, P)) do
     local n, ranges, owner = item[1], item[2], item[3]
     if not table_exists(c, kit.name .. n) then
@@ -234,7 +228,7 @@ function cmd_prepare()
     end
   end
   print(string.format("=> TOTAL TABLE(s) LOAD TIME @thread-%02d : %5.2f min.", t,
-                      (kit.now() - tv_start) / 60))
+                      (now() - tv_start) / 60))
   c:disconnect()
 end
 
@@ -274,17 +268,4 @@ function cleanup()
     c:query("DROP TABLE IF EXISTS " .. kit.name .. n)
   end
   c:disconnect()
-end
-
-local ffi = require("ffi")
-pcall(ffi.cdef, [[
-struct kit_timespec { long tv_sec; long tv_nsec; };
-int clock_gettime(int clk, struct kit_timespec *ts);
-]])
-
--- kit.now(): monotonic seconds (for the load time line).
-function kit.now()
-  local ts = ffi.new("struct kit_timespec")
-  ffi.C.clock_gettime(1, ts)
-  return tonumber(ts.tv_sec) + tonumber(ts.tv_nsec) / 1e9
 end

@@ -107,24 +107,8 @@ function kit.fail(msg)
   error(msg, 0)
 end
 
--- Value given on the command line for option `name` (underscore form),
--- or nil. Last occurrence wins, as in the core parser.
-local function given(name)
-  local argv = sysbench.cmdline.argv or {}
-  local v
-  for i = 1, #argv do
-    local a = argv[i]
-    local k, val = a:match("^%-%-([%w_%-]+)=(.*)$")
-    if k == nil then
-      k = a:match("^%-%-([%w_%-]+)$")
-      val = k and "on"
-    end
-    if k and k:gsub("-", "_") == name then
-      v = val
-    end
-  end
-  return v
-end
+local mc = require("mysql_common")
+local given = mc.given
 kit.given = given
 
 local TRUE = {on = true, ["true"] = true, yes = true, ["1"] = true}
@@ -167,17 +151,7 @@ local function to_cols(s)
   return s
 end
 
-local function split_list(s, sep)
-  local out = {}
-  for item in (s or ""):gmatch("[^" .. sep .. "]+") do
-    item = item:match("^%s*(.-)%s*$")
-    if item ~= "" then
-      out[#out + 1] = item
-    end
-  end
-  return out
-end
-kit.split_list = split_list
+local split_list = mc.split
 
 -- kit.setup(drv_name): resolves aliases, validates, and fills `kit` with
 -- derived settings. Idempotent per state. Raises on invalid options.
@@ -271,12 +245,8 @@ function kit.setup(drv_name)
     ("/*+ " .. o.mysql_query_hint .. " */ ") or ""
   kit.key = o.by_secidx and "k" or "id"
   kit.cols = o.select_cols ~= "" and o.select_cols or "c"
-  local sess = kit.pg and o.pgsql_session_options or o.mysql_session_options
-  if sess == "" then
-    sess = os.getenv(kit.pg and "PGSQL_SESSION_OPTIONS" or "MYSQL_SESSION_OPTIONS") or ""
-  end
-  kit.session_text = sess
-  kit.session = split_list(sess, ";")
+  kit.session_text = mc.session_text(kit.pg)
+  kit.session = split_list(kit.session_text, ";")
 
   -- c / pad templates (§6 Data)
   local rc = math.floor(o.rand_data * 119 / 100)
@@ -314,12 +284,5 @@ function kit.print_opt_debug()
   if not sysbench.opt.opt_debug then
     return
   end
-  local names = {}
-  for n in pairs(sysbench.cmdline.options) do names[#names + 1] = n end
-  table.sort(names)
-  for _, n in ipairs(names) do
-    local v = sysbench.opt[n]
-    if type(v) == "table" then v = table.concat(v, ",") end
-    print(string.format("   opt: %s : %s", n, tostring(v)))
-  end
+  mc.print_options(sysbench.cmdline.options)
 end

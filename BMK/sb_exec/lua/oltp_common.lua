@@ -8,34 +8,27 @@
 -- mysql_session_opt(con), usleep(us), do_reconnect().
 -- Wrapper scripts need this directory first on LUA_PATH, e.g.
 --   LUA_PATH="$BMK_HOME/sb_exec/lua/?.lua;;" bmk my_oltp.lua ... run
-
-local function module_dir()
-  local src = debug.getinfo(1, "S").source
-  if src:sub(1, 1) == "@" then
-    return src:sub(2):match("^(.*)/[^/]*$") or "."
-  end
-  return "."
-end
-
-local dir = module_dir()
-if not package.path:find(dir .. "/?.lua", 1, true) then
-  package.path = dir .. "/?.lua;" .. package.path
-end
+-- The sibling kit_oltp_* modules are then found through the same entry
+-- (kit_oltp.lua adds its own directory before requiring this module).
 
 if sysbench.cmdline.command == nil then
   error("Command is required. Supported commands: create, prepare, run, " ..
-          "cleanup, warmup, prewarm, help")
+          "cleanup, warmup, prewarm, help", 0)
 end
 
 require("kit_oltp_opts")
 require("kit_oltp_core")
 require("kit_oltp_load")
 
+-- Command errors (SQL included) print as one FATAL line without a Lua
+-- position.
+local guard = require("mysql_common").guard
 sysbench.cmdline.commands = {
-  create = {cmd_create},
-  prepare = {cmd_prepare, sysbench.cmdline.PARALLEL_COMMAND},
-  warmup = {cmd_prewarm, sysbench.cmdline.PARALLEL_COMMAND},
-  prewarm = {cmd_prewarm, sysbench.cmdline.PARALLEL_COMMAND},
+  create = {guard(cmd_create)},
+  prepare = {guard(cmd_prepare), sysbench.cmdline.PARALLEL_COMMAND},
+  warmup = {guard(cmd_prewarm), sysbench.cmdline.PARALLEL_COMMAND},
+  prewarm = {guard(cmd_prewarm), sysbench.cmdline.PARALLEL_COMMAND},
+  cleanup = {guard(cleanup)},
 }
 
 -- Option errors surface once, in the main state, before threads start.
@@ -43,6 +36,8 @@ function init()
   kit.setup(sysbench.sql.driver():name())
 end
 
+-- thread_init() / thread_done(): connect, session options, startup lines
+-- and statements / close them (kit_oltp_core).
 function thread_init()
   kit_thread_init()
 end
@@ -60,7 +55,12 @@ function get_pad_value()
   return sysbench.rand.string(kit.pad_template)
 end
 
--- Stock oltp_common group helpers, for wrappers of oltp_read_write style.
+-- Stock oltp_common group helpers, for wrappers of oltp_read_write style:
+-- prepare_transaction() / begin_transaction() / commit_transaction()
+-- (no-ops with --skip-trx), prepare_reads() / execute_reads() (point
+-- selects, plus the four range classes unless --range-selects=off),
+-- prepare_writes() / execute_writes() (index, non-index UPDATEs and
+-- DELETE/INSERT).
 function prepare_transaction()
   if not sysbench.opt.skip_trx then
     prepare_begin()
