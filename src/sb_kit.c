@@ -72,6 +72,8 @@ int sb_kit_main(int argc, char **argv)
   int rc = 1;
   if (lua_pcall(L, 2, 1, 1) != 0)
     fprintf(stderr, "bmk kit: internal error: %s\n", lua_tostring(L, -1));
+  else if (!lua_isnumber(L, -1))
+    fprintf(stderr, "bmk kit: internal error: no exit status\n");
   else
     rc = (int) lua_tointeger(L, -1);
   fflush(stdout);

@@ -8,7 +8,7 @@
 # with tests/integration/kit/kit_probe.lua.
 set -u
 source "$(dirname "$0")/lib.sh"
-cd "$WORK"
+cd "$WORK" || exit 1
 unset BMK_HOME BMK_KIT_WORKLOAD BMK_BENCH_SOURCED BMK_PASS BMK_PG_PASS PGPASSWORD MYSQL_PWD sb11
 PROBE=$TOP/tests/integration/kit/kit_probe.lua
 
@@ -172,6 +172,37 @@ assert_eq "explain without name: exit 2" 2 "$RC"
 kit generate --sizes=10Q
 assert_eq "generate bad size: exit 2" 2 "$RC"
 
+# a Prepare name with an OLTP_RO/RW part; <k>x counts of dbSTRESS/TPCC
+kit explain Prepare_OLTP_RO_10M_8tab-InnoDB
+assert_eq "invalid: Prepare with OLTP_RO" "2:bmk kit: invalid script name 'Prepare_OLTP_RO_10M_8tab-InnoDB': a Prepare name has no OLTP_RO/OLTP_RW part (use Prepare_<size>_<n>tab)" "$RC:$OUT"
+kit explain TPCC_0x10W 1 1
+assert_eq "invalid: TPCC 0 tables" "2:bmk kit: invalid script name 'TPCC_0x10W': the warehouse count must be at least 1" "$RC:$OUT"
+kit explain TPCC_2xW 1 1
+assert_eq "invalid: TPCC bad count" "2:bmk kit: invalid script name 'TPCC_2xW': invalid warehouse count '2xW' (expected <n>W or <n>x<m>W)" "$RC:$OUT"
+kit explain dbSTRESS_0x10K-RO-notrx 1 1
+assert_eq "invalid: dbSTRESS 0 tables" "2:bmk kit: invalid script name 'dbSTRESS_0x10K-RO-notrx': invalid dbSTRESS size '0x10K' (expected <N>M, <N>K or <k>x<N>M)" "$RC:$OUT"
+
+# ---- a broken kit: clear message, exit 1, nothing started ---------------------
+B=$WORK/broken
+mkdir -p "$B/sb_exec/lua"
+: > "$B/sb_exec/lua/kit_oltp.lua"
+printf 'sb11=%s\n' "$WORK/no-such-bmk" > "$B/.bench"
+OUT=$(BMK_HOME=$B "$BMK" kit OLTP_RO_10K_1tab-uniform-notrx 1 1 2>&1); RC=$?
+assert_eq "missing load generator" "1:bmk kit: cannot run the load generator '$WORK/no-such-bmk' (not found or not executable); set sb11 in $B/.bench or put bmk on PATH" "$RC:$OUT"
+printf 'sb11=%s\n' "$BMK" > "$B/.bench"
+OUT=$(BMK_HOME=$B "$BMK" kit dbSTRESS_10K-RO-notrx 1 1 2>&1); RC=$?
+assert_eq "missing workload script" "1:bmk kit: workload script $B/sb_exec/lua/kit_dbstress.lua not found; is BMK_HOME ($B) a bmk kit directory?" "$RC:$OUT"
+printf 'sb11=%s\nexit 3\n' "$BMK" > "$B/.bench"
+OUT=$(BMK_HOME=$B "$BMK" kit explain OLTP_RO_10K_1tab-uniform-notrx 1 1 2>&1); RC=$?
+assert_eq ".bench that exits" "1:bmk kit: cannot load $B/.bench with /bin/bash (see the messages above); fix it or set BMK_HOME" "$RC:$OUT"
+printf 'sb11=%s\nTMP_DIR=%s\nsb11_MAX=1\n' "$BMK" "$WORK/no-such-dir" > "$B/.bench"
+OUT=$(BMK_HOME=$B "$BMK" kit OLTP_RO_10K_1tab-uniform-notrx 2 1 2>&1); RC=$?
+assert_eq "split run, missing TMP_DIR: exit 1" 1 "$RC"
+assert_match "split run, missing TMP_DIR: message" "$OUT" "^bmk kit: cannot create the sync file: $WORK/no-such-dir/bmk-sync\.[0-9]+: No such file or directory; check TMP_DIR in \.bench$"
+printf 'mysql=%s\n' "$WORK/no-such-mysql" > "$B/.bench"
+OUT=$(BMK_HOME=$B "$BMK" kit sql 2>&1); RC=$?
+assert_eq "kit sql: missing client" "1:bmk kit sql: cannot run $WORK/no-such-mysql: No such file or directory; set mysql in $B/.bench" "$RC:$OUT"
+
 # ---- K sizes and the test catalogue --------------------------------------------
 kit generate --home="$WORK/small" --sizes=10K --tables=1 --dists=uniform --clean
 # OLTP 1 prepare + 18 variants x 2 ps x 2 socket; dbSTRESS 2 + 24 (-uniform); TPCC 24
@@ -271,6 +302,20 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_match "$db: process 1 stopped (in its wait or its init)" "$OUT" "^(=> SYNC-file : aborted|FATAL: interrupted by SIGTERM)$"
   assert_not_contains "$db: nobody started" "$OUT" "Threads started!"
   assert_eq "$db: early death: sync file and markers removed" "" "$(ls "$K/tmp")"
+
+  # SIGTERM to the launcher alone (split run): forwarded to the processes,
+  # the logs still printed, no process, sync file or log left behind
+  "$BMK" kit OLTP_RO_10K_1tab-uniform-p_sel1-notrx 6 30 > "$WORK/sig.out" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do grep -q '^=> SYNC-file : started !$' "$WORK/sig.out" && break; sleep 0.1; done
+  sleep 0.5
+  kill -TERM $pid
+  wait $pid; RC=$?
+  OUT=$(cat "$WORK/sig.out")
+  check "$db: SIGTERM: non-zero exit ($RC)" test "$RC" -ne 0
+  assert_contains "$db: SIGTERM: log of process 2 printed" "$OUT" "==> process 2/2: 2 threads (offset 4) <=="
+  assert_eq "$db: SIGTERM: no process left" "" "$(pgrep -f "bmk-sync\.$pid" || true)"
+  assert_eq "$db: SIGTERM: sync file, markers and logs removed" "" "$(ls "$K/tmp")"
 
   # --sync-file from the user with one process: waits until the file goes
   rm -f "$WORK/start"*

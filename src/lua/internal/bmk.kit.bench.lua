@@ -41,9 +41,12 @@ function M.home(info)
   return "/BMK"
 end
 
--- Reads the fields of $home/.bench by sourcing it with /bin/bash. When the
--- caller is a generated script (BMK_BENCH_SOURCED=1), the script has
--- already sourced and exported it, so the environment is used as is.
+-- Reads the fields of $home/.bench by sourcing it with /bin/bash (a
+-- missing .bench gives no fields: every default applies). When the caller
+-- is a generated script (BMK_BENCH_SOURCED=1), the script has already
+-- sourced and exported it, so the environment is used as is. Returns
+-- { field = value } or nil, message (unreadable .bench, or bash could not
+-- source it to the end).
 local function read_fields(home)
   local f = {}
   if os.getenv("BMK_BENCH_SOURCED") == "1" then
@@ -52,12 +55,20 @@ local function read_fields(home)
   end
   local path = home .. "/.bench"
   if not sys.exists(path) then return f end
+  local fh, e = io.open(path, "r")
+  if not fh then return nil, "cannot read " .. tostring(e) .. "; fix its permissions or set BMK_HOME" end
+  fh:close()
+  -- The trailing marker tells a complete run from a shell that died or
+  -- was ended (`exit` in .bench) half-way.
   local script = 'set -a; . "$1" >/dev/null; for v in ' .. table.concat(M.FIELDS, " ")
-    .. '; do if [ -n "${!v+x}" ]; then printf "%s=%s\\0" "$v" "${!v}"; fi; done'
+    .. '; do if [ -n "${!v+x}" ]; then printf "%s=%s\\0" "$v" "${!v}"; fi; done; printf "END\\0"'
   local p = io.popen("BMK_HOME=" .. M.shquote(home) .. " /bin/bash -c " .. M.shquote(script)
     .. " bmk-bench " .. M.shquote(path), "r")
-  local out = p:read("*a") or ""
-  p:close()
+  local out = p and p:read("*a") or ""
+  if p then p:close() end
+  if not out:find("%zEND%z$") and out ~= "END\0" then
+    return nil, "cannot load " .. path .. " with /bin/bash (see the messages above); fix it or set BMK_HOME"
+  end
   for k, v in out:gmatch("([%w_]+)=([^%z]*)%z") do f[k] = v end
   return f
 end

@@ -3,6 +3,7 @@
 
 local names = require("bmk.kit.names")
 local sys = require("bmk.kit.sys")
+local shquote = require("bmk.kit.bench").shquote
 
 local M = {}
 
@@ -108,12 +109,13 @@ function M.script_body(body)
     "" }, "\n")
 end
 
-local function write_file(path, text, mode_x)
+-- Writes `text` to `path`. Returns true or nil, message.
+local function write_file(path, text)
   local f, err = io.open(path, "w")
   if not f then return nil, err end
-  f:write(text)
+  local ok, werr = f:write(text)
   f:close()
-  if mode_x then os.execute("chmod 755 '" .. path:gsub("'", "'\\''") .. "'") end
+  if not ok then return nil, werr end
   return true
 end
 
@@ -123,13 +125,13 @@ end
 function M.generate(home, bodies, clean)
   local dir = home .. "/sb_exec"
   if not sys.isdir(dir) then
-    os.execute("mkdir -p '" .. dir:gsub("'", "'\\''") .. "'")
+    os.execute("mkdir -p " .. shquote(dir))
     if not sys.isdir(dir) then return nil, "cannot create " .. dir end
   end
   local wanted = {}
   for _, b in ipairs(bodies) do wanted["sb11-" .. b .. ".sh"] = true end
   if clean then
-    local p = io.popen("ls -1 '" .. dir:gsub("'", "'\\''") .. "' 2>/dev/null")
+    local p = io.popen("ls -1 " .. shquote(dir) .. " 2>/dev/null")
     for f in p:lines() do
       if f:match("^sb11%-.*%.sh$") and not wanted[f] then os.remove(dir .. "/" .. f) end
     end
@@ -138,14 +140,15 @@ function M.generate(home, bodies, clean)
   local list = {}
   for _, b in ipairs(bodies) do
     local file = "sb11-" .. b .. ".sh"
-    local ok, err = write_file(dir .. "/" .. file, M.script_body(b), false)
+    local ok, err = write_file(dir .. "/" .. file, M.script_body(b))
     if not ok then return nil, "cannot write " .. dir .. "/" .. file .. ": " .. tostring(err) end
     list[#list + 1] = file
     io.write(file, "\n")
   end
   -- One chmod for all files: thousands of os.execute calls would be slow.
   if #list > 0 then
-    os.execute("cd '" .. dir:gsub("'", "'\\''") .. "' && chmod 755 sb11-*.sh")
+    local r = os.execute("cd " .. shquote(dir) .. " && chmod 755 sb11-*.sh")
+    if r ~= 0 and r ~= true then return nil, "cannot make the scripts in " .. dir .. " executable" end
   end
   local ok, err = write_file(dir .. "/CATALOGUE", table.concat(list, "\n") .. (#list > 0 and "\n" or ""))
   if not ok then return nil, "cannot write " .. dir .. "/CATALOGUE: " .. tostring(err) end

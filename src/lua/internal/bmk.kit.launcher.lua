@@ -8,6 +8,11 @@ local bench = require("bmk.kit.bench")
 
 local M = {}
 
+-- Seconds the processes get to exit after being stopped before their
+-- release; then they are killed (SIGKILL), so an unreleased process can
+-- never leave the launcher waiting forever.
+M.STOP_GRACE = 10
+
 -- A command line as shell text, with the password variables shown as ***.
 function M.format(argv, env)
   local parts = {}
@@ -18,6 +23,8 @@ function M.format(argv, env)
   return table.concat(parts, " ")
 end
 
+-- Prints every command line of `plan` (options.plan), one per line, as
+-- `bmk kit explain` shows them.
 function M.explain(plan)
   for _, step in ipairs(plan.steps) do
     for _, p in ipairs(step.procs) do io.write(M.format(p.argv, plan.env), "\n") end
@@ -32,15 +39,16 @@ local function tee(kept, text)
   end
 end
 
-local function read_file(path)
-  local f = io.open(path, "r")
-  if not f then return "" end
-  local t = f:read("*a")
-  f:close()
-  return t
+-- Stops the started processes of `procs` (those with a pid still live).
+local function stop_all(procs, live, sig)
+  for i, p in ipairs(procs) do if live[i] then sys.kill(p.pid, sig) end end
 end
 
--- Runs one step. Returns the exit status and the per-process outputs.
+-- Runs one step. Returns the exit status and the per-process outputs
+-- (outputs.failed_start: the processes never all started). Whatever
+-- happens (a process that cannot start or dies early, a signal), every
+-- started process is waited for, the logs are printed and removed, and
+-- the sync file is removed.
 local function run_step(plan, step)
   local procs = step.procs
   local n = #procs
@@ -48,33 +56,39 @@ local function run_step(plan, step)
   local status = {}
   local kept = {}
   local fd
+  local failed_start = false
 
   if plan.sync then
-    local f = io.open(plan.sync, "w")
+    local f, e = io.open(plan.sync, "w")
     if not f then
-      io.stderr:write("bmk kit: cannot create " .. plan.sync .. "\n")
-      return 1, {}
+      io.stderr:write("bmk kit: cannot create the sync file: " .. tostring(e)
+        .. "; check TMP_DIR in .bench\n")
+      return 1, { failed_start = true }
     end
     f:close()
   end
+  local nlive = 0
   for i, p in ipairs(procs) do
     local pid, x = sys.spawn(p.argv, { pipe = (i == 1), log = p.log })
     if not pid then
-      io.stderr:write("bmk kit: " .. x .. "\n")
-      for j = 1, i - 1 do sys.kill(procs[j].pid, sys.SIGTERM) end
-      for j = 1, i - 1 do sys.reap(procs[j].pid, true) end
-      if plan.sync then sys.unlink(plan.sync) end
-      return 1, {}
+      io.stderr:write(("bmk kit: process %d/%d: %s%s\n")
+        :format(i, n, x, i > 1 and "; stopping the others" or ""))
+      failed_start = true
+      stop_all(procs, live, sys.SIGTERM)
+      break
     end
     p.pid = pid
     live[i] = true
+    nlive = nlive + 1
     if i == 1 then fd = x end
   end
 
-  local waiting = plan.sync ~= nil
-  local failed_start = false
-  local eof = false
-  local nlive = n
+  local waiting = plan.sync ~= nil and not failed_start
+  -- stopped_at: when the processes were told to stop while the sync file
+  -- still held them (nil: not stopped, or already released).
+  local stopped_at = failed_start and sys.now() or nil
+  local killed = false
+  local eof = fd == nil
   while nlive > 0 or not eof do
     if not eof then
       local s = sys.read_some(fd, 10)
@@ -88,7 +102,9 @@ local function run_step(plan, step)
       -- launcher alone must not leave them running.
       -- The sync file stays until every process is gone: removing it
       -- now would release a process that has not yet seen the signal.
-      for i, p in ipairs(procs) do if live[i] then sys.kill(p.pid, sig) end end
+      -- SIGHUP is passed on as SIGTERM, which bmk handles (report kept).
+      stop_all(procs, live, sig == sys.SIGHUP and sys.SIGTERM or sig)
+      if waiting then stopped_at = stopped_at or sys.now() end
       waiting = false
     end
     for i, p in ipairs(procs) do
@@ -104,10 +120,17 @@ local function run_step(plan, step)
             waiting = false
             io.stderr:write(("bmk kit: process %d/%d exited (status %d) before it was ready; stopping the others\n")
               :format(i, n, st))
-            for j, q in ipairs(procs) do if live[j] then sys.kill(q.pid, sys.SIGTERM) end end
+            stop_all(procs, live, sys.SIGTERM)
+            stopped_at = sys.now()
           end
         end
       end
+    end
+    if stopped_at and not killed and nlive > 0 and sys.now() - stopped_at > M.STOP_GRACE then
+      io.stderr:write(("bmk kit: processes still running %d s after being stopped; killing them\n")
+        :format(M.STOP_GRACE))
+      stop_all(procs, live, sys.SIGKILL)
+      killed = true
     end
     if waiting then
       local ready = 0
@@ -120,30 +143,56 @@ local function run_step(plan, step)
       end
     end
   end
-  if plan.sync then sys.unlink(plan.sync) end
+  if plan.sync then
+    sys.unlink(plan.sync)
+    -- A killed process cannot remove its own ready marker.
+    for _, p in ipairs(procs) do
+      if p.pid then sys.unlink(plan.sync .. ".ready." .. p.pid) end
+    end
+  end
 
   local outputs = { table.concat(kept) }
   local rc = 0
   for i = 1, n do
     if (status[i] or 1) > rc then rc = status[i] or 1 end
   end
-  if n > 1 then
-    for i = 2, n do
-      local p = procs[i]
+  for i = 2, n do
+    local p = procs[i]
+    if p.pid then
       io.write(("==> process %d/%d: %d threads (offset %d) <==\n"):format(i, n, p.threads, p.offset))
-      outputs[i] = read_file(p.log)
-      io.write(outputs[i])
-      os.remove(p.log)
+      local f, e = io.open(p.log, "r")
+      if f then
+        outputs[i] = f:read("*a")
+        f:close()
+        io.write(outputs[i])
+      else
+        io.write("bmk kit: cannot read ", tostring(e), "\n")
+      end
     end
+    if p.log then os.remove(p.log) end
   end
+  io.stdout:flush()
   if failed_start then rc = 1 end
   outputs.failed_start = failed_start
   return rc, outputs
 end
 
--- Runs a plan: its steps in order, stopping at the first failure.
--- Returns the exit status.
+-- Runs a plan (options.plan): its steps in order, stopping at the first
+-- failure. Returns the exit status: 1 when the load generator cannot be
+-- run or the processes never all started, else the highest process status.
 function M.execute(plan)
+  local prog = plan.steps[1].procs[1].argv[1]
+  if not sys.runnable(prog) then
+    io.stderr:write("bmk kit: cannot run the load generator '" .. prog .. "' (not found or not "
+      .. "executable); set sb11 in " .. plan.home .. "/.bench or put bmk on PATH\n")
+    return 1
+  end
+  local script = plan.steps[1].procs[1].argv[2]
+  if script:match("^/.*%.lua$") and not sys.exists(script) then
+    io.stderr:write("bmk kit: workload script " .. script .. " not found; is BMK_HOME ("
+      .. plan.home .. ") a bmk kit directory?\n")
+    return 1
+  end
   sys.block_signals()
   -- .bench fields were exported by the script; the password reaches bmk
   -- only as MYSQL_PWD / PGPASSWORD.
@@ -169,8 +218,9 @@ function M.execute(plan)
       if t then
         io.stderr:write(("bmk kit: table %s already exists; run 'bmk kit cleanup %s' first\n")
           :format(t, spec.name))
+        return 1
       end
-      return 1
+      return rc
     end
     if step.command == "run" and not outputs.failed_start then
       local n = #step.procs

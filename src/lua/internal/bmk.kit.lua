@@ -156,9 +156,14 @@ local function cmd_sql(args, info)
     if b.pass ~= "" then sys.setenv("MYSQL_PWD", b.pass) end
   end
   for _, a in ipairs(args) do argv[#argv + 1] = a end
-  return err("bmk kit sql: " .. sys.exec(argv), 1)
+  return err("bmk kit sql: " .. sys.exec(argv) .. "; set "
+    .. (b.driver == "pgsql" and "psql" or "mysql") .. " in " .. b.BMK_HOME .. "/.bench", 1)
 end
 
+-- Runs `bmk kit ARGS...`: args = the words after "kit" (list of strings),
+-- info = { exe, datadir } (see the top of this file). Prints to
+-- stdout/stderr; returns the exit status (0, 1, 2 for a usage or name
+-- error, or the status of the bmk processes).
 function M.main(args, info)
   local cmd = args[1]
   if cmd == nil then

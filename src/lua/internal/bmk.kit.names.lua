@@ -46,6 +46,14 @@ local function osize(s)
   return tonumber(n) * UNIT[u]
 end
 
+-- "<k>x<rest>" -> k, rest; anything else -> 1, s (dbSTRESS <k>x<N>M,
+-- TPCC <n>x<m>W).
+local function times(s)
+  local k, rest = s:match("^(%d+)x(.+)$")
+  if k then return tonumber(k), rest end
+  return 1, s
+end
+
 -- Classifies one flag token: returns kind, value.
 local function classify(tok)
   if is_dist[tok] then return "dist", tok end
@@ -85,51 +93,39 @@ local function parse_head(head)
     spec.prepare = true
     head = rest
   end
-  local mode, sz, nt = head:match("^OLTP_(R[OW])_([^_]+)_(%d+)tab$")
-  if mode and spec.prepare then
-    return nil, "a Prepare name has no OLTP_RO/OLTP_RW part (use Prepare_<size>_<n>tab)"
-  end
+  local mode, sz, nt
   if not spec.prepare then
-    if mode then
-      spec.family, spec.mode = "oltp", mode
-    end
+    mode, sz, nt = head:match("^OLTP_(R[OW])_([^_]+)_(%d+)tab$")
+  elseif head:match("^OLTP_R[OW]_") then
+    return nil, "a Prepare name has no OLTP_RO/OLTP_RW part (use Prepare_<size>_<n>tab)"
   else
     sz, nt = head:match("^([^_]+)_(%d+)tab$")
-    if sz then spec.family = "oltp" end
   end
-  if spec.family == "oltp" then
+  if sz then
+    spec.family, spec.mode = "oltp", mode
     spec.rows = osize(sz)
     if not spec.rows then return nil, "invalid size '" .. sz .. "' (expected <N>K or <N>M)" end
     spec.tables = tonumber(nt)
     if spec.tables < 1 then return nil, "the table count must be at least 1" end
     return spec
   end
-  local d = head:match("^dbSTRESS_(.+)$")
-  if d then
-    spec.family = "dbstress"
-    local k, s = d:match("^(%d+)x(.+)$")
-    spec.obj_tables = tonumber(k or 1)
-    spec.obj_size = osize(s or d)
-    if not spec.obj_size or spec.obj_tables < 1 then
-      return nil, "invalid dbSTRESS size '" .. d .. "' (expected <N>M, <N>K or <k>x<N>M)"
-    end
-    return spec
-  end
-  local w = head:match("^TPCC_(.+)$")
-  if w then
-    spec.family = "tpcc"
-    local n, m = w:match("^(%d+)x(%d+)W$")
-    if n then
-      spec.tpcc_tables, spec.tpcc_scale = tonumber(n), tonumber(m)
-    else
-      n = w:match("^(%d+)W$")
-      if not n then
-        return nil, "invalid warehouse count '" .. w .. "' (expected <n>W or <n>x<m>W)"
+  -- dbSTRESS_[<k>x]<N>M and TPCC_[<n>x]<m>W: a count of tables, then the
+  -- size of each.
+  local fam, arg = head:match("^(dbSTRESS)_(.+)$")
+  if not fam then fam, arg = head:match("^(TPCC)_(.+)$") end
+  if fam then
+    local k, s = times(arg)
+    if fam == "dbSTRESS" then
+      spec.family, spec.obj_tables, spec.obj_size = "dbstress", k, osize(s)
+      if not spec.obj_size or k < 1 then
+        return nil, "invalid dbSTRESS size '" .. arg .. "' (expected <N>M, <N>K or <k>x<N>M)"
       end
-      spec.tpcc_tables, spec.tpcc_scale = 1, tonumber(n)
-    end
-    if spec.tpcc_tables < 1 or spec.tpcc_scale < 1 then
-      return nil, "the warehouse count must be at least 1"
+    else
+      spec.family, spec.tpcc_tables, spec.tpcc_scale = "tpcc", k, tonumber(s:match("^(%d+)W$"))
+      if not spec.tpcc_scale then
+        return nil, "invalid warehouse count '" .. arg .. "' (expected <n>W or <n>x<m>W)"
+      end
+      if k < 1 or spec.tpcc_scale < 1 then return nil, "the warehouse count must be at least 1" end
     end
     return spec
   end

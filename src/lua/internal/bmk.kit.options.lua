@@ -84,66 +84,63 @@ local function oltp_statements(spec, o)
   return o
 end
 
--- Options implied by the name (data set, mix, access pattern).
--- Returns list or nil, reason.
+-- Options implied by the name (data set, mix, access pattern), in the
+-- order `bmk kit explain` shows them. Returns list or nil, reason.
 function M.name_options(spec, b)
   local o = {}
-  local engine = function()
-    if not spec.engine then return end
-    if b.driver == "pgsql" then return end
-    o[#o + 1] = "--mysql-storage-engine=" .. spec.engine
-  end
+  local add = function(x) o[#o + 1] = x end
+  -- The data set.
   if spec.family == "oltp" then
-    o[#o + 1] = "--auto-inc=on"
-    o[#o + 1] = "--table-size=" .. spec.rows
-    o[#o + 1] = "--tables=" .. spec.tables
-    if spec.prepare then
-      engine()
-      return o
-    end
-    o[#o + 1] = "--rand-type=" .. spec.dist
-    o[#o + 1] = "--db-ps-mode=" .. (spec.ps and "auto" or "disable")
-    o[#o + 1] = "--skip-trx=" .. (spec.trx and "off" or "on")
-    return oltp_statements(spec, o)
+    add("--auto-inc=on")
+    add("--table-size=" .. spec.rows)
+    add("--tables=" .. spec.tables)
   elseif spec.family == "dbstress" then
-    o[#o + 1] = "--db-ps-mode=auto"
-    o[#o + 1] = "--obj-table-size=" .. spec.obj_size
-    o[#o + 1] = "--obj-tables=" .. spec.obj_tables
-    if spec.hpk then o[#o + 1] = "--hpk=on" end
-    if spec.prepare then
-      engine()
-      return o
+    add("--db-ps-mode=auto")
+    add("--obj-table-size=" .. spec.obj_size)
+    add("--obj-tables=" .. spec.obj_tables)
+    if spec.hpk then add("--hpk=on") end
+  else -- TPCC (tpcc.md §2.4)
+    add("--tables=" .. spec.tpcc_tables)
+    add("--scale=" .. spec.tpcc_scale)
+    add("--force-null=" .. (spec.null and 1 or 0))
+  end
+  if spec.prepare then
+    -- The engine is MySQL's; tpcc spells its option with underscores.
+    if spec.engine and b.driver ~= "pgsql" then
+      add((spec.family == "tpcc" and "--mysql_storage_engine=" or "--mysql-storage-engine=")
+        .. spec.engine)
     end
-    o[#o + 1] = "--rand-type=" .. spec.dist
-    o[#o + 1] = "--skip-trx=" .. (spec.trx and "off" or "on")
-    local d = spec.dmode
-    if d.kind == "RO" then
-      o[#o + 1] = "--statements=" .. (d.sel or "SEL1,SEL2")
-    elseif d.upd then
-      o[#o + 1] = "--statements=SEL1,SEL2,UPDATE"
-      o[#o + 1] = "--delete-inserts=0"
-      o[#o + 1] = "--rw-ratio=" .. d.ratio
-    else
-      o[#o + 1] = "--statements=SEL1,SEL2,INSDEL,UPDATE"
-      o[#o + 1] = "--rw-ratio=" .. d.ratio
+    if spec.family == "tpcc" then
+      add("--use-fk=" .. (spec.nofk == "NoFK" and 0 or spec.nofk == "NoFK2" and 2 or 1))
     end
-    if spec.xdead then o[#o + 1] = "--anti-dead=off" end
-    if spec.xref then o[#o + 1] = "--same-ref=off" end
     return o
   end
-  -- TPCC (tpcc.md §2.4)
-  o[#o + 1] = "--tables=" .. spec.tpcc_tables
-  o[#o + 1] = "--scale=" .. spec.tpcc_scale
-  o[#o + 1] = "--force-null=" .. (spec.null and 1 or 0)
-  if spec.prepare then
-    if spec.engine and b.driver ~= "pgsql" then
-      o[#o + 1] = "--mysql_storage_engine=" .. spec.engine
-    end
-    o[#o + 1] = "--use-fk=" .. (spec.nofk == "NoFK" and 0 or spec.nofk == "NoFK2" and 2 or 1)
+  if spec.family == "tpcc" then return o end
+  -- The run: access pattern, transactions, statements.
+  add("--rand-type=" .. spec.dist)
+  if spec.family == "oltp" then
+    add("--db-ps-mode=" .. (spec.ps and "auto" or "disable"))
+    add("--skip-trx=" .. (spec.trx and "off" or "on"))
+    return oltp_statements(spec, o)
   end
+  add("--skip-trx=" .. (spec.trx and "off" or "on"))
+  local d = spec.dmode
+  if d.kind == "RO" then
+    add("--statements=" .. (d.sel or "SEL1,SEL2"))
+  elseif d.upd then
+    add("--statements=SEL1,SEL2,UPDATE")
+    add("--delete-inserts=0")
+    add("--rw-ratio=" .. d.ratio)
+  else
+    add("--statements=SEL1,SEL2,INSDEL,UPDATE")
+    add("--rw-ratio=" .. d.ratio)
+  end
+  if spec.xdead then add("--anti-dead=off") end
+  if spec.xref then add("--same-ref=off") end
   return o
 end
 
+-- True if `s` is a decimal integer >= 1.
 local function is_uint(s)
   return s ~= nil and s:match("^%d+$") and tonumber(s) >= 1
 end
@@ -171,10 +168,13 @@ function M.extra_value(extra, opt)
   return v
 end
 
--- Builds the plan for `bmk kit <name> args...` (what = "run" for a name,
--- "cleanup" for `bmk kit cleanup`). Returns plan or nil, message, exit code.
--- plan = { spec, script, env = {VAR=value}, steps = { {command, procs =
--- { {argv, threads, offset} } } }, sync = path|nil, user_sync = bool }
+-- Builds the plan for `bmk kit <name> args...`: spec from names.resolve,
+-- b from bench.load, args the words after the name, what = "run" for a
+-- name or "cleanup" for `bmk kit cleanup`, pid the launcher's pid (names
+-- the sync file and logs). Returns plan or nil, message, exit code.
+-- plan = { spec, script, home, env = {VAR=value}, notices = {line},
+-- steps = { {command, users, procs = { {argv, threads, offset, log} } } },
+-- sync = path|nil }
 function M.plan(spec, b, args, what, pid)
   local script = "sb11-" .. spec.name .. ".sh"
   local env = {}
@@ -198,7 +198,7 @@ function M.plan(spec, b, args, what, pid)
     a[#a + 1] = command
     return a
   end
-  local plan = { spec = spec, script = script, env = env, steps = {} }
+  local plan = { spec = spec, script = script, env = env, steps = {}, home = b.BMK_HOME }
   local notices = {}
   if spec.engine and b.driver == "pgsql" then
     notices[#notices + 1] = "=> storage engine '" .. spec.engine .. "' ignored on PostgreSQL"
@@ -238,12 +238,15 @@ function M.plan(spec, b, args, what, pid)
   local extra = {}
   for i = 3, #args do extra[#extra + 1] = args[i] end
   extra = extract_passwords(extra, env)
-  local front = { "--threads=" .. users, "--time=" .. secs, "--events=0",
-    "--forced-shutdown=1", "--thread-init-timeout=0" }
+  -- The run options of §3.1 for a process of `t` threads.
+  local function front(t)
+    return { "--threads=" .. t, "--time=" .. secs, "--events=0",
+      "--forced-shutdown=1", "--thread-init-timeout=0" }
+  end
   local n = math.ceil(users / b.sb11_MAX)
   local step = { command = "run", procs = {}, users = users }
   if n == 1 then
-    step.procs[1] = { argv = cmd(front, extra, "run"), threads = users, offset = 0 }
+    step.procs[1] = { argv = cmd(front(users), extra, "run"), threads = users, offset = 0 }
   else
     -- A user's --sync-file means they release the start themselves
     -- (multi-host); the launcher then neither creates nor removes it.
@@ -254,9 +257,9 @@ function M.plan(spec, b, args, what, pid)
     local offset = 0
     for i = 1, n do
       local t = (i < n) and b.sb11_MAX or (users - b.sb11_MAX * (n - 1))
-      local f = { "--threads=" .. t, "--time=" .. secs, "--events=0",
-        "--forced-shutdown=1", "--thread-init-timeout=0",
-        "--thread-offset=" .. offset, "--threads-total=" .. users }
+      local f = front(t)
+      f[#f + 1] = "--thread-offset=" .. offset
+      f[#f + 1] = "--threads-total=" .. users
       if plan.sync then f[#f + 1] = "--sync-file=" .. plan.sync end
       step.procs[i] = { argv = cmd(f, extra, "run"), threads = t, offset = offset,
         log = i > 1 and (b.TMP_DIR .. "/bmk-" .. spec.name .. "." .. pid .. ".p" .. i .. ".log") or nil }

@@ -5,6 +5,7 @@ local ffi = require("ffi")
 
 ffi.cdef [[
 typedef int kit_pid_t;
+typedef void (*kit_sighandler_t)(int);
 typedef struct { unsigned long val[16]; } kit_sigset_t;
 struct kit_timespec { long tv_sec; long tv_nsec; };
 struct kit_pollfd { int fd; short events; short revents; };
@@ -17,7 +18,7 @@ int getpid(void);
 int open(const char *path, int flags, int mode);
 int close(int fd);
 int dup2(int oldfd, int newfd);
-int pipe(int fds[2]);
+int pipe2(int fds[2], int flags);
 long read(int fd, void *buf, unsigned long n);
 long write(int fd, const void *buf, unsigned long n);
 int poll(struct kit_pollfd *fds, unsigned long n, int timeout_ms);
@@ -26,6 +27,7 @@ int unsetenv(const char *name);
 int access(const char *path, int mode);
 int unlink(const char *path);
 char *strerror(int errnum);
+kit_sighandler_t signal(int sig, kit_sighandler_t handler);
 int sigemptyset(kit_sigset_t *set);
 int sigaddset(kit_sigset_t *set, int sig);
 int sigprocmask(int how, const kit_sigset_t *set, kit_sigset_t *old);
@@ -37,8 +39,10 @@ int nanosleep(const struct kit_timespec *req, struct kit_timespec *rem);
 local C = ffi.C
 local M = { C = C }
 
-M.SIGINT, M.SIGKILL, M.SIGTERM = 2, 9, 15
-local O_WRONLY, O_CREAT, O_TRUNC = 1, 64, 512
+M.SIGHUP, M.SIGINT, M.SIGKILL, M.SIGTERM = 1, 2, 9, 15
+-- O_CLOEXEC on the launcher's descriptors: a child keeps only what dup2
+-- gives it, not the pipe or log of another process.
+local O_WRONLY, O_CREAT, O_TRUNC, O_CLOEXEC = 1, 64, 512, 524288
 local WNOHANG = 1
 local SIG_BLOCK, SIG_SETMASK = 0, 2
 
@@ -62,7 +66,10 @@ function M.isdir(path)
   return C.access(path .. "/.", 0) == 0
 end
 
+-- Removes `path`. Returns true on success.
 function M.unlink(path) return C.unlink(path) == 0 end
+
+-- Process id of this process.
 function M.getpid() return C.getpid() end
 
 -- Sets (value ~= nil) or removes an environment variable of this process;
@@ -84,17 +91,21 @@ function M.sleep_ms(ms)
   C.nanosleep(ts, nil)
 end
 
--- Blocks SIGINT/SIGTERM in the launcher so it can poll for them
--- (pending_signal) and forward them; children get an empty mask back.
+-- Blocks SIGHUP/SIGINT/SIGTERM in the launcher so it can poll for them
+-- (pending_signal) and forward them instead of dying and leaving its
+-- children, the sync file and the logs behind; children get an empty mask
+-- back.
 local sigs = ffi.new("kit_sigset_t")
 C.sigemptyset(sigs)
+C.sigaddset(sigs, M.SIGHUP)
 C.sigaddset(sigs, M.SIGINT)
 C.sigaddset(sigs, M.SIGTERM)
 function M.block_signals()
   C.sigprocmask(SIG_BLOCK, sigs, nil)
 end
 
--- Returns a pending SIGINT/SIGTERM (consuming it) or nil, without waiting.
+-- Returns a pending SIGHUP/SIGINT/SIGTERM (consuming it) or nil, without
+-- waiting.
 function M.pending_signal()
   local zero = ffi.new("struct kit_timespec", 0, 0)
   local s = C.sigtimedwait(sigs, nil, zero)
@@ -102,12 +113,9 @@ function M.pending_signal()
   return nil
 end
 
--- Starts `argv` (list of strings; argv[1] is looked up on PATH).
--- opts.log: file receiving stdout and stderr; opts.pipe: true to get the
--- child's stdout through a pipe (returned read fd). Returns pid, fd or
--- nil, message.
-function M.spawn(argv, opts)
-  opts = opts or {}
+-- argv (list of strings) as a NULL-terminated C array. Returns the array
+-- and the strings it points to (keep both alive until exec).
+local function c_argv(argv)
   local n = #argv
   local cargv = ffi.new("char *[?]", n + 1)
   local keep = {}
@@ -116,35 +124,56 @@ function M.spawn(argv, opts)
     cargv[i - 1] = keep[i]
   end
   cargv[n] = nil
+  return cargv, keep
+end
+
+-- Starts `argv` (list of strings; argv[1] is looked up on PATH).
+-- opts.log: file receiving stdout and stderr; opts.pipe: true to get the
+-- child's stdout through a pipe (returned read fd). Returns pid, fd or
+-- nil, message (no descriptor is left open on failure). A program that
+-- cannot be executed makes the child print "bmk kit: cannot run ..." and
+-- exit 127.
+function M.spawn(argv, opts)
+  opts = opts or {}
+  local cargv, keep = c_argv(argv)
   local logfd = -1
   if opts.log then
-    logfd = C.open(opts.log, O_WRONLY + O_CREAT + O_TRUNC, 420)
+    logfd = C.open(opts.log, O_WRONLY + O_CREAT + O_TRUNC + O_CLOEXEC, 420)
     if logfd < 0 then return nil, "cannot create " .. opts.log .. ": " .. M.errstr() end
   end
   local fds = ffi.new("int[2]")
-  if opts.pipe and C.pipe(fds) ~= 0 then return nil, "pipe: " .. M.errstr() end
+  if opts.pipe and C.pipe2(fds, O_CLOEXEC) ~= 0 then
+    local e = "pipe: " .. M.errstr()
+    if logfd >= 0 then C.close(logfd) end
+    return nil, e
+  end
   local file = argv[1]
   local pid = C.fork()
-  if pid < 0 then return nil, "fork: " .. M.errstr() end
+  if pid < 0 then
+    local e = "fork: " .. M.errstr()
+    if logfd >= 0 then C.close(logfd) end
+    if opts.pipe then C.close(fds[0]); C.close(fds[1]) end
+    return nil, e
+  end
   if pid == 0 then
+    -- Default dispositions and an empty mask: a launcher started with
+    -- SIGINT ignored (`&` in a script) must still be able to stop its
+    -- children with the signals it forwards.
+    for _, sig in ipairs({ M.SIGHUP, M.SIGINT, M.SIGTERM }) do C.signal(sig, nil) end
     local empty = ffi.new("kit_sigset_t")
     C.sigemptyset(empty)
     C.sigprocmask(SIG_SETMASK, empty, nil)
     if logfd >= 0 then
       C.dup2(logfd, 1)
       C.dup2(logfd, 2)
-      C.close(logfd)
     end
-    if opts.pipe then
-      C.dup2(fds[1], 1)
-      C.close(fds[0])
-      C.close(fds[1])
-    end
+    if opts.pipe then C.dup2(fds[1], 1) end
     C.execvp(file, cargv)
     local msg = "bmk kit: cannot run " .. file .. ": " .. M.errstr() .. "\n"
     C.write(2, msg, #msg)
     C._exit(127)
   end
+  keep = nil
   if logfd >= 0 then C.close(logfd) end
   if opts.pipe then
     C.close(fds[1])
@@ -156,20 +185,25 @@ end
 -- Replaces this process with `argv` (looked up on PATH). Returns only on
 -- failure, with a message.
 function M.exec(argv)
-  local n = #argv
-  local cargv = ffi.new("char *[?]", n + 1)
-  local keep = {}
-  for i = 1, n do
-    keep[i] = ffi.new("char[?]", #argv[i] + 1, argv[i])
-    cargv[i - 1] = keep[i]
-  end
-  cargv[n] = nil
+  local cargv, keep = c_argv(argv)
   C.execvp(argv[1], cargv)
+  keep = nil
   return "cannot run " .. argv[1] .. ": " .. M.errstr()
 end
 
--- Non-blocking wait. Returns the exit status (128+signal when killed) or
--- nil while the child runs.
+-- True if `prog` can be run by execvp: a path (containing "/") that is
+-- executable, or a name found executable in a $PATH directory.
+function M.runnable(prog)
+  if prog:find("/", 1, true) then return M.executable(prog) end
+  for d in (os.getenv("PATH") or "/usr/bin:/bin"):gmatch("[^:]+") do
+    if M.executable(d .. "/" .. prog) then return true end
+  end
+  return false
+end
+
+-- Waits for child `pid`: without waiting unless `block` is true. Returns
+-- its exit status (128+signal when killed; 1 when it cannot be waited
+-- for) or nil while it runs.
 function M.reap(pid, block)
   local st = ffi.new("int[1]")
   local r = C.waitpid(pid, st, block and 0 or WNOHANG)
@@ -180,6 +214,7 @@ function M.reap(pid, block)
   return 128 + bit.band(s, 0x7f)
 end
 
+-- Sends signal `sig` to process `pid`. Returns 0 or -1 (errno set).
 function M.kill(pid, sig) return C.kill(pid, sig) end
 
 local buf = ffi.new("char[65536]")
@@ -199,6 +234,7 @@ function M.read_some(fd, ms)
   return nil
 end
 
+-- Closes file descriptor `fd`.
 function M.close(fd) C.close(fd) end
 
 -- Writes a string to a file descriptor completely.
