@@ -371,7 +371,6 @@ static json_t *server_json(void)
       json_object_set_new(d, sv->counter_source[i], json_integer((json_int_t) sv->delta[i]));
   json_object_set_new(o, "counter_deltas", d);
   uint64_t trx = sv->delta[SB_SRV_COMMITS] + sv->delta[SB_SRV_ROLLBACKS];
-  uint64_t cq = sv->client.v[SB_CNT_READ] + sv->client.v[SB_CNT_WRITE] + sv->client.v[SB_CNT_OTHER];
   json_object_set_new(o, "commits", json_integer((json_int_t) sv->delta[SB_SRV_COMMITS]));
   json_object_set_new(o, "rollbacks", json_integer((json_int_t) sv->delta[SB_SRV_ROLLBACKS]));
   json_object_set_new(o, "transactions", json_integer((json_int_t) trx));
@@ -381,7 +380,7 @@ static json_t *server_json(void)
   json_object_set_new(o, "qps", sv->has[SB_SRV_QUERIES]
                       ? json_real(rate(sv->delta[SB_SRV_QUERIES], sv->window_s)) : json_null());
   json_object_set_new(o, "client_events", json_integer((json_int_t) sv->client.v[SB_CNT_EVENT]));
-  json_object_set_new(o, "client_queries", json_integer((json_int_t) cq));
+  json_object_set_new(o, "client_statements", json_integer((json_int_t) sv->client_statements));
   return o;
 }
 

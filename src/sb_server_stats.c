@@ -301,6 +301,8 @@ void sb_server_stats_end(void)
   st.delta[SB_SRV_COMMITS] -= own < st.delta[SB_SRV_COMMITS] ? own : st.delta[SB_SRV_COMMITS];
   for (int i = 0; i < SB_CNT_MAX; i++)
     st.client.v[i] = client_end.v[i] - client_start.v[i];
+  st.client_statements = st.client.v[SB_CNT_READ] + st.client.v[SB_CNT_WRITE] +
+                         st.client.v[SB_CNT_OTHER] + st.client.v[SB_CNT_ERROR];
   st.window_s = (double) (t_end_ns - t_start_ns) / 1e9;
   st.have_delta = true;
 }
@@ -325,8 +327,7 @@ void sb_server_stats_print(void)
   if (!st.have_delta)
     return;
   const uint64_t *d = st.delta;
-  uint64_t client_q = st.client.v[SB_CNT_READ] + st.client.v[SB_CNT_WRITE] +
-                      st.client.v[SB_CNT_OTHER];
+
   log_lock();
   printf("Server-side statistics (%s, %.2fs from the start of the workers to their end):\n",
          is_pg ? "pg_stat_database" : "SHOW GLOBAL STATUS", st.window_s);
@@ -344,7 +345,8 @@ void sb_server_stats_print(void)
     printf("    (autovacuum/autoanalyze ran %" PRIu64 " time(s) in the window; their "
            "commits are included)\n", d[SB_SRV_AUTOVACUUM]);
   if (st.has[SB_SRV_QUERIES])
-    print_line("queries (Questions)", d[SB_SRV_QUERIES], client_q, true, "queries");
+    print_line("queries (Questions)", d[SB_SRV_QUERIES], st.client_statements, true,
+               "statements");
   if (is_pg)
   {
     print_line("rows returned (tup_returned)", d[SB_SRV_ROWS_READ], 0, false, NULL);

@@ -60,6 +60,8 @@ typedef struct {
   const char *counter_source[SB_SRV_NCOUNTERS]; /* server's counter names */
   uint64_t delta[SB_SRV_NCOUNTERS];
   sb_counters_t client;           /* client counters over the same window */
+  uint64_t client_statements;     /* reads + writes + other + ignored errors:
+                                     a failed statement reached the server */
 } sb_srv_stats_t;
 
 /*
