@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "sb_evtype.h"
-#include "sb_histogram.h"
+#include "results/sb_evtype.h"
+#include "core/sb_histogram.h"
 
 static unsigned long n_records = 20000000;
 

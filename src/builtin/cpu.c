@@ -2,8 +2,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "sb_builtin.h"
-#include "sb_logger.h"
+#include "builtin/sb_builtin.h"
+#include "core/sb_logger.h"
 
 static const sb_option_t cpu_options[] = {
   { "cpu-max-prime", "upper limit for primes generator", "10000", SB_ARG_TYPE_INT },

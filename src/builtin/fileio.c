@@ -16,11 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sb_builtin.h"
-#include "sb_counter.h"
-#include "sb_logger.h"
-#include "sb_rand.h"
-#include "sb_timer.h"
+#include "builtin/sb_builtin.h"
+#include "core/sb_counter.h"
+#include "core/sb_logger.h"
+#include "core/sb_rand.h"
+#include "core/sb_timer.h"
 
 static const sb_option_t fileio_options[] = {
   { "file-num", "number of files to create", "128", SB_ARG_TYPE_INT },

@@ -7,10 +7,10 @@
 #include <strings.h>
 #include <sys/mman.h>
 
-#include "sb_builtin.h"
-#include "sb_counter.h"
-#include "sb_logger.h"
-#include "sb_rand.h"
+#include "builtin/sb_builtin.h"
+#include "core/sb_counter.h"
+#include "core/sb_logger.h"
+#include "core/sb_rand.h"
 
 static const sb_option_t memory_options[] = {
   { "memory-block-size", "size of memory block for test", "1K", SB_ARG_TYPE_SIZE },

@@ -3,9 +3,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "sb_builtin.h"
-#include "sb_logger.h"
-#include "sb_rand.h"
+#include "builtin/sb_builtin.h"
+#include "core/sb_logger.h"
+#include "core/sb_rand.h"
 
 static const sb_option_t mutex_options[] = {
   { "mutex-num", "total size of mutex array", "4096", SB_ARG_TYPE_INT },

@@ -1,7 +1,7 @@
 /* Registry of the built-in tests; see sb_builtin.h. */
 #include <string.h>
 
-#include "sb_builtin.h"
+#include "builtin/sb_builtin.h"
 
 extern const sb_builtin_t sb_test_fileio;
 extern const sb_builtin_t sb_test_cpu;

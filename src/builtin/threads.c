@@ -4,8 +4,8 @@
 #include <sched.h>
 #include <stdlib.h>
 
-#include "sb_builtin.h"
-#include "sb_logger.h"
+#include "builtin/sb_builtin.h"
+#include "core/sb_logger.h"
 
 static const sb_option_t threads_options[] = {
   { "thread-yields", "number of yields to do per request", "1000", SB_ARG_TYPE_INT },

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_driver.h"
-#include "sb_core_options.h"
-#include "sb_counter.h"
-#include "sb_options.h"
-#include "sb_rand.h"
+#include "drivers/db_driver.h"
+#include "cli/sb_core_options.h"
+#include "core/sb_counter.h"
+#include "core/sb_options.h"
+#include "core/sb_rand.h"
 
 static int pass, fail;
 static const db_driver_ops_t *ops;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The drivers' asynchronous start / continue forms (src/db_driver.h) give
+# The drivers' asynchronous start / continue forms (src/drivers/db_driver.h) give
 # the same results as the blocking forms, on both servers. The checks are in
 # async_check.c, built by `make check` beside the bmk binary under test.
 set -u

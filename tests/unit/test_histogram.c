@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "sb_histogram.h"
+#include "core/sb_histogram.h"
 
 static int cmp_u64(const void *x, const void *y)
 {

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "sb_options.h"
+#include "core/sb_options.h"
 
 static void test_parse_bool(void **state)
 {

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "sb_rand.h"
+#include "core/sb_rand.h"
 
 #define N 200000
 

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "sb_report.h"
+#include "results/sb_report.h"
 
 typedef void (*fmt_fn)(FILE *out, const sb_stat_t *s);
 

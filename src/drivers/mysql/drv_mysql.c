@@ -17,9 +17,9 @@
 #include <mysql.h>
 #include <errmsg.h>
 
-#include "db_driver.h"
+#include "drivers/db_driver.h"
 #include "drv_mysql.h"
-#include "sb_logger.h"
+#include "core/sb_logger.h"
 
 /* The driver descriptor; the registry in src/db_driver.c refers to it. */
 extern const db_driver_t mysql_driver;

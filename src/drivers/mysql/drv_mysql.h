@@ -12,8 +12,8 @@
 
 #include <mysql.h>
 
-#include "db_driver.h"
-#include "sb_logger.h"
+#include "drivers/db_driver.h"
+#include "core/sb_logger.h"
 
 /* MySQL 8.0's libmysqlclient dropped the my_bool type. */
 #if !defined(MARIADB_BASE_VERSION) && defined(MYSQL_VERSION_ID) && MYSQL_VERSION_ID >= 80000

@@ -13,7 +13,7 @@
 
 #include <stdlib.h>
 
-#include "db_driver.h"
+#include "drivers/db_driver.h"
 #include "drv_mysql.h"
 
 #ifdef HAVE_MYSQL_REAL_QUERY_START

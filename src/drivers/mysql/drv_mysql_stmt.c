@@ -15,9 +15,9 @@
 #include <mysql.h>
 #include <errmsg.h>
 
-#include "db_driver.h"
+#include "drivers/db_driver.h"
 #include "drv_mysql.h"
-#include "sb_logger.h"
+#include "core/sb_logger.h"
 
 #define ER_UNSUPPORTED_PS_CODE 1295
 

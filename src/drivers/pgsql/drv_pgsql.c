@@ -27,10 +27,10 @@
 
 #include <libpq-fe.h>
 
-#include "db_driver.h"
+#include "drivers/db_driver.h"
 #include "drv_pgsql.h"
-#include "sb_logger.h"
-#include "sb_options.h"
+#include "core/sb_logger.h"
+#include "core/sb_options.h"
 
 /* The driver descriptor; the registry in db_driver.c lists it. */
 extern const db_driver_t pgsql_driver;

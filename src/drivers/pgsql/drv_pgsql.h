@@ -11,7 +11,7 @@
 
 #include <libpq-fe.h>
 
-#include "db_driver.h"
+#include "drivers/db_driver.h"
 
 /* ---- per-connection and per-statement state ----------------------------- */
 

@@ -11,9 +11,9 @@
 
 #include <libpq-fe.h>
 
-#include "db_driver.h"
+#include "drivers/db_driver.h"
 #include "drv_pgsql.h"
-#include "sb_logger.h"
+#include "core/sb_logger.h"
 
 /* ---- asynchronous forms ------------------------------------------------ */
 

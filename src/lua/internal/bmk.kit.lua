@@ -1,5 +1,5 @@
 -- bmk kit: the `bmk kit ...` command line (bmk-kit.md §4.4). Entered from
--- C (src/sb_kit.c) with main(args, info): args are the words after "kit",
+-- C (src/lua/sb_kit.c) with main(args, info): args are the words after "kit",
 -- info = { exe = path of the running binary, datadir = pkgdatadir }.
 -- Returns the process exit status.
 

@@ -1,5 +1,5 @@
 -- bmk internal module: sysbench.rand (sysbench-compat.md §5.3), thin FFI
--- wrappers over src/sb_rand.c.
+-- wrappers over src/core/sb_rand.c.
 
 local ffi = require("ffi")
 

@@ -1,0 +1,218 @@
+/*
+ * bmk entry point: option parsing, test resolution and command dispatch
+ * (sysbench-compat.md §2, §4.1).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivers/db_driver.h"
+#include "builtin/sb_builtin.h"
+#include "cli/sb_core_options.h"
+#include "core/sb_counter.h"
+#include "engine/sb_engine.h"
+#include "cli/sb_help.h"
+#include "lua/sb_kit.h"
+#include "core/sb_logger.h"
+#include "lua/sb_lua.h"
+#include "core/sb_options.h"
+#include "results/sb_results.h"
+#include "core/sb_version.h"
+
+#define MAX_POSITIONAL 8
+
+static int run_builtin(const sb_builtin_t *bt, const char *command,
+                       sb_run_config_t *cfg)
+{
+  if (sb_opt_register_table(bt->options, SB_GROUP_TEST, NULL) != 0)
+    return 1;
+  if (sb_opt_check_unknown() != 0)
+    return 1;
+  if (command == NULL)
+  {
+    fprintf(stderr, "The '%s' test requires a command argument. See '%s %s help'\n",
+            bt->name, sb_progname(), bt->name);
+    return 1;
+  }
+  if (strcmp(command, "help") == 0)
+  {
+    printf("%s options:\n", bt->name);
+    sb_opt_print_group(SB_GROUP_TEST, NULL, false);
+    printf("\n");
+    return 0;
+  }
+  if (bt->init && bt->init(cfg) != 0)
+    return 1;
+  if (strcmp(command, "prepare") == 0 || strcmp(command, "cleanup") == 0)
+  {
+    int (*fn)(const sb_run_config_t *) =
+      command[0] == 'p' ? bt->prepare : bt->cleanup;
+    if (fn == NULL)
+    {
+      fprintf(stderr, "'%s' test does not implement the '%s' command.\n", bt->name, command);
+      return 1;
+    }
+    return fn(cfg);
+  }
+  if (strcmp(command, "run") == 0)
+  {
+    if (bt->run_init && bt->run_init(cfg) != 0)
+      return 1;
+    int rc = sb_engine_run(cfg, &bt->run);
+    if (bt->done)
+      bt->done();
+    return rc;
+  }
+  fprintf(stderr, "Unknown command: %s\n", command);
+  return 1;
+}
+
+static int run_script_command(const char *command, sb_run_config_t *cfg)
+{
+  lua_State *G = sb_lua_global();
+  bool ret_false = false;
+
+  if (sb_lua_command_defined(command))
+  {
+    if (sb_lua_command_parallel(command) && cfg->threads > 1)
+      return sb_engine_parallel_command(cfg, command);
+    if (sb_lua_call_command(G, command, &ret_false) != 0)
+      return 1;
+    return ret_false ? 1 : 0;
+  }
+  if (strcmp(command, "run") == 0)
+    return sb_engine_run(cfg, NULL);
+  if (strcmp(command, "prepare") == 0 || strcmp(command, "cleanup") == 0 ||
+      strcmp(command, "help") == 0)
+  {
+    if (sb_lua_has_function(G, command))
+    {
+      if (sb_lua_call(G, command, -1, &ret_false) != 0)
+        return 1;
+      return ret_false ? 1 : 0;
+    }
+    if (strcmp(command, "help") == 0 && sb_lua_print_test_options())
+      return 0;
+    fprintf(stderr, "'%s' test does not implement the '%s' command.\n",
+            sb_lua_test_name(), command);
+    return 1;
+  }
+  fprintf(stderr, "Unknown command: %s\n", command);
+  return 1;
+}
+
+int main(int argc, char **argv)
+{
+  char *pos[MAX_POSITIONAL];
+  unsigned npos = 0;
+
+  setvbuf(stdout, NULL, _IONBF, 0);
+  /* `bmk kit ...` has its own command line (bmk-kit.md §4.4). */
+  if (argc > 1 && strcmp(argv[1], "kit") == 0)
+    return sb_kit_main(argc, argv);
+  sb_set_progname(argv[0]);
+  sb_results_set_cmdline(argc, argv);
+  sb_opt_init();
+
+  if (sb_opt_parse_argv(argc, argv, pos, MAX_POSITIONAL, &npos) != 0)
+    return 1;
+  if (sb_core_register_options() != 0 || db_register_options() != 0)
+    return 1;
+
+  log_set_verbosity(sb_opt_int("verbosity"));
+  if (sb_opt_bool("debug"))
+    log_set_verbosity(LOG_DEBUG);
+
+  if (sb_opt_bool("help"))
+  {
+    sb_print_help();
+    return 0;
+  }
+  if (sb_opt_bool("version"))
+  {
+    printf("%s\n", sb_version_string());
+    if (strcmp(sb_progname(), "sysbench") != 0)
+      printf("bmk release %s\n", sb_bmk_release());
+    return 0;
+  }
+
+  const char *test, *command, *extra;
+  const char *test_opt = sb_opt_str("test");
+  if (test_opt && *test_opt)
+  {
+    fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a "
+            "script name or path on the command line without any options.\n");
+    test = test_opt;
+    command = npos > 0 ? pos[0] : NULL;
+    extra = npos > 1 ? pos[1] : NULL;
+  }
+  else
+  {
+    test = npos > 0 ? pos[0] : NULL;
+    command = npos > 1 ? pos[1] : NULL;
+    extra = npos > 2 ? pos[2] : NULL;
+  }
+  if (extra)
+  {
+    fprintf(stderr, "Unrecognized command line argument: %s\n", extra);
+    return 1;
+  }
+
+  sb_core_apply_aliases();
+  sb_run_config_t cfg;
+  if (sb_core_read_config(&cfg) != 0)
+    return 1;
+
+  sb_print_header();
+  if (cfg.events_limit == 0 && cfg.time_limit == 0 && command &&
+      strcmp(command, "run") == 0)
+    log_text(LOG_WARNING, "Both event and time limits are disabled, running an endless test");
+  if (sb_core_init_rand() != 0)
+    return 1;
+  if (sb_counters_init(cfg.threads) != 0)
+  {
+    log_text(LOG_FATAL, "out of memory");
+    return 1;
+  }
+
+  const sb_builtin_t *bt = test ? sb_builtin_find(test) : NULL;
+  if (bt)
+  {
+    sb_results_set_test(test);
+    return run_builtin(bt, command, &cfg);
+  }
+
+  sb_lua_set_cmdline(argc, argv, command);
+  int rc = sb_lua_load(test);
+  if (rc == 1)
+  {
+    log_text(LOG_FATAL, "Cannot find benchmark '%s': no such built-in test, file or module",
+             test);
+    return 1;
+  }
+  if (rc != 0)
+    return 1;
+  sb_results_set_test(sb_lua_test_name());
+
+  bool from_stdin = sb_lua_from_stdin();
+  if (from_stdin && command == NULL)
+    sb_opt_ignore_unknown();
+  if (sb_opt_check_unknown() != 0)
+    return 1;
+  if (from_stdin || command == NULL)
+    return 0;
+
+  lua_State *G = sb_lua_global();
+  sb_lua_export_options(G);
+  if (sb_lua_apply_jit_cmd(G) != 0)
+    return 1;
+
+  rc = run_script_command(command, &cfg);
+  log_flush();
+  sb_lua_done();
+  return rc;
+}

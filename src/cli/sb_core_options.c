@@ -1,0 +1,297 @@
+/* Core options; see sb_core_options.h. Help texts are sysbench 1.1's,
+   byte for byte (sysbench-compat.md §3.1). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/sb_core_options.h"
+#include "core/sb_logger.h"
+#include "core/sb_options.h"
+#include "core/sb_rand.h"
+
+static const sb_option_t general_options[] = {
+  { "threads", "number of threads to use", "1", SB_ARG_TYPE_INT },
+  { "events", "limit for total number of events", "0", SB_ARG_TYPE_INT },
+  { "time", "limit for total execution time in seconds", "10", SB_ARG_TYPE_INT },
+  { "warmup-time", "execute events for this many seconds with statistics disabled before the actual benchmark run with statistics enabled", "0", SB_ARG_TYPE_INT },
+  { "forced-shutdown", "number of seconds to wait after the --time limit before forcing shutdown, or 'off' to disable", "off", SB_ARG_TYPE_STRING },
+  { "thread-stack-size", "size of stack per thread", "64K", SB_ARG_TYPE_SIZE },
+  { "thread-init-timeout", "wait time in seconds for worker threads to initialize", "30", SB_ARG_TYPE_INT },
+  /* bmk decision: fractional rates and intervals are accepted, so these
+     are DOUBLE internally; the help keeps sysbench's "=N". */
+  { "rate", "average transactions rate. 0 for unlimited rate", "0", SB_ARG_TYPE_DOUBLE },
+  { "report-interval", "periodically report intermediate statistics with a specified interval in seconds. 0 disables intermediate reports", "0", SB_ARG_TYPE_DOUBLE },
+  { "report-checkpoints", "dump full statistics and reset all counters at specified points in time. The argument is a list of comma-separated values representing the amount of time in seconds elapsed from start of test when report checkpoint(s) must be performed. Report checkpoints are off by default.", "", SB_ARG_TYPE_LIST },
+  { "debug", "print more debugging info", "off", SB_ARG_TYPE_BOOL },
+  { "validate", "perform validation checks where possible", "off", SB_ARG_TYPE_BOOL },
+  { "help", "print help and exit", "off", SB_ARG_TYPE_BOOL },
+  { "version", "print version and exit", "off", SB_ARG_TYPE_BOOL },
+  { "config-file", "File containing command line options", NULL, SB_ARG_TYPE_FILE },
+  { "luajit-cmd", "perform LuaJIT control command. This option is equivalent to 'luajit -j'. See LuaJIT documentation for more information", NULL, SB_ARG_TYPE_STRING },
+  { NULL, NULL, NULL, 0 }
+};
+
+static const sb_option_t rand_options[] = {
+  { "rand-type", "random numbers distribution {uniform, gaussian, pareto, zipfian} to use by default", "uniform", SB_ARG_TYPE_STRING },
+  { "rand-seed", "seed for random number generator. When 0, the current time is used as an RNG seed.", "0", SB_ARG_TYPE_INT },
+  { "rand-pareto-h", "shape parameter for the Pareto distribution", "0.2", SB_ARG_TYPE_DOUBLE },
+  { "rand-zipfian-exp", "shape parameter (exponent, theta) for the Zipfian distribution", "0.8", SB_ARG_TYPE_DOUBLE },
+  { NULL, NULL, NULL, 0 }
+};
+
+static const sb_option_t log_options[] = {
+  { "verbosity", "verbosity level {5 - debug, 0 - only critical messages}", "3", SB_ARG_TYPE_INT },
+  { NULL, NULL, NULL, 0 }
+};
+
+static const sb_option_t report_options[] = {
+  { "percentile", "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations", "95", SB_ARG_TYPE_INT },
+  { "histogram", "print latency histogram in report", "off", SB_ARG_TYPE_BOOL },
+  { NULL, NULL, NULL, 0 }
+};
+
+/* bmk's own options ("bmk extensions (general):" in --help). */
+static const sb_option_t ext_options[] = {
+  { "percentiles", "additional latency percentiles to report, e.g. 50,99,99.9", "", SB_ARG_TYPE_LIST },
+  { "rate-overload", "what to do when workers cannot keep up with --rate {continue, abort}", "continue", SB_ARG_TYPE_STRING },
+  { "sync-file", "start barrier: wait until this file disappears before starting the measured run", "", SB_ARG_TYPE_STRING },
+  { "sync-wait", "check interval of the --sync-file barrier in milliseconds", "10", SB_ARG_TYPE_INT },
+  { "latency-limit", "count events slower than this many milliseconds as late (0 = off)", "0", SB_ARG_TYPE_DOUBLE },
+  { "results", "write the results (manifest, intervals, per-type statistics, summary, histogram) to this JSON file", "", SB_ARG_TYPE_STRING },
+  { "hdr-log", "write per-interval latency histograms to this file (HdrHistogram interval log)", "", SB_ARG_TYPE_STRING },
+  { "db-server-stats", "compare the client's counts with the server's own counters over the run", "on", SB_ARG_TYPE_BOOL },
+  { "rand-spec-iter", "number of iterations for the special and gaussian distributions", "12", SB_ARG_TYPE_INT },
+  { "rand-spec-pct", "percentage of the values to be treated as 'special' (for special distribution)", "1", SB_ARG_TYPE_INT },
+  { "rand-spec-res", "percentage of 'special' values to use (for special distribution)", "75", SB_ARG_TYPE_INT },
+  { "num-threads", "deprecated alias of --threads", "1", SB_ARG_TYPE_INT },
+  { "max-requests", "deprecated alias of --events", "0", SB_ARG_TYPE_INT },
+  { "max-time", "deprecated alias of --time", "0", SB_ARG_TYPE_INT },
+  { "tx-rate", "deprecated alias of --rate", "0", SB_ARG_TYPE_DOUBLE },
+  { "test", "deprecated: the test name (give it as the first argument instead)", NULL, SB_ARG_TYPE_STRING },
+  { NULL, NULL, NULL, 0 }
+};
+
+int sb_core_register_options(void)
+{
+  int rc = 0;
+  rc |= sb_opt_register_table(general_options, SB_GROUP_GENERAL, NULL);
+  rc |= sb_opt_register_table(rand_options, SB_GROUP_RAND, NULL);
+  rc |= sb_opt_register_table(log_options, SB_GROUP_LOG, NULL);
+  rc |= sb_opt_register_table(report_options, SB_GROUP_REPORT, NULL);
+  rc |= sb_opt_register_table(ext_options, SB_GROUP_EXT_GENERAL, NULL);
+  return rc ? -1 : 0;
+}
+
+static void alias(const char *old, const char *new_name, bool positive_only)
+{
+  if (!sb_opt_given(old))
+    return;
+  double v = sb_opt_double(old);
+  if (positive_only && !(v > 0))
+    return;
+  if (strcmp(old, "num-threads") == 0 && !(v > 1))
+    return;
+  sb_opt_set(new_name, sb_opt_str(old));
+  log_text(LOG_WARNING, "--%s is deprecated, use --%s instead", old, new_name);
+}
+
+void sb_core_apply_aliases(void)
+{
+  alias("num-threads", "threads", true);
+  alias("max-requests", "events", true);
+  alias("max-time", "time", true);
+  alias("tx-rate", "rate", true);
+}
+
+static int fatal_blank(const char *fmt, const char *val)
+{
+  char buf[512];
+  snprintf(buf, sizeof(buf), fmt, val);
+  log_text(LOG_FATAL, "%s\n", buf);
+  return -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+int sb_core_read_config(sb_run_config_t *cfg)
+{
+  memset(cfg, 0, sizeof(*cfg));
+
+  int threads = sb_opt_int("threads");
+  if (threads <= 0)
+    return fatal_blank("Invalid value for --threads: %s.", sb_opt_str("threads"));
+  cfg->threads = (unsigned) threads;
+
+  int events = sb_opt_int("events");
+  int time_limit = sb_opt_int("time");
+  if (events < 0)
+    events = 0;
+  if (time_limit < 0)
+    time_limit = 0;
+  cfg->events_limit = (uint64_t) events;
+  /* bmk decision: --events alone is not capped by the default --time. */
+  if (events > 0 && !sb_opt_given("time") && !sb_opt_given("max-time"))
+    time_limit = 0;
+  cfg->time_limit = time_limit;
+
+  int warmup = sb_opt_int("warmup-time");
+  if (warmup < 0)
+    return fatal_blank("Invalid value for --warmup-time: %s.", sb_opt_str("warmup_time"));
+  cfg->warmup = warmup;
+
+  const char *fs = sb_opt_str("forced-shutdown");
+  cfg->forced_shutdown = -1;
+  if (sb_opt_given("forced-shutdown") && (fs == NULL || *fs == '\0'))
+    cfg->forced_shutdown = cfg->time_limit * 0.05;
+  else if (fs && strcmp(fs, "off") != 0)
+  {
+    char *end;
+    double v = strtod(fs, &end);
+    if (end == fs || v < 0 || (*end != '\0' && strcmp(end, "%") != 0))
+    {
+      log_text(LOG_FATAL, "Invalid value for --forced-shutdown: '%s'", fs);
+      return -1;
+    }
+    cfg->forced_shutdown = *end == '%' ? cfg->time_limit * v / 100.0 : v;
+  }
+  if (cfg->time_limit <= 0)
+    cfg->forced_shutdown = -1;
+
+  cfg->thread_init_timeout = sb_opt_int("thread-init-timeout");
+  cfg->thread_stack_size = (size_t) sb_opt_size("thread-stack-size");
+
+  cfg->rate = sb_opt_double("rate");
+  if (cfg->rate < 0 || isnan(cfg->rate))
+  {
+    log_text(LOG_FATAL, "Invalid value for --rate: %s", sb_opt_str("rate"));
+    return -1;
+  }
+  const char *ov = sb_opt_str("rate-overload");
+  if (ov && strcmp(ov, "abort") == 0)
+    cfg->rate_overload_abort = true;
+  else if (ov && strcmp(ov, "continue") != 0)
+  {
+    log_text(LOG_FATAL, "Invalid value for --rate-overload: '%s'", ov);
+    return -1;
+  }
+
+  cfg->report_interval = sb_opt_double("report-interval");
+  if (cfg->report_interval < 0)
+  {
+    log_text(LOG_FATAL, "Invalid value for --report-interval: %s", sb_opt_str("report_interval"));
+    return -1;
+  }
+
+  unsigned n;
+  char **cps = sb_opt_list("report-checkpoints", &n);
+  if (n > SB_MAX_CHECKPOINTS)
+  {
+    log_text(LOG_FATAL, "Too many checkpoints in --report-checkpoints (up to %d can be defined)",
+             SB_MAX_CHECKPOINTS);
+    return -1;
+  }
+  for (unsigned i = 0; i < n; i++)
+  {
+    int v;
+    if (sb_parse_int(cps[i], &v) != 0 || v < 0)
+    {
+      log_text(LOG_FATAL, "Invalid value for --report-checkpoints: '%s'", cps[i]);
+      return -1;
+    }
+    cfg->checkpoints[cfg->ncheckpoints++] = v;
+  }
+  qsort(cfg->checkpoints, cfg->ncheckpoints, sizeof(double), cmp_double);
+
+  int pct = sb_opt_int("percentile");
+  if (pct < 0 || pct > 100)
+  {
+    log_text(LOG_FATAL, "Invalid value for --percentile: %d", pct);
+    return -1;
+  }
+  cfg->percentile = (unsigned) pct;
+  cfg->histogram = sb_opt_bool("histogram");
+  if (cfg->histogram && pct == 0)
+  {
+    log_text(LOG_FATAL, "--histogram cannot be used with --percentile=0");
+    return -1;
+  }
+
+  /* --percentiles: ascending, no duplicates (nor the --percentile one). */
+  char **pl = sb_opt_list("percentiles", &n);
+  double tmp[SB_MAX_PERCENTILES];
+  unsigned m = 0;
+  for (unsigned i = 0; i < n && m < SB_MAX_PERCENTILES; i++)
+  {
+    double v;
+    if (sb_parse_double(pl[i], &v) != 0 || !(v > 0) || v > 100)
+    {
+      log_text(LOG_FATAL, "Invalid value for --percentiles: '%s'", pl[i]);
+      return -1;
+    }
+    tmp[m++] = v;
+  }
+  qsort(tmp, m, sizeof(double), cmp_double);
+  for (unsigned i = 0; i < m; i++)
+    if ((i == 0 || tmp[i] != tmp[i - 1]))
+      cfg->pct[cfg->npct++] = tmp[i];
+
+  cfg->debug = sb_opt_bool("debug");
+  cfg->sync_file = sb_opt_str("sync-file");
+  cfg->sync_wait_ms = sb_opt_int("sync-wait");
+  if (cfg->sync_file && *cfg->sync_file && cfg->sync_wait_ms < 1)
+  {
+    log_text(LOG_FATAL, "Invalid value for --sync-wait: %d (must be >= 1)", cfg->sync_wait_ms);
+    return -1;
+  }
+
+  double limit_ms = sb_opt_double("latency-limit");
+  if (limit_ms < 0 || isnan(limit_ms))
+  {
+    log_text(LOG_FATAL, "Invalid value for --latency-limit: %s (milliseconds, >= 0)",
+             sb_opt_str("latency-limit"));
+    return -1;
+  }
+  cfg->latency_limit_ns = (uint64_t) (limit_ms * 1e6);
+  cfg->results_path = sb_opt_str("results");
+  cfg->hdrlog_path = sb_opt_str("hdr-log");
+  if (cfg->results_path && !*cfg->results_path)
+    cfg->results_path = NULL;
+  if (cfg->hdrlog_path && !*cfg->hdrlog_path)
+    cfg->hdrlog_path = NULL;
+  cfg->server_stats = sb_opt_bool("db-server-stats");
+
+  return 0;
+}
+
+int sb_core_init_rand(void)
+{
+  sb_rand_params_t p;
+  memset(&p, 0, sizeof(p));
+  const char *type = sb_opt_str("rand-type");
+  if (sb_rand_parse_type(type ? type : "uniform", &p.dist) != 0)
+  {
+    log_text(LOG_FATAL, "Invalid random numbers distribution: %s.", type);
+    return -1;
+  }
+  int seed = sb_opt_int("rand-seed");
+  p.seed = (uint64_t) (unsigned) seed;
+  p.spec_iter = (unsigned) sb_opt_int("rand-spec-iter");
+  p.spec_pct = (unsigned) sb_opt_int("rand-spec-pct");
+  p.spec_res = (unsigned) sb_opt_int("rand-spec-res");
+  p.pareto_h = sb_opt_double("rand-pareto-h");
+  p.zipf_exp = sb_opt_double("rand-zipfian-exp");
+  if (p.zipf_exp < 0)
+  {
+    log_text(LOG_FATAL, "Invalid value for --rand-zipfian-exp: %s", sb_opt_str("rand_zipfian_exp"));
+    return -1;
+  }
+  if (p.spec_iter == 0)
+    p.spec_iter = 1;
+  sb_rand_init(&p);
+  return 0;
+}

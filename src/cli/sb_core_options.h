@@ -1,0 +1,30 @@
+/*
+ * The core's own options (general, random numbers, log, report, bmk
+ * extensions, deprecated 1.0.20 aliases) and their conversion into a run
+ * configuration (sysbench-compat.md §3.1, §3.2, §1.1).
+ */
+#ifndef SB_CORE_OPTIONS_H
+#define SB_CORE_OPTIONS_H
+
+#include "engine/sb_engine.h"
+
+/* Registers every core option. Returns 0, or -1 if a given value is
+   invalid (message printed). */
+int sb_core_register_options(void);
+
+/* Applies the deprecated aliases (--num-threads, --max-requests,
+   --max-time, --tx-rate), printing their warnings. */
+void sb_core_apply_aliases(void);
+
+/*
+ * Validates the general options and fills `cfg`. Prints the sysbench FATAL
+ * message (e.g. "FATAL: Invalid value for --threads: 0." and a blank line)
+ * and returns -1 on a bad value.
+ */
+int sb_core_read_config(sb_run_config_t *cfg);
+
+/* Initialises the random generators from the --rand-* options. Returns 0,
+   or -1 with a FATAL message. */
+int sb_core_init_rand(void);
+
+#endif

@@ -1,0 +1,75 @@
+/* `--help` output; see sb_help.h. */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "drivers/db_driver.h"
+#include "builtin/sb_builtin.h"
+#include "cli/sb_help.h"
+#include "core/sb_options.h"
+#include "core/sb_version.h"
+
+static bool group_has(int group, const char *name)
+{
+  for (unsigned i = 0; i < sb_opt_count(); i++)
+    if (sb_opt_at(i)->group == group)
+    {
+      (void) name;
+      return true;
+    }
+  return false;
+}
+
+void sb_print_help(void)
+{
+  const char *p = sb_progname();
+  const db_driver_t *const *drv = db_drivers();
+
+  printf("Usage:\n");
+  printf("  %s [options]... [testname] [command]\n\n", p);
+  printf("Commands implemented by most tests: prepare run cleanup help\n\n");
+  printf("General options:\n");
+  sb_opt_print_group(SB_GROUP_GENERAL, NULL, false);
+  printf("\nPseudo-Random Numbers Generator options:\n");
+  sb_opt_print_group(SB_GROUP_RAND, NULL, false);
+  printf("\nLog options:\n");
+  sb_opt_print_group(SB_GROUP_LOG, NULL, false);
+  printf("\n");
+  sb_opt_print_group(SB_GROUP_REPORT, NULL, false);
+  printf("\nGeneral database options:\n\n");
+  sb_opt_print_group(SB_GROUP_DB, NULL, false);
+  printf("\n\nCompiled-in database drivers:\n");
+  for (unsigned i = 0; drv[i]; i++)
+    printf("  %s - %s\n", drv[i]->name, drv[i]->description);
+  printf("\n");
+  for (unsigned i = 0; drv[i]; i++)
+  {
+    printf("%s options:\n", drv[i]->name);
+    sb_opt_print_group(SB_GROUP_DRIVER, drv[i]->name, false);
+    printf("\n");
+  }
+
+  if (group_has(SB_GROUP_EXT_GENERAL, NULL))
+  {
+    printf("bmk extensions (general):\n");
+    sb_opt_print_group(SB_GROUP_EXT_GENERAL, NULL, false);
+    printf("\n");
+  }
+  for (unsigned i = 0; drv[i]; i++)
+    if (drv[i]->ext_options && drv[i]->ext_options[0].name)
+    {
+      printf("bmk extensions (%s):\n", drv[i]->name);
+      sb_opt_print_group(SB_GROUP_EXT_DRIVER, drv[i]->name, false);
+      printf("\n");
+    }
+
+  /* bmk's own sub-command (docs/kit.md), beside sysbench's blocks */
+  printf("bmk extensions (commands):\n");
+  printf("  %s kit ...                the benchmark kit: named sb11-* scripts, dbSTRESS, "
+         "split runs; '%s kit help' for its usage\n\n", p, p);
+
+  printf("Compiled-in tests:\n");
+  for (const sb_builtin_t *const *t = sb_builtins(); *t; t++)
+    printf("  %s - %s\n", (*t)->name, (*t)->description);
+  printf("\nSee '%s <testname> help' for a list of options for each test.\n\n", p);
+  fflush(stdout);
+}

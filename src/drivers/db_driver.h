@@ -1,0 +1,459 @@
+/*
+ * SQL driver abstraction: the generic layer (db_driver.c) and the ops table
+ * every database driver implements (src/drivers/<db>/).
+ *
+ * Ownership and threading
+ * -----------------------
+ * A connection (db_conn_t) belongs to the thread that created it; nothing in
+ * this layer is shared between threads except the driver descriptor and the
+ * endpoint round-robin cursor (locked). A connection holds at most one live
+ * result (db_result_t embedded in the connection); running the next
+ * statement frees it, as in sysbench.
+ *
+ * Blocking and asynchronous operation
+ * -----------------------------------
+ * Every operation that talks to the server exists in two forms in the ops
+ * table:
+ *   - a blocking form (`connect`, `query`, `prepare`, `execute`, ...), which
+ *     is what the current engine calls (one connection per call site, the
+ *     thread blocks in the client library exactly like sysbench does, so
+ *     client CPU per query stays at the library's minimum);
+ *   - an optional start / continue pair (`query_start` + `query_cont`, ...)
+ *     returning DB_STEP_DONE or DB_STEP_WAIT. On DB_STEP_WAIT the driver
+ *     has set con->wait_events (DB_WAIT_READ/WRITE/TIMEOUT), con->wait_fd
+ *     and con->wait_timeout_ms; the caller waits on that socket (poll,
+ *     epoll, ...) and calls the `_cont` function with the events that
+ *     occurred. This lets an event loop multiplex many connections on one
+ *     thread (MariaDB's non-blocking API, libpq's PQsend* / PQconsumeInput).
+ *     db_step_blocking() drives a start/continue pair with poll() and is
+ *     what the tests use to check that both forms give the same results.
+ * When a driver leaves a pair NULL, only the blocking form exists.
+ *
+ * Errors
+ * ------
+ * Each operation stores its outcome in con->error (db_error_t) and, on
+ * failure, con->err (errno, SQLSTATE, message, failing API name, query).
+ * The driver classifies: DB_ERROR_IGNORABLE when the error is in its
+ * --<db>-ignore-errors list, with con->lost set when the connection itself
+ * is gone (the generic layer then rebuilds it in place and counts a
+ * reconnect instead of an error). Everything else is DB_ERROR_FATAL.
+ */
+#ifndef DB_DRIVER_H
+#define DB_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/sb_counter.h"
+#include "core/sb_options.h"
+
+/* sysbench's sql_error_t */
+typedef enum {
+  DB_ERROR_NONE = 0,
+  DB_ERROR_IGNORABLE = 1,
+  DB_ERROR_FATAL = 2
+} db_error_t;
+
+/* sysbench's sql_bind_type_t (SQL_TYPE_*) */
+typedef enum {
+  DB_TYPE_NONE = 0,
+  DB_TYPE_TINYINT,
+  DB_TYPE_SMALLINT,
+  DB_TYPE_INT,
+  DB_TYPE_BIGINT,
+  DB_TYPE_FLOAT,
+  DB_TYPE_DOUBLE,
+  DB_TYPE_TIME,
+  DB_TYPE_DATE,
+  DB_TYPE_DATETIME,
+  DB_TYPE_TIMESTAMP,
+  DB_TYPE_CHAR,
+  DB_TYPE_VARCHAR,
+  DB_TYPE_MAX
+} db_bind_type_t;
+
+/* Result of a step of an asynchronous operation. */
+typedef enum {
+  DB_STEP_DONE = 0,   /* finished; outcome in con->error */
+  DB_STEP_WAIT = 1    /* wait for con->wait_events on con->wait_fd */
+} db_step_t;
+
+#define DB_WAIT_READ    1
+#define DB_WAIT_WRITE   2
+#define DB_WAIT_TIMEOUT 4
+
+/*
+ * A bound parameter. Buffers are owned by the statement (db_stmt_t.binds).
+ * Integer types hold an int64_t, FLOAT/DOUBLE a double, everything else
+ * text of `len` bytes (at most max_len). The driver converts as it needs.
+ */
+typedef struct {
+  db_bind_type_t type;
+  bool is_null;
+  unsigned long max_len;   /* capacity of `buf` for text types (bytes) */
+  unsigned long len;       /* current text length (bytes) */
+  int64_t i;               /* integer value */
+  double d;                /* floating value */
+  char *buf;               /* text value (max_len bytes, not NUL-terminated) */
+} db_bind_t;
+
+/* One value of a fetched row: text (not necessarily NUL-terminated) or
+   ptr == NULL for SQL NULL. sysbench's sql_value. */
+typedef struct {
+  unsigned long len;
+  const char *ptr;
+} db_value_t;
+
+/* A fetched row: nfields values, valid until the next fetch or free. */
+typedef struct {
+  db_value_t *values;
+  void *ptr;               /* driver-private */
+} db_row_t;
+
+typedef struct db_driver db_driver_t;
+typedef struct db_conn db_conn_t;
+typedef struct db_stmt db_stmt_t;
+typedef struct db_result db_result_t;
+
+typedef enum {
+  DB_RS_FREE = 0,          /* no result (freed or never used) */
+  DB_RS_READY              /* holds a result; fetch_row may be called */
+} db_rs_state_t;
+
+struct db_result {
+  db_rs_state_t state;
+  sb_counter_type counter; /* set by the driver: SB_CNT_READ when the
+                              statement returned a result set, SB_CNT_WRITE
+                              when it affected rows, SB_CNT_OTHER otherwise */
+  uint64_t nrows;          /* rows in the (stored) result set, or affected */
+  uint32_t nfields;        /* columns; 0 when no result set */
+  db_conn_t *con;
+  db_stmt_t *stmt;         /* NULL for text queries */
+  db_row_t row;            /* current row (driver fills it in fetch_row) */
+  void *ptr;               /* driver-private native result */
+};
+
+/* Last error of a connection. Strings are owned by the connection. */
+typedef struct {
+  int sql_errno;           /* MySQL errno; 0 for PostgreSQL */
+  char sql_state[6];       /* SQLSTATE, NUL-terminated ("" if none) */
+  char *msg;               /* server or client message */
+  const char *api;         /* failing call for the FATAL line, e.g.
+                              "mysql_drv_query", "PQexec" */
+  const char *status;      /* pgsql: result status name for the FATAL line */
+  char *query;             /* failing query text, or "<prepared statement>" */
+} db_err_t;
+
+typedef enum {
+  DB_CONN_READY = 0,
+  DB_CONN_INVALID          /* closed / disconnected */
+} db_conn_state_t;
+
+struct db_conn {
+  const db_driver_t *driver;
+  void *ptr;               /* driver-private connection handle */
+  int thread_id;           /* creator's thread id (counters go there) */
+  struct db_conn *reg_prev, *reg_next;   /* registry of live connections */
+  db_conn_state_t state;
+  db_error_t error;        /* outcome of the last operation */
+  bool lost;               /* driver: the connection is gone */
+  db_err_t err;
+  db_result_t rs;          /* the connection's single live result */
+  /* bulk insert (generic layer) */
+  char *bulk_buf;
+  size_t bulk_len, bulk_cap, bulk_prefix_len, bulk_values;
+  bool bulk_active;
+  /* asynchronous wait request (driver fills on DB_STEP_WAIT) */
+  int wait_fd;
+  int wait_events;
+  int wait_timeout_ms;
+  /* statements created on this connection, re-prepared after reconnect */
+  db_stmt_t *stmts;
+};
+
+struct db_stmt {
+  db_conn_t *con;
+  char *query;             /* original SQL with '?' placeholders */
+  size_t query_len;
+  bool emulated;           /* client-side emulation (--db-ps-mode=disable
+                              or the server refused to prepare it) */
+  void *ptr;               /* driver-private handle (server-side stmt) */
+  db_bind_t *binds;        /* parameters created by bind_create, in
+                              creation order */
+  unsigned nbinds, binds_cap;
+  unsigned *order;         /* bind_param order: order[k] = index into binds
+                              of the k-th placeholder */
+  unsigned norder;
+  unsigned order_gen;      /* bumped whenever binds or order change, so a
+                              driver can keep its native bindings */
+  unsigned nparams;        /* number of '?' placeholders in query */
+  bool closed;
+  bool stale;              /* generic layer: the server-side handle was
+                              released (reconnect); prepared again before
+                              the next execute */
+  char *emu_buf;           /* generic layer: emulation scratch buffer */
+  size_t emu_cap;
+  db_stmt_t *next;         /* in con->stmts */
+};
+
+/* The ops table a driver implements. All pointers not marked optional are
+   required. Unless stated, functions return 0 on success, non-zero on
+   failure, and store the outcome in con->error / con->err. */
+typedef struct {
+  /* Called once in the main thread after options are parsed. 0 = ok. */
+  int (*init)(void);
+  /* Called once at exit. Optional. */
+  void (*done)(void);
+  /* Per-thread client library setup / teardown (e.g. mysql_thread_init).
+     Optional. */
+  int (*thread_init)(int thread_id);
+  void (*thread_done)(int thread_id);
+
+  /* Opens con->ptr using the driver's options and the endpoint cursor.
+     On failure prints the FATAL connect lines and returns non-zero. */
+  int (*connect)(db_conn_t *con);
+  /* Closes con->ptr (and frees it). Must not fail. */
+  void (*disconnect)(db_conn_t *con);
+
+  /* Runs `sql` (len bytes) and stores its complete result into `rs`
+     (counter, nrows, nfields, ptr). */
+  int (*query)(db_conn_t *con, const char *sql, size_t len, db_result_t *rs);
+  /* Prepares stmt->query on the server (placeholders are '?'; the pgsql
+     driver rewrites them to $n). Returns 0, or non-zero with con->error.
+     Setting stmt->emulated and returning 0 means "server refused; emulate"
+     (MySQL ER_UNSUPPORTED_PS). */
+  int (*prepare)(db_stmt_t *stmt);
+  /* Executes a server-side prepared statement with its current binds
+     (stmt->binds through stmt->order) and stores the full result in `rs`. */
+  int (*execute)(db_stmt_t *stmt, db_result_t *rs);
+  /* Releases the server-side statement. Must not fail. */
+  void (*close)(db_stmt_t *stmt);
+
+  /* Fills rs->row with the next row; returns 1 when a row was fetched, 0
+     when none is left. Row values are text (binary results converted). */
+  int (*fetch_row)(db_result_t *rs);
+  /* Frees the native result (rs->ptr). Must not fail. */
+  void (*free_results)(db_result_t *rs);
+
+  /* Multiple result sets (MySQL CALL / multi-statements). Optional: NULL
+     means never more results. more_results returns true if another result
+     is pending; next_result reads it into rs (0 ok). */
+  bool (*more_results)(db_conn_t *con);
+  int (*next_result)(db_conn_t *con, db_result_t *rs);
+
+  /* Escapes `len` bytes of `src` into `dst` (capacity 2*len+1) for a
+     quoted string literal; returns the escaped length. Used by prepared
+     statement emulation. */
+  size_t (*escape)(db_conn_t *con, char *dst, const char *src, size_t len);
+
+  /* Asynchronous forms (optional; see the header comment). */
+  db_step_t (*connect_start)(db_conn_t *con);
+  db_step_t (*connect_cont)(db_conn_t *con, int ready_events);
+  db_step_t (*query_start)(db_conn_t *con, const char *sql, size_t len,
+                           db_result_t *rs);
+  db_step_t (*query_cont)(db_conn_t *con, int ready_events);
+  db_step_t (*execute_start)(db_stmt_t *stmt, db_result_t *rs);
+  db_step_t (*execute_cont)(db_stmt_t *stmt, int ready_events);
+} db_driver_ops_t;
+
+struct db_driver {
+  const char *name;            /* "mysql", "pgsql" */
+  const char *description;     /* "MySQL driver" */
+  const sb_option_t *options;  /* driver options, terminated by {NULL} */
+  const sb_option_t *ext_options; /* bmk extension options of this driver
+                                     (printed in "bmk extensions (<name>):"),
+                                     terminated by {NULL}; may be NULL */
+  db_driver_ops_t ops;
+  bool needs_commit_in_bulk;   /* COMMIT every 1000 bulk rows */
+};
+
+/* ---- driver registry ---------------------------------------------------- */
+
+/* Compiled-in drivers, NULL-terminated, in help order (mysql, pgsql). */
+const db_driver_t *const *db_drivers(void);
+
+/* Registers every compiled-in driver's options (call once at startup). */
+int db_register_options(void);
+
+/* ---- generic API (exported; called from Lua through FFI) ------------------
+ * Names follow sysbench's C API so scripts that call them through FFI work.
+ * Unless noted: thread-safe for distinct connections; a connection must be
+ * used by one thread at a time. */
+
+/* Returns the driver `name` (NULL or "" = --db-driver), initialising it on
+   first use (ops.init). NULL with a FATAL message when unknown or its init
+   fails. Marks "a SQL driver is in use" (the DB report format is used). */
+db_driver_t *db_create(const char *name);
+
+/* Driver name ("mysql" / "pgsql"). */
+const char *db_driver_name(const db_driver_t *drv);
+
+/* True once any driver was created in this process (selects the DB
+   interval/final report layout). */
+bool db_driver_used(void);
+
+/* The driver most recently returned by db_create (NULL if none): the
+   server-statistics sampler connects with it. Thread-safe. */
+db_driver_t *db_last_driver(void);
+
+/* Opens a new connection for the calling thread (sysbench.tid). NULL on
+   failure (the driver has printed why). */
+db_conn_t *db_connection_create(db_driver_t *drv);
+
+/* Closes the connection (statements and results first). Returns 0, or 1
+   with "ALERT: attempt to close an already closed connection". */
+int db_connection_close(db_conn_t *con);
+
+/* Closes and reopens the connection with a fresh client handle, counting
+   one reconnect. Server-side statements must be prepared again by the
+   caller (sysbench semantics). Returns 0 ok, non-zero on failure. */
+int db_connection_reconnect(db_conn_t *con);
+
+/* Counts one reconnect for worker thread thread_id (0-based) without
+   touching any connection: for workloads that open a fresh connection
+   per event themselves (kit reconnect workloads). Thread-safe when called
+   from the worker's own thread (single-writer counters). Exported for
+   LuaJIT FFI. */
+void db_count_reconnect(int thread_id);
+
+/* The calling thread's last db_connection_create(): returns 1 if it
+   failed, 0 if it succeeded (or none was made). On failure *sql_errno is
+   the MySQL error (client 2002/2003..., server 1045...; 0 for PostgreSQL)
+   and *sql_state the SQLSTATE ("08001" for every PostgreSQL connect
+   failure; "" if none); either pointer may be NULL. The string is
+   thread-local and valid until the thread's next connect. For workloads
+   that connect per event and must tell an ignorable connect failure
+   (--mysql-ignore-errors / --pgsql-ignore-errors) from a fatal one.
+   Exported for LuaJIT FFI. */
+int db_last_connect_error(int *sql_errno, const char **sql_state);
+
+/* Message of the calling thread's last failed connect ("" if none);
+   thread-local, valid until the thread's next connect. Exported for FFI. */
+const char *db_last_connect_errmsg(void);
+
+/* on != 0: the calling thread's connect failures are not logged by the
+   drivers (FATAL lines), only recorded for db_last_connect_error(). For a
+   workload that decides itself whether a failed connect is an ignorable
+   error or fatal (and then prints it). Exported for FFI. */
+void db_quiet_connect_errors(int on);
+
+/* Drivers: true while the calling thread asked for quiet connects. */
+bool db_connect_errors_quiet(void);
+
+/* Calls fn(con, arg) for every open connection of the process, under the
+   registry lock (fn must not create or free connections). For the engine's
+   start line, while the workers owning the connections are parked; not
+   safe while they use them. */
+void db_each_connection(void (*fn)(db_conn_t *con, void *arg), void *arg);
+
+/* Frees a closed connection's memory. */
+void db_connection_free(db_conn_t *con);
+
+/* Runs a text query. Returns the connection's result when the statement
+   produced one or succeeded (check db_result_nfields), NULL on error
+   (see db_conn_error). Counts read/write/other or error/reconnect. */
+db_result_t *db_query(db_conn_t *con, const char *query, size_t len);
+
+/* Prepares `query` (len bytes, '?' placeholders). NULL on error. */
+db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len);
+
+/* Creates a parameter of `type` (text types need max_len > 0, bytes) on
+   `stmt`; returns its handle (>= 0) or -1 (unsupported type, message
+   printed). */
+int db_bind_create(db_stmt_t *stmt, int type, unsigned long max_len);
+
+/* Sets the placeholder order: the k-th '?' takes bind `handles[k]`.
+   Returns 0, or non-zero if a handle is invalid or n differs from the
+   number of placeholders. */
+int db_bind_order(db_stmt_t *stmt, const int *handles, unsigned n);
+
+/* Parameter setters by handle. Text is cut to max_len. */
+void db_bind_set_null(db_stmt_t *stmt, int handle);
+void db_bind_set_int(db_stmt_t *stmt, int handle, int64_t v);
+void db_bind_set_double(db_stmt_t *stmt, int handle, double v);
+void db_bind_set_str(db_stmt_t *stmt, int handle, const char *s, size_t len);
+/* Fills a text parameter from a sb_rand_str() pattern. */
+void db_bind_set_rand_str(db_stmt_t *stmt, int handle, const char *fmt);
+
+/* Executes the statement with its current parameters. Result/NULL as
+   db_query. */
+db_result_t *db_execute(db_stmt_t *stmt);
+
+/* The connection a statement belongs to. */
+db_conn_t *db_stmt_connection(db_stmt_t *stmt);
+
+/* True once the connection was closed (API misuse checks). */
+bool db_conn_closed(const db_conn_t *con);
+
+/* Closes (and frees) a statement. Returns 0. */
+int db_close(db_stmt_t *stmt);
+
+/* Next row of `rs` or NULL when none is left. */
+db_row_t *db_fetch_row(db_result_t *rs);
+
+/* Frees the result. Returns 0, or 1 with "ALERT: attempt to free an invalid
+   result set" if it was not live. */
+int db_free_results(db_result_t *rs);
+
+/* Multiple result sets: true if another is pending; db_next_result reads it
+   (NULL when none or on error). */
+bool db_more_results(db_conn_t *con);
+db_result_t *db_next_result(db_conn_t *con);
+
+/* Bulk insert (sysbench-compat.md §5.5). Return 0 ok, non-zero on error. */
+int db_bulk_insert_init(db_conn_t *con, const char *prefix, size_t len);
+int db_bulk_insert_next(db_conn_t *con, const char *row, size_t len);
+int db_bulk_insert_done(db_conn_t *con);
+
+/* Accessors for FFI (the structs are opaque to scripts). */
+int db_conn_error(const db_conn_t *con);          /* db_error_t */
+int db_conn_sql_errno(const db_conn_t *con);
+const char *db_conn_sql_state(const db_conn_t *con);
+const char *db_conn_sql_errmsg(const db_conn_t *con);
+uint64_t db_result_nrows(const db_result_t *rs);
+uint32_t db_result_nfields(const db_result_t *rs);
+/* Value i (0-based) of a fetched row: pointer and *len, or NULL for SQL
+   NULL (then *len = 0). */
+const char *db_row_value(const db_row_t *row, const db_result_t *rs,
+                         uint32_t i, size_t *len);
+
+/* Prints the driver's FATAL lines for the last error of `con`
+   (sysbench-compat.md §5.5 "Errors"). */
+void db_print_error(const db_conn_t *con);
+
+/* ---- helpers for drivers ---------------------------------------------- */
+
+/* Records an error on `con`: errno, SQLSTATE (may be NULL), message (copied),
+   API name and query (copied, or "<prepared statement>" when NULL). */
+void db_set_error(db_conn_t *con, db_error_t error, int sql_errno,
+                  const char *sql_state, const char *msg, const char *api,
+                  const char *query, size_t query_len);
+
+/* Clears con->error / con->err / con->lost. */
+void db_clear_error(db_conn_t *con);
+
+/* Drives a start/continue pair to completion with poll() on con->wait_fd.
+   `step` is the first step's return value; `cont` is called with the ready
+   events. Returns when DB_STEP_DONE. */
+void db_step_blocking(db_conn_t *con, db_step_t step,
+                      db_step_t (*cont)(void *obj, int ready), void *obj);
+
+/* Shared "next endpoint" cursor for host/port/socket lists: returns an index
+   in [0, n) that advances by one per call, under a lock. Thread-safe. */
+unsigned db_next_endpoint(unsigned n);
+
+/* Registers the predicate that tells the generic layer whether a lost
+   connection (an ignorable "lost" error) should still be rebuilt with
+   back-off: the engine passes sb_engine_running, so reconnect attempts end
+   with the run. The SQL layer never calls up into the engine itself.
+   NULL (the default) = never retry. Thread-safe (atomic). */
+void db_set_retry_predicate(bool (*fn)(void));
+
+/* True when --db-ps-mode=disable. */
+bool db_ps_disabled(void);
+
+/* Debug flag (--db-debug). */
+bool db_debug(void);
+
+#endif

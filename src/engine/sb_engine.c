@@ -1,0 +1,798 @@
+/* The run engine; see sb_engine.h. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <ck_pr.h>
+#include <lua.h>
+
+#include "drivers/db_driver.h"
+#include "core/sb_counter.h"
+#include "engine/sb_engine.h"
+#include "core/sb_histogram.h"
+#include "core/sb_logger.h"
+#include "lua/sb_lua.h"
+#include "core/sb_options.h"
+#include "core/sb_rand.h"
+#include "engine/sb_rate.h"
+#include "results/sb_results.h"
+#include "results/sb_server_stats.h"
+#include "engine/sb_sync.h"
+#include "core/sb_timer.h"
+
+#include "engine/sb_engine_priv.h"
+
+/* State shared with sb_stats.c and sb_reporter.c (sb_engine_priv.h). */
+sb_run_config_t eng_cfg;
+const sb_c_test_t *eng_ctest;
+sb_worker_t *eng_workers;
+snap_t eng_base;
+pthread_mutex_t eng_base_mutex = PTHREAD_MUTEX_INITIALIZER;
+uint64_t eng_t0_ns;
+uint64_t eng_run_t0_ns;
+uint64_t eng_stop_ns;
+
+
+static int g_stop;               /* workers must stop */
+static int g_error;              /* a worker failed */
+static int g_error_tid = -1;
+static int g_results_failed;     /* a result file could not be written */
+static volatile int g_signal;    /* SIGINT/SIGTERM received */
+static int g_warmup;             /* inside warmup: --events suspended */
+static int g_running_flag;
+static uint64_t g_events_issued;
+static uint64_t g_start_ns;      /* clocks started (after the barrier) */
+static uint64_t g_deadline_ns;   /* 0 = none */
+static int g_overload_warned;
+
+static pthread_mutex_t start_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t start_cond = PTHREAD_COND_INITIALIZER;
+static int start_released;
+static unsigned ready_count, done_count, init_failed;
+/* End line: with server statistics on, workers wait after their last event
+   (before thread_done) until the server's counters have been read, so the
+   window holds the events and nothing else (thread_done's statement
+   closes are transactions too on PostgreSQL). */
+static int end_line;
+static int end_released;
+static unsigned finished_count;
+
+
+bool sb_engine_running(void)
+{
+  return ck_pr_load_int(&g_running_flag) != 0;
+}
+
+bool sb_engine_stopping(void)
+{
+  return ck_pr_load_int(&g_stop) != 0;
+}
+
+/* ---- FFI entry points ------------------------------------------------------ */
+
+static sb_worker_t *worker(int tid)
+{
+  if (eng_workers == NULL || tid < 0 || (unsigned) tid >= eng_cfg.threads)
+    return NULL;
+  return &eng_workers[tid];
+}
+
+static void check_overload(uint64_t intended, uint64_t now)
+{
+  if (now <= intended || ck_pr_load_int(&g_overload_warned))
+    return;
+  /* Lag times rate approximates the backlog without taking the lock. */
+  double backlog = (double) (now - intended) / 1e9 * eng_cfg.rate;
+  if (backlog > 131072 && ck_pr_fas_int(&g_overload_warned, 1) == 0)
+  {
+    log_text(LOG_WARNING, "The event queue is full. This means the worker "
+             "threads are unable to keep up with the specified event "
+             "generation rate");
+    if (eng_cfg.rate_overload_abort)
+    {
+      log_text(LOG_FATAL, "aborting the run (--rate-overload=abort)");
+      ck_pr_store_int(&g_error, 1);
+      ck_pr_store_int(&g_stop, 1);
+    }
+  }
+}
+
+bool sb_more_events(int thread_id)
+{
+  if (ck_pr_load_int(&g_stop))
+    return false;
+  if (eng_cfg.events_limit > 0 && !ck_pr_load_int(&g_warmup))
+  {
+    if (ck_pr_faa_64(&g_events_issued, 1) >= eng_cfg.events_limit)
+      return false;
+  }
+  if (eng_cfg.rate > 0)
+  {
+    sb_worker_t *w = worker(thread_id);
+    uint64_t t = sb_rate_take();
+    uint64_t now = sb_now_ns();
+    /* Sleep in short slices so a stop is noticed even at low rates. */
+    while (t > now)
+    {
+      uint64_t until = t - now > 100 * NS_PER_MS ? now + 100 * NS_PER_MS : t;
+      sb_sleep_until_ns(until);
+      if (ck_pr_load_int(&g_stop))
+        return false;
+      now = sb_now_ns();
+    }
+    check_overload(t, now);
+    if (w)
+      w->intended_ns = t;
+  }
+  return !ck_pr_load_int(&g_stop);
+}
+
+void sb_event_start(int thread_id)
+{
+  sb_worker_t *w = worker(thread_id);
+  if (w == NULL)
+    return;
+  w->start_ns = eng_cfg.rate > 0 ? w->intended_ns : sb_now_ns();
+  w->cur_type = 0;
+  w->errors_at_start = sb_counter_val(thread_id, SB_CNT_ERROR);
+  ck_pr_store_int(&w->in_event, 1);
+}
+
+int sb_event_type_id(const char *name)
+{
+  int id = sb_evtype_register(name);
+  if (id < 0)
+    log_text(LOG_FATAL, "sysbench.event_type: cannot register '%s' (at most %d types "
+             "of at most %d bytes)", name ? name : "", SB_EVTYPE_MAX - 1,
+             SB_EVTYPE_NAME_MAX - 1);
+  return id;
+}
+
+void sb_event_set_type(int thread_id, int type_id)
+{
+  sb_worker_t *w = worker(thread_id);
+  if (w && type_id >= 0 && type_id < SB_EVTYPE_MAX)
+    w->cur_type = type_id;
+}
+
+void sb_event_restarted(int thread_id)
+{
+  sb_worker_t *w = worker(thread_id);
+  if (w)
+    sb_evtype_rollback(w->types, w->cur_type);
+}
+
+void sb_event_stop(int thread_id)
+{
+  sb_worker_t *w = worker(thread_id);
+  if (w == NULL)
+    return;
+  uint64_t now = sb_now_ns();
+  uint64_t lat = now > w->start_ns ? now - w->start_ns : 0;
+
+  sb_hdr_record(w->hist, lat);
+  ck_pr_store_64(&w->lat_sum_ns, w->lat_sum_ns + lat);
+  /* min/max may be reset concurrently by the main thread (exchange); a
+     lost update can only attribute an event straddling the reset to the
+     other side of it. */
+  uint64_t mn = ck_pr_load_64(&w->lat_min_ns);
+  if (lat < mn)
+    ck_pr_store_64(&w->lat_min_ns, lat);
+  if (lat > ck_pr_load_64(&w->lat_max_ns))
+    ck_pr_store_64(&w->lat_max_ns, lat);
+  uint64_t errors = sb_counter_val(thread_id, SB_CNT_ERROR) - w->errors_at_start;
+  int late = eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns;
+  sb_evtype_record(w->types, w->cur_type, lat, errors, late);
+  sb_counter_inc(thread_id, SB_CNT_EVENT);
+  ck_pr_store_int(&w->in_event, 0);
+}
+
+/* ---- eng_workers ------------------------------------------------------------------ */
+
+static void worker_fail(sb_worker_t *w)
+{
+  w->failed = 1;
+  if (ck_pr_fas_int(&g_error, 1) == 0)
+    g_error_tid = w->tid;
+  ck_pr_store_int(&g_stop, 1);
+}
+
+static void wait_end_line(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  finished_count++;
+  pthread_cond_broadcast(&start_cond);
+  while (ck_pr_load_int(&end_line) && !end_released)
+    pthread_cond_wait(&start_cond, &start_mutex);
+  pthread_mutex_unlock(&start_mutex);
+}
+
+static void release_end_line(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  end_released = 1;
+  pthread_cond_broadcast(&start_cond);
+  pthread_mutex_unlock(&start_mutex);
+}
+
+static unsigned count_finished(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  unsigned n = finished_count;
+  pthread_mutex_unlock(&start_mutex);
+  return n;
+}
+
+static void *worker_main(void *arg)
+{
+  sb_worker_t *w = arg;
+  int rc = 0;
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, NULL);
+
+  sb_tls_tid = w->tid;
+  sb_rand_thread_init(w->tid);
+  if (eng_ctest)
+  {
+    if (eng_ctest->thread_init && eng_ctest->thread_init(w->tid) != 0)
+      rc = -1;
+  }
+  else
+  {
+    w->L = sb_lua_new_state(w->tid);
+    if (w->L == NULL || sb_lua_call(w->L, "thread_init", w->tid, NULL) != 0)
+      rc = -1;
+  }
+
+  pthread_mutex_lock(&start_mutex);
+  if (rc != 0)
+    init_failed++;
+  ready_count++;
+  pthread_cond_broadcast(&start_cond);
+  while (!start_released)
+    pthread_cond_wait(&start_cond, &start_mutex);
+  pthread_mutex_unlock(&start_mutex);
+
+  if (rc == 0 && !ck_pr_load_int(&g_stop))
+  {
+    ck_pr_store_int(&w->running, 1);
+    if (eng_ctest)
+    {
+      while (sb_more_events(w->tid))
+      {
+        sb_event_start(w->tid);
+        if (eng_ctest->event(w->tid) != 0)
+          break;
+        sb_event_stop(w->tid);
+      }
+      ck_pr_store_int(&w->in_event, 0);
+      wait_end_line();
+      if (eng_ctest->thread_done)
+        eng_ctest->thread_done(w->tid);
+    }
+    else
+    {
+      if (sb_lua_call(w->L, "thread_run", w->tid, NULL) != 0)
+        worker_fail(w);
+      /* An event that stopped the thread by its return value is not
+         counted and no longer in flight. */
+      ck_pr_store_int(&w->in_event, 0);
+      wait_end_line();
+      if (!w->failed && sb_lua_call(w->L, "thread_done", w->tid, NULL) != 0)
+        worker_fail(w);
+    }
+    ck_pr_store_int(&w->running, 0);
+  }
+  else
+    wait_end_line();
+  if (w->L)
+  {
+    sb_lua_close_state(w->L);
+    w->L = NULL;
+  }
+
+  pthread_mutex_lock(&start_mutex);
+  done_count++;
+  pthread_cond_broadcast(&start_cond);
+  pthread_mutex_unlock(&start_mutex);
+  return NULL;
+}
+
+/* ---- run -------------------------------------------------------------------- */
+
+static void print_mode_block(void)
+{
+  log_text(LOG_NOTICE, "Running the test with following options:");
+  log_text(LOG_NOTICE, "Number of threads: %u", eng_cfg.threads);
+  if (eng_cfg.warmup > 0)
+    log_text(LOG_NOTICE, "Warmup time: %gs", eng_cfg.warmup);
+  if (eng_cfg.rate > 0)
+    log_text(LOG_NOTICE, "Target transaction rate: %g/sec", eng_cfg.rate);
+  if (eng_cfg.report_interval > 0)
+    log_text(LOG_NOTICE, "Report intermediate results every %g second(s)",
+             eng_cfg.report_interval);
+  if (eng_cfg.ncheckpoints > 0)
+  {
+    char buf[4096];
+    size_t n = 0;
+    for (unsigned i = 0; i < eng_cfg.ncheckpoints && n < sizeof(buf) - 32; i++)
+      n += (size_t) snprintf(buf + n, sizeof(buf) - n, "%s%g", i ? ", " : "",
+                             eng_cfg.checkpoints[i]);
+    log_text(LOG_NOTICE, "Report checkpoint(s) at %s seconds", buf);
+  }
+  if (eng_cfg.debug)
+    log_text(LOG_NOTICE, "Debug mode enabled.\n");
+  if (sb_opt_bool("validate"))
+    log_text(LOG_NOTICE, "Validation checks: on.\n");
+  const sb_rand_params_t *rp = sb_rand_params();
+  if (rp->seed_from_clock)
+    log_text(LOG_NOTICE, "Initializing random number generator from current time\n");
+  else
+    log_text(LOG_NOTICE, "Initializing random number generator from seed (%lu).\n",
+             (unsigned long) rp->seed);
+  if (eng_cfg.forced_shutdown >= 0 && eng_cfg.time_limit > 0)
+    log_text(LOG_NOTICE, "Forcing shutdown in %g seconds",
+             eng_cfg.time_limit + eng_cfg.warmup + eng_cfg.forced_shutdown);
+  log_text(LOG_NOTICE, "%s", "");
+  if (eng_ctest && eng_ctest->print_mode)
+    eng_ctest->print_mode();
+}
+
+/* Waits for a signal or `timeout_ns`; returns the signal or 0. */
+static int wait_signal(const sigset_t *set, uint64_t timeout_ns)
+{
+  struct timespec ts = { (time_t) (timeout_ns / NS_PER_SEC),
+                         (long) (timeout_ns % NS_PER_SEC) };
+  int sig = sigtimedwait(set, NULL, &ts);
+  if (sig > 0)
+  {
+    g_signal = sig;
+    return sig;
+  }
+  return 0;
+}
+
+/* During the SYNC-file wait a helper thread turns a pending signal into
+   g_signal, since the main thread is polling the file. */
+static pthread_t sig_thread;
+static int sig_watch_quit;
+static const sigset_t *sig_watch_set;
+
+static void *sig_watch_main(void *arg)
+{
+  (void) arg;
+  while (!ck_pr_load_int(&sig_watch_quit) && !g_signal)
+    wait_signal(sig_watch_set, 20 * NS_PER_MS);
+  return NULL;
+}
+
+static void start_signal_watch(const sigset_t *set)
+{
+  sig_watch_set = set;
+  pthread_create(&sig_thread, NULL, sig_watch_main, NULL);
+}
+
+static void stop_signal_watch(void)
+{
+  ck_pr_store_int(&sig_watch_quit, 1);
+  pthread_join(sig_thread, NULL);
+}
+
+static unsigned count_done(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  unsigned d = done_count;
+  pthread_mutex_unlock(&start_mutex);
+  return d;
+}
+
+static void release_workers(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  start_released = 1;
+  pthread_cond_broadcast(&start_cond);
+  pthread_mutex_unlock(&start_mutex);
+}
+
+/* Wall-clock now, seconds since the epoch (result files' start time). */
+static double epoch_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* Per-type rows, the latency-limit line, the server-side block and the
+   result files, after the standard report. */
+static void report_extras(const snap_t *cur, const sb_stat_t *st, sb_hdr_t *run_hist,
+                          const char *reason, int exit_code)
+{
+  sb_evtype_stat_t *t = sb_evtype_stats_new();
+  sb_type_row_t rows[SB_EVTYPE_MAX];
+  unsigned n = 0;
+  uint64_t late = 0;
+  if (t)
+  {
+    sb_evtype_add(t, cur->types);
+    sb_evtype_sub(t, eng_base.types);
+    n = eng_type_rows(t, st->time_total, rows);
+    for (unsigned i = 0; i < sb_evtype_count(); i++)
+      late += t[i].late;
+  }
+  log_lock();
+  if (n > 1)
+    sb_report_types(stdout, rows, n);
+  if (eng_cfg.latency_limit_ns)
+    sb_report_latency_limit(stdout, (double) eng_cfg.latency_limit_ns / 1e6, late, st->events);
+  fflush(stdout);
+  log_unlock();
+  sb_server_stats_print();
+  if (sb_results_finish(st, run_hist, t, rows, n, late, reason, exit_code) != 0 && exit_code == 0)
+    g_results_failed = 1;
+  sb_evtype_stats_free(t);
+}
+
+/* Prints the final (or interrupted) report, then report_extras with the
+   run's `exit_code`. `unfinished` closes events in flight at a forced
+   shutdown. */
+static void final_report(const char *interrupt_reason, unsigned *unfinished, int exit_code)
+{
+  snap_t cur;
+  sb_hdr_t *scratch = sb_hdr_new();
+  eng_snap_alloc(&cur);
+  eng_snap_take(&cur);
+  uint64_t end = eng_stop_ns ? eng_stop_ns : cur.t_ns;
+
+  if (unfinished)
+  {
+    *unfinished = 0;
+    for (unsigned i = 0; i < eng_cfg.threads; i++)
+      if (ck_pr_load_int(&eng_workers[i].in_event))
+      {
+        uint64_t lat = end > eng_workers[i].start_ns ? end - eng_workers[i].start_ns : 0;
+        sb_hdr_record(cur.hist, lat);
+        cur.lat_sum_ns += lat;
+        cur.thr_lat_sum[i] += lat;
+        cur.thr_events[i]++;
+        cur.cnt.v[SB_CNT_EVENT]++;
+        sb_evtype_record(cur.types, eng_workers[i].cur_type, lat, 0,
+                         eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns);
+        if (lat > eng_workers[i].lat_max_ns)
+          eng_workers[i].lat_max_ns = lat;
+        (*unfinished)++;
+      }
+  }
+
+  double elapsed = end > eng_t0_ns ? (double) (end - eng_t0_ns) / 1e9 : 0;
+  sb_stat_t st;
+  eng_stat_cumulative(&st, &cur, scratch, elapsed);
+
+  if (unfinished && *unfinished > 0)
+    log_text(LOG_NOTICE, "\nNumber of unfinished transactions on forced shutdown: %u",
+             *unfinished);
+  if (interrupt_reason)
+    log_text(LOG_NOTICE, "Run interrupted: %s; the report covers %.2fs of measured time.",
+             interrupt_reason, elapsed);
+
+  if (eng_cfg.histogram)
+  {
+    sb_hdr_copy(scratch, cur.hist);
+    sb_hdr_sub(scratch, eng_base.hist);
+    log_lock();
+    sb_hdr_print_sysbench(scratch, stdout);
+    fflush(stdout);
+    log_unlock();
+  }
+  /* Hooks run in the global state (eng_workers' states are gone). */
+  eng_print_cumulative(eng_ctest ? NULL : sb_lua_global(), &st);
+  eng_print_debug_threads(&cur);
+  sb_hdr_copy(scratch, cur.hist);
+  sb_hdr_sub(scratch, eng_base.hist);
+  report_extras(&cur, &st, scratch, interrupt_reason, exit_code);
+  eng_snap_free(&cur);
+  sb_hdr_free(scratch);
+}
+
+int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
+{
+  eng_cfg = *config;
+  eng_ctest = test;
+  db_set_retry_predicate(sb_engine_running);
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGINT);
+  sigaddset(&sigs, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+
+  if (!eng_ctest)
+  {
+    lua_State *G = sb_lua_global();
+    if (sb_lua_call(G, "init", -1, NULL) != 0)
+      return 1;
+    if (!sb_lua_has_function(G, "event"))
+    {
+      log_text(LOG_FATAL, "cannot find the event() function in %s", sb_lua_test_name());
+      return 1;
+    }
+  }
+
+  if (sb_results_open(eng_cfg.results_path, eng_cfg.hdrlog_path) != 0)
+    return 1;
+  print_mode_block();
+
+  eng_workers = NULL;
+  if (posix_memalign((void **) &eng_workers, 64, sizeof(sb_worker_t) * eng_cfg.threads) != 0)
+  {
+    log_text(LOG_FATAL, "out of memory allocating %u threads", eng_cfg.threads);
+    return 1;
+  }
+  memset(eng_workers, 0, sizeof(sb_worker_t) * eng_cfg.threads);
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+  {
+    eng_workers[i].tid = (int) i;
+    eng_workers[i].hist = sb_hdr_new();
+    eng_workers[i].types = sb_evtype_stats_new();
+    eng_workers[i].lat_min_ns = UINT64_MAX;
+    if (eng_workers[i].hist == NULL || eng_workers[i].types == NULL)
+    {
+      log_text(LOG_FATAL, "out of memory allocating histograms for %u threads", eng_cfg.threads);
+      return 1;
+    }
+  }
+  eng_snap_alloc(&eng_base);
+
+  log_text(LOG_NOTICE, "Initializing worker threads...\n");
+  if (eng_cfg.sync_file && *eng_cfg.sync_file)
+    sb_sync_announce(eng_cfg.sync_file);
+
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  size_t stack = eng_cfg.thread_stack_size;
+  /* LuaJIT and the client libraries (name resolution, TLS) need more than
+     sysbench's 64K default on modern glibc; use at least 512K. */
+  if (stack < 512 * 1024)
+    stack = 512 * 1024;
+  pthread_attr_setstacksize(&attr, stack);
+  unsigned created = 0;
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+  {
+    int err = pthread_create(&eng_workers[i].thread, &attr, worker_main, &eng_workers[i]);
+    if (err != 0)
+    {
+      log_text(LOG_FATAL, "cannot create worker thread %u: %s", i, strerror(err));
+      ck_pr_store_int(&g_stop, 1);
+      break;
+    }
+    created++;
+  }
+  pthread_attr_destroy(&attr);
+
+  /* Wait for every worker's thread_init, within --thread-init-timeout. */
+  uint64_t init_deadline = eng_cfg.thread_init_timeout > 0
+    ? sb_now_ns() + (uint64_t) (eng_cfg.thread_init_timeout * 1e9) : 0;
+  for (;;)
+  {
+    pthread_mutex_lock(&start_mutex);
+    unsigned r = ready_count;
+    pthread_mutex_unlock(&start_mutex);
+    if (r >= created)
+      break;
+    if (init_deadline && sb_now_ns() >= init_deadline)
+    {
+      log_text(LOG_FATAL, "Worker threads failed to initialize within %g seconds!",
+               eng_cfg.thread_init_timeout);
+      exit(2);
+    }
+    int sig = wait_signal(&sigs, 20 * NS_PER_MS);
+    if (sig)
+    {
+      log_text(LOG_FATAL, "interrupted by %s", sig == SIGINT ? "SIGINT" : "SIGTERM");
+      exit(sig == SIGINT ? 130 : 143);
+    }
+  }
+  if (init_failed > 0 || created < eng_cfg.threads)
+  {
+    log_text(LOG_FATAL, "Threads initialization failed!");
+    ck_pr_store_int(&g_stop, 1);
+    release_workers();
+    for (unsigned i = 0; i < created; i++)
+      pthread_join(eng_workers[i].thread, NULL);
+    return 1;
+  }
+
+  if (eng_cfg.sync_file && *eng_cfg.sync_file)
+  {
+    /* SIGINT/SIGTERM are blocked in every thread; a pending one is
+       picked up by the handler thread below and aborts the wait. */
+    start_signal_watch(&sigs);
+    int rc = sb_sync_wait(eng_cfg.sync_file, eng_cfg.sync_wait_ms, eng_cfg.threads, &g_signal);
+    stop_signal_watch();
+    /* A signal caught by the watch thread while the file was going away
+       would otherwise be lost: the run would start and ignore it. */
+    if (rc == 0 && g_signal)
+    {
+      log_text(LOG_NOTICE, "=> SYNC-file : aborted");
+      rc = 1;
+    }
+    if (rc != 0)
+    {
+      ck_pr_store_int(&g_stop, 1);
+      release_workers();
+      for (unsigned i = 0; i < created; i++)
+        pthread_join(eng_workers[i].thread, NULL);
+      if (rc < 0)
+        return 1;
+      return g_signal == SIGTERM ? 143 : 130;
+    }
+  }
+
+  /* The server's counters are read while the workers wait at the start
+     line, so both sides count the same window. */
+  sb_server_stats_begin(eng_cfg.server_stats && !eng_ctest);
+  if (sb_server_stats_active())
+    ck_pr_store_int(&end_line, 1);
+
+  /* Clocks start now. */
+  g_start_ns = sb_now_ns();
+  if (eng_cfg.warmup <= 0)
+    sb_results_start(epoch_now());
+  eng_t0_ns = eng_run_t0_ns = g_start_ns;
+  if (eng_cfg.warmup > 0)
+    ck_pr_store_int(&g_warmup, 1);
+  if (eng_cfg.time_limit > 0)
+    g_deadline_ns = g_start_ns + (uint64_t) ((eng_cfg.time_limit + eng_cfg.warmup) * 1e9);
+  if (eng_cfg.rate > 0)
+    sb_rate_init(eng_cfg.rate, g_start_ns, sb_rand_params()->seed);
+  /* Queries made by init() are not part of the measured run. */
+  eng_set_baseline(g_start_ns);
+  log_text(LOG_NOTICE, "Threads started!\n");
+  if (eng_cfg.warmup > 0)
+    log_text(LOG_NOTICE, "Warming up for %g seconds...\n", eng_cfg.warmup);
+  ck_pr_store_int(&g_running_flag, 1);
+  release_workers();
+
+  const char *reason = NULL;
+  int exit_code = 0;
+  uint64_t warmup_end = eng_cfg.warmup > 0 ? g_start_ns + (uint64_t) (eng_cfg.warmup * 1e9) : 0;
+  bool need_reporter = eng_cfg.report_interval > 0 || eng_cfg.ncheckpoints > 0 ||
+                       sb_results_enabled();
+
+  if (!warmup_end && need_reporter)
+    sb_reporter_start();
+
+  /* Main loop: wait for the end, a failure, the deadline or a signal. */
+  for (;;)
+  {
+    if (count_finished() >= created)
+      break;
+    if (ck_pr_load_int(&g_error))
+      break;
+    uint64_t now = sb_now_ns();
+    if (warmup_end && now >= warmup_end)
+    {
+      eng_set_baseline(now);
+      eng_run_t0_ns = now;
+      sb_results_start(epoch_now());
+      ck_pr_store_64(&g_events_issued, 0);
+      ck_pr_store_int(&g_warmup, 0);
+      warmup_end = 0;
+      if (need_reporter)
+        sb_reporter_start();
+    }
+    if (g_deadline_ns && now >= g_deadline_ns)
+      break;
+    uint64_t wait = 50 * NS_PER_MS;
+    if (g_deadline_ns && g_deadline_ns - now < wait)
+      wait = g_deadline_ns - now;
+    if (warmup_end && warmup_end - now < wait)
+      wait = warmup_end - now;
+    int sig = wait_signal(&sigs, wait);
+    if (sig)
+    {
+      log_text(LOG_FATAL, "interrupted by %s", sig == SIGINT ? "SIGINT" : "SIGTERM");
+      reason = sig == SIGINT ? "SIGINT" : "SIGTERM";
+      exit_code = sig == SIGINT ? 130 : 143;
+      break;
+    }
+  }
+  uint64_t stop_at = sb_now_ns();
+  if (g_deadline_ns && stop_at > g_deadline_ns && !reason && !ck_pr_load_int(&g_error))
+    stop_at = g_deadline_ns;
+  ck_pr_store_64(&eng_stop_ns, stop_at);
+  ck_pr_store_int(&g_stop, 1);
+
+  /* Let in-flight events finish: up to the forced-shutdown limit after the
+     time limit, or a short grace after a signal or failure. */
+  uint64_t join_deadline = 0;
+  bool forced = false;
+  if (reason || ck_pr_load_int(&g_error))
+    join_deadline = sb_now_ns() + 5 * NS_PER_SEC;
+  else if (eng_cfg.forced_shutdown >= 0 && eng_cfg.time_limit > 0)
+  {
+    join_deadline = g_deadline_ns + (uint64_t) (eng_cfg.forced_shutdown * 1e9);
+    forced = true;
+  }
+  /* Phase 1 (server statistics on): until every worker is at the end
+     line; phase 2: until every worker is done. */
+  bool at_end_line = ck_pr_load_int(&end_line) != 0;
+  for (;;)
+  {
+    if (at_end_line && count_finished() >= created)
+    {
+      sb_server_stats_end();
+      release_end_line();
+      at_end_line = false;
+    }
+    if (!at_end_line && count_done() >= created)
+      break;
+    uint64_t now = sb_now_ns();
+    if (join_deadline && now >= join_deadline)
+      break;
+    int sig = wait_signal(&sigs, 20 * NS_PER_MS);
+    if (sig && !reason)
+    {
+      log_text(LOG_FATAL, "interrupted by %s", sig == SIGINT ? "SIGINT" : "SIGTERM");
+      reason = sig == SIGINT ? "SIGINT" : "SIGTERM";
+      exit_code = sig == SIGINT ? 130 : 143;
+      join_deadline = now + 2 * NS_PER_SEC;
+    }
+  }
+  /* Workers stuck in an event: no end sample (their connections are in
+     use), but let the finished ones go on. */
+  if (at_end_line)
+    release_end_line();
+  ck_pr_store_int(&g_running_flag, 0);
+  bool all_done = count_done() >= created;
+
+  sb_reporter_stop();
+
+  if (!all_done && forced && !reason && !ck_pr_load_int(&g_error))
+  {
+    log_text(LOG_FATAL, "The --max-time limit has expired, forcing shutdown...");
+    unsigned unfinished = 0;
+    final_report(NULL, &unfinished, 2);
+    log_flush();
+    _exit(2);
+  }
+
+  if (ck_pr_load_int(&g_error) && !reason)
+  {
+    static char buf[128];
+    if (g_error_tid >= 0)
+      snprintf(buf, sizeof(buf), "fatal error in thread %d", g_error_tid);
+    else
+      snprintf(buf, sizeof(buf), "fatal error");
+    reason = buf;
+    exit_code = 1;
+  }
+
+  if (all_done)
+    for (unsigned i = 0; i < created; i++)
+      pthread_join(eng_workers[i].thread, NULL);
+
+  final_report(reason, NULL, exit_code);
+  sb_server_stats_close();
+  if (g_results_failed && exit_code == 0)
+    exit_code = 1;
+
+  if (!reason && !eng_ctest)
+  {
+    if (sb_lua_call(sb_lua_global(), "done", -1, NULL) != 0)
+      exit_code = 1;
+  }
+  log_flush();
+  if (!all_done)
+    _exit(exit_code);
+  return exit_code;
+}

@@ -1,0 +1,113 @@
+/*
+ * The run engine (sysbench-compat.md §4): worker threads each with their
+ * own Lua state, the event accounting behind sb_more_events /
+ * sb_event_start / sb_event_stop, time and event limits, warmup, the
+ * open-loop rate schedule, interval and checkpoint reports, forced
+ * shutdown, signals, and the final report.
+ */
+#ifndef SB_ENGINE_H
+#define SB_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "results/sb_report.h"
+
+#define SB_MAX_CHECKPOINTS 256
+
+/* Run configuration, filled from the options by main.c. Times in seconds. */
+typedef struct {
+  unsigned threads;
+  double time_limit;            /* 0 = none */
+  uint64_t events_limit;        /* 0 = none */
+  double warmup;
+  double rate;                  /* events/s, 0 = unlimited (closed loop) */
+  bool rate_overload_abort;     /* --rate-overload=abort */
+  double report_interval;       /* 0 = off */
+  unsigned ncheckpoints;
+  double checkpoints[SB_MAX_CHECKPOINTS];
+  double forced_shutdown;       /* seconds after time_limit; < 0 = off */
+  double thread_init_timeout;   /* 0 = none */
+  size_t thread_stack_size;     /* bytes */
+  unsigned percentile;          /* 0 = disabled */
+  unsigned npct;
+  double pct[SB_MAX_PERCENTILES];
+  bool histogram;
+  bool debug;
+  const char *sync_file;        /* NULL/"" = no barrier */
+  int sync_wait_ms;
+  uint64_t latency_limit_ns;    /* --latency-limit; 0 = off */
+  const char *results_path;     /* --results JSON file, NULL = none */
+  const char *hdrlog_path;      /* --hdr-log file, NULL = none */
+  bool server_stats;            /* --db-server-stats */
+} sb_run_config_t;
+
+/* Optional C implementation of a test (built-in tests). When set, workers
+   call these instead of Lua. `event` returns 0 to continue, non-zero to
+   stop the thread; `report_*` replace the generic reporters when set. */
+typedef struct {
+  int (*thread_init)(int tid);
+  int (*event)(int tid);
+  int (*thread_done)(int tid);
+  void (*print_mode)(void);
+  void (*report_intermediate)(const sb_stat_t *st);
+  void (*report_cumulative)(const sb_stat_t *st);
+  /* true: report_cumulative replaces the generic final report instead of
+     preceding it (fileio). */
+  bool replace_cumulative;
+} sb_c_test_t;
+
+/*
+ * Runs the `run` command for the loaded Lua script (or `ctest` when not
+ * NULL) with `cfg`. Prints the run-mode block, starts workers, reports,
+ * and prints the final report. Returns the process exit code
+ * (0, 1 fatal error, 2 forced shutdown / init timeout, 130 SIGINT,
+ * 143 SIGTERM).
+ */
+int sb_engine_run(const sb_run_config_t *cfg, const sb_c_test_t *ctest);
+
+/* Runs a parallel script command in cfg->threads fresh states (tids
+   0..N-1). Returns the exit code (1 if any thread failed or returned
+   false). */
+int sb_engine_parallel_command(const sb_run_config_t *cfg, const char *name);
+
+/* ---- FFI entry points (sysbench names and signatures) -------------------- */
+
+/* False when the thread must stop: stop/error flag, time limit, or the
+   shared event counter passed --events. In rate mode, blocks until the
+   next event is due. Called by the worker owning `thread_id`. */
+bool sb_more_events(int thread_id);
+
+/* Marks the start of an event (latency origin: now, or the event's
+   intended start time in rate mode). Owner thread only. */
+void sb_event_start(int thread_id);
+
+/* Ends the event: records its latency (ns) in the thread's histogram and
+   counts it. Owner thread only. */
+void sb_event_stop(int thread_id);
+
+/* Returns the id of event type `name` for sb_event_set_type, registering
+   it on first use ("event" = 0, the type of unnamed events); -1 with a
+   FATAL message when the name is too long or 63 types exist already.
+   Thread-safe (mutex); scripts call it once per name per Lua state. */
+int sb_event_type_id(const char *name);
+
+/* Sets the type of the current event of `thread_id` (reset to 0 by
+   sb_event_start). Owner thread only. */
+void sb_event_set_type(int thread_id, int type_id);
+
+/* Counts a restart of the current event (an ignorable error rolled the
+   transaction back) as a rollback of its type. Owner thread only. */
+void sb_event_restarted(int thread_id);
+
+/* True while a run is being measured (used by drivers for debug). */
+bool sb_engine_running(void);
+
+/* True once the workers must stop (time or event limit reached, a fatal
+   error, a signal): an event stuck retrying (e.g. a per-event connect to
+   a server that is gone) can then give up instead of running into the
+   forced shutdown. Does not consume an event, unlike sb_more_events().
+   Exported for FFI. */
+bool sb_engine_stopping(void);
+
+#endif

@@ -1,0 +1,248 @@
+/* Snapshots of the workers' counters and histograms, statistics and report
+   printing for the engine; see sb_engine_priv.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ck_pr.h>
+
+#include "drivers/db_driver.h"
+#include "engine/sb_engine_priv.h"
+#include "core/sb_logger.h"
+#include "lua/sb_lua.h"
+#include "core/sb_timer.h"
+
+/* ---- snapshots and statistics ------------------------------------------- */
+
+int eng_snap_alloc(snap_t *s)
+{
+  memset(s, 0, sizeof(*s));
+  s->hist = sb_hdr_new();
+  s->thr_events = calloc(eng_cfg.threads, sizeof(uint64_t));
+  s->thr_lat_sum = calloc(eng_cfg.threads, sizeof(uint64_t));
+  s->types = sb_evtype_stats_new();
+  return s->hist && s->thr_events && s->thr_lat_sum && s->types ? 0 : -1;
+}
+
+void eng_snap_free(snap_t *s)
+{
+  sb_hdr_free(s->hist);
+  free(s->thr_events);
+  free(s->thr_lat_sum);
+  sb_evtype_stats_free(s->types);
+  memset(s, 0, sizeof(*s));
+}
+
+void eng_snap_take(snap_t *s)
+{
+  s->t_ns = sb_now_ns();
+  sb_counters_snapshot(&s->cnt);
+  sb_hdr_reset(s->hist);
+  s->lat_sum_ns = 0;
+  sb_evtype_zero(s->types);
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+  {
+    sb_hdr_add(s->hist, eng_workers[i].hist);
+    sb_evtype_add(s->types, eng_workers[i].types);
+    s->thr_lat_sum[i] = ck_pr_load_64(&eng_workers[i].lat_sum_ns);
+    s->lat_sum_ns += s->thr_lat_sum[i];
+    s->thr_events[i] = sb_counter_val((int) i, SB_CNT_EVENT);
+  }
+}
+
+void eng_snap_copy(snap_t *dst, const snap_t *src)
+{
+  dst->t_ns = src->t_ns;
+  dst->cnt = src->cnt;
+  sb_hdr_copy(dst->hist, src->hist);
+  dst->lat_sum_ns = src->lat_sum_ns;
+  memcpy(dst->thr_events, src->thr_events, eng_cfg.threads * sizeof(uint64_t));
+  memcpy(dst->thr_lat_sum, src->thr_lat_sum, eng_cfg.threads * sizeof(uint64_t));
+  sb_evtype_zero(dst->types);
+  sb_evtype_add(dst->types, src->types);
+}
+
+unsigned eng_threads_running(void)
+{
+  unsigned n = 0;
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+    n += (unsigned) ck_pr_load_int(&eng_workers[i].running);
+  return n;
+}
+
+unsigned eng_concurrency(void)
+{
+  unsigned n = 0;
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+    n += (unsigned) ck_pr_load_int(&eng_workers[i].in_event);
+  return n;
+}
+
+/* Fills the counts and percentiles of `st` from cur - prev; `hist` is
+   scratch space receiving the interval histogram. */
+void eng_stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev,
+                      sb_hdr_t *hist)
+{
+  const uint64_t *c = cur->cnt.v, *p = prev->cnt.v;
+  st->threads = eng_cfg.threads;
+  st->events = c[SB_CNT_EVENT] - p[SB_CNT_EVENT];
+  st->reads = c[SB_CNT_READ] - p[SB_CNT_READ];
+  st->writes = c[SB_CNT_WRITE] - p[SB_CNT_WRITE];
+  st->other = c[SB_CNT_OTHER] - p[SB_CNT_OTHER];
+  st->errors = c[SB_CNT_ERROR] - p[SB_CNT_ERROR];
+  st->reconnects = c[SB_CNT_RECONNECT] - p[SB_CNT_RECONNECT];
+  sb_hdr_copy(hist, cur->hist);
+  sb_hdr_sub(hist, prev->hist);
+  st->percentile = eng_cfg.percentile;
+  st->latency_pct = eng_cfg.percentile ? (double) sb_hdr_percentile(hist, eng_cfg.percentile) / 1e9 : 0;
+  st->npct = eng_cfg.npct;
+  for (unsigned i = 0; i < eng_cfg.npct; i++)
+  {
+    st->pct[i] = eng_cfg.pct[i];
+    st->pct_val[i] = (double) sb_hdr_percentile(hist, eng_cfg.pct[i]) / 1e9;
+  }
+}
+
+/* Cumulative statistics since the baseline. `extra_*` add events closed at
+   a forced shutdown. */
+void eng_stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist,
+                            double elapsed_s)
+{
+  memset(st, 0, sizeof(*st));
+  pthread_mutex_lock(&eng_base_mutex);
+  eng_stat_diff(st, cur, &eng_base, hist);
+  st->time_interval = elapsed_s;
+  st->time_total = elapsed_s;
+  st->threads_running = 0;
+  uint64_t sum = cur->lat_sum_ns - eng_base.lat_sum_ns;
+  uint64_t mn = UINT64_MAX, mx = 0;
+  double ev_sum = 0, ev_sq = 0, t_sum = 0, t_sq = 0;
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+  {
+    uint64_t wmin = ck_pr_load_64(&eng_workers[i].lat_min_ns);
+    uint64_t wmax = ck_pr_load_64(&eng_workers[i].lat_max_ns);
+    if (wmin < mn)
+      mn = wmin;
+    if (wmax > mx)
+      mx = wmax;
+    double e = (double) (cur->thr_events[i] - eng_base.thr_events[i]);
+    double t = (double) (cur->thr_lat_sum[i] - eng_base.thr_lat_sum[i]) / 1e9;
+    ev_sum += e;
+    ev_sq += e * e;
+    t_sum += t;
+    t_sq += t * t;
+  }
+  pthread_mutex_unlock(&eng_base_mutex);
+  if (st->events == 0)
+    mn = mx = 0;
+  st->latency_min = mn == UINT64_MAX ? 0 : (double) mn / 1e9;
+  st->latency_max = (double) mx / 1e9;
+  st->latency_sum = (double) sum / 1e9;
+  st->latency_avg = st->events ? st->latency_sum / (double) st->events : 0;
+  double n = eng_cfg.threads;
+  st->events_avg = ev_sum / n;
+  st->events_stddev = sqrt(fmax(0, ev_sq / n - st->events_avg * st->events_avg));
+  st->exec_avg = t_sum / n;
+  st->exec_stddev = sqrt(fmax(0, t_sq / n - st->exec_avg * st->exec_avg));
+}
+
+/* Sets a new baseline: counters and histograms by snapshot, min/max by
+   resetting each worker's values. */
+void eng_set_baseline(uint64_t t_ns)
+{
+  pthread_mutex_lock(&eng_base_mutex);
+  eng_snap_take(&eng_base);
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+  {
+    ck_pr_fas_64(&eng_workers[i].lat_min_ns, UINT64_MAX);
+    ck_pr_fas_64(&eng_workers[i].lat_max_ns, 0);
+  }
+  eng_t0_ns = t_ns;
+  pthread_mutex_unlock(&eng_base_mutex);
+}
+
+/* ---- printing ------------------------------------------------------------- */
+
+void eng_print_interval(lua_State *L, const sb_stat_t *st)
+{
+  if (L && sb_lua_hook_defined(L, "report_intermediate"))
+  {
+    sb_lua_call_report_hook(L, "report_intermediate", st, false);
+    return;
+  }
+  if (eng_ctest && eng_ctest->report_intermediate)
+  {
+    eng_ctest->report_intermediate(st);
+    return;
+  }
+  log_lock();
+  if (db_driver_used())
+    sb_report_interval_db(stdout, st, eng_cfg.rate > 0);
+  else
+    sb_report_interval_generic(stdout, st, eng_cfg.rate > 0);
+  fflush(stdout);
+  log_unlock();
+}
+
+void eng_print_cumulative(lua_State *L, const sb_stat_t *st)
+{
+  if (L && sb_lua_hook_defined(L, "report_cumulative"))
+  {
+    sb_lua_call_report_hook(L, "report_cumulative", st, true);
+    return;
+  }
+  log_lock();
+  if (eng_ctest && eng_ctest->report_cumulative)
+    eng_ctest->report_cumulative(st);
+  if (!(eng_ctest && eng_ctest->replace_cumulative))
+    sb_report_cumulative(stdout, st, db_driver_used());
+  fflush(stdout);
+  log_unlock();
+}
+
+void eng_print_debug_threads(const snap_t *cur)
+{
+  if (!eng_cfg.debug)
+    return;
+  log_text(LOG_DEBUG, "Verbose per-thread statistics:\n");
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+  {
+    uint64_t ev = cur->thr_events[i] - eng_base.thr_events[i];
+    double total = (double) (cur->thr_lat_sum[i] - eng_base.thr_lat_sum[i]) / 1e9;
+    double mn = ev ? (double) ck_pr_load_64(&eng_workers[i].lat_min_ns) / 1e9 : 0;
+    double mx = (double) ck_pr_load_64(&eng_workers[i].lat_max_ns) / 1e9;
+    log_lock();
+    sb_report_thread_debug(stdout, i, mn, ev ? total / (double) ev : 0, mx, ev, total);
+    log_unlock();
+  }
+}
+
+
+unsigned eng_type_rows(const sb_evtype_stat_t *t, double seconds, sb_type_row_t *rows)
+{
+  unsigned n = 0, count = sb_evtype_count();
+  for (unsigned i = 0; i < count; i++)
+  {
+    if (t[i].events == 0)
+      continue;
+    sb_type_row_t *r = &rows[n++];
+    memset(r, 0, sizeof(*r));
+    r->name = sb_evtype_name((int) i);
+    r->events = t[i].events;
+    r->errors = t[i].errors;
+    r->rollbacks = t[i].rollbacks;
+    r->late = t[i].late;
+    r->tps = seconds > 0 ? (double) t[i].events / seconds : 0;
+    r->avg = (double) t[i].lat_sum_ns / (double) t[i].events / 1e9;
+    if (t[i].hist)
+    {
+      r->min = (double) sb_hdr_min(t[i].hist) / 1e9;
+      r->max = (double) sb_hdr_max(t[i].hist) / 1e9;
+      r->p50 = (double) sb_hdr_percentile(t[i].hist, 50) / 1e9;
+      r->p95 = (double) sb_hdr_percentile(t[i].hist, 95) / 1e9;
+      r->p99 = (double) sb_hdr_percentile(t[i].hist, 99) / 1e9;
+    }
+  }
+  return n;
+}

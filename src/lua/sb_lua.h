@@ -1,0 +1,101 @@
+/*
+ * Lua states for scripts (sysbench-compat.md §2.3, §4.1, §5).
+ *
+ * The script is loaded once into the global state (main thread), which
+ * registers its options and commands. Every worker, parallel command thread
+ * and reporter builds its own state by re-executing the same chunk. A state
+ * must only be used by one thread at a time.
+ */
+#ifndef SB_LUA_H
+#define SB_LUA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <lua.h>
+
+#include "results/sb_report.h"
+
+/* An embedded internal module (generated into lua_embed.c). */
+typedef struct {
+  const char *name;
+  const char *src;
+  size_t len;
+} sb_lua_module_t;
+
+extern const sb_lua_module_t sb_lua_embedded[];
+
+/* package.preload loader for the embedded modules: loads and runs the
+   module named by its first argument and returns its value; raises a Lua
+   error for an unknown name or a load error. Lua C function. */
+int sb_lua_load_embedded(lua_State *L);
+
+/* Command-line facts the states expose as sysbench.cmdline.*. The argv
+   array is borrowed and must outlive all states. */
+void sb_lua_set_cmdline(int argc, char **argv, const char *command);
+
+/*
+ * Resolves `testname` (a file path, a module on the search path, or NULL /
+ * "-" for stdin), creates the global state and runs the chunk in it, then
+ * registers the script's options (sysbench.cmdline.options). Returns 0,
+ * 1 when the test was not found (nothing printed), or -1 on error (message
+ * printed).
+ */
+int sb_lua_load(const char *testname);
+
+/* True if the script came from stdin. */
+bool sb_lua_from_stdin(void);
+
+/* Basename of the test without ".lua" (for messages). */
+const char *sb_lua_test_name(void);
+
+/* The global state (NULL before sb_lua_load). */
+lua_State *sb_lua_global(void);
+
+/* Exports sysbench.opt into `L` (all registered options). */
+void sb_lua_export_options(lua_State *L);
+
+/* Creates a new state for thread `tid`: runs the chunk and exports
+   sysbench.opt. NULL on failure (message printed). */
+lua_State *sb_lua_new_state(int tid);
+
+/* Closes a state (runs finalisers, e.g. the report_json closing bracket). */
+void sb_lua_close_state(lua_State *L);
+
+/* True if the global function `name` exists in `L`. */
+bool sb_lua_has_function(lua_State *L, const char *name);
+
+/*
+ * Calls global function `name` in `L` with an optional integer argument
+ * (tid >= 0) or none (tid < 0). Returns 0 on success; -1 if the call raised
+ * an error (printed as "FATAL: `<name>' function failed: <msg>"); *ret_false
+ * (may be NULL) is set when the function returned exactly false.
+ */
+int sb_lua_call(lua_State *L, const char *name, int tid, bool *ret_false);
+
+/* Commands table helpers (global state). */
+bool sb_lua_command_defined(const char *name);
+bool sb_lua_command_parallel(const char *name);
+/* Runs sysbench.cmdline.commands[name][1]() in `L`; same return as
+   sb_lua_call. */
+int sb_lua_call_command(lua_State *L, const char *name, bool *ret_false);
+
+/* True if sysbench.hooks.<hook> is a function in `L`. */
+bool sb_lua_hook_defined(lua_State *L, const char *hook);
+
+/* Calls sysbench.hooks.<hook>(stat) with `st` as a Lua table (§5.2 stat).
+   Returns 0, or -1 on error (printed). */
+int sb_lua_call_report_hook(lua_State *L, const char *hook,
+                            const sb_stat_t *st, bool cumulative);
+
+/* Prints "<test> options:" and the script's options (help fallback). Returns
+   false when the script declares no options. */
+bool sb_lua_print_test_options(void);
+
+/* Applies --luajit-cmd to `L`; 0 ok, -1 with the FATAL message. */
+int sb_lua_apply_jit_cmd(lua_State *L);
+
+/* Closes the global state. */
+void sb_lua_done(void);
+
+#endif

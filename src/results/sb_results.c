@@ -1,0 +1,511 @@
+/* --results JSON and --hdr-log files; see sb_results.h. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "results/sb_hdrlog.h"
+#include "core/sb_logger.h"
+#include "core/sb_options.h"
+#include "core/sb_rand.h"
+#include "results/sb_results.h"
+#include "results/sb_server_stats.h"
+#include "core/sb_version.h"
+
+#define RESULTS_FORMAT_VERSION 1
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char *json_path;
+static sb_hdrlog_t *hdrlog;
+static bool hdrlog_opened;      /* opened once (never truncated again) */
+static char *hdrlog_path;
+static json_t *intervals;
+static json_t *cmdline;
+static char test_name[256];
+static double start_epoch;
+static bool finished;
+static sb_hdr_t *logged;        /* sum of the intervals in the HDR log */
+static double logged_end_s;     /* end of the last logged interval */
+static sb_evtype_stat_t *logged_types;  /* same, per event type */
+
+void sb_results_set_test(const char *name)
+{
+  snprintf(test_name, sizeof(test_name), "%s", name ? name : "");
+}
+
+void sb_results_set_cmdline(int argc, char **argv)
+{
+  json_decref(cmdline);
+  cmdline = json_array();
+  for (int i = 0; i < argc; i++)
+  {
+    /* Never write a password given on the command line. */
+    const char *a = argv[i];
+    const char *eq = strchr(a, '=');
+    if (strstr(a, "password") && eq)
+    {
+      char buf[256];
+      snprintf(buf, sizeof(buf), "%.*s=***", (int) (eq - a), a);
+      json_array_append_new(cmdline, json_string(buf));
+    }
+    else
+      json_array_append_new(cmdline, json_string(a));
+  }
+}
+
+/* 0 when `path` can be written (created), else -1 after a FATAL line. */
+static int check_writable(const char *opt, const char *path)
+{
+  {
+    /* Fail now, not after an hour of benchmarking; but create nothing
+       yet, so a run that never starts leaves no empty file behind. */
+    char *dir = strdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL)
+      strcpy(dir, ".");
+    else if (slash == dir)
+      dir[1] = '\0';
+    else
+      *slash = '\0';
+    int ok = access(path, F_OK) == 0 ? access(path, W_OK) == 0 : access(dir, W_OK) == 0;
+    int err = errno;
+    free(dir);
+    if (!ok)
+    {
+      log_text(LOG_FATAL, "%s: cannot write '%s': %s", opt, path, strerror(err));
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int sb_results_open(const char *jpath, const char *hpath)
+{
+  if (jpath && check_writable("--results", jpath) != 0)
+    return -1;
+  if (hpath && check_writable("--hdr-log", hpath) != 0)
+    return -1;
+  if (jpath)
+    json_path = strdup(jpath);
+  if (hpath)
+    hdrlog_path = strdup(hpath);
+  intervals = json_array();
+  return 0;
+}
+
+bool sb_results_enabled(void)
+{
+  return json_path != NULL || hdrlog_path != NULL;
+}
+
+/* Creates the HDR log once (caller holds the lock). */
+static void open_hdrlog(void)
+{
+  if (hdrlog_path == NULL || hdrlog_opened)
+    return;
+  hdrlog_opened = true;
+  hdrlog = sb_hdrlog_open(hdrlog_path, start_epoch);
+  if (hdrlog == NULL)
+    log_text(LOG_ALERT, "--hdr-log: cannot create '%s': %s", hdrlog_path, strerror(errno));
+}
+
+void sb_results_start(double epoch_s)
+{
+  pthread_mutex_lock(&lock);
+  start_epoch = epoch_s;
+  open_hdrlog();
+  pthread_mutex_unlock(&lock);
+}
+
+static double ms(double seconds)
+{
+  return seconds * 1000.0;
+}
+
+static double rate(uint64_t n, double s)
+{
+  return s > 0 ? (double) n / s : 0.0;
+}
+
+static json_t *type_interval_json(const sb_evtype_stat_t *t, double len_s)
+{
+  json_t *o = json_object();
+  json_object_set_new(o, "events", json_integer((json_int_t) t->events));
+  json_object_set_new(o, "tps", json_real(rate(t->events, len_s)));
+  json_object_set_new(o, "errors", json_integer((json_int_t) t->errors));
+  json_object_set_new(o, "rollbacks", json_integer((json_int_t) t->rollbacks));
+  if (t->hist)
+  {
+    json_object_set_new(o, "p50_ms", json_real((double) sb_hdr_percentile(t->hist, 50) / 1e6));
+    json_object_set_new(o, "p95_ms", json_real((double) sb_hdr_percentile(t->hist, 95) / 1e6));
+    json_object_set_new(o, "p99_ms", json_real((double) sb_hdr_percentile(t->hist, 99) / 1e6));
+    json_object_set_new(o, "max_ms", json_real((double) sb_hdr_max(t->hist) / 1e6));
+  }
+  return o;
+}
+
+void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
+                         const sb_evtype_stat_t *types,
+                         const sb_interval_extra_t *x)
+{
+  pthread_mutex_lock(&lock);
+  if (intervals == NULL || finished)
+  {
+    pthread_mutex_unlock(&lock);
+    return;
+  }
+  double len = x->len_s;
+  json_t *row = json_object();
+  json_object_set_new(row, "time_s", json_real(x->start_s + len));
+  json_object_set_new(row, "length_s", json_real(len));
+  json_object_set_new(row, "threads_running", json_integer(st->threads_running));
+  json_object_set_new(row, "events", json_integer((json_int_t) st->events));
+  json_object_set_new(row, "tps", json_real(rate(st->events, len)));
+  json_object_set_new(row, "qps", json_real(rate(st->reads + st->writes + st->other, len)));
+  json_object_set_new(row, "reads_per_s", json_real(rate(st->reads, len)));
+  json_object_set_new(row, "writes_per_s", json_real(rate(st->writes, len)));
+  json_object_set_new(row, "other_per_s", json_real(rate(st->other, len)));
+  json_object_set_new(row, "errors_per_s", json_real(rate(st->errors, len)));
+  json_object_set_new(row, "reconnects_per_s", json_real(rate(st->reconnects, len)));
+  json_t *lat = json_object();
+  if (st->percentile)
+  {
+    char key[32];
+    snprintf(key, sizeof(key), "p%u", st->percentile);
+    json_object_set_new(lat, key, json_real(ms(st->latency_pct)));
+  }
+  for (unsigned i = 0; i < st->npct; i++)
+  {
+    char key[32];
+    snprintf(key, sizeof(key), "p%g", st->pct[i]);
+    json_object_set_new(lat, key, json_real(ms(st->pct_val[i])));
+  }
+  json_object_set_new(lat, "max", json_real((double) sb_hdr_max(h) / 1e6));
+  json_object_set_new(row, "latency_ms", lat);
+  json_object_set_new(row, "queue_length", json_integer((json_int_t) st->queue_length));
+  json_object_set_new(row, "concurrency", json_integer((json_int_t) st->concurrency));
+  json_object_set_new(row, "schedule_lag_ms", json_real(x->lag_ms));
+  json_object_set_new(row, "late_events", json_integer((json_int_t) x->late));
+  unsigned ntypes = sb_evtype_count();
+  if (ntypes > 1)
+  {
+    json_t *to = json_object();
+    for (unsigned i = 0; i < ntypes; i++)
+      if (types[i].events || i > 0)
+        json_object_set_new(to, sb_evtype_name((int) i), type_interval_json(&types[i], len));
+    json_object_set_new(row, "types", to);
+  }
+  json_array_append_new(intervals, row);
+
+  if (hdrlog)
+  {
+    if (logged == NULL)
+      logged = sb_hdr_new();
+    if (logged)
+      sb_hdr_add(logged, h);
+    if (logged_types == NULL)
+      logged_types = sb_evtype_stats_new();
+    if (logged_types && ntypes > 1)
+      sb_evtype_add(logged_types, types);
+    logged_end_s = x->start_s + len;
+    int rc = sb_hdrlog_write(hdrlog, x->start_s, len, h, NULL);
+    for (unsigned i = 0; rc == 0 && ntypes > 1 && i < ntypes; i++)
+      if (types[i].hist)
+        rc = sb_hdrlog_write(hdrlog, x->start_s, len, types[i].hist, sb_evtype_name((int) i));
+    if (rc != 0)
+    {
+      log_text(LOG_ALERT, "--hdr-log: write to '%s' failed: %s; no further intervals "
+               "are logged", hdrlog_path, strerror(errno));
+      sb_hdrlog_close(hdrlog);
+      hdrlog = NULL;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+}
+
+static json_t *manifest_json(void)
+{
+  json_t *m = json_object();
+  json_object_set_new(m, "bmk_version", json_string(sb_bmk_release()));
+  json_object_set_new(m, "sysbench_compat_version", json_string(sb_compat_version()));
+  /* the header line's text: compat version, build commit and LuaJIT */
+  json_object_set_new(m, "version_string", json_string(sb_version_string()));
+  json_object_set_new(m, "command_line", cmdline ? json_incref(cmdline) : json_array());
+  json_object_set_new(m, "test", test_name[0] ? json_string(test_name) : json_null());
+  char host[256] = "";
+  gethostname(host, sizeof(host) - 1);
+  json_object_set_new(m, "host", json_string(host));
+  time_t t = (time_t) start_epoch;
+  struct tm tm;
+  char iso[64];
+  gmtime_r(&t, &tm);
+  strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  json_object_set_new(m, "start_time", json_string(iso));
+  json_object_set_new(m, "start_epoch_s", json_real(start_epoch));
+  const sb_rand_params_t *rp = sb_rand_params();
+  json_object_set_new(m, "rand_seed", json_integer((json_int_t) rp->seed));
+  json_object_set_new(m, "rand_seed_from_clock", json_boolean(rp->seed_from_clock));
+
+  json_t *opts = json_object();
+  for (unsigned i = 0; i < sb_opt_count(); i++)
+  {
+    const sb_opt_t *o = sb_opt_at(i);
+    if (o == NULL || o->name == NULL)
+      continue;
+    if (o->value == NULL)
+      json_object_set_new(opts, o->name, json_null());
+    else if (strstr(o->name, "password"))
+      json_object_set_new(opts, o->name, json_string(*o->value ? "***" : ""));
+    else
+      json_object_set_new(opts, o->name, json_string(o->value));
+  }
+  json_object_set_new(m, "options", opts);
+
+  const sb_srv_stats_t *sv = sb_server_stats();
+  if (sv->driver[0])
+  {
+    json_t *srv = json_object();
+    json_object_set_new(srv, "driver", json_string(sv->driver));
+    json_object_set_new(srv, "version", sv->have_info ? json_string(sv->version) : json_null());
+    json_t *set = json_object();
+    for (unsigned i = 0; i < sv->nsettings; i++)
+      json_object_set_new(set, sv->setting_name[i], json_string(sv->setting_value[i]));
+    json_object_set_new(srv, "settings", set);
+    json_object_set_new(m, "server", srv);
+  }
+  else
+    json_object_set_new(m, "server", json_null());
+  return m;
+}
+
+static json_t *summary_json(const sb_stat_t *st, uint64_t late,
+                            const char *reason, int exit_code)
+{
+  json_t *s = json_object();
+  double t = st->time_total;
+  json_object_set_new(s, "completed", json_boolean(reason == NULL));
+  json_object_set_new(s, "interrupted_reason", reason ? json_string(reason) : json_null());
+  json_object_set_new(s, "exit_code", json_integer(exit_code));
+  json_object_set_new(s, "time_s", json_real(t));
+  json_object_set_new(s, "threads", json_integer(st->threads));
+  json_object_set_new(s, "events", json_integer((json_int_t) st->events));
+  json_object_set_new(s, "tps", json_real(rate(st->events, t)));
+  uint64_t q = st->reads + st->writes + st->other;
+  json_t *qo = json_object();
+  json_object_set_new(qo, "read", json_integer((json_int_t) st->reads));
+  json_object_set_new(qo, "write", json_integer((json_int_t) st->writes));
+  json_object_set_new(qo, "other", json_integer((json_int_t) st->other));
+  json_object_set_new(qo, "total", json_integer((json_int_t) q));
+  json_object_set_new(s, "queries", qo);
+  json_object_set_new(s, "qps", json_real(rate(q, t)));
+  json_object_set_new(s, "errors", json_integer((json_int_t) st->errors));
+  json_object_set_new(s, "reconnects", json_integer((json_int_t) st->reconnects));
+  json_object_set_new(s, "late_events", json_integer((json_int_t) late));
+  json_t *lat = json_object();
+  json_object_set_new(lat, "min", json_real(ms(st->latency_min)));
+  json_object_set_new(lat, "avg", json_real(ms(st->latency_avg)));
+  json_object_set_new(lat, "max", json_real(ms(st->latency_max)));
+  json_object_set_new(lat, "sum", json_real(ms(st->latency_sum)));
+  json_t *pct = json_object();
+  char key[32];
+  if (st->percentile)
+  {
+    snprintf(key, sizeof(key), "%u", st->percentile);
+    json_object_set_new(pct, key, json_real(ms(st->latency_pct)));
+  }
+  for (unsigned i = 0; i < st->npct; i++)
+  {
+    snprintf(key, sizeof(key), "%g", st->pct[i]);
+    json_object_set_new(pct, key, json_real(ms(st->pct_val[i])));
+  }
+  json_object_set_new(lat, "percentiles", pct);
+  json_object_set_new(s, "latency_ms", lat);
+  json_t *fair = json_object();
+  json_object_set_new(fair, "events_avg", json_real(st->events_avg));
+  json_object_set_new(fair, "events_stddev", json_real(st->events_stddev));
+  json_object_set_new(fair, "execution_time_avg_s", json_real(st->exec_avg));
+  json_object_set_new(fair, "execution_time_stddev_s", json_real(st->exec_stddev));
+  json_object_set_new(s, "fairness", fair);
+  return s;
+}
+
+static json_t *types_json(const sb_type_row_t *rows, unsigned n)
+{
+  json_t *a = json_array();
+  for (unsigned i = 0; i < n; i++)
+  {
+    const sb_type_row_t *r = &rows[i];
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(r->name));
+    json_object_set_new(o, "events", json_integer((json_int_t) r->events));
+    json_object_set_new(o, "tps", json_real(r->tps));
+    json_object_set_new(o, "errors", json_integer((json_int_t) r->errors));
+    json_object_set_new(o, "rollbacks", json_integer((json_int_t) r->rollbacks));
+    json_object_set_new(o, "late_events", json_integer((json_int_t) r->late));
+    json_t *lat = json_object();
+    json_object_set_new(lat, "min", json_real(ms(r->min)));
+    json_object_set_new(lat, "avg", json_real(ms(r->avg)));
+    json_object_set_new(lat, "p50", json_real(ms(r->p50)));
+    json_object_set_new(lat, "p95", json_real(ms(r->p95)));
+    json_object_set_new(lat, "p99", json_real(ms(r->p99)));
+    json_object_set_new(lat, "max", json_real(ms(r->max)));
+    json_object_set_new(o, "latency_ms", lat);
+    json_array_append_new(a, o);
+  }
+  return a;
+}
+
+static json_t *server_json(void)
+{
+  const sb_srv_stats_t *sv = sb_server_stats();
+  if (!sv->have_delta)
+    return json_null();
+  json_t *o = json_object();
+  json_object_set_new(o, "source", json_string(strcmp(sv->driver, "pgsql") == 0
+                                               ? "pg_stat_database" : "SHOW GLOBAL STATUS"));
+  json_object_set_new(o, "window_s", json_real(sv->window_s));
+  json_t *d = json_object();
+  for (int i = 0; i < SB_SRV_NCOUNTERS; i++)
+    if (sv->has[i])
+      json_object_set_new(d, sv->counter_source[i], json_integer((json_int_t) sv->delta[i]));
+  json_object_set_new(o, "counter_deltas", d);
+  uint64_t trx = sv->delta[SB_SRV_COMMITS] + sv->delta[SB_SRV_ROLLBACKS];
+  json_object_set_new(o, "commits", json_integer((json_int_t) sv->delta[SB_SRV_COMMITS]));
+  json_object_set_new(o, "rollbacks", json_integer((json_int_t) sv->delta[SB_SRV_ROLLBACKS]));
+  json_object_set_new(o, "transactions", json_integer((json_int_t) trx));
+  json_object_set_new(o, "tps", json_real(rate(trx, sv->window_s)));
+  json_object_set_new(o, "queries", sv->has[SB_SRV_QUERIES]
+                      ? json_integer((json_int_t) sv->delta[SB_SRV_QUERIES]) : json_null());
+  json_object_set_new(o, "qps", sv->has[SB_SRV_QUERIES]
+                      ? json_real(rate(sv->delta[SB_SRV_QUERIES], sv->window_s)) : json_null());
+  json_object_set_new(o, "client_events", json_integer((json_int_t) sv->client.v[SB_CNT_EVENT]));
+  json_object_set_new(o, "client_statements", json_integer((json_int_t) sv->client_statements));
+  return o;
+}
+
+static json_t *histogram_json(const sb_hdr_t *h)
+{
+  json_t *o = json_object();
+  json_object_set_new(o, "unit", json_string("ns"));
+  json_object_set_new(o, "lowest_discernible_value", json_integer(1));
+  json_object_set_new(o, "highest_trackable_value", json_integer((json_int_t) SB_HDR_HIGHEST_NS));
+  json_object_set_new(o, "significant_digits", json_integer(3));
+  json_object_set_new(o, "total_count", json_integer((json_int_t) h->total));
+  json_t *b = json_array();
+  uint32_t n = sb_hdr_counts_len(h);
+  for (uint32_t i = 0; i < n; i++)
+  {
+    uint64_t c = sb_hdr_count_at(h, i);
+    if (c == 0)
+      continue;
+    json_t *row = json_array();
+    json_array_append_new(row, json_integer((json_int_t) sb_hdr_value_lo(i)));
+    json_array_append_new(row, json_integer((json_int_t) sb_hdr_value_hi(i)));
+    json_array_append_new(row, json_integer((json_int_t) c));
+    json_array_append_new(b, row);
+  }
+  json_object_set_new(o, "buckets", b);
+  char *enc = sb_hdr_encode_v2_base64(h);
+  json_object_set_new(o, "hdr_v2_compressed_base64", enc ? json_string(enc) : json_null());
+  free(enc);
+  return o;
+}
+
+/* Writes a remainder line: `run` minus what the log holds (`logged`), when
+   that is not empty or `always`. Returns 0 or -1 on a write error. */
+static int write_rest(const sb_hdr_t *run, const sb_hdr_t *logged_sum, double len,
+                      const char *tag, bool always)
+{
+  sb_hdr_t *rest = sb_hdr_new();
+  if (rest == NULL)
+    return 0;
+  sb_hdr_copy(rest, run);
+  if (logged_sum)
+    sb_hdr_sub(rest, logged_sum);
+  int rc = 0;
+  if (rest->total > 0 || always)
+    rc = sb_hdrlog_write(hdrlog, logged_end_s, len > 0 ? len : 0, rest, tag);
+  sb_hdr_free(rest);
+  return rc;
+}
+
+int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
+                      const sb_evtype_stat_t *types,
+                      const sb_type_row_t *rows, unsigned n, uint64_t late,
+                      const char *reason, int exit_code)
+{
+  pthread_mutex_lock(&lock);
+  if (finished)
+  {
+    pthread_mutex_unlock(&lock);
+    return 0;
+  }
+  finished = true;
+  int rc = 0;
+  /* A run interrupted before its measured part began (e.g. during warmup)
+     still leaves a valid, empty-interval log. */
+  if (!hdrlog_opened)
+  {
+    if (start_epoch == 0)
+    {
+      struct timespec ts;
+      clock_gettime(CLOCK_REALTIME, &ts);
+      start_epoch = (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+    }
+    open_hdrlog();
+    if (hdrlog_path && hdrlog == NULL)
+      rc = -1;
+  }
+  if (hdrlog)
+  {
+    /* The log sums to the run's histogram: what no interval line holds
+       (the time after the last tick, events closed at a forced shutdown)
+       goes into a last, shorter interval. */
+    double len = st->time_total - logged_end_s;
+    if (write_rest(h, logged, len, NULL, json_array_size(intervals) == 0) != 0)
+      rc = -1;
+    unsigned ntypes = sb_evtype_count();
+    for (unsigned i = 0; types && ntypes > 1 && i < ntypes; i++)
+      if (types[i].hist &&
+          write_rest(types[i].hist, logged_types ? logged_types[i].hist : NULL, len,
+                     sb_evtype_name((int) i), false) != 0)
+        rc = -1;
+    if (sb_hdrlog_close(hdrlog) != 0)
+    {
+      log_text(LOG_ALERT, "--hdr-log: write to '%s' failed", hdrlog_path);
+      rc = -1;
+    }
+    hdrlog = NULL;
+  }
+  if (json_path)
+  {
+    json_t *doc = json_object();
+    json_object_set_new(doc, "format", json_string("bmk-results"));
+    json_object_set_new(doc, "format_version", json_integer(RESULTS_FORMAT_VERSION));
+    json_object_set_new(doc, "manifest", manifest_json());
+    json_object_set_new(doc, "intervals", json_incref(intervals));
+    json_object_set_new(doc, "event_types", types_json(rows, n));
+    json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
+    json_object_set_new(doc, "server", server_json());
+    json_object_set_new(doc, "histogram", histogram_json(h));
+    size_t len = strlen(json_path) + 16;
+    char *tmp = malloc(len);
+    snprintf(tmp, len, "%s.tmp", json_path);
+    if (json_dump_file(doc, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
+        rename(tmp, json_path) != 0)
+    {
+      log_text(LOG_ALERT, "--results: cannot write '%s': %s", json_path, strerror(errno));
+      unlink(tmp);
+      rc = -1;
+    }
+    free(tmp);
+    json_decref(doc);
+  }
+  pthread_mutex_unlock(&lock);
+  return rc;
+}

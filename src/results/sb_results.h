@@ -1,0 +1,88 @@
+/*
+ * Machine-readable results (issue 3, item 5): the --results JSON document
+ * and the --hdr-log HdrHistogram interval log.
+ *
+ * The JSON document (schema: docs/results.schema.json, described in
+ * docs/results.md) holds a run manifest (bmk version, command line, every
+ * option's value, random seed, host, driver, server version and settings),
+ * one row per interval, per-event-type statistics, the final summary
+ * (marked interrupted with the reason when the run did not complete), the
+ * server-side reconciliation and the run's latency histogram (non-empty
+ * HDR buckets and the V2-encoded histogram). It is written with jansson
+ * once, at the end of the run (also after SIGINT/SIGTERM, a fatal error or
+ * a forced shutdown), to a temporary name renamed into place, so a reader
+ * never sees half a file.
+ *
+ * The HDR log gets one untagged line per interval plus one line per event
+ * type (Tag=<type>) when several types ran; it is flushed after every
+ * interval, and a last, shorter interval at the end makes the untagged
+ * lines, and each type's lines, sum to the run's histograms.
+ *
+ * Rows are collected in memory (about 200 bytes per interval plus the
+ * types). Interval calls come from the reporter thread, the others from
+ * the main thread; a mutex orders them.
+ */
+#ifndef SB_RESULTS_H
+#define SB_RESULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "results/sb_evtype.h"
+#include "core/sb_histogram.h"
+#include "results/sb_report.h"
+
+/* Remembers the test's name (e.g. "oltp_read_write") for the manifest.
+   Main thread, before the run. */
+void sb_results_set_test(const char *name);
+
+/* Remembers the command line for the manifest (main, before the run). */
+void sb_results_set_cmdline(int argc, char **argv);
+
+/*
+ * Prepares the output files of this run: checks that the JSON file can be
+ * created (it is written at the end) and creates the HDR log. Either path
+ * may be NULL. Returns 0, or -1 after a FATAL message naming the file and
+ * the reason. Main thread, before the workers start.
+ */
+int sb_results_open(const char *json_path, const char *hdrlog_path);
+
+/* True when either file was requested (the engine then samples intervals
+   even without --report-interval). */
+bool sb_results_enabled(void);
+
+/* The measured time origin, as wall-clock seconds since the epoch (the
+   HDR log's StartTime and the manifest's start time). */
+void sb_results_start(double start_epoch_s);
+
+/* Per-interval numbers beyond sb_stat_t. */
+typedef struct {
+  double start_s, len_s;       /* interval start (since the measured
+                                  origin) and length, seconds */
+  double lag_ms;               /* rate mode: schedule lag at the end */
+  uint64_t late;               /* events over --latency-limit */
+} sb_interval_extra_t;
+
+/*
+ * Adds one interval: its statistics `st`, histogram `h` (interval only),
+ * per-type interval numbers `types` (sb_evtype_count() entries) and
+ * `extra`. Writes the HDR log lines. Reporter thread.
+ */
+void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
+                         const sb_evtype_stat_t *types,
+                         const sb_interval_extra_t *extra);
+
+/*
+ * Writes the JSON document: final statistics `st`, the run's histogram
+ * `h`, the run's per-type sums `types` (NULL = none; their histograms
+ * complete the HDR log's tagged lines), per-type rows (n rows), late events, and how the run ended
+ * (`interrupted_reason` NULL = completed; exit code). Closes the HDR log.
+ * Returns 0, or -1 after an ERROR message (the exit code should then be
+ * non-zero). Main thread; at most once.
+ */
+int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
+                      const sb_evtype_stat_t *types,
+                      const sb_type_row_t *rows, unsigned n, uint64_t late,
+                      const char *interrupted_reason, int exit_code);
+
+#endif

@@ -1,0 +1,384 @@
+/* Server-side counters around the run; see sb_server_stats.h. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivers/db_driver.h"
+#include "core/sb_logger.h"
+#include "results/sb_server_stats.h"
+#include "core/sb_timer.h"
+
+static sb_srv_stats_t st;
+static db_conn_t *con;
+static bool is_pg;
+static long pg_version_num;
+static uint64_t t_start_ns;
+static uint64_t start_vals[SB_SRV_NCOUNTERS];
+static sb_counters_t client_start;
+
+/* Server counter names per driver, in sb_srv_counter_t order (NULL = the
+   server has no such counter). */
+static const char *const my_names[SB_SRV_NCOUNTERS] = {
+  "Com_commit", "Com_rollback", "Questions", "Innodb_rows_read", NULL,
+  "Innodb_rows_inserted", "Innodb_rows_updated", "Innodb_rows_deleted"
+};
+/* MariaDB 10.5+ has no Innodb_rows_*; the handler counters stand in. */
+static const char *const my_alt_names[SB_SRV_NCOUNTERS] = {
+  NULL, NULL, NULL, "Rows_read", NULL, "Handler_write", "Handler_update", "Handler_delete"
+};
+static const char *const pg_names[SB_SRV_NCOUNTERS] = {
+  "xact_commit", "xact_rollback", NULL, "tup_returned", "tup_fetched",
+  "tup_inserted", "tup_updated", "tup_deleted", "autovacuum_runs"
+};
+
+static const char MY_STATUS_SQL[] =
+  "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_commit','Com_rollback',"
+  "'Questions','Innodb_rows_read','Innodb_rows_inserted',"
+  "'Innodb_rows_updated','Innodb_rows_deleted','Rows_read','Handler_write',"
+  "'Handler_update','Handler_delete')";
+static const char PG_STATUS_SQL[] =
+  "SELECT v.name, v.value FROM pg_stat_database d, LATERAL (VALUES "
+  "('xact_commit', d.xact_commit), ('xact_rollback', d.xact_rollback), "
+  "('tup_returned', d.tup_returned), ('tup_fetched', d.tup_fetched), "
+  "('tup_inserted', d.tup_inserted), ('tup_updated', d.tup_updated), "
+  "('tup_deleted', d.tup_deleted)) AS v(name, value) "
+  "WHERE d.datname = current_database() "
+  "UNION ALL SELECT 'autovacuum_runs', COALESCE(sum(autovacuum_count + autoanalyze_count), 0) "
+  "FROM pg_stat_all_tables";
+
+static const char MY_SETTINGS_SQL[] =
+  "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('version_comment',"
+  "'innodb_buffer_pool_size','innodb_flush_log_at_trx_commit','sync_binlog',"
+  "'log_bin','innodb_log_file_size','innodb_doublewrite','max_connections',"
+  "'transaction_isolation','tx_isolation','innodb_flush_method')";
+static const char PG_SETTINGS_SQL[] =
+  "SELECT name, setting || COALESCE(' ' || unit, '') FROM pg_settings WHERE name IN "
+  "('shared_buffers','effective_cache_size','synchronous_commit','fsync',"
+  "'full_page_writes','wal_level','max_connections','work_mem',"
+  "'default_transaction_isolation','max_wal_size')";
+
+bool sb_server_stats_active(void)
+{
+  return con != NULL;
+}
+
+const sb_srv_stats_t *sb_server_stats(void)
+{
+  return &st;
+}
+
+/* Runs `sql` and hands each (name, value) row to `row`. Returns 0, or -1
+   when the query failed (the reason is in the connection's error). */
+static int query_pairs(const char *sql, void (*row)(const char *, const char *))
+{
+  db_result_t *rs = db_query(con, sql, strlen(sql));
+  if (rs == NULL)
+    return -1;
+  db_row_t *r;
+  while ((r = db_fetch_row(rs)) != NULL)
+  {
+    size_t l1 = 0, l2 = 0;
+    const char *a = db_row_value(r, rs, 0, &l1);
+    const char *b = db_row_value(r, rs, 1, &l2);
+    char name[128], value[256];
+    snprintf(name, sizeof(name), "%.*s", (int) l1, a ? a : "");
+    snprintf(value, sizeof(value), "%.*s", (int) l2, b ? b : "");
+    row(name, value);
+  }
+  db_free_results(rs);
+  return 0;
+}
+
+static uint64_t *sample_target;
+static bool found_primary[SB_SRV_NCOUNTERS];
+static uint64_t alt_vals[SB_SRV_NCOUNTERS];
+
+static void store_counter(const char *name, const char *value)
+{
+  const char *const *names = is_pg ? pg_names : my_names;
+  for (int i = 0; i < SB_SRV_NCOUNTERS; i++)
+  {
+    if (names[i] && strcasecmp(names[i], name) == 0)
+    {
+      sample_target[i] = strtoull(value, NULL, 10);
+      found_primary[i] = true;
+    }
+    if (!is_pg && my_alt_names[i] && strcasecmp(my_alt_names[i], name) == 0)
+      alt_vals[i] = strtoull(value, NULL, 10);
+  }
+}
+
+static void store_setting(const char *name, const char *value)
+{
+  if (st.nsettings >= SB_SRV_MAX_SETTINGS)
+    return;
+  snprintf(st.setting_name[st.nsettings], sizeof(st.setting_name[0]), "%s", name);
+  snprintf(st.setting_value[st.nsettings], sizeof(st.setting_value[0]), "%s", value);
+  st.nsettings++;
+}
+
+static void store_version(const char *name, const char *value)
+{
+  (void) name;
+  snprintf(st.version, sizeof(st.version), "%s", value);
+}
+
+static void warn_failed(const char *what)
+{
+  log_text(LOG_WARNING, "server statistics: cannot %s: %s (use --db-server-stats=off "
+           "to skip this); the client's results are not affected", what,
+           db_conn_sql_errmsg(con) ? db_conn_sql_errmsg(con) : "unknown error");
+}
+
+static int sample(uint64_t *vals)
+{
+  memset(vals, 0, sizeof(uint64_t) * SB_SRV_NCOUNTERS);
+  memset(found_primary, 0, sizeof(found_primary));
+  memset(alt_vals, 0, sizeof(alt_vals));
+  sample_target = vals;
+  int rc = query_pairs(is_pg ? PG_STATUS_SQL : MY_STATUS_SQL, store_counter);
+  for (int i = 0; rc == 0 && !is_pg && i < SB_SRV_NCOUNTERS; i++)
+    if (!found_primary[i] && my_alt_names[i])
+    {
+      vals[i] = alt_vals[i];
+      st.counter_source[i] = my_alt_names[i];
+    }
+  return rc;
+}
+
+/* The scan matters: a backend with no table statistics pending skips its
+   report even when forced, keeping its transaction counts (this request's
+   commit included) for later. Reading a catalog row makes it report. */
+#define FLUSH_SQL "SELECT pg_stat_force_next_flush() FROM pg_catalog.pg_namespace LIMIT 1"
+
+static void force_flush(db_conn_t *c, void *arg)
+{
+  unsigned *n = arg;
+  if (c == con || strcmp(db_driver_name((db_driver_t *) c->driver), "pgsql") != 0)
+    return;
+  static const char sql[] = FLUSH_SQL;
+  /* Not the client's query: counted nowhere (the owner is parked). */
+  int owner = c->thread_id;
+  c->thread_id = SB_TID_UNCOUNTED;
+  db_result_t *rs = db_query(c, sql, sizeof(sql) - 1);
+  if (rs)
+  {
+    db_free_results(rs);
+    (*n)++;
+  }
+  else
+    db_clear_error(c);
+  c->thread_id = owner;
+}
+
+static void set_version_num(const char *name, const char *value)
+{
+  (void) name;
+  pg_version_num = atol(value);
+}
+
+/* A PostgreSQL backend reports its statistics when it goes idle, but at
+   most once a second, otherwise 10 s later: the transactions the workers
+   made in thread_init (statement preparation) would land in the window.
+   PostgreSQL 15+ can be told to report at the next idle moment, which is
+   before the reply reaches us, so ask every worker connection (the workers
+   are parked at the start and end lines) and the sampler itself. Each
+   request is a transaction of its own that is reported with the rest;
+   returns how many were made. */
+static unsigned flush_backend_stats(void)
+{
+  unsigned n = 0;
+  if (pg_version_num < 150000)
+    return 0;
+  db_each_connection(force_flush, &n);
+  static const char sql[] = FLUSH_SQL;
+  db_result_t *rs = db_query(con, sql, sizeof(sql) - 1);
+  if (rs)
+    db_free_results(rs);
+  return n;
+}
+
+static int pg_read_snapshot(uint64_t *vals)
+{
+  db_result_t *rs = db_query(con, "SELECT pg_stat_clear_snapshot()", 31);
+  if (rs == NULL)
+    return -1;
+  db_free_results(rs);
+  return sample(vals);
+}
+
+void sb_server_stats_begin(bool enabled)
+{
+  memset(&st, 0, sizeof(st));
+  db_driver_t *drv = db_last_driver();
+  if (!enabled || drv == NULL)
+    return;
+  is_pg = strcmp(db_driver_name(drv), "pgsql") == 0;
+  snprintf(st.driver, sizeof(st.driver), "%s", db_driver_name(drv));
+  for (int i = 0; i < SB_SRV_NCOUNTERS; i++)
+  {
+    st.counter_source[i] = is_pg ? pg_names[i] : my_names[i];
+    st.has[i] = st.counter_source[i] != NULL;
+  }
+  /* The sampler's statements must not count as the client's, and a
+     failed connect is not fatal here, so the driver must not say FATAL. */
+  int saved_tid = sb_tls_tid;
+  sb_tls_tid = SB_TID_UNCOUNTED;
+  db_quiet_connect_errors(1);
+  con = db_connection_create(drv);
+  db_quiet_connect_errors(0);
+  sb_tls_tid = saved_tid;
+  if (con == NULL)
+  {
+    /* one line: libpq's messages span several */
+    char msg[512];
+    snprintf(msg, sizeof(msg), "%s", db_last_connect_errmsg());
+    for (char *c = msg; *c; c++)
+      if (*c == '\n' || *c == '\t')
+        *c = ' ';
+    log_text(LOG_WARNING, "server statistics: cannot connect: %s; the run goes on "
+             "without them (--db-server-stats=off skips this)", msg);
+    return;
+  }
+  const char *vsql = is_pg ? "SELECT 'v', version()" : "SELECT 'v', VERSION()";
+  if (query_pairs(vsql, store_version) == 0 &&
+      query_pairs(is_pg ? PG_SETTINGS_SQL : MY_SETTINGS_SQL, store_setting) == 0)
+    st.have_info = true;
+  else
+    warn_failed("read the server version and settings");
+  int rc;
+  if (is_pg)
+  {
+    /* The sampler's own reads happen in one transaction that stays open
+       (idle, no snapshot held under READ COMMITTED) until the end sample,
+       so it never counts in the window. */
+    query_pairs("SELECT 'v', current_setting('server_version_num')", set_version_num);
+    flush_backend_stats();
+    rc = db_query(con, "BEGIN", 5) ? pg_read_snapshot(start_vals) : -1;
+  }
+  else
+    rc = sample(start_vals);
+  if (rc != 0)
+  {
+    warn_failed(is_pg ? "read pg_stat_database" : "read SHOW GLOBAL STATUS");
+    sb_server_stats_close();
+    return;
+  }
+  sb_counters_snapshot(&client_start);
+  t_start_ns = sb_now_ns();
+}
+
+void sb_server_stats_end(void)
+{
+  if (con == NULL)
+    return;
+  sb_counters_t client_end;
+  sb_counters_snapshot(&client_end);
+  uint64_t t_end_ns = sb_now_ns();
+  uint64_t end_vals[SB_SRV_NCOUNTERS];
+  unsigned own = 0;
+  int rc;
+  if (is_pg)
+  {
+    own = flush_backend_stats();
+    rc = pg_read_snapshot(end_vals);
+    db_query(con, "COMMIT", 6);
+  }
+  else
+    rc = sample(end_vals);
+  if (rc != 0)
+  {
+    warn_failed("read the server counters at the end of the run");
+    return;
+  }
+  for (int i = 0; i < SB_SRV_NCOUNTERS; i++)
+    st.delta[i] = end_vals[i] >= start_vals[i] ? end_vals[i] - start_vals[i] : 0;
+  /* MySQL counts the end sample's SHOW in Questions; on PostgreSQL the
+     end-line report requests are commits of their own. */
+  if (!is_pg && st.delta[SB_SRV_QUERIES] > 0)
+    st.delta[SB_SRV_QUERIES]--;
+  st.delta[SB_SRV_COMMITS] -= own < st.delta[SB_SRV_COMMITS] ? own : st.delta[SB_SRV_COMMITS];
+  for (int i = 0; i < SB_CNT_MAX; i++)
+    st.client.v[i] = client_end.v[i] - client_start.v[i];
+  st.client_statements = st.client.v[SB_CNT_READ] + st.client.v[SB_CNT_WRITE] +
+                         st.client.v[SB_CNT_OTHER] + st.client.v[SB_CNT_ERROR];
+  st.window_s = (double) (t_end_ns - t_start_ns) / 1e9;
+  st.have_delta = true;
+}
+
+static void print_line(const char *label, uint64_t server, uint64_t client, bool compare,
+                       const char *client_what)
+{
+  double w = st.window_s > 0 ? st.window_s : 1;
+  char head[96];
+  snprintf(head, sizeof(head), "    %s:", label);
+  printf("%-38s %12" PRIu64 "  (%.2f per sec.)", head, server, (double) server / w);
+  if (compare)
+  {
+    double diff = client ? ((double) server - (double) client) * 100.0 / (double) client : 0;
+    printf("  client %s: %" PRIu64 "  diff: %+.3f%%", client_what, client, diff);
+  }
+  printf("\n");
+}
+
+void sb_server_stats_print(void)
+{
+  if (!st.have_delta)
+    return;
+  const uint64_t *d = st.delta;
+
+  log_lock();
+  printf("Server-side statistics (%s, %.2fs from the start of the workers to their end):\n",
+         is_pg ? "pg_stat_database" : "SHOW GLOBAL STATUS", st.window_s);
+  /* Every event of a transactional workload ends in one COMMIT; a
+     rolled-back attempt is restarted and counted once. */
+  print_line(is_pg ? "commits (xact_commit)" : "commits (Com_commit)",
+             d[SB_SRV_COMMITS], st.client.v[SB_CNT_EVENT],
+             /* autocommit statements are no COMMITs to MySQL */
+             is_pg || d[SB_SRV_COMMITS] > 0, "events");
+  print_line(is_pg ? "rollbacks (xact_rollback)" : "rollbacks (Com_rollback)",
+             d[SB_SRV_ROLLBACKS], 0, false, NULL);
+  /* The server's own transactions in this database: autovacuum and
+     autoanalyze workers commit too. */
+  if (is_pg && d[SB_SRV_AUTOVACUUM] > 0)
+    printf("    (autovacuum/autoanalyze ran %" PRIu64 " time(s) in the window; their "
+           "commits are included)\n", d[SB_SRV_AUTOVACUUM]);
+  if (st.has[SB_SRV_QUERIES])
+    print_line("queries (Questions)", d[SB_SRV_QUERIES], st.client_statements, true,
+               "statements");
+  if (is_pg)
+  {
+    print_line("rows returned (tup_returned)", d[SB_SRV_ROWS_READ], 0, false, NULL);
+    print_line("rows fetched (tup_fetched)", d[SB_SRV_ROWS_FETCHED], 0, false, NULL);
+  }
+  else
+  {
+    char label[96];
+    snprintf(label, sizeof(label), "rows read (%s)", st.counter_source[SB_SRV_ROWS_READ]);
+    print_line(label, d[SB_SRV_ROWS_READ], 0, false, NULL);
+  }
+  const char *what[3] = { "inserted", "updated", "deleted" };
+  for (int i = 0; i < 3; i++)
+  {
+    char label[96];
+    snprintf(label, sizeof(label), "rows %s (%s)", what[i],
+             st.counter_source[SB_SRV_ROWS_INSERTED + i]);
+    print_line(label, d[SB_SRV_ROWS_INSERTED + i], 0, false, NULL);
+  }
+  printf("\n");
+  fflush(stdout);
+  log_unlock();
+}
+
+void sb_server_stats_close(void)
+{
+  if (con == NULL)
+    return;
+  int saved_tid = sb_tls_tid;
+  sb_tls_tid = SB_TID_UNCOUNTED;
+  db_connection_close(con);
+  db_connection_free(con);
+  sb_tls_tid = saved_tid;
+  con = NULL;
+}

@@ -1,0 +1,96 @@
+/*
+ * Results reconciled with the server (issue 3, item 4).
+ *
+ * Around the measured run bmk reads the server's own counters through the
+ * script's driver on a separate connection, so the report can put the
+ * server's transactions and queries per second beside the client's:
+ *   MariaDB/MySQL: SHOW GLOBAL STATUS  Com_commit, Com_rollback, Questions,
+ *                  Innodb_rows_* (MariaDB 10.5+: Rows_read, Handler_*)
+ *   PostgreSQL:    pg_stat_database (current database) xact_commit,
+ *                  xact_rollback, tup_*; autovacuum/autoanalyze runs
+ * It also reads the server version and the settings that matter for a
+ * benchmark (buffer pool / shared buffers, durability, connections) for
+ * the results file's manifest.
+ *
+ * What is and is not excluded (docs/results.md): the sampler's own
+ * statements are subtracted (MySQL: its SHOW counts in Questions);
+ * the counters are server-wide (MySQL) or database-wide (PostgreSQL), so
+ * other clients' work is included. The samples are taken while the
+ * workers wait at the engine's start line (after thread_init) and end
+ * line (after their last event, before thread_done). On PostgreSQL 15+
+ * each parked worker connection is asked to publish its statistics
+ * (pg_stat_force_next_flush), because a backend reports at most once a
+ * second; those requests are subtracted, and the sampler reads inside one
+ * transaction that commits after the end sample.
+ *
+ * Failure to connect or to read counters (e.g. no privilege) is a
+ * warning; the run's own results are unaffected. --db-server-stats=off
+ * turns all of this off. Called from the main thread only.
+ */
+#ifndef SB_SERVER_STATS_H
+#define SB_SERVER_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/sb_counter.h"
+
+#define SB_SRV_MAX_SETTINGS 16
+
+typedef enum {
+  SB_SRV_COMMITS, SB_SRV_ROLLBACKS, SB_SRV_QUERIES,
+  SB_SRV_ROWS_READ, SB_SRV_ROWS_FETCHED, SB_SRV_ROWS_INSERTED,
+  SB_SRV_ROWS_UPDATED, SB_SRV_ROWS_DELETED,
+  SB_SRV_AUTOVACUUM,              /* PostgreSQL: autovacuum + autoanalyze runs */
+  SB_SRV_NCOUNTERS
+} sb_srv_counter_t;
+
+/* Everything the report and the results file need. */
+typedef struct {
+  bool have_info;                 /* version and settings were read */
+  char driver[16];                /* "mysql" / "pgsql" */
+  char version[128];              /* server version string */
+  unsigned nsettings;
+  char setting_name[SB_SRV_MAX_SETTINGS][64];
+  char setting_value[SB_SRV_MAX_SETTINGS][128];
+
+  bool have_delta;                /* both samples succeeded */
+  double window_s;                /* seconds between the samples */
+  bool has[SB_SRV_NCOUNTERS];     /* counter exists for this server */
+  const char *counter_source[SB_SRV_NCOUNTERS]; /* server's counter names */
+  uint64_t delta[SB_SRV_NCOUNTERS];
+  sb_counters_t client;           /* client counters over the same window */
+  uint64_t client_statements;     /* reads + writes + other + ignored errors:
+                                     a failed statement reached the server */
+} sb_srv_stats_t;
+
+/*
+ * Opens the sampling connection with the driver the script used, reads
+ * the version and settings, and takes the start sample together with a
+ * snapshot of the client counters. Does nothing when no SQL driver is in
+ * use or `enabled` is false. Warnings only; never fails the run.
+ */
+void sb_server_stats_begin(bool enabled);
+
+/* True between a successful begin and close: the engine then holds the
+   workers at an end line so the end sample sees exactly the run. */
+bool sb_server_stats_active(void);
+
+/* Takes the end sample (every worker is parked after its last event,
+   before thread_done) and fills the deltas. On PostgreSQL 15+ each worker
+   connection is first asked to report its statistics (the workers are
+   parked, so the main thread may use their connections). No-op when begin
+   did not succeed. */
+void sb_server_stats_end(void);
+
+/* The numbers so far (never NULL; fields false/zero when unavailable). */
+const sb_srv_stats_t *sb_server_stats(void);
+
+/* Prints the "Server-side statistics" block after the final report when
+   deltas are available. `out` is stdout in practice. */
+void sb_server_stats_print(void);
+
+/* Closes the sampling connection. */
+void sb_server_stats_close(void);
+
+#endif
