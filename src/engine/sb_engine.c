@@ -78,6 +78,27 @@ bool sb_engine_stopping(void)
   return ck_pr_load_int(&g_stop) != 0;
 }
 
+bool sb_engine_sleep(int thread_id, double seconds)
+{
+  (void) thread_id;
+  if (!(seconds > 0))
+    return !sb_engine_stopping();
+  uint64_t end = sb_now_ns() + (uint64_t) (seconds * 1e9);
+  for (;;)
+  {
+    bool in_run = ck_pr_load_int(&g_running_flag) != 0;
+    if (in_run && ck_pr_load_int(&g_stop))
+      return false;
+    uint64_t now = sb_now_ns();
+    if (now >= end)
+      return true;
+    uint64_t until = end;
+    if (in_run && end - now > 100 * NS_PER_MS)
+      until = now + 100 * NS_PER_MS;
+    sb_sleep_until_ns(until);
+  }
+}
+
 /* ---- FFI entry points ------------------------------------------------------ */
 
 static sb_worker_t *worker(int tid)

@@ -100,6 +100,20 @@ void sb_event_set_type(int thread_id, int type_id);
    transaction back) as a rollback of its type. Owner thread only. */
 void sb_event_restarted(int thread_id);
 
+/*
+ * The one wait a workload may make (Lua: sysbench.sleep(seconds), a bmk
+ * extension): keying and thinking times, pauses between retries. Sleeps
+ * `seconds` (>= 0; fractions allowed, resolution about 1 ms) on behalf of
+ * VU `thread_id`. During a run it wakes early when the run is stopping
+ * (time or event limit, fatal error, signal), checking every 100 ms, so a
+ * long think time never delays the end of a run. Returns true when the
+ * whole time passed, false when it woke early. Outside a run (prepare,
+ * init) it simply sleeps. Going through this function, never a raw
+ * usleep, is what lets an event-loop engine turn the wait into a timer.
+ * Thread-safe; call from the VU's own thread. Exported for FFI.
+ */
+bool sb_engine_sleep(int thread_id, double seconds);
+
 /* True while a run is being measured (used by drivers for debug). */
 bool sb_engine_running(void);
 

@@ -442,4 +442,28 @@ LUA
 run_bmk hist.lua prepare
 assert_eq "sysbench.histogram prints twice" 2 "$(echo "$OUT" | grep -c '|\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\* 10$')"
 
+# sysbench.sleep (bmk): the engine's one wait
+cat > sleep.lua <<'LUA'
+function event()
+  local ok = sysbench.sleep(30)     -- far beyond --time: woken by the stop
+  print("slept=" .. tostring(ok))
+end
+function prepare()
+  print("short=" .. tostring(sysbench.sleep(0.01)))
+  print("zero=" .. tostring(sysbench.sleep(0)))
+  print("neg=" .. tostring((pcall(sysbench.sleep, -1))))
+  local ok, err = pcall(sysbench.sleep, "x")
+  print("str=" .. tostring(err))
+end
+LUA
+run_bmk sleep.lua prepare
+assert_contains "sysbench.sleep completes outside a run" "$OUT" "short=true"
+assert_contains "sysbench.sleep(0)" "$OUT" "zero=true"
+assert_contains "sysbench.sleep rejects a negative time" "$OUT" "neg=false"
+assert_contains "sysbench.sleep rejects a string" "$OUT" "sysbench.sleep: seconds must be a number >= 0, got x"
+run_bmk sleep.lua --time=1 --threads=3 run
+assert_eq "a long sysbench.sleep ends with the run" 0 "$RC"
+assert_eq "each thread was woken by the stop" 3 "$(echo "$OUT" | grep -c '^slept=false$')"
+assert_eq "the woken events count" 3 "$(report_value "total number of events:" "$OUT")"
+
 finish

@@ -85,6 +85,7 @@ void sb_event_stop(int thread_id);
 int sb_event_type_id(const char *name);
 void sb_event_set_type(int thread_id, int type_id);
 void sb_event_restarted(int thread_id);
+bool sb_engine_sleep(int thread_id, double seconds);
 
 ]]
 
@@ -134,6 +135,23 @@ do
       ids[name] = id
     end
     C.sb_event_set_type(sysbench.tid, id)
+  end
+end
+
+-- sysbench.sleep(seconds) (bmk): the one way a workload waits (keying and
+-- thinking times, pauses). seconds: number >= 0, fractions allowed
+-- (about 1 ms resolution). Returns true when the whole time passed, false
+-- when the run is stopping (it then wakes within 100 ms). Raises an error
+-- for a negative or non-number argument. Goes through the engine (never a
+-- raw usleep) so that an event-loop engine can turn it into a timer.
+do
+  local sleep = C.sb_engine_sleep
+  function sysbench.sleep(seconds)
+    if type(seconds) ~= "number" or seconds ~= seconds or seconds < 0 then
+      error("sysbench.sleep: seconds must be a number >= 0, got " ..
+              tostring(seconds), 2)
+    end
+    return sleep(sysbench.tid, seconds)
   end
 end
 
