@@ -60,6 +60,7 @@ static const sb_option_t ext_options[] = {
   { "latency-limit", "count events slower than this many milliseconds as late (0 = off)", "0", SB_ARG_TYPE_DOUBLE },
   { "results", "write the results (manifest, intervals, per-type statistics, summary, histogram) to this JSON file", "", SB_ARG_TYPE_STRING },
   { "hdr-log", "write per-interval latency histograms to this file (HdrHistogram interval log)", "", SB_ARG_TYPE_STRING },
+  { "series-id", "name of the series this run belongs to, written to the --results manifest (bmk series sets it; bmk report groups by it)", "", SB_ARG_TYPE_STRING },
   { "db-server-stats", "compare the client's counts with the server's own counters over the run", "on", SB_ARG_TYPE_BOOL },
   { "rand-spec-iter", "number of iterations for the special and gaussian distributions", "12", SB_ARG_TYPE_INT },
   { "rand-spec-pct", "percentage of the values to be treated as 'special' (for special distribution)", "1", SB_ARG_TYPE_INT },
