@@ -418,7 +418,7 @@ static json_t *server_json(void)
   return o;
 }
 
-static json_t *histogram_json(const sb_hdr_t *h)
+json_t *sb_results_histogram_json(const sb_hdr_t *h)
 {
   json_t *o = json_object();
   json_object_set_new(o, "unit", json_string("ns"));
@@ -522,7 +522,7 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     json_object_set_new(doc, "event_types", types_json(rows, n, types));
     json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
     json_object_set_new(doc, "server", server_json());
-    json_object_set_new(doc, "histogram", histogram_json(h));
+    json_object_set_new(doc, "histogram", sb_results_histogram_json(h));
     size_t len = strlen(json_path) + 16;
     char *tmp = malloc(len);
     snprintf(tmp, len, "%s.tmp", json_path);

@@ -28,6 +28,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "results/sb_evtype.h"
 #include "core/sb_histogram.h"
 #include "results/sb_report.h"
@@ -84,5 +86,10 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
                       const sb_evtype_stat_t *types,
                       const sb_type_row_t *rows, unsigned n, uint64_t late,
                       const char *interrupted_reason, int exit_code);
+
+/* The document's "histogram" object for `h` (unit, range, total, the
+   non-empty buckets, the V2 encoding); also used by merged documents.
+   New reference; NULL-safe fields on OOM. Thread-safe. */
+json_t *sb_results_histogram_json(const sb_hdr_t *h);
 
 #endif
