@@ -115,6 +115,8 @@ int main(int argc, char **argv)
   /* `bmk kit ...` has its own command line (bmk-kit.md §4.4). */
   if (argc > 1 && strcmp(argv[1], "kit") == 0)
     return sb_kit_main(argc, argv);
+  if (argc > 1 && strcmp(argv[1], "series") == 0)
+    return sb_series_main(argc, argv);
   /* `bmk report ...`: result files (docs/report.md) */
   if (argc > 1 && strcmp(argv[1], "report") == 0)
     return sb_report_main(argc, argv);

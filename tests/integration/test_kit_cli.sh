@@ -239,8 +239,8 @@ assert_not_contains "pgsql: engine not passed" "$OUT" "storage-engine"
 # ---- sb11_MAX split (explain) ---------------------------------------------------
 kit explain OLTP_RW_10M_8tab-uniform-trx 32768 300
 assert_eq "32768 users: 2 processes" 2 "$(printf '%s\n' "$OUT" | grep -c ' run$')"
-assert_match "p1: 20000 threads offset 0" "$OUT" "--threads=20000 .*--thread-offset=0 --threads-total=32768 --sync-file=/tmp/bmk-sync\.[0-9]+ run$"
-assert_match "p2: 12768 threads offset 20000" "$OUT" "--threads=12768 .*--thread-offset=20000 --threads-total=32768 --sync-file=/tmp/bmk-sync\.[0-9]+ run$"
+assert_match "p1: 20000 threads offset 0, results part 1" "$OUT" "--threads=20000 .*--thread-offset=0 --threads-total=32768 --sync-file=/tmp/bmk-sync\.[0-9]+ --results=/tmp/bmk-OLTP_RW_10M_8tab-uniform-trx\.[0-9]+\.p1\.json run$"
+assert_match "p2: 12768 threads offset 20000, results part 2" "$OUT" "--threads=12768 .*--thread-offset=20000 --threads-total=32768 --sync-file=/tmp/bmk-sync\.[0-9]+ --results=/tmp/bmk-OLTP_RW_10M_8tab-uniform-trx\.[0-9]+\.p2\.json run$"
 kit explain OLTP_RW_10M_8tab-uniform-trx 65536 300
 assert_eq "65536 users: 20000x3 + 5536" "20000 20000 20000 5536" \
   "$(printf '%s\n' "$OUT" | sed -n 's/.*--threads=\([0-9]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
@@ -289,9 +289,10 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     "$(printf '%s\n' "$OUT" | sed -n 's/^probe: g=\([0-9]*\) total=6 .*/\1/p' | sort -n | tr '\n' ' ' | sed 's/ $//')"
   spread=$(printf '%s\n' "$OUT" | sed -n 's/^probe: .* start=//p' | sort -n | awk 'NR==1{a=$1} {b=$1} END{printf "%d", (b-a)*1000}')
   check "$db: all threads start within 100 ms (${spread} ms)" test "$spread" -lt 100
-  assert_match "$db: combined line" "$OUT" "^=> Combined \(2 processes, 6 threads\): tps: [0-9.]+ qps: [0-9.]+ \(r/w/o: [0-9.]+/0\.00/0\.00\) err/s: 0\.00 reconn/s: 0\.00 avg lat \(ms\): [0-9.]+ 95th pct \(ms, worst process\): [0-9.]+$"
-  t1=$(printf '%s\n' "$OUT" | sed -n 's/^ *transactions: *[0-9]* *(\([0-9.]*\) per sec.)/\1/p' | awk '{s+=$1} END{printf "%.2f", s}')
-  assert_match "$db: combined tps = sum of processes" "$OUT" "^=> Combined .* tps: $t1 "
+  assert_match "$db: combined line" "$OUT" "^=> Combined \(2 processes, 6 threads\): tps: [0-9.]+ qps: [0-9.]+ \(r/w/o: [0-9.]+/0\.00/0\.00\) err/s: 0\.00 reconn/s: 0\.00 avg lat \(ms\): [0-9.]+ 95th pct \(ms\): [0-9.]+$"
+  # merged from the processes' result files: all events over the run's time
+  t1=$(printf '%s\n' "$OUT" | awk '/^ *total number of events:/{e+=$5} /^ *time elapsed:/{t=$3+0} END{printf "%.2f", e/t}')
+  assert_match "$db: combined tps = all events / time" "$OUT" "^=> Combined .* tps: $t1 "
   assert_match "$db: trx name: qps excluding BEGIN/COMMIT" "$OUT" "^=> kit: qps excluding BEGIN/COMMIT: -?[0-9.]+$"
   assert_eq "$db: sync file, markers and logs removed" "" "$(ls "$K/tmp")"
 
