@@ -13,17 +13,18 @@
 
 static const char USAGE[] =
   "Usage:\n"
-  "  bmk report [--series=ID] [--html=FILE.html] FILE.json...\n"
-  "  bmk report --merge [--output=MERGED.json] [--html=FILE.html] FILE.json...\n"
+  "  bmk report [--series=ID] [--html=FILE.html [--svg-dir=DIR]] FILE.json...\n"
+  "  bmk report --merge [--output=MERGED.json] [--html=FILE.html [--svg-dir=DIR]] FILE.json...\n"
   "The series table of the runs in the --results files (one table per series; runs\n"
   "without a series id are grouped by test), or with --merge the runs that ran at the\n"
   "same time (a split kit run, several load hosts) combined into one report.\n"
-  "--html writes one self-contained page of charts (gnuplot: apt-get install gnuplot-nox).\n"
+  "--html writes one self-contained page of charts (gnuplot: apt-get install gnuplot-nox);\n"
+  "--svg-dir also writes each chart as DIR/chart-<n>.svg (listed in DIR/charts.txt).\n"
   "See docs/report.md.\n";
 
 typedef struct {
   bool merge;
-  const char *output, *html, *series;
+  const char *output, *html, *series, *svg_dir;
   const char **files;
   unsigned nfiles;
 } report_args_t;
@@ -61,6 +62,8 @@ static int parse_args(int argc, char **argv, report_args_t *a)
       a->html = x + 7;
     else if (strncmp(x, "--series=", 9) == 0 && x[9])
       a->series = x + 9;
+    else if (strncmp(x, "--svg-dir=", 10) == 0 && x[10])
+      a->svg_dir = x + 10;
     else
       return usage_error("unknown option or missing value: '%s'", x);
   }
@@ -68,6 +71,8 @@ static int parse_args(int argc, char **argv, report_args_t *a)
     return usage_error("%s", "no result files given");
   if (a->output && !a->merge)
     return usage_error("%s", "--output writes the merged file: it needs --merge");
+  if (a->svg_dir && !a->html)
+    return usage_error("%s", "--svg-dir copies the charts of --html: it needs --html");
   if (a->series && a->merge)
     return usage_error("%s", "--series selects runs for the series table; --merge takes the "
                        "files to combine");
@@ -203,6 +208,7 @@ int sb_report_main(int argc, char **argv)
     free(a.files);
     return rc < 0 ? 0 : 1;
   }
+  sb_html_set_svg_dir(a.svg_dir);
   sb_rdoc_t *docs = calloc(a.nfiles, sizeof(sb_rdoc_t));
   rc = docs ? load_all(&a, docs) : 1;
   if (rc == 0)

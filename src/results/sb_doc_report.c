@@ -25,6 +25,20 @@ static double option_num(const json_t *doc, const char *name)
   return v ? strtod(v, NULL) : 0;
 }
 
+/* Events, errors and reconnects of `o`, and the query counts of `q`
+   (keys `rk`, `wk`, `ok`: an interval row holds them itself as reads /
+   writes / other, the summary in queries.read / write / other). */
+static void fill_counts(sb_stat_t *st, const json_t *o, const json_t *q, const char *rk,
+                        const char *wk, const char *ok)
+{
+  st->events = cnt(o, "events");
+  st->reads = cnt(q, rk);
+  st->writes = cnt(q, wk);
+  st->other = cnt(q, ok);
+  st->errors = cnt(o, "errors");
+  st->reconnects = cnt(o, "reconnects");
+}
+
 static int cmp_double(const void *a, const void *b)
 {
   double x = *(const double *) a, y = *(const double *) b;
@@ -70,12 +84,7 @@ static void print_intervals(FILE *out, const json_t *doc, bool db)
     st.time_total = num0(sb_json_num(row, "time_s", NULL));
     st.time_interval = num0(sb_json_num(row, "length_s", NULL));
     st.threads_running = (unsigned) cnt(row, "threads_running");
-    st.events = cnt(row, "events");
-    st.reads = cnt(row, "reads");
-    st.writes = cnt(row, "writes");
-    st.other = cnt(row, "other");
-    st.errors = cnt(row, "errors");
-    st.reconnects = cnt(row, "reconnects");
+    fill_counts(&st, row, row, "reads", "writes", "other");
     st.percentile = p;
     st.latency_pct = num0(sb_json_num(row, "latency_ms", key, NULL)) / 1000.0;
     st.queue_length = cnt(row, "queue_length");
@@ -132,12 +141,7 @@ void sb_doc_report_print(FILE *out, const json_t *doc)
   memset(&st, 0, sizeof(st));
   st.threads = (unsigned) cnt(s, "threads");
   st.time_total = st.time_interval = num0(sb_json_num(s, "time_s", NULL));
-  st.events = cnt(s, "events");
-  st.reads = cnt(q, "read");
-  st.writes = cnt(q, "write");
-  st.other = cnt(q, "other");
-  st.errors = cnt(s, "errors");
-  st.reconnects = cnt(s, "reconnects");
+  fill_counts(&st, s, q, "read", "write", "other");
   const json_t *l = json_object_get(s, "latency_ms");
   st.latency_min = num0(sb_json_num(l, "min", NULL)) / 1000.0;
   st.latency_avg = num0(sb_json_num(l, "avg", NULL)) / 1000.0;

@@ -1,5 +1,4 @@
 /* HdrHistogram V2 encoding and interval logs; see sb_hdrlog.h. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
+#include "core/sb_logger.h"
 #include "results/sb_hdrlog.h"
 
 #define V2_COOKIE            0x1c849313u
@@ -135,18 +135,6 @@ static uint64_t get64(const uint8_t *p)
   return (uint64_t) get32(p) << 32 | get32(p + 4);
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (err && errlen)
-  {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
-
 /* Base64 to bytes (malloc'd, *n bytes); NULL when the text is not base64. */
 static uint8_t *unbase64(const char *b64, size_t *n)
 {
@@ -238,14 +226,14 @@ static int get_zigzag(const uint8_t *p, size_t end, size_t *pos, int64_t *value)
 static int decode_v2(const uint8_t *raw, size_t n, sb_hdr_t *h, char *err, size_t errlen)
 {
   if (n < V2_HEADER_LEN || get32(raw) != V2_COOKIE)
-    return fail(err, errlen, "not an HdrHistogram V2 encoding (cookie 0x%08x)",
+    return sb_errf(err, errlen, "not an HdrHistogram V2 encoding (cookie 0x%08x)",
                 n >= 4 ? get32(raw) : 0);
   uint32_t payload = get32(raw + 4);
   if (payload > n - V2_HEADER_LEN)
-    return fail(err, errlen, "truncated histogram (%u of %zu payload bytes)",
+    return sb_errf(err, errlen, "truncated histogram (%u of %zu payload bytes)",
                 (unsigned) (n - V2_HEADER_LEN), (size_t) payload);
   if (get32(raw + 8) != 0 || get32(raw + 12) != 3 || get64(raw + 16) != 1)
-    return fail(err, errlen, "histogram layout differs from bmk's (normalizing offset %u, "
+    return sb_errf(err, errlen, "histogram layout differs from bmk's (normalizing offset %u, "
                 "%u significant digits, lowest value %llu; bmk writes 0, 3, 1)",
                 get32(raw + 8), get32(raw + 12), (unsigned long long) get64(raw + 16));
   size_t pos = V2_HEADER_LEN, end = V2_HEADER_LEN + payload;
@@ -255,7 +243,7 @@ static int decode_v2(const uint8_t *raw, size_t n, sb_hdr_t *h, char *err, size_
   {
     int64_t v;
     if (get_zigzag(raw, end, &pos, &v) != 0)
-      return fail(err, errlen, "truncated histogram counts");
+      return sb_errf(err, errlen, "truncated histogram counts");
     if (v < 0)
     {
       index += (uint64_t) (-(v + 1)) + 1;
@@ -264,9 +252,9 @@ static int decode_v2(const uint8_t *raw, size_t n, sb_hdr_t *h, char *err, size_
     if (v > 0)
     {
       if (index >= limit)
-        return fail(err, errlen, "histogram holds values above bmk's range (1 h)");
+        return sb_errf(err, errlen, "histogram holds values above bmk's range (1 h)");
       if (sb_hdr_add_count_at(h, (uint32_t) index, (uint64_t) v) != 0)
-        return fail(err, errlen, "out of memory");
+        return sb_errf(err, errlen, "out of memory");
     }
     index++;
   }
@@ -278,20 +266,20 @@ int sb_hdr_decode_v2_base64(const char *b64, sb_hdr_t *h, char *err, size_t errl
   size_t n = 0, raw_n = 0;
   uint8_t *packed = b64 ? unbase64(b64, &n) : NULL;
   if (packed == NULL)
-    return fail(err, errlen, "histogram is not base64 text");
+    return sb_errf(err, errlen, "histogram is not base64 text");
   int rc;
   if (n < 8 || get32(packed) != V2_COMPRESSED_COOKIE)
-    rc = fail(err, errlen, "not a compressed HdrHistogram V2 encoding");
+    rc = sb_errf(err, errlen, "not a compressed HdrHistogram V2 encoding");
   else if (get32(packed + 4) > n - 8)
-    rc = fail(err, errlen, "truncated compressed histogram");
+    rc = sb_errf(err, errlen, "truncated compressed histogram");
   else
   {
     uint8_t *raw = inflate_all(packed + 8, get32(packed + 4), &raw_n);
     sb_hdr_t *tmp = raw ? sb_hdr_new() : NULL;
     if (raw == NULL)
-      rc = fail(err, errlen, "compressed histogram does not inflate");
+      rc = sb_errf(err, errlen, "compressed histogram does not inflate");
     else if (tmp == NULL)
-      rc = fail(err, errlen, "out of memory");
+      rc = sb_errf(err, errlen, "out of memory");
     else if ((rc = decode_v2(raw, raw_n, tmp, err, errlen)) == 0)
       sb_hdr_add(h, tmp);
     sb_hdr_free(tmp);

@@ -10,11 +10,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/sb_logger.h"
 #include "core/sb_version.h"
 #include "results/sb_html.h"
 #include "results/sb_series_table.h"
 
 #define MAX_DBL_GROUPS 64
+
+static const char *svg_dir;
+
+void sb_html_set_svg_dir(const char *dir)
+{
+  svg_dir = dir && *dir ? dir : NULL;
+}
 
 /* One chart: gnuplot writes dir/c<id>.svg, the page embeds it. */
 typedef struct {
@@ -31,18 +39,6 @@ typedef struct {
   char *err;
   size_t errlen;
 } html_ctx_t;
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (err && errlen)
-  {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
 
 /* gnuplot's path: $BMK_GNUPLOT, else `gnuplot` on PATH. */
 static int find_gnuplot(char *buf, size_t len)
@@ -98,7 +94,7 @@ static FILE *chart_begin(html_ctx_t *c, const char *section, unsigned height,
     unsigned cap = c->cap ? c->cap * 2 : 16;
     chart_t *bigger = realloc(c->charts, cap * sizeof(chart_t));
     if (bigger == NULL)
-      return fail(c->err, c->errlen, "out of memory"), NULL;
+      return sb_errf(c->err, c->errlen, "out of memory"), NULL;
     c->charts = bigger;
     c->cap = cap;
   }
@@ -113,7 +109,7 @@ static FILE *chart_begin(html_ctx_t *c, const char *section, unsigned height,
   snprintf(path, sizeof(path), "%s/c%u.dat", c->dir, ch->id);
   FILE *d = fopen(path, "w");
   if (d == NULL)
-    return fail(c->err, c->errlen, "cannot write %s: %s", path, strerror(errno)), NULL;
+    return sb_errf(c->err, c->errlen, "cannot write %s: %s", path, strerror(errno)), NULL;
   c->ncharts++;
   fprintf(c->gp, "\nreset\nset terminal svg size 720,%u dynamic noenhanced font 'sans,10' "
           "background '#ffffff'\nset datafile missing '-'\nset grid\n"
@@ -209,7 +205,7 @@ static int chart_timeline(html_ctx_t *c, const sb_rdoc_t *doc)
   if (json_array_size(json_object_get(doc->doc, "intervals")) == 0)
     fprintf(d, "0 - - -\n");
   fclose(d);
-  fprintf(c->gp, "set multiplot layout 3,1\nunset key\nset yrange [0:*]\n"
+  fprintf(c->gp, "set multiplot layout 3,1\nset lmargin 10\nset xrange [0:*]\nunset key\nset yrange [0:*]\n"
           "set ylabel 'tps'\nplot '%s/c%u.dat' using 1:2 with linespoints pt 7 ps 0.4 lw 1.5\n"
           "set ylabel 'p95 (ms)'\nplot '' using 1:3 with linespoints pt 7 ps 0.4 lw 1.5 lc 2\n"
           "set ylabel 'errors/s'\nset xlabel 'seconds'\n"
@@ -284,7 +280,7 @@ static int charts_dbl(html_ctx_t *c, const sb_series_t *s, unsigned ns)
     total += s[g].n;
   const sb_series_row_t **rows = calloc(total ? total : 1, sizeof(*rows));
   if (rows == NULL)
-    return fail(c->err, c->errlen, "out of memory");
+    return sb_errf(c->err, c->errlen, "out of memory");
   unsigned n = 0;
   for (unsigned g = 0; g < ns; g++)
     for (unsigned i = 0; i < s[g].n; i++)
@@ -305,7 +301,7 @@ static int run_gnuplot(html_ctx_t *c, const char *gnuplot)
   snprintf(log, sizeof(log), "%s/gnuplot.log", c->dir);
   pid_t pid = fork();
   if (pid < 0)
-    return fail(c->err, c->errlen, "cannot start gnuplot: %s", strerror(errno));
+    return sb_errf(c->err, c->errlen, "cannot start gnuplot: %s", strerror(errno));
   if (pid == 0)
   {
     FILE *l = freopen(log, "w", stderr);
@@ -332,7 +328,7 @@ static int run_gnuplot(html_ctx_t *c, const char *gnuplot)
   for (char *p = msg; *p; p++)
     if (*p == '\n')
       *p = ' ';
-  return fail(c->err, c->errlen, "gnuplot (%s) failed: %s", gnuplot, msg);
+  return sb_errf(c->err, c->errlen, "gnuplot (%s) failed: %s", gnuplot, msg);
 }
 
 /* Copies dir/c<id>.svg into the page from its <svg element on, with every
@@ -343,7 +339,7 @@ static int embed_svg(html_ctx_t *c, FILE *out, unsigned id)
   snprintf(path, sizeof(path), "%s/c%u.svg", c->dir, id);
   FILE *f = fopen(path, "r");
   if (f == NULL)
-    return fail(c->err, c->errlen, "gnuplot wrote no chart %s", path);
+    return sb_errf(c->err, c->errlen, "gnuplot wrote no chart %s", path);
   fseek(f, 0, SEEK_END);
   long len = ftell(f);
   rewind(f);
@@ -351,13 +347,13 @@ static int embed_svg(html_ctx_t *c, FILE *out, unsigned id)
   size_t got = svg ? fread(svg, 1, (size_t) len, f) : 0;
   fclose(f);
   if (svg == NULL)
-    return fail(c->err, c->errlen, "out of memory");
+    return sb_errf(c->err, c->errlen, "out of memory");
   svg[got] = '\0';
   const char *p = strstr(svg, "<svg");
   if (p == NULL)
   {
     free(svg);
-    return fail(c->err, c->errlen, "gnuplot's chart %s is not SVG", path);
+    return sb_errf(c->err, c->errlen, "gnuplot's chart %s is not SVG", path);
   }
   static const char *const refs[] = { "id='", "id=\"", "href='#", "href=\"#", "url(#" };
   while (*p)
@@ -445,7 +441,7 @@ static int write_page(html_ctx_t *c, FILE *out, const sb_series_t *s, unsigned n
     fputs("</figcaption>\n</figure>\n", out);
   }
   fputs("</body>\n</html>\n", out);
-  return ferror(out) ? fail(c->err, c->errlen, "write error: %s", strerror(errno)) : 0;
+  return ferror(out) ? sb_errf(c->err, c->errlen, "write error: %s", strerror(errno)) : 0;
 }
 
 /* Removes the temporary directory and what build() put in it. */
@@ -466,6 +462,38 @@ static void remove_dir(const html_ctx_t *c)
   rmdir(c->dir);
 }
 
+/* Copies every chart to svg_dir (standalone files) with charts.txt. */
+static int copy_svgs(html_ctx_t *c)
+{
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/charts.txt", svg_dir);
+  FILE *idx = fopen(path, "w");
+  if (idx == NULL)
+    return sb_errf(c->err, c->errlen, "--svg-dir: cannot write %s: %s", path, strerror(errno));
+  int rc = 0;
+  for (unsigned i = 0; rc == 0 && i < c->ncharts; i++)
+  {
+    char from[128];
+    snprintf(from, sizeof(from), "%s/c%u.svg", c->dir, c->charts[i].id);
+    snprintf(path, sizeof(path), "%s/chart-%u.svg", svg_dir, c->charts[i].id);
+    FILE *in = fopen(from, "r"), *out = in ? fopen(path, "w") : NULL;
+    char buf[65536];
+    size_t n;
+    while (out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+      fwrite(buf, 1, n, out);
+    if (in == NULL || out == NULL || ferror(out))
+      rc = sb_errf(c->err, c->errlen, "--svg-dir: cannot write %s: %s", path, strerror(errno));
+    if (in)
+      fclose(in);
+    if (out && fclose(out) != 0 && rc == 0)
+      rc = sb_errf(c->err, c->errlen, "--svg-dir: cannot write %s: %s", path, strerror(errno));
+    fprintf(idx, "chart-%u.svg: %s\n", c->charts[i].id, c->charts[i].caption);
+  }
+  if (fclose(idx) != 0 && rc == 0)
+    rc = sb_errf(c->err, c->errlen, "--svg-dir: cannot write %s/charts.txt", svg_dir);
+  return rc;
+}
+
 /* Writes the script, runs gnuplot and the page; the caller cleans up. */
 static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_rdoc_t *docs,
                  unsigned n, const sb_series_t *s, unsigned ns)
@@ -473,7 +501,7 @@ static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_
   char script[128];
   snprintf(script, sizeof(script), "%s/charts.gp", c->dir);
   if ((c->gp = fopen(script, "w")) == NULL)
-    return fail(c->err, c->errlen, "cannot write %s: %s", script, strerror(errno));
+    return sb_errf(c->err, c->errlen, "cannot write %s: %s", script, strerror(errno));
   int rc = 0;
   for (unsigned g = 0; rc == 0 && g < ns; g++)
     rc = charts_series(c, &s[g]);
@@ -482,23 +510,25 @@ static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_
   if (rc == 0)
     rc = charts_dbl(c, s, ns);
   if (fclose(c->gp) != 0 && rc == 0)
-    rc = fail(c->err, c->errlen, "cannot write %s", script);
+    rc = sb_errf(c->err, c->errlen, "cannot write %s", script);
   c->gp = NULL;
   if (rc != 0 || (rc = run_gnuplot(c, gnuplot)) != 0)
+    return rc;
+  if (svg_dir && (rc = copy_svgs(c)) != 0)
     return rc;
   size_t len = strlen(path) + 8;
   char *tmp = malloc(len);
   snprintf(tmp, len, "%s.tmp", path);
   FILE *out = fopen(tmp, "w");
   if (out == NULL)
-    rc = fail(c->err, c->errlen, "cannot write '%s': %s", tmp, strerror(errno));
+    rc = sb_errf(c->err, c->errlen, "cannot write '%s': %s", tmp, strerror(errno));
   else
   {
     rc = write_page(c, out, s, ns, n);
     if (fclose(out) != 0 && rc == 0)
-      rc = fail(c->err, c->errlen, "cannot write '%s': %s", tmp, strerror(errno));
+      rc = sb_errf(c->err, c->errlen, "cannot write '%s': %s", tmp, strerror(errno));
     if (rc == 0 && rename(tmp, path) != 0)
-      rc = fail(c->err, c->errlen, "cannot write '%s': %s", path, strerror(errno));
+      rc = sb_errf(c->err, c->errlen, "cannot write '%s': %s", path, strerror(errno));
     if (rc != 0)
       unlink(tmp);
   }
@@ -511,7 +541,7 @@ int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err
 {
   char gnuplot[4096];
   if (find_gnuplot(gnuplot, sizeof(gnuplot)) != 0)
-    return fail(err, errlen, "gnuplot not found (%s): the charts are drawn with gnuplot; "
+    return sb_errf(err, errlen, "gnuplot not found (%s): the charts are drawn with gnuplot; "
                 "install it with 'apt-get install gnuplot-nox' (or point BMK_GNUPLOT at it)",
                 getenv("BMK_GNUPLOT") && *getenv("BMK_GNUPLOT") ? getenv("BMK_GNUPLOT")
                                                                : "not on PATH");
@@ -528,7 +558,7 @@ int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err
            tmpdir && *tmpdir && strlen(tmpdir) < 32 ? tmpdir : "/tmp");
   int rc;
   if (mkdtemp(c.dir) == NULL)
-    rc = fail(err, errlen, "cannot create a temporary directory %s: %s", c.dir, strerror(errno));
+    rc = sb_errf(err, errlen, "cannot create a temporary directory %s: %s", c.dir, strerror(errno));
   else
   {
     rc = build(&c, path, gnuplot, docs, n, s, ns);

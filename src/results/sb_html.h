@@ -30,4 +30,10 @@
 int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err,
                   size_t errlen);
 
+/* Where sb_html_write also copies every chart as a standalone SVG file,
+   DIR/chart-<n>.svg, with DIR/charts.txt listing "chart-<n>.svg: caption"
+   (for documents that embed charts as images; `--svg-dir`). NULL (the
+   default) = none. Not thread-safe. */
+void sb_html_set_svg_dir(const char *dir);
+
 #endif

@@ -1,13 +1,13 @@
 /* Merging result documents of concurrent runs; see sb_merge.h. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/sb_logger.h"
 #include "results/sb_hdrlog.h"
 #include "results/sb_merge.h"
 #include "results/sb_results.h"
@@ -15,18 +15,6 @@
 /* Runs whose starts differ by more than this were probably not released
    together; the merge still works but says so. */
 #define START_SKEW_NOTE_S 1.0
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (err && errlen)
-  {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
 
 /* A non-negative count at `key` of object `o` (0 when absent). */
 static uint64_t count(const json_t *o, const char *key)
@@ -72,23 +60,23 @@ static void clock_text(double epoch_s, char *buf, size_t len)
 static int check_mergeable(const sb_rdoc_t *d, unsigned n, char *err, size_t errlen)
 {
   if (n < 2)
-    return fail(err, errlen, "--merge needs the result files of at least two runs");
+    return sb_errf(err, errlen, "--merge needs the result files of at least two runs");
   for (unsigned i = 1; i < n; i++)
   {
     for (unsigned j = 0; j < i; j++)
       if (strcmp(d[i].path, d[j].path) == 0)
-        return fail(err, errlen, "%s is given twice", d[i].path);
+        return sb_errf(err, errlen, "%s is given twice", d[i].path);
     if (strcmp(d[i].test, d[0].test) != 0)
-      return fail(err, errlen, "%s is a run of '%s' and %s of '%s': --merge combines runs "
+      return sb_errf(err, errlen, "%s is a run of '%s' and %s of '%s': --merge combines runs "
                   "of one test that ran at the same time", d[0].path, d[0].test, d[i].path,
                   d[i].test);
     if ((d[i].driver == NULL) != (d[0].driver == NULL) ||
         (d[i].driver && strcmp(d[i].driver, d[0].driver) != 0))
-      return fail(err, errlen, "%s ran against %s and %s against %s: --merge combines runs "
+      return sb_errf(err, errlen, "%s ran against %s and %s against %s: --merge combines runs "
                   "of one test", d[0].path, d[0].driver ? d[0].driver : "no database",
                   d[i].path, d[i].driver ? d[i].driver : "no database");
     if (strcmp(opt(&d[i], "report_interval"), opt(&d[0], "report_interval")) != 0)
-      return fail(err, errlen, "%s has --report-interval=%s and %s --report-interval=%s: "
+      return sb_errf(err, errlen, "%s has --report-interval=%s and %s --report-interval=%s: "
                   "interval rows of different lengths cannot be summed", d[0].path,
                   opt(&d[0], "report_interval"), d[i].path, opt(&d[i], "report_interval"));
   }
@@ -107,7 +95,7 @@ static int check_mergeable(const sb_rdoc_t *d, unsigned n, char *err, size_t err
     clock_text(d[early].start_epoch_s, a, sizeof(a));
     clock_text(d[early].start_epoch_s + d[early].time_s, b, sizeof(b));
     clock_text(d[late].start_epoch_s, c, sizeof(c));
-    return fail(err, errlen, "%s (measured %s-%s UTC) and %s (from %s UTC) did not run at "
+    return sb_errf(err, errlen, "%s (measured %s-%s UTC) and %s (from %s UTC) did not run at "
                 "the same time: --merge combines concurrent runs (start them on one "
                 "--sync-file, or at one time)", d[early].path, a, b, d[late].path, c);
   }
@@ -124,7 +112,7 @@ static int add_hist(const sb_rdoc_t *d, const json_t *holder, sb_hdr_t *h, bool 
   char why[256];
   int rc = sb_rdoc_add_hist(holder, h, why, sizeof(why));
   if (rc < 0)
-    return fail(err, errlen, "%s: %s", d->path, why);
+    return sb_errf(err, errlen, "%s: %s", d->path, why);
   if (rc == 0)
     *missing = true;
   return 0;
@@ -327,7 +315,7 @@ static void slot_add_types(slot_t *s, const json_t *types)
 static int slot_add(slot_t *s, const sb_rdoc_t *d, const json_t *row, char *err, size_t errlen)
 {
   if (s->hist == NULL && (s->hist = sb_hdr_new()) == NULL)
-    return fail(err, errlen, "out of memory");
+    return sb_errf(err, errlen, "out of memory");
   s->used = true;
   s->events += count(row, "events");
   s->reads += row_count(row, "reads", "reads_per_s");
@@ -428,7 +416,7 @@ static json_t *merge_intervals(const sb_rdoc_t *d, unsigned n, double base, char
   }
   slot_t *slots = calloc(nslots, sizeof(slot_t));
   json_t *out = slots ? json_array() : NULL;
-  int rc = slots ? 0 : fail(err, errlen, "out of memory");
+  int rc = slots ? 0 : sb_errf(err, errlen, "out of memory");
   for (unsigned i = 0; rc == 0 && i < n; i++)
   {
     size_t j;
@@ -499,7 +487,7 @@ static json_t *merge_type(const sb_rdoc_t *d, unsigned n, const char *name, doub
     }
   }
   if (h == NULL)
-    return fail(err, errlen, "out of memory"), NULL;
+    return sb_errf(err, errlen, "out of memory"), NULL;
   if (!missing)
   {
     p50 = (double) sb_hdr_percentile(h, 50) / 1e6;
@@ -610,11 +598,8 @@ static json_t *merge_manifest(const sb_rdoc_t *d, unsigned n, double base)
   json_t *m = json_deep_copy(json_object_get(d[0].doc, "manifest"));
   json_object_set_new(m, "start_epoch_s", json_real(base));
   json_object_set_new(m, "start_epoch_us", json_integer((json_int_t) llround(base * 1e6)));
-  time_t t = (time_t) base;
-  struct tm tm;
   char iso[64];
-  gmtime_r(&t, &tm);
-  strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  sb_results_iso_time(base, iso, sizeof(iso));
   json_object_set_new(m, "start_time", json_string(iso));
   char hosts[1024] = "";
   json_t *from = json_array();
@@ -658,7 +643,7 @@ json_t *sb_merge_docs(const sb_rdoc_t *d, unsigned n, char *note, size_t notelen
              "(one --sync-file) start within milliseconds", last - base);
   sb_hdr_t *h = sb_hdr_new();
   if (h == NULL)
-    return fail(err, errlen, "out of memory"), NULL;
+    return sb_errf(err, errlen, "out of memory"), NULL;
   bool missing = false;
   for (unsigned i = 0; i < n; i++)
     if (add_hist(&d[i], json_object_get(d[i].doc, "histogram"), h, &missing, err, errlen))
@@ -669,7 +654,7 @@ json_t *sb_merge_docs(const sb_rdoc_t *d, unsigned n, char *note, size_t notelen
   if (missing)
   {
     sb_hdr_free(h);
-    return fail(err, errlen, "a file has no latency histogram: percentiles cannot be "
+    return sb_errf(err, errlen, "a file has no latency histogram: percentiles cannot be "
                 "merged exactly"), NULL;
   }
   json_t *intervals = merge_intervals(d, n, base, err, errlen);
@@ -699,13 +684,13 @@ int sb_merge_write(const json_t *doc, const char *path, char *err, size_t errlen
   size_t len = strlen(path) + 16;
   char *tmp = malloc(len);
   if (tmp == NULL)
-    return fail(err, errlen, "out of memory");
+    return sb_errf(err, errlen, "out of memory");
   snprintf(tmp, len, "%s.tmp", path);
   int rc = 0;
   if (json_dump_file(doc, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
       rename(tmp, path) != 0)
   {
-    rc = fail(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+    rc = sb_errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
     unlink(tmp);
   }
   free(tmp);
@@ -746,7 +731,7 @@ int sb_merge_files(const char *const *paths, unsigned n, const char *out_path,
   memset(t, 0, sizeof(*t));
   sb_rdoc_t *d = calloc(n ? n : 1, sizeof(sb_rdoc_t));
   if (d == NULL)
-    return fail(t->error, sizeof(t->error), "out of memory");
+    return sb_errf(t->error, sizeof(t->error), "out of memory");
   int rc = 0;
   for (unsigned i = 0; rc == 0 && i < n; i++)
     rc = sb_rdoc_load(paths[i], &d[i], t->error, sizeof(t->error));

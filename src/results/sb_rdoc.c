@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sb_logger.h"
 #include "results/sb_hdrlog.h"
 #include "results/sb_rdoc.h"
 
@@ -52,29 +53,17 @@ const char *sb_json_str(const json_t *root, ...)
   return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (err && errlen)
-  {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
-
 int sb_rdoc_load(const char *path, sb_rdoc_t *d, char *err, size_t errlen)
 {
   memset(d, 0, sizeof(*d));
   FILE *f = fopen(path, "r");
   if (f == NULL)
-    return fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    return sb_errf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
   json_error_t je;
   json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
   fclose(f);
   if (doc == NULL)
-    return fail(err, errlen, "%s: not a JSON document (line %d, column %d: %s)", path,
+    return sb_errf(err, errlen, "%s: not a JSON document (line %d, column %d: %s)", path,
                 je.line, je.column, je.text);
   return sb_rdoc_adopt(d, path, doc, err, errlen);
 }
@@ -86,14 +75,14 @@ int sb_rdoc_adopt(sb_rdoc_t *d, const char *name, json_t *doc, char *err, size_t
   if (!json_is_object(doc) || fmt == NULL || strcmp(fmt, "bmk-results") != 0)
   {
     json_decref(doc);
-    return fail(err, errlen, "%s: not a bmk results file (no \"format\": \"bmk-results\"; "
+    return sb_errf(err, errlen, "%s: not a bmk results file (no \"format\": \"bmk-results\"; "
                 "write one with --results=FILE.json)", name);
   }
   double ver = sb_json_num(doc, "format_version", NULL);
   if (!(ver >= 1) || ver > RDOC_FORMAT_VERSION)
   {
     json_decref(doc);
-    return fail(err, errlen, "%s: results format_version %g; this bmk reads up to %d "
+    return sb_errf(err, errlen, "%s: results format_version %g; this bmk reads up to %d "
                 "(use the bmk that wrote it, or a newer one)", name, ver, RDOC_FORMAT_VERSION);
   }
   static const char *required[] = { "manifest", "summary", "intervals", NULL };
@@ -101,7 +90,7 @@ int sb_rdoc_adopt(sb_rdoc_t *d, const char *name, json_t *doc, char *err, size_t
     if (!json_is_object(json_object_get(doc, *k)) && !json_is_array(json_object_get(doc, *k)))
     {
       json_decref(doc);
-      return fail(err, errlen, "%s: bmk results file without \"%s\" (truncated or edited?)",
+      return sb_errf(err, errlen, "%s: bmk results file without \"%s\" (truncated or edited?)",
                   name, *k);
     }
   d->path = strdup(name);
@@ -142,7 +131,7 @@ static int add_buckets(const json_t *b, sb_hdr_t *h, char *err, size_t errlen)
 {
   sb_hdr_t *tmp = sb_hdr_new();
   if (tmp == NULL)
-    return fail(err, errlen, "out of memory");
+    return sb_errf(err, errlen, "out of memory");
   size_t i;
   const json_t *row;
   json_array_foreach(b, i, row)
@@ -152,7 +141,7 @@ static int add_buckets(const json_t *b, sb_hdr_t *h, char *err, size_t errlen)
         json_integer_value(cnt) < 0)
     {
       sb_hdr_free(tmp);
-      return fail(err, errlen, "histogram bucket %zu is not [lowest ns, highest ns, count]", i);
+      return sb_errf(err, errlen, "histogram bucket %zu is not [lowest ns, highest ns, count]", i);
     }
     sb_hdr_record_n(tmp, (uint64_t) json_integer_value(lo), (uint64_t) json_integer_value(cnt));
   }

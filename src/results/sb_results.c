@@ -122,6 +122,14 @@ void sb_results_start(double epoch_s)
   pthread_mutex_unlock(&lock);
 }
 
+void sb_results_iso_time(double epoch_s, char *buf, size_t len)
+{
+  time_t t = (time_t) epoch_s;
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 static double ms(double seconds)
 {
   return seconds * 1000.0;
@@ -251,11 +259,8 @@ static json_t *manifest_json(void)
   char host[256] = "";
   gethostname(host, sizeof(host) - 1);
   json_object_set_new(m, "host", json_string(host));
-  time_t t = (time_t) start_epoch;
-  struct tm tm;
   char iso[64];
-  gmtime_r(&t, &tm);
-  strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  sb_results_iso_time(start_epoch, iso, sizeof(iso));
   json_object_set_new(m, "start_time", json_string(iso));
   json_object_set_new(m, "start_epoch_s", json_real(start_epoch));
   /* start_epoch_s is written with 10 significant digits (whole seconds);

@@ -1,22 +1,11 @@
 /* The series table; see sb_series_table.h. */
 #include <math.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sb_logger.h"
 #include "results/sb_series_table.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (err && errlen)
-  {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
 
 static double per(double num, double den)
 {
@@ -93,13 +82,13 @@ static int fill_row(sb_series_row_t *r, const sb_rdoc_t *d, char *err, size_t er
   r->p95_ms = r->p99_ms = NAN;
   sb_hdr_t *h = sb_hdr_new();
   if (h == NULL)
-    return fail(err, errlen, "out of memory");
+    return sb_errf(err, errlen, "out of memory");
   char why[256];
   int rc = sb_rdoc_add_hist(sb_json_at(doc, "histogram", NULL), h, why, sizeof(why));
   if (rc < 0)
   {
     sb_hdr_free(h);
-    return fail(err, errlen, "%s: %s", d->path, why);
+    return sb_errf(err, errlen, "%s: %s", d->path, why);
   }
   if (rc > 0 && h->total > 0)
   {
@@ -162,7 +151,7 @@ int sb_series_build(const sb_rdoc_t *docs, unsigned n, sb_series_t **out,
   sb_series_t *s = calloc(n ? n : 1, sizeof(*s));
   char **keys = calloc(n ? n : 1, sizeof(char *));
   unsigned ns = 0;
-  int rc = s && keys ? 0 : fail(err, errlen, "out of memory");
+  int rc = s && keys ? 0 : sb_errf(err, errlen, "out of memory");
   for (unsigned i = 0; rc == 0 && i < n; i++)
   {
     char key[512], label[512];
@@ -179,7 +168,7 @@ int sb_series_build(const sb_rdoc_t *docs, unsigned n, sb_series_t **out,
       ns++;
       if (!keys[g] || !s[g].label || !s[g].rows)
       {
-        rc = fail(err, errlen, "out of memory");
+        rc = sb_errf(err, errlen, "out of memory");
         break;
       }
     }
@@ -208,75 +197,75 @@ int sb_series_build(const sb_rdoc_t *docs, unsigned n, sb_series_t **out,
   return 0;
 }
 
-/* Prints `v` with `fmt` right-aligned in `w` columns, or "-". */
-static void cell(FILE *out, int w, const char *fmt, double v)
-{
-  if (isnan(v))
-    fprintf(out, " %*s", w, "-");
-  else
-  {
-    char buf[64];
-    snprintf(buf, sizeof(buf), fmt, v);
-    fprintf(out, " %*s", w, buf);
-  }
-}
+/* A column of the tables: header, width, format and the row field. */
+typedef struct {
+  const char *head;
+  int width;
+  const char *fmt;
+  size_t field;               /* offsetof(sb_series_row_t, ...) */
+} column_t;
 
-/* "  4" or "  4*" (interrupted run). */
-static void users_cell(FILE *out, const sb_series_row_t *r, bool *starred)
+#define COL(h, w, f, x) { h, w, f, offsetof(sb_series_row_t, x) }
+
+static const column_t main_cols[] = {
+  COL("tps", 12, "%.2f", tps), COL("qps", 12, "%.2f", qps),
+  COL("p95 (ms)", 10, "%.3f", p95_ms), COL("p99 (ms)", 10, "%.3f", p99_ms),
+  COL("errors/s", 10, "%.2f", errors_s), COL("reconn/s", 10, "%.2f", reconnects_s),
+  COL("CPU us/trx", 12, "%.1f", cpu_us_trx), COL("instr/trx", 12, "%.0f", instr_trx),
+};
+
+static const column_t dbl_cols[] = {
+  COL("tx size", 8, "%.0f", tx_size), COL("rows/s", 12, "%.1f", rows_s),
+  COL("trx/s", 10, "%.2f", trx_s), COL("stmt (ms)", 10, "%.3f", stmt_ms),
+  COL("commit (ms)", 12, "%.3f", commit_ms), COL("CPU busy %", 10, "%.1f", cpu_busy_pct),
+  COL("wr IO/s", 9, "%.1f", wr_iops), COL("wr MB/s", 9, "%.2f", wr_mbs),
+  COL("redo MB/s", 10, "%.2f", redo_mbs), COL("redo wr/s", 10, "%.1f", redo_wr_s),
+  COL("redo (ms)", 10, "%.3f", redo_ms), COL("elapsed s", 10, "%.2f", elapsed_s),
+};
+
+/* Prints one table: `first` is the users column's header ("users",
+   "jobs"); only DBL rows when `dbl_only`. Interrupted runs are marked
+   `*` (and *starred set). Absent values print "-". */
+static void print_table(FILE *out, const sb_series_t *s, const char *first,
+                        const column_t *cols, size_t ncols, bool dbl_only, bool *starred)
 {
-  char buf[32];
-  bool partial = !r->doc->completed;
-  snprintf(buf, sizeof(buf), "%u%s", r->users, partial ? "*" : " ");
-  fprintf(out, "  %6s", buf);
-  *starred |= partial;
+  fprintf(out, "  %6s", first);
+  for (size_t k = 0; k < ncols; k++)
+    fprintf(out, " %*s", cols[k].width, cols[k].head);
+  fprintf(out, "\n");
+  for (unsigned i = 0; i < s->n; i++)
+  {
+    const sb_series_row_t *r = &s->rows[i];
+    if (dbl_only && !r->dbl)
+      continue;
+    char buf[64];
+    snprintf(buf, sizeof(buf), "%u%s", r->users, r->doc->completed ? " " : "*");
+    fprintf(out, "  %6s", buf);
+    *starred |= !r->doc->completed;
+    for (size_t k = 0; k < ncols; k++)
+    {
+      double v = *(const double *) ((const char *) r + cols[k].field);
+      if (isnan(v))
+        snprintf(buf, sizeof(buf), "-");
+      else
+        snprintf(buf, sizeof(buf), cols[k].fmt, v);
+      fprintf(out, " %*s", cols[k].width, buf);
+    }
+    fprintf(out, "\n");
+  }
 }
 
 void sb_series_print(FILE *out, const sb_series_t *s)
 {
   bool starred = false;
   fprintf(out, "Series table: %s, %u run%s\n", s->label, s->n, s->n == 1 ? "" : "s");
-  fprintf(out, "  %6s %12s %12s %10s %10s %10s %10s %12s %12s\n", "users", "tps", "qps",
-          "p95 (ms)", "p99 (ms)", "errors/s", "reconn/s", "CPU us/trx", "instr/trx");
-  for (unsigned i = 0; i < s->n; i++)
-  {
-    const sb_series_row_t *r = &s->rows[i];
-    users_cell(out, r, &starred);
-    cell(out, 12, "%.2f", r->tps);
-    cell(out, 12, "%.2f", r->qps);
-    cell(out, 10, "%.3f", r->p95_ms);
-    cell(out, 10, "%.3f", r->p99_ms);
-    cell(out, 10, "%.2f", r->errors_s);
-    cell(out, 10, "%.2f", r->reconnects_s);
-    cell(out, 12, "%.1f", r->cpu_us_trx);
-    cell(out, 12, "%.0f", r->instr_trx);
-    fprintf(out, "\n");
-  }
+  print_table(out, s, "users", main_cols, sizeof(main_cols) / sizeof(main_cols[0]), false,
+              &starred);
   if (s->any_dbl)
   {
     fprintf(out, "  DBL (rows per commit = tx size, 0 = one commit at the end; MB = 10^6 bytes):\n");
-    fprintf(out, "  %6s %8s %12s %10s %10s %12s %10s %9s %9s %10s %10s %10s %10s\n", "jobs",
-            "tx size", "rows/s", "trx/s", "stmt (ms)", "commit (ms)", "CPU busy %", "wr IO/s",
-            "wr MB/s", "redo MB/s", "redo wr/s", "redo (ms)", "elapsed s");
-    for (unsigned i = 0; i < s->n; i++)
-    {
-      const sb_series_row_t *r = &s->rows[i];
-      if (!r->dbl)
-        continue;
-      users_cell(out, r, &starred);
-      cell(out, 8, "%.0f", r->tx_size);
-      cell(out, 12, "%.1f", r->rows_s);
-      cell(out, 10, "%.2f", r->trx_s);
-      cell(out, 10, "%.3f", r->stmt_ms);
-      cell(out, 12, "%.3f", r->commit_ms);
-      cell(out, 10, "%.1f", r->cpu_busy_pct);
-      cell(out, 9, "%.1f", r->wr_iops);
-      cell(out, 9, "%.2f", r->wr_mbs);
-      cell(out, 10, "%.2f", r->redo_mbs);
-      cell(out, 10, "%.1f", r->redo_wr_s);
-      cell(out, 10, "%.3f", r->redo_ms);
-      cell(out, 10, "%.2f", r->elapsed_s);
-      fprintf(out, "\n");
-    }
+    print_table(out, s, "jobs", dbl_cols, sizeof(dbl_cols) / sizeof(dbl_cols[0]), true,
+                &starred);
   }
   if (starred)
   {
