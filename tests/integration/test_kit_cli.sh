@@ -296,6 +296,25 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_match "$db: trx name: qps excluding BEGIN/COMMIT" "$OUT" "^=> kit: qps excluding BEGIN/COMMIT: -?[0-9.]+$"
   assert_eq "$db: sync file, markers and logs removed" "" "$(ls "$K/tmp")"
 
+  # bmk series over a kit name: the <users> argument replaced; the 6-user
+  # step is split (4 + 2) and its file is the processes' merge
+  OUT=$(timeout -k 5 120 "$BMK" series --users=2,6 --results-dir="$WORK/kser-$db" --id=kser -- \
+    OLTP_RO_10K_1tab-uniform-p_sel1-trx 1 1 2>&1); RC=$?
+  assert_eq "$db: series of a kit name: exit 0" 0 "$RC"
+  assert_contains "$db: series step 2 runs the kit with 6 users" "$OUT" \
+    "=> series kser: step 2/2, 6 users: $BMK kit OLTP_RO_10K_1tab-uniform-p_sel1-trx 6 1 --series-id=kser --results=$WORK/kser-$db/02-u6.json"
+  assert_eq "$db: series of a kit name: the split step's file merges 2 processes of 6 threads" "2 6 kser" \
+    "$(json_get "$WORK/kser-$db/02-u6.json" "len(d['manifest']['merged_from']), d['summary']['threads'], d['manifest']['series_id']" | tr -d "(),'")"
+  assert_match "$db: series table rows 2 and 6" "$(printf '%s\n' "$OUT" | awk '/^Series table/{t=1} t && $1 ~ /^[0-9]+$/ {printf "%s ", $1}')" '^2 6 $'
+  assert_eq "$db: series: part files removed" "" "$(ls "$K/tmp")"
+  # ... and over a generated script
+  "$BMK" kit generate --home="$K" OLTP_RO_10K_1tab-uniform-p_sel1-trx >/dev/null
+  OUT=$(timeout -k 5 120 "$BMK" series --users=3 --results-dir="$WORK/sser-$db" --id=sser -- \
+    "$K/sb_exec/sb11-OLTP_RO_10K_1tab-uniform-p_sel1-trx.sh" 1 1 2>&1); RC=$?
+  assert_eq "$db: series of a kit script: exit 0" 0 "$RC"
+  assert_eq "$db: series of a kit script: 3 users" "3 sser" \
+    "$(json_get "$WORK/sser-$db/01-u3.json" "d['summary']['threads'], d['manifest']['series_id']" | tr -d "(),'")"
+
   # a process that dies before it is ready stops the others: exit 1
   kit OLTP_RO_10K_1tab-uniform-p_sel1-notrx 6 30 --probe-fail-offset=4
   assert_eq "$db: early death: exit 1" 1 "$RC"
