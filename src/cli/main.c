@@ -16,6 +16,7 @@
 #include "core/sb_counter.h"
 #include "engine/sb_engine.h"
 #include "cli/sb_help.h"
+#include "cli/sb_report_cmd.h"
 #include "lua/sb_kit.h"
 #include "core/sb_logger.h"
 #include "lua/sb_lua.h"
@@ -114,6 +115,11 @@ int main(int argc, char **argv)
   /* `bmk kit ...` has its own command line (bmk-kit.md §4.4). */
   if (argc > 1 && strcmp(argv[1], "kit") == 0)
     return sb_kit_main(argc, argv);
+  if (argc > 1 && strcmp(argv[1], "series") == 0)
+    return sb_series_main(argc, argv);
+  /* `bmk report ...`: result files (docs/report.md) */
+  if (argc > 1 && strcmp(argv[1], "report") == 0)
+    return sb_report_main(argc, argv);
   sb_set_progname(argv[0]);
   sb_results_set_cmdline(argc, argv);
   sb_opt_init();

@@ -60,6 +60,8 @@ static const sb_option_t ext_options[] = {
   { "latency-limit", "count events slower than this many milliseconds as late (0 = off)", "0", SB_ARG_TYPE_DOUBLE },
   { "results", "write the results (manifest, intervals, per-type statistics, summary, histogram) to this JSON file", "", SB_ARG_TYPE_STRING },
   { "hdr-log", "write per-interval latency histograms to this file (HdrHistogram interval log)", "", SB_ARG_TYPE_STRING },
+  { "series-id", "name of the series this run belongs to, written to the --results manifest (bmk series sets it; bmk report groups by it)", "", SB_ARG_TYPE_STRING },
+  { "db-checkpoint", "before the measured run, make the database server write its dirty pages (PostgreSQL CHECKPOINT; MariaDB/MySQL FLUSH TABLES and InnoDB flushing), so every run starts from the same state", "off", SB_ARG_TYPE_BOOL },
   { "db-server-stats", "compare the client's counts with the server's own counters over the run", "on", SB_ARG_TYPE_BOOL },
   { "rand-spec-iter", "number of iterations for the special and gaussian distributions", "12", SB_ARG_TYPE_INT },
   { "rand-spec-pct", "percentage of the values to be treated as 'special' (for special distribution)", "1", SB_ARG_TYPE_INT },
@@ -264,6 +266,7 @@ int sb_core_read_config(sb_run_config_t *cfg)
   if (cfg->hdrlog_path && !*cfg->hdrlog_path)
     cfg->hdrlog_path = NULL;
   cfg->server_stats = sb_opt_bool("db-server-stats");
+  cfg->db_checkpoint = sb_opt_bool("db-checkpoint");
 
   return 0;
 }

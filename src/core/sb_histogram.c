@@ -146,6 +146,18 @@ void sb_hdr_record_n(sb_hdr_t *h, uint64_t ns, uint64_t count)
   bump(&h->total, count);
 }
 
+int sb_hdr_add_count_at(sb_hdr_t *h, uint32_t i, uint64_t count)
+{
+  if (i >= h->counts_len)
+    return -1;
+  uint64_t *blk = block_make(h, i / SB_HDR_BLOCK);
+  if (blk == NULL)
+    return -1;
+  bump(&blk[i % SB_HDR_BLOCK], count);
+  bump(&h->total, count);
+  return 0;
+}
+
 void sb_hdr_record(sb_hdr_t *h, uint64_t ns)
 {
   sb_hdr_record_n(h, ns, 1);

@@ -59,6 +59,12 @@ void sb_hdr_record(sb_hdr_t *h, uint64_t ns);
 /* Records `count` occurrences of `ns`. Same rules as sb_hdr_record. */
 void sb_hdr_record_n(sb_hdr_t *h, uint64_t ns, uint64_t count);
 
+/* Adds `count` to the counter at index `i` (as returned by the iteration
+   functions below): for decoders that rebuild a histogram counter by
+   counter, exactly. Returns 0, or -1 when i is out of the layout's range
+   or on OOM. Same writer rules as sb_hdr_record. */
+int sb_hdr_add_count_at(sb_hdr_t *h, uint32_t i, uint64_t count);
+
 /* dst += src (both same layout). `src` may be concurrently recorded into:
    its counters are read with relaxed atomic loads. */
 void sb_hdr_add(sb_hdr_t *dst, const sb_hdr_t *src);

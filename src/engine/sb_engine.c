@@ -25,6 +25,7 @@
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
 #include "engine/sb_rate.h"
+#include "results/sb_server_reset.h"
 #include "results/sb_results.h"
 #include "results/sb_server_stats.h"
 #include "engine/sb_sync.h"
@@ -622,9 +623,14 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
       exit(sig == SIGINT ? 130 : 143);
     }
   }
-  if (init_failed > 0 || created < eng_cfg.threads)
+  /* --db-checkpoint: before the barrier, so processes released together
+     start together. */
+  bool reset_failed = eng_cfg.db_checkpoint && !eng_ctest && init_failed == 0 &&
+                      created == eng_cfg.threads && sb_server_checkpoint() != 0;
+  if (init_failed > 0 || created < eng_cfg.threads || reset_failed)
   {
-    log_text(LOG_FATAL, "Threads initialization failed!");
+    if (!reset_failed)
+      log_text(LOG_FATAL, "Threads initialization failed!");
     ck_pr_store_int(&g_stop, 1);
     release_workers();
     for (unsigned i = 0; i < created; i++)

@@ -122,6 +122,14 @@ void sb_results_start(double epoch_s)
   pthread_mutex_unlock(&lock);
 }
 
+void sb_results_iso_time(double epoch_s, char *buf, size_t len)
+{
+  time_t t = (time_t) epoch_s;
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 static double ms(double seconds)
 {
   return seconds * 1000.0;
@@ -170,6 +178,12 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   json_object_set_new(row, "reads_per_s", json_real(rate(st->reads, len)));
   json_object_set_new(row, "writes_per_s", json_real(rate(st->writes, len)));
   json_object_set_new(row, "other_per_s", json_real(rate(st->other, len)));
+  /* Counts as well as rates: merging runs sums counts exactly. */
+  json_object_set_new(row, "reads", json_integer((json_int_t) st->reads));
+  json_object_set_new(row, "writes", json_integer((json_int_t) st->writes));
+  json_object_set_new(row, "other", json_integer((json_int_t) st->other));
+  json_object_set_new(row, "errors", json_integer((json_int_t) st->errors));
+  json_object_set_new(row, "reconnects", json_integer((json_int_t) st->reconnects));
   json_object_set_new(row, "errors_per_s", json_real(rate(st->errors, len)));
   json_object_set_new(row, "reconnects_per_s", json_real(rate(st->reconnects, len)));
   json_t *lat = json_object();
@@ -191,6 +205,11 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   json_object_set_new(row, "concurrency", json_integer((json_int_t) st->concurrency));
   json_object_set_new(row, "schedule_lag_ms", json_real(x->lag_ms));
   json_object_set_new(row, "late_events", json_integer((json_int_t) x->late));
+  /* The interval's own histogram, so merged runs get exact interval
+     percentiles (a few hundred bytes a row). */
+  char *enc = sb_hdr_encode_v2_base64(h);
+  json_object_set_new(row, "hdr_v2_compressed_base64", enc ? json_string(enc) : json_null());
+  free(enc);
   unsigned ntypes = sb_evtype_count();
   if (ntypes > 1)
   {
@@ -240,13 +259,15 @@ static json_t *manifest_json(void)
   char host[256] = "";
   gethostname(host, sizeof(host) - 1);
   json_object_set_new(m, "host", json_string(host));
-  time_t t = (time_t) start_epoch;
-  struct tm tm;
   char iso[64];
-  gmtime_r(&t, &tm);
-  strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  sb_results_iso_time(start_epoch, iso, sizeof(iso));
   json_object_set_new(m, "start_time", json_string(iso));
   json_object_set_new(m, "start_epoch_s", json_real(start_epoch));
+  /* start_epoch_s is written with 10 significant digits (whole seconds);
+     merging runs on the wall clock needs the fraction. */
+  json_object_set_new(m, "start_epoch_us", json_integer((json_int_t) (start_epoch * 1e6)));
+  const char *series = sb_opt_str("series-id");
+  json_object_set_new(m, "series_id", series && *series ? json_string(series) : json_null());
   const sb_rand_params_t *rp = sb_rand_params();
   json_object_set_new(m, "rand_seed", json_integer((json_int_t) rp->seed));
   json_object_set_new(m, "rand_seed_from_clock", json_boolean(rp->seed_from_clock));
@@ -334,7 +355,17 @@ static json_t *summary_json(const sb_stat_t *st, uint64_t late,
   return s;
 }
 
-static json_t *types_json(const sb_type_row_t *rows, unsigned n)
+/* The histogram of the type named `name` in `types`, or NULL. */
+static const sb_hdr_t *type_hist(const sb_evtype_stat_t *types, const char *name)
+{
+  for (unsigned i = 0; types && i < sb_evtype_count(); i++)
+    if (strcmp(sb_evtype_name((int) i), name) == 0)
+      return types[i].hist;
+  return NULL;
+}
+
+static json_t *types_json(const sb_type_row_t *rows, unsigned n,
+                          const sb_evtype_stat_t *types)
 {
   json_t *a = json_array();
   for (unsigned i = 0; i < n; i++)
@@ -355,6 +386,10 @@ static json_t *types_json(const sb_type_row_t *rows, unsigned n)
     json_object_set_new(lat, "p99", json_real(ms(r->p99)));
     json_object_set_new(lat, "max", json_real(ms(r->max)));
     json_object_set_new(o, "latency_ms", lat);
+    const sb_hdr_t *h = type_hist(types, r->name);
+    char *enc = h ? sb_hdr_encode_v2_base64(h) : NULL;
+    json_object_set_new(o, "hdr_v2_compressed_base64", enc ? json_string(enc) : json_null());
+    free(enc);
     json_array_append_new(a, o);
   }
   return a;
@@ -388,7 +423,7 @@ static json_t *server_json(void)
   return o;
 }
 
-static json_t *histogram_json(const sb_hdr_t *h)
+json_t *sb_results_histogram_json(const sb_hdr_t *h)
 {
   json_t *o = json_object();
   json_object_set_new(o, "unit", json_string("ns"));
@@ -489,10 +524,10 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     json_object_set_new(doc, "format_version", json_integer(RESULTS_FORMAT_VERSION));
     json_object_set_new(doc, "manifest", manifest_json());
     json_object_set_new(doc, "intervals", json_incref(intervals));
-    json_object_set_new(doc, "event_types", types_json(rows, n));
+    json_object_set_new(doc, "event_types", types_json(rows, n, types));
     json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
     json_object_set_new(doc, "server", server_json());
-    json_object_set_new(doc, "histogram", histogram_json(h));
+    json_object_set_new(doc, "histogram", sb_results_histogram_json(h));
     size_t len = strlen(json_path) + 16;
     char *tmp = malloc(len);
     snprintf(tmp, len, "%s.tmp", json_path);

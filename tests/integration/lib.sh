@@ -77,6 +77,18 @@ report_value() {
   printf '%s\n' "$2" | grep -E "^ *$1" | head -1 | awk -F: '{print $2}' | awk '{print $1}' | sed 's/s$//'
 }
 
+# json_ok FILE: the document validates against docs/results.schema.json.
+json_ok() {
+  python3 - "$1" "$TOP/docs/results.schema.json" <<'EOF'
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+EOF
+}
+# jq-like: json_get FILE PYEXPR (d = the document)
+json_get() {
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
 finish() {
   echo "$PASS passed, $FAIL failed"
   [ "$FAIL" -eq 0 ]
