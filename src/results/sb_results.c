@@ -11,6 +11,7 @@
 
 #include "results/sb_hdrlog.h"
 #include "core/sb_logger.h"
+#include "core/sb_metric.h"
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
 #include "results/sb_results.h"
@@ -132,6 +133,29 @@ static double rate(uint64_t n, double s)
   return s > 0 ? (double) n / s : 0.0;
 }
 
+/* {name: count} of the workload metrics in `st` (an interval's sums). */
+static json_t *metrics_counts_json(const sb_stat_t *st)
+{
+  json_t *o = json_object();
+  for (unsigned i = 0; i < st->nmetrics; i++)
+    json_object_set_new(o, sb_metric_name((int) i), json_integer((json_int_t) st->metrics[i]));
+  return o;
+}
+
+/* {name: {total, per_sec}} of the workload metrics over the run. */
+static json_t *metrics_summary_json(const sb_stat_t *st)
+{
+  json_t *o = json_object();
+  for (unsigned i = 0; i < st->nmetrics; i++)
+  {
+    json_t *m = json_object();
+    json_object_set_new(m, "total", json_integer((json_int_t) st->metrics[i]));
+    json_object_set_new(m, "per_sec", json_real(rate(st->metrics[i], st->time_total)));
+    json_object_set_new(o, sb_metric_name((int) i), m);
+  }
+  return o;
+}
+
 static json_t *type_interval_json(const sb_evtype_stat_t *t, double len_s)
 {
   json_t *o = json_object();
@@ -191,6 +215,7 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   json_object_set_new(row, "concurrency", json_integer((json_int_t) st->concurrency));
   json_object_set_new(row, "schedule_lag_ms", json_real(x->lag_ms));
   json_object_set_new(row, "late_events", json_integer((json_int_t) x->late));
+  json_object_set_new(row, "metrics", metrics_counts_json(st));
   unsigned ntypes = sb_evtype_count();
   if (ntypes > 1)
   {
@@ -331,6 +356,7 @@ static json_t *summary_json(const sb_stat_t *st, uint64_t late,
   json_object_set_new(fair, "execution_time_avg_s", json_real(st->exec_avg));
   json_object_set_new(fair, "execution_time_stddev_s", json_real(st->exec_stddev));
   json_object_set_new(s, "fairness", fair);
+  json_object_set_new(s, "metrics", metrics_summary_json(st));
   return s;
 }
 
