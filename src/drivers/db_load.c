@@ -155,13 +155,15 @@ static int send_rows(db_conn_t *con, size_t n)
 {
   db_load_t *ld = con->load;
   fresh_result(con);
-  int r = con->driver->ops.load_send(con, ld->buf, n, &con->rs);
+  /* never NULL: an empty load has no buffer yet */
+  int r = con->driver->ops.load_send(con, ld->buf ? ld->buf : "", n, &con->rs);
   ld->sent = true;
   if (r < 0 || con->error != DB_ERROR_NONE)
     return load_failed(con);
   if (r > 0)
     statement_done(con);
-  memmove(ld->buf, ld->buf + n, ld->len - n);
+  if (ld->len > n)
+    memmove(ld->buf, ld->buf + n, ld->len - n);
   ld->len -= n;
   ld->row_start -= n;
   return 0;

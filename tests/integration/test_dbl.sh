@@ -128,6 +128,8 @@ function prepare()
     for i = 1, 4 do p[i]:set(v[i]) end
     st:execute()
   end
+  local e = con:load_start("ld_load", {"id"})
+  print(string.format("empty load: %d rows, %d statement(s)", e:finish()))
   -- misuse: wrong value count, and a query in the middle of a load
   local ld2 = con:load_start("ld_load", {"id", "s", "d", "n"})
   print("wrong count: " .. tostring(select(2, pcall(ld2.row, ld2, 1, 2))))
@@ -143,6 +145,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   run_bmk load.lua $O prepare
   assert_eq "$db load API: exit 0" 0 "$RC"
   assert_contains "$db load API: one statement" "$OUT" "loaded 10 rows in 1 statement(s)"
+  assert_contains "$db load API: an empty load is one statement" "$OUT" "empty load: 0 rows, 1 statement(s)"
   assert_eq "$db load API: loaded = inserted (escapes, NULL, numbers)" \
     "$(checksum $db ld_ins "id, s, d, n")" "$(checksum $db ld_load "id, s, d, n")"
   assert_eq "$db load API: NULLs and the string \\N" "2 1 1" \

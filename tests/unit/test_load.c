@@ -49,6 +49,7 @@ static int rec_send(db_conn_t *con, const char *data, size_t len, db_result_t *r
   }
   /* only complete rows are ever handed over */
   assert_true(len == 0 || data[len - 1] == '\n');
+  assert_non_null(data);
   memcpy(sent + sent_len, data, len);
   sent_len += len;
   if (!statement_per_send)

@@ -117,7 +117,8 @@ int mydrv_load_send(db_conn_t *con, const char *data, size_t len, db_result_t *r
     return 1;
   }
   mc->last_stmt = NULL;
-  mc->load_data = data;
+  /* non-NULL while our statement runs: infile_init serves it */
+  mc->load_data = data ? data : "";
   mc->load_len = len;
   mc->load_pos = 0;
   int err = mysql_real_query(mc->mysql, mc->load_sql, (unsigned long) mc->load_sql_len);
