@@ -346,6 +346,15 @@ function con_methods.load_start(self, tbl, cols)
   return ld
 end
 
+-- Raises the error of a failed call of loader `ld` (rc ~= 0); an SQL
+-- error (rc > 0) has ended the load, a misuse (rc < 0) has not.
+local function load_failed(ld, rc, call)
+  if rc > 0 then
+    active_load[ld.con] = nil
+  end
+  load_error(ld.con, rc, ld.what, call, 4)
+end
+
 local function load_con(ld, call)
   local con = ld.con
   if active_load[con] ~= ld then
@@ -384,18 +393,12 @@ function load_methods.row(self, ...)
       error(string.format("ld:row(): value %d is a %s", i, t), 2)
     end
     if rc ~= 0 then
-      if rc > 0 then
-        active_load[con] = nil
-      end
-      load_error(con, rc, self.what, "ld:row()", 3)
+      load_failed(self, rc, "ld:row()")
     end
   end
   local rc = C.db_load_end_row(con)
   if rc ~= 0 then
-    if rc > 0 then
-      active_load[con] = nil
-    end
-    load_error(con, rc, self.what, "ld:row()", 3)
+    load_failed(self, rc, "ld:row()")
   end
 end
 
@@ -406,10 +409,7 @@ function load_methods.rows(self, text)
   end
   local rc = C.db_load_rows(con, text, #text)
   if rc ~= 0 then
-    if rc > 0 then
-      active_load[con] = nil
-    end
-    load_error(con, rc, self.what, "ld:rows()", 3)
+    load_failed(self, rc, "ld:rows()")
   end
 end
 
@@ -418,12 +418,10 @@ function load_methods.finish(self)
   local rows = ffi.new("uint64_t[1]")
   local stmts = ffi.new("unsigned[1]")
   local rc = C.db_load_finish(con, rows, stmts)
-  if rc >= 0 then
-    active_load[con] = nil
-  end
   if rc ~= 0 then
-    load_error(con, rc, self.what, "ld:finish()", 3)
+    load_failed(self, rc, "ld:finish()")
   end
+  active_load[con] = nil
   return tonumber(rows[0]), tonumber(stmts[0])
 end
 
