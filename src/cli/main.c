@@ -14,6 +14,7 @@
 #include "builtin/sb_builtin.h"
 #include "cli/sb_core_options.h"
 #include "core/sb_counter.h"
+#include "core/sb_metric.h"
 #include "engine/sb_engine.h"
 #include "cli/sb_help.h"
 #include "cli/sb_report_cmd.h"
@@ -179,7 +180,7 @@ int main(int argc, char **argv)
     log_text(LOG_WARNING, "Both event and time limits are disabled, running an endless test");
   if (sb_core_init_rand() != 0)
     return 1;
-  if (sb_counters_init(cfg.threads) != 0)
+  if (sb_counters_init(cfg.threads) != 0 || sb_metrics_init(cfg.threads) != 0)
   {
     log_text(LOG_FATAL, "out of memory");
     return 1;

@@ -404,6 +404,7 @@ int db_connection_close(db_conn_t *con)
     log_text(LOG_ALERT, "attempt to close an already closed connection");
     return 1;
   }
+  db_load_cancel(con, NULL);
   db_rs_release(&con->rs);
   release_statements(con);
   con->driver->ops.disconnect(con);
@@ -416,6 +417,7 @@ int db_connection_close(db_conn_t *con)
    backoff (1 ms doubling to 1 s) while the run is going on. */
 static int reopen(db_conn_t *con, bool persist)
 {
+  db_load_cancel(con, NULL);
   db_rs_release(&con->rs);
   release_statements(con);
   con->driver->ops.disconnect(con);
@@ -546,6 +548,8 @@ db_result_t *db_query(db_conn_t *con, const char *query, size_t len)
 {
   if (!db_usable(con))
     return NULL;
+  if (con->load)
+    db_load_cancel(con, "query()");
   db_rs_release(&con->rs);
   db_clear_error(con);
   if (debug_on)

@@ -459,6 +459,7 @@ static void report_extras(const snap_t *cur, const sb_stat_t *st, sb_hdr_t *run_
     sb_report_latency_limit(stdout, (double) eng_cfg.latency_limit_ns / 1e6, late, st->events);
   fflush(stdout);
   log_unlock();
+  eng_print_metrics(st);
   sb_server_stats_print();
   if (sb_results_finish(st, run_hist, t, rows, n, late, reason, exit_code) != 0 && exit_code == 0)
     g_results_failed = 1;

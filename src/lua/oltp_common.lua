@@ -41,6 +41,11 @@ sysbench.cmdline.options = {
                      "variant is 'redshift'. When enabled, " ..
                      "create_secondary is automatically disabled, and " ..
                      "delete_inserts is set to 0"},
+  -- bmk extension (docs/capacity.md "Load methods for prepare")
+  load_method = {"How prepare loads the tables: multi (multi-row INSERTs, as " ..
+                   "sysbench), insert (one row per INSERT, 1000 per transaction), " ..
+                   "copy (PostgreSQL COPY FROM STDIN, MySQL LOAD DATA LOCAL INFILE)",
+                 "multi"},
 }
 
 -- 10 groups of 11 digits for c (119 chars), 5 for pad (59 chars)
@@ -78,6 +83,58 @@ local function my_tables()
     list[#list + 1] = n
   end
   return list
+end
+
+-- Loads table_size rows into sbtest<table_num> with --load-method; the
+-- same random draws in the same order (c, pad, then k, as sysbench)
+-- whatever the method, so every method loads the same data.
+local function load_rows(c, table_num)
+  local method = sysbench.opt.load_method
+  local auto_inc = sysbench.opt.auto_inc
+  local n = sysbench.opt.table_size
+  local tname = "sbtest" .. table_num
+  local cols = auto_inc and "(k, c, pad)" or "(id, k, c, pad)"
+  local function draw()
+    local c_val = get_c_value()
+    local pad_val = get_pad_value()
+    return sysbench.rand.default(1, n), c_val, pad_val
+  end
+  local function values(i, k, c_val, pad_val)
+    if auto_inc then
+      return string.format("(%d, '%s', '%s')", k, c_val, pad_val)
+    end
+    return string.format("(%d, %d, '%s', '%s')", i, k, c_val, pad_val)
+  end
+
+  if method == "copy" then
+    local ld = c:load_start(tname, auto_inc and {"k", "c", "pad"} or {"id", "k", "c", "pad"})
+    for i = 1, n do
+      local k, c_val, pad_val = draw()
+      if auto_inc then
+        ld:row(k, c_val, pad_val)
+      else
+        ld:row(i, k, c_val, pad_val)
+      end
+    end
+    ld:finish()
+  elseif method == "insert" then
+    local prefix = "INSERT INTO " .. tname .. cols .. " VALUES "
+    for i = 1, n do
+      if i % 1000 == 1 then
+        c:query("BEGIN")
+      end
+      c:query(prefix .. values(i, draw()))
+      if i % 1000 == 0 or i == n then
+        c:query("COMMIT")
+      end
+    end
+  else
+    c:bulk_insert_init("INSERT INTO " .. tname .. cols .. " VALUES")
+    for i = 1, n do
+      c:bulk_insert_next(values(i, draw()))
+    end
+    c:bulk_insert_done()
+  end
 end
 
 function create_table(d, c, table_num)
@@ -118,27 +175,7 @@ CREATE TABLE sbtest%d(
                         sysbench.opt.table_size, table_num))
   end
 
-  local prefix
-  if sysbench.opt.auto_inc then
-    prefix = "INSERT INTO sbtest" .. table_num .. "(k, c, pad) VALUES"
-  else
-    prefix = "INSERT INTO sbtest" .. table_num .. "(id, k, c, pad) VALUES"
-  end
-  c:bulk_insert_init(prefix)
-  for i = 1, sysbench.opt.table_size do
-    -- draw order as sysbench: c, pad, then k
-    local c_val = get_c_value()
-    local pad_val = get_pad_value()
-    local k = sysbench.rand.default(1, sysbench.opt.table_size)
-    local row
-    if sysbench.opt.auto_inc then
-      row = string.format("(%d, '%s', '%s')", k, c_val, pad_val)
-    else
-      row = string.format("(%d, %d, '%s', '%s')", i, k, c_val, pad_val)
-    end
-    c:bulk_insert_next(row)
-  end
-  c:bulk_insert_done()
+  load_rows(c, table_num)
 
   -- bmk: PostgreSQL has no KEY clause in CREATE TABLE; with --secondary the
   -- id index is built after loading instead.
@@ -153,6 +190,11 @@ CREATE TABLE sbtest%d(
 end
 
 function cmd_prepare()
+  local m = sysbench.opt.load_method
+  if m ~= "multi" and m ~= "insert" and m ~= "copy" then
+    error(string.format("--load-method must be multi, insert or copy, got '%s'",
+                        tostring(m)), 0)
+  end
   local d = sysbench.sql.driver()
   local c = d:connect()
   for _, n in ipairs(my_tables()) do

@@ -83,8 +83,10 @@ int sb_lua_call_command(lua_State *L, const char *name, bool *ret_false);
 /* True if sysbench.hooks.<hook> is a function in `L`. */
 bool sb_lua_hook_defined(lua_State *L, const char *hook);
 
-/* Calls sysbench.hooks.<hook>(stat) with `st` as a Lua table (§5.2 stat).
-   Returns 0, or -1 on error (printed). */
+/* Calls sysbench.hooks.<hook>(stat) with `st` as a Lua table (§5.2 stat;
+   bmk adds stat.threads, stat.percentiles and stat.metrics, name -> sum of
+   each workload metric over the report's time). Returns 0, or -1 on error
+   (printed). Defined in sb_lua_report.c. */
 int sb_lua_call_report_hook(lua_State *L, const char *hook,
                             const sb_stat_t *st, bool cumulative);
 

@@ -124,6 +124,22 @@ void sb_report_types(FILE *out, const sb_type_row_t *rows, unsigned n)
   fprintf(out, "\n");
 }
 
+void sb_report_metrics(FILE *out, const sb_stat_t *s)
+{
+  if (s->nmetrics == 0)
+    return;
+  fprintf(out, "Workload metrics:\n");
+  for (unsigned i = 0; i < s->nmetrics; i++)
+  {
+    const char *name = sb_metric_name((int) i);
+    char head[96];
+    snprintf(head, sizeof(head), "    %s:", name ? name : "?");
+    fprintf(out, "%-38s %12llu  (%.2f per sec.)\n", head, (unsigned long long) s->metrics[i],
+            per_sec(s->metrics[i], s->time_total));
+  }
+  fprintf(out, "\n");
+}
+
 void sb_report_latency_limit(FILE *out, double limit_ms, uint64_t late, uint64_t events)
 {
   fprintf(out, "Latency limit (%.3f ms): %llu of %llu events late (%.3f%%)\n\n", limit_ms,

@@ -11,6 +11,7 @@
 
 #include "results/sb_hdrlog.h"
 #include "core/sb_logger.h"
+#include "core/sb_metric.h"
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
 #include "results/sb_results.h"
@@ -140,6 +141,29 @@ static double rate(uint64_t n, double s)
   return s > 0 ? (double) n / s : 0.0;
 }
 
+/* {name: count} of the workload metrics in `st` (an interval's sums). */
+static json_t *metrics_counts_json(const sb_stat_t *st)
+{
+  json_t *o = json_object();
+  for (unsigned i = 0; i < st->nmetrics; i++)
+    json_object_set_new(o, sb_metric_name((int) i), json_integer((json_int_t) st->metrics[i]));
+  return o;
+}
+
+/* {name: {total, per_sec}} of the workload metrics over the run. */
+static json_t *metrics_summary_json(const sb_stat_t *st)
+{
+  json_t *o = json_object();
+  for (unsigned i = 0; i < st->nmetrics; i++)
+  {
+    json_t *m = json_object();
+    json_object_set_new(m, "total", json_integer((json_int_t) st->metrics[i]));
+    json_object_set_new(m, "per_sec", json_real(rate(st->metrics[i], st->time_total)));
+    json_object_set_new(o, sb_metric_name((int) i), m);
+  }
+  return o;
+}
+
 static json_t *type_interval_json(const sb_evtype_stat_t *t, double len_s)
 {
   json_t *o = json_object();
@@ -210,6 +234,7 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   char *enc = sb_hdr_encode_v2_base64(h);
   json_object_set_new(row, "hdr_v2_compressed_base64", enc ? json_string(enc) : json_null());
   free(enc);
+  json_object_set_new(row, "metrics", metrics_counts_json(st));
   unsigned ntypes = sb_evtype_count();
   if (ntypes > 1)
   {
@@ -352,6 +377,7 @@ static json_t *summary_json(const sb_stat_t *st, uint64_t late,
   json_object_set_new(fair, "execution_time_avg_s", json_real(st->exec_avg));
   json_object_set_new(fair, "execution_time_stddev_s", json_real(st->exec_stddev));
   json_object_set_new(s, "fairness", fair);
+  json_object_set_new(s, "metrics", metrics_summary_json(st));
   return s;
 }
 
@@ -395,6 +421,65 @@ static json_t *types_json(const sb_type_row_t *rows, unsigned n,
   return a;
 }
 
+/* A server counter's delta, or null when the server has no such counter. */
+static json_t *srv_count(const sb_srv_stats_t *sv, int i)
+{
+  return sv->has[i] ? json_integer((json_int_t) sv->delta[i]) : json_null();
+}
+
+static json_t *srv_rate(const sb_srv_stats_t *sv, int i)
+{
+  return sv->has[i] ? json_real(rate(sv->delta[i], sv->window_s)) : json_null();
+}
+
+/* Average ms per operation from a us time sum and a count. */
+static json_t *srv_avg_ms(const sb_srv_stats_t *sv, int time_us, int count)
+{
+  if (!sv->has[time_us] || !sv->has[count])
+    return json_null();
+  uint64_t n = sv->delta[count];
+  return json_real(n ? (double) sv->delta[time_us] / 1000.0 / (double) n : 0.0);
+}
+
+/* Redo / WAL writes over the window (null when the server has none). */
+static json_t *redo_json(const sb_srv_stats_t *sv, bool pg)
+{
+  if (!sv->has[SB_SRV_REDO_BYTES])
+    return json_null();
+  json_t *o = json_object();
+  json_object_set_new(o, "source", json_string(pg ? "pg_stat_wal" : "SHOW GLOBAL STATUS"));
+  json_object_set_new(o, "bytes", srv_count(sv, SB_SRV_REDO_BYTES));
+  json_object_set_new(o, "bytes_per_s", srv_rate(sv, SB_SRV_REDO_BYTES));
+  json_object_set_new(o, "writes", srv_count(sv, SB_SRV_REDO_WRITES));
+  json_object_set_new(o, "writes_per_s", srv_rate(sv, SB_SRV_REDO_WRITES));
+  json_object_set_new(o, "syncs", srv_count(sv, SB_SRV_REDO_SYNCS));
+  json_object_set_new(o, "syncs_per_s", srv_rate(sv, SB_SRV_REDO_SYNCS));
+  json_object_set_new(o, "write_time_ms", sv->has[SB_SRV_REDO_WRITE_US]
+                      ? json_real((double) sv->delta[SB_SRV_REDO_WRITE_US] / 1000.0) : json_null());
+  json_object_set_new(o, "sync_time_ms", sv->has[SB_SRV_REDO_SYNC_US]
+                      ? json_real((double) sv->delta[SB_SRV_REDO_SYNC_US] / 1000.0) : json_null());
+  json_object_set_new(o, "avg_write_ms", srv_avg_ms(sv, SB_SRV_REDO_WRITE_US, SB_SRV_REDO_WRITES));
+  json_object_set_new(o, "avg_sync_ms", srv_avg_ms(sv, SB_SRV_REDO_SYNC_US, SB_SRV_REDO_SYNCS));
+  json_object_set_new(o, "io_timing", sv->wal_timing < 0 ? json_null()
+                      : json_boolean(sv->wal_timing == 1));
+  return o;
+}
+
+/* Data-file writes over the window (null when the server has none). */
+static json_t *data_writes_json(const sb_srv_stats_t *sv)
+{
+  if (!sv->has[SB_SRV_DATA_BYTES] && !sv->has[SB_SRV_DATA_WRITES])
+    return json_null();
+  json_t *o = json_object();
+  json_object_set_new(o, "source", json_string(sv->counter_source[SB_SRV_DATA_WRITES]
+                                               ? sv->counter_source[SB_SRV_DATA_WRITES] : ""));
+  json_object_set_new(o, "bytes", srv_count(sv, SB_SRV_DATA_BYTES));
+  json_object_set_new(o, "bytes_per_s", srv_rate(sv, SB_SRV_DATA_BYTES));
+  json_object_set_new(o, "writes", srv_count(sv, SB_SRV_DATA_WRITES));
+  json_object_set_new(o, "writes_per_s", srv_rate(sv, SB_SRV_DATA_WRITES));
+  return o;
+}
+
 static json_t *server_json(void)
 {
   const sb_srv_stats_t *sv = sb_server_stats();
@@ -420,6 +505,9 @@ static json_t *server_json(void)
                       ? json_real(rate(sv->delta[SB_SRV_QUERIES], sv->window_s)) : json_null());
   json_object_set_new(o, "client_events", json_integer((json_int_t) sv->client.v[SB_CNT_EVENT]));
   json_object_set_new(o, "client_statements", json_integer((json_int_t) sv->client_statements));
+  bool pg = strcmp(sv->driver, "pgsql") == 0;
+  json_object_set_new(o, "redo", redo_json(sv, pg));
+  json_object_set_new(o, "data_writes", data_writes_json(sv));
   return o;
 }
 

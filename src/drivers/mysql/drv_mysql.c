@@ -304,6 +304,7 @@ MYSQL *mydrv_new_handle(my_conn_t *mc, bool nonblocking)
   (void) nonblocking;
 #endif
   set_tls_options(m);
+  mydrv_infile_setup(m, mc);
   if (cfg.compression)
   {
     MY_TRACE("mysql_options(%p, MYSQL_OPT_COMPRESS, NULL)", (void *) m);
@@ -394,6 +395,7 @@ static void my_disconnect(db_conn_t *con)
     mysql_close(mc->mysql);
   }
   free(mc->values);
+  free(mc->load_sql);
   free(mc);
   con->ptr = NULL;
 }
@@ -583,5 +585,13 @@ const db_driver_t mysql_driver = {
     .execute_start = mydrv_execute_start,
     .execute_cont = mydrv_execute_cont,
 #endif
+    .load_start = mydrv_load_start,
+    .load_send = mydrv_load_send,
+    .load_end = mydrv_load_end,
+    .load_abort = mydrv_load_abort,
   },
+  /* one LOAD DATA statement per 4 MiB of rows: the client library pulls
+     a statement's data while it runs, so a statement's rows are gathered
+     first */
+  .load_chunk_bytes = 4 * 1024 * 1024,
 };

@@ -32,6 +32,14 @@ sql_result *db_next_result(sql_connection *con);
 int db_bulk_insert_init(sql_connection *con, const char *prefix, size_t len);
 int db_bulk_insert_next(sql_connection *con, const char *row, size_t len);
 int db_bulk_insert_done(sql_connection *con);
+int db_load_start(sql_connection *con, const char *table, const char *const *cols, unsigned ncols);
+int db_load_text(sql_connection *con, const char *s, size_t len);
+int db_load_null(sql_connection *con);
+int db_load_int(sql_connection *con, int64_t v);
+int db_load_double(sql_connection *con, double v);
+int db_load_end_row(sql_connection *con);
+int db_load_rows(sql_connection *con, const char *text, size_t len);
+int db_load_finish(sql_connection *con, uint64_t *rows, unsigned *statements);
 int db_conn_error(const sql_connection *con);
 int db_conn_sql_errno(const sql_connection *con);
 const char *db_conn_sql_state(const sql_connection *con);
@@ -289,6 +297,132 @@ function con_methods.bulk_insert_done(self)
     end
     error("db_bulk_insert_done() failed", 2)
   end
+end
+
+-- ---- fast load (bmk; docs/lua-api.md "Fast load") ------------------------------
+--
+-- ld = con:load_start(table, {col, ...}) starts loading rows into `table`
+-- through the driver's bulk path (PostgreSQL COPY FROM STDIN, MySQL LOAD
+-- DATA LOCAL INFILE); ld:row(v1, ..., vn) adds a row (strings, numbers,
+-- booleans as 1/0, nil = NULL), ld:rows(text) adds rows already in the
+-- load format, ld:finish() sends the rest and returns the rows loaded and
+-- the number of load statements. SQL errors are raised like con:query's.
+
+local load_methods = {}
+local load_mt = { __index = load_methods }
+-- the loader currently active on each connection (stale loaders refuse)
+local active_load = setmetatable({}, { __mode = "k" })
+
+-- Raises the error of a failed db_load_* call: an SQL error (rc 1) like
+-- con:query's, a misuse (rc -1, ALERT printed) as a plain error naming
+-- the call.
+local function load_error(con, rc, what, call, level)
+  if rc > 0 or C.db_conn_error(con) ~= 0 then
+    check_error(con, what, level + 1)
+  end
+  error(string.format("%s: %s failed (see the ALERT above)", what, call), level)
+end
+
+function con_methods.load_start(self, tbl, cols)
+  if type(tbl) ~= "string" or type(cols) ~= "table" or #cols == 0 then
+    error("con:load_start(table, {column, ...}): needs a table name and a " ..
+            "list of column names", 2)
+  end
+  local n = #cols
+  local arr = ffi.new("const char *[?]", n)
+  for i = 1, n do
+    if type(cols[i]) ~= "string" then
+      error("con:load_start(): column " .. i .. " is not a string", 2)
+    end
+    arr[i - 1] = cols[i]
+  end
+  local rc = C.db_load_start(self, tbl, arr, n)
+  if rc ~= 0 then
+    load_error(self, rc, "<load into " .. tbl .. ">", "con:load_start()", 3)
+  end
+  local ld = setmetatable({ con = self, ncols = n, what = "<load into " .. tbl .. ">" },
+                          load_mt)
+  active_load[self] = ld
+  return ld
+end
+
+-- Raises the error of a failed call of loader `ld` (rc ~= 0); an SQL
+-- error (rc > 0) has ended the load, a misuse (rc < 0) has not.
+local function load_failed(ld, rc, call)
+  if rc > 0 then
+    active_load[ld.con] = nil
+  end
+  load_error(ld.con, rc, ld.what, call, 4)
+end
+
+local function load_con(ld, call)
+  local con = ld.con
+  if active_load[con] ~= ld then
+    error("ld:" .. call .. "(): this load is finished or was cancelled", 3)
+  end
+  return con
+end
+
+local floor = math.floor
+
+function load_methods.row(self, ...)
+  local con = load_con(self, "row")
+  local n = select('#', ...)
+  if n ~= self.ncols then
+    error(string.format("ld:row(): %d values for %d columns", n, self.ncols), 2)
+  end
+  for i = 1, n do
+    local v = select(i, ...)
+    local t = type(v)
+    local rc
+    if t == "string" then
+      rc = C.db_load_text(con, v, #v)
+    elseif t == "number" then
+      if v == floor(v) and v > -2^63 and v < 2^63 then
+        rc = C.db_load_int(con, v)
+      else
+        rc = C.db_load_double(con, v)
+      end
+    elseif v == nil then
+      rc = C.db_load_null(con)
+    elseif t == "boolean" then
+      rc = C.db_load_text(con, v and "1" or "0", 1)
+    elseif t == "cdata" then
+      rc = C.db_load_int(con, v)
+    else
+      error(string.format("ld:row(): value %d is a %s", i, t), 2)
+    end
+    if rc ~= 0 then
+      load_failed(self, rc, "ld:row()")
+    end
+  end
+  local rc = C.db_load_end_row(con)
+  if rc ~= 0 then
+    load_failed(self, rc, "ld:row()")
+  end
+end
+
+function load_methods.rows(self, text)
+  local con = load_con(self, "rows")
+  if type(text) ~= "string" then
+    error("ld:rows(text): text must be a string", 2)
+  end
+  local rc = C.db_load_rows(con, text, #text)
+  if rc ~= 0 then
+    load_failed(self, rc, "ld:rows()")
+  end
+end
+
+function load_methods.finish(self)
+  local con = load_con(self, "finish")
+  local rows = ffi.new("uint64_t[1]")
+  local stmts = ffi.new("unsigned[1]")
+  local rc = C.db_load_finish(con, rows, stmts)
+  if rc ~= 0 then
+    load_failed(self, rc, "ld:finish()")
+  end
+  active_load[con] = nil
+  return tonumber(rows[0]), tonumber(stmts[0])
 end
 
 function con_methods.more_results(self)
