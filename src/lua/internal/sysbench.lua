@@ -2,7 +2,10 @@
 -- scripts rely on, the default event loop and the Lua reporters.
 -- Contract: sysbench-compat.md §4.2, §5.2, §5.6, §6.6.
 
-local ffi = require("ffi")
+-- A global, as in sysbench (its internal sysbench.lua sets it): third-party
+-- scripts call ffi.cdef without require("ffi").
+ffi = require("ffi")
+local ffi = ffi
 
 -- Exactly sysbench's public FFI names (§5.6): scripts use them without
 -- declaring them, and must be able to declare their own libc structs.
