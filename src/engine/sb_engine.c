@@ -451,14 +451,17 @@ static void report_extras(const snap_t *cur, const sb_stat_t *st, sb_hdr_t *run_
     for (unsigned i = 0; i < sb_evtype_count(); i++)
       late += t[i].late;
   }
-  log_lock();
-  if (n > 1)
-    sb_report_types(stdout, rows, n);
-  if (eng_cfg.latency_limit_ns)
-    sb_report_latency_limit(stdout, (double) eng_cfg.latency_limit_ns / 1e6, late, st->events);
-  fflush(stdout);
-  log_unlock();
-  sb_server_stats_print();
+  if (eng_reports_enabled())
+  {
+    log_lock();
+    if (n > 1)
+      sb_report_types(stdout, rows, n);
+    if (eng_cfg.latency_limit_ns)
+      sb_report_latency_limit(stdout, (double) eng_cfg.latency_limit_ns / 1e6, late, st->events);
+    fflush(stdout);
+    log_unlock();
+    sb_server_stats_print();
+  }
   if (sb_results_finish(st, run_hist, t, rows, n, late, reason, exit_code) != 0 && exit_code == 0)
     g_results_failed = 1;
   sb_evtype_stats_free(t);
@@ -506,7 +509,7 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished, int
     log_text(LOG_NOTICE, "Run interrupted: %s; the report covers %.2fs of measured time.",
              interrupt_reason, elapsed);
 
-  if (eng_cfg.histogram)
+  if (eng_cfg.histogram && eng_reports_enabled())
   {
     sb_hdr_copy(scratch, cur.hist);
     sb_hdr_sub(scratch, eng_base.hist);

@@ -13,6 +13,20 @@ SB="$WORK/sysbench"
 # Output of a command without the header line and its blank line.
 body() { printf '%s\n' "$1" | sed '1,2d'; }
 
+# --- item 1: no report below --verbosity=3 (sysbench.c/db_driver.c print
+# the reports, the header and the cpu block with log_text(LOG_NOTICE)) ------
+echo 'function event() end' > e.lua
+run_bmk_split e.lua --verbosity=0 --events=1 run
+assert_eq "--verbosity=0 run prints nothing" "0:" "$RC:$OUT$ERR"
+run_bmk_split cpu --verbosity=2 --events=10 --histogram --report-interval=1 run
+assert_eq "--verbosity=2 cpu run prints nothing" "0:" "$RC:$OUT$ERR"
+cat > hook.lua <<'LUA'
+function event() end
+function sysbench.hooks.report_cumulative(stat) print("events=" .. stat.events) end
+LUA
+run_bmk hook.lua --verbosity=0 --events=3 run
+assert_eq "--verbosity=0 still runs report_cumulative" "events=3" "$OUT"
+
 # --- item 3: ffi is a global (sysbench.lua: ffi = require("ffi")) -----------
 OUT=$(echo 'print(type(ffi))' | "$SB")
 assert_eq "ffi is a global" "table" "$(body "$OUT")"
