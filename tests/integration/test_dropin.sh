@@ -37,4 +37,29 @@ LUA
 run_bmk cdef.lua
 assert_eq "ffi.cdef without require" "0" "$(body "$OUT")"
 
+# --- item 7: SQL objects print as sysbench's (sysbench.sql.lua __tostring) ---
+cat > tostr.lua <<'LUA'
+function event()
+  local drv = sysbench.sql.driver()
+  local con = drv:connect()
+  print(drv)
+  print(con)
+  local st = con:prepare("SELECT 1")
+  print(st)
+  print(st:bind_create(sysbench.sql.type.INT))
+  print(con:query("SELECT 1"))
+  st:close()
+  con:disconnect()
+end
+LUA
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+  if [ $db = mysql ]; then O=$MYSQL_OPTS; else O=$PGSQL_OPTS; fi
+  run_bmk tostr.lua $O --verbosity=1 --events=1 run
+  assert_eq "$db tostring of SQL objects" "<sql_driver>
+<sql_connection>
+<sql_statement>
+<sql_param>
+<sql_result>" "$OUT"
+done
+
 finish

@@ -105,7 +105,13 @@ function driver_methods.name(self)
   return ffi.string(C.db_driver_name(self))
 end
 
-ffi.metatype("sql_driver", { __index = driver_methods })
+-- tostring() of the API objects reads as in sysbench ("<sql_driver>", ...).
+local function named(name)
+  local text = "<" .. name .. ">"
+  return function() return text end
+end
+
+ffi.metatype("sql_driver", { __index = driver_methods, __tostring = named("sql_driver") })
 
 function sql.driver(name)
   local drv = C.db_create(name)
@@ -150,13 +156,14 @@ ffi.metatype("sql_result", {
       return C.db_result_nfields(self)
     end
     return result_methods[key]
-  end
+  end,
+  __tostring = named("sql_result"),
 })
 
 -- ---- statements -----------------------------------------------------------------
 
 local param_methods = {}
-local param_mt = { __index = param_methods }
+local param_mt = { __index = param_methods, __tostring = named("sql_param") }
 
 function param_methods.set(self, v)
   if v == nil then
@@ -230,7 +237,7 @@ function stmt_methods.close(self)
   C.db_close(self)
 end
 
-ffi.metatype("sql_statement", { __index = stmt_methods })
+ffi.metatype("sql_statement", { __index = stmt_methods, __tostring = named("sql_statement") })
 
 -- ---- connections ------------------------------------------------------------------
 
@@ -316,6 +323,6 @@ function con_methods.disconnect(self)
   C.db_connection_close(self)
 end
 
-ffi.metatype("sql_connection", { __index = con_methods })
+ffi.metatype("sql_connection", { __index = con_methods, __tostring = named("sql_connection") })
 
 return sql
