@@ -37,6 +37,20 @@ LUA
 run_bmk cdef.lua
 assert_eq "ffi.cdef without require" "0" "$(body "$OUT")"
 
+# --- item 5: pairs(sysbench.rand) lists sysbench 1.1's keys
+# (sysbench.rand.lua); special() stays reachable as a bmk extension --------
+cat > keys.lua <<'LUA'
+local k = {}
+for name in pairs(sysbench.rand) do k[#k + 1] = name end
+table.sort(k)
+print(table.concat(k, " "))
+local v = sysbench.rand.special(1, 10)
+print(v >= 1 and v <= 10)
+LUA
+run_bmk keys.lua
+assert_eq "sysbench.rand keys" "default gaussian pareto string uniform uniform_double uniform_uint64 unique varstring zipfian
+true" "$(body "$OUT")"
+
 # --- item 7: SQL objects print as sysbench's (sysbench.sql.lua __tostring) ---
 cat > tostr.lua <<'LUA'
 function event()
