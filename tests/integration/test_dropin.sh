@@ -37,6 +37,31 @@ LUA
 run_bmk cdef.lua
 assert_eq "ffi.cdef without require" "0" "$(body "$OUT")"
 
+# --- item 4: sysbench.histogram prints the header and rows only, with
+# sysbench's bucket formula (sb_histogram.c; tests/t/api_histogram.t) -------
+OUT=$("$SB" <<'LUA'
+h = sysbench.histogram.new(1000, 1, 10)
+h:update(1)
+h:update(2)
+h:update(0)
+h:update(10)
+h:update(100)
+h:update(5.001)
+h:print()
+print(h)
+LUA
+)
+assert_eq "sysbench.histogram print" "       value  ------------- distribution ------------- count
+       1.000 |**************************************** 2
+       2.001 |********************                     1
+       4.997 |********************                     1
+      10.000 |**************************************** 2
+<sb_histogram>" "$(body "$OUT")"
+# --histogram keeps sysbench.c's title and its closing line holding a space
+run_bmk e.lua --events=5 --histogram run
+assert_match "--histogram title" "$OUT" '^Latency histogram \(values are in milliseconds\)$'
+check "--histogram closing line" grep -qx ' ' <<< "$OUT"
+
 # --- item 5: pairs(sysbench.rand) lists sysbench 1.1's keys
 # (sysbench.rand.lua); special() stays reachable as a bmk extension --------
 cat > keys.lua <<'LUA'
