@@ -196,7 +196,7 @@ int main(int argc, char **argv)
   }
   if (rc != 0)
     return 1;
-  sb_results_set_test(sb_lua_test_name());
+  sb_results_set_test(sb_lua_workload_name());
 
   bool from_stdin = sb_lua_from_stdin();
   if (from_stdin && command == NULL)

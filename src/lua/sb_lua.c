@@ -28,7 +28,8 @@ static char *script_path;      /* resolved file, NULL for stdin */
 static char *script_given;     /* the test name as given (script_path) */
 static char *script_buf;       /* stdin contents */
 static size_t script_len;
-static char test_name[256];
+static char test_name[256];    /* sysbench's name: basename as given */
+static char workload_name[256];  /* the same without ".lua" */
 
 static int cmd_argc;
 static char **cmd_argv;
@@ -52,6 +53,11 @@ bool sb_lua_from_stdin(void)
 const char *sb_lua_test_name(void)
 {
   return test_name;
+}
+
+const char *sb_lua_workload_name(void)
+{
+  return workload_name;
 }
 
 lua_State *sb_lua_global(void)
@@ -273,14 +279,17 @@ static int read_stdin(void)
   return 0;
 }
 
+/* sysbench names a script test by basename(path) as given, ".lua" kept
+   (sb_lua.c: sbtest.sname); "<stdin>" for a script read from stdin. */
 static void set_test_name(const char *given)
 {
   const char *base = strrchr(given, '/');
   base = base ? base + 1 : given;
   snprintf(test_name, sizeof(test_name), "%s", base);
-  size_t n = strlen(test_name);
-  if (n > 4 && strcmp(test_name + n - 4, ".lua") == 0)
-    test_name[n - 4] = '\0';
+  snprintf(workload_name, sizeof(workload_name), "%s", base);
+  size_t n = strlen(workload_name);
+  if (n > 4 && strcmp(workload_name + n - 4, ".lua") == 0)
+    workload_name[n - 4] = '\0';
 }
 
 /* Finds `name` as a module on package.path; returns a malloc'd path or NULL. */
@@ -310,7 +319,8 @@ int sb_lua_load(const char *testname)
   if (testname == NULL || strcmp(testname, "-") == 0)
   {
     read_stdin();
-    snprintf(test_name, sizeof(test_name), "stdin");
+    snprintf(test_name, sizeof(test_name), "<stdin>");
+    snprintf(workload_name, sizeof(workload_name), "stdin");
   }
   else
   {

@@ -13,6 +13,10 @@ SB="$WORK/sysbench"
 # Output of a command without the header line and its blank line.
 body() { printf '%s\n' "$1" | sed '1,2d'; }
 
+# ends_blank CMD...: true when CMD's stdout ends with an empty line ("\n\n"),
+# which $(...) would strip.
+ends_blank() { [ "$("$@" 2>/dev/null | tail -c 2 | od -An -c | tr -d ' ')" = '\n\n' ]; }
+
 # --- item 1: no report below --verbosity=3 (sysbench.c/db_driver.c print
 # the reports, the header and the cpu block with log_text(LOG_NOTICE)) ------
 echo 'function event() end' > e.lua
@@ -26,6 +30,24 @@ function sysbench.hooks.report_cumulative(stat) print("events=" .. stat.events) 
 LUA
 run_bmk hook.lua --verbosity=0 --events=3 run
 assert_eq "--verbosity=0 still runs report_cumulative" "events=3" "$OUT"
+
+# --- item 2: a script test is named by basename(path) as given, ".lua"
+# kept (sb_lua.c: sbtest.sname = basename(testname); tests/t/cmdline.t) ----
+echo 'function foo() end' > x.lua
+run_bmk_split x.lua run
+assert_eq "event() missing names x.lua" "1:FATAL: cannot find the event() function in x.lua" "$RC:$(body "$OUT")"
+echo 'sysbench.cmdline.options = { a = {"an option", 1} }' > cmdline.lua
+run_bmk_split cmdline.lua prepare
+assert_eq "missing prepare names cmdline.lua" "1:'cmdline.lua' test does not implement the 'prepare' command." "$RC:$ERR"
+run_bmk_split cmdline.lua help
+assert_eq "help fallback names cmdline.lua" "cmdline.lua options:
+  --a=N an option [1]" "$(body "$OUT")"
+check "help fallback ends with a blank line" ends_blank "$BMK" cmdline.lua help
+mkdir -p sub && cp "$TOP/src/lua/oltp_common.lua" "$TOP/src/lua/oltp_read_write.lua" sub/
+run_bmk_split sub/oltp_read_write.lua help
+assert_eq "a path keeps its .lua" "oltp_read_write.lua options:" "$(body "$OUT" | head -1)"
+run_bmk_split oltp_read_write help
+assert_eq "a module name has no .lua" "oltp_read_write options:" "$(body "$OUT" | head -1)"
 
 # --- item 3: ffi is a global (sysbench.lua: ffi = require("ffi")) -----------
 OUT=$(echo 'print(type(ffi))' | "$SB")
