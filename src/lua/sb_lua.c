@@ -149,7 +149,9 @@ int sb_lua_load_embedded(lua_State *L)
     if (strcmp(m->name, name) == 0)
     {
       char chunk[128];
-      snprintf(chunk, sizeof(chunk), "=[bmk %s]", m->name);
+      /* named as sysbench loads its internal scripts, so error positions
+         read [string "sysbench.cmdline.lua"]:N: */
+      snprintf(chunk, sizeof(chunk), "%s.lua", m->name);
       if (luaL_loadbuffer(L, m->src, m->len, chunk) != 0)
         return lua_error(L);
       lua_pushstring(L, name);
@@ -407,52 +409,68 @@ static char *default_text(lua_State *L, int idx, sb_arg_type_t *type)
   }
 }
 
-/* sysbench.cmdline.read_cmdline_options(): registers every entry of
-   sysbench.cmdline.options = { name = {desc, default, type?, validate?} }. */
+/* Script options whose name a core option already has: the core's
+   definition and value win (bmk decision), but the script's help still
+   lists the script's declaration, as sysbench lists every option a script
+   declares. */
+static sb_option_t *shadow;
+static unsigned nshadow;
+
+static void add_shadow(const char *name, const char *desc, const char *def,
+                       sb_arg_type_t type)
+{
+  for (unsigned i = 0; i < nshadow; i++)
+    if (strcmp(shadow[i].name, name) == 0)
+      return;
+  sb_option_t *n = realloc(shadow, sizeof(*shadow) * (nshadow + 1));
+  if (n == NULL)
+    return;
+  shadow = n;
+  shadow[nshadow++] = (sb_option_t) { strdup(name), strdup(desc), def ? strdup(def) : NULL,
+                                      type };
+}
+
+/* sysbench.__c.read_cmdline_options(): registers every entry of
+   sysbench.cmdline.options = { name = {desc, default, type?, validate?} }.
+   The table's structure was checked by the Lua caller
+   (sysbench.cmdline.read_cmdline_options), which raises sysbench's errors. */
 static int c_read_cmdline_options(lua_State *L)
 {
   lua_getglobal(L, "sysbench");
   lua_getfield(L, -1, "cmdline");
   lua_getfield(L, -1, "options");
-  if (lua_isnil(L, -1))
+  if (!lua_istable(L, -1))
   {
     lua_pop(L, 3);
     return 0;
   }
-  if (!lua_istable(L, -1))
-    return luaL_error(L, "wrong table structure in sysbench.cmdline.options");
 
   int tbl = lua_gettop(L);
   lua_pushnil(L);
   while (lua_next(L, tbl) != 0)
   {
-    if (lua_type(L, -2) != LUA_TSTRING || !lua_istable(L, -1))
-      return luaL_error(L, "wrong table structure in sysbench.cmdline.options");
     const char *name = lua_tostring(L, -2);
     int entry = lua_gettop(L);
 
     lua_rawgeti(L, entry, 1);
     const char *desc = lua_tostring(L, -1);
-    if (desc == NULL)
-      return luaL_error(L, "wrong table structure in sysbench.cmdline.options");
     lua_rawgeti(L, entry, 2);
     sb_arg_type_t type;
     char *def = default_text(L, lua_gettop(L), &type);
     lua_rawgeti(L, entry, 3);
     if (lua_isnumber(L, -1))
-    {
-      int t = (int) lua_tointeger(L, -1);
-      if (t <= SB_ARG_TYPE_NULL || t >= SB_ARG_TYPE_MAX)
-        return luaL_error(L, "wrong table structure in sysbench.cmdline.options");
-      type = (sb_arg_type_t) t;
-    }
-    else if (!lua_isnil(L, -1))
-      return luaL_error(L, "wrong table structure in sysbench.cmdline.options");
+      type = (sb_arg_type_t) lua_tointeger(L, -1);
 
-    int rc = sb_opt_register(name, desc, def, type, SB_GROUP_TEST, NULL);
     sb_opt_t *o = sb_opt_find(name);
-    if (o)
-      o->from_script = true;
+    int rc = 0;
+    if (o != NULL && !o->from_script)
+      add_shadow(name, desc ? desc : "", def, type);
+    else if (o == NULL)
+    {
+      rc = sb_opt_register(name, desc ? desc : "", def, type, SB_GROUP_TEST, NULL);
+      if ((o = sb_opt_find(name)) != NULL)
+        o->from_script = true;
+    }
     free(def);
     if (rc != 0)
       exit(1);
@@ -462,24 +480,30 @@ static int c_read_cmdline_options(lua_State *L)
   return 0;
 }
 
+static void print_script_options(void)
+{
+  sb_opt_print_group_extra(SB_GROUP_TEST, NULL, true, shadow, nshadow);
+  /* sysbench's option list ends with a blank line */
+  printf("\n");
+}
+
 static int c_print_test_options(lua_State *L)
 {
   (void) L;
-  sb_opt_print_group(SB_GROUP_TEST, NULL, true);
+  print_script_options();
   return 0;
 }
 
 bool sb_lua_print_test_options(void)
 {
-  bool any = false;
+  bool any = nshadow > 0;
   for (unsigned i = 0; i < sb_opt_count(); i++)
     if (sb_opt_at(i)->group == SB_GROUP_TEST)
       any = true;
   if (!any)
     return false;
   printf("%s options:\n", test_name);
-  sb_opt_print_group(SB_GROUP_TEST, NULL, true);
-  printf("\n");
+  print_script_options();
   return true;
 }
 
@@ -503,18 +527,19 @@ void sb_lua_export_options(lua_State *L)
         sb_parse_bool(o->value, &b);
       lua_pushboolean(L, b);
       break;
+    /* An unset number reads 0, as sysbench's sb_opt_to_int() & co. */
     case SB_ARG_TYPE_INT:
     case SB_ARG_TYPE_DOUBLE:
       if (o->value && sb_parse_double(o->value, &d) == 0)
         lua_pushnumber(L, d);
       else
-        lua_pushnil(L);
+        lua_pushnumber(L, 0);
       break;
     case SB_ARG_TYPE_SIZE:
       if (o->value && sb_parse_size(o->value, &sz) == 0)
         lua_pushnumber(L, (double) sz);
       else
-        lua_pushnil(L);
+        lua_pushnumber(L, 0);
       break;
     case SB_ARG_TYPE_LIST:
     {

@@ -98,6 +98,61 @@ run_bmk keys.lua
 assert_eq "sysbench.rand keys" "default gaussian pareto string uniform uniform_double uniform_uint64 unique varstring zipfian
 true" "$(body "$OUT")"
 
+# --- item 9: script options (sysbench.cmdline.lua, sb_lua.c; tests/t/
+# cmdline.t, script_oltp_help.t) ---------------------------------------------
+cat > opts.lua <<'LUA'
+sysbench.cmdline.options = {
+  str_opt1 = {"str_opt1 description"},
+  int_opt2 = {"int_opt2 description", nil, sysbench.cmdline.ARG_INT},
+  dbl_opt = {"dbl_opt description", nil, sysbench.cmdline.ARG_DOUBLE},
+  size_opt = {"size_opt description", nil, sysbench.cmdline.ARG_SIZE},
+  pgsql_variant = {"a script option a bmk option shadows"},
+}
+function help()
+  print("Available options:")
+  sysbench.cmdline.print_test_options()
+  local o = sysbench.opt
+  print(o.str_opt1, o.int_opt2, o.dbl_opt, o.size_opt)
+end
+LUA
+run_bmk opts.lua help
+assert_eq "print_test_options ends with a blank line; unset numbers read 0" "Available options:
+  --dbl_opt=N            dbl_opt description
+  --int_opt2=N           int_opt2 description
+  --pgsql_variant=STRING a script option a bmk option shadows
+  --size_opt=SIZE        size_opt description
+  --str_opt1=STRING      str_opt1 description
+
+	0	0	0" "$(body "$OUT")"
+printf 'sysbench.cmdline.options = {\n  {},\n}\nfunction help() end\n' > badopts.lua
+run_bmk badopts.lua help
+assert_match "wrong table structure keeps sysbench.cmdline.lua's position" "$(body "$OUT")" \
+  '^FATAL: `sysbench.cmdline.read_cmdline_options'"'"' function failed: \[string "sysbench.cmdline.lua"\]:[0-9]+: wrong table structure in sysbench.cmdline.options$'
+assert_eq "wrong table structure exit 1" 1 "$RC"
+run_bmk sub/oltp_read_write.lua help
+assert_eq "oltp_read_write.lua help as sysbench's" "oltp_read_write.lua options:
+  --auto_inc[=on|off]           Use AUTO_INCREMENT column as Primary Key (for MySQL), or its alternatives in other DBMS. When disabled, use client-generated IDs [on]
+  --create_secondary[=on|off]   Create a secondary index in addition to the PRIMARY KEY [on]
+  --create_table_options=STRING Extra CREATE TABLE options []
+  --delete_inserts=N            Number of DELETE/INSERT combinations per transaction [1]
+  --distinct_ranges=N           Number of SELECT DISTINCT queries per transaction [1]
+  --index_updates=N             Number of UPDATE index queries per transaction [1]
+  --mysql_storage_engine=STRING Storage engine, if MySQL is used [innodb]
+  --non_index_updates=N         Number of UPDATE non-index queries per transaction [1]
+  --order_ranges=N              Number of SELECT ORDER BY queries per transaction [1]
+  --pgsql_variant=STRING        Use this PostgreSQL variant when running with the PostgreSQL driver. The only currently supported variant is 'redshift'. When enabled, create_secondary is automatically disabled, and delete_inserts is set to 0
+  --point_selects=N             Number of point SELECT queries per transaction [10]
+  --range_selects[=on|off]      Enable/disable all range SELECT queries [on]
+  --range_size=N                Range size for range SELECT queries [100]
+  --reconnect=N                 Reconnect after every N events. The default (0) is to not reconnect [0]
+  --secondary[=on|off]          Use a secondary index in place of the PRIMARY KEY [off]
+  --simple_ranges=N             Number of simple range SELECT queries per transaction [1]
+  --skip_trx[=on|off]           Don't start explicit transactions and execute all queries in the AUTOCOMMIT mode [off]
+  --sum_ranges=N                Number of SELECT SUM() queries per transaction [1]
+  --table_size=N                Number of rows per table [10000]
+  --tables=N                    Number of tables [1]" "$(body "$OUT")"
+check "oltp_read_write.lua help ends with a blank line" ends_blank "$BMK" sub/oltp_read_write.lua help
+
 # --- item 7: SQL objects print as sysbench's (sysbench.sql.lua __tostring) ---
 cat > tostr.lua <<'LUA'
 function event()
