@@ -208,8 +208,6 @@ int main(int argc, char **argv)
 
   lua_State *G = sb_lua_global();
   sb_lua_export_options(G);
-  if (sb_lua_apply_jit_cmd(G) != 0)
-    return 1;
 
   rc = run_script_command(command, &cfg);
   log_flush();

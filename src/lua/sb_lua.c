@@ -237,6 +237,13 @@ static lua_State *base_state(int tid)
     lua_close(L);
     return NULL;
   }
+  /* --luajit-cmd acts before the script's chunk runs, as in sysbench
+     (jit.status() in the main chunk sees it). */
+  if (sb_lua_apply_jit_cmd(L) != 0)
+  {
+    lua_close(L);
+    return NULL;
+  }
   return L;
 }
 
@@ -618,7 +625,7 @@ lua_State *sb_lua_new_state(int tid)
   lua_State *L = base_state(tid);
   if (L == NULL)
     return NULL;
-  if (run_chunk(L) != 0 || sb_lua_apply_jit_cmd(L) != 0)
+  if (run_chunk(L) != 0)
   {
     lua_close(L);
     return NULL;

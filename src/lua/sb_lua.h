@@ -98,7 +98,8 @@ int sb_lua_call_report_hook(lua_State *L, const char *hook,
    false when the script declares no options. */
 bool sb_lua_print_test_options(void);
 
-/* Applies --luajit-cmd to `L`; 0 ok, -1 with the FATAL message. */
+/* Applies --luajit-cmd to `L` (every state gets it before the script's
+   chunk runs); 0 ok, -1 with the FATAL message. */
 int sb_lua_apply_jit_cmd(lua_State *L);
 
 /* Closes the global state. */

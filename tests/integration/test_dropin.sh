@@ -153,6 +153,21 @@ assert_eq "oltp_read_write.lua help as sysbench's" "oltp_read_write.lua options:
   --tables=N                    Number of tables [1]" "$(body "$OUT")"
 check "oltp_read_write.lua help ends with a blank line" ends_blank "$BMK" sub/oltp_read_write.lua help
 
+# --- item 10: --luajit-cmd acts before the script is loaded (tests/t/
+# opt_luajit_cmd.t), in every Lua state ------------------------------------
+echo 'print("JIT status: " .. (jit.status() and "on" or "off"))' > jit.lua
+for v in "--luajit-cmd:on" "--luajit-cmd=off:off" "--luajit-cmd=on:on"; do
+  OUT=$("$SB" "${v%:*}" jit.lua)
+  assert_eq "${v%:*} in the main chunk" "JIT status: ${v##*:}" "$(body "$OUT")"
+done
+cat > jitev.lua <<'LUA'
+function event() print("event JIT " .. (jit.status() and "on" or "off")) end
+LUA
+run_bmk jitev.lua --luajit-cmd=off --events=1 --verbosity=0 run
+assert_eq "--luajit-cmd=off in a worker state" "event JIT off" "$OUT"
+run_bmk jit.lua --luajit-cmd=nonsense
+assert_eq "bad --luajit-cmd" "1:FATAL: unknown luaJIT command or jit.* modules not installed" "$RC:$(body "$OUT")"
+
 # --- item 7: SQL objects print as sysbench's (sysbench.sql.lua __tostring) ---
 cat > tostr.lua <<'LUA'
 function event()
