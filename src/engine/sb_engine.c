@@ -41,6 +41,13 @@ pthread_mutex_t eng_base_mutex = PTHREAD_MUTEX_INITIALIZER;
 uint64_t eng_t0_ns;
 uint64_t eng_run_t0_ns;
 uint64_t eng_stop_ns;
+/* End of the measured time for the final report: sysbench stops its timers
+   after joining the workers, so a run ends when its last worker is done
+   (0 = use eng_stop_ns). */
+static uint64_t g_end_ns;
+/* Time the main thread spent reading the server's counters at the end
+   line, while the workers waited: not part of the run. */
+static uint64_t g_sample_ns;
 
 
 static int g_stop;               /* workers must stop */
@@ -323,6 +330,7 @@ static void *worker_main(void *arg)
     w->L = NULL;
   }
 
+  ck_pr_store_64(&w->done_ns, sb_now_ns());
   pthread_mutex_lock(&start_mutex);
   done_count++;
   pthread_cond_broadcast(&start_cond);
@@ -467,6 +475,26 @@ static void report_extras(const snap_t *cur, const sb_stat_t *st, sb_hdr_t *run_
   sb_evtype_stats_free(t);
 }
 
+/* When the measured run ended, as sysbench's timers see it (they stop
+   after the workers are joined): the moment the last of the `created`
+   workers was done, less the end-line sampling; for a forced shutdown
+   (`all_done` false) now, the shutdown instant. */
+static uint64_t run_end_ns(bool all_done, unsigned created)
+{
+  if (!all_done)
+    return sb_now_ns();
+  uint64_t end = 0;
+  for (unsigned i = 0; i < created; i++)
+  {
+    uint64_t d = ck_pr_load_64(&eng_workers[i].done_ns);
+    if (d > end)
+      end = d;
+  }
+  if (end > g_sample_ns && end - g_sample_ns > eng_t0_ns)
+    end -= g_sample_ns;
+  return end;
+}
+
 /* Prints the final (or interrupted) report, then report_extras with the
    run's `exit_code`. `unfinished` closes events in flight at a forced
    shutdown. */
@@ -476,7 +504,7 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished, int
   sb_hdr_t *scratch = sb_hdr_new();
   eng_snap_alloc(&cur);
   eng_snap_take(&cur);
-  uint64_t end = eng_stop_ns ? eng_stop_ns : cur.t_ns;
+  uint64_t end = g_end_ns ? g_end_ns : eng_stop_ns ? eng_stop_ns : cur.t_ns;
 
   if (unfinished)
   {
@@ -754,7 +782,9 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   {
     if (at_end_line && count_finished() >= created)
     {
+      uint64_t t = sb_now_ns();
       sb_server_stats_end();
+      g_sample_ns = sb_now_ns() - t;
       release_end_line();
       at_end_line = false;
     }
@@ -778,6 +808,8 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     release_end_line();
   ck_pr_store_int(&g_running_flag, 0);
   bool all_done = count_done() >= created;
+  if (!reason && !ck_pr_load_int(&g_error))
+    g_end_ns = run_end_ns(all_done, created);
 
   sb_reporter_stop();
 

@@ -37,6 +37,8 @@ typedef struct {
   int running;                /* read by reporters (eng_threads_running) */
   int ready;
   int failed;
+  uint64_t done_ns;           /* when the thread finished (after
+                                 thread_done); read by the main thread */
 } __attribute__((aligned(64))) sb_worker_t;
 
 /* A reader-side snapshot of all workers. */

@@ -168,6 +168,19 @@ assert_eq "--luajit-cmd=off in a worker state" "event JIT off" "$OUT"
 run_bmk jit.lua --luajit-cmd=nonsense
 assert_eq "bad --luajit-cmd" "1:FATAL: unknown luaJIT command or jit.* modules not installed" "$RC:$(body "$OUT")"
 
+# --- item 11: time elapsed runs until the workers are joined (sysbench.c
+# stops sb_exec_timer after joining them): a 2 s event with --time=1 is in
+# the time, so time elapsed >= the thread's execution time ---------------
+cat > slow2.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+function event() ffi.C.usleep(2000000) end
+LUA
+run_bmk slow2.lua --time=1 run
+t=$(report_value "time elapsed:" "$OUT")
+x=$(printf '%s\n' "$OUT" | sed -n 's|^    execution time (avg/stddev): *\([0-9.]*\)/.*|\1|p')
+assert_eq "one 2 s event" 1 "$(report_value "total number of events:" "$OUT")"
+check "time elapsed ($t) >= execution time ($x)" awk -v t="$t" -v x="$x" 'BEGIN{exit !(t >= x && x >= 2)}'
+
 # --- item 7: SQL objects print as sysbench's (sysbench.sql.lua __tostring) ---
 cat > tostr.lua <<'LUA'
 function event()
