@@ -501,6 +501,10 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
     rs->con = con;
     rs->stmt = stmt;
     sb_counter_inc(con->thread_id, rs->counter);
+    /* No result set (nrows = affected rows): nothing is live to fetch or
+       free, as in sysbench, whose free of it is "an invalid result set". */
+    if (rs->nfields == 0)
+      db_rs_release(rs);
     return rs;
   }
   rs->state = DB_RS_FREE;
@@ -580,12 +584,12 @@ int db_free_results(db_result_t *rs)
 
 uint64_t db_result_nrows(const db_result_t *rs)
 {
-  return rs->nrows;
+  return rs ? rs->nrows : 0;
 }
 
 uint32_t db_result_nfields(const db_result_t *rs)
 {
-  return rs->nfields;
+  return rs ? rs->nfields : 0;
 }
 
 const char *db_row_value(const db_row_t *row, const db_result_t *rs, uint32_t i,

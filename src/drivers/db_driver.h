@@ -351,8 +351,9 @@ void db_each_connection(void (*fn)(db_conn_t *con, void *arg), void *arg);
 void db_connection_free(db_conn_t *con);
 
 /* Runs a text query. Returns the connection's result when the statement
-   produced one or succeeded (check db_result_nfields), NULL on error
-   (see db_conn_error). Counts read/write/other or error/reconnect. */
+   produced one or succeeded (check db_result_nfields: 0 = no result set,
+   nothing to fetch or free, nrows = affected rows), NULL on error (see
+   db_conn_error). Counts read/write/other or error/reconnect. */
 db_result_t *db_query(db_conn_t *con, const char *query, size_t len);
 
 /* Prepares `query` (len bytes, '?' placeholders). NULL on error. */
@@ -411,6 +412,8 @@ int db_conn_error(const db_conn_t *con);          /* db_error_t */
 int db_conn_sql_errno(const db_conn_t *con);
 const char *db_conn_sql_state(const db_conn_t *con);
 const char *db_conn_sql_errmsg(const db_conn_t *con);
+/* 0 for a NULL result (Lua's NULL sql_result of a statement without a
+   result set). */
 uint64_t db_result_nrows(const db_result_t *rs);
 uint32_t db_result_nfields(const db_result_t *rs);
 /* Value i (0-based) of a fetched row: pointer and *len, or NULL for SQL

@@ -181,6 +181,288 @@ x=$(printf '%s\n' "$OUT" | sed -n 's|^    execution time (avg/stddev): *\([0-9.]
 assert_eq "one 2 s event" 1 "$(report_value "total number of events:" "$OUT")"
 check "time elapsed ($t) >= execution time ($x)" awk -v t="$t" -v x="$x" 'BEGIN{exit !(t >= x && x >= 2)}'
 
+# --- items 6 and 8: the SQL API as sysbench's tests/t/api_sql_{mysql,pgsql}.t
+# (script from tests/include/api_sql_common.sh; our inspect() is a minimal
+# one with the layout of its inspect.lua). Items: prepare() failing prints
+# the driver's lines and raises "SQL API error" (drv_mysql.c, drv_pgsql.c,
+# sysbench.sql.lua); a non-SELECT returns a NULL sql_result; freeing a
+# result set a later statement replaced is an invalid free (db_driver.c);
+# the FATAL line precedes the sql_error_ignorable hook; a PostgreSQL
+# connect failure keeps libpq's newline.
+cat > api_sql.lua <<'LUA'
+function thread_init()
+  drv = sysbench.sql.driver()
+  con = drv:connect()
+end
+
+function event()
+  local e, m
+  e, m = pcall(sysbench.sql.driver, "non-existing")
+  print(m)
+  con:query("DROP TABLE IF EXISTS t")
+  con:query("CREATE TABLE t(a INT)")
+  con:bulk_insert_init("INSERT INTO t VALUES")
+  for i = 1,100 do
+    con:bulk_insert_next(string.format("(%d)", i))
+  end
+  con:bulk_insert_done()
+  print(con:query_row("SELECT COUNT(DISTINCT a) FROM t"))
+  print('--')
+  con:query("DROP TABLE IF EXISTS t2")
+  con:query("CREATE TABLE t2(a INT, b VARCHAR(120), c FLOAT)")
+  con:query("INSERT INTO t2 VALUES (1, 'foo', 0.4)")
+  con:query("INSERT INTO t2 VALUES (NULL, 'bar', 0.2)")
+  con:query("INSERT INTO t2 VALUES (2, NULL, 0.3)")
+  con:query("INSERT INTO t2 VALUES (NULL, NULL, 0.1)")
+  print('--')
+  local rs = con:query("SELECT * FROM t2 ORDER BY a")
+  for i = 1, rs.nrows do
+     print(string.format("%s %s %s", unpack(rs:fetch_row(), 1, rs.nfields)))
+  end
+  print('--')
+  print(string.format("%s %s", con:query_row("SELECT b, a FROM t2 ORDER BY b")))
+  print('--')
+  con:query("DROP TABLE t2")
+  con:query("ALTER TABLE t ADD COLUMN b CHAR(10)")
+  e, m = pcall(con.prepare, con, "SELECT * FROM nonexisting")
+  print(m)
+  print('--')
+  local stmt = con:prepare("UPDATE t SET a = a + ?, b = ?")
+  local a = stmt:bind_create(sysbench.sql.type.INT)
+  local b = stmt:bind_create(sysbench.sql.type.CHAR, 10)
+  print(a)
+  print(b)
+  e, m = pcall(stmt.bind_create, stmt, sysbench.sql.type.DATE)
+  print(m)
+  print(stmt:bind_param())
+  stmt:bind_param(a, b)
+  a:set(100)
+  rs1 = stmt:execute()
+  print(rs1)
+  a:set(200)
+  b:set("01234567890")
+  rs2 = stmt:execute()
+  print(rs2)
+  e, m = pcall(rs2.free, rs)
+  print(m)
+  e, m = pcall(rs1.free, rs)
+  print(m)
+  stmt:close()
+  print('--')
+  con:disconnect()
+  e, m = pcall(con.query, con, "SELECT 1")
+  print(m)
+  con:disconnect()
+  print('--')
+  con = drv:connect()
+  rs = con:query("SELECT MIN(a), MAX(a), MIN(b), MAX(b) FROM t")
+  print(rs.nfields)
+  for i = 1, rs.nrows do
+     print(string.format("%s %s %s %s", unpack(rs:fetch_row(), 1, rs.nfields)))
+  end
+  con:query("DROP TABLE t")
+  print('--')
+end
+LUA
+cat > api_hooks.lua <<'LUA'
+-- inspect()-like dump of a flat table (tests/include/inspect.lua's layout)
+local function inspect(t)
+  local k = {}
+  for name in pairs(t) do k[#k + 1] = name end
+  table.sort(k)
+  local lines = {}
+  for i, n in ipairs(k) do
+    local v = t[n]
+    if type(v) == "string" then
+      v = (v:find('"', 1, true) and not v:find("'", 1, true)) and ("'" .. v .. "'") or ('"' .. v .. '"')
+    else
+      v = tostring(v)
+    end
+    lines[i] = "  " .. n .. " = " .. v
+  end
+  return "{\n" .. table.concat(lines, ",\n") .. "\n}"
+end
+function sysbench.hooks.sql_error_ignorable(e)
+  print("Got an error descriptor:")
+  print(inspect(e))
+end
+function event()
+  local drv = sysbench.sql.driver()
+  local con = drv:connect()
+  local queries = {
+    "CREATE TABLE t(a CHAR(1) NOT NULL)",
+    "INSERT INTO t VALUES (1)",
+    "INSERT INTO t VALUES (NULL)",
+    [[INSERT INTO t VALUES ('test')]],
+    "DROP TABLE t",
+    "DROP TABLE t"
+  }
+  print('--')
+  con:query("DROP TABLE IF EXISTS t")
+  if (drv:name() == 'mysql') then
+    con:query("SET sql_mode='STRICT_TRANS_TABLES'")
+  end
+  for i = 1, #queries do
+    local e, m = pcall(function () con:query(queries[i]) end)
+    if not e then print(m) end
+  end
+  print('--')
+end
+LUA
+cat > api_conn.lua <<'LUA'
+function event()
+  local drv = sysbench.sql.driver()
+  local e, m = pcall(drv.connect, drv)
+  print(m)
+end
+LUA
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+  if [ $db = mysql ]; then
+    O=$MYSQL_OPTS
+    rows='nil bar 0.2
+nil nil 0.1
+1 foo 0.4
+2 nil 0.3
+--
+nil 2'
+    prep='FATAL: mysql_stmt_prepare() failed
+FATAL: MySQL error: 1146 "Table '"'sbtest.nonexisting'"' doesn'"'"'t exist"'
+  else
+    O=$PGSQL_OPTS
+    rows='1 foo 0.4
+2 nil 0.3
+nil bar 0.2
+nil nil 0.1
+--
+bar nil'
+    prep='FATAL: PQprepare() failed: ERROR:  relation "nonexisting" does not exist
+LINE 1: SELECT * FROM nonexisting
+                      ^
+'
+  fi
+  run_bmk --verbosity=1 --events=1 $O api_sql.lua run
+  assert_eq "$db api_sql.t" "FATAL: invalid database driver name: 'non-existing'
+failed to initialize the DB driver
+100
+--
+--
+$rows
+--
+$prep
+SQL API error
+--
+<sql_param>
+<sql_param>
+Unsupported argument type: 8
+nil
+<sql_result>
+<sql_result>
+ALERT: attempt to free an invalid result set
+db_free_results() failed
+db_free_results() failed
+--
+(last message repeated 1 times)
+ALERT: attempt to use an already closed connection
+api_sql.lua:$(grep -n 'pcall(con.query, con, "SELECT 1")' api_sql.lua | cut -d: -f1): SQL API error
+ALERT: attempt to close an already closed connection
+--
+4
+301 400 0123456789 0123456789
+--" "$OUT"
+  run_bmk --verbosity=1 --events=1 $O api_hooks.lua run
+  n=$(grep -n 'pcall(function () con:query' api_hooks.lua | cut -d: -f1)
+  if [ $db = mysql ]; then
+    assert_eq "$db FATAL line before the sql_error_ignorable hook" "--
+FATAL: mysql_drv_query() returned error 1048 (Column 'a' cannot be null) for query 'INSERT INTO t VALUES (NULL)'
+Got an error descriptor:
+{
+  connection = <sql_connection>,
+  query = \"INSERT INTO t VALUES (NULL)\",
+  sql_errmsg = \"Column 'a' cannot be null\",
+  sql_errno = 1048,
+  sql_state = \"23000\"
+}
+api_hooks.lua:$n: SQL error, errno = 1048, state = '23000': Column 'a' cannot be null" "$(printf '%s\n' "$OUT" | head -11)"
+  else
+    assert_eq "$db FATAL lines before the sql_error_ignorable hook" "--
+FATAL: PQexec() failed: 7 null value in column \"a\" of relation \"t\" violates not-null constraint
+FATAL: failed query was: INSERT INTO t VALUES (NULL)
+Got an error descriptor:
+{
+  connection = <sql_connection>,
+  query = \"INSERT INTO t VALUES (NULL)\",
+  sql_errmsg = 'null value in column \"a\" of relation \"t\" violates not-null constraint',
+  sql_errno = 0,
+  sql_state = \"23502\"
+}
+api_hooks.lua:$n: SQL error, errno = 0, state = '23502': null value in column \"a\" of relation \"t\" violates not-null constraint" "$(printf '%s\n' "$OUT" | head -12)"
+  fi
+  assert_eq "$db three failing statements reach the hook" 3 "$(grep -c '^Got an error descriptor:$' <<< "$OUT")"
+done
+run_bmk --verbosity=1 --events=1 $MYSQL_OPTS --mysql-host=non-existing api_conn.lua run
+assert_match "mysql connect failure" "$OUT" "^FATAL: unable to connect to MySQL server on host 'non-existing', port $MYSQL_PORT, aborting\.\.\.$"
+assert_eq "mysql connect failure raises" "connection creation failed" "$(printf '%s\n' "$OUT" | tail -1)"
+"$BMK" --verbosity=1 --events=1 $PGSQL_OPTS --pgsql-host=non-existing api_conn.lua run > conn.out
+assert_match "pgsql connect failure" "$(cat conn.out)" '^FATAL: Connection to database failed: could not translate host name "non-existing" to address: '
+assert_eq "pgsql connect failure keeps libpq's newline" "
+connection creation failed" "$(tail -2 conn.out)"
+
+# a failed prepare() called directly names the script's line
+cat > prep.lua <<'LUA'
+function event()
+  local con = sysbench.sql.driver():connect()
+  con:prepare("SELECT * FROM nonexisting")
+end
+LUA
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+  if [ $db = mysql ]; then O=$MYSQL_OPTS; else O=$PGSQL_OPTS; fi
+  run_bmk --verbosity=1 --events=1 $O prep.lua run
+  assert_eq "$db failed prepare() raises at the script's line" \
+    "FATAL: \`thread_run' function failed: prep.lua:3: SQL API error" "$(grep thread_run <<< "$OUT")"
+  assert_eq "$db failed prepare() exit 1" 1 "$RC"
+done
+
+# --- item 8: a CALL's trailing status is no result set: next_result() gives
+# nil, and a script that never reads it can run the CALL again (GH-304) -----
+cat > call.lua <<'LUA'
+function prepare()
+  local con = sysbench.sql.driver():connect()
+  con:query("DROP PROCEDURE IF EXISTS bmk_sp")
+  con:query("CREATE PROCEDURE bmk_sp(a INT) BEGIN SELECT a; END")
+end
+function cleanup()
+  sysbench.sql.driver():connect():query("DROP PROCEDURE IF EXISTS bmk_sp")
+end
+function thread_init()
+  con = sysbench.sql.driver():connect()
+  st = con:prepare("CALL bmk_sp(?)")
+  p = st:bind_create(sysbench.sql.type.INT)
+  st:bind_param(p)
+end
+local n = 0
+function event()
+  n = n + 1
+  if n == 1 then
+    local rs = con:query("CALL bmk_sp(1)")
+    print(rs.nrows, rs:fetch_row()[1], con:more_results())
+    print(con:next_result(), con:more_results())
+  elseif n == 2 then
+    p:set(2)
+    local rs = st:execute()
+    print(rs.nrows, rs:fetch_row()[1])
+  else
+    con:query("CALL bmk_sp(3)")     -- GH-304: the status is never read
+  end
+end
+LUA
+"$BMK" $MYSQL_OPTS call.lua prepare > /dev/null
+run_bmk $MYSQL_OPTS --verbosity=1 --events=5 call.lua run
+assert_eq "mysql CALL: one result set, then nil; GH-304 runs" "1	1	true
+nil	false
+1	2" "$OUT"
+assert_eq "mysql repeated CALLs exit 0" 0 "$RC"
+"$BMK" $MYSQL_OPTS call.lua cleanup > /dev/null
+
 # --- item 7: SQL objects print as sysbench's (sysbench.sql.lua __tostring) ---
 cat > tostr.lua <<'LUA'
 function event()
