@@ -448,7 +448,7 @@ unsigned db_next_endpoint(unsigned n);
 
 /* Registers the predicate that tells the generic layer whether a lost
    connection (an ignorable "lost" error) should still be rebuilt with
-   back-off: the engine passes sb_engine_running, so reconnect attempts end
+   back-off: the engine passes "running and not stopping", so reconnect attempts end
    with the run. The SQL layer never calls up into the engine itself.
    NULL (the default) = never retry. Thread-safe (atomic). */
 void db_set_retry_predicate(bool (*fn)(void));

@@ -85,6 +85,15 @@ bool sb_engine_stopping(void)
   return ck_pr_load_int(&g_stop) != 0;
 }
 
+/* The SQL layer's retry predicate: a lost connection is rebuilt while the
+   run goes on and not after it was told to stop (the main thread waits for
+   the workers then, and a worker retrying against a server that stays
+   away would never finish). */
+static bool keep_reconnecting(void)
+{
+  return sb_engine_running() && !sb_engine_stopping();
+}
+
 bool sb_engine_sleep(int thread_id, double seconds)
 {
   (void) thread_id;
@@ -560,7 +569,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
 {
   eng_cfg = *config;
   eng_ctest = test;
-  db_set_retry_predicate(sb_engine_running);
+  db_set_retry_predicate(keep_reconnecting);
   sigset_t sigs;
   sigemptyset(&sigs);
   sigaddset(&sigs, SIGINT);

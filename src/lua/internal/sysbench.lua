@@ -89,6 +89,7 @@ int sb_event_type_id(const char *name);
 void sb_event_set_type(int thread_id, int type_id);
 void sb_event_restarted(int thread_id);
 bool sb_engine_sleep(int thread_id, double seconds);
+bool sb_engine_stopping(void);
 
 ]]
 
@@ -182,6 +183,11 @@ function thread_run(thread_id)
       end
       if type(ret) == "table" and ret.errcode == RESTART then
         C.sb_event_restarted(thread_id)
+        -- bmk: once the run stops, an event is not restarted (its
+        -- connection may be gone for good); it is not counted
+        if C.sb_engine_stopping() then
+          return
+        end
         local hook = sysbench.hooks.before_restart_event
         if hook then
           hook(ret)

@@ -292,6 +292,13 @@ function con_methods.prepare(self, query)
     if C.db_conn_error(self) == ERR_IGNORABLE then
       return check_error(self, query)
     end
+    -- bmk: the cause, for workloads that explain the failure (the kit's
+    -- "create and load the data set first"); not part of sysbench's API
+    sysbench.__prepare_error = {
+      sql_errno = C.db_conn_sql_errno(self),
+      sql_state = ffi.string(C.db_conn_sql_state(self)),
+      sql_errmsg = ffi.string(C.db_conn_sql_errmsg(self)),
+    }
     error("SQL API error", 2)
   end
   return stmt
