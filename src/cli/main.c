@@ -6,9 +6,11 @@
 #include "config.h"
 #endif
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "drivers/db_driver.h"
 #include "builtin/sb_builtin.h"
@@ -105,6 +107,19 @@ static int run_script_command(const char *command, sb_run_config_t *cfg)
   return 1;
 }
 
+/* SIGINT/SIGTERM before a run (loading the script, prepare, init, thread
+   start): one FATAL line and the shell's exit code instead of a silent
+   death. A run blocks both and reports (sb_engine.c). Async-signal-safe. */
+static void early_signal(int sig)
+{
+  static const char intr[] = "FATAL: interrupted by SIGINT\n";
+  static const char term[] = "FATAL: interrupted by SIGTERM\n";
+  ssize_t rc = sig == SIGINT ? write(STDOUT_FILENO, intr, sizeof(intr) - 1)
+                             : write(STDOUT_FILENO, term, sizeof(term) - 1);
+  (void) rc;
+  _exit(sig == SIGINT ? 130 : 143);
+}
+
 int main(int argc, char **argv)
 {
   char *pos[MAX_POSITIONAL];
@@ -114,6 +129,12 @@ int main(int argc, char **argv)
   /* `bmk kit ...` has its own command line (bmk-kit.md §4.4). */
   if (argc > 1 && strcmp(argv[1], "kit") == 0)
     return sb_kit_main(argc, argv);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = early_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
   sb_set_progname(argv[0]);
   sb_results_set_cmdline(argc, argv);
   sb_opt_init();

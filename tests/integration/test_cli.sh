@@ -280,6 +280,20 @@ kill -TERM $pid
 wait $pid
 assert_eq "SIGTERM exit 143" 143 "$?"
 
+# a signal before the run (here while the script loads) gives a FATAL line
+# and the shell's exit code, not a silent death
+cat > slowload.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+ffi.C.usleep(20000000)
+function event() end
+LUA
+"$BMK" slowload.lua run > load.out 2>&1 &
+pid=$!
+for _ in $(seq 200); do grep -q '^bmk 1' load.out && break; sleep 0.05; done
+kill -TERM $pid
+wait $pid
+assert_eq "SIGTERM while loading: exit 143 and a FATAL line" "143:FATAL: interrupted by SIGTERM" "$?:$(tail -1 load.out)"
+
 # forced shutdown
 cat > stuck.lua <<'LUA'
 local ffi = require("ffi")
