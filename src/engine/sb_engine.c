@@ -53,6 +53,7 @@ static uint64_t g_sample_ns;
 static int g_stop;               /* workers must stop */
 static int g_error;              /* a worker failed */
 static int g_error_tid = -1;
+static const char *g_error_reason; /* the run's own fatal error, if any */
 static int g_results_failed;     /* a result file could not be written */
 static volatile int g_signal;    /* SIGINT/SIGTERM received */
 static int g_warmup;             /* inside warmup: --events suspended */
@@ -132,12 +133,16 @@ static void check_overload(uint64_t intended, uint64_t now)
   double backlog = (double) (now - intended) / 1e9 * eng_cfg.rate;
   if (backlog > 131072 && ck_pr_fas_int(&g_overload_warned, 1) == 0)
   {
-    log_text(LOG_WARNING, "The event queue is full. This means the worker "
+    /* sysbench's text; fatal for it (queue of 131072 events), a warning
+       for bmk unless --rate-overload=abort, which stops the run as a
+       fatal error (report kept, exit 1) */
+    log_text(eng_cfg.rate_overload_abort ? LOG_FATAL : LOG_WARNING,
+             "The event queue is full. This means the worker "
              "threads are unable to keep up with the specified event "
              "generation rate");
     if (eng_cfg.rate_overload_abort)
     {
-      log_text(LOG_FATAL, "aborting the run (--rate-overload=abort)");
+      g_error_reason = "the event queue is full (--rate-overload=abort)";
       ck_pr_store_int(&g_error, 1);
       ck_pr_store_int(&g_stop, 1);
     }
@@ -349,23 +354,25 @@ static void *worker_main(void *arg)
 
 /* ---- run -------------------------------------------------------------------- */
 
+/* Numbers print with %.15g: integers in full, as sysbench's %d (plain %g
+   would print a --rate of 2000000 as 2e+06), fractions as given. */
 static void print_mode_block(void)
 {
   log_text(LOG_NOTICE, "Running the test with following options:");
   log_text(LOG_NOTICE, "Number of threads: %u", eng_cfg.threads);
   if (eng_cfg.warmup > 0)
-    log_text(LOG_NOTICE, "Warmup time: %gs", eng_cfg.warmup);
+    log_text(LOG_NOTICE, "Warmup time: %.15gs", eng_cfg.warmup);
   if (eng_cfg.rate > 0)
-    log_text(LOG_NOTICE, "Target transaction rate: %g/sec", eng_cfg.rate);
+    log_text(LOG_NOTICE, "Target transaction rate: %.15g/sec", eng_cfg.rate);
   if (eng_cfg.report_interval > 0)
-    log_text(LOG_NOTICE, "Report intermediate results every %g second(s)",
+    log_text(LOG_NOTICE, "Report intermediate results every %.15g second(s)",
              eng_cfg.report_interval);
   if (eng_cfg.ncheckpoints > 0)
   {
     char buf[4096];
     size_t n = 0;
     for (unsigned i = 0; i < eng_cfg.ncheckpoints && n < sizeof(buf) - 32; i++)
-      n += (size_t) snprintf(buf + n, sizeof(buf) - n, "%s%g", i ? ", " : "",
+      n += (size_t) snprintf(buf + n, sizeof(buf) - n, "%s%.15g", i ? ", " : "",
                              eng_cfg.checkpoints[i]);
     log_text(LOG_NOTICE, "Report checkpoint(s) at %s seconds", buf);
   }
@@ -380,7 +387,7 @@ static void print_mode_block(void)
     log_text(LOG_NOTICE, "Initializing random number generator from seed (%lu).\n",
              (unsigned long) rp->seed);
   if (eng_cfg.forced_shutdown >= 0 && eng_cfg.time_limit > 0)
-    log_text(LOG_NOTICE, "Forcing shutdown in %g seconds",
+    log_text(LOG_NOTICE, "Forcing shutdown in %.15g seconds",
              eng_cfg.time_limit + eng_cfg.warmup + eng_cfg.forced_shutdown);
   log_text(LOG_NOTICE, "%s", "");
   if (eng_ctest && eng_ctest->print_mode)
@@ -651,7 +658,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
       break;
     if (init_deadline && sb_now_ns() >= init_deadline)
     {
-      log_text(LOG_FATAL, "Worker threads failed to initialize within %g seconds!",
+      log_text(LOG_FATAL, "Worker threads failed to initialize within %.15g seconds!",
                eng_cfg.thread_init_timeout);
       exit(2);
     }
@@ -719,7 +726,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   eng_set_baseline(g_start_ns);
   log_text(LOG_NOTICE, "Threads started!\n");
   if (eng_cfg.warmup > 0)
-    log_text(LOG_NOTICE, "Warming up for %g seconds...\n", eng_cfg.warmup);
+    log_text(LOG_NOTICE, "Warming up for %.15g seconds...\n", eng_cfg.warmup);
   ck_pr_store_int(&g_running_flag, 1);
   release_workers();
 
@@ -834,7 +841,9 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   if (ck_pr_load_int(&g_error) && !reason)
   {
     static char buf[128];
-    if (g_error_tid >= 0)
+    if (g_error_reason)
+      snprintf(buf, sizeof(buf), "%s", g_error_reason);
+    else if (g_error_tid >= 0)
       snprintf(buf, sizeof(buf), "fatal error in thread %d", g_error_tid);
     else
       snprintf(buf, sizeof(buf), "fatal error");

@@ -187,9 +187,9 @@ void eng_print_interval(lua_State *L, const sb_stat_t *st)
   }
   log_lock();
   if (db_driver_used())
-    sb_report_interval_db(stdout, st, eng_cfg.rate > 0);
+    sb_report_interval_db(stdout, st, eng_cfg.rate > 0, eng_cfg.rate_lag);
   else
-    sb_report_interval_generic(stdout, st, eng_cfg.rate > 0);
+    sb_report_interval_generic(stdout, st, eng_cfg.rate > 0, eng_cfg.rate_lag);
   fflush(stdout);
   log_unlock();
 }

@@ -555,6 +555,52 @@ assert_eq "fractional --range-size" "1:FATAL: \`init' function failed: Invalid v
 run_bmk select_random_points --random-points=0 --events=1 run
 assert_eq "--random-points=0" "1:FATAL: \`init' function failed: Invalid value for --random_points: 0 (expected a whole number >= 1)" "$RC:$(body "$OUT")"
 
+# --- the rule for bmk's additions: under the name sysbench the output is
+# sysbench's (no Server-side statistics block, no lag field on the --rate
+# queue line) unless their option asks; under the name bmk they are on.
+# Behaviour fixes hold in both (--rate-overload=abort: sysbench's text). --
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+  if [ $db = mysql ]; then O=$MYSQL_OPTS; else O=$PGSQL_OPTS; fi
+  "$BMK" oltp_point_select $O cleanup > /dev/null 2>&1
+  "$BMK" oltp_point_select $O --table-size=100 prepare > /dev/null
+  OUT=$("$SB" oltp_point_select $O --table-size=100 --events=20 run)
+  assert_not_contains "$db as sysbench: no server-side block" "$OUT" "Server-side statistics"
+  assert_eq "$db as sysbench: the report ends with sysbench's fairness block" "Threads fairness:
+    events (avg/stddev):           20.0000/0.00" "$(printf '%s\n' "$OUT" | tail -3 | head -2)"
+  check "$db as sysbench: the report ends with a blank line" ends_blank "$SB" oltp_point_select $O --table-size=100 --events=5 run
+  OUT=$("$SB" oltp_point_select $O --table-size=100 --events=20 --db-server-stats run)
+  assert_match "$db as sysbench, asked for: server-side block" "$OUT" '^Server-side statistics \('
+  run_bmk oltp_point_select $O --table-size=100 --events=20 run
+  assert_match "$db as bmk: server-side block by default" "$OUT" '^Server-side statistics \('
+  # item 1 with a server: nothing below --verbosity=3, the block included
+  run_bmk oltp_point_select $O --table-size=100 --events=20 --verbosity=2 run
+  assert_eq "$db --verbosity=2 run prints nothing" "0:" "$RC:$OUT"
+  OUT=$("$SB" oltp_point_select $O --table-size=100 --time=2 --rate=50 --report-interval=1 run)
+  assert_match "$db as sysbench: queue line without lag" "$OUT" '^\[ 1s \] queue length: [0-9]+, concurrency: [0-9]+$'
+  OUT=$("$SB" oltp_point_select $O --table-size=100 --time=2 --rate=50 --report-interval=1 --rate-lag run)
+  assert_match "$db as sysbench, asked for: lag field" "$OUT" '^\[ 1s \] queue length: [0-9]+, concurrency: [0-9]+, lag \(ms\): [0-9]+\.[0-9]{2}$'
+  run_bmk oltp_point_select $O --table-size=100 --time=2 --rate=50 --report-interval=1 run
+  assert_match "$db as bmk: lag field by default" "$OUT" '^\[ 1s \] queue length: [0-9]+, concurrency: [0-9]+, lag \(ms\): [0-9]+\.[0-9]{2}$'
+  "$BMK" oltp_point_select $O cleanup > /dev/null
+done
+cat > slowev.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+function event() ffi.C.usleep(100000) end
+LUA
+OUT=$("$SB" slowev.lua --time=2 --rate=5 --report-interval=1 run)
+assert_match "generic queue line as sysbench (no comma, no lag)" "$OUT" '^\[ 1s \] queue length: [0-9]+ concurrency: [0-9]+$'
+# a backlog beyond sysbench's 131072-event queue: a warning, the run goes on;
+# with --rate-overload=abort sysbench's FATAL text, exit 1, report kept
+queue_full="The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate"
+run_bmk slowev.lua --rate=2000000 --time=1 run
+assert_eq "overload: warning once, exit 0" "0:1" "$RC:$(grep -cx "WARNING: $queue_full" <<< "$OUT")"
+OUT=$("$SB" slowev.lua --rate=2000000 --time=3 --rate-overload=abort run)
+RC=$?
+assert_eq "overload abort: exit 1" 1 "$RC"
+assert_eq "overload abort: sysbench's FATAL line" 1 "$(grep -cx "FATAL: $queue_full" <<< "$OUT")"
+assert_match "overload abort: report kept" "$OUT" '^Run interrupted: the event queue is full \(--rate-overload=abort\); the report covers [0-9.]+s of measured time\.$'
+assert_contains "overload abort: rate printed as sysbench's %d" "$OUT" "Target transaction rate: 2000000/sec"
+
 # --- item 7: SQL objects print as sysbench's (sysbench.sql.lua __tostring) ---
 cat > tostr.lua <<'LUA'
 function event()
