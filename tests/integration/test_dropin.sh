@@ -463,83 +463,7 @@ nil	false
 assert_eq "mysql repeated CALLs exit 0" 0 "$RC"
 "$BMK" $MYSQL_OPTS call.lua cleanup > /dev/null
 
-# --- item 13: a lost connection being re-established (ignorable lost
-# errors) gives one WARNING per thread naming the retry and its back-off and
-# one line when it is back, not the connect FATAL lines at every attempt.
-# The server refuses the reconnects for a while: the account is locked
-# (MySQL) or may not log in (PostgreSQL) when its sessions are killed.
-cat > slowq.lua <<'LUA'
-function thread_init() con = sysbench.sql.driver():connect() end
-function event()
-  if sysbench.opt.db_driver == "mysql" then con:query("SELECT SLEEP(0.05)") else con:query("SELECT pg_sleep(0.05)") end
-end
-LUA
-lock() {  # db on|off
-  if [ $1 = mysql ]; then
-    mysql_q "ALTER USER bmk_rc@'127.0.0.1' ACCOUNT $([ $2 = on ] && echo LOCK || echo UNLOCK)"
-  else
-    pgsql_q "ALTER ROLE bmk_rc $([ $2 = on ] && echo NOLOGIN || echo LOGIN)" >/dev/null
-  fi
-}
-kill_sessions() {
-  if [ $1 = mysql ]; then
-    for id in $(mysql_q "SELECT id FROM information_schema.processlist WHERE user='bmk_rc'"); do
-      mysql_q "KILL $id" 2>/dev/null
-    done
-  else
-    pgsql_q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename='bmk_rc'" >/dev/null
-  fi
-}
-mysql_q "DROP USER IF EXISTS bmk_rc@'127.0.0.1'"
-mysql_q "CREATE USER bmk_rc@'127.0.0.1' IDENTIFIED BY 'rc'"
-mysql_q "GRANT ALL ON sbtest.* TO bmk_rc@'127.0.0.1'"
-pgsql_q "DROP ROLE IF EXISTS bmk_rc" >/dev/null 2>&1
-pgsql_q "CREATE ROLE bmk_rc LOGIN PASSWORD 'rc'" >/dev/null
-for db in ${BMK_TEST_DBS:-mysql pgsql}; do
-  if [ $db = mysql ]; then
-    O="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$MYSQL_PORT --mysql-user=bmk_rc --mysql-password=rc --mysql-db=sbtest --mysql-ignore-errors=lost"
-    fatal="FATAL: unable to connect"
-  else
-    O="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT --pgsql-user=bmk_rc --pgsql-password=rc --pgsql-db=sbtest --pgsql-ignore-errors=lost"
-    fatal="FATAL: Connection to database failed"
-  fi
-  # refused for about a second, then back: a WARNING and a line per thread
-  timeout -k 5 60 "$BMK" slowq.lua $O --db-server-stats=off --threads=2 --time=5 run > rc.out 2>&1 &
-  pid=$!
-  sleep 1.2
-  lock $db on
-  kill_sessions $db
-  sleep 1
-  lock $db off
-  wait $pid
-  rc=$?
-  OUT=$(cat rc.out)
-  assert_eq "$db reconnect after refusals: exit 0" 0 "$rc"
-  for t in 0 1; do
-    assert_eq "$db thread $t: one WARNING naming the retry" 1 \
-      "$(grep -cE "^WARNING: thread $t: lost connection \(.+\); reconnect failed \(.+\); retrying with a back-off from 1 ms doubling to 1 s until it succeeds or the run ends$" <<< "$OUT")"
-    assert_eq "$db thread $t: one line when it is back" 1 \
-      "$(grep -cE "^thread $t: reconnected after [0-9]+\.[0-9]{2}s \([0-9]+ attempts\)$" <<< "$OUT")"
-  done
-  assert_not_contains "$db no connect FATAL lines while retrying" "$OUT" "$fatal"
-  check "$db reconnects counted" test "$(report_value 'reconnects:' "$OUT")" -ge 2
-  # refused until the run ends: it still ends at --time, with one more line
-  timeout -k 5 60 "$BMK" slowq.lua $O --db-server-stats=off --time=3 run > rc.out 2>&1 &
-  pid=$!
-  sleep 1.2
-  lock $db on
-  kill_sessions $db
-  wait $pid
-  rc=$?
-  lock $db off
-  OUT=$(cat rc.out)
-  assert_eq "$db reconnect refused until the end: exit 0, no hang" 0 "$rc"
-  assert_eq "$db refused until the end: one giving-up line" 1 \
-    "$(grep -cE "^WARNING: thread 0: no connection to the server \(.+\); giving up: reconnecting is retried only while a run is going on$" <<< "$OUT")"
-  assert_eq "$db refused until the end: no FATAL line" 0 "$(grep -c '^FATAL' <<< "$OUT")"
-done
-mysql_q "DROP USER IF EXISTS bmk_rc@'127.0.0.1'"
-pgsql_q "DROP ROLE IF EXISTS bmk_rc" >/dev/null 2>&1
+# --- item 13: lost connections being re-established: test_errors.sh -------
 
 # item 13: out-of-range options of the bundled workloads stop with one
 # FATAL line before any connection (bmk; sysbench fails later with a Lua
@@ -575,20 +499,20 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   # item 1 with a server: nothing below --verbosity=3, the block included
   run_bmk oltp_point_select $O --table-size=100 --events=20 --verbosity=2 run
   assert_eq "$db --verbosity=2 run prints nothing" "0:" "$RC:$OUT"
-  OUT=$("$SB" oltp_point_select $O --table-size=100 --time=2 --rate=50 --report-interval=1 run)
-  assert_match "$db as sysbench: queue line without lag" "$OUT" '^\[ 1s \] queue length: [0-9]+, concurrency: [0-9]+$'
-  OUT=$("$SB" oltp_point_select $O --table-size=100 --time=2 --rate=50 --report-interval=1 --rate-lag run)
-  assert_match "$db as sysbench, asked for: lag field" "$OUT" '^\[ 1s \] queue length: [0-9]+, concurrency: [0-9]+, lag \(ms\): [0-9]+\.[0-9]{2}$'
-  run_bmk oltp_point_select $O --table-size=100 --time=2 --rate=50 --report-interval=1 run
-  assert_match "$db as bmk: lag field by default" "$OUT" '^\[ 1s \] queue length: [0-9]+, concurrency: [0-9]+, lag \(ms\): [0-9]+\.[0-9]{2}$'
+  OUT=$("$SB" oltp_point_select $O --table-size=100 --time=1 --rate=50 --report-interval=0.5 run)
+  assert_match "$db as sysbench: queue line without lag" "$OUT" '^\[ [0-9]+s \] queue length: [0-9]+, concurrency: [0-9]+$'
+  OUT=$("$SB" oltp_point_select $O --table-size=100 --time=1 --rate=50 --report-interval=0.5 --rate-lag run)
+  assert_match "$db as sysbench, asked for: lag field" "$OUT" '^\[ [0-9]+s \] queue length: [0-9]+, concurrency: [0-9]+, lag \(ms\): [0-9]+\.[0-9]{2}$'
+  run_bmk oltp_point_select $O --table-size=100 --time=1 --rate=50 --report-interval=0.5 run
+  assert_match "$db as bmk: lag field by default" "$OUT" '^\[ [0-9]+s \] queue length: [0-9]+, concurrency: [0-9]+, lag \(ms\): [0-9]+\.[0-9]{2}$'
   "$BMK" oltp_point_select $O cleanup > /dev/null
 done
 cat > slowev.lua <<'LUA'
 ffi.cdef "int usleep(unsigned int);"
 function event() ffi.C.usleep(100000) end
 LUA
-OUT=$("$SB" slowev.lua --time=2 --rate=5 --report-interval=1 run)
-assert_match "generic queue line as sysbench (no comma, no lag)" "$OUT" '^\[ 1s \] queue length: [0-9]+ concurrency: [0-9]+$'
+OUT=$("$SB" slowev.lua --time=1 --rate=5 --report-interval=0.5 run)
+assert_match "generic queue line as sysbench (no comma, no lag)" "$OUT" '^\[ [0-9]+s \] queue length: [0-9]+ concurrency: [0-9]+$'
 # a backlog beyond sysbench's 131072-event queue: a warning, the run goes on;
 # with --rate-overload=abort sysbench's FATAL text, exit 1, report kept
 queue_full="The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate"

@@ -82,4 +82,76 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   check "$db lost ignorable: reconnects counted" test "$(report_value 'reconnects:' "$OUT")" -ge 1
 done
 
+# A lost connection being re-established (ignorable lost errors) gives one
+# WARNING per thread naming the retry and its back-off and one line when it
+# is back, not the connect FATAL lines at every attempt (issue 10, item 13).
+# The server refuses the reconnects for a while: the account is locked
+# (MySQL) or may not log in (PostgreSQL) when its sessions are killed.
+lock() {  # db on|off
+  if [ $1 = mysql ]; then
+    mysql_q "ALTER USER bmk_rc@'127.0.0.1' ACCOUNT $([ $2 = on ] && echo LOCK || echo UNLOCK)"
+  else
+    pgsql_q "ALTER ROLE bmk_rc $([ $2 = on ] && echo NOLOGIN || echo LOGIN)" >/dev/null
+  fi
+}
+kill_sessions() {
+  if [ $1 = mysql ]; then
+    for id in $(mysql_q "SELECT id FROM information_schema.processlist WHERE user='bmk_rc'"); do
+      mysql_q "KILL $id" 2>/dev/null
+    done
+  else
+    pgsql_q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename='bmk_rc'" >/dev/null
+  fi
+}
+mysql_q "DROP USER IF EXISTS bmk_rc@'127.0.0.1'"
+mysql_q "CREATE USER bmk_rc@'127.0.0.1' IDENTIFIED BY 'rc'"
+mysql_q "GRANT ALL ON sbtest.* TO bmk_rc@'127.0.0.1'"
+pgsql_q "DROP ROLE IF EXISTS bmk_rc" >/dev/null 2>&1
+pgsql_q "CREATE ROLE bmk_rc LOGIN PASSWORD 'rc'" >/dev/null
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+  if [ $db = mysql ]; then
+    O="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$MYSQL_PORT --mysql-user=bmk_rc --mysql-password=rc --mysql-db=sbtest --mysql-ignore-errors=lost"
+    fatal="FATAL: unable to connect"
+  else
+    O="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT --pgsql-user=bmk_rc --pgsql-password=rc --pgsql-db=sbtest --pgsql-ignore-errors=lost"
+    fatal="FATAL: Connection to database failed"
+  fi
+  # refused for about a second, then back: a WARNING and a line per thread
+  timeout -k 5 60 "$BMK" slowq.lua $O --db-server-stats=off --threads=2 --time=5 run > rc.out 2>&1 &
+  pid=$!
+  sleep 1.2
+  lock $db on
+  kill_sessions $db
+  sleep 1
+  lock $db off
+  wait $pid
+  rc=$?
+  OUT=$(cat rc.out)
+  assert_eq "$db reconnect after refusals: exit 0" 0 "$rc"
+  for t in 0 1; do
+    assert_eq "$db thread $t: one WARNING naming the retry" 1 \
+      "$(grep -cE "^WARNING: thread $t: lost connection \(.+\); reconnect failed \(.+\); retrying with a back-off from 1 ms doubling to 1 s until it succeeds or the run ends$" <<< "$OUT")"
+    assert_eq "$db thread $t: one line when it is back" 1 \
+      "$(grep -cE "^thread $t: reconnected after [0-9]+\.[0-9]{2}s \([0-9]+ attempts\)$" <<< "$OUT")"
+  done
+  assert_not_contains "$db no connect FATAL lines while retrying" "$OUT" "$fatal"
+  check "$db reconnects counted" test "$(report_value 'reconnects:' "$OUT")" -ge 2
+  # refused until the run ends: it still ends at --time, with one more line
+  timeout -k 5 60 "$BMK" slowq.lua $O --db-server-stats=off --time=3 run > rc.out 2>&1 &
+  pid=$!
+  sleep 1.2
+  lock $db on
+  kill_sessions $db
+  wait $pid
+  rc=$?
+  lock $db off
+  OUT=$(cat rc.out)
+  assert_eq "$db reconnect refused until the end: exit 0, no hang" 0 "$rc"
+  assert_eq "$db refused until the end: one giving-up line" 1 \
+    "$(grep -cE "^WARNING: thread 0: no connection to the server \(.+\); giving up: reconnecting is retried only while a run is going on$" <<< "$OUT")"
+  assert_eq "$db refused until the end: no FATAL line" 0 "$(grep -c '^FATAL' <<< "$OUT")"
+done
+mysql_q "DROP USER IF EXISTS bmk_rc@'127.0.0.1'"
+pgsql_q "DROP ROLE IF EXISTS bmk_rc" >/dev/null 2>&1
+
 finish

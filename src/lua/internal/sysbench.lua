@@ -183,9 +183,12 @@ function thread_run(thread_id)
       end
       if type(ret) == "table" and ret.errcode == RESTART then
         C.sb_event_restarted(thread_id)
-        -- bmk: once the run stops, an event is not restarted (its
-        -- connection may be gone for good); it is not counted
-        if C.sb_engine_stopping() then
+        -- bmk: once the run stops, an event whose connection could not be
+        -- rebuilt is dropped (not counted): running it again would only
+        -- fail on the closed connection (db_conn_closed: declared by
+        -- sysbench.sql.lua)
+        if C.sb_engine_stopping() and ret.connection ~= nil and
+            C.db_conn_closed(ret.connection) then
           return
         end
         local hook = sysbench.hooks.before_restart_event
