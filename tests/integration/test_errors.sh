@@ -103,6 +103,14 @@ kill_sessions() {
     pgsql_q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename='bmk_rc'" >/dev/null
   fi
 }
+# wait_for FILE REGEX N: until N lines of FILE match REGEX (at most 30 s).
+wait_for() {
+  for _ in $(seq 600); do
+    [ "$(grep -cE "$2" "$1" 2>/dev/null)" -ge "$3" ] && return 0
+    sleep 0.05
+  done
+  return 1
+}
 mysql_q "DROP USER IF EXISTS bmk_rc@'127.0.0.1'"
 mysql_q "CREATE USER bmk_rc@'127.0.0.1' IDENTIFIED BY 'rc'"
 mysql_q "GRANT ALL ON sbtest.* TO bmk_rc@'127.0.0.1'"
@@ -116,13 +124,17 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     O="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT --pgsql-user=bmk_rc --pgsql-password=rc --pgsql-db=sbtest --pgsql-ignore-errors=lost"
     fatal="FATAL: Connection to database failed"
   fi
-  # refused for about a second, then back: a WARNING and a line per thread
-  timeout -k 5 60 "$BMK" slowq.lua $O --db-server-stats=off --threads=2 --time=5 run > rc.out 2>&1 &
+  # refused until both threads have said so, then back: a WARNING and a
+  # line per thread. Sequenced by the output, not by sleeps: the account is
+  # locked and the sessions killed once the run has started, and unlocked
+  # once both WARNINGs are out; --events keeps the run going until the
+  # threads are back (a retrying thread completes no event).
+  timeout -k 5 60 "$BMK" slowq.lua $O --db-server-stats=off --threads=2 --events=100 run > rc.out 2>&1 &
   pid=$!
-  sleep 1.2
+  wait_for rc.out '^Threads started!$' 1
   lock $db on
   kill_sessions $db
-  sleep 1
+  wait_for rc.out '^WARNING: thread [01]: lost connection' 2
   lock $db off
   wait $pid
   rc=$?
@@ -139,7 +151,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   # refused until the run ends: it still ends at --time, with one more line
   timeout -k 5 60 "$BMK" slowq.lua $O --db-server-stats=off --time=3 run > rc.out 2>&1 &
   pid=$!
-  sleep 1.2
+  wait_for rc.out '^Threads started!$' 1
   lock $db on
   kill_sessions $db
   wait $pid
