@@ -47,6 +47,14 @@ function event()
   if sysbench.opt.db_driver == "mysql" then con:query("SELECT SLEEP(0.05)") else con:query("SELECT pg_sleep(0.05)") end
 end
 LUA
+# wait_for FILE REGEX N: until N lines of FILE match REGEX (at most 30 s).
+wait_for() {
+  for _ in $(seq 600); do
+    [ "$(grep -cE "$2" "$1" 2>/dev/null)" -ge "$3" ] && return 0
+    sleep 0.05
+  done
+  return 1
+}
 kill_mysql_conns() {
   for id in $(mysql_q "SELECT id FROM information_schema.processlist WHERE user='sbtest' AND info LIKE 'SELECT SLEEP%'"); do
     mysql_q "KILL $id" 2>/dev/null
@@ -55,13 +63,30 @@ kill_mysql_conns() {
 kill_pg_conns() {
   pgsql_q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()" >/dev/null
 }
+# kill_running DB: once the run has started (its output says so), kills its
+# sessions while they run a query, retrying until one was there (sequenced
+# by the run's own progress, not by a sleep).
+kill_running() {
+  wait_for lost.out '^Threads started!$' 1
+  for _ in $(seq 200); do
+    if [ $1 = mysql ]; then
+      n=$(mysql_q "SELECT COUNT(*) FROM information_schema.processlist WHERE user='sbtest' AND info LIKE 'SELECT SLEEP%'")
+    else
+      n=$(pgsql_q "SELECT COUNT(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active' AND pid <> pg_backend_pid()")
+    fi
+    if [ "$n" -gt 0 ]; then
+      if [ $1 = mysql ]; then kill_mysql_conns; else kill_pg_conns; fi
+      return 0
+    fi
+    sleep 0.05
+  done
+}
 for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   if [ $db = mysql ]; then O=$MYSQL_OPTS; else O=$PGSQL_OPTS; fi
   # default: a lost connection is fatal, the report is kept
   "$BMK" slowq.lua $O --threads=2 --time=20 run > lost.out 2>&1 &
   pid=$!
-  sleep 2
-  if [ $db = mysql ]; then kill_mysql_conns; else kill_pg_conns; fi
+  kill_running $db
   timeout 30 tail --pid=$pid -f /dev/null
   wait $pid
   rc=$?
@@ -73,8 +98,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   if [ $db = mysql ]; then L="--mysql-ignore-errors=lost"; else L="--pgsql-ignore-errors=lost"; fi
   "$BMK" slowq.lua $O $L --threads=2 --time=4 run > lost.out 2>&1 &
   pid=$!
-  sleep 1.5
-  if [ $db = mysql ]; then kill_mysql_conns; else kill_pg_conns; fi
+  kill_running $db
   wait $pid
   rc=$?
   OUT=$(cat lost.out)
@@ -102,14 +126,6 @@ kill_sessions() {
   else
     pgsql_q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename='bmk_rc'" >/dev/null
   fi
-}
-# wait_for FILE REGEX N: until N lines of FILE match REGEX (at most 30 s).
-wait_for() {
-  for _ in $(seq 600); do
-    [ "$(grep -cE "$2" "$1" 2>/dev/null)" -ge "$3" ] && return 0
-    sleep 0.05
-  done
-  return 1
 }
 mysql_q "DROP USER IF EXISTS bmk_rc@'127.0.0.1'"
 mysql_q "CREATE USER bmk_rc@'127.0.0.1' IDENTIFIED BY 'rc'"
