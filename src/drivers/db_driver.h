@@ -378,8 +378,9 @@ void db_each_connection(void (*fn)(db_conn_t *con, void *arg), void *arg);
 void db_connection_free(db_conn_t *con);
 
 /* Runs a text query. Returns the connection's result when the statement
-   produced one or succeeded (check db_result_nfields), NULL on error
-   (see db_conn_error). Counts read/write/other or error/reconnect. */
+   produced one or succeeded (check db_result_nfields: 0 = no result set,
+   nothing to fetch or free, nrows = affected rows), NULL on error (see
+   db_conn_error). Counts read/write/other or error/reconnect. */
 db_result_t *db_query(db_conn_t *con, const char *query, size_t len);
 
 /* Prepares `query` (len bytes, '?' placeholders). NULL on error. */
@@ -483,6 +484,8 @@ int db_conn_error(const db_conn_t *con);          /* db_error_t */
 int db_conn_sql_errno(const db_conn_t *con);
 const char *db_conn_sql_state(const db_conn_t *con);
 const char *db_conn_sql_errmsg(const db_conn_t *con);
+/* 0 for a NULL result (Lua's NULL sql_result of a statement without a
+   result set). */
 uint64_t db_result_nrows(const db_result_t *rs);
 uint32_t db_result_nfields(const db_result_t *rs);
 /* Value i (0-based) of a fetched row: pointer and *len, or NULL for SQL
@@ -517,7 +520,7 @@ unsigned db_next_endpoint(unsigned n);
 
 /* Registers the predicate that tells the generic layer whether a lost
    connection (an ignorable "lost" error) should still be rebuilt with
-   back-off: the engine passes sb_engine_running, so reconnect attempts end
+   back-off: the engine passes "running and not stopping", so reconnect attempts end
    with the run. The SQL layer never calls up into the engine itself.
    NULL (the default) = never retry. Thread-safe (atomic). */
 void db_set_retry_predicate(bool (*fn)(void));

@@ -38,6 +38,8 @@ typedef struct {
   int running;                /* read by reporters (eng_threads_running) */
   int ready;
   int failed;
+  uint64_t done_ns;           /* when the thread finished (after
+                                 thread_done); read by the main thread */
 } __attribute__((aligned(64))) sb_worker_t;
 
 /* A reader-side snapshot of all workers. */
@@ -72,6 +74,9 @@ unsigned eng_concurrency(void);
 void eng_stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev, sb_hdr_t *hist);
 void eng_stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist, double elapsed_s);
 void eng_set_baseline(uint64_t t_ns);
+/* True when report text is printed: sysbench prints reports at LOG_NOTICE,
+   so nothing below --verbosity=3 (Lua report hooks still run). */
+bool eng_reports_enabled(void);
 void eng_print_interval(lua_State *L, const sb_stat_t *st);
 void eng_print_cumulative(lua_State *L, const sb_stat_t *st);
 void eng_print_debug_threads(const snap_t *cur);

@@ -170,6 +170,11 @@ void eng_set_baseline(uint64_t t_ns)
 
 /* ---- printing ------------------------------------------------------------- */
 
+bool eng_reports_enabled(void)
+{
+  return log_get_verbosity() >= LOG_NOTICE;
+}
+
 void eng_print_interval(lua_State *L, const sb_stat_t *st)
 {
   if (L && sb_lua_hook_defined(L, "report_intermediate"))
@@ -177,6 +182,10 @@ void eng_print_interval(lua_State *L, const sb_stat_t *st)
     sb_lua_call_report_hook(L, "report_intermediate", st, false);
     return;
   }
+  /* sysbench prints its reports at LOG_NOTICE: nothing below
+     --verbosity=3 (a script's own hook still runs). */
+  if (!eng_reports_enabled())
+    return;
   if (eng_ctest && eng_ctest->report_intermediate)
   {
     eng_ctest->report_intermediate(st);
@@ -184,9 +193,9 @@ void eng_print_interval(lua_State *L, const sb_stat_t *st)
   }
   log_lock();
   if (db_driver_used())
-    sb_report_interval_db(stdout, st, eng_cfg.rate > 0);
+    sb_report_interval_db(stdout, st, eng_cfg.rate > 0, eng_cfg.rate_lag);
   else
-    sb_report_interval_generic(stdout, st, eng_cfg.rate > 0);
+    sb_report_interval_generic(stdout, st, eng_cfg.rate > 0, eng_cfg.rate_lag);
   fflush(stdout);
   log_unlock();
 }
@@ -198,6 +207,8 @@ void eng_print_cumulative(lua_State *L, const sb_stat_t *st)
     sb_lua_call_report_hook(L, "report_cumulative", st, true);
     return;
   }
+  if (!eng_reports_enabled())
+    return;
   log_lock();
   if (eng_ctest && eng_ctest->report_cumulative)
     eng_ctest->report_cumulative(st);

@@ -70,9 +70,36 @@ local function redshift(d)
   return sysbench.opt.pgsql_variant == "redshift" and is_pgsql(d)
 end
 
+-- bmk: the smallest value each numeric option accepts; every value must
+-- also be a whole number. Scripts add their own (select_random_points adds
+-- random_points). An out-of-range value stops the command with one FATAL
+-- line naming the option (sysbench would fail later with a Lua error, e.g.
+-- an index into a missing table with --tables=0, or run nothing).
+option_minimums = {
+  tables = 1, table_size = 0, range_size = 0, point_selects = 0,
+  simple_ranges = 0, sum_ranges = 0, order_ranges = 0, distinct_ranges = 0,
+  index_updates = 0, non_index_updates = 0, delete_inserts = 0, reconnect = 0,
+}
+
+function check_options()
+  local names = {}
+  for name in pairs(option_minimums) do
+    names[#names + 1] = name
+  end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local v, min = sysbench.opt[name], option_minimums[name]
+    if type(v) == "number" and (v < min or v ~= math.floor(v)) then
+      error(string.format("Invalid value for --%s: %s (expected a whole number >= %d)",
+                          name, tostring(v), min), 0)
+    end
+  end
+end
+
 function init()
   assert(event ~= nil, "this script is meant to be included by other " ..
            "OLTP scripts and should not be called directly.")
+  check_options()
 end
 
 -- Tables handled by thread `tid` in a parallel command: tid+1,
@@ -190,6 +217,7 @@ CREATE TABLE sbtest%d(
 end
 
 function cmd_prepare()
+  check_options()
   local m = sysbench.opt.load_method
   if m ~= "multi" and m ~= "insert" and m ~= "copy" then
     error(string.format("--load-method must be multi, insert or copy, got '%s'",
@@ -204,6 +232,7 @@ end
 
 -- Loads each table into the buffer pool / shared buffers.
 function cmd_prewarm()
+  check_options()
   local d = sysbench.sql.driver()
   local c = d:connect()
   local pg = d:name() == "pgsql"
@@ -350,6 +379,7 @@ function thread_done()
 end
 
 function cleanup()
+  check_options()
   local d = sysbench.sql.driver()
   local c = d:connect()
   for n = 1, sysbench.opt.tables do

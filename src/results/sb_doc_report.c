@@ -91,9 +91,9 @@ static void print_intervals(FILE *out, const json_t *doc, bool db)
     st.concurrency = cnt(row, "concurrency");
     st.schedule_lag = num0(sb_json_num(row, "schedule_lag_ms", NULL)) / 1000.0;
     if (db)
-      sb_report_interval_db(out, &st, rate);
+      sb_report_interval_db(out, &st, rate, rate);
     else
-      sb_report_interval_generic(out, &st, rate);
+      sb_report_interval_generic(out, &st, rate, rate);
   }
 }
 

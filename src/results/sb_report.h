@@ -39,11 +39,15 @@ typedef struct {
   uint64_t metrics[SB_METRIC_MAX];
 } sb_stat_t;
 
-/* "[ 1s ] thds: ... reconn/s: ..." (DB) and, with `rate`, the queue line. */
-void sb_report_interval_db(FILE *out, const sb_stat_t *s, bool rate);
+/* "[ 1s ] thds: ... reconn/s: ..." (DB) and, with `rate`, sysbench's queue
+   line "[ 1s ] queue length: N, concurrency: N", to which `lag` appends
+   bmk's ", lag (ms): X" (s->schedule_lag). */
+void sb_report_interval_db(FILE *out, const sb_stat_t *s, bool rate, bool lag);
 
-/* "[ 1s ] thds: %u eps: %4.2f lat (ms,%u%%): %4.2f" and the queue line. */
-void sb_report_interval_generic(FILE *out, const sb_stat_t *s, bool rate);
+/* "[ 1s ] thds: %u eps: %4.2f lat (ms,%u%%): %4.2f" and, with `rate`, the
+   queue line "[ 1s ] queue length: N concurrency: N" (no comma, as
+   sysbench's), to which `lag` appends " lag (ms): X". */
+void sb_report_interval_generic(FILE *out, const sb_stat_t *s, bool rate, bool lag);
 
 /* The full cumulative report: SQL statistics (when `db`), Throughput,
    Latency (ms) with the percentile lines, Threads fairness. */

@@ -482,7 +482,7 @@ void sb_server_stats_close(void)
     return;
   int saved_tid = sb_tls_tid;
   sb_tls_tid = SB_TID_UNCOUNTED;
-  db_connection_close(con);
+  /* closes it unless a failed reconnect already did (no ALERT then) */
   db_connection_free(con);
   sb_tls_tid = saved_tid;
   con = NULL;

@@ -106,6 +106,13 @@ void mydrv_set_error(db_conn_t *con, unsigned e, const char *state, const char *
 /* Records the connection's last error with `api` and `sql`. Returns 1. */
 int mydrv_conn_failed(db_conn_t *con, const char *api, const char *sql, size_t len);
 
+/* Reads and discards the results still pending on the connection (a
+   CALL's later result sets and its trailing status) before the next
+   statement, so that a script that never calls next_result() does not get
+   "Commands out of sync" (sysbench GH-304). Not counted. Blocking; called
+   at the start of every statement on the connection. */
+void mydrv_drain_results(my_conn_t *mc);
+
 /* Fills `rs` after a text statement whose stored result is `res` (NULL: no
    result set, or an error when mysql_errno is set). 0 ok, 1 error recorded. */
 int mydrv_text_result(db_conn_t *con, MYSQL_RES *res, db_result_t *rs);

@@ -477,8 +477,11 @@ int pgd_connect_failed(db_conn_t *con)
   pg_conn_t *pc = con->ptr;
   char *m = trimmed(pc->pg ? PQerrorMessage(pc->pg) : "out of memory");
 
+  /* libpq's message keeps its trailing newline here, as sysbench prints
+     it (a blank line follows); the recorded error is trimmed */
   if (!db_connect_errors_quiet())
-    log_text(LOG_FATAL, "Connection to database failed: %s", m);
+    log_text(LOG_FATAL, "Connection to database failed: %s",
+             pc->pg ? PQerrorMessage(pc->pg) : m);
   db_set_error(con, DB_ERROR_FATAL, 0, "08001", m, "PQconnectdbParams",
                "", 0);
   free(m);

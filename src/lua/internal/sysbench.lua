@@ -2,7 +2,10 @@
 -- scripts rely on, the default event loop and the Lua reporters.
 -- Contract: sysbench-compat.md §4.2, §5.2, §5.6, §6.6.
 
-local ffi = require("ffi")
+-- A global, as in sysbench (its internal sysbench.lua sets it): third-party
+-- scripts call ffi.cdef without require("ffi").
+ffi = require("ffi")
+local ffi = ffi
 
 -- Exactly sysbench's public FFI names (§5.6): scripts use them without
 -- declaring them, and must be able to declare their own libc structs.
@@ -88,6 +91,7 @@ void sb_event_restarted(int thread_id);
 bool sb_engine_sleep(int thread_id, double seconds);
 int sb_metric_id(const char *name);
 void sb_metric_add(int id, uint64_t value);
+bool sb_engine_stopping(void);
 
 ]]
 
@@ -225,6 +229,14 @@ function thread_run(thread_id)
       end
       if type(ret) == "table" and ret.errcode == RESTART then
         C.sb_event_restarted(thread_id)
+        -- bmk: once the run stops, an event whose connection could not be
+        -- rebuilt is dropped (not counted): running it again would only
+        -- fail on the closed connection (db_conn_closed: declared by
+        -- sysbench.sql.lua)
+        if C.sb_engine_stopping() and ret.connection ~= nil and
+            C.db_conn_closed(ret.connection) then
+          return
+        end
         local hook = sysbench.hooks.before_restart_event
         if hook then
           hook(ret)

@@ -68,10 +68,13 @@ local ERR_IGNORABLE = sql.error.IGNORABLE
 local ERR_FATAL = sql.error.FATAL
 
 -- Raises the right Lua error for the last failure on `con` (§5.5 Errors).
-local function check_error(con, query, level)
+-- Callers tail-call it (`return check_error(...)`), as sysbench's methods
+-- do, so that its error levels name the same positions as sysbench's: an
+-- API error 3 (above the caller's caller), an SQL error 2 (the caller).
+local function check_error(con, query)
   local rc = C.db_conn_error(con)
   if C.db_conn_closed(con) and rc == 0 then
-    error("SQL API error", level)
+    error("SQL API error", 3)
   end
   local errdesc = {
     connection = con,
@@ -82,19 +85,21 @@ local function check_error(con, query, level)
   }
   if rc == ERR_IGNORABLE then
     errdesc.errcode = sysbench.error.RESTART_EVENT
-    error(errdesc, level)
+    error(errdesc, 3)
   end
+  -- The driver's FATAL lines come first, as sysbench's drivers print them
+  -- when the statement fails, before the hook may ignore the error.
+  C.db_print_error(con)
   if rc == ERR_FATAL then
     local hook = sysbench.hooks.sql_error_ignorable
     if hook and hook(errdesc) then
       errdesc.errcode = sysbench.error.RESTART_EVENT
-      error(errdesc, level)
+      error(errdesc, 3)
     end
   end
-  C.db_print_error(con)
   error(string.format("SQL error, errno = %d, state = '%s': %s",
                       errdesc.sql_errno, errdesc.sql_state,
-                      errdesc.sql_errmsg), level)
+                      errdesc.sql_errmsg), 2)
 end
 
 -- ---- driver -------------------------------------------------------------------
@@ -113,7 +118,13 @@ function driver_methods.name(self)
   return ffi.string(C.db_driver_name(self))
 end
 
-ffi.metatype("sql_driver", { __index = driver_methods })
+-- tostring() of the API objects reads as in sysbench ("<sql_driver>", ...).
+local function named(name)
+  local text = "<" .. name .. ">"
+  return function() return text end
+end
+
+ffi.metatype("sql_driver", { __index = driver_methods, __tostring = named("sql_driver") })
 
 function sql.driver(name)
   local drv = C.db_create(name)
@@ -126,6 +137,12 @@ end
 -- ---- results ------------------------------------------------------------------
 
 local result_methods = {}
+
+-- What query() and execute() return for a statement without a result set:
+-- a NULL sql_result, as in sysbench (it compares equal to nil, prints as
+-- "<sql_result>"; here nrows and nfields read 0 and free() is an invalid
+-- free instead of a crash).
+local NULL_RESULT = ffi.cast("sql_result *", nil)
 
 function result_methods.fetch_row(self)
   local row = C.db_fetch_row(self)
@@ -146,7 +163,8 @@ end
 
 function result_methods.free(self)
   if C.db_free_results(self) ~= 0 then
-    error("db_free_results() failed", 2)
+    -- no position, as sysbench's assert() message
+    error("db_free_results() failed", 0)
   end
 end
 
@@ -158,13 +176,14 @@ ffi.metatype("sql_result", {
       return C.db_result_nfields(self)
     end
     return result_methods[key]
-  end
+  end,
+  __tostring = named("sql_result"),
 })
 
 -- ---- statements -----------------------------------------------------------------
 
 local param_methods = {}
-local param_mt = { __index = param_methods }
+local param_mt = { __index = param_methods, __tostring = named("sql_param") }
 
 function param_methods.set(self, v)
   if v == nil then
@@ -214,12 +233,12 @@ end
 function stmt_methods.execute(self)
   local rs = C.db_execute(self)
   if rs == nil then
-    check_error(C.db_stmt_connection(self), "<prepared statement>", 3)
+    return check_error(C.db_stmt_connection(self), "<prepared statement>")
   end
   if C.db_result_nfields(rs) > 0 then
     return rs
   end
-  return nil
+  return NULL_RESULT
 end
 
 function stmt_methods.next_result(self)
@@ -227,8 +246,12 @@ function stmt_methods.next_result(self)
   local rs = C.db_next_result(con)
   if rs == nil then
     if C.db_conn_error(con) ~= 0 then
-      check_error(con, "<prepared statement>", 3)
+      return check_error(con, "<prepared statement>")
     end
+    return nil
+  end
+  -- a CALL's trailing status is no result set
+  if C.db_result_nfields(rs) == 0 then
     return nil
   end
   return rs
@@ -238,7 +261,7 @@ function stmt_methods.close(self)
   C.db_close(self)
 end
 
-ffi.metatype("sql_statement", { __index = stmt_methods })
+ffi.metatype("sql_statement", { __index = stmt_methods, __tostring = named("sql_statement") })
 
 -- ---- connections ------------------------------------------------------------------
 
@@ -247,12 +270,12 @@ local con_methods = {}
 function con_methods.query(self, query)
   local rs = C.db_query(self, query, #query)
   if rs == nil then
-    check_error(self, query, 3)
+    return check_error(self, query)
   end
   if C.db_result_nfields(rs) > 0 then
     return rs
   end
-  return nil
+  return NULL_RESULT
 end
 
 function con_methods.query_row(self, query)
@@ -267,10 +290,24 @@ function con_methods.query_row(self, query)
   return unpack(row, 1, C.db_result_nfields(rs))
 end
 
+-- A statement the server refuses to prepare is an API error, as in
+-- sysbench: the driver has printed its FATAL lines; "SQL API error" is
+-- raised at the caller's position and the sql_error_ignorable hook is not
+-- consulted. A lost connection the driver may ignore restarts the event.
 function con_methods.prepare(self, query)
   local stmt = C.db_prepare(self, query, #query)
   if stmt == nil then
-    check_error(self, query, 3)
+    if C.db_conn_error(self) == ERR_IGNORABLE then
+      return check_error(self, query)
+    end
+    -- bmk: the cause, for workloads that explain the failure (the kit's
+    -- "create and load the data set first"); not part of sysbench's API
+    sysbench.__prepare_error = {
+      sql_errno = C.db_conn_sql_errno(self),
+      sql_state = ffi.string(C.db_conn_sql_state(self)),
+      sql_errmsg = ffi.string(C.db_conn_sql_errmsg(self)),
+    }
+    error("SQL API error", 2)
   end
   return stmt
 end
@@ -284,7 +321,7 @@ end
 function con_methods.bulk_insert_next(self, row)
   if C.db_bulk_insert_next(self, row, #row) ~= 0 then
     if C.db_conn_error(self) ~= 0 then
-      check_error(self, "<bulk insert>", 3)
+      return check_error(self, "<bulk insert>")
     end
     error("db_bulk_insert_next() failed", 2)
   end
@@ -293,7 +330,7 @@ end
 function con_methods.bulk_insert_done(self)
   if C.db_bulk_insert_done(self) ~= 0 then
     if C.db_conn_error(self) ~= 0 then
-      check_error(self, "<bulk insert>", 3)
+      return check_error(self, "<bulk insert>")
     end
     error("db_bulk_insert_done() failed", 2)
   end
@@ -433,8 +470,12 @@ function con_methods.next_result(self)
   local rs = C.db_next_result(self)
   if rs == nil then
     if C.db_conn_error(self) ~= 0 then
-      check_error(self, "<next result>", 3)
+      return check_error(self, "<next result>")
     end
+    return nil
+  end
+  -- a CALL's trailing status is no result set
+  if C.db_result_nfields(rs) == 0 then
     return nil
   end
   return rs
@@ -450,6 +491,6 @@ function con_methods.disconnect(self)
   C.db_connection_close(self)
 end
 
-ffi.metatype("sql_connection", { __index = con_methods })
+ffi.metatype("sql_connection", { __index = con_methods, __tostring = named("sql_connection") })
 
 return sql
