@@ -9,6 +9,7 @@
 
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
+#include "core/sb_version.h"
 
 /* A value seen on the command line or in the config file, kept as text until
    the option it names is registered. */
@@ -678,7 +679,7 @@ void sb_opt_print_group_extra(int group, const char *group_name, bool sorted,
   if (sel == NULL)
     return;
   for (unsigned i = 0; i < nopts; i++)
-    if (in_group(i, group, group_name))
+    if (in_group(i, group, group_name) && !(opts[i]->extension && sb_persona_sysbench()))
       sel[n++] = (help_line_t) { opts[i]->display_name, opts[i]->desc, opts[i]->def,
                                  opts[i]->type };
   for (unsigned i = 0; i < nextra; i++)

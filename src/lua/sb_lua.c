@@ -439,6 +439,10 @@ static void add_shadow(const char *name, const char *desc, const char *def,
 
 /* sysbench.__c.read_cmdline_options(): registers every entry of
    sysbench.cmdline.options = { name = {desc, default, type?, validate?} }.
+   bmk: an entry with `bmk = true` is a bmk addition to a script's options
+   (e.g. oltp_common's --load-method): accepted under both names, listed in
+   the script's help only under the name bmk, so `sysbench <script> help`
+   stays sysbench's text.
    The table's structure was checked by the Lua caller
    (sysbench.cmdline.read_cmdline_options), which raises sysbench's errors. */
 static int c_read_cmdline_options(lua_State *L)
@@ -476,7 +480,12 @@ static int c_read_cmdline_options(lua_State *L)
     {
       rc = sb_opt_register(name, desc ? desc : "", def, type, SB_GROUP_TEST, NULL);
       if ((o = sb_opt_find(name)) != NULL)
+      {
         o->from_script = true;
+        lua_getfield(L, entry, "bmk");
+        o->extension = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+      }
     }
     free(def);
     if (rc != 0)
