@@ -92,6 +92,8 @@ void eng_stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev,
   st->other = c[SB_CNT_OTHER] - p[SB_CNT_OTHER];
   st->errors = c[SB_CNT_ERROR] - p[SB_CNT_ERROR];
   st->reconnects = c[SB_CNT_RECONNECT] - p[SB_CNT_RECONNECT];
+  st->bytes_read = c[SB_CNT_BYTES_READ] - p[SB_CNT_BYTES_READ];
+  st->bytes_written = c[SB_CNT_BYTES_WRITTEN] - p[SB_CNT_BYTES_WRITTEN];
   sb_hdr_copy(hist, cur->hist);
   sb_hdr_sub(hist, prev->hist);
   st->percentile = eng_cfg.percentile;
