@@ -18,10 +18,17 @@ bash BMK/setup.sh
 if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
   # Debian's sysbench 1.0.20: its scripts are run by bmk in test_compat.sh;
   # reference checkers for the result files (test_results.sh): a JSON
-  # Schema validator and the Java HdrHistogram library with a JDK.
+  # Schema validator and the Java HdrHistogram library with a JDK;
+  # libpq's static helper archives for `make static` (test_static.sh).
   apt-get install -y -qq --no-install-recommends sysbench python3-jsonschema \
-    libhdrhistogram-java default-jdk-headless >/dev/null
+    libhdrhistogram-java default-jdk-headless postgresql-server-dev-15 >/dev/null
 fi
+
+log "static binary (make static)"
+# configure ran before postgresql-server-dev-15 was installed on a fresh
+# machine: run it again so it finds libpq's helper archives.
+./configure -q && make -s -j"$(nproc)" && make -s static 2>&1 | grep -vE 'statically linked applications|: in function' || true
+test -x bmk-x64 || { echo "make static failed"; exit 1; }
 
 log "unit tests"
 make -s check || { cat test-suite.log tests/unit/*.log 2>/dev/null | tail -50; exit 1; }
@@ -49,7 +56,8 @@ log "integration tests"
 set +e
 bash tests/integration/run.sh "$TOP/bmk" | tee /tmp/bmk-it-main.log
 log "integration tests with the ASan+UBSan build"
-ASAN_OPTIONS=detect_leaks=0 bash tests/integration/run.sh "$TOP/build-asan/bmk" | tee /tmp/bmk-it-asan.log
+# The static binary is checked once, in the pass above.
+BMK_STATIC_TEST=0 ASAN_OPTIONS=detect_leaks=0 bash tests/integration/run.sh "$TOP/build-asan/bmk" | tee /tmp/bmk-it-asan.log
 set -e
 total() { tail -1 "$1" | awk '{print $'"$2"'}'; }
 pass=$(( $(total /tmp/bmk-it-main.log 1) + $(total /tmp/bmk-it-asan.log 1) ))
