@@ -75,14 +75,19 @@ assert_contains "mysql compression with TLS: compressed" "$OUT" "Compression=ON"
 session $MYSQL_OPTS
 assert_contains "mysql without --mysql-compression: not compressed" "$OUT" "Compression=OFF"
 
-# A workload over TLS: prepare, run, cleanup.
-T="oltp_point_select $MYSQL_OPTS --mysql-ssl=VERIFY_IDENTITY --mysql-ssl-ca=$CA --tables=1 --table-size=100"
-run_bmk $T prepare
-assert_eq "mysql oltp_point_select prepare over TLS" 0 "$RC"
-run_bmk $T --threads=2 --events=200 run
-assert_contains "mysql oltp_point_select run over TLS" "$OUT" "total number of events:              200"
-run_bmk $T cleanup
-assert_eq "mysql oltp_point_select cleanup over TLS" 0 "$RC"
+# workload DB OPTIONS...: oltp_point_select prepare, run, cleanup over TLS.
+workload() {
+  local db=$1 t
+  shift
+  t="oltp_point_select $* --tables=1 --table-size=100"
+  run_bmk $t prepare
+  assert_eq "$db oltp_point_select prepare over TLS" 0 "$RC"
+  run_bmk $t --threads=2 --events=200 run
+  assert_contains "$db oltp_point_select run over TLS" "$OUT" "total number of events:              200"
+  run_bmk $t cleanup
+  assert_eq "$db oltp_point_select cleanup over TLS" 0 "$RC"
+}
+workload mysql $MYSQL_OPTS --mysql-ssl=VERIFY_IDENTITY --mysql-ssl-ca="$CA"
 
 # ---- PostgreSQL
 for mode in require verify-ca verify-full; do
@@ -103,12 +108,7 @@ assert_contains "pgsql wrong host name: message" "$(errors)" "failed: server cer
 session $PGSQL_OPTS --pgsql-host=127.0.0.2 --pgsql-sslmode=verify-ca --pgsql-sslrootcert="$CA"
 assert_eq "pgsql verify-ca does not check the host name" 0 "$RC"
 
-T="oltp_point_select $PGSQL_OPTS --pgsql-sslmode=verify-full --pgsql-sslrootcert=$CA --tables=1 --table-size=100"
-run_bmk $T prepare
-assert_eq "pgsql oltp_point_select prepare over TLS" 0 "$RC"
-run_bmk $T --threads=2 --events=200 run
-assert_contains "pgsql oltp_point_select run over TLS" "$OUT" "total number of events:              200"
-run_bmk $T cleanup
+workload pgsql $PGSQL_OPTS --pgsql-sslmode=verify-full --pgsql-sslrootcert="$CA"
 
 # ---- servers without TLS: a second pair, started here on free ports
 free_port() {
