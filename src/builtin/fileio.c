@@ -274,7 +274,11 @@ static void print_extra_flags(void)
    alignment). */
 static int alloc_buffers(unsigned n)
 {
-  per_thread = calloc(n, sizeof(*per_thread));
+  /* posix_memalign: calloc does not honour the type's 64-byte alignment. */
+  if (posix_memalign((void **) &per_thread, 64, n * sizeof(*per_thread)) != 0)
+    per_thread = NULL;
+  else
+    memset(per_thread, 0, n * sizeof(*per_thread));
   if (per_thread == NULL)
   {
     log_text(LOG_FATAL, "Failed to allocate per-thread data");

@@ -28,7 +28,11 @@ static unsigned nctxs, backlog;
 
 int fio_aio_init(unsigned threads, unsigned queue)
 {
-  ctxs = calloc(threads, sizeof(*ctxs));
+  /* posix_memalign: calloc does not honour the type's 64-byte alignment. */
+  if (posix_memalign((void **) &ctxs, 64, threads * sizeof(*ctxs)) != 0)
+    ctxs = NULL;
+  else
+    memset(ctxs, 0, threads * sizeof(*ctxs));
   if (ctxs == NULL)
   {
     log_text(LOG_FATAL, "Failed to allocate async I/O context!");
