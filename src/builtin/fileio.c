@@ -88,7 +88,7 @@ typedef struct {
 } __attribute__((aligned(64))) per_thread_t;
 
 /* Options (parse_arguments). */
-static unsigned num_files, nthreads, async_backlog;
+static unsigned num_files, nthreads;
 static long long total_size, file_size, request_size;
 static int block_size, merged, fsync_freq, extra_flags;
 static bool fsync_all, fsync_end, fsync_data, validate;
@@ -453,8 +453,7 @@ static int fileio_init(sb_run_config_t *cfg)
       log_text(LOG_FATAL, "Invalid value of file-async-backlog: %d", b);
       return 1;
     }
-    async_backlog = (unsigned) b;
-    if (fio_aio_init(cfg->threads, async_backlog) != 0)
+    if (fio_aio_init(cfg->threads, (unsigned) b) != 0)
       return 1;
   }
 #endif
