@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "builtin/fileio_aio.h"
+#include "builtin/sb_builtin.h"
 #include "core/sb_counter.h"
 #include "core/sb_logger.h"
 
@@ -28,11 +29,7 @@ static unsigned nctxs, backlog;
 
 int fio_aio_init(unsigned threads, unsigned queue)
 {
-  /* posix_memalign: calloc does not honour the type's 64-byte alignment. */
-  if (posix_memalign((void **) &ctxs, 64, threads * sizeof(*ctxs)) != 0)
-    ctxs = NULL;
-  else
-    memset(ctxs, 0, threads * sizeof(*ctxs));
+  ctxs = sb_builtin_calloc_aligned(threads, sizeof(*ctxs));
   if (ctxs == NULL)
   {
     log_text(LOG_FATAL, "Failed to allocate async I/O context!");

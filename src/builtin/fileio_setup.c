@@ -126,6 +126,16 @@ static int parse_io_mode(void)
   return 0;
 }
 
+/* An INT option that must not be negative; sysbench's FATAL text. */
+static int nonneg_int(const char *opt, int *out)
+{
+  *out = sb_opt_int(opt);
+  if (*out >= 0)
+    return 0;
+  log_text(LOG_FATAL, "Invalid value for %s: %d.", opt, *out);
+  return 1;
+}
+
 int fio_parse_arguments(bool run)
 {
   fio.num_files = (unsigned) sb_opt_int("file-num");
@@ -143,12 +153,8 @@ int fio_parse_arguments(bool run)
   fio.file_size = fio.total_size / fio.num_files;
   if ((run && parse_mode() != 0) || parse_io_mode() != 0)
     return 1;
-  fio.merged = sb_opt_int("file-merged-requests");
-  if (fio.merged < 0)
-  {
-    log_text(LOG_FATAL, "Invalid value for file-merged-requests: %d.", fio.merged);
+  if (nonneg_int("file-merged-requests", &fio.merged) != 0)
     return 1;
-  }
   /* A SIZE value ("16K") as sysbench reads it, though the help says N. */
   uint64_t bs = 0;
   const char *bs_text = sb_opt_str("file-block-size");
@@ -163,12 +169,8 @@ int fio_parse_arguments(bool run)
   fio.request_size = fio.merged > 0 ? (long long) fio.block_size * fio.merged : fio.block_size;
   if (parse_flags() != 0)
     return 1;
-  fio.fsync_freq = sb_opt_int("file-fsync-freq");
-  if (fio.fsync_freq < 0)
-  {
-    log_text(LOG_FATAL, "Invalid value for file-fsync-freq: %d.", fio.fsync_freq);
+  if (nonneg_int("file-fsync-freq", &fio.fsync_freq) != 0)
     return 1;
-  }
   fio.fsync_end = sb_opt_bool("file-fsync-end");
   fio.fsync_all = sb_opt_bool("file-fsync-all");
   if (fio.fsync_all)               /* overrides the two others */
@@ -213,11 +215,7 @@ void fio_print_extra_flags(void)
    alignment). */
 int fio_alloc_buffers(unsigned n)
 {
-  /* posix_memalign: calloc does not honour the type's 64-byte alignment. */
-  if (posix_memalign((void **) &per_thread, 64, n * sizeof(*per_thread)) != 0)
-    per_thread = NULL;
-  else
-    memset(per_thread, 0, n * sizeof(*per_thread));
+  per_thread = sb_builtin_calloc_aligned(n, sizeof(*per_thread));
   if (per_thread == NULL)
   {
     log_text(LOG_FATAL, "Failed to allocate per-thread data");

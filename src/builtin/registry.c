@@ -2,6 +2,7 @@
    sb_builtin.h. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtin/sb_builtin.h"
@@ -60,4 +61,13 @@ char *sb_builtin_size_text(char *buf, size_t len, double bytes)
   else
     snprintf(buf, len, "%.5g", bytes);
   return buf;
+}
+
+void *sb_builtin_calloc_aligned(size_t n, size_t size)
+{
+  void *p = NULL;
+  if (n == 0 || posix_memalign(&p, 64, n * size) != 0)
+    return NULL;
+  memset(p, 0, n * size);
+  return p;
 }

@@ -40,6 +40,11 @@ const sb_builtin_t *sb_builtin_find(const char *name);
 void sb_builtin_report_line(const char *fmt, ...)
   __attribute__((format(printf, 1, 2)));
 
+/* Zeroed array of `n` elements of `size` bytes aligned on 64 bytes (one
+   cache line per thread: calloc ignores a type's alignment attribute), to
+   release with free(); NULL when out of memory. */
+void *sb_builtin_calloc_aligned(size_t n, size_t size);
+
 /* sysbench's sb_print_value_size(): `bytes` scaled by 1024 while >= 1024
    with "%.5g" and a "Ki"/"Mi"/"Gi"/"Ti" suffix ("16Ki", "8Mi", "100").
    Callers append "B". Returns `buf`. */
