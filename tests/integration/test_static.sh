@@ -102,6 +102,9 @@ if [ -d $LIBDIR ] && unshare -m true 2>/dev/null; then
     hidden oltp_point_select $O --tables=1 cleanup
     assert_eq "$db without shared libraries: cleanup" 0 "$RC"
   done
+  # Host names: glibc's files source is inside the static libc.
+  hidden oltp_point_select ${PGSQL_OPTS//--pgsql-host=127.0.0.1/--pgsql-host=localhost} --tables=1 cleanup
+  assert_eq "a host name from /etc/hosts without shared libraries" "0" "$RC"
 else
   ok "no mount namespace here: the run without shared libraries is skipped"
 fi
