@@ -17,14 +17,19 @@
 # env    prints shell assignments with bmk's connection options:
 #          eval "$(bash BMK/sandbox.sh env mysql)"
 #          bmk oltp_read_write --db-driver=mysql $BMK_MYSQL_OPTS prepare
-#        and BMK_TLS_CA, the CA that signed the servers' certificates.
+#        and BMK_TLS_CA, the CA that signed the servers' certificates
+#        (empty for servers without TLS).
 #
-# TLS: both servers accept TLS and plain connections. At the first start a
-# throwaway CA and a server certificate (subjectAltName localhost and
-# 127.0.0.1) are made with the openssl command in $BMK_SANDBOX_DIR/tls.
-# The servers also listen on 127.0.0.2, an address the certificate does
-# not name (for host-name verification tests). BMK_SANDBOX_TLS=0 starts a
-# server without TLS (and without the second address).
+# TLS: BMK_SANDBOX_TLS=1 starts the servers with TLS (they accept TLS and
+# plain connections). At the first such start a throwaway CA and a server
+# certificate (ECDSA; subjectAltName localhost and 127.0.0.1) are made
+# with the openssl command in $BMK_SANDBOX_DIR/tls. Those servers also
+# listen on 127.0.0.2, an address the certificate does not name (for
+# host-name verification tests). TLS is off by default: with it, every
+# PostgreSQL client of the default sslmode=prefer negotiates TLS, and the
+# stock mariadb client loads the system's whole CA bundle on each start,
+# which changes the timing the other tests rely on
+# (tests/integration/test_tls.sh starts its own TLS pair).
 #
 # Environment: BMK_SANDBOX_DIR, BMK_SANDBOX_PASSWORD, BMK_SANDBOX_KEEP, BMK_SANDBOX_TLS,
 #   BMK_MYSQL_PORT (3306), BMK_PGSQL_PORT (5432),
@@ -48,7 +53,7 @@ if [ -z "$PGBIN" ]; then
   fi
 fi
 TIMEOUT=60
-TLS=${BMK_SANDBOX_TLS:-1}
+TLS=${BMK_SANDBOX_TLS:-0}
 tls_dir=$DIR/tls
 
 usage() {
@@ -80,15 +85,17 @@ pg_log=$pg_dir/server.log
 # -------------------------------------------------------------------- TLS
 
 # Makes the CA and the server certificate once per sandbox directory.
+# ECDSA P-256 keys: a handshake costs the server far less than with RSA,
+# and every PostgreSQL client (sslmode=prefer) negotiates TLS here.
 tls_make_certs() {
   [ -f "$tls_dir/server-cert.pem" ] && [ -f "$tls_dir/ca.pem" ] && return 0
   command -v openssl >/dev/null || die "openssl not found: apt-get install openssl"
   mkdir -p "$tls_dir"
   (
     cd "$tls_dir" &&
-    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=bmk sandbox CA" \
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 3650 -subj "/CN=bmk sandbox CA" \
       -keyout ca-key.pem -out ca.pem &&
-    openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" \
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=localhost" \
       -keyout server-key.pem -out server.csr &&
     printf '%s\n' "basicConstraints=CA:FALSE" "keyUsage=digitalSignature,keyEncipherment" \
       "extendedKeyUsage=serverAuth" "subjectAltName=DNS:localhost,IP:127.0.0.1" >server.ext &&
@@ -98,7 +105,13 @@ tls_make_certs() {
   chmod 600 "$tls_dir/ca-key.pem" "$tls_dir/server-key.pem"
 }
 
-# mariadbd options for TLS (none with BMK_SANDBOX_TLS=0).
+# Removes the certificates once neither server runs (stop).
+tls_forget() {
+  [ "${BMK_SANDBOX_KEEP:-0}" = 1 ] && return 0
+  mysql_running || pgsql_running || rm -rf "$tls_dir" "$DIR/tls.log"
+}
+
+# mariadbd options for TLS (none without BMK_SANDBOX_TLS=1).
 tls_mysql_opts() {
   [ "$TLS" = 1 ] || return 0
   tls_make_certs
@@ -362,7 +375,7 @@ for port in "$MYSQL_PORT" "$PGSQL_PORT"; do
 done
 case $action in
   start) mkdir -p "$DIR"; "start_$db" ;;
-  stop) "stop_$db" ;;
+  stop) "stop_$db"; tls_forget ;;
   status) status ;;
   env) print_env ;;
   *) usage ;;

@@ -2,12 +2,12 @@
 # What the portable binary and TLS cost: QPS and client CPU (user+system
 # seconds per 1,000 queries) of oltp_point_select with ./bmk (dynamic) and
 # ./bmk-x64 (make static), each with TLS off and on, at 1 and 8 threads, on
-# MariaDB and PostgreSQL (the sandbox servers, which run with TLS).
+# MariaDB and PostgreSQL (sandbox servers started with BMK_SANDBOX_TLS=1).
 #
 # Usage: bash bench/static_and_tls.sh [seconds per run (10)] [repetitions (3)]
 # Prints one line per configuration with the median of the repetitions.
 # Needs: ./bmk and ./bmk-x64 built, the sandbox servers started
-# (bash BMK/sandbox.sh start mysql; ... start pgsql) with the same
+# (BMK_SANDBOX_TLS=1 bash BMK/sandbox.sh start mysql; ... pgsql) with the same
 # BMK_SANDBOX_DIR / ports in the environment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,7 @@ for b in bmk bmk-x64; do
 done
 eval "$(bash BMK/sandbox.sh env mysql)"
 eval "$(bash BMK/sandbox.sh env pgsql)"
-[ -n "${BMK_TLS_CA:-}" ] || { echo "the sandbox has no TLS CA: start it with TLS" >&2; exit 1; }
+[ -n "${BMK_TLS_CA:-}" ] || { echo "the sandbox has no TLS CA: start it with BMK_SANDBOX_TLS=1" >&2; exit 1; }
 data="--tables=4 --table-size=10000"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

@@ -1,19 +1,50 @@
 #!/usr/bin/env bash
-# TLS and compression on both drivers against the sandbox servers (which
-# run with TLS: BMK/sandbox.sh): every --mysql-ssl / --pgsql-sslmode
+# TLS and compression on both drivers: every --mysql-ssl / --pgsql-sslmode
 # verification level with the sandbox CA, the session really encrypted
 # (the server's own view: Ssl_cipher / pg_stat_ssl), --mysql-compression
 # (Compression status), and clear errors with a non-zero exit for a wrong
-# CA, a wrong host name and a server without TLS (a second, plain pair of
-# servers started here).
+# CA, a wrong host name and a server without TLS.
+#
+# Needs a pair of servers with TLS and a pair without: the sandbox pair
+# (BMK/sandbox.sh; plain unless started with BMK_SANDBOX_TLS=1) is one of
+# them, the other is started here on free ports and stopped at the end.
 set -u
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
+free_port() {
+  local p=$1
+  while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do p=$((p + 1)); done
+  echo "$p"
+}
+OWN_MY=$(free_port $((MYSQL_PORT + 100)))
+OWN_PG=$(free_port $((PGSQL_PORT + 100)))
 eval "$(bash "$TOP/BMK/sandbox.sh" env mysql)"
+if [ -n "${BMK_TLS_CA:-}" ]; then OWN_TLS=0; else OWN_TLS=1; fi
+own() {
+  BMK_SANDBOX_DIR=$WORK/own BMK_SANDBOX_TLS=$OWN_TLS BMK_MYSQL_PORT=$OWN_MY BMK_PGSQL_PORT=$OWN_PG \
+    bash "$TOP/BMK/sandbox.sh" "$@"
+}
+trap 'own stop mysql >/dev/null 2>&1; own stop pgsql >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+if ! own start mysql >own.log 2>&1 || ! own start pgsql >>own.log 2>&1; then
+  not_ok "starting a server pair with BMK_SANDBOX_TLS=$OWN_TLS failed"
+  cat own.log
+  finish
+  exit 1
+fi
+OWN_MYSQL_OPTS=${MYSQL_OPTS//--mysql-port=$MYSQL_PORT/--mysql-port=$OWN_MY}
+OWN_PGSQL_OPTS=${PGSQL_OPTS//--pgsql-port=$PGSQL_PORT/--pgsql-port=$OWN_PG}
+if [ $OWN_TLS = 1 ]; then
+  # the servers with TLS are ours, the sandbox's are the plain ones
+  eval "$(own env mysql)"
+  PLAIN_MY=$MYSQL_PORT PLAIN_PG=$PGSQL_PORT PM=$MYSQL_OPTS PP=$PGSQL_OPTS
+  MYSQL_PORT=$OWN_MY PGSQL_PORT=$OWN_PG MYSQL_OPTS=$OWN_MYSQL_OPTS PGSQL_OPTS=$OWN_PGSQL_OPTS
+else
+  PLAIN_MY=$OWN_MY PLAIN_PG=$OWN_PG PM=$OWN_MYSQL_OPTS PP=$OWN_PGSQL_OPTS
+fi
 CA=${BMK_TLS_CA:-}
-if [ -z "$CA" ] || [ ! -f "$CA" ]; then
-  not_ok "the sandbox has no TLS CA (BMK_TLS_CA empty): start it with TLS (the default)"
+if [ ! -f "$CA" ]; then
+  not_ok "no CA file for the servers with TLS ('$CA')"
   finish
   exit 1
 fi
@@ -110,39 +141,21 @@ assert_eq "pgsql verify-ca does not check the host name" 0 "$RC"
 
 workload pgsql $PGSQL_OPTS --pgsql-sslmode=verify-full --pgsql-sslrootcert="$CA"
 
-# ---- servers without TLS: a second pair, started here on free ports
-free_port() {
-  local p=$1
-  while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do p=$((p + 1)); done
-  echo "$p"
-}
-PLAIN_MY=$(free_port $((MYSQL_PORT + 100)))
-PLAIN_PG=$(free_port $((PGSQL_PORT + 100)))
-plain() {
-  BMK_SANDBOX_DIR=$WORK/plain BMK_SANDBOX_TLS=0 BMK_MYSQL_PORT=$PLAIN_MY BMK_PGSQL_PORT=$PLAIN_PG \
-    bash "$TOP/BMK/sandbox.sh" "$@" >/dev/null
-}
-trap 'plain stop mysql 2>/dev/null; plain stop pgsql 2>/dev/null; rm -rf "$WORK"' EXIT
-if plain start mysql && plain start pgsql; then
-  PM=${MYSQL_OPTS//--mysql-port=$MYSQL_PORT/--mysql-port=$PLAIN_MY}
-  PP=${PGSQL_OPTS//--pgsql-port=$PGSQL_PORT/--pgsql-port=$PLAIN_PG}
-  session $PM --mysql-ssl=REQUIRED
-  assert_eq "mysql server without TLS, REQUIRED: exit 1" 1 "$RC"
-  assert_eq "mysql server without TLS: message" "FATAL: unable to connect to MySQL server on host '127.0.0.1', port $PLAIN_MY, aborting...
+# ---- servers without TLS
+session $PM --mysql-ssl=REQUIRED
+assert_eq "mysql server without TLS, REQUIRED: exit 1" 1 "$RC"
+assert_eq "mysql server without TLS: message" "FATAL: unable to connect to MySQL server on host '127.0.0.1', port $PLAIN_MY, aborting...
 FATAL: error 2026: TLS/SSL error: SSL is required, but the server does not support it
 FATAL: \`thread_run' function failed: session.lua:2: connection creation failed" "$(errors)"
-  session $PM --mysql-ssl=VERIFY_IDENTITY --mysql-ssl-ca="$CA"
-  assert_eq "mysql server without TLS, VERIFY_IDENTITY: exit 1" 1 "$RC"
-  session $PM --mysql-ssl=preferred
-  assert_contains "mysql server without TLS, preferred: plain session" "$OUT" "Ssl_cipher=
+session $PM --mysql-ssl=VERIFY_IDENTITY --mysql-ssl-ca="$CA"
+assert_eq "mysql server without TLS, VERIFY_IDENTITY: exit 1" 1 "$RC"
+session $PM --mysql-ssl=preferred
+assert_contains "mysql server without TLS, preferred: plain session" "$OUT" "Ssl_cipher=
 "
-  session $PP --pgsql-sslmode=require
-  assert_eq "pgsql server without TLS, require: exit 1" 1 "$RC"
-  assert_contains "pgsql server without TLS: message" "$(errors)" "FATAL: Connection to database failed: connection to server at \"127.0.0.1\", port $PLAIN_PG failed: server does not support SSL, but SSL was required"
-  session $PP --pgsql-sslmode=prefer
-  assert_contains "pgsql server without TLS, prefer: plain session" "$OUT" "ssl=false:"
-else
-  not_ok "starting the servers without TLS failed"
-fi
+session $PP --pgsql-sslmode=require
+assert_eq "pgsql server without TLS, require: exit 1" 1 "$RC"
+assert_contains "pgsql server without TLS: message" "$(errors)" "FATAL: Connection to database failed: connection to server at \"127.0.0.1\", port $PLAIN_PG failed: server does not support SSL, but SSL was required"
+session $PP --pgsql-sslmode=prefer
+assert_contains "pgsql server without TLS, prefer: plain session" "$OUT" "ssl=false:"
 
 finish
