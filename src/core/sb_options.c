@@ -281,6 +281,10 @@ static int validate(sb_opt_t *o, const char *value, const char *arg)
   case SB_ARG_TYPE_INT:
     if (value == NULL || *value == '\0' || sb_parse_int(value, &i) == 0)
       return 0;
+    /* sysbench reads --file-block-size as a SIZE ("16K") though its help
+       says N; fileio checks the value. */
+    if (strcmp(o->name, "file_block_size") == 0 && sb_parse_size(value, &sz) == 0)
+      return 0;
     /* bmk decision: --pgsql-port takes a comma list like --pgsql-host
        (round-robin), while its help keeps sysbench's "=N". */
     if (strcmp(o->name, "pgsql_port") == 0 && int_list_ok(value))
@@ -288,6 +292,10 @@ static int validate(sb_opt_t *o, const char *value, const char *arg)
     break;
   case SB_ARG_TYPE_SIZE:
     if (value == NULL || *value == '\0' || sb_parse_size(value, &sz) == 0)
+      return 0;
+    /* sysbench's memory test reports a bad block size itself
+       ("FATAL: Invalid value for memory-block-size: -1"). */
+    if (strcmp(o->name, "memory_block_size") == 0)
       return 0;
     break;
   case SB_ARG_TYPE_DOUBLE:

@@ -16,6 +16,7 @@
 
 #include "core/sb_logger.h"
 #include "lua/sb_lua.h"
+#include "lua/sb_workloads.h"
 #include "core/sb_options.h"
 #include "core/sb_version.h"
 
@@ -26,6 +27,7 @@
 /* What every state executes: a file (path) or a buffer read from stdin. */
 static char *script_path;      /* resolved file, NULL for stdin */
 static char *script_given;     /* the test name as given (script_path) */
+static const sb_lua_module_t *script_embedded; /* no file: a bundled copy */
 static char *script_buf;       /* stdin contents */
 static size_t script_len;
 static char test_name[256];    /* sysbench's name: basename as given */
@@ -47,7 +49,7 @@ void sb_lua_set_cmdline(int argc, char **argv, const char *command)
 
 bool sb_lua_from_stdin(void)
 {
-  return script_path == NULL;
+  return script_path == NULL && script_embedded == NULL;
 }
 
 const char *sb_lua_test_name(void)
@@ -191,6 +193,7 @@ static lua_State *base_state(int tid)
     lua_setfield(L, -2, m->name);
   }
   lua_pop(L, 2);
+  sb_workload_add_searcher(L);
 
   /* Pre-create the table so the internal modules and C agree on it. */
   lua_newtable(L);
@@ -251,8 +254,14 @@ static lua_State *base_state(int tid)
 static int run_chunk(lua_State *L)
 {
   int rc;
+  char chunk[128];
   if (script_path)
     rc = luaL_loadfile(L, script_path);
+  else if (script_embedded)
+  {
+    snprintf(chunk, sizeof(chunk), "@%s.lua", script_embedded->name);
+    rc = luaL_loadbuffer(L, script_embedded->src, script_embedded->len, chunk);
+  }
   else
     rc = luaL_loadbuffer(L, script_buf, script_len, "=stdin");
   if (rc == 0)
@@ -347,6 +356,8 @@ int sb_lua_load(const char *testname)
   {
     script_path = search_module(gstate, testname);
     if (script_path == NULL)
+      script_embedded = sb_workload_find(testname);
+    if (script_path == NULL && script_embedded == NULL)
     {
       lua_close(gstate);
       gstate = NULL;
