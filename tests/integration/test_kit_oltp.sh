@@ -271,20 +271,48 @@ EOS
   fi
   # --trx-retry: a lock held by another session makes the first attempt's
   # UPDATE time out once (ignorable); the restart must ROLLBACK (MySQL) and
-  # replay the same ids with --trx-retry=on, new ones with off.
+  # replay the same ids with --trx-retry=on, new ones with off. No fixed
+  # sleeps: the locker holds the lock until the server shows bmk's second
+  # blocked UPDATE (the restart's: a new statement start time), then is
+  # killed, so the restart gets the lock well within its own timeout.
   log_on $db
   for retry in on off; do
     if [ $db = mysql ]; then
-      (mysql_q "BEGIN; SELECT COUNT(*) FROM sbtest1 FOR UPDATE; SELECT SLEEP(1.6); COMMIT" >/dev/null &)
-      LOCKOPT=(--mysql-session-options="SET SESSION innodb_lock_wait_timeout=1" --mysql-ignore-errors=1205)
+      (mysql_q "BEGIN; SELECT COUNT(*) FROM sbtest1 FOR UPDATE; SELECT SLEEP(61.5); COMMIT" >/dev/null 2>&1 &)
+      LOCKOPT=(--mysql-session-options="SET SESSION innodb_lock_wait_timeout=2" --mysql-ignore-errors=1205)
+      locker() { mysql_q "SELECT id FROM information_schema.processlist WHERE info LIKE 'SELECT SLEEP(61.5)%' AND id <> CONNECTION_ID()"; }
+      waiting() { mysql_q "SELECT FLOOR(UNIX_TIMESTAMP(NOW(3))*1000 - TIME_MS) FROM information_schema.processlist WHERE info LIKE 'UPDATE sbtest%' AND id <> CONNECTION_ID()"; }
+      unlock() { mysql_q "KILL $1" >/dev/null 2>&1; }
     else
-      (pgsql_q "BEGIN; SELECT COUNT(*) FROM (SELECT id FROM sbtest1 FOR UPDATE) t; SELECT pg_sleep(1.6); COMMIT" >/dev/null &)
-      LOCKOPT=(--pgsql-session-options="SET lock_timeout='1s'" --pgsql-ignore-errors=55P03)
+      (pgsql_q "BEGIN; SELECT COUNT(*) FROM (SELECT id FROM sbtest1 FOR UPDATE) t; SELECT pg_sleep(61.5); COMMIT" >/dev/null 2>&1 &)
+      LOCKOPT=(--pgsql-session-options="SET lock_timeout='2s'" --pgsql-ignore-errors=55P03)
+      locker() { pgsql_q "SELECT pid FROM pg_stat_activity WHERE query LIKE '%pg_sleep(61.5)%' AND wait_event_type = 'Timeout' AND pid <> pg_backend_pid()"; }
+      waiting() { pgsql_q "SELECT query_start FROM pg_stat_activity WHERE wait_event_type='Lock'"; }
+      unlock() { pgsql_q "SELECT pg_terminate_backend($1)" >/dev/null 2>&1; }
     fi
-    sleep 0.4
+    lid=""
+    for _ in $(seq 300); do lid=$(locker); [ -n "$lid" ] && break; sleep 0.1; done
     log_mark $db
-    run_bmk "$KIT" $O "${LOCKOPT[@]}" --statements=point,index_update --point-selects=3 --trx-retry=$retry \
-      --thread-offset=0 --threads-total=2 $TS --events=1 run
+    ( timeout -k 5 120 "$BMK" "$KIT" $O "${LOCKOPT[@]}" --statements=point,index_update --point-selects=3 \
+        --trx-retry=$retry --thread-offset=0 --threads-total=2 $TS --events=1 run > "$WORK/retry.out" 2>&1
+      echo $? > "$WORK/retry.rc" ) &
+    bmk_pid=$!
+    # the first attempt waits for the lock and times out; release it when
+    # the restart's wait begins
+    first_wait=""
+    for _ in $(seq 600); do
+      w=$(waiting | head -1)
+      if [ -n "$w" ]; then
+        # start times in ms (MySQL) may jitter by one between samples
+        if [ -z "$first_wait" ]; then first_wait=$w
+        elif [ "$w" != "$first_wait" ] && { [ $db = pgsql ] || [ $((w - first_wait)) -gt 500 ]; }; then break; fi
+      fi
+      kill -0 $bmk_pid 2>/dev/null || break
+      sleep 0.05
+    done
+    [ -n "$lid" ] && unlock "$lid"
+    wait $bmk_pid
+    OUT=$(cat "$WORK/retry.out"); RC=$(cat "$WORK/retry.rc")
     assert_eq "$db trx-retry=$retry: one ignored error, event done" "1 1 0" \
       "$(report_value "ignored errors:" "$OUT") $(report_value "transactions:" "$OUT") $RC"
     if [ $db = mysql ]; then
@@ -300,7 +328,6 @@ EOS
     else
       check "$db trx-retry=off draws new ids ($ids)" test "$first" != "$second" -a -n "${a[5]:-}"
     fi
-    sleep 0.5
   done
   log_off $db
 
