@@ -341,26 +341,31 @@ sb_cost_meas_t *sb_cost_start(void)
   memcpy(m->pids, sb_cost_tgt.pids, sizeof(m->pids));
   snprintf(m->cgroup, sizeof(m->cgroup), "%s", sb_cost_tgt.cgroup);
   sb_perf_event_t ev = sb_perf_event_from_env();
+  /* The window opens with the server's CPU sample: attaching a counter to
+     every server thread and scanning /proc take milliseconds, so the
+     other samples sit right beside it, in the same order as in
+     sb_cost_read. */
   if (m->kind == SB_COST_NONE)
     snprintf(m->counter_note, sizeof(m->counter_note), "no server to count");
   else
   {
-    /* Counters first: attaching to every thread takes a moment, and the
-       window starts with the CPU sample below. */
     int rc = m->kind == SB_COST_CGROUP ? sb_perf_open_cgroup(&m->perf, ev, m->cgroup)
                                        : sb_perf_open_tree(&m->perf, ev, m->pids, m->npids);
     snprintf(m->counter_note, sizeof(m->counter_note), "%s",
              rc == 0 ? sb_perf_event_name(ev) : m->perf.why);
+  }
+  sb_perf_start(&m->perf);
+  if (m->kind != SB_COST_NONE)
+  {
     if (server_cpu(m, &m->srv_user0, &m->srv_sys0) == 0)
       m->have_server = true;
     else
       snprintf(m->server_note, sizeof(m->server_note), "cannot read the server's CPU time: %s",
                strerror(errno));
   }
+  m->t0_ns = sb_now_ns();
   m->have_host = sb_host_cpu(&m->host0) == 0;
   sb_self_cpu(&m->cli_user0, &m->cli_sys0);
-  sb_perf_start(&m->perf);
-  m->t0_ns = sb_now_ns();
   return m;
 }
 
@@ -380,6 +385,7 @@ int sb_cost_read(sb_cost_meas_t *m, sb_cost_reading_t *out)
   }
   else
     out->server_user_s = out->server_system_s = -1;
+  out->elapsed_s = (double) (sb_now_ns() - m->t0_ns) / 1e9;
   sb_host_cpu_t h;
   out->host_busy_pct = -1;
   if (m->have_host && sb_host_cpu(&h) == 0)
@@ -392,7 +398,6 @@ int sb_cost_read(sb_cost_meas_t *m, sb_cost_reading_t *out)
   sb_self_cpu(&u, &s);
   out->client_user_s = (double) (u - m->cli_user0) / 1e6;
   out->client_system_s = (double) (s - m->cli_sys0) / 1e6;
-  out->elapsed_s = (double) (sb_now_ns() - m->t0_ns) / 1e9;
   return 0;
 }
 
