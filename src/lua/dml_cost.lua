@@ -47,13 +47,12 @@ local function check_options()
   end
 end
 
--- Runs `sql` and returns the rows it affected (or returned). SQL errors
--- print the driver's FATAL lines and stop the command.
-local function exec(con, sql)
+-- Runs `sql`: the rows it affected (or returned), or nil when it failed.
+-- (con:query hides the affected rows of DML.)
+local function try(con, sql)
   local rs = ffi.C.db_query(con, sql, #sql)
   if rs == nil then
-    ffi.C.db_print_error(con)
-    fatal("%s: %s", sql:sub(1, 60), ffi.string(ffi.C.db_conn_sql_errmsg(con)))
+    return nil
   end
   local n = tonumber(ffi.C.db_result_nrows(rs))
   if ffi.C.db_result_nfields(rs) > 0 then
@@ -62,16 +61,20 @@ local function exec(con, sql)
   return n
 end
 
--- Whether `sql` runs without error (the error is cleared).
+-- As try(), but an SQL error prints the driver's FATAL lines and stops
+-- the command.
+local function exec(con, sql)
+  local n = try(con, sql)
+  if n == nil then
+    ffi.C.db_print_error(con)
+    fatal("%s: %s", sql:sub(1, 60), ffi.string(ffi.C.db_conn_sql_errmsg(con)))
+  end
+  return n
+end
+
+-- Whether `sql` runs without error.
 local function works(con, sql)
-  local rs = ffi.C.db_query(con, sql, #sql)
-  if rs == nil then
-    return false
-  end
-  if ffi.C.db_result_nfields(rs) > 0 then
-    ffi.C.db_free_results(rs)
-  end
-  return true
+  return try(con, sql) ~= nil
 end
 
 -- The statement inserting ids a..b, for this server.

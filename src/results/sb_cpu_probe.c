@@ -56,6 +56,49 @@ static ssize_t read_small(const char *path, char *buf, size_t cap)
   return (ssize_t) n;
 }
 
+/* Reads a whole kernel file of any size into *buf (grown with realloc,
+   NUL-terminated; *cap its size). Returns the length or -1 with errno. */
+static ssize_t read_grow(const char *path, char **buf, size_t *cap)
+{
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  size_t n = 0;
+  for (;;)
+  {
+    if (*cap - n < 4096)
+    {
+      size_t c = *cap ? *cap * 2 : 16384;
+      char *b = realloc(*buf, c);
+      if (b == NULL)
+      {
+        close(fd);
+        errno = ENOMEM;
+        return -1;
+      }
+      *buf = b;
+      *cap = c;
+    }
+    ssize_t r = read(fd, *buf + n, *cap - 1 - n);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+    {
+      int e = errno;
+      close(fd);
+      if (r < 0)
+      {
+        errno = e;
+        return -1;
+      }
+      break;
+    }
+    n += (size_t) r;
+  }
+  (*buf)[n] = '\0';
+  return (ssize_t) n;
+}
+
 static long clock_ticks(void)
 {
   long t = sysconf(_SC_CLK_TCK);
@@ -169,13 +212,124 @@ typedef struct {
   size_t n, cap;
 } proc_list_t;
 
+static int list_add(proc_list_t *l, const sb_proc_stat_t *st)
+{
+  if (l->n == l->cap)
+  {
+    size_t cap = l->cap ? l->cap * 2 : 256;
+    sb_proc_stat_t *p = realloc(l->procs, cap * sizeof(*p));
+    if (p == NULL)
+    {
+      errno = ENOMEM;
+      return -1;
+    }
+    l->procs = p;
+    l->cap = cap;
+  }
+  l->procs[l->n++] = *st;
+  return 0;
+}
+
 static int cmp_pid(const void *a, const void *b)
 {
   pid_t x = ((const sb_proc_stat_t *) a)->pid, y = ((const sb_proc_stat_t *) b)->pid;
   return x < y ? -1 : x > y;
 }
 
-/* Every process of /proc, sorted by pid. */
+static bool is_root(pid_t pid, const pid_t *roots, unsigned n)
+{
+  for (unsigned i = 0; i < n; i++)
+    if (roots[i] == pid)
+      return true;
+  return false;
+}
+
+/* Appends the children of every thread of `pid` (/proc/PID/task/TID/
+   children) to l->procs as stat entries still to be read (pid only).
+   `buf` is scratch space (grown as needed). Returns 0, 1 when the kernel
+   has no children files, -1 on ENOMEM. */
+static int add_children(proc_list_t *l, pid_t pid, const pid_t *roots, unsigned n,
+                        char **buf, size_t *cap)
+{
+  char path[96];
+  snprintf(path, sizeof(path), "/proc/%d/task", (int) pid);
+  DIR *d = opendir(path);
+  if (d == NULL)
+    return 0;                   /* exited meanwhile */
+  int rc = 0;
+  struct dirent *e;
+  while (rc == 0 && (e = readdir(d)) != NULL)
+  {
+    if (!isdigit((unsigned char) e->d_name[0]))
+      continue;
+    char file[400];
+    snprintf(file, sizeof(file), "%s/%s/children", path, e->d_name);
+    if (read_grow(file, buf, cap) < 0)
+    {
+      if (errno == ENOMEM)
+        rc = -1;
+      else if (errno == ENOENT && access(path, F_OK) == 0)
+        rc = 1;                 /* no CONFIG_PROC_CHILDREN */
+      continue;
+    }
+    for (char *p = *buf, *end; *p; p = end)
+    {
+      long c = strtol(p, &end, 10);
+      if (end == p)
+        break;
+      sb_proc_stat_t st = { .pid = (pid_t) c, .ppid = pid };
+      /* a root inside another root's tree is walked once, as a root */
+      if (c > 0 && !is_root((pid_t) c, roots, n) && list_add(l, &st) != 0)
+        rc = -1;
+    }
+  }
+  closedir(d);
+  return rc;
+}
+
+/* The tree walked from the roots through the children files: reads only
+   the tree's processes. Returns the number of roots found, -1 on error,
+   -2 when the kernel has no children files. */
+static int walk_tree(const pid_t *roots, unsigned n, proc_list_t *l)
+{
+  memset(l, 0, sizeof(*l));
+  for (unsigned i = 0; i < n; i++)
+  {
+    sb_proc_stat_t st = { .pid = roots[i] };
+    if (!is_root(roots[i], roots, i) && list_add(l, &st) != 0)
+      return -1;
+  }
+  size_t nroots = l->n;
+  int found = 0;
+  char *buf = NULL;
+  size_t cap = 0;
+  /* l->procs grows while it is walked: entries are (pid only) until read */
+  size_t w = 0;
+  for (size_t i = 0; i < l->n; i++)
+  {
+    sb_proc_stat_t st;
+    if (sb_proc_stat_read(l->procs[i].pid, &st) != 0)
+      continue;                 /* gone: reaped into its parent's cutime */
+    if (i < nroots)
+      found++;
+    int rc = add_children(l, st.pid, roots, n, &buf, &cap);
+    if (rc != 0)
+    {
+      free(buf);
+      free(l->procs);
+      l->procs = NULL;
+      return rc > 0 ? -2 : -1;
+    }
+    l->procs[w++] = st;
+  }
+  free(buf);
+  l->n = w;
+  qsort(l->procs, l->n, sizeof(*l->procs), cmp_pid);
+  return found;
+}
+
+/* Every process of /proc, sorted by pid: the fallback without children
+   files. */
 static int scan_procs(proc_list_t *l)
 {
   memset(l, 0, sizeof(*l));
@@ -191,21 +345,12 @@ static int scan_procs(proc_list_t *l)
     /* gone since readdir, or not readable: not part of any tree we see */
     if (sb_proc_stat_read((pid_t) atol(e->d_name), &st) != 0)
       continue;
-    if (l->n == l->cap)
+    if (list_add(l, &st) != 0)
     {
-      size_t cap = l->cap ? l->cap * 2 : 1024;
-      sb_proc_stat_t *p = realloc(l->procs, cap * sizeof(*p));
-      if (p == NULL)
-      {
-        closedir(d);
-        free(l->procs);
-        errno = ENOMEM;
-        return -1;
-      }
-      l->procs = p;
-      l->cap = cap;
+      closedir(d);
+      free(l->procs);
+      return -1;
     }
-    l->procs[l->n++] = st;
   }
   closedir(d);
   qsort(l->procs, l->n, sizeof(*l->procs), cmp_pid);
@@ -262,61 +407,80 @@ static unsigned mark_tree(const proc_list_t *l, const pid_t *roots, unsigned n, 
   return found;
 }
 
-int sb_tree_cpu(const pid_t *roots, unsigned n, sb_tree_cpu_t *out)
+/* The stats of the roots and all their descendants, each once, into l
+   (the caller frees l->procs): walked through the children files, or
+   (`walk` false, or no such files) found by scanning all of /proc.
+   Returns the number of roots found, or -1 with errno. */
+static int tree_stats(const pid_t *roots, unsigned n, proc_list_t *l, bool walk)
 {
-  memset(out, 0, sizeof(*out));
-  proc_list_t l;
-  if (scan_procs(&l) != 0)
+  int found = walk ? walk_tree(roots, n, l) : -2;
+  if (found != -2)
+    return found;
+  if (scan_procs(l) != 0)
     return -1;
-  char *mark = calloc(l.n ? l.n : 1, 1);
+  char *mark = calloc(l->n ? l->n : 1, 1);
   if (mark == NULL)
   {
-    free(l.procs);
+    free(l->procs);
     errno = ENOMEM;
     return -1;
   }
-  int rc = 0;
-  if (mark_tree(&l, roots, n, mark) == 0)
-  {
-    errno = ESRCH;
-    rc = -1;
-  }
-  uint64_t user = 0, sys = 0;
-  for (size_t i = 0; rc == 0 && i < l.n; i++)
+  found = (int) mark_tree(l, roots, n, mark);
+  size_t w = 0;
+  for (size_t i = 0; i < l->n; i++)
     if (mark[i])
-    {
-      /* A reaped child's time is in its parent's cutime/cstime; a live
-         (or zombie) child is counted by itself: nothing twice. */
-      user += l.procs[i].utime + l.procs[i].cutime;
-      sys += l.procs[i].stime + l.procs[i].cstime;
-      out->nprocs++;
-    }
+      l->procs[w++] = l->procs[i];
+  l->n = w;
+  free(mark);
+  return found;
+}
+
+static int tree_cpu(const pid_t *roots, unsigned n, sb_tree_cpu_t *out, bool walk)
+{
+  memset(out, 0, sizeof(*out));
+  proc_list_t l;
+  int found = tree_stats(roots, n, &l, walk);
+  if (found < 0)
+    return -1;
+  uint64_t user = 0, sys = 0;
+  for (size_t i = 0; i < l.n; i++)
+  {
+    /* A reaped child's time is in its parent's cutime/cstime; a live (or
+       zombie) child is counted by itself: nothing twice. */
+    user += l.procs[i].utime + l.procs[i].cutime;
+    sys += l.procs[i].stime + l.procs[i].cstime;
+  }
+  out->nprocs = (unsigned) l.n;
   long hz = clock_ticks();
   out->user_us = user * 1000000u / (uint64_t) hz;
   out->system_us = sys * 1000000u / (uint64_t) hz;
-  free(mark);
   free(l.procs);
-  return rc;
+  if (found == 0)
+  {
+    errno = ESRCH;
+    return -1;
+  }
+  return 0;
+}
+
+int sb_tree_cpu(const pid_t *roots, unsigned n, sb_tree_cpu_t *out)
+{
+  return tree_cpu(roots, n, out, true);
+}
+
+int sb_tree_cpu_scan(const pid_t *roots, unsigned n, sb_tree_cpu_t *out)
+{
+  return tree_cpu(roots, n, out, false);
 }
 
 int sb_tree_pids(const pid_t *roots, unsigned n, pid_t *out, unsigned cap)
 {
   proc_list_t l;
-  if (scan_procs(&l) != 0)
+  if (tree_stats(roots, n, &l, true) < 0)
     return -1;
-  char *mark = calloc(l.n ? l.n : 1, 1);
-  if (mark == NULL)
-  {
-    free(l.procs);
-    errno = ENOMEM;
-    return -1;
-  }
-  mark_tree(&l, roots, n, mark);
   unsigned k = 0;
   for (size_t i = 0; i < l.n && k < cap; i++)
-    if (mark[i])
-      out[k++] = l.procs[i].pid;
-  free(mark);
+    out[k++] = l.procs[i].pid;
   free(l.procs);
   return (int) k;
 }

@@ -64,12 +64,19 @@ typedef struct {
 } sb_tree_cpu_t;
 
 /*
- * Sums the CPU time of `roots` (n process ids) and all their descendants
- * (one scan of /proc). A root that is also a descendant of another root is
- * counted once. Returns 0, or -1 with errno when /proc cannot be read or
- * none of the roots exists any more (ESRCH).
+ * Sums the CPU time of `roots` (n process ids) and all their descendants,
+ * found by walking /proc/PID/task/TID/children from the roots (only the
+ * tree's files are read: about 0.2 ms for a database server, where a scan
+ * of every process of a busy host takes milliseconds), or by scanning all
+ * of /proc on kernels without those files. A root that is also a
+ * descendant of another root is counted once. Returns 0, or -1 with errno
+ * when /proc cannot be read or none of the roots exists any more (ESRCH).
  */
 int sb_tree_cpu(const pid_t *roots, unsigned n, sb_tree_cpu_t *out);
+
+/* The same, always by scanning every process of /proc (the fallback;
+   exposed for the unit tests). */
+int sb_tree_cpu_scan(const pid_t *roots, unsigned n, sb_tree_cpu_t *out);
 
 /*
  * The process ids of `roots` and all their descendants, at most `cap`,

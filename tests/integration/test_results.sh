@@ -9,25 +9,12 @@ set -u
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
-SCHEMA=$TOP/docs/results.schema.json
 HDRJAR=/usr/share/java/hdrhistogram.jar
 HDRCHECK=$TOP/tests/integration/tools/HdrCheck.java
 
 opts() { if [ "$1" = mysql ]; then echo "$MYSQL_OPTS"; else echo "$PGSQL_OPTS"; fi; }
 
-# json_ok FILE: the document validates against the schema.
-json_ok() {
-  python3 - "$1" "$SCHEMA" <<'EOF'
-import json, sys, jsonschema
-jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
-EOF
-}
-# jq-like: json_get FILE PYEXPR (d = the document)
-json_get() {
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
-}
-# within A B PCT: |A-B| <= PCT% of B
-within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(b>0 && d<=b*p/100)}'; }
+# json_ok, json_get, within: lib.sh
 # max_close REF BMK: the reference's max is the top of its 0.1 % bucket and
 # both are printed with 2 decimals: equal within 0.1 % + one rounding step.
 max_close() { awk -v a="$1" -v b="$2" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d <= 0.0101 + b*0.001)}'; }

@@ -131,8 +131,9 @@ static pid_t spawn_tree(bool reap, int go_fd, int ready_fd)
 }
 
 /* The tree's CPU grows by the grandchild's burn, whether the grandchild
-   is still alive or already reaped by its parent. */
-static void check_tree(bool reap)
+   is still alive or already reaped by its parent; through the children
+   files or by scanning /proc. */
+static void check_tree(bool reap, int (*tree_cpu)(const pid_t *, unsigned, sb_tree_cpu_t *))
 {
   int go[2], ready[2];
   assert_int_equal(pipe(go), 0);
@@ -141,11 +142,20 @@ static void check_tree(bool reap)
   pid_t child = spawn_tree(reap, go[0], ready[1]);
   assert_true(child > 0);
   /* the tree right after the fork: the burn has barely started */
-  assert_int_equal(sb_tree_cpu(&child, 1, &before), 0);
+  assert_int_equal(tree_cpu(&child, 1, &before), 0);
   char c;
   assert_int_equal(read(ready[0], &c, 1), 1);
-  assert_int_equal(sb_tree_cpu(&child, 1, &after), 0);
+  assert_int_equal(tree_cpu(&child, 1, &after), 0);
   assert_int_equal(after.nprocs, reap ? 1 : 2);
+  if (!reap)
+  {
+    /* the grandchild given as a root too (inside the child's tree): once */
+    pid_t both[2];
+    assert_int_equal(sb_tree_pids(&child, 1, both, 2), 2);
+    sb_tree_cpu_t twice;
+    assert_int_equal(tree_cpu(both, 2, &twice), 0);
+    assert_int_equal(twice.nprocs, 2);
+  }
   uint64_t used = (after.user_us + after.system_us) - (before.user_us + before.system_us);
   uint64_t total = after.user_us + after.system_us;
   /* clock ticks truncate: allow two ticks (20 ms) below, and the fork and
@@ -163,13 +173,15 @@ static void check_tree(bool reap)
 static void test_tree_live_descendant(void **state)
 {
   (void) state;
-  check_tree(false);
+  check_tree(false, sb_tree_cpu);
+  check_tree(false, sb_tree_cpu_scan);
 }
 
 static void test_tree_reaped_descendant(void **state)
 {
   (void) state;
-  check_tree(true);
+  check_tree(true, sb_tree_cpu);
+  check_tree(true, sb_tree_cpu_scan);
 }
 
 static void test_tree_errors(void **state)
@@ -180,12 +192,16 @@ static void test_tree_errors(void **state)
   sb_tree_cpu_t t;
   assert_int_equal(sb_tree_cpu(&none, 1, &t), -1);
   assert_int_equal(errno, ESRCH);
+  assert_int_equal(sb_tree_cpu_scan(&none, 1, &t), -1);
+  assert_int_equal(errno, ESRCH);
   /* a root listed twice, or inside another root's tree, counts once */
   pid_t me[2] = { getpid(), getpid() };
   pid_t self[1] = { getpid() };
   sb_tree_cpu_t a, b;
   assert_int_equal(sb_tree_cpu(self, 1, &a), 0);
   assert_int_equal(sb_tree_cpu(me, 2, &b), 0);
+  assert_int_equal(a.nprocs, b.nprocs);
+  assert_int_equal(sb_tree_cpu_scan(me, 2, &b), 0);
   assert_int_equal(a.nprocs, b.nprocs);
   pid_t pids[8];
   assert_int_equal(sb_tree_pids(me, 2, pids, 8), 1);
