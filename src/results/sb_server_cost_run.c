@@ -10,6 +10,7 @@
 #include "core/sb_logger.h"
 #include "core/sb_version.h"
 #include "results/sb_server_cost.h"
+#include "results/sb_perf_count.h"
 #include "results/sb_server_cost_priv.h"
 
 /* The engine's measurement. Main thread only. */
@@ -161,11 +162,15 @@ static void per(char *buf, size_t len, double value, uint64_t n, double scale, c
 static void print_server(const sb_cost_reading_t *r)
 {
   char a[64], b[64];
-  line("server", "%s", sb_cost_tgt.kind != SB_COST_NONE ? sb_cost_tgt.what : "not measured");
+  if (sb_cost_tgt.kind == SB_COST_NONE)
+  {
+    line("server", "not measured: %s", sb_cost_tgt.reason);
+    return;
+  }
+  line("server", "%s", sb_cost_tgt.what);
   if (!r->has_server_cpu)
   {
-    line("server CPU", "not measured: %s", sb_cost_tgt.kind == SB_COST_NONE
-         ? sb_cost_tgt.reason : run.server_note[0] ? run.server_note
+    line("server CPU", "not measured: %s", run.server_note[0] ? run.server_note
          : "the server's processes could not be read at the end");
     return;
   }
@@ -179,7 +184,7 @@ static void print_server(const sb_cost_reading_t *r)
   const char *ev = run.counter_note;
   if (!r->has_counter)
   {
-    line("instructions:u", "not counted: %s", run.counter_note);
+    line(sb_perf_event_name(sb_perf_event_from_env()), "not counted: %s", run.counter_note);
     return;
   }
   char label[64];

@@ -146,6 +146,20 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     check "$db: reconnects happened" positive "$(report_value "reconnects:" "$OUT")"
   fi
 
+  # ---- not permitted: another OS user's server --------------------------------
+  # The kernel checks ptrace access whatever kernel.perf_event_paranoid says:
+  # nobody may not count root's (or postgres') server, and is told why.
+  if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
+    OUT=$(cd / && BMK_COST_PERF_EVENT=task-clock timeout -k 5 60 runuser -u nobody -- \
+      "$BMK" oltp_point_select $O $T --events=10 --server-pid="$spid" run 2>&1)
+    assert_match "$db: another user's server: not permitted, one line" "$OUT" \
+      '^    task-clock: +not counted: not permitted \(perf_event_open: Permission denied.*\): counting the server.s processes needs root or CAP_PERFMON'
+    OUT=$(cd / && timeout -k 5 60 runuser -u nobody -- "$BMK" oltp_point_select $O $T --events=10 run 2>&1)
+    assert_match "$db: unreadable pid file: one line says why" "$OUT" \
+      "^Server cost: the server's CPU is not measured: the server's (pid file \(@@pid_file\)|postmaster.pid) '.*' is not readable here \(Permission denied\).*; give --server-pid=PID or --server-cgroup=PATH"
+    assert_match "$db: unreadable pid file: block says so" "$OUT" '^    server: +not measured: the server.s (pid file|postmaster.pid)'
+  fi
+
   # ---- --server-pid, reconciliation off: JSON server holds only the cost -------
   run_bmk oltp_point_select $O $T --threads=1 --time=1 --server-pid="$spid" \
     --db-server-stats=off --results=pid.json run
