@@ -15,11 +15,11 @@
  *     Linux) per process and sample.
  *   - CPU time of a cgroup v2 directory from its cpu.stat (user_usec,
  *     system_usec; microseconds).
- *   - (Hardware instruction counts are in sb_perf_count.h.)
  *   - Host CPU (/proc/stat) and this process's own CPU (getrusage).
+ * (Hardware instruction counts are in sb_perf_count.h.)
  *
- * Everything here is plain reading of kernel files and counters: no global
- * state, thread-safe as long as one sb_perf_set_t is used by one thread.
+ * Everything here is plain reading of kernel files: no global state,
+ * thread-safe.
  */
 #ifndef SB_CPU_PROBE_H
 #define SB_CPU_PROBE_H
