@@ -18,9 +18,11 @@ bash BMK/setup.sh
 if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
   # Debian's sysbench 1.0.20: its scripts are run by bmk in test_compat.sh;
   # reference checkers for the result files (test_results.sh): a JSON
-  # Schema validator and the Java HdrHistogram library with a JDK.
+  # Schema validator and the Java HdrHistogram library with a JDK;
+  # test_report.sh: gnuplot draws `bmk report --html` charts, headless
+  # Chromium opens the page.
   apt-get install -y -qq --no-install-recommends sysbench python3-jsonschema \
-    libhdrhistogram-java default-jdk-headless >/dev/null
+    libhdrhistogram-java default-jdk-headless gnuplot-nox chromium >/dev/null
 fi
 
 log "unit tests"

@@ -6,16 +6,20 @@
 #include "config.h"
 #endif
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "drivers/db_driver.h"
 #include "builtin/sb_builtin.h"
 #include "cli/sb_core_options.h"
 #include "core/sb_counter.h"
+#include "core/sb_metric.h"
 #include "engine/sb_engine.h"
 #include "cli/sb_help.h"
+#include "cli/sb_report_cmd.h"
 #include "lua/sb_kit.h"
 #include "core/sb_logger.h"
 #include "lua/sb_lua.h"
@@ -106,6 +110,19 @@ static int run_script_command(const char *command, sb_run_config_t *cfg)
   return 1;
 }
 
+/* SIGINT/SIGTERM before a run (loading the script, prepare, init, thread
+   start): one FATAL line and the shell's exit code instead of a silent
+   death. A run blocks both and reports (sb_engine.c). Async-signal-safe. */
+static void early_signal(int sig)
+{
+  static const char intr[] = "FATAL: interrupted by SIGINT\n";
+  static const char term[] = "FATAL: interrupted by SIGTERM\n";
+  ssize_t rc = sig == SIGINT ? write(STDOUT_FILENO, intr, sizeof(intr) - 1)
+                             : write(STDOUT_FILENO, term, sizeof(term) - 1);
+  (void) rc;
+  _exit(sig == SIGINT ? 130 : 143);
+}
+
 int main(int argc, char **argv)
 {
   char *pos[MAX_POSITIONAL];
@@ -115,6 +132,17 @@ int main(int argc, char **argv)
   /* `bmk kit ...` has its own command line (bmk-kit.md §4.4). */
   if (argc > 1 && strcmp(argv[1], "kit") == 0)
     return sb_kit_main(argc, argv);
+  if (argc > 1 && strcmp(argv[1], "series") == 0)
+    return sb_series_main(argc, argv);
+  /* `bmk report ...`: result files (docs/report.md) */
+  if (argc > 1 && strcmp(argv[1], "report") == 0)
+    return sb_report_main(argc, argv);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = early_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
   sb_set_progname(argv[0]);
   sb_results_set_cmdline(argc, argv);
   sb_opt_init();
@@ -174,7 +202,7 @@ int main(int argc, char **argv)
     log_text(LOG_WARNING, "Both event and time limits are disabled, running an endless test");
   if (sb_core_init_rand() != 0)
     return 1;
-  if (sb_counters_init(cfg.threads) != 0)
+  if (sb_counters_init(cfg.threads) != 0 || sb_metrics_init(cfg.threads) != 0)
   {
     log_text(LOG_FATAL, "out of memory");
     return 1;
@@ -197,7 +225,7 @@ int main(int argc, char **argv)
   }
   if (rc != 0)
     return 1;
-  sb_results_set_test(sb_lua_test_name());
+  sb_results_set_test(sb_lua_workload_name());
 
   bool from_stdin = sb_lua_from_stdin();
   if (from_stdin && command == NULL)
@@ -209,8 +237,6 @@ int main(int argc, char **argv)
 
   lua_State *G = sb_lua_global();
   sb_lua_export_options(G);
-  if (sb_lua_apply_jit_cmd(G) != 0)
-    return 1;
 
   rc = run_script_command(command, &cfg);
   log_flush();

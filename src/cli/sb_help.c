@@ -65,7 +65,11 @@ void sb_print_help(void)
   /* bmk's own sub-command (docs/kit.md), beside sysbench's blocks */
   printf("bmk extensions (commands):\n");
   printf("  %s kit ...                the benchmark kit: named sb11-* scripts, dbSTRESS, "
-         "split runs; '%s kit help' for its usage\n\n", p, p);
+         "split runs; '%s kit help' for its usage\n", p, p);
+  printf("  %s series ...             runs a command once per user count (--users=1,2,4,...) "
+         "and prints one table; '%s series --help'\n", p, p);
+  printf("  %s report FILE.json...    series table of --results files, --merge of "
+         "concurrent runs, --html charts; '%s report --help'\n\n", p, p);
 
   printf("Compiled-in tests:\n");
   for (const sb_builtin_t *const *t = sb_builtins(); *t; t++)

@@ -1,6 +1,7 @@
 /* Latency histograms; see sb_histogram.h. */
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,18 @@ void sb_hdr_record_n(sb_hdr_t *h, uint64_t ns, uint64_t count)
   bump(&h->total, count);
 }
 
+int sb_hdr_add_count_at(sb_hdr_t *h, uint32_t i, uint64_t count)
+{
+  if (i >= h->counts_len)
+    return -1;
+  uint64_t *blk = block_make(h, i / SB_HDR_BLOCK);
+  if (blk == NULL)
+    return -1;
+  bump(&blk[i % SB_HDR_BLOCK], count);
+  bump(&h->total, count);
+  return 0;
+}
+
 void sb_hdr_record(sb_hdr_t *h, uint64_t ns)
 {
   sb_hdr_record_n(h, ns, 1);
@@ -278,7 +291,9 @@ uint32_t sb_hdr_counts_len(const sb_hdr_t *h)
 #define DISPLAY_MIN_MS 0.001
 #define DISPLAY_MAX_MS 3600000.0
 
-static void print_rows(FILE *out, const uint64_t *counts, size_t n,
+/* The column header and one row per non-empty bucket (sysbench's
+   sb_histogram_print); nothing when all counts are 0. Returns false then. */
+static bool print_rows(FILE *out, const uint64_t *counts, size_t n,
                        double (*value)(size_t, const void *), const void *arg)
 {
   uint64_t max = 0;
@@ -286,8 +301,7 @@ static void print_rows(FILE *out, const uint64_t *counts, size_t n,
     if (counts[i] > max)
       max = counts[i];
   if (max == 0)
-    return;
-  fprintf(out, "Latency histogram (values are in milliseconds)\n");
+    return false;
   fprintf(out, "       value  ------------- distribution ------------- count\n");
   for (size_t i = 0; i < n; i++)
   {
@@ -301,7 +315,7 @@ static void print_rows(FILE *out, const uint64_t *counts, size_t n,
     stars[k] = '\0';
     fprintf(out, "%12.3f |%-40s %lu\n", value(i, arg), stars, (unsigned long) counts[i]);
   }
-  fprintf(out, " \n");
+  return true;
 }
 
 static double display_value(size_t i, const void *arg)
@@ -329,17 +343,32 @@ void sb_hdr_print_sysbench(const sb_hdr_t *h, FILE *out)
       k = n - 1;
     counts[k] += c;
   }
-  print_rows(out, counts, n, display_value, NULL);
+  /* sysbench.c wraps the rows in a title and a line holding one space */
+  uint64_t any = 0;
+  for (size_t i = 0; i < n; i++)
+    any |= counts[i];
+  if (any)
+  {
+    fprintf(out, "Latency histogram (values are in milliseconds)\n");
+    print_rows(out, counts, n, display_value, NULL);
+    fprintf(out, " \n");
+  }
   free(counts);
 }
 
 /* ---- sysbench.histogram ---------------------------------------------------- */
 
+/* sysbench's bounded histogram (src/sb_histogram.c): `size` buckets whose
+   values are spread evenly in log space from min to max, the first at min
+   and the last at max; a value goes to the nearest bucket in log space:
+     mult   = (size - 1) / (ln max - ln min)
+     bucket = floor(mult * (ln v - ln min) + 0.5), clamped to [0, size-1]
+     value  = exp(bucket / mult + ln min)   (what print() shows) */
 struct sb_histogram {
   pthread_mutex_t lock;
   size_t size;
-  double min, max;
-  double log_min, log_step;    /* bucket i covers log_min + i*log_step */
+  double log_min;              /* ln min */
+  double mult;                 /* buckets per unit of ln */
   uint64_t *counts;
 };
 
@@ -358,10 +387,8 @@ sb_histogram_t *sb_histogram_new(size_t size, double range_min, double range_max
   }
   pthread_mutex_init(&h->lock, NULL);
   h->size = size;
-  h->min = range_min;
-  h->max = range_max;
   h->log_min = log(range_min);
-  h->log_step = (log(range_max) - h->log_min) / (double) size;
+  h->mult = (double) (size - 1) / (log(range_max) - h->log_min);
   return h;
 }
 
@@ -374,16 +401,21 @@ void sb_histogram_delete(sb_histogram_t *h)
   free(h);
 }
 
+size_t sb_histogram_bucket(const sb_histogram_t *h, double value)
+{
+  double pos = floor((log(value) - h->log_min) * h->mult + 0.5);
+  /* 0, negative values and NaN land in the first bucket, as in sysbench
+     (where the conversion of -inf/NaN to an index gives a negative one) */
+  if (!(pos > 0))
+    return 0;
+  if (pos >= (double) h->size)
+    return h->size - 1;
+  return (size_t) pos;
+}
+
 void sb_histogram_update(sb_histogram_t *h, double value)
 {
-  if (value < h->min)
-    value = h->min;
-  if (value > h->max)
-    value = h->max;
-  double pos = (log(value) - h->log_min) / h->log_step;
-  size_t i = pos < 0 ? 0 : (size_t) pos;
-  if (i >= h->size)
-    i = h->size - 1;
+  size_t i = sb_histogram_bucket(h, value);
   pthread_mutex_lock(&h->lock);
   h->counts[i]++;
   pthread_mutex_unlock(&h->lock);
@@ -392,10 +424,13 @@ void sb_histogram_update(sb_histogram_t *h, double value)
 static double user_value(size_t i, const void *arg)
 {
   const sb_histogram_t *h = arg;
-  return exp(h->log_min + ((double) i + 0.5) * h->log_step);
+  /* one bucket: mult is 0, the bucket stands for min */
+  if (h->mult == 0)
+    return exp(h->log_min);
+  return exp((double) i / h->mult + h->log_min);
 }
 
-void sb_histogram_print(sb_histogram_t *h)
+void sb_histogram_fprint(sb_histogram_t *h, FILE *out)
 {
   pthread_mutex_lock(&h->lock);
   uint64_t *copy = malloc(h->size * sizeof(uint64_t));
@@ -404,7 +439,12 @@ void sb_histogram_print(sb_histogram_t *h)
   pthread_mutex_unlock(&h->lock);
   if (copy == NULL)
     return;
-  print_rows(stdout, copy, h->size, user_value, h);
-  fflush(stdout);
+  print_rows(out, copy, h->size, user_value, h);
+  fflush(out);
   free(copy);
+}
+
+void sb_histogram_print(sb_histogram_t *h)
+{
+  sb_histogram_fprint(h, stdout);
 }

@@ -13,9 +13,11 @@
  *    design (Gil Tene): bucket index from the position of the highest set
  *    bit, sub-bucket from the next 11 bits.
  *
- * 2. sb_histogram_t: the sysbench.histogram Lua object: `size` log-scale
- *    buckets over [min,max] (values clamped), thread-safe updates, and the
- *    sysbench `--histogram` print layout (sysbench-compat.md §6.5).
+ * 2. sb_histogram_t: the sysbench.histogram Lua object, sysbench's bounded
+ *    histogram (its src/sb_histogram.c): `size` buckets spread evenly in
+ *    log space over [min,max] (values outside go to the end buckets),
+ *    thread-safe updates, and sysbench's row layout (sysbench-compat.md
+ *    §5.4, §6.5).
  */
 #ifndef SB_HISTOGRAM_H
 #define SB_HISTOGRAM_H
@@ -59,6 +61,12 @@ void sb_hdr_record(sb_hdr_t *h, uint64_t ns);
 /* Records `count` occurrences of `ns`. Same rules as sb_hdr_record. */
 void sb_hdr_record_n(sb_hdr_t *h, uint64_t ns, uint64_t count);
 
+/* Adds `count` to the counter at index `i` (as returned by the iteration
+   functions below): for decoders that rebuild a histogram counter by
+   counter, exactly. Returns 0, or -1 when i is out of the layout's range
+   or on OOM. Same writer rules as sb_hdr_record. */
+int sb_hdr_add_count_at(sb_hdr_t *h, uint32_t i, uint64_t count);
+
 /* dst += src (both same layout). `src` may be concurrently recorded into:
    its counters are read with relaxed atomic loads. */
 void sb_hdr_add(sb_hdr_t *dst, const sb_hdr_t *src);
@@ -88,8 +96,8 @@ uint64_t sb_hdr_value_hi(uint32_t i);
 
 /*
  * Prints the sysbench --histogram block for `h` to `out` (values in ms):
- * the header lines, one `%12.3f |%-40s %lu` row per non-empty display
- * bucket, and the closing line holding one space. HDR counts are folded
+ * the title line, the column header, one `%12.3f |%-40s %lu` row per
+ * non-empty display bucket, and the closing line holding one space. HDR counts are folded
  * onto a fixed log grid (ratio e^(1/55.5), 0.001 ms .. 3 600 000 ms); each
  * row shows its bucket's geometric midpoint. Prints nothing when empty.
  */
@@ -99,19 +107,31 @@ void sb_hdr_print_sysbench(const sb_hdr_t *h, FILE *out);
 
 typedef struct sb_histogram sb_histogram_t;
 
-/* Creates a histogram of `size` log-scale buckets over [range_min,
-   range_max] (both > 0, min < max). NULL on bad arguments or OOM. */
+/* Creates a histogram of `size` buckets over [range_min, range_max] (both
+   > 0, min < max; any unit, e.g. ms). Bucket i stands for the value
+   exp(i / mult + ln min), mult = (size - 1) / (ln max - ln min), as in
+   sysbench. NULL on bad arguments or OOM. */
 sb_histogram_t *sb_histogram_new(size_t size, double range_min, double range_max);
 
-/* Frees it. */
+/* Frees it (NULL is fine). */
 void sb_histogram_delete(sb_histogram_t *h);
 
-/* Adds one value (clamped to the range). Thread-safe. */
+/* The bucket `value` falls in: floor(mult * (ln value - ln min) + 0.5),
+   clamped to [0, size-1]; 0, negative values and NaN give 0 (sysbench's
+   formula and clamping). Pure; thread-safe. */
+size_t sb_histogram_bucket(const sb_histogram_t *h, double value);
+
+/* Counts one value in its bucket. Thread-safe (mutex). */
 void sb_histogram_update(sb_histogram_t *h, double value);
 
-/* Prints the §6.5 rows for the non-empty buckets to stdout, then the
-   single-space closing line; prints nothing when empty. Thread-safe; the
-   counts are kept (it can print again). */
+/* Prints sysbench's column header and one `%12.3f |%-40s %lu` row per
+   non-empty bucket (its value, 40 stars for the fullest bucket, the
+   count) to `out`, with no title and no closing line, as sysbench's
+   sb_histogram_print; prints nothing when empty. Thread-safe; the counts
+   are kept (it can print again). */
+void sb_histogram_fprint(sb_histogram_t *h, FILE *out);
+
+/* sb_histogram_fprint to stdout (h:print() in Lua). */
 void sb_histogram_print(sb_histogram_t *h);
 
 #endif

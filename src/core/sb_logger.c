@@ -112,3 +112,15 @@ void log_unlock(void)
 {
   pthread_mutex_unlock(&log_mutex);
 }
+
+int sb_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+  if (err && errlen)
+  {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}

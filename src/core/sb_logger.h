@@ -8,6 +8,7 @@
 #define SB_LOGGER_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 typedef enum {
   LOG_FATAL = 0,
@@ -37,5 +38,12 @@ void log_flush(void);
 /* Lock / unlock the output, for multi-line blocks printed by one thread. */
 void log_lock(void);
 void log_unlock(void);
+
+/* Formats a message into the caller's error buffer `err` (`errlen`
+   bytes; nothing when err is NULL or errlen 0) and returns -1, so an
+   error path reads `return sb_errf(err, errlen, "...", ...)`. For
+   functions that report to their caller instead of logging. Thread-safe. */
+int sb_errf(char *err, size_t errlen, const char *fmt, ...)
+  __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -657,37 +657,53 @@ static bool in_group(unsigned i, int group, const char *group_name)
   return group_names[i] && strcmp(group_names[i], group_name) == 0;
 }
 
-static int cmp_by_name(const void *a, const void *b)
+/* One help line's fields: from the registry or from `extra`. */
+typedef struct {
+  const char *name, *desc, *def;
+  sb_arg_type_t type;
+} help_line_t;
+
+static int cmp_lines(const void *a, const void *b)
 {
-  const sb_opt_t *x = *(sb_opt_t *const *) a, *y = *(sb_opt_t *const *) b;
-  return strcmp(x->display_name, y->display_name);
+  return strcmp(((const help_line_t *) a)->name, ((const help_line_t *) b)->name);
+}
+
+void sb_opt_print_group_extra(int group, const char *group_name, bool sorted,
+                              const sb_option_t *extra, unsigned nextra)
+{
+  help_line_t *sel = malloc(sizeof(*sel) * (nopts + nextra + 1));
+  unsigned n = 0;
+  size_t width = 0;
+
+  if (sel == NULL)
+    return;
+  for (unsigned i = 0; i < nopts; i++)
+    if (in_group(i, group, group_name))
+      sel[n++] = (help_line_t) { opts[i]->display_name, opts[i]->desc, opts[i]->def,
+                                 opts[i]->type };
+  for (unsigned i = 0; i < nextra; i++)
+    sel[n++] = (help_line_t) { extra[i].name, extra[i].desc, extra[i].value, extra[i].type };
+  for (unsigned i = 0; i < n; i++)
+  {
+    size_t w = strlen(sel[i].name) + strlen(sb_opt_type_fmt(sel[i].type));
+    if (w > width)
+      width = w;
+  }
+  if (sorted)
+    qsort(sel, n, sizeof(*sel), cmp_lines);
+  for (unsigned i = 0; i < n; i++)
+  {
+    char head[512];
+    snprintf(head, sizeof(head), "%s%s", sel[i].name, sb_opt_type_fmt(sel[i].type));
+    printf("  --%-*s %s", (int) width, head, sel[i].desc ? sel[i].desc : "");
+    if (sel[i].def != NULL)
+      printf(" [%s]", sel[i].def);
+    printf("\n");
+  }
+  free(sel);
 }
 
 void sb_opt_print_group(int group, const char *group_name, bool sorted)
 {
-  sb_opt_t **sel = malloc(sizeof(*sel) * (nopts + 1));
-  unsigned n = 0;
-  size_t width = 0;
-
-  for (unsigned i = 0; i < nopts; i++)
-    if (in_group(i, group, group_name))
-    {
-      sel[n++] = opts[i];
-      size_t w = strlen(opts[i]->display_name) + strlen(sb_opt_type_fmt(opts[i]->type));
-      if (w > width)
-        width = w;
-    }
-  if (sorted)
-    qsort(sel, n, sizeof(*sel), cmp_by_name);
-  for (unsigned i = 0; i < n; i++)
-  {
-    sb_opt_t *o = sel[i];
-    char head[512];
-    snprintf(head, sizeof(head), "%s%s", o->display_name, sb_opt_type_fmt(o->type));
-    printf("  --%-*s %s", (int) width, head, o->desc);
-    if (o->def != NULL)
-      printf(" [%s]", o->def);
-    printf("\n");
-  }
-  free(sel);
+  sb_opt_print_group_extra(group, group_name, sorted, NULL, 0);
 }

@@ -163,6 +163,12 @@ sb_opt_t *sb_opt_at(unsigned i);
    sorts by name in byte order (script options). */
 void sb_opt_print_group(int group, const char *group_name, bool sorted);
 
+/* sb_opt_print_group plus `nextra` help-only lines from `extra` (not
+   registered options: e.g. script options whose name a core option already
+   has), aligned and sorted together with the group's options. */
+void sb_opt_print_group_extra(int group, const char *group_name, bool sorted,
+                              const sb_option_t *extra, unsigned nextra);
+
 /* The help format suffix of a type: "=N", "[=on|off]", "=SIZE", ... */
 const char *sb_opt_type_fmt(sb_arg_type_t type);
 

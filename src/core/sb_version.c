@@ -42,6 +42,11 @@ const char *sb_progname(void)
   return progname;
 }
 
+bool sb_persona_sysbench(void)
+{
+  return strcmp(progname, "sysbench") == 0;
+}
+
 const char *sb_compat_version(void)
 {
   return SB_COMPAT_VERSION;

@@ -404,6 +404,7 @@ int db_connection_close(db_conn_t *con)
     log_text(LOG_ALERT, "attempt to close an already closed connection");
     return 1;
   }
+  db_load_cancel(con, NULL);
   db_rs_release(&con->rs);
   release_statements(con);
   con->driver->ops.disconnect(con);
@@ -412,29 +413,73 @@ int db_connection_close(db_conn_t *con)
   return 0;
 }
 
-/* Reopens the connection with a fresh handle. `persist`: retry with
-   backoff (1 ms doubling to 1 s) while the run is going on. */
-static int reopen(db_conn_t *con, bool persist)
+/* "2013: Lost connection ..." (MySQL errno) or "57P01: terminating ..."
+   (SQLSTATE) for the reconnect messages. */
+static void describe_error(char *buf, size_t n, int sql_errno, const char *state,
+                           const char *msg)
 {
+  if (sql_errno != 0)
+    snprintf(buf, n, "%d: %s", sql_errno, msg ? msg : "");
+  else if (state != NULL && *state)
+    snprintf(buf, n, "%s: %s", state, msg ? msg : "");
+  else
+    snprintf(buf, n, "%s", msg ? msg : "");
+}
+
+/* Reopens the connection with a fresh handle. `persist` (a lost connection
+   the driver may ignore, error `why`): retry with backoff (1 ms doubling to
+   1 s) while the run is going on. The attempts are quiet: one WARNING when
+   the first fails, one line when the connection is back, one WARNING when
+   the run ends first; an explicit reconnect (not persist) prints the
+   driver's FATAL connect lines. */
+static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
+{
+  db_load_cancel(con, NULL);
   db_rs_release(&con->rs);
   release_statements(con);
   con->driver->ops.disconnect(con);
   con->ptr = NULL;
-  unsigned delay_ms = 1;
+  unsigned delay_ms = 1, attempts = 0;
+  uint64_t t0 = sb_now_ns();
+  bool was_quiet = last_connect.quiet;
+  char lost[512], failed[512];
+  if (persist)
+    last_connect.quiet = true;
   for (;;)
   {
+    attempts++;
     if (con->driver->ops.connect(con) == 0)
       break;
+    describe_error(failed, sizeof(failed), con->err.sql_errno, con->err.sql_state,
+                   con->err.msg);
     if (!persist || !should_retry())
     {
+      last_connect.quiet = was_quiet;
+      /* internal connections (negative ids, e.g. the server-statistics
+         sampler) report their own failures */
+      if (persist && con->thread_id >= 0)
+        log_text(LOG_WARNING, "thread %d: no connection to the server (%s); giving "
+                 "up: reconnecting is retried only while a run is going on", con->thread_id, failed);
       con->state = DB_CONN_INVALID;
       return -1;
+    }
+    if (attempts == 1 && con->thread_id >= 0)
+    {
+      describe_error(lost, sizeof(lost), why ? why->sql_errno : 0,
+                     why ? why->sql_state : NULL, why && why->msg ? why->msg : "");
+      log_text(LOG_WARNING, "thread %d: lost connection (%s); reconnect failed (%s); "
+               "retrying with a back-off from 1 ms doubling to 1 s until it succeeds "
+               "or the run ends", con->thread_id, lost, failed);
     }
     struct timespec ts = { delay_ms / 1000, (long) (delay_ms % 1000) * 1000000L };
     nanosleep(&ts, NULL);
     if (delay_ms < 1000)
       delay_ms = delay_ms * 2 > 1000 ? 1000 : delay_ms * 2;
   }
+  last_connect.quiet = was_quiet;
+  if (attempts > 1 && con->thread_id >= 0)
+    log_text(LOG_NOTICE, "thread %d: reconnected after %.2fs (%u attempts)",
+             con->thread_id, (double) (sb_now_ns() - t0) / 1e9, attempts);
   con->state = DB_CONN_READY;
   reprepare_statements(con);
   return 0;
@@ -448,7 +493,7 @@ int db_connection_reconnect(db_conn_t *con)
     return 1;
   }
   sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
-  return reopen(con, false);
+  return reopen(con, false, NULL);
 }
 
 void db_count_reconnect(int thread_id)
@@ -501,6 +546,10 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
     rs->con = con;
     rs->stmt = stmt;
     sb_counter_inc(con->thread_id, rs->counter);
+    /* No result set (nrows = affected rows): nothing is live to fetch or
+       free, as in sysbench, whose free of it is "an invalid result set". */
+    if (rs->nfields == 0)
+      db_rs_release(rs);
     return rs;
   }
   rs->state = DB_RS_FREE;
@@ -515,7 +564,9 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
       char *msg = saved.msg ? strdup(saved.msg) : NULL;
       char *query = saved.query ? strdup(saved.query) : NULL;
       bool lost = con->lost;
-      reopen(con, true);
+      db_err_t why = saved;
+      why.msg = msg;
+      reopen(con, true, &why);
       db_set_error(con, DB_ERROR_IGNORABLE, saved.sql_errno, saved.sql_state,
                    msg, saved.api, query, query ? strlen(query) : 0);
       con->lost = lost;
@@ -546,6 +597,8 @@ db_result_t *db_query(db_conn_t *con, const char *query, size_t len)
 {
   if (!db_usable(con))
     return NULL;
+  if (con->load)
+    db_load_cancel(con, "query()");
   db_rs_release(&con->rs);
   db_clear_error(con);
   if (debug_on)
@@ -580,12 +633,12 @@ int db_free_results(db_result_t *rs)
 
 uint64_t db_result_nrows(const db_result_t *rs)
 {
-  return rs->nrows;
+  return rs ? rs->nrows : 0;
 }
 
 uint32_t db_result_nfields(const db_result_t *rs)
 {
-  return rs->nfields;
+  return rs ? rs->nfields : 0;
 }
 
 const char *db_row_value(const db_row_t *row, const db_result_t *rs, uint32_t i,

@@ -113,6 +113,7 @@ typedef struct {
 
 typedef struct db_driver db_driver_t;
 typedef struct db_conn db_conn_t;
+typedef struct db_load db_load_t;      /* fast load in progress (db_load.c) */
 typedef struct db_stmt db_stmt_t;
 typedef struct db_result db_result_t;
 
@@ -170,6 +171,8 @@ struct db_conn {
   int wait_timeout_ms;
   /* statements created on this connection, re-prepared after reconnect */
   db_stmt_t *stmts;
+  /* fast load in progress (db_load_start .. db_load_finish), or NULL */
+  db_load_t *load;
 };
 
 struct db_stmt {
@@ -255,6 +258,28 @@ typedef struct {
   db_step_t (*query_cont)(db_conn_t *con, int ready_events);
   db_step_t (*execute_start)(db_stmt_t *stmt, db_result_t *rs);
   db_step_t (*execute_cont)(db_stmt_t *stmt, int ready_events);
+
+  /* Fast load (optional: all four or none; docs/drivers.md "Fast load").
+     The generic layer (db_load.c) formats rows in the load text format
+     (tab-separated, newline-terminated, \N = NULL, backslash escapes) and
+     hands them over in pieces of complete rows of about
+     db_driver_t.load_chunk_bytes.
+     load_start: begins loading `table` (SQL text) with the column list
+       `cols` ("a, b, c"); pgsql sends COPY ... FROM STDIN, mysql only
+       remembers the statement. 0 ok, non-zero with the error recorded.
+     load_send: `len` bytes (len may be 0) of complete rows. Returns -1 on
+       error (recorded), 0 when the data was accepted without finishing a
+       statement (pgsql: PQputCopyData), 1 when a statement finished and
+       its outcome is in `rs` (mysql: one LOAD DATA LOCAL INFILE per call;
+       rs->nrows = rows loaded, rs->counter set).
+     load_end: ends the load; same returns (pgsql: PQputCopyEnd and the
+       COPY's result, 1; mysql: nothing left, 0).
+     load_abort: forgets the load after an error or a cancel (pgsql ends
+       the COPY with an error); must not fail. */
+  int (*load_start)(db_conn_t *con, const char *table, const char *cols);
+  int (*load_send)(db_conn_t *con, const char *data, size_t len, db_result_t *rs);
+  int (*load_end)(db_conn_t *con, db_result_t *rs);
+  void (*load_abort)(db_conn_t *con);
 } db_driver_ops_t;
 
 struct db_driver {
@@ -266,6 +291,8 @@ struct db_driver {
                                      terminated by {NULL}; may be NULL */
   db_driver_ops_t ops;
   bool needs_commit_in_bulk;   /* COMMIT every 1000 bulk rows */
+  size_t load_chunk_bytes;     /* fast load: bytes of rows gathered before
+                                  each ops.load_send */
 };
 
 /* ---- driver registry ---------------------------------------------------- */
@@ -351,8 +378,9 @@ void db_each_connection(void (*fn)(db_conn_t *con, void *arg), void *arg);
 void db_connection_free(db_conn_t *con);
 
 /* Runs a text query. Returns the connection's result when the statement
-   produced one or succeeded (check db_result_nfields), NULL on error
-   (see db_conn_error). Counts read/write/other or error/reconnect. */
+   produced one or succeeded (check db_result_nfields: 0 = no result set,
+   nothing to fetch or free, nrows = affected rows), NULL on error (see
+   db_conn_error). Counts read/write/other or error/reconnect. */
 db_result_t *db_query(db_conn_t *con, const char *query, size_t len);
 
 /* Prepares `query` (len bytes, '?' placeholders). NULL on error. */
@@ -406,11 +434,58 @@ int db_bulk_insert_init(db_conn_t *con, const char *prefix, size_t len);
 int db_bulk_insert_next(db_conn_t *con, const char *row, size_t len);
 int db_bulk_insert_done(db_conn_t *con);
 
+/* ---- fast load (db_load.c; docs/drivers.md "Fast load") -----------------
+ * Loads rows into one table through the driver's bulk path: PostgreSQL
+ * COPY FROM STDIN (one statement per load, rows streamed as they come) or
+ * MySQL LOAD DATA LOCAL INFILE fed from memory (one statement per
+ * load_chunk_bytes of rows). One load at a time per connection; it does
+ * not begin or commit a transaction. Each finished statement is counted
+ * like any other (write when it loaded rows, else other).
+ * Returns: 0 ok; 1 SQL error (con->error / con->err set, the load is over
+ * and counted like a failed query: ignorable error, reconnect); -1 misuse
+ * (ALERT printed, con->error NONE; the load, if any, goes on).
+ * Not thread-safe for one connection (its owner's thread only). */
+
+/* Starts a load into `table` (SQL text as given, e.g. "sbtest1" or
+   "s.t") of the `ncols` columns `cols` (SQL text, joined with ", "). */
+int db_load_start(db_conn_t *con, const char *table, const char *const *cols,
+                  unsigned ncols);
+/* Appends the next column value of the current row: text of `len` bytes
+   (escaped for the format), SQL NULL, an integer, or a double (%.17g). */
+int db_load_text(db_conn_t *con, const char *s, size_t len);
+int db_load_null(db_conn_t *con);
+int db_load_int(db_conn_t *con, int64_t v);
+int db_load_double(db_conn_t *con, double v);
+/* Ends the current row; misuse when it has not exactly ncols values. May
+   send data (SQL errors possible). */
+int db_load_end_row(db_conn_t *con);
+/* Appends `len` bytes of rows already in the load format (each line one
+   row, ending in a newline); misuse in the middle of a row or when the
+   text does not end with a newline. May send data. */
+int db_load_rows(db_conn_t *con, const char *text, size_t len);
+/* Sends what is left and ends the load: *rows = rows the server loaded,
+   *statements = load statements it took (either may be NULL). */
+int db_load_finish(db_conn_t *con, uint64_t *rows, unsigned *statements);
+/* True while a load is in progress on `con`. */
+bool db_load_active(const db_conn_t *con);
+/* Abandons a load in progress (nothing when none); `why` names the call
+   that interrupted it for the ALERT, NULL for no message. The rows sent
+   so far in an unfinished statement are discarded by the server. */
+void db_load_cancel(db_conn_t *con, const char *why);
+/* True when the connection's driver has a fast load path. */
+bool db_load_supported(const db_conn_t *con);
+/* Escapes `len` bytes of `src` into `dst` (capacity 2*len) for the load
+   text format: backslash, tab, newline, carriage return and NUL become
+   \\, \t, \n, \r and \0. Returns the escaped length. Thread-safe. */
+size_t db_load_escape(char *dst, const char *src, size_t len);
+
 /* Accessors for FFI (the structs are opaque to scripts). */
 int db_conn_error(const db_conn_t *con);          /* db_error_t */
 int db_conn_sql_errno(const db_conn_t *con);
 const char *db_conn_sql_state(const db_conn_t *con);
 const char *db_conn_sql_errmsg(const db_conn_t *con);
+/* 0 for a NULL result (Lua's NULL sql_result of a statement without a
+   result set). */
 uint64_t db_result_nrows(const db_result_t *rs);
 uint32_t db_result_nfields(const db_result_t *rs);
 /* Value i (0-based) of a fetched row: pointer and *len, or NULL for SQL
@@ -445,7 +520,7 @@ unsigned db_next_endpoint(unsigned n);
 
 /* Registers the predicate that tells the generic layer whether a lost
    connection (an ignorable "lost" error) should still be rebuilt with
-   back-off: the engine passes sb_engine_running, so reconnect attempts end
+   back-off: the engine passes "running and not stopping", so reconnect attempts end
    with the run. The SQL layer never calls up into the engine itself.
    NULL (the default) = never retry. Thread-safe (atomic). */
 void db_set_retry_predicate(bool (*fn)(void));

@@ -42,6 +42,8 @@ db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
 {
   if (!db_usable(con))
     return NULL;
+  if (con->load)
+    db_load_cancel(con, "prepare()");
   db_clear_error(con);
   db_stmt_t *s = calloc(1, sizeof(*s));
   if (s == NULL)
@@ -259,6 +261,8 @@ db_result_t *db_execute(db_stmt_t *stmt)
   db_conn_t *con = stmt->con;
   if (!db_usable(con))
     return NULL;
+  if (con->load)
+    db_load_cancel(con, "execute()");
   if (stmt->emulated)
   {
     size_t len = emulate(stmt);

@@ -25,6 +25,7 @@
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
 #include "engine/sb_rate.h"
+#include "results/sb_server_reset.h"
 #include "results/sb_results.h"
 #include "results/sb_server_cost.h"
 #include "results/sb_server_stats.h"
@@ -42,11 +43,19 @@ pthread_mutex_t eng_base_mutex = PTHREAD_MUTEX_INITIALIZER;
 uint64_t eng_t0_ns;
 uint64_t eng_run_t0_ns;
 uint64_t eng_stop_ns;
+/* End of the measured time for the final report: sysbench stops its timers
+   after joining the workers, so a run ends when its last worker is done
+   (0 = use eng_stop_ns). */
+static uint64_t g_end_ns;
+/* Time the main thread spent reading the server's counters at the end
+   line, while the workers waited: not part of the run. */
+static uint64_t g_sample_ns;
 
 
 static int g_stop;               /* workers must stop */
 static int g_error;              /* a worker failed */
 static int g_error_tid = -1;
+static const char *g_error_reason; /* the run's own fatal error, if any */
 static int g_results_failed;     /* a result file could not be written */
 static volatile int g_signal;    /* SIGINT/SIGTERM received */
 static int g_warmup;             /* inside warmup: --events suspended */
@@ -77,6 +86,15 @@ bool sb_engine_running(void)
 bool sb_engine_stopping(void)
 {
   return ck_pr_load_int(&g_stop) != 0;
+}
+
+/* The SQL layer's retry predicate: a lost connection is rebuilt while the
+   run goes on and not after it was told to stop (the main thread waits for
+   the workers then, and a worker retrying against a server that stays
+   away would never finish). */
+static bool keep_reconnecting(void)
+{
+  return sb_engine_running() && !sb_engine_stopping();
 }
 
 bool sb_engine_sleep(int thread_id, double seconds)
@@ -117,12 +135,16 @@ static void check_overload(uint64_t intended, uint64_t now)
   double backlog = (double) (now - intended) / 1e9 * eng_cfg.rate;
   if (backlog > 131072 && ck_pr_fas_int(&g_overload_warned, 1) == 0)
   {
-    log_text(LOG_WARNING, "The event queue is full. This means the worker "
+    /* sysbench's text; fatal for it (queue of 131072 events), a warning
+       for bmk unless --rate-overload=abort, which stops the run as a
+       fatal error (report kept, exit 1) */
+    log_text(eng_cfg.rate_overload_abort ? LOG_FATAL : LOG_WARNING,
+             "The event queue is full. This means the worker "
              "threads are unable to keep up with the specified event "
              "generation rate");
     if (eng_cfg.rate_overload_abort)
     {
-      log_text(LOG_FATAL, "aborting the run (--rate-overload=abort)");
+      g_error_reason = "the event queue is full (--rate-overload=abort)";
       ck_pr_store_int(&g_error, 1);
       ck_pr_store_int(&g_stop, 1);
     }
@@ -324,6 +346,7 @@ static void *worker_main(void *arg)
     w->L = NULL;
   }
 
+  ck_pr_store_64(&w->done_ns, sb_now_ns());
   pthread_mutex_lock(&start_mutex);
   done_count++;
   pthread_cond_broadcast(&start_cond);
@@ -333,23 +356,25 @@ static void *worker_main(void *arg)
 
 /* ---- run -------------------------------------------------------------------- */
 
+/* Numbers print with %.15g: integers in full, as sysbench's %d (plain %g
+   would print a --rate of 2000000 as 2e+06), fractions as given. */
 static void print_mode_block(void)
 {
   log_text(LOG_NOTICE, "Running the test with following options:");
   log_text(LOG_NOTICE, "Number of threads: %u", eng_cfg.threads);
   if (eng_cfg.warmup > 0)
-    log_text(LOG_NOTICE, "Warmup time: %gs", eng_cfg.warmup);
+    log_text(LOG_NOTICE, "Warmup time: %.15gs", eng_cfg.warmup);
   if (eng_cfg.rate > 0)
-    log_text(LOG_NOTICE, "Target transaction rate: %g/sec", eng_cfg.rate);
+    log_text(LOG_NOTICE, "Target transaction rate: %.15g/sec", eng_cfg.rate);
   if (eng_cfg.report_interval > 0)
-    log_text(LOG_NOTICE, "Report intermediate results every %g second(s)",
+    log_text(LOG_NOTICE, "Report intermediate results every %.15g second(s)",
              eng_cfg.report_interval);
   if (eng_cfg.ncheckpoints > 0)
   {
     char buf[4096];
     size_t n = 0;
     for (unsigned i = 0; i < eng_cfg.ncheckpoints && n < sizeof(buf) - 32; i++)
-      n += (size_t) snprintf(buf + n, sizeof(buf) - n, "%s%g", i ? ", " : "",
+      n += (size_t) snprintf(buf + n, sizeof(buf) - n, "%s%.15g", i ? ", " : "",
                              eng_cfg.checkpoints[i]);
     log_text(LOG_NOTICE, "Report checkpoint(s) at %s seconds", buf);
   }
@@ -364,7 +389,7 @@ static void print_mode_block(void)
     log_text(LOG_NOTICE, "Initializing random number generator from seed (%lu).\n",
              (unsigned long) rp->seed);
   if (eng_cfg.forced_shutdown >= 0 && eng_cfg.time_limit > 0)
-    log_text(LOG_NOTICE, "Forcing shutdown in %g seconds",
+    log_text(LOG_NOTICE, "Forcing shutdown in %.15g seconds",
              eng_cfg.time_limit + eng_cfg.warmup + eng_cfg.forced_shutdown);
   log_text(LOG_NOTICE, "%s", "");
   if (eng_ctest && eng_ctest->print_mode)
@@ -452,18 +477,42 @@ static void report_extras(const snap_t *cur, const sb_stat_t *st, sb_hdr_t *run_
     for (unsigned i = 0; i < sb_evtype_count(); i++)
       late += t[i].late;
   }
-  log_lock();
-  if (n > 1)
-    sb_report_types(stdout, rows, n);
-  if (eng_cfg.latency_limit_ns)
-    sb_report_latency_limit(stdout, (double) eng_cfg.latency_limit_ns / 1e6, late, st->events);
-  fflush(stdout);
-  log_unlock();
-  sb_server_stats_print();
-  sb_server_cost_print();
+  if (eng_reports_enabled())
+  {
+    log_lock();
+    if (n > 1)
+      sb_report_types(stdout, rows, n);
+    if (eng_cfg.latency_limit_ns)
+      sb_report_latency_limit(stdout, (double) eng_cfg.latency_limit_ns / 1e6, late, st->events);
+    fflush(stdout);
+    log_unlock();
+    eng_print_metrics(st);
+    sb_server_stats_print();
+    sb_server_cost_print();
+  }
   if (sb_results_finish(st, run_hist, t, rows, n, late, reason, exit_code) != 0 && exit_code == 0)
     g_results_failed = 1;
   sb_evtype_stats_free(t);
+}
+
+/* When the measured run ended, as sysbench's timers see it (they stop
+   after the workers are joined): the moment the last of the `created`
+   workers was done, less the end-line sampling; for a forced shutdown
+   (`all_done` false) now, the shutdown instant. */
+static uint64_t run_end_ns(bool all_done, unsigned created)
+{
+  if (!all_done)
+    return sb_now_ns();
+  uint64_t end = 0;
+  for (unsigned i = 0; i < created; i++)
+  {
+    uint64_t d = ck_pr_load_64(&eng_workers[i].done_ns);
+    if (d > end)
+      end = d;
+  }
+  if (end > g_sample_ns && end - g_sample_ns > eng_t0_ns)
+    end -= g_sample_ns;
+  return end;
 }
 
 /* Prints the final (or interrupted) report, then report_extras with the
@@ -475,7 +524,7 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished, int
   sb_hdr_t *scratch = sb_hdr_new();
   eng_snap_alloc(&cur);
   eng_snap_take(&cur);
-  uint64_t end = eng_stop_ns ? eng_stop_ns : cur.t_ns;
+  uint64_t end = g_end_ns ? g_end_ns : eng_stop_ns ? eng_stop_ns : cur.t_ns;
 
   if (unfinished)
   {
@@ -508,7 +557,7 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished, int
     log_text(LOG_NOTICE, "Run interrupted: %s; the report covers %.2fs of measured time.",
              interrupt_reason, elapsed);
 
-  if (eng_cfg.histogram)
+  if (eng_cfg.histogram && eng_reports_enabled())
   {
     sb_hdr_copy(scratch, cur.hist);
     sb_hdr_sub(scratch, eng_base.hist);
@@ -531,7 +580,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
 {
   eng_cfg = *config;
   eng_ctest = test;
-  db_set_retry_predicate(sb_engine_running);
+  db_set_retry_predicate(keep_reconnecting);
   sigset_t sigs;
   sigemptyset(&sigs);
   sigaddset(&sigs, SIGINT);
@@ -613,7 +662,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
       break;
     if (init_deadline && sb_now_ns() >= init_deadline)
     {
-      log_text(LOG_FATAL, "Worker threads failed to initialize within %g seconds!",
+      log_text(LOG_FATAL, "Worker threads failed to initialize within %.15g seconds!",
                eng_cfg.thread_init_timeout);
       exit(2);
     }
@@ -624,9 +673,14 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
       exit(sig == SIGINT ? 130 : 143);
     }
   }
-  if (init_failed > 0 || created < eng_cfg.threads)
+  /* --db-checkpoint: before the barrier, so processes released together
+     start together. */
+  bool reset_failed = eng_cfg.db_checkpoint && !eng_ctest && init_failed == 0 &&
+                      created == eng_cfg.threads && sb_server_checkpoint() != 0;
+  if (init_failed > 0 || created < eng_cfg.threads || reset_failed)
   {
-    log_text(LOG_FATAL, "Threads initialization failed!");
+    if (!reset_failed)
+      log_text(LOG_FATAL, "Threads initialization failed!");
     ck_pr_store_int(&g_stop, 1);
     release_workers();
     for (unsigned i = 0; i < created; i++)
@@ -682,7 +736,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   eng_set_baseline(g_start_ns);
   log_text(LOG_NOTICE, "Threads started!\n");
   if (eng_cfg.warmup > 0)
-    log_text(LOG_NOTICE, "Warming up for %g seconds...\n", eng_cfg.warmup);
+    log_text(LOG_NOTICE, "Warming up for %.15g seconds...\n", eng_cfg.warmup);
   ck_pr_store_int(&g_running_flag, 1);
   release_workers();
 
@@ -754,8 +808,10 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   {
     if (at_end_line && count_finished() >= created)
     {
+      uint64_t t = sb_now_ns();
       sb_server_cost_end();
       sb_server_stats_end();
+      g_sample_ns = sb_now_ns() - t;
       release_end_line();
       at_end_line = false;
     }
@@ -779,6 +835,8 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     release_end_line();
   ck_pr_store_int(&g_running_flag, 0);
   bool all_done = count_done() >= created;
+  if (!reason && !ck_pr_load_int(&g_error))
+    g_end_ns = run_end_ns(all_done, created);
 
   sb_reporter_stop();
 
@@ -794,7 +852,9 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   if (ck_pr_load_int(&g_error) && !reason)
   {
     static char buf[128];
-    if (g_error_tid >= 0)
+    if (g_error_reason)
+      snprintf(buf, sizeof(buf), "%s", g_error_reason);
+    else if (g_error_tid >= 0)
       snprintf(buf, sizeof(buf), "fatal error in thread %d", g_error_tid);
     else
       snprintf(buf, sizeof(buf), "fatal error");

@@ -40,6 +40,8 @@ typedef struct {
   const char *results_path;     /* --results JSON file, NULL = none */
   const char *hdrlog_path;      /* --hdr-log file, NULL = none */
   bool server_stats;            /* --db-server-stats */
+  bool db_checkpoint;           /* --db-checkpoint */
+  bool rate_lag;                /* --rate-lag: lag field on the queue line */
 } sb_run_config_t;
 
 /* Optional C implementation of a test (built-in tests). When set, workers

@@ -13,6 +13,7 @@
 #include <lua.h>
 
 #include "core/sb_counter.h"
+#include "core/sb_metric.h"
 #include "engine/sb_engine.h"
 #include "results/sb_evtype.h"
 #include "core/sb_histogram.h"
@@ -37,6 +38,8 @@ typedef struct {
   int running;                /* read by reporters (eng_threads_running) */
   int ready;
   int failed;
+  uint64_t done_ns;           /* when the thread finished (after
+                                 thread_done); read by the main thread */
 } __attribute__((aligned(64))) sb_worker_t;
 
 /* A reader-side snapshot of all workers. */
@@ -48,6 +51,7 @@ typedef struct {
   uint64_t *thr_events;       /* per worker */
   uint64_t *thr_lat_sum;      /* per worker */
   sb_evtype_stat_t *types;    /* merged per-type sums */
+  uint64_t metrics[SB_METRIC_MAX]; /* workload metrics (sb_metric.h) */
 } snap_t;
 
 /* Shared state, defined in sb_engine.c. */
@@ -70,9 +74,16 @@ unsigned eng_concurrency(void);
 void eng_stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev, sb_hdr_t *hist);
 void eng_stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist, double elapsed_s);
 void eng_set_baseline(uint64_t t_ns);
+/* True when report text is printed: sysbench prints reports at LOG_NOTICE,
+   so nothing below --verbosity=3 (Lua report hooks still run). */
+bool eng_reports_enabled(void);
 void eng_print_interval(lua_State *L, const sb_stat_t *st);
 void eng_print_cumulative(lua_State *L, const sb_stat_t *st);
 void eng_print_debug_threads(const snap_t *cur);
+/* After the final report: the "Workload metrics:" block of the cumulative
+   statistics `st` (not under the sysbench persona), then the script's
+   sysbench.hooks.report_final(stat) in the global Lua state, if defined. */
+void eng_print_metrics(const sb_stat_t *st);
 /* Fills `rows` (SB_EVTYPE_MAX entries) from per-type sums over `seconds`:
    one row per type that ran, in registration order. Returns the count. */
 unsigned eng_type_rows(const sb_evtype_stat_t *t, double seconds, sb_type_row_t *rows);

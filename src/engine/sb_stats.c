@@ -12,6 +12,7 @@
 #include "core/sb_logger.h"
 #include "lua/sb_lua.h"
 #include "core/sb_timer.h"
+#include "core/sb_version.h"
 
 /* ---- snapshots and statistics ------------------------------------------- */
 
@@ -38,6 +39,7 @@ void eng_snap_take(snap_t *s)
 {
   s->t_ns = sb_now_ns();
   sb_counters_snapshot(&s->cnt);
+  sb_metrics_snapshot(s->metrics);
   sb_hdr_reset(s->hist);
   s->lat_sum_ns = 0;
   sb_evtype_zero(s->types);
@@ -55,6 +57,7 @@ void eng_snap_copy(snap_t *dst, const snap_t *src)
 {
   dst->t_ns = src->t_ns;
   dst->cnt = src->cnt;
+  memcpy(dst->metrics, src->metrics, sizeof(dst->metrics));
   sb_hdr_copy(dst->hist, src->hist);
   dst->lat_sum_ns = src->lat_sum_ns;
   memcpy(dst->thr_events, src->thr_events, eng_cfg.threads * sizeof(uint64_t));
@@ -92,6 +95,9 @@ void eng_stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev,
   st->other = c[SB_CNT_OTHER] - p[SB_CNT_OTHER];
   st->errors = c[SB_CNT_ERROR] - p[SB_CNT_ERROR];
   st->reconnects = c[SB_CNT_RECONNECT] - p[SB_CNT_RECONNECT];
+  st->nmetrics = sb_metric_count();
+  for (unsigned i = 0; i < st->nmetrics; i++)
+    st->metrics[i] = cur->metrics[i] - prev->metrics[i];
   sb_hdr_copy(hist, cur->hist);
   sb_hdr_sub(hist, prev->hist);
   st->percentile = eng_cfg.percentile;
@@ -164,6 +170,11 @@ void eng_set_baseline(uint64_t t_ns)
 
 /* ---- printing ------------------------------------------------------------- */
 
+bool eng_reports_enabled(void)
+{
+  return log_get_verbosity() >= LOG_NOTICE;
+}
+
 void eng_print_interval(lua_State *L, const sb_stat_t *st)
 {
   if (L && sb_lua_hook_defined(L, "report_intermediate"))
@@ -171,6 +182,10 @@ void eng_print_interval(lua_State *L, const sb_stat_t *st)
     sb_lua_call_report_hook(L, "report_intermediate", st, false);
     return;
   }
+  /* sysbench prints its reports at LOG_NOTICE: nothing below
+     --verbosity=3 (a script's own hook still runs). */
+  if (!eng_reports_enabled())
+    return;
   if (eng_ctest && eng_ctest->report_intermediate)
   {
     eng_ctest->report_intermediate(st);
@@ -178,9 +193,9 @@ void eng_print_interval(lua_State *L, const sb_stat_t *st)
   }
   log_lock();
   if (db_driver_used())
-    sb_report_interval_db(stdout, st, eng_cfg.rate > 0);
+    sb_report_interval_db(stdout, st, eng_cfg.rate > 0, eng_cfg.rate_lag);
   else
-    sb_report_interval_generic(stdout, st, eng_cfg.rate > 0);
+    sb_report_interval_generic(stdout, st, eng_cfg.rate > 0, eng_cfg.rate_lag);
   fflush(stdout);
   log_unlock();
 }
@@ -192,6 +207,8 @@ void eng_print_cumulative(lua_State *L, const sb_stat_t *st)
     sb_lua_call_report_hook(L, "report_cumulative", st, true);
     return;
   }
+  if (!eng_reports_enabled())
+    return;
   log_lock();
   if (eng_ctest && eng_ctest->report_cumulative)
     eng_ctest->report_cumulative(st);
@@ -199,6 +216,21 @@ void eng_print_cumulative(lua_State *L, const sb_stat_t *st)
     sb_report_cumulative(stdout, st, db_driver_used());
   fflush(stdout);
   log_unlock();
+}
+
+void eng_print_metrics(const sb_stat_t *st)
+{
+  /* sysbench's persona prints exactly sysbench's report */
+  if (strcmp(sb_progname(), "sysbench") != 0)
+  {
+    log_lock();
+    sb_report_metrics(stdout, st);
+    fflush(stdout);
+    log_unlock();
+  }
+  lua_State *G = eng_ctest ? NULL : sb_lua_global();
+  if (G && sb_lua_hook_defined(G, "report_final"))
+    sb_lua_call_report_hook(G, "report_final", st, true);
 }
 
 void eng_print_debug_threads(const snap_t *cur)

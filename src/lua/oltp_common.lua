@@ -41,6 +41,11 @@ sysbench.cmdline.options = {
                      "variant is 'redshift'. When enabled, " ..
                      "create_secondary is automatically disabled, and " ..
                      "delete_inserts is set to 0"},
+  -- bmk extension (docs/capacity.md "Load methods for prepare")
+  load_method = {"How prepare loads the tables: multi (multi-row INSERTs, as " ..
+                   "sysbench), insert (one row per INSERT, 1000 per transaction), " ..
+                   "copy (PostgreSQL COPY FROM STDIN, MySQL LOAD DATA LOCAL INFILE)",
+                 "multi"},
 }
 
 -- 10 groups of 11 digits for c (119 chars), 5 for pad (59 chars)
@@ -65,9 +70,36 @@ local function redshift(d)
   return sysbench.opt.pgsql_variant == "redshift" and is_pgsql(d)
 end
 
+-- bmk: the smallest value each numeric option accepts; every value must
+-- also be a whole number. Scripts add their own (select_random_points adds
+-- random_points). An out-of-range value stops the command with one FATAL
+-- line naming the option (sysbench would fail later with a Lua error, e.g.
+-- an index into a missing table with --tables=0, or run nothing).
+option_minimums = {
+  tables = 1, table_size = 0, range_size = 0, point_selects = 0,
+  simple_ranges = 0, sum_ranges = 0, order_ranges = 0, distinct_ranges = 0,
+  index_updates = 0, non_index_updates = 0, delete_inserts = 0, reconnect = 0,
+}
+
+function check_options()
+  local names = {}
+  for name in pairs(option_minimums) do
+    names[#names + 1] = name
+  end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local v, min = sysbench.opt[name], option_minimums[name]
+    if type(v) == "number" and (v < min or v ~= math.floor(v)) then
+      error(string.format("Invalid value for --%s: %s (expected a whole number >= %d)",
+                          name, tostring(v), min), 0)
+    end
+  end
+end
+
 function init()
   assert(event ~= nil, "this script is meant to be included by other " ..
            "OLTP scripts and should not be called directly.")
+  check_options()
 end
 
 -- Tables handled by thread `tid` in a parallel command: tid+1,
@@ -78,6 +110,58 @@ local function my_tables()
     list[#list + 1] = n
   end
   return list
+end
+
+-- Loads table_size rows into sbtest<table_num> with --load-method; the
+-- same random draws in the same order (c, pad, then k, as sysbench)
+-- whatever the method, so every method loads the same data.
+local function load_rows(c, table_num)
+  local method = sysbench.opt.load_method
+  local auto_inc = sysbench.opt.auto_inc
+  local n = sysbench.opt.table_size
+  local tname = "sbtest" .. table_num
+  local cols = auto_inc and "(k, c, pad)" or "(id, k, c, pad)"
+  local function draw()
+    local c_val = get_c_value()
+    local pad_val = get_pad_value()
+    return sysbench.rand.default(1, n), c_val, pad_val
+  end
+  local function values(i, k, c_val, pad_val)
+    if auto_inc then
+      return string.format("(%d, '%s', '%s')", k, c_val, pad_val)
+    end
+    return string.format("(%d, %d, '%s', '%s')", i, k, c_val, pad_val)
+  end
+
+  if method == "copy" then
+    local ld = c:load_start(tname, auto_inc and {"k", "c", "pad"} or {"id", "k", "c", "pad"})
+    for i = 1, n do
+      local k, c_val, pad_val = draw()
+      if auto_inc then
+        ld:row(k, c_val, pad_val)
+      else
+        ld:row(i, k, c_val, pad_val)
+      end
+    end
+    ld:finish()
+  elseif method == "insert" then
+    local prefix = "INSERT INTO " .. tname .. cols .. " VALUES "
+    for i = 1, n do
+      if i % 1000 == 1 then
+        c:query("BEGIN")
+      end
+      c:query(prefix .. values(i, draw()))
+      if i % 1000 == 0 or i == n then
+        c:query("COMMIT")
+      end
+    end
+  else
+    c:bulk_insert_init("INSERT INTO " .. tname .. cols .. " VALUES")
+    for i = 1, n do
+      c:bulk_insert_next(values(i, draw()))
+    end
+    c:bulk_insert_done()
+  end
 end
 
 function create_table(d, c, table_num)
@@ -118,27 +202,7 @@ CREATE TABLE sbtest%d(
                         sysbench.opt.table_size, table_num))
   end
 
-  local prefix
-  if sysbench.opt.auto_inc then
-    prefix = "INSERT INTO sbtest" .. table_num .. "(k, c, pad) VALUES"
-  else
-    prefix = "INSERT INTO sbtest" .. table_num .. "(id, k, c, pad) VALUES"
-  end
-  c:bulk_insert_init(prefix)
-  for i = 1, sysbench.opt.table_size do
-    -- draw order as sysbench: c, pad, then k
-    local c_val = get_c_value()
-    local pad_val = get_pad_value()
-    local k = sysbench.rand.default(1, sysbench.opt.table_size)
-    local row
-    if sysbench.opt.auto_inc then
-      row = string.format("(%d, '%s', '%s')", k, c_val, pad_val)
-    else
-      row = string.format("(%d, %d, '%s', '%s')", i, k, c_val, pad_val)
-    end
-    c:bulk_insert_next(row)
-  end
-  c:bulk_insert_done()
+  load_rows(c, table_num)
 
   -- bmk: PostgreSQL has no KEY clause in CREATE TABLE; with --secondary the
   -- id index is built after loading instead.
@@ -153,6 +217,12 @@ CREATE TABLE sbtest%d(
 end
 
 function cmd_prepare()
+  check_options()
+  local m = sysbench.opt.load_method
+  if m ~= "multi" and m ~= "insert" and m ~= "copy" then
+    error(string.format("--load-method must be multi, insert or copy, got '%s'",
+                        tostring(m)), 0)
+  end
   local d = sysbench.sql.driver()
   local c = d:connect()
   for _, n in ipairs(my_tables()) do
@@ -162,6 +232,7 @@ end
 
 -- Loads each table into the buffer pool / shared buffers.
 function cmd_prewarm()
+  check_options()
   local d = sysbench.sql.driver()
   local c = d:connect()
   local pg = d:name() == "pgsql"
@@ -308,6 +379,7 @@ function thread_done()
 end
 
 function cleanup()
+  check_options()
   local d = sysbench.sql.driver()
   local c = d:connect()
   for n = 1, sysbench.opt.tables do

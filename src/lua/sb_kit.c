@@ -2,6 +2,7 @@
  * `bmk kit ...` entry (bmk-kit.md §4.4): the kit is written in Lua and
  * embedded in the binary (bmk.kit* modules); this runs it in a plain Lua
  * state of its own, without the sysbench.* environment of workloads.
+ * `bmk series ...` (bmk.series, docs/report.md) runs the same way.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -24,12 +25,14 @@ static int traceback(lua_State *L)
   return 1;
 }
 
-int sb_kit_main(int argc, char **argv)
+/* Runs main(args, info) of the embedded module `module` in a fresh
+   state; `tool` names it in messages ("kit", "series"). */
+static int tool_main(const char *module, const char *tool, int argc, char **argv)
 {
   lua_State *L = luaL_newstate();
   if (L == NULL)
   {
-    fprintf(stderr, "bmk kit: out of memory\n");
+    fprintf(stderr, "bmk %s: out of memory\n", tool);
     return 1;
   }
   luaL_openlibs(L);
@@ -44,10 +47,10 @@ int sb_kit_main(int argc, char **argv)
 
   lua_pushcfunction(L, traceback);
   lua_getglobal(L, "require");
-  lua_pushstring(L, "bmk.kit");
+  lua_pushstring(L, module);
   if (lua_pcall(L, 1, 1, -3) != 0)
   {
-    fprintf(stderr, "bmk kit: internal error: %s\n", lua_tostring(L, -1));
+    fprintf(stderr, "bmk %s: internal error: %s\n", tool, lua_tostring(L, -1));
     lua_close(L);
     return 1;
   }
@@ -71,12 +74,22 @@ int sb_kit_main(int argc, char **argv)
   lua_setfield(L, -2, "datadir");
   int rc = 1;
   if (lua_pcall(L, 2, 1, 1) != 0)
-    fprintf(stderr, "bmk kit: internal error: %s\n", lua_tostring(L, -1));
+    fprintf(stderr, "bmk %s: internal error: %s\n", tool, lua_tostring(L, -1));
   else if (!lua_isnumber(L, -1))
-    fprintf(stderr, "bmk kit: internal error: no exit status\n");
+    fprintf(stderr, "bmk %s: internal error: no exit status\n", tool);
   else
     rc = (int) lua_tointeger(L, -1);
   fflush(stdout);
   lua_close(L);
   return rc;
+}
+
+int sb_kit_main(int argc, char **argv)
+{
+  return tool_main("bmk.kit", "kit", argc, argv);
+}
+
+int sb_series_main(int argc, char **argv)
+{
+  return tool_main("bmk.series", "series", argc, argv);
 }

@@ -28,7 +28,8 @@ static char *script_path;      /* resolved file, NULL for stdin */
 static char *script_given;     /* the test name as given (script_path) */
 static char *script_buf;       /* stdin contents */
 static size_t script_len;
-static char test_name[256];
+static char test_name[256];    /* sysbench's name: basename as given */
+static char workload_name[256];  /* the same without ".lua" */
 
 static int cmd_argc;
 static char **cmd_argv;
@@ -52,6 +53,11 @@ bool sb_lua_from_stdin(void)
 const char *sb_lua_test_name(void)
 {
   return test_name;
+}
+
+const char *sb_lua_workload_name(void)
+{
+  return workload_name;
 }
 
 lua_State *sb_lua_global(void)
@@ -143,7 +149,9 @@ int sb_lua_load_embedded(lua_State *L)
     if (strcmp(m->name, name) == 0)
     {
       char chunk[128];
-      snprintf(chunk, sizeof(chunk), "=[bmk %s]", m->name);
+      /* named as sysbench loads its internal scripts, so error positions
+         read [string "sysbench.cmdline.lua"]:N: */
+      snprintf(chunk, sizeof(chunk), "%s.lua", m->name);
       if (luaL_loadbuffer(L, m->src, m->len, chunk) != 0)
         return lua_error(L);
       lua_pushstring(L, name);
@@ -229,6 +237,13 @@ static lua_State *base_state(int tid)
     lua_close(L);
     return NULL;
   }
+  /* --luajit-cmd acts before the script's chunk runs, as in sysbench
+     (jit.status() in the main chunk sees it). */
+  if (sb_lua_apply_jit_cmd(L) != 0)
+  {
+    lua_close(L);
+    return NULL;
+  }
   return L;
 }
 
@@ -273,14 +288,17 @@ static int read_stdin(void)
   return 0;
 }
 
+/* sysbench names a script test by basename(path) as given, ".lua" kept
+   (sb_lua.c: sbtest.sname); "<stdin>" for a script read from stdin. */
 static void set_test_name(const char *given)
 {
   const char *base = strrchr(given, '/');
   base = base ? base + 1 : given;
   snprintf(test_name, sizeof(test_name), "%s", base);
-  size_t n = strlen(test_name);
-  if (n > 4 && strcmp(test_name + n - 4, ".lua") == 0)
-    test_name[n - 4] = '\0';
+  snprintf(workload_name, sizeof(workload_name), "%s", base);
+  size_t n = strlen(workload_name);
+  if (n > 4 && strcmp(workload_name + n - 4, ".lua") == 0)
+    workload_name[n - 4] = '\0';
 }
 
 /* Finds `name` as a module on package.path; returns a malloc'd path or NULL. */
@@ -310,7 +328,8 @@ int sb_lua_load(const char *testname)
   if (testname == NULL || strcmp(testname, "-") == 0)
   {
     read_stdin();
-    snprintf(test_name, sizeof(test_name), "stdin");
+    snprintf(test_name, sizeof(test_name), "<stdin>");
+    snprintf(workload_name, sizeof(workload_name), "stdin");
   }
   else
   {
@@ -397,52 +416,68 @@ static char *default_text(lua_State *L, int idx, sb_arg_type_t *type)
   }
 }
 
-/* sysbench.cmdline.read_cmdline_options(): registers every entry of
-   sysbench.cmdline.options = { name = {desc, default, type?, validate?} }. */
+/* Script options whose name a core option already has: the core's
+   definition and value win (bmk decision), but the script's help still
+   lists the script's declaration, as sysbench lists every option a script
+   declares. */
+static sb_option_t *shadow;
+static unsigned nshadow;
+
+static void add_shadow(const char *name, const char *desc, const char *def,
+                       sb_arg_type_t type)
+{
+  for (unsigned i = 0; i < nshadow; i++)
+    if (strcmp(shadow[i].name, name) == 0)
+      return;
+  sb_option_t *n = realloc(shadow, sizeof(*shadow) * (nshadow + 1));
+  if (n == NULL)
+    return;
+  shadow = n;
+  shadow[nshadow++] = (sb_option_t) { strdup(name), strdup(desc), def ? strdup(def) : NULL,
+                                      type };
+}
+
+/* sysbench.__c.read_cmdline_options(): registers every entry of
+   sysbench.cmdline.options = { name = {desc, default, type?, validate?} }.
+   The table's structure was checked by the Lua caller
+   (sysbench.cmdline.read_cmdline_options), which raises sysbench's errors. */
 static int c_read_cmdline_options(lua_State *L)
 {
   lua_getglobal(L, "sysbench");
   lua_getfield(L, -1, "cmdline");
   lua_getfield(L, -1, "options");
-  if (lua_isnil(L, -1))
+  if (!lua_istable(L, -1))
   {
     lua_pop(L, 3);
     return 0;
   }
-  if (!lua_istable(L, -1))
-    return luaL_error(L, "wrong table structure in sysbench.cmdline.options");
 
   int tbl = lua_gettop(L);
   lua_pushnil(L);
   while (lua_next(L, tbl) != 0)
   {
-    if (lua_type(L, -2) != LUA_TSTRING || !lua_istable(L, -1))
-      return luaL_error(L, "wrong table structure in sysbench.cmdline.options");
     const char *name = lua_tostring(L, -2);
     int entry = lua_gettop(L);
 
     lua_rawgeti(L, entry, 1);
     const char *desc = lua_tostring(L, -1);
-    if (desc == NULL)
-      return luaL_error(L, "wrong table structure in sysbench.cmdline.options");
     lua_rawgeti(L, entry, 2);
     sb_arg_type_t type;
     char *def = default_text(L, lua_gettop(L), &type);
     lua_rawgeti(L, entry, 3);
     if (lua_isnumber(L, -1))
-    {
-      int t = (int) lua_tointeger(L, -1);
-      if (t <= SB_ARG_TYPE_NULL || t >= SB_ARG_TYPE_MAX)
-        return luaL_error(L, "wrong table structure in sysbench.cmdline.options");
-      type = (sb_arg_type_t) t;
-    }
-    else if (!lua_isnil(L, -1))
-      return luaL_error(L, "wrong table structure in sysbench.cmdline.options");
+      type = (sb_arg_type_t) lua_tointeger(L, -1);
 
-    int rc = sb_opt_register(name, desc, def, type, SB_GROUP_TEST, NULL);
     sb_opt_t *o = sb_opt_find(name);
-    if (o)
-      o->from_script = true;
+    int rc = 0;
+    if (o != NULL && !o->from_script)
+      add_shadow(name, desc ? desc : "", def, type);
+    else if (o == NULL)
+    {
+      rc = sb_opt_register(name, desc ? desc : "", def, type, SB_GROUP_TEST, NULL);
+      if ((o = sb_opt_find(name)) != NULL)
+        o->from_script = true;
+    }
     free(def);
     if (rc != 0)
       exit(1);
@@ -452,24 +487,30 @@ static int c_read_cmdline_options(lua_State *L)
   return 0;
 }
 
+static void print_script_options(void)
+{
+  sb_opt_print_group_extra(SB_GROUP_TEST, NULL, true, shadow, nshadow);
+  /* sysbench's option list ends with a blank line */
+  printf("\n");
+}
+
 static int c_print_test_options(lua_State *L)
 {
   (void) L;
-  sb_opt_print_group(SB_GROUP_TEST, NULL, true);
+  print_script_options();
   return 0;
 }
 
 bool sb_lua_print_test_options(void)
 {
-  bool any = false;
+  bool any = nshadow > 0;
   for (unsigned i = 0; i < sb_opt_count(); i++)
     if (sb_opt_at(i)->group == SB_GROUP_TEST)
       any = true;
   if (!any)
     return false;
   printf("%s options:\n", test_name);
-  sb_opt_print_group(SB_GROUP_TEST, NULL, true);
-  printf("\n");
+  print_script_options();
   return true;
 }
 
@@ -493,18 +534,19 @@ void sb_lua_export_options(lua_State *L)
         sb_parse_bool(o->value, &b);
       lua_pushboolean(L, b);
       break;
+    /* An unset number reads 0, as sysbench's sb_opt_to_int() & co. */
     case SB_ARG_TYPE_INT:
     case SB_ARG_TYPE_DOUBLE:
       if (o->value && sb_parse_double(o->value, &d) == 0)
         lua_pushnumber(L, d);
       else
-        lua_pushnil(L);
+        lua_pushnumber(L, 0);
       break;
     case SB_ARG_TYPE_SIZE:
       if (o->value && sb_parse_size(o->value, &sz) == 0)
         lua_pushnumber(L, (double) sz);
       else
-        lua_pushnil(L);
+        lua_pushnumber(L, 0);
       break;
     case SB_ARG_TYPE_LIST:
     {
@@ -583,7 +625,7 @@ lua_State *sb_lua_new_state(int tid)
   lua_State *L = base_state(tid);
   if (L == NULL)
     return NULL;
-  if (run_chunk(L) != 0 || sb_lua_apply_jit_cmd(L) != 0)
+  if (run_chunk(L) != 0)
   {
     lua_close(L);
     return NULL;
@@ -716,84 +758,4 @@ int sb_lua_call_command(lua_State *L, const char *name, bool *ret_false)
   lua_pop(L, 3);
   int rc = lua_pcall(L, 0, 1, -2);
   return finish_call(L, name, rc, ret_false);
-}
-
-bool sb_lua_hook_defined(lua_State *L, const char *hook)
-{
-  lua_getglobal(L, "sysbench");
-  lua_getfield(L, -1, "hooks");
-  bool r = false;
-  if (lua_istable(L, -1))
-  {
-    lua_getfield(L, -1, hook);
-    r = lua_isfunction(L, -1);
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 2);
-  return r;
-}
-
-static void set_num(lua_State *L, const char *k, double v)
-{
-  lua_pushnumber(L, v);
-  lua_setfield(L, -2, k);
-}
-
-int sb_lua_call_report_hook(lua_State *L, const char *hook,
-                            const sb_stat_t *st, bool cumulative)
-{
-  lua_pushcfunction(L, traceback);
-  lua_getglobal(L, "sysbench");
-  lua_getfield(L, -1, "hooks");
-  lua_getfield(L, -1, hook);
-  lua_replace(L, -3);
-  lua_pop(L, 1);
-
-  lua_newtable(L);
-  set_num(L, "threads_running", st->threads_running);
-  set_num(L, "threads", st->threads);
-  set_num(L, "time_interval", st->time_interval);
-  set_num(L, "time_total", st->time_total);
-  set_num(L, "latency_pct", st->latency_pct);
-  set_num(L, "events", (double) st->events);
-  set_num(L, "reads", (double) st->reads);
-  set_num(L, "writes", (double) st->writes);
-  set_num(L, "other", (double) st->other);
-  set_num(L, "errors", (double) st->errors);
-  set_num(L, "reconnects", (double) st->reconnects);
-  if (cumulative)
-  {
-    set_num(L, "latency_min", st->latency_min);
-    set_num(L, "latency_max", st->latency_max);
-    set_num(L, "latency_avg", st->latency_avg);
-    set_num(L, "latency_sum", st->latency_sum);
-  }
-  else
-  {
-    set_num(L, "queue_length", (double) st->queue_length);
-    set_num(L, "concurrency", (double) st->concurrency);
-  }
-  lua_newtable(L);
-  if (st->percentile > 0)
-  {
-    lua_pushnumber(L, st->latency_pct);
-    lua_rawseti(L, -2, (int) st->percentile);
-  }
-  for (unsigned i = 0; i < st->npct; i++)
-  {
-    lua_pushnumber(L, st->pct[i]);
-    lua_pushnumber(L, st->pct_val[i]);
-    lua_settable(L, -3);
-  }
-  lua_setfield(L, -2, "percentiles");
-
-  int rc = lua_pcall(L, 1, 0, -3);
-  if (rc != 0)
-  {
-    log_text(LOG_FATAL, "`%s' hook failed: %s", hook, lua_tostring(L, -1));
-    lua_pop(L, 2);
-    return -1;
-  }
-  lua_pop(L, 1);
-  return 0;
 }

@@ -46,8 +46,14 @@ int sb_lua_load(const char *testname);
 /* True if the script came from stdin. */
 bool sb_lua_from_stdin(void);
 
-/* Basename of the test without ".lua" (for messages). */
+/* The test's name in messages, as sysbench gives it: the basename of the
+   name or path given, ".lua" kept ("oltp_read_write", "x.lua"), or
+   "<stdin>". */
 const char *sb_lua_test_name(void);
+
+/* The same without a ".lua" suffix ("stdin" for stdin): the workload's
+   name in result files. */
+const char *sb_lua_workload_name(void);
 
 /* The global state (NULL before sb_lua_load). */
 lua_State *sb_lua_global(void);
@@ -83,8 +89,10 @@ int sb_lua_call_command(lua_State *L, const char *name, bool *ret_false);
 /* True if sysbench.hooks.<hook> is a function in `L`. */
 bool sb_lua_hook_defined(lua_State *L, const char *hook);
 
-/* Calls sysbench.hooks.<hook>(stat) with `st` as a Lua table (§5.2 stat).
-   Returns 0, or -1 on error (printed). */
+/* Calls sysbench.hooks.<hook>(stat) with `st` as a Lua table (§5.2 stat;
+   bmk adds stat.threads, stat.percentiles and stat.metrics, name -> sum of
+   each workload metric over the report's time). Returns 0, or -1 on error
+   (printed). Defined in sb_lua_report.c. */
 int sb_lua_call_report_hook(lua_State *L, const char *hook,
                             const sb_stat_t *st, bool cumulative);
 
@@ -92,7 +100,8 @@ int sb_lua_call_report_hook(lua_State *L, const char *hook,
    false when the script declares no options. */
 bool sb_lua_print_test_options(void);
 
-/* Applies --luajit-cmd to `L`; 0 ok, -1 with the FATAL message. */
+/* Applies --luajit-cmd to `L` (every state gets it before the script's
+   chunk runs); 0 ok, -1 with the FATAL message. */
 int sb_lua_apply_jit_cmd(lua_State *L);
 
 /* Closes the global state. */

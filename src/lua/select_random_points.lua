@@ -6,6 +6,8 @@ require("oltp_common")
 sysbench.cmdline.options.random_points =
   {"Number of random points in the IN() clause in generated SELECTs", 10}
 
+option_minimums.random_points = 1
+
 single_table_only()
 
 function prepare_statements()

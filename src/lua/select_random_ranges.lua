@@ -7,6 +7,8 @@ require("oltp_common")
 sysbench.cmdline.options.number_of_ranges =
   {"Number of random BETWEEN ranges per SELECT", 10}
 sysbench.cmdline.options.delta = {"Size of BETWEEN ranges", 5}
+option_minimums.number_of_ranges = 1
+option_minimums.delta = 0
 
 single_table_only()
 

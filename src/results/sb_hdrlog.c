@@ -7,6 +7,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
+#include "core/sb_logger.h"
 #include "results/sb_hdrlog.h"
 
 #define V2_COOKIE            0x1c849313u
@@ -116,6 +117,176 @@ char *sb_hdr_encode_v2_base64(const sb_hdr_t *h)
   free(packed);
   free(raw);
   return b64;
+}
+
+/* ---- decoding ---------------------------------------------------------- */
+
+/* Largest inflated V2 payload accepted: bmk's layout needs about 33k
+   counters of at most 9 bytes (300 KB); anything far above is not ours. */
+#define V2_MAX_RAW (16u << 20)
+
+static uint32_t get32(const uint8_t *p)
+{
+  return (uint32_t) p[0] << 24 | (uint32_t) p[1] << 16 | (uint32_t) p[2] << 8 | p[3];
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+  return (uint64_t) get32(p) << 32 | get32(p + 4);
+}
+
+/* Base64 to bytes (malloc'd, *n bytes); NULL when the text is not base64. */
+static uint8_t *unbase64(const char *b64, size_t *n)
+{
+  size_t len = strlen(b64);
+  if (len == 0 || len % 4 != 0)
+    return NULL;
+  uint8_t *out = malloc(len / 4 * 3 + 1);
+  if (out == NULL)
+    return NULL;
+  int got = EVP_DecodeBlock(out, (const unsigned char *) b64, (int) len);
+  if (got < 0)
+  {
+    free(out);
+    return NULL;
+  }
+  /* EVP_DecodeBlock counts the padding as zero bytes. */
+  size_t pad = (b64[len - 1] == '=') + (b64[len - 2] == '=');
+  *n = (size_t) got - pad;
+  return out;
+}
+
+/* Inflates `len` bytes of zlib data into a malloc'd buffer (*n bytes). */
+static uint8_t *inflate_all(const uint8_t *in, size_t len, size_t *n)
+{
+  z_stream z;
+  memset(&z, 0, sizeof(z));
+  if (inflateInit(&z) != Z_OK)
+    return NULL;
+  size_t cap = 64 * 1024, used = 0;
+  uint8_t *out = malloc(cap);
+  z.next_in = (Bytef *) in;
+  z.avail_in = (uInt) len;
+  int rc = Z_OK;
+  while (out && rc == Z_OK)
+  {
+    if (used == cap)
+    {
+      uint8_t *bigger = cap < V2_MAX_RAW ? realloc(out, cap * 2) : NULL;
+      if (bigger == NULL)
+      {
+        free(out);
+        out = NULL;
+        break;
+      }
+      out = bigger;
+      cap *= 2;
+    }
+    z.next_out = out + used;
+    z.avail_out = (uInt) (cap - used);
+    rc = inflate(&z, Z_NO_FLUSH);
+    used = cap - z.avail_out;
+  }
+  inflateEnd(&z);
+  if (out && rc != Z_STREAM_END)
+  {
+    free(out);
+    out = NULL;
+  }
+  *n = used;
+  return out;
+}
+
+/* Reads one ZigZag LEB128 value at *pos (at most 9 bytes). -1 if the
+   buffer ends inside it. */
+static int get_zigzag(const uint8_t *p, size_t end, size_t *pos, int64_t *value)
+{
+  uint64_t v = 0;
+  int i;
+  for (i = 0; i < 8; i++)
+  {
+    if (*pos >= end)
+      return -1;
+    uint8_t b = p[(*pos)++];
+    v |= (uint64_t) (b & 0x7f) << (7 * i);
+    if (!(b & 0x80))
+      break;
+  }
+  if (i == 8)
+  {
+    if (*pos >= end)
+      return -1;
+    v |= (uint64_t) p[(*pos)++] << 56;
+  }
+  *value = (int64_t) ((v >> 1) ^ (~(v & 1) + 1));
+  return 0;
+}
+
+/* Adds the counts of the V2 payload `raw` to `h`. */
+static int decode_v2(const uint8_t *raw, size_t n, sb_hdr_t *h, char *err, size_t errlen)
+{
+  if (n < V2_HEADER_LEN || get32(raw) != V2_COOKIE)
+    return sb_errf(err, errlen, "not an HdrHistogram V2 encoding (cookie 0x%08x)",
+                n >= 4 ? get32(raw) : 0);
+  uint32_t payload = get32(raw + 4);
+  if (payload > n - V2_HEADER_LEN)
+    return sb_errf(err, errlen, "truncated histogram (%u of %zu payload bytes)",
+                (unsigned) (n - V2_HEADER_LEN), (size_t) payload);
+  if (get32(raw + 8) != 0 || get32(raw + 12) != 3 || get64(raw + 16) != 1)
+    return sb_errf(err, errlen, "histogram layout differs from bmk's (normalizing offset %u, "
+                "%u significant digits, lowest value %llu; bmk writes 0, 3, 1)",
+                get32(raw + 8), get32(raw + 12), (unsigned long long) get64(raw + 16));
+  size_t pos = V2_HEADER_LEN, end = V2_HEADER_LEN + payload;
+  uint64_t index = 0;
+  uint32_t limit = sb_hdr_counts_len(h);
+  while (pos < end)
+  {
+    int64_t v;
+    if (get_zigzag(raw, end, &pos, &v) != 0)
+      return sb_errf(err, errlen, "truncated histogram counts");
+    if (v < 0)
+    {
+      index += (uint64_t) (-(v + 1)) + 1;
+      continue;
+    }
+    if (v > 0)
+    {
+      if (index >= limit)
+        return sb_errf(err, errlen, "histogram holds values above bmk's range (1 h)");
+      if (sb_hdr_add_count_at(h, (uint32_t) index, (uint64_t) v) != 0)
+        return sb_errf(err, errlen, "out of memory");
+    }
+    index++;
+  }
+  return 0;
+}
+
+int sb_hdr_decode_v2_base64(const char *b64, sb_hdr_t *h, char *err, size_t errlen)
+{
+  size_t n = 0, raw_n = 0;
+  uint8_t *packed = b64 ? unbase64(b64, &n) : NULL;
+  if (packed == NULL)
+    return sb_errf(err, errlen, "histogram is not base64 text");
+  int rc;
+  if (n < 8 || get32(packed) != V2_COMPRESSED_COOKIE)
+    rc = sb_errf(err, errlen, "not a compressed HdrHistogram V2 encoding");
+  else if (get32(packed + 4) > n - 8)
+    rc = sb_errf(err, errlen, "truncated compressed histogram");
+  else
+  {
+    uint8_t *raw = inflate_all(packed + 8, get32(packed + 4), &raw_n);
+    sb_hdr_t *tmp = raw ? sb_hdr_new() : NULL;
+    if (raw == NULL)
+      rc = sb_errf(err, errlen, "compressed histogram does not inflate");
+    else if (tmp == NULL)
+      rc = sb_errf(err, errlen, "out of memory");
+    else if ((rc = decode_v2(raw, raw_n, tmp, err, errlen)) == 0)
+      sb_hdr_add(h, tmp);
+    sb_hdr_free(tmp);
+    free(raw);
+  }
+  free(packed);
+  return rc;
 }
 
 sb_hdrlog_t *sb_hdrlog_open(const char *path, double start_epoch_s)

@@ -33,6 +33,18 @@ int sb_hdr_encode_v2(const sb_hdr_t *h, uint8_t **out, size_t *len);
    malloc'd NUL-terminated string, NULL on OOM or zlib failure. */
 char *sb_hdr_encode_v2_base64(const sb_hdr_t *h);
 
+/*
+ * Decodes a compressed, base64 V2 histogram (what sb_hdr_encode_v2_base64
+ * writes, or any HdrHistogram encoding with bmk's layout: lowest
+ * discernible value 1, 3 significant digits, normalizing offset 0) and
+ * adds its counts to `h`, counter for counter, so merged histograms are
+ * exact. Nothing is added unless the whole input decodes. Returns 0, or
+ * -1 with the reason written to `err` (`errlen` bytes, may be 0): not
+ * base64, wrong cookie, inflate failure, another layout, counts past
+ * bmk's 1 h range, truncated data, OOM. Thread-safe for distinct `h`.
+ */
+int sb_hdr_decode_v2_base64(const char *b64, sb_hdr_t *h, char *err, size_t errlen);
+
 typedef struct sb_hdrlog sb_hdrlog_t;
 
 /*

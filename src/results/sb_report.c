@@ -8,7 +8,7 @@ static double per_sec(uint64_t n, double seconds)
   return seconds > 0 ? (double) n / seconds : 0.0;
 }
 
-void sb_report_interval_db(FILE *out, const sb_stat_t *s, bool rate)
+void sb_report_interval_db(FILE *out, const sb_stat_t *s, bool rate, bool lag)
 {
   double t = s->time_interval;
   fprintf(out,
@@ -20,20 +20,30 @@ void sb_report_interval_db(FILE *out, const sb_stat_t *s, bool rate)
           s->latency_pct * 1000.0, per_sec(s->errors, t),
           per_sec(s->reconnects, t));
   if (rate)
-    fprintf(out, "[ %.0fs ] queue length: %lu, concurrency: %lu, lag (ms): %.2f\n",
+  {
+    fprintf(out, "[ %.0fs ] queue length: %lu, concurrency: %lu",
             s->time_total, (unsigned long) s->queue_length,
-            (unsigned long) s->concurrency, s->schedule_lag * 1000.0);
+            (unsigned long) s->concurrency);
+    if (lag)
+      fprintf(out, ", lag (ms): %.2f", s->schedule_lag * 1000.0);
+    fprintf(out, "\n");
+  }
 }
 
-void sb_report_interval_generic(FILE *out, const sb_stat_t *s, bool rate)
+void sb_report_interval_generic(FILE *out, const sb_stat_t *s, bool rate, bool lag)
 {
   fprintf(out, "[ %.0fs ] thds: %u eps: %4.2f lat (ms,%u%%): %4.2f\n",
           s->time_total, s->threads_running, per_sec(s->events, s->time_interval),
           s->percentile, s->latency_pct * 1000.0);
   if (rate)
-    fprintf(out, "[ %.0fs ] queue length: %lu concurrency: %lu lag (ms): %.2f\n",
+  {
+    fprintf(out, "[ %.0fs ] queue length: %lu concurrency: %lu",
             s->time_total, (unsigned long) s->queue_length,
-            (unsigned long) s->concurrency, s->schedule_lag * 1000.0);
+            (unsigned long) s->concurrency);
+    if (lag)
+      fprintf(out, " lag (ms): %.2f", s->schedule_lag * 1000.0);
+    fprintf(out, "\n");
+  }
 }
 
 void sb_report_latency_block(FILE *out, const sb_stat_t *s)
@@ -120,6 +130,22 @@ void sb_report_types(FILE *out, const sb_type_row_t *rows, unsigned n)
             r->name, (unsigned long long) r->events, (unsigned long long) r->errors,
             (unsigned long long) r->rollbacks, r->tps, r->min * 1000.0, r->avg * 1000.0,
             r->p50 * 1000.0, r->p95 * 1000.0, r->p99 * 1000.0, r->max * 1000.0);
+  }
+  fprintf(out, "\n");
+}
+
+void sb_report_metrics(FILE *out, const sb_stat_t *s)
+{
+  if (s->nmetrics == 0)
+    return;
+  fprintf(out, "Workload metrics:\n");
+  for (unsigned i = 0; i < s->nmetrics; i++)
+  {
+    const char *name = sb_metric_name((int) i);
+    char head[96];
+    snprintf(head, sizeof(head), "    %s:", name ? name : "?");
+    fprintf(out, "%-38s %12llu  (%.2f per sec.)\n", head, (unsigned long long) s->metrics[i],
+            per_sec(s->metrics[i], s->time_total));
   }
   fprintf(out, "\n");
 }

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/sb_metric.h"
+
 #define SB_MAX_PERCENTILES 32
 
 /* One report's numbers. Times are seconds. */
@@ -31,13 +33,21 @@ typedef struct {
   /* fairness (cumulative) */
   double events_avg, events_stddev;
   double exec_avg, exec_stddev;           /* seconds */
+  /* workload metrics (sb_metric.h) over the report's time: metrics[i] is
+     the sum of metric i; nmetrics = registered metrics */
+  unsigned nmetrics;
+  uint64_t metrics[SB_METRIC_MAX];
 } sb_stat_t;
 
-/* "[ 1s ] thds: ... reconn/s: ..." (DB) and, with `rate`, the queue line. */
-void sb_report_interval_db(FILE *out, const sb_stat_t *s, bool rate);
+/* "[ 1s ] thds: ... reconn/s: ..." (DB) and, with `rate`, sysbench's queue
+   line "[ 1s ] queue length: N, concurrency: N", to which `lag` appends
+   bmk's ", lag (ms): X" (s->schedule_lag). */
+void sb_report_interval_db(FILE *out, const sb_stat_t *s, bool rate, bool lag);
 
-/* "[ 1s ] thds: %u eps: %4.2f lat (ms,%u%%): %4.2f" and the queue line. */
-void sb_report_interval_generic(FILE *out, const sb_stat_t *s, bool rate);
+/* "[ 1s ] thds: %u eps: %4.2f lat (ms,%u%%): %4.2f" and, with `rate`, the
+   queue line "[ 1s ] queue length: N concurrency: N" (no comma, as
+   sysbench's), to which `lag` appends " lag (ms): X". */
+void sb_report_interval_generic(FILE *out, const sb_stat_t *s, bool rate, bool lag);
 
 /* The full cumulative report: SQL statistics (when `db`), Throughput,
    Latency (ms) with the percentile lines, Threads fairness. */
@@ -63,6 +73,11 @@ void sb_report_types(FILE *out, const sb_type_row_t *rows, unsigned n);
 /* "Latency limit: ..." line (--latency-limit): `late` of `events` took
    longer than `limit_ms`. */
 void sb_report_latency_limit(FILE *out, double limit_ms, uint64_t late, uint64_t events);
+
+/* "Workload metrics:" block (bmk): one line per metric of `s` (name from
+   sb_metric_name) with its total and the rate over s->time_total
+   seconds, then a blank line. Prints nothing when no metric exists. */
+void sb_report_metrics(FILE *out, const sb_stat_t *s);
 
 /* Debug per-thread line (--debug). */
 void sb_report_thread_debug(FILE *out, unsigned tid, double min, double avg,

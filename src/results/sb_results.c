@@ -11,6 +11,7 @@
 
 #include "results/sb_hdrlog.h"
 #include "core/sb_logger.h"
+#include "core/sb_metric.h"
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
 #include "results/sb_results.h"
@@ -123,6 +124,14 @@ void sb_results_start(double epoch_s)
   pthread_mutex_unlock(&lock);
 }
 
+void sb_results_iso_time(double epoch_s, char *buf, size_t len)
+{
+  time_t t = (time_t) epoch_s;
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 static double ms(double seconds)
 {
   return seconds * 1000.0;
@@ -131,6 +140,29 @@ static double ms(double seconds)
 static double rate(uint64_t n, double s)
 {
   return s > 0 ? (double) n / s : 0.0;
+}
+
+/* {name: count} of the workload metrics in `st` (an interval's sums). */
+static json_t *metrics_counts_json(const sb_stat_t *st)
+{
+  json_t *o = json_object();
+  for (unsigned i = 0; i < st->nmetrics; i++)
+    json_object_set_new(o, sb_metric_name((int) i), json_integer((json_int_t) st->metrics[i]));
+  return o;
+}
+
+/* {name: {total, per_sec}} of the workload metrics over the run. */
+static json_t *metrics_summary_json(const sb_stat_t *st)
+{
+  json_t *o = json_object();
+  for (unsigned i = 0; i < st->nmetrics; i++)
+  {
+    json_t *m = json_object();
+    json_object_set_new(m, "total", json_integer((json_int_t) st->metrics[i]));
+    json_object_set_new(m, "per_sec", json_real(rate(st->metrics[i], st->time_total)));
+    json_object_set_new(o, sb_metric_name((int) i), m);
+  }
+  return o;
 }
 
 static json_t *type_interval_json(const sb_evtype_stat_t *t, double len_s)
@@ -171,6 +203,12 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   json_object_set_new(row, "reads_per_s", json_real(rate(st->reads, len)));
   json_object_set_new(row, "writes_per_s", json_real(rate(st->writes, len)));
   json_object_set_new(row, "other_per_s", json_real(rate(st->other, len)));
+  /* Counts as well as rates: merging runs sums counts exactly. */
+  json_object_set_new(row, "reads", json_integer((json_int_t) st->reads));
+  json_object_set_new(row, "writes", json_integer((json_int_t) st->writes));
+  json_object_set_new(row, "other", json_integer((json_int_t) st->other));
+  json_object_set_new(row, "errors", json_integer((json_int_t) st->errors));
+  json_object_set_new(row, "reconnects", json_integer((json_int_t) st->reconnects));
   json_object_set_new(row, "errors_per_s", json_real(rate(st->errors, len)));
   json_object_set_new(row, "reconnects_per_s", json_real(rate(st->reconnects, len)));
   json_t *lat = json_object();
@@ -192,6 +230,12 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   json_object_set_new(row, "concurrency", json_integer((json_int_t) st->concurrency));
   json_object_set_new(row, "schedule_lag_ms", json_real(x->lag_ms));
   json_object_set_new(row, "late_events", json_integer((json_int_t) x->late));
+  /* The interval's own histogram, so merged runs get exact interval
+     percentiles (a few hundred bytes a row). */
+  char *enc = sb_hdr_encode_v2_base64(h);
+  json_object_set_new(row, "hdr_v2_compressed_base64", enc ? json_string(enc) : json_null());
+  free(enc);
+  json_object_set_new(row, "metrics", metrics_counts_json(st));
   unsigned ntypes = sb_evtype_count();
   if (ntypes > 1)
   {
@@ -241,13 +285,15 @@ static json_t *manifest_json(void)
   char host[256] = "";
   gethostname(host, sizeof(host) - 1);
   json_object_set_new(m, "host", json_string(host));
-  time_t t = (time_t) start_epoch;
-  struct tm tm;
   char iso[64];
-  gmtime_r(&t, &tm);
-  strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  sb_results_iso_time(start_epoch, iso, sizeof(iso));
   json_object_set_new(m, "start_time", json_string(iso));
   json_object_set_new(m, "start_epoch_s", json_real(start_epoch));
+  /* start_epoch_s is written with 10 significant digits (whole seconds);
+     merging runs on the wall clock needs the fraction. */
+  json_object_set_new(m, "start_epoch_us", json_integer((json_int_t) (start_epoch * 1e6)));
+  const char *series = sb_opt_str("series-id");
+  json_object_set_new(m, "series_id", series && *series ? json_string(series) : json_null());
   const sb_rand_params_t *rp = sb_rand_params();
   json_object_set_new(m, "rand_seed", json_integer((json_int_t) rp->seed));
   json_object_set_new(m, "rand_seed_from_clock", json_boolean(rp->seed_from_clock));
@@ -332,10 +378,21 @@ static json_t *summary_json(const sb_stat_t *st, uint64_t late,
   json_object_set_new(fair, "execution_time_avg_s", json_real(st->exec_avg));
   json_object_set_new(fair, "execution_time_stddev_s", json_real(st->exec_stddev));
   json_object_set_new(s, "fairness", fair);
+  json_object_set_new(s, "metrics", metrics_summary_json(st));
   return s;
 }
 
-static json_t *types_json(const sb_type_row_t *rows, unsigned n)
+/* The histogram of the type named `name` in `types`, or NULL. */
+static const sb_hdr_t *type_hist(const sb_evtype_stat_t *types, const char *name)
+{
+  for (unsigned i = 0; types && i < sb_evtype_count(); i++)
+    if (strcmp(sb_evtype_name((int) i), name) == 0)
+      return types[i].hist;
+  return NULL;
+}
+
+static json_t *types_json(const sb_type_row_t *rows, unsigned n,
+                          const sb_evtype_stat_t *types)
 {
   json_t *a = json_array();
   for (unsigned i = 0; i < n; i++)
@@ -356,9 +413,72 @@ static json_t *types_json(const sb_type_row_t *rows, unsigned n)
     json_object_set_new(lat, "p99", json_real(ms(r->p99)));
     json_object_set_new(lat, "max", json_real(ms(r->max)));
     json_object_set_new(o, "latency_ms", lat);
+    const sb_hdr_t *h = type_hist(types, r->name);
+    char *enc = h ? sb_hdr_encode_v2_base64(h) : NULL;
+    json_object_set_new(o, "hdr_v2_compressed_base64", enc ? json_string(enc) : json_null());
+    free(enc);
     json_array_append_new(a, o);
   }
   return a;
+}
+
+/* A server counter's delta, or null when the server has no such counter. */
+static json_t *srv_count(const sb_srv_stats_t *sv, int i)
+{
+  return sv->has[i] ? json_integer((json_int_t) sv->delta[i]) : json_null();
+}
+
+static json_t *srv_rate(const sb_srv_stats_t *sv, int i)
+{
+  return sv->has[i] ? json_real(rate(sv->delta[i], sv->window_s)) : json_null();
+}
+
+/* Average ms per operation from a us time sum and a count. */
+static json_t *srv_avg_ms(const sb_srv_stats_t *sv, int time_us, int count)
+{
+  if (!sv->has[time_us] || !sv->has[count])
+    return json_null();
+  uint64_t n = sv->delta[count];
+  return json_real(n ? (double) sv->delta[time_us] / 1000.0 / (double) n : 0.0);
+}
+
+/* Redo / WAL writes over the window (null when the server has none). */
+static json_t *redo_json(const sb_srv_stats_t *sv, bool pg)
+{
+  if (!sv->has[SB_SRV_REDO_BYTES])
+    return json_null();
+  json_t *o = json_object();
+  json_object_set_new(o, "source", json_string(pg ? "pg_stat_wal" : "SHOW GLOBAL STATUS"));
+  json_object_set_new(o, "bytes", srv_count(sv, SB_SRV_REDO_BYTES));
+  json_object_set_new(o, "bytes_per_s", srv_rate(sv, SB_SRV_REDO_BYTES));
+  json_object_set_new(o, "writes", srv_count(sv, SB_SRV_REDO_WRITES));
+  json_object_set_new(o, "writes_per_s", srv_rate(sv, SB_SRV_REDO_WRITES));
+  json_object_set_new(o, "syncs", srv_count(sv, SB_SRV_REDO_SYNCS));
+  json_object_set_new(o, "syncs_per_s", srv_rate(sv, SB_SRV_REDO_SYNCS));
+  json_object_set_new(o, "write_time_ms", sv->has[SB_SRV_REDO_WRITE_US]
+                      ? json_real((double) sv->delta[SB_SRV_REDO_WRITE_US] / 1000.0) : json_null());
+  json_object_set_new(o, "sync_time_ms", sv->has[SB_SRV_REDO_SYNC_US]
+                      ? json_real((double) sv->delta[SB_SRV_REDO_SYNC_US] / 1000.0) : json_null());
+  json_object_set_new(o, "avg_write_ms", srv_avg_ms(sv, SB_SRV_REDO_WRITE_US, SB_SRV_REDO_WRITES));
+  json_object_set_new(o, "avg_sync_ms", srv_avg_ms(sv, SB_SRV_REDO_SYNC_US, SB_SRV_REDO_SYNCS));
+  json_object_set_new(o, "io_timing", sv->wal_timing < 0 ? json_null()
+                      : json_boolean(sv->wal_timing == 1));
+  return o;
+}
+
+/* Data-file writes over the window (null when the server has none). */
+static json_t *data_writes_json(const sb_srv_stats_t *sv)
+{
+  if (!sv->has[SB_SRV_DATA_BYTES] && !sv->has[SB_SRV_DATA_WRITES])
+    return json_null();
+  json_t *o = json_object();
+  json_object_set_new(o, "source", json_string(sv->counter_source[SB_SRV_DATA_WRITES]
+                                               ? sv->counter_source[SB_SRV_DATA_WRITES] : ""));
+  json_object_set_new(o, "bytes", srv_count(sv, SB_SRV_DATA_BYTES));
+  json_object_set_new(o, "bytes_per_s", srv_rate(sv, SB_SRV_DATA_BYTES));
+  json_object_set_new(o, "writes", srv_count(sv, SB_SRV_DATA_WRITES));
+  json_object_set_new(o, "writes_per_s", srv_rate(sv, SB_SRV_DATA_WRITES));
+  return o;
 }
 
 static json_t *server_json(void)
@@ -386,6 +506,9 @@ static json_t *server_json(void)
                       ? json_real(rate(sv->delta[SB_SRV_QUERIES], sv->window_s)) : json_null());
   json_object_set_new(o, "client_events", json_integer((json_int_t) sv->client.v[SB_CNT_EVENT]));
   json_object_set_new(o, "client_statements", json_integer((json_int_t) sv->client_statements));
+  bool pg = strcmp(sv->driver, "pgsql") == 0;
+  json_object_set_new(o, "redo", redo_json(sv, pg));
+  json_object_set_new(o, "data_writes", data_writes_json(sv));
   return o;
 }
 
@@ -407,7 +530,7 @@ static json_t *server_and_cost_json(void)
   return s;
 }
 
-static json_t *histogram_json(const sb_hdr_t *h)
+json_t *sb_results_histogram_json(const sb_hdr_t *h)
 {
   json_t *o = json_object();
   json_object_set_new(o, "unit", json_string("ns"));
@@ -508,10 +631,10 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     json_object_set_new(doc, "format_version", json_integer(RESULTS_FORMAT_VERSION));
     json_object_set_new(doc, "manifest", manifest_json());
     json_object_set_new(doc, "intervals", json_incref(intervals));
-    json_object_set_new(doc, "event_types", types_json(rows, n));
+    json_object_set_new(doc, "event_types", types_json(rows, n, types));
     json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
     json_object_set_new(doc, "server", server_and_cost_json());
-    json_object_set_new(doc, "histogram", histogram_json(h));
+    json_object_set_new(doc, "histogram", sb_results_histogram_json(h));
     size_t len = strlen(json_path) + 16;
     char *tmp = malloc(len);
     snprintf(tmp, len, "%s.tmp", json_path);

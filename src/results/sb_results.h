@@ -26,7 +26,10 @@
 #define SB_RESULTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include <jansson.h>
 
 #include "results/sb_evtype.h"
 #include "core/sb_histogram.h"
@@ -84,5 +87,14 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
                       const sb_evtype_stat_t *types,
                       const sb_type_row_t *rows, unsigned n, uint64_t late,
                       const char *interrupted_reason, int exit_code);
+
+/* `epoch_s` (seconds since the epoch) as the manifest's start_time text,
+   "YYYY-MM-DDThh:mm:ssZ" (UTC), into `buf` (`len` bytes). Thread-safe. */
+void sb_results_iso_time(double epoch_s, char *buf, size_t len);
+
+/* The document's "histogram" object for `h` (unit, range, total, the
+   non-empty buckets, the V2 encoding); also used by merged documents.
+   New reference; NULL-safe fields on OOM. Thread-safe. */
+json_t *sb_results_histogram_json(const sb_hdr_t *h);
 
 #endif

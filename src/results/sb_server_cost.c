@@ -115,11 +115,17 @@ int sb_server_cost_configure(void)
     snprintf(sb_cost_tgt.desc, sizeof(sb_cost_tgt.desc), "%s (--server-cgroup)",
              sb_cost_tgt.what);
   }
-  if (!sb_cost_tgt.enabled && sb_cost_tgt.explicit_target)
+  if (sb_cost_tgt.explicit_target)
   {
-    log_text(LOG_FATAL, "--server-cost=off contradicts --server-%s",
-             have_cg ? "cgroup" : "pid");
-    return -1;
+    /* a target asks for the measurement (also under the sysbench persona,
+       where --server-cost defaults to off) unless it was turned off */
+    if (!sb_cost_tgt.enabled && sb_opt_given("server-cost"))
+    {
+      log_text(LOG_FATAL, "--server-cost=off contradicts --server-%s",
+               have_cg ? "cgroup" : "pid");
+      return -1;
+    }
+    sb_cost_tgt.enabled = true;
   }
   return 0;
 }

@@ -8,7 +8,6 @@
 
 #include "core/sb_counter.h"
 #include "core/sb_logger.h"
-#include "core/sb_version.h"
 #include "results/sb_server_cost.h"
 #include "results/sb_perf_count.h"
 #include "results/sb_server_cost_priv.h"
@@ -24,13 +23,6 @@ static struct {
   char counter_note[400];
   char server_note[256];
 } run;
-
-/* The sysbench persona (argv[0] "sysbench") prints sysbench's report
-   only. */
-static bool bmk_persona(void)
-{
-  return strcmp(sb_progname(), "sysbench") != 0;
-}
 
 bool sb_server_cost_active(void)
 {
@@ -99,15 +91,12 @@ void sb_server_cost_begin(void)
       return;                   /* not a database test: nothing to find */
     locate_server();
   }
-  if (bmk_persona())
-  {
-    if (sb_cost_tgt.kind != SB_COST_NONE)
-      log_text(LOG_NOTICE, "Server cost: measuring %s", sb_cost_tgt.desc);
-    else
-      log_text(LOG_NOTICE, "Server cost: the server's CPU is not measured: %s; give "
-               "--server-pid=PID or --server-cgroup=PATH (--server-cost=off turns this off)",
-               sb_cost_tgt.reason);
-  }
+  if (sb_cost_tgt.kind != SB_COST_NONE)
+    log_text(LOG_NOTICE, "Server cost: measuring %s", sb_cost_tgt.desc);
+  else
+    log_text(LOG_NOTICE, "Server cost: the server's CPU is not measured: %s; give "
+             "--server-pid=PID or --server-cgroup=PATH (--server-cost=off turns this off)",
+             sb_cost_tgt.reason);
   run.meas = sb_cost_start();
   if (run.meas == NULL)
     return;
@@ -199,7 +188,7 @@ static void print_server(const sb_cost_reading_t *r)
 
 void sb_server_cost_print(void)
 {
-  if (!run.begun || !bmk_persona())
+  if (!run.begun)
     return;
   log_lock();
   if (!run.have_end)
@@ -297,6 +286,13 @@ json_t *sb_server_cost_json(void)
   json_object_set_new(o, "queries", json_integer((json_int_t) run.queries));
   json_object_set_new(o, "server_cpu_s", end && r->has_server_cpu
                       ? cpu_json(r->server_user_s, r->server_system_s) : json_null());
+  /* totals in the units of per_transaction, so a merge of several
+     processes' files can divide them by the summed transactions */
+  json_object_set_new(o, "server_cpu_us", num_or_null(end && r->has_server_cpu,
+                      (r->server_user_s + r->server_system_s) * 1e6));
+  bool instr = end && r->has_counter && strcmp(run.counter_note, "instructions:u") == 0;
+  json_object_set_new(o, "instructions", instr ? json_integer((json_int_t) r->counter)
+                                               : json_null());
   json_t *ctr = json_null();
   if (end && r->has_counter)
   {
@@ -309,14 +305,9 @@ json_t *sb_server_cost_json(void)
                       ? json_string(run.counter_note) : json_null());
   json_object_set_new(o, "client_cpu_s", end ? cpu_json(r->client_user_s, r->client_system_s)
                                               : json_null());
-  json_t *host = json_null();
-  if (end && r->host_busy_pct >= 0)
-  {
-    host = json_object();
-    json_object_set_new(host, "busy_pct", json_real(r->host_busy_pct));
-    json_object_set_new(host, "cpus", json_integer(r->host_cpus));
-  }
-  json_object_set_new(o, "host_cpu", host);
+  bool host = end && r->host_busy_pct >= 0;
+  json_object_set_new(o, "host_cpu_busy_pct", num_or_null(host, r->host_busy_pct));
+  json_object_set_new(o, "host_cpus", host ? json_integer(r->host_cpus) : json_null());
   json_object_set_new(o, "per_transaction", end ? per_json(r, run.events) : json_null());
   json_object_set_new(o, "per_query", end ? per_json(r, run.queries) : json_null());
   return o;

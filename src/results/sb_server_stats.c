@@ -21,23 +21,30 @@ static sb_counters_t client_start;
    server has no such counter). */
 static const char *const my_names[SB_SRV_NCOUNTERS] = {
   "Com_commit", "Com_rollback", "Questions", "Innodb_rows_read", NULL,
-  "Innodb_rows_inserted", "Innodb_rows_updated", "Innodb_rows_deleted"
+  "Innodb_rows_inserted", "Innodb_rows_updated", "Innodb_rows_deleted", NULL,
+  "Innodb_os_log_written", "Innodb_log_writes", "Innodb_os_log_fsyncs", NULL, NULL,
+  "Innodb_data_written", "Innodb_data_writes"
 };
 /* MariaDB 10.5+ has no Innodb_rows_*; the handler counters stand in. */
 static const char *const my_alt_names[SB_SRV_NCOUNTERS] = {
   NULL, NULL, NULL, "Rows_read", NULL, "Handler_write", "Handler_update", "Handler_delete"
 };
-static const char *const pg_names[SB_SRV_NCOUNTERS] = {
+/* The names pg_sql() gives its rows; the data-write names depend on the
+   version (set_pg_data_names). */
+static const char *pg_names[SB_SRV_NCOUNTERS] = {
   "xact_commit", "xact_rollback", NULL, "tup_returned", "tup_fetched",
-  "tup_inserted", "tup_updated", "tup_deleted", "autovacuum_runs"
+  "tup_inserted", "tup_updated", "tup_deleted", "autovacuum_runs",
+  "wal_bytes", "wal_write", "wal_sync", "wal_write_time_us", "wal_sync_time_us",
+  NULL, NULL
 };
 
 static const char MY_STATUS_SQL[] =
   "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_commit','Com_rollback',"
   "'Questions','Innodb_rows_read','Innodb_rows_inserted',"
   "'Innodb_rows_updated','Innodb_rows_deleted','Rows_read','Handler_write',"
-  "'Handler_update','Handler_delete')";
-static const char PG_STATUS_SQL[] =
+  "'Handler_update','Handler_delete','Innodb_os_log_written','Innodb_log_writes',"
+  "'Innodb_os_log_fsyncs','Innodb_data_written','Innodb_data_writes')";
+static const char PG_DB_SQL[] =
   "SELECT v.name, v.value FROM pg_stat_database d, LATERAL (VALUES "
   "('xact_commit', d.xact_commit), ('xact_rollback', d.xact_rollback), "
   "('tup_returned', d.tup_returned), ('tup_fetched', d.tup_fetched), "
@@ -46,6 +53,27 @@ static const char PG_STATUS_SQL[] =
   "WHERE d.datname = current_database() "
   "UNION ALL SELECT 'autovacuum_runs', COALESCE(sum(autovacuum_count + autoanalyze_count), 0) "
   "FROM pg_stat_all_tables";
+/* PostgreSQL 14+: cluster-wide WAL counters; times in ms -> us */
+static const char PG_WAL_SQL[] =
+  " UNION ALL SELECT v.name, v.value FROM pg_stat_wal w, LATERAL (VALUES "
+  "('wal_bytes', w.wal_bytes::bigint), ('wal_write', w.wal_write), "
+  "('wal_sync', w.wal_sync), ('wal_write_time_us', (w.wal_write_time * 1000)::bigint), "
+  "('wal_sync_time_us', (w.wal_sync_time * 1000)::bigint)) AS v(name, value)";
+/* Data-file writes: pg_stat_io (16+; op_bytes until 17, write_bytes from
+   18), else the shared buffers written by the checkpointer, the
+   background writer and backends (pg_stat_bgwriter, 8 KiB blocks). */
+static const char PG_IO17_SQL[] =
+  " UNION ALL SELECT 'io_writes', COALESCE(sum(writes), 0)::bigint FROM pg_stat_io"
+  " UNION ALL SELECT 'io_write_bytes', COALESCE(sum(writes * op_bytes), 0)::bigint FROM pg_stat_io";
+static const char PG_IO18_SQL[] =
+  " UNION ALL SELECT 'io_writes', COALESCE(sum(writes), 0)::bigint FROM pg_stat_io"
+  " UNION ALL SELECT 'io_write_bytes', COALESCE(sum(write_bytes), 0)::bigint FROM pg_stat_io";
+static const char PG_BGW_SQL[] =
+  " UNION ALL SELECT 'buffers_written', (buffers_checkpoint + buffers_clean + buffers_backend)"
+  " FROM pg_stat_bgwriter"
+  " UNION ALL SELECT 'buffers_written_bytes', (buffers_checkpoint + buffers_clean + "
+  "buffers_backend) * current_setting('block_size')::bigint FROM pg_stat_bgwriter";
+static char pg_status_sql[sizeof(PG_DB_SQL) + sizeof(PG_WAL_SQL) + sizeof(PG_BGW_SQL) + 64];
 
 static const char MY_SETTINGS_SQL[] =
   "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('version_comment',"
@@ -92,6 +120,7 @@ static int query_pairs(const char *sql, void (*row)(const char *, const char *))
 
 static uint64_t *sample_target;
 static bool found_primary[SB_SRV_NCOUNTERS];
+static bool found_alt[SB_SRV_NCOUNTERS];
 static uint64_t alt_vals[SB_SRV_NCOUNTERS];
 
 static void store_counter(const char *name, const char *value)
@@ -105,8 +134,25 @@ static void store_counter(const char *name, const char *value)
       found_primary[i] = true;
     }
     if (!is_pg && my_alt_names[i] && strcasecmp(my_alt_names[i], name) == 0)
+    {
       alt_vals[i] = strtoull(value, NULL, 10);
+      found_alt[i] = true;
+    }
   }
+}
+
+/* The PostgreSQL status query for this server version (pg_version_num
+   known): database counters, WAL (14+), data-file writes. */
+static const char *pg_sql(void)
+{
+  snprintf(pg_status_sql, sizeof(pg_status_sql), "%s%s%s", PG_DB_SQL,
+           pg_version_num >= 140000 ? PG_WAL_SQL : "",
+           pg_version_num >= 180000 ? PG_IO18_SQL
+           : pg_version_num >= 160000 ? PG_IO17_SQL : PG_BGW_SQL);
+  bool io = pg_version_num >= 160000;
+  pg_names[SB_SRV_DATA_WRITES] = io ? "io_writes" : "buffers_written";
+  pg_names[SB_SRV_DATA_BYTES] = io ? "io_write_bytes" : "buffers_written_bytes";
+  return pg_status_sql;
 }
 
 static void store_setting(const char *name, const char *value)
@@ -131,19 +177,29 @@ static void warn_failed(const char *what)
            db_conn_sql_errmsg(con) ? db_conn_sql_errmsg(con) : "unknown error");
 }
 
-static int sample(uint64_t *vals)
+/* Reads the counters into vals; `first`: the start sample, which decides
+   which counters this server has (st.has, st.counter_source). */
+static int sample(uint64_t *vals, bool first)
 {
   memset(vals, 0, sizeof(uint64_t) * SB_SRV_NCOUNTERS);
   memset(found_primary, 0, sizeof(found_primary));
+  memset(found_alt, 0, sizeof(found_alt));
   memset(alt_vals, 0, sizeof(alt_vals));
   sample_target = vals;
-  int rc = query_pairs(is_pg ? PG_STATUS_SQL : MY_STATUS_SQL, store_counter);
-  for (int i = 0; rc == 0 && !is_pg && i < SB_SRV_NCOUNTERS; i++)
-    if (!found_primary[i] && my_alt_names[i])
-    {
+  int rc = query_pairs(is_pg ? pg_status_sql : MY_STATUS_SQL, store_counter);
+  for (int i = 0; rc == 0 && i < SB_SRV_NCOUNTERS; i++)
+  {
+    bool alt = !found_primary[i] && found_alt[i];
+    if (alt)
       vals[i] = alt_vals[i];
-      st.counter_source[i] = my_alt_names[i];
+    if (first)
+    {
+      st.has[i] = found_primary[i] || alt;
+      st.counter_source[i] = alt ? my_alt_names[i] : is_pg ? pg_names[i] : my_names[i];
     }
+  }
+  if (first && st.wal_timing == 0)
+    st.has[SB_SRV_REDO_WRITE_US] = st.has[SB_SRV_REDO_SYNC_US] = false;
   return rc;
 }
 
@@ -199,13 +255,19 @@ static unsigned flush_backend_stats(void)
   return n;
 }
 
-static int pg_read_snapshot(uint64_t *vals)
+static int pg_read_snapshot(uint64_t *vals, bool first)
 {
   db_result_t *rs = db_query(con, "SELECT pg_stat_clear_snapshot()", 31);
   if (rs == NULL)
     return -1;
   db_free_results(rs);
-  return sample(vals);
+  return sample(vals, first);
+}
+
+static void set_wal_timing(const char *name, const char *value)
+{
+  (void) name;
+  st.wal_timing = strcmp(value, "on") == 0 ? 1 : 0;
 }
 
 void sb_server_stats_begin(bool enabled)
@@ -216,11 +278,7 @@ void sb_server_stats_begin(bool enabled)
     return;
   is_pg = strcmp(db_driver_name(drv), "pgsql") == 0;
   snprintf(st.driver, sizeof(st.driver), "%s", db_driver_name(drv));
-  for (int i = 0; i < SB_SRV_NCOUNTERS; i++)
-  {
-    st.counter_source[i] = is_pg ? pg_names[i] : my_names[i];
-    st.has[i] = st.counter_source[i] != NULL;
-  }
+  st.wal_timing = -1;
   /* The sampler's statements must not count as the client's, and a
      failed connect is not fatal here, so the driver must not say FATAL. */
   int saved_tid = sb_tls_tid;
@@ -254,11 +312,14 @@ void sb_server_stats_begin(bool enabled)
        (idle, no snapshot held under READ COMMITTED) until the end sample,
        so it never counts in the window. */
     query_pairs("SELECT 'v', current_setting('server_version_num')", set_version_num);
+    if (pg_version_num >= 140000)
+      query_pairs("SELECT 'v', current_setting('track_wal_io_timing')", set_wal_timing);
+    pg_sql();
     flush_backend_stats();
-    rc = db_query(con, "BEGIN", 5) ? pg_read_snapshot(start_vals) : -1;
+    rc = db_query(con, "BEGIN", 5) ? pg_read_snapshot(start_vals, true) : -1;
   }
   else
-    rc = sample(start_vals);
+    rc = sample(start_vals, true);
   if (rc != 0)
   {
     warn_failed(is_pg ? "read pg_stat_database" : "read SHOW GLOBAL STATUS");
@@ -282,11 +343,11 @@ void sb_server_stats_end(void)
   if (is_pg)
   {
     own = flush_backend_stats();
-    rc = pg_read_snapshot(end_vals);
+    rc = pg_read_snapshot(end_vals, false);
     db_query(con, "COMMIT", 6);
   }
   else
-    rc = sample(end_vals);
+    rc = sample(end_vals, false);
   if (rc != 0)
   {
     warn_failed("read the server counters at the end of the run");
@@ -307,19 +368,62 @@ void sb_server_stats_end(void)
   st.have_delta = true;
 }
 
+/* Width of the label column: the longest label is
+   "redo written (Innodb_os_log_written):" plus the indent. */
+#define LABEL_W 46
+
 static void print_line(const char *label, uint64_t server, uint64_t client, bool compare,
                        const char *client_what)
 {
   double w = st.window_s > 0 ? st.window_s : 1;
   char head[96];
   snprintf(head, sizeof(head), "    %s:", label);
-  printf("%-38s %12" PRIu64 "  (%.2f per sec.)", head, server, (double) server / w);
+  printf("%-*s %12" PRIu64 "  (%.2f per sec.)", LABEL_W, head, server, (double) server / w);
   if (compare)
   {
     double diff = client ? ((double) server - (double) client) * 100.0 / (double) client : 0;
     printf("  client %s: %" PRIu64 "  diff: %+.3f%%", client_what, client, diff);
   }
   printf("\n");
+}
+
+/* A write-side line: the count and its rate (MiB/s for `bytes`), and the
+   average time per operation when `time_counter` (us) is given (>= 0)
+   and the server has it. */
+static void print_write_line(const char *what, int counter, bool bytes, int time_counter)
+{
+  if (!st.has[counter])
+    return;
+  double w = st.window_s > 0 ? st.window_s : 1;
+  uint64_t v = st.delta[counter];
+  char head[96];
+  snprintf(head, sizeof(head), "    %s (%s):", what, st.counter_source[counter]);
+  if (bytes)
+    printf("%-*s %12" PRIu64 "  (%.2f MiB/s)", LABEL_W, head, v, (double) v / w / 1048576.0);
+  else
+    printf("%-*s %12" PRIu64 "  (%.2f per sec.)", LABEL_W, head, v, (double) v / w);
+  if (time_counter >= 0 && st.has[time_counter])
+    printf("  avg %.3f ms (%s)", v ? (double) st.delta[time_counter] / 1000.0 / (double) v : 0.0,
+           st.counter_source[time_counter]);
+  printf("\n");
+}
+
+/* Redo / WAL and data-file writes (load tests). */
+static void print_writes(void)
+{
+  const char *redo = is_pg ? "WAL" : "redo";
+  char what[32];
+  snprintf(what, sizeof(what), "%s written", redo);
+  print_write_line(what, SB_SRV_REDO_BYTES, true, -1);
+  snprintf(what, sizeof(what), "%s writes", redo);
+  print_write_line(what, SB_SRV_REDO_WRITES, false, SB_SRV_REDO_WRITE_US);
+  snprintf(what, sizeof(what), "%s syncs", redo);
+  print_write_line(what, SB_SRV_REDO_SYNCS, false, SB_SRV_REDO_SYNC_US);
+  if (st.wal_timing == 0)
+    printf("    (track_wal_io_timing is off: no WAL write/sync times; ALTER SYSTEM SET "
+           "track_wal_io_timing = on; SELECT pg_reload_conf(); turns it on)\n");
+  print_write_line("data written", SB_SRV_DATA_BYTES, true, -1);
+  print_write_line("data writes", SB_SRV_DATA_WRITES, false, -1);
 }
 
 void sb_server_stats_print(void)
@@ -366,6 +470,7 @@ void sb_server_stats_print(void)
              st.counter_source[SB_SRV_ROWS_INSERTED + i]);
     print_line(label, d[SB_SRV_ROWS_INSERTED + i], 0, false, NULL);
   }
+  print_writes();
   printf("\n");
   fflush(stdout);
   log_unlock();
@@ -377,7 +482,7 @@ void sb_server_stats_close(void)
     return;
   int saved_tid = sb_tls_tid;
   sb_tls_tid = SB_TID_UNCOUNTED;
-  db_connection_close(con);
+  /* closes it unless a failed reconnect already did (no ALERT then) */
   db_connection_free(con);
   sb_tls_tid = saved_tid;
   con = NULL;

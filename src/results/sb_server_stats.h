@@ -8,6 +8,14 @@
  *                  Innodb_rows_* (MariaDB 10.5+: Rows_read, Handler_*)
  *   PostgreSQL:    pg_stat_database (current database) xact_commit,
  *                  xact_rollback, tup_*; autovacuum/autoanalyze runs
+ * and the write side of the server, for load tests:
+ *   MariaDB/MySQL: Innodb_os_log_written, Innodb_log_writes,
+ *                  Innodb_os_log_fsyncs (MySQL; MariaDB 10.8+ has none),
+ *                  Innodb_data_written, Innodb_data_writes
+ *   PostgreSQL 14+: pg_stat_wal wal_bytes, wal_write, wal_sync and, when
+ *                  track_wal_io_timing is on, wal_write_time/wal_sync_time;
+ *                  data writes from pg_stat_io (16+) or pg_stat_bgwriter
+ *                  (buffers_checkpoint + buffers_clean + buffers_backend)
  * It also reads the server version and the settings that matter for a
  * benchmark (buffer pool / shared buffers, durability, connections) for
  * the results file's manifest.
@@ -42,6 +50,16 @@ typedef enum {
   SB_SRV_ROWS_READ, SB_SRV_ROWS_FETCHED, SB_SRV_ROWS_INSERTED,
   SB_SRV_ROWS_UPDATED, SB_SRV_ROWS_DELETED,
   SB_SRV_AUTOVACUUM,              /* PostgreSQL: autovacuum + autoanalyze runs */
+  /* redo / WAL and data-file writes (issue 11; present only when the
+     server has them, see has[]) */
+  SB_SRV_REDO_BYTES,              /* Innodb_os_log_written / wal_bytes */
+  SB_SRV_REDO_WRITES,             /* Innodb_log_writes / wal_write */
+  SB_SRV_REDO_SYNCS,              /* Innodb_os_log_fsyncs (MySQL) / wal_sync */
+  SB_SRV_REDO_WRITE_US,           /* wal_write_time (track_wal_io_timing), us */
+  SB_SRV_REDO_SYNC_US,            /* wal_sync_time, us */
+  SB_SRV_DATA_BYTES,              /* Innodb_data_written / pg_stat_io or
+                                     pg_stat_bgwriter blocks x block_size */
+  SB_SRV_DATA_WRITES,             /* Innodb_data_writes / writes of those */
   SB_SRV_NCOUNTERS
 } sb_srv_counter_t;
 
@@ -56,7 +74,9 @@ typedef struct {
 
   bool have_delta;                /* both samples succeeded */
   double window_s;                /* seconds between the samples */
-  bool has[SB_SRV_NCOUNTERS];     /* counter exists for this server */
+  bool has[SB_SRV_NCOUNTERS];     /* the server reported this counter */
+  int wal_timing;                 /* PostgreSQL 14+: track_wal_io_timing
+                                     1 on, 0 off (no WAL times); -1 n/a */
   const char *counter_source[SB_SRV_NCOUNTERS]; /* server's counter names */
   uint64_t delta[SB_SRV_NCOUNTERS];
   sb_counters_t client;           /* client counters over the same window */

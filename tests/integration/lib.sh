@@ -72,23 +72,24 @@ pgsql_q() {
   PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d sbtest -At -c "$1"
 }
 
-# --results files: json_ok FILE validates against docs/results.schema.json;
-# json_get FILE PYEXPR prints a Python expression of the document `d`.
-json_ok() {
-  python3 - "$1" "$TOP/docs/results.schema.json" <<'EOF'
-import json, sys, jsonschema
-jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
-EOF
-}
-json_get() {
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
-}
 # within A B PCT: |A-B| <= PCT% of B
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(b>0 && d<=b*p/100)}'; }
 
 # A number from the final report: report_value "transactions:" "$OUT"
 report_value() {
   printf '%s\n' "$2" | grep -E "^ *$1" | head -1 | awk -F: '{print $2}' | awk '{print $1}' | sed 's/s$//'
+}
+
+# json_ok FILE: the document validates against docs/results.schema.json.
+json_ok() {
+  python3 - "$1" "$TOP/docs/results.schema.json" <<'EOF'
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+EOF
+}
+# jq-like: json_get FILE PYEXPR (d = the document)
+json_get() {
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
 }
 
 finish() {

@@ -90,13 +90,13 @@ assert_eq "bad INT exit 1" 1 "$RC"
 assert_eq "bad INT message" "Invalid value for the 'typed' option: 'abc'" "$ERR"
 run_bmk_split s.lua prepare
 assert_eq "missing prepare exit 1" 1 "$RC"
-assert_eq "missing prepare message" "'s' test does not implement the 'prepare' command." "$ERR"
+assert_eq "missing prepare message" "'s.lua' test does not implement the 'prepare' command." "$ERR"
 run_bmk_split s.lua frobnicate
 assert_eq "unknown command message" "Unknown command: frobnicate" "$ERR"
 
 # help fallback: sorted options, aligned, defaults
 run_bmk s.lua help
-assert_contains "script help layout" "$OUT" "s options:
+assert_contains "script help layout" "$OUT" "s.lua options:
   --count=N          a number [5]
   --flag[=on|off]    a flag [off]
   --items=[LIST,...] a list [x,y]
@@ -243,7 +243,7 @@ assert_match "syntax error message names the file" "$OUT" "^FATAL: syntax.lua:[0
 printf 'function thread_init() end\n' > noevent.lua
 run_bmk noevent.lua run
 assert_eq "script without event() exit 1" 1 "$RC"
-assert_contains "script without event() message" "$OUT" "FATAL: cannot find the event() function in noevent"
+assert_contains "script without event() message" "$OUT" "FATAL: cannot find the event() function in noevent.lua"
 printf 'function thread_init() error("boom") end\nfunction event() end\n' > tinit.lua
 run_bmk tinit.lua run
 assert_eq "thread_init failure exit 1" 1 "$RC"
@@ -279,6 +279,20 @@ sleep 1
 kill -TERM $pid
 wait $pid
 assert_eq "SIGTERM exit 143" 143 "$?"
+
+# a signal before the run (here while the script loads) gives a FATAL line
+# and the shell's exit code, not a silent death
+cat > slowload.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+ffi.C.usleep(20000000)
+function event() end
+LUA
+"$BMK" slowload.lua run > load.out 2>&1 &
+pid=$!
+for _ in $(seq 200); do grep -q '^bmk 1' load.out && break; sleep 0.05; done
+kill -TERM $pid
+wait $pid
+assert_eq "SIGTERM while loading: exit 143 and a FATAL line" "143:FATAL: interrupted by SIGTERM" "$?:$(tail -1 load.out)"
 
 # forced shutdown
 cat > stuck.lua <<'LUA'

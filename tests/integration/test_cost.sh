@@ -124,9 +124,16 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
       "$(json_get auto.json "d['server']['cost']['per_transaction']['instructions']")"
     assert_match "$db: instructions line" "$OUT" '^    instructions:u per transaction: +[0-9]+$'
   fi
+  assert_eq "$db: JSON total server_cpu_us = server_cpu_s total" "$(json_get auto.json "round(d['server']['cost']['server_cpu_s']['total'] * 1e6)")" \
+    "$(json_get auto.json "round(d['server']['cost']['server_cpu_us'])")"
+  check "$db: JSON host CPU busy %" positive "$(json_get auto.json "d['server']['cost']['host_cpu_busy_pct']")"
   client=$(json_get auto.json "d['server']['cost']['per_transaction']['client_cpu_us']")
   check "$db: client CPU per transaction > 0" positive "$client"
   assert_match "$db: host CPU busy line" "$OUT" '^    host CPU busy: +[0-9.]+% of [0-9]+ CPUs$'
+  # the series table (bmk report) shows the figure
+  run_bmk report auto.json
+  assert_eq "$db: bmk report CPU us/trx column" "$(json_get auto.json "'%.1f' % d['server']['cost']['per_transaction']['server_cpu_us']")" \
+    "$(printf '%s\n' "$OUT" | awk '$1 == 2 && NF == 9 {print $8}')"
 
   # ---- counter plumbing with the software task clock (no PMU needed) ----------
   # New backends/threads during the run (reconnects) must be counted through
@@ -178,6 +185,8 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   OUT=$(timeout -k 5 60 "$WORK/sysbench" oltp_point_select $O $T --time=1 run 2>&1)
   assert_not_contains "$db: sysbench persona: no Server cost lines" "$OUT" "Server cost"
   assert_contains "$db: sysbench persona: report printed" "$OUT" "Threads fairness:"
+  OUT=$(timeout -k 5 60 "$WORK/sysbench" oltp_point_select $O $T --time=1 --server-pid="$spid" run 2>&1)
+  assert_match "$db: sysbench persona: asked for with --server-pid" "$OUT" '^Server cost \([0-9.]+s from the start'
 
   # ---- bmk dml_cost: five steps, exact rows ---------------------------------------
   run_bmk dml_cost $O --rows=20000 --insert-transactions=3 --sleep=1 run

@@ -47,6 +47,14 @@ function event()
   if sysbench.opt.db_driver == "mysql" then con:query("SELECT SLEEP(0.05)") else con:query("SELECT pg_sleep(0.05)") end
 end
 LUA
+# wait_for FILE REGEX N: until N lines of FILE match REGEX (at most 30 s).
+wait_for() {
+  for _ in $(seq 600); do
+    [ "$(grep -cE "$2" "$1" 2>/dev/null)" -ge "$3" ] && return 0
+    sleep 0.05
+  done
+  return 1
+}
 kill_mysql_conns() {
   for id in $(mysql_q "SELECT id FROM information_schema.processlist WHERE user='sbtest' AND info LIKE 'SELECT SLEEP%'"); do
     mysql_q "KILL $id" 2>/dev/null
@@ -55,13 +63,30 @@ kill_mysql_conns() {
 kill_pg_conns() {
   pgsql_q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()" >/dev/null
 }
+# kill_running DB: once the run has started (its output says so), kills its
+# sessions while they run a query, retrying until one was there (sequenced
+# by the run's own progress, not by a sleep).
+kill_running() {
+  wait_for lost.out '^Threads started!$' 1
+  for _ in $(seq 200); do
+    if [ $1 = mysql ]; then
+      n=$(mysql_q "SELECT COUNT(*) FROM information_schema.processlist WHERE user='sbtest' AND info LIKE 'SELECT SLEEP%'")
+    else
+      n=$(pgsql_q "SELECT COUNT(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active' AND pid <> pg_backend_pid()")
+    fi
+    if [ "$n" -gt 0 ]; then
+      if [ $1 = mysql ]; then kill_mysql_conns; else kill_pg_conns; fi
+      return 0
+    fi
+    sleep 0.05
+  done
+}
 for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   if [ $db = mysql ]; then O=$MYSQL_OPTS; else O=$PGSQL_OPTS; fi
   # default: a lost connection is fatal, the report is kept
   "$BMK" slowq.lua $O --threads=2 --time=20 run > lost.out 2>&1 &
   pid=$!
-  sleep 2
-  if [ $db = mysql ]; then kill_mysql_conns; else kill_pg_conns; fi
+  kill_running $db
   timeout 30 tail --pid=$pid -f /dev/null
   wait $pid
   rc=$?
@@ -73,13 +98,88 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   if [ $db = mysql ]; then L="--mysql-ignore-errors=lost"; else L="--pgsql-ignore-errors=lost"; fi
   "$BMK" slowq.lua $O $L --threads=2 --time=4 run > lost.out 2>&1 &
   pid=$!
-  sleep 1.5
-  if [ $db = mysql ]; then kill_mysql_conns; else kill_pg_conns; fi
+  kill_running $db
   wait $pid
   rc=$?
   OUT=$(cat lost.out)
   assert_eq "$db lost ignorable: run completes" 0 "$rc"
   check "$db lost ignorable: reconnects counted" test "$(report_value 'reconnects:' "$OUT")" -ge 1
 done
+
+# A lost connection being re-established (ignorable lost errors) gives one
+# WARNING per thread naming the retry and its back-off and one line when it
+# is back, not the connect FATAL lines at every attempt (issue 10, item 13).
+# The server refuses the reconnects for a while: the account is locked
+# (MySQL) or may not log in (PostgreSQL) when its sessions are killed.
+lock() {  # db on|off
+  if [ $1 = mysql ]; then
+    mysql_q "ALTER USER bmk_rc@'127.0.0.1' ACCOUNT $([ $2 = on ] && echo LOCK || echo UNLOCK)"
+  else
+    pgsql_q "ALTER ROLE bmk_rc $([ $2 = on ] && echo NOLOGIN || echo LOGIN)" >/dev/null
+  fi
+}
+kill_sessions() {
+  if [ $1 = mysql ]; then
+    for id in $(mysql_q "SELECT id FROM information_schema.processlist WHERE user='bmk_rc'"); do
+      mysql_q "KILL $id" 2>/dev/null
+    done
+  else
+    pgsql_q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename='bmk_rc'" >/dev/null
+  fi
+}
+mysql_q "DROP USER IF EXISTS bmk_rc@'127.0.0.1'"
+mysql_q "CREATE USER bmk_rc@'127.0.0.1' IDENTIFIED BY 'rc'"
+mysql_q "GRANT ALL ON sbtest.* TO bmk_rc@'127.0.0.1'"
+pgsql_q "DROP ROLE IF EXISTS bmk_rc" >/dev/null 2>&1
+pgsql_q "CREATE ROLE bmk_rc LOGIN PASSWORD 'rc'" >/dev/null
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+  if [ $db = mysql ]; then
+    O="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$MYSQL_PORT --mysql-user=bmk_rc --mysql-password=rc --mysql-db=sbtest --mysql-ignore-errors=lost"
+    fatal="FATAL: unable to connect"
+  else
+    O="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT --pgsql-user=bmk_rc --pgsql-password=rc --pgsql-db=sbtest --pgsql-ignore-errors=lost"
+    fatal="FATAL: Connection to database failed"
+  fi
+  # refused until both threads have said so, then back: a WARNING and a
+  # line per thread. Sequenced by the output, not by sleeps: the account is
+  # locked and the sessions killed once the run has started, and unlocked
+  # once both WARNINGs are out; --events keeps the run going until the
+  # threads are back (a retrying thread completes no event).
+  timeout -k 5 60 "$BMK" slowq.lua $O --db-server-stats=off --threads=2 --events=100 run > rc.out 2>&1 &
+  pid=$!
+  wait_for rc.out '^Threads started!$' 1
+  lock $db on
+  kill_sessions $db
+  wait_for rc.out '^WARNING: thread [01]: lost connection' 2
+  lock $db off
+  wait $pid
+  rc=$?
+  OUT=$(cat rc.out)
+  assert_eq "$db reconnect after refusals: exit 0" 0 "$rc"
+  for t in 0 1; do
+    assert_eq "$db thread $t: one WARNING naming the retry" 1 \
+      "$(grep -cE "^WARNING: thread $t: lost connection \(.+\); reconnect failed \(.+\); retrying with a back-off from 1 ms doubling to 1 s until it succeeds or the run ends$" <<< "$OUT")"
+    assert_eq "$db thread $t: one line when it is back" 1 \
+      "$(grep -cE "^thread $t: reconnected after [0-9]+\.[0-9]{2}s \([0-9]+ attempts\)$" <<< "$OUT")"
+  done
+  assert_not_contains "$db no connect FATAL lines while retrying" "$OUT" "$fatal"
+  check "$db reconnects counted" test "$(report_value 'reconnects:' "$OUT")" -ge 2
+  # refused until the run ends: it still ends at --time, with one more line
+  timeout -k 5 60 "$BMK" slowq.lua $O --db-server-stats=off --time=3 run > rc.out 2>&1 &
+  pid=$!
+  wait_for rc.out '^Threads started!$' 1
+  lock $db on
+  kill_sessions $db
+  wait $pid
+  rc=$?
+  lock $db off
+  OUT=$(cat rc.out)
+  assert_eq "$db reconnect refused until the end: exit 0, no hang" 0 "$rc"
+  assert_eq "$db refused until the end: one giving-up line" 1 \
+    "$(grep -cE "^WARNING: thread 0: no connection to the server \(.+\); giving up: reconnecting is retried only while a run is going on$" <<< "$OUT")"
+  assert_eq "$db refused until the end: no FATAL line" 0 "$(grep -c '^FATAL' <<< "$OUT")"
+done
+mysql_q "DROP USER IF EXISTS bmk_rc@'127.0.0.1'"
+pgsql_q "DROP ROLE IF EXISTS bmk_rc" >/dev/null 2>&1
 
 finish

@@ -52,8 +52,9 @@ function prepare()
   -- query_row and a second connection
   print("query_row=" .. table.concat({con2:query_row("SELECT COUNT(*), MAX(id) FROM bmk_api")}, ","))
   print("no_row=" .. tostring(con:query_row("SELECT id FROM bmk_api WHERE id = 99")))
-  -- non-SELECT returns nil
-  print("update_rs=" .. tostring(con:query("UPDATE bmk_api SET n = 1 WHERE id = 1")))
+  -- non-SELECT returns a NULL sql_result (equal to nil), as sysbench
+  local urs = con:query("UPDATE bmk_api SET n = 1 WHERE id = 1")
+  print("update_rs=" .. tostring(urs) .. " " .. tostring(urs == nil) .. " " .. urs.nrows)
   -- errors: FATAL raises a Lua error with the message
   local ok, err = pcall(function() con:query("SELEKT 1") end)
   print("syntax_error_raised=" .. tostring(not ok) .. " " .. tostring(err):gsub("\n", " "))
@@ -110,7 +111,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_contains "$db values are strings" "$OUT" "type=string"
   assert_contains "$db second connection + query_row" "$OUT" "query_row=3,3"
   assert_contains "$db query_row without rows" "$OUT" "no_row=nil"
-  assert_contains "$db UPDATE returns nil" "$OUT" "update_rs=nil"
+  assert_contains "$db UPDATE returns a NULL sql_result" "$OUT" "update_rs=<sql_result> true 0"
   assert_contains "$db fatal SQL error raises" "$OUT" "syntax_error_raised=true"
   assert_match "$db fatal error message format" "$OUT" "SQL error, errno = [0-9]+, state = '[0-9A-Z]+': "
   assert_contains "$db sql_error_ignorable hook" "$OUT" "hook_restart=true"

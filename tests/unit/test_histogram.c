@@ -200,14 +200,55 @@ static void test_lazy_blocks(void **state)
   sb_hdr_free(h);
 }
 
+/* sysbench.histogram: sysbench's bucket formula and print layout (its
+   tests/t/api_histogram.t: new(1000, 1, 10) updated with 1, 2, 0, 10, 100,
+   5.001). */
 static void test_user_histogram(void **state)
 {
   (void) state;
   assert_null(sb_histogram_new(10, 0, 1));
-  sb_histogram_t *h = sb_histogram_new(100, 1, 1000);
+  assert_null(sb_histogram_new(0, 1, 10));
+  sb_histogram_t *h = sb_histogram_new(1000, 1, 10);
   assert_non_null(h);
+  assert_int_equal(sb_histogram_bucket(h, 1), 0);
+  assert_int_equal(sb_histogram_bucket(h, 2), 301);     /* 999/ln 10 * ln 2 + .5 */
+  assert_int_equal(sb_histogram_bucket(h, 0), 0);
+  assert_int_equal(sb_histogram_bucket(h, -5), 0);
+  assert_int_equal(sb_histogram_bucket(h, NAN), 0);
+  assert_int_equal(sb_histogram_bucket(h, 10), 999);
+  assert_int_equal(sb_histogram_bucket(h, 100), 999);
+  assert_int_equal(sb_histogram_bucket(h, 5.001), 698);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  sb_histogram_fprint(h, f);      /* empty: nothing */
+  fclose(f);
+  assert_int_equal(len, 0);
+  free(buf);
+  const double v[] = { 1, 2, 0, 10, 100, 5.001 };
+  for (unsigned i = 0; i < 6; i++)
+    sb_histogram_update(h, v[i]);
+  buf = NULL;
+  f = open_memstream(&buf, &len);
+  sb_histogram_fprint(h, f);
+  fclose(f);
+  assert_string_equal(buf,
+    "       value  ------------- distribution ------------- count\n"
+    "       1.000 |**************************************** 2\n"
+    "       2.001 |********************                     1\n"
+    "       4.997 |********************                     1\n"
+    "      10.000 |**************************************** 2\n");
+  free(buf);
+  sb_histogram_delete(h);
+  /* one bucket stands for min */
+  h = sb_histogram_new(1, 2, 3);
   sb_histogram_update(h, 5);
-  sb_histogram_update(h, 100000);   /* clamped */
+  buf = NULL;
+  f = open_memstream(&buf, &len);
+  sb_histogram_fprint(h, f);
+  fclose(f);
+  assert_non_null(strstr(buf, "       2.000 |"));
+  free(buf);
   sb_histogram_delete(h);
 }
 

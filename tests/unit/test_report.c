@@ -145,15 +145,31 @@ static void test_interval_lines(void **state)
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  sb_report_interval_db(f, &s, true);
-  sb_report_interval_generic(f, &s, true);
+  s.schedule_lag = 0.0125;
+  sb_report_interval_db(f, &s, true, true);
+  sb_report_interval_generic(f, &s, true, true);
   fclose(f);
   assert_string_equal(buf,
     "[ 3s ] thds: 8 tps: 100.00 qps: 2000.00 (r/w/o: 1400.00/400.00/200.00) "
     "lat (ms,95%): 12.34 err/s: 1.00 reconn/s: 0.00\n"
-    "[ 3s ] queue length: 5, concurrency: 8, lag (ms): 0.00\n"
+    "[ 3s ] queue length: 5, concurrency: 8, lag (ms): 12.50\n"
     "[ 3s ] thds: 8 eps: 100.00 lat (ms,95%): 12.34\n"
-    "[ 3s ] queue length: 5 concurrency: 8 lag (ms): 0.00\n");
+    "[ 3s ] queue length: 5 concurrency: 8 lag (ms): 12.50\n");
+  free(buf);
+  /* without the lag field: sysbench's lines (sysbench.c, db_driver.c) */
+  buf = NULL;
+  f = open_memstream(&buf, &len);
+  sb_report_interval_db(f, &s, true, false);
+  sb_report_interval_generic(f, &s, true, false);
+  sb_report_interval_generic(f, &s, false, true);
+  fclose(f);
+  assert_string_equal(buf,
+    "[ 3s ] thds: 8 tps: 100.00 qps: 2000.00 (r/w/o: 1400.00/400.00/200.00) "
+    "lat (ms,95%): 12.34 err/s: 1.00 reconn/s: 0.00\n"
+    "[ 3s ] queue length: 5, concurrency: 8\n"
+    "[ 3s ] thds: 8 eps: 100.00 lat (ms,95%): 12.34\n"
+    "[ 3s ] queue length: 5 concurrency: 8\n"
+    "[ 3s ] thds: 8 eps: 100.00 lat (ms,95%): 12.34\n");
   free(buf);
 }
 

@@ -121,16 +121,26 @@ end
 
 -- ---- data -------------------------------------------------------------------
 
-local function row_values(id)
+-- The values of row `id` in draw order (k, c, pad, extra columns): every
+-- load method loads the same data.
+local function row_draw(id)
   local o = sysbench.opt
   local rs = sysbench.rand.string
   local k = sysbench.rand.uniform(1, math.max(kit.S, 1))
-  local v = string.format("(%d, %d, '%s', '%s'", id, k, rs(kit.c_template),
-                          rs(kit.pad_template))
+  local v = { id, k, rs(kit.c_template), rs(kit.pad_template) }
   for _ = 1, o.extra_cols do
-    v = v .. ", '" .. rs(o.extra_cols_default) .. "'"
+    v[#v + 1] = rs(o.extra_cols_default)
   end
-  return v .. ")"
+  return v
+end
+
+local function row_values(id)
+  local v = row_draw(id)
+  local s = string.format("(%d, %d, '%s', '%s'", v[1], v[2], v[3], v[4])
+  for i = 5, #v do
+    s = s .. ", '" .. v[i] .. "'"
+  end
+  return s .. ")"
 end
 
 -- Work items of loader thread t over P threads: list of
@@ -165,6 +175,31 @@ function kit.load_plan(t, P)
   return plan
 end
 
+-- Loads ids lo..hi of table tn with --load-method: one multi-row INSERT,
+-- single-row INSERTs in one transaction, or one fast load.
+local function load_batch(c, tn, colnames, prefix, lo, hi)
+  local method = sysbench.opt.load_method
+  if method == "copy" then
+    local ld = c:load_start(tn, colnames)
+    for i = lo, hi do
+      ld:row(unpack(row_draw(i)))
+    end
+    ld:finish()
+  elseif method == "insert" then
+    c:query("BEGIN")
+    for i = lo, hi do
+      c:query(prefix .. row_values(i))
+    end
+    c:query("COMMIT")
+  else
+    local rows = {}
+    for i = lo, hi do
+      rows[#rows + 1] = row_values(i)
+    end
+    c:query(prefix .. table.concat(rows, ","))
+  end
+end
+
 local function fmt_num(v)
   return string.format("%g", v)
 end
@@ -175,7 +210,11 @@ local function load_range(c, n, lo, hi, B)
   local o = sysbench.opt
   local tn = kit.name .. n
   local cols = "id, k, c, pad"
-  for i = 1, o.extra_cols do cols = cols .. ", col" .. i end
+  local colnames = {"id", "k", "c", "pad"}
+  for i = 1, o.extra_cols do
+    cols = cols .. ", col" .. i
+    colnames[#colnames + 1] = "col" .. i
+  end
   local prefix = "INSERT INTO " .. tn .. "(" .. cols .. ") VALUES "
   local S = kit.S
   local id = lo
@@ -189,11 +228,7 @@ local function load_range(c, n, lo, hi, B)
                             fmt_num(S / 5e6)))
       end
     end
-    local rows = {}
-    for i = id, last do
-      rows[#rows + 1] = row_values(i)
-    end
-    c:query(prefix .. table.concat(rows, ","))
+    load_batch(c, tn, colnames, prefix, id, last)
     id = last + 1
   end
 end

@@ -60,6 +60,10 @@ sysbench.cmdline.options = {
   inserts_only = {"Number of auto-increment INSERTs per event (class 'inserts')", 1, ARG_INT},
   load_mode = {"Data load: original, parallel, parallel_ordered", "parallel"},
   load_bulk_size = {"Rows per load INSERT", 1000, ARG_INT},
+  load_method = {"Load statements: multi (one INSERT of --load-bulk-size rows), " ..
+                   "insert (one row per INSERT, --load-bulk-size per transaction), " ..
+                   "copy (COPY FROM STDIN / LOAD DATA LOCAL INFILE of " ..
+                   "--load-bulk-size rows)", "multi"},
   trx_retry = {"Retry a rolled-back transaction with the same ids", false},
   mysql_session_options = {"';'-separated statements run on every new MySQL " ..
                              "connection (else $MYSQL_SESSION_OPTIONS)", ""},
@@ -183,6 +187,9 @@ function kit.setup(drv_name)
   end
   if o.load_bulk_size < 1 then
     kit.fail("--load-bulk-size must be >= 1")
+  end
+  if o.load_method ~= "multi" and o.load_method ~= "insert" and o.load_method ~= "copy" then
+    kit.fail("--load-method must be multi, insert or copy, got '" .. o.load_method .. "'")
   end
   if o.extra_cols < 0 or o.update_range_size < 0 or o.thread_offset < 0 or
      o.threads_total < 0 or o.sleep_after_query < 0 or o.sleep_before_commit < 0 then

@@ -84,8 +84,13 @@ end
 -- M.error_text(err): the message for an error raised in thread_init or a
 -- command, where no event can be restarted: an SQL error table becomes
 -- text, the Lua position is dropped, and a missing table (SQLSTATE 42S02 /
--- 42P01) gets a hint to load the data set first.
+-- 42P01) gets a hint to load the data set first. A statement that could
+-- not be prepared raises sysbench's bare "SQL API error": its cause is in
+-- sysbench.__prepare_error.
 function M.error_text(err)
+  if type(err) == "string" and err:find("SQL API error$") and sysbench.__prepare_error then
+    err = sysbench.__prepare_error
+  end
   if type(err) == "table" then
     err = string.format("SQL error, errno = %s, state = '%s': %s",
                         tostring(err.sql_errno), tostring(err.sql_state),

@@ -304,6 +304,7 @@ MYSQL *mydrv_new_handle(my_conn_t *mc, bool nonblocking)
   (void) nonblocking;
 #endif
   set_tls_options(m);
+  mydrv_infile_setup(m, mc);
   if (cfg.compression)
   {
     MY_TRACE("mysql_options(%p, MYSQL_OPT_COMPRESS, NULL)", (void *) m);
@@ -394,6 +395,7 @@ static void my_disconnect(db_conn_t *con)
     mysql_close(mc->mysql);
   }
   free(mc->values);
+  free(mc->load_sql);
   free(mc);
   con->ptr = NULL;
 }
@@ -431,6 +433,31 @@ int mydrv_text_result(db_conn_t *con, MYSQL_RES *res, db_result_t *rs)
   return 0;
 }
 
+void mydrv_drain_results(my_conn_t *mc)
+{
+  if (mydrv_dry_run || mc == NULL || mc->mysql == NULL)
+    return;
+  my_stmt_t *ms = mc->last_stmt ? mc->last_stmt->ptr : NULL;
+  if (ms != NULL && ms->stmt != NULL)
+  {
+    while (mysql_stmt_more_results(ms->stmt) && mysql_stmt_next_result(ms->stmt) == 0)
+    {
+      MY_TRACE("mysql_stmt_next_result(%p) = 0 (skipped)", (void *) ms->stmt);
+      if (mysql_stmt_field_count(ms->stmt) > 0)
+        mysql_stmt_store_result(ms->stmt);
+      mysql_stmt_free_result(ms->stmt);
+    }
+    return;
+  }
+  while (mysql_more_results(mc->mysql) && mysql_next_result(mc->mysql) == 0)
+  {
+    MYSQL_RES *res = mysql_store_result(mc->mysql);
+    MY_TRACE("mysql_next_result(%p) = 0 (skipped: %p)", (void *) mc->mysql, (void *) res);
+    if (res != NULL)
+      mysql_free_result(res);
+  }
+}
+
 static int my_query(db_conn_t *con, const char *sql, size_t len, db_result_t *rs)
 {
   my_conn_t *mc = con->ptr;
@@ -439,6 +466,7 @@ static int my_query(db_conn_t *con, const char *sql, size_t len, db_result_t *rs
     rs->counter = SB_CNT_OTHER;
     return 0;
   }
+  mydrv_drain_results(mc);
   mc->last_stmt = NULL;
   int err = mysql_real_query(mc->mysql, sql, (unsigned long) len);
   MY_TRACE("mysql_real_query(%p, \"%.*s\", %zu) = %d", (void *) mc->mysql, (int) len, sql, len, err);
@@ -583,5 +611,13 @@ const db_driver_t mysql_driver = {
     .execute_start = mydrv_execute_start,
     .execute_cont = mydrv_execute_cont,
 #endif
+    .load_start = mydrv_load_start,
+    .load_send = mydrv_load_send,
+    .load_end = mydrv_load_end,
+    .load_abort = mydrv_load_abort,
   },
+  /* one LOAD DATA statement per 4 MiB of rows: the client library pulls
+     a statement's data while it runs, so a statement's rows are gathered
+     first */
+  .load_chunk_bytes = 4 * 1024 * 1024,
 };

@@ -49,6 +49,13 @@ typedef struct {
   db_result_t *ars;
   const char *asql;        /* text of the query in progress, for errors */
   size_t alen;
+  /* fast load (drv_mysql_infile.c): the LOAD DATA statement of the load
+     in progress, and the rows the local-infile callbacks serve while it
+     runs (load_data NULL: no statement of ours is running) */
+  char *load_sql;
+  size_t load_sql_len;
+  const char *load_data;
+  size_t load_len, load_pos;
 } my_conn_t;
 
 /* A result column fetched as text. */
@@ -99,6 +106,13 @@ void mydrv_set_error(db_conn_t *con, unsigned e, const char *state, const char *
 /* Records the connection's last error with `api` and `sql`. Returns 1. */
 int mydrv_conn_failed(db_conn_t *con, const char *api, const char *sql, size_t len);
 
+/* Reads and discards the results still pending on the connection (a
+   CALL's later result sets and its trailing status) before the next
+   statement, so that a script that never calls next_result() does not get
+   "Commands out of sync" (sysbench GH-304). Not counted. Blocking; called
+   at the start of every statement on the connection. */
+void mydrv_drain_results(my_conn_t *mc);
+
 /* Fills `rs` after a text statement whose stored result is `res` (NULL: no
    result set, or an error when mysql_errno is set). 0 ok, 1 error recorded. */
 int mydrv_text_result(db_conn_t *con, MYSQL_RES *res, db_result_t *rs);
@@ -116,6 +130,19 @@ int mydrv_stmt_failed(db_stmt_t *stmt, my_stmt_t *ms, const char *api, bool with
 /* Fills `rs` for an executed statement, storing its rows when it has a
    result set and `stored` is false. 0 ok. */
 int mydrv_stmt_result(db_stmt_t *stmt, db_result_t *rs, bool stored);
+
+/* ---- drv_mysql_infile.c: fast load (LOAD DATA LOCAL INFILE) ---- */
+
+/* Lets handle `m` of connection state `mc` run LOAD DATA LOCAL INFILE
+   with data served from memory by bmk's callbacks (never from a file: a
+   request the client did not start is refused). Call before connecting. */
+void mydrv_infile_setup(MYSQL *m, my_conn_t *mc);
+
+/* The fast-load entries of db_driver_ops_t (same contracts). */
+int mydrv_load_start(db_conn_t *con, const char *table, const char *cols);
+int mydrv_load_send(db_conn_t *con, const char *data, size_t len, db_result_t *rs);
+int mydrv_load_end(db_conn_t *con, db_result_t *rs);
+void mydrv_load_abort(db_conn_t *con);
 
 /* ---- drv_mysql_async.c (only with MariaDB Connector/C) ---- */
 db_step_t mydrv_connect_start(db_conn_t *con);

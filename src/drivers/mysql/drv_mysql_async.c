@@ -142,6 +142,7 @@ db_step_t mydrv_query_start(db_conn_t *con, const char *sql, size_t len, db_resu
     con->error = DB_ERROR_NONE;
     return DB_STEP_DONE;
   }
+  mydrv_drain_results(mc);
   mc->ars = rs;
   mc->asql = sql;
   mc->alen = len;
@@ -208,6 +209,7 @@ db_step_t mydrv_execute_start(db_stmt_t *stmt, db_result_t *rs)
   }
   if (mydrv_bind_params(stmt, ms) != 0)
     return DB_STEP_DONE;
+  mydrv_drain_results(mc);
   mc->ars = rs;
   mc->last_stmt = stmt;
   mc->aphase = PH_EXEC;

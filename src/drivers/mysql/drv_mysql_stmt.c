@@ -48,6 +48,7 @@ int mydrv_prepare(db_stmt_t *stmt)
   my_stmt_t *ms = calloc(1, sizeof(*ms));
   if (ms == NULL)
     return 1;
+  mydrv_drain_results(mc);
   ms->stmt = mysql_stmt_init(mc->mysql);
   MY_TRACE("mysql_stmt_init(%p) = %p", (void *) mc->mysql, (void *) ms->stmt);
   if (ms->stmt == NULL)
@@ -68,8 +69,18 @@ int mydrv_prepare(db_stmt_t *stmt)
       stmt->emulated = true;
     }
     else
+    {
       mydrv_set_error(con, e, mysql_stmt_sqlstate(ms->stmt), mysql_stmt_error(ms->stmt),
                       "mysql_stmt_prepare", stmt->query, stmt->query_len);
+      /* sysbench's driver words a failed prepare so; the script gets
+         "SQL API error"; a statement prepared again after a reconnect
+         (stale) fails at its execute instead */
+      if (con->error == DB_ERROR_FATAL && !stmt->stale)
+      {
+        log_text(LOG_FATAL, "mysql_stmt_prepare() failed");
+        log_text(LOG_FATAL, "MySQL error: %u \"%s\"", e, mysql_stmt_error(ms->stmt));
+      }
+    }
     mysql_stmt_close(ms->stmt);
     free(ms);
     return stmt->emulated ? 0 : 1;
@@ -206,6 +217,7 @@ int mydrv_execute(db_stmt_t *stmt, db_result_t *rs)
   }
   if (mydrv_bind_params(stmt, ms) != 0)
     return 1;
+  mydrv_drain_results(stmt->con->ptr);
   ((my_conn_t *) stmt->con->ptr)->last_stmt = stmt;
   int err = mysql_stmt_execute(ms->stmt);
   MY_TRACE("mysql_stmt_execute(%p) = %d", (void *) ms->stmt, err);

@@ -468,6 +468,7 @@ static void free_pc(pg_conn_t *pc)
     PQfinish(pc->pg);
   free(pc->vals);
   free(pc->qbuf);
+  free(pc->copy_sql);
   free(pc);
 }
 
@@ -476,8 +477,11 @@ int pgd_connect_failed(db_conn_t *con)
   pg_conn_t *pc = con->ptr;
   char *m = trimmed(pc->pg ? PQerrorMessage(pc->pg) : "out of memory");
 
+  /* libpq's message keeps its trailing newline here, as sysbench prints
+     it (a blank line follows); the recorded error is trimmed */
   if (!db_connect_errors_quiet())
-    log_text(LOG_FATAL, "Connection to database failed: %s", m);
+    log_text(LOG_FATAL, "Connection to database failed: %s",
+             pc->pg ? PQerrorMessage(pc->pg) : m);
   db_set_error(con, DB_ERROR_FATAL, 0, "08001", m, "PQconnectdbParams",
                "", 0);
   free(m);
@@ -573,6 +577,13 @@ const db_driver_t pgsql_driver = {
     .query_cont = pg_query_cont,
     .execute_start = pg_execute_start,
     .execute_cont = pg_execute_cont,
+    .load_start = pgd_load_start,
+    .load_send = pgd_load_send,
+    .load_end = pgd_load_end,
+    .load_abort = pgd_load_abort,
   },
   .needs_commit_in_bulk = false,
+  /* streamed into one COPY: small pieces keep the server busy while the
+     client formats the next rows */
+  .load_chunk_bytes = 65536,
 };

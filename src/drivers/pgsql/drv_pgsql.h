@@ -30,6 +30,9 @@ typedef struct {
   bool rolling_back;       /* waiting for our own ROLLBACK */
   PGresult *ares;          /* result kept so far */
   db_result_t *ars;
+  /* fast load (drv_pgsql_copy.c): the COPY statement while it runs */
+  char *copy_sql;
+  size_t copy_len;
 } pg_conn_t;
 
 typedef struct {
@@ -72,6 +75,13 @@ int pgd_finish(db_conn_t *con, PGresult *res, db_result_t *rs,
 int pgd_prepare(db_stmt_t *stmt);
 int pgd_execute(db_stmt_t *stmt, db_result_t *rs);
 void pgd_close(db_stmt_t *stmt);
+
+/* drv_pgsql_copy.c: the fast-load entries of db_driver_ops_t (COPY FROM
+   STDIN), same contracts; one thread per connection. */
+int pgd_load_start(db_conn_t *con, const char *table, const char *cols);
+int pgd_load_send(db_conn_t *con, const char *data, size_t len, db_result_t *rs);
+int pgd_load_end(db_conn_t *con, db_result_t *rs);
+void pgd_load_abort(db_conn_t *con);
 
 /* drv_pgsql_async.c */
 db_step_t pg_query_start(db_conn_t *con, const char *sql, size_t len,

@@ -188,6 +188,14 @@ static int prepare_on(db_stmt_t *stmt)
   }
   bool rollback = pgd_set_pg_error(con, res, "PQprepare", stmt->query,
                                stmt->query_len);
+  /* sysbench's driver prints libpq's whole message (LINE and caret lines
+     and its trailing newline included) when a statement cannot be
+     prepared; the script gets "SQL API error". A statement prepared again
+     after a reconnect (stale) fails at its execute instead. */
+  if (con->error == DB_ERROR_FATAL && !stmt->stale)
+    log_text(LOG_FATAL, "PQprepare() failed: %s",
+             pc->pg && *PQerrorMessage(pc->pg) ? PQerrorMessage(pc->pg)
+             : con->err.msg ? con->err.msg : "");
   PQclear(res);
   if (rollback)
     PQclear(PQexec(pc->pg, "ROLLBACK"));

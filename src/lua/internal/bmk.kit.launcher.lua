@@ -177,6 +177,28 @@ local function run_step(plan, step)
   return rc, outputs
 end
 
+-- Prints a split run's "=> Combined" line (and the qps line of -trx names)
+-- from the processes' merged --results files; writes the merged file when
+-- the user asked for --results.
+local function combined_line(plan, step, spec)
+  local paths = {}
+  for i, p in ipairs(step.procs) do
+    if not sys.exists(p.results) then
+      io.write("=> Combined: not available (process " .. i .. " wrote no results)\n")
+      return
+    end
+    paths[i] = p.results
+  end
+  local line, c = report.combined(paths, step.users, plan.results)
+  if not line then
+    io.write("=> Combined: not available (" .. c .. ")\n")
+    return
+  end
+  io.write(line, "\n")
+  if spec.trx then io.write(report.qps_line(c.qps, c.tps), "\n") end
+  if plan.results then io.write("=> Combined results written to ", plan.results, "\n") end
+end
+
 -- Runs a plan (options.plan): its steps in order, stopping at the first
 -- failure. Returns the exit status: 1 when the load generator cannot be
 -- run or the processes never all started, else the highest process status.
@@ -224,19 +246,15 @@ function M.execute(plan)
     end
     if step.command == "run" and not outputs.failed_start then
       local n = #step.procs
-      local reps = {}
-      for i = 1, n do reps[i] = report.parse(outputs[i] or "") end
       if n > 1 then
-        local line, c = report.combined(reps, n, step.users)
-        if line then
-          io.write(line, "\n")
-          if spec.trx then io.write(report.qps_line(c.qps, c.tps), "\n") end
-        else
-          io.write("=> Combined: not available (" .. c .. ")\n")
-        end
-      elseif reps[1] and spec.trx then
-        io.write(report.qps_line(reps[1].qps, reps[1].tps), "\n")
+        combined_line(plan, step, spec)
+      else
+        local rep = report.parse(outputs[1] or "")
+        if rep and spec.trx then io.write(report.qps_line(rep.qps, rep.tps), "\n") end
       end
+    end
+    for _, p in ipairs(step.procs) do
+      if p.results then os.remove(p.results) end
     end
     if rc ~= 0 then return rc end
   end

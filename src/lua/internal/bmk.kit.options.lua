@@ -173,8 +173,11 @@ end
 -- name or "cleanup" for `bmk kit cleanup`, pid the launcher's pid (names
 -- the sync file and logs). Returns plan or nil, message, exit code.
 -- plan = { spec, script, home, env = {VAR=value}, notices = {line},
--- steps = { {command, users, procs = { {argv, threads, offset, log} } } },
--- sync = path|nil }
+-- steps = { {command, users, procs = { {argv, threads, offset, log,
+-- results} } } }, sync = path|nil, results = path|nil }
+-- A split run's processes each write a --results part file (procs[i].results,
+-- in TMP_DIR); the launcher merges them for the Combined line, into
+-- plan.results when the user gave --results.
 function M.plan(spec, b, args, what, pid)
   local script = "sb11-" .. spec.name .. ".sh"
   local env = {}
@@ -254,6 +257,16 @@ function M.plan(spec, b, args, what, pid)
     if not user_sync then
       plan.sync = b.TMP_DIR .. "/bmk-sync." .. pid
     end
+    -- The user's --results becomes the merged file; each process writes
+    -- its own part (removed after the merge).
+    plan.results = M.extra_value(extra, "results")
+    if plan.results then
+      local kept = {}
+      for _, a in ipairs(extra) do
+        if not a:match("^%-%-results=") then kept[#kept + 1] = a end
+      end
+      extra = kept
+    end
     local offset = 0
     for i = 1, n do
       local t = (i < n) and b.sb11_MAX or (users - b.sb11_MAX * (n - 1))
@@ -261,8 +274,10 @@ function M.plan(spec, b, args, what, pid)
       f[#f + 1] = "--thread-offset=" .. offset
       f[#f + 1] = "--threads-total=" .. users
       if plan.sync then f[#f + 1] = "--sync-file=" .. plan.sync end
+      local part = b.TMP_DIR .. "/bmk-" .. spec.name .. "." .. pid .. ".p" .. i
+      f[#f + 1] = "--results=" .. part .. ".json"
       step.procs[i] = { argv = cmd(f, extra, "run"), threads = t, offset = offset,
-        log = i > 1 and (b.TMP_DIR .. "/bmk-" .. spec.name .. "." .. pid .. ".p" .. i .. ".log") or nil }
+        log = i > 1 and (part .. ".log") or nil, results = part .. ".json" }
       offset = offset + t
     end
   end

@@ -1,5 +1,8 @@
 -- bmk kit: reading the standard report of a bmk process and the kit's own
--- summary lines (bmk-kit.md §11).
+-- summary lines (bmk-kit.md §11); a split run's Combined line comes from
+-- merging the processes' --results files.
+
+local ffi = require("ffi")
 
 local M = {}
 
@@ -29,33 +32,40 @@ function M.qps_line(qps, tps)
   return ("=> kit: qps excluding BEGIN/COMMIT: %.2f"):format(qps - 2 * tps)
 end
 
--- Sums per-process reports. Returns the Combined line and the combined
--- report table, or nil, reason.
-function M.combined(reports, n, users)
-  local c = { tps = 0, qps = 0, r = 0, w = 0, o = 0, errps = 0, reconnps = 0,
-    events = 0, lat_sum = 0, pct_ms = 0 }
-  local pct
-  for i = 1, n do
-    local r = reports[i]
-    if not r then return nil, "process " .. i .. " printed no report" end
-    local t = r.time > 0 and r.time or 1
-    c.tps = c.tps + r.tps
-    c.qps = c.qps + r.qps
-    c.r = c.r + r.reads / t
-    c.w = c.w + r.writes / t
-    c.o = c.o + r.other / t
-    c.errps = c.errps + (r.errps or 0)
-    c.reconnps = c.reconnps + (r.reconnps or 0)
-    c.events = c.events + r.events
-    c.lat_sum = c.lat_sum + (r.avg_ms or 0) * r.events
-    if r.pct_ms and r.pct_ms > c.pct_ms then c.pct_ms = r.pct_ms end
-    pct = pct or r.pct
+-- The merge of result files (src/results/sb_merge.h), reached through
+-- LuaJIT's FFI: the bmk binary exports its symbols.
+ffi.cdef [[
+typedef struct {
+  unsigned runs;
+  unsigned threads;
+  double time_s;
+  double events, tps, qps, reads_s, writes_s, other_s, errors_s, reconnects_s;
+  double avg_ms;
+  unsigned percentile;
+  double pct_ms;
+  char error[512];
+} sb_merge_totals_t;
+int sb_merge_files(const char *const *paths, unsigned n, const char *out_path,
+                   sb_merge_totals_t *t);
+]]
+
+-- Merges the --results files `paths` of a split run's n processes (exact:
+-- counts summed, HDR histograms added), writing the merged document to
+-- `out` when given. Returns the Combined line and the merged totals
+-- (tps, qps), or nil, reason.
+function M.combined(paths, users, out)
+  local n = #paths
+  local c_paths = ffi.new("const char *[?]", n)
+  for i = 1, n do c_paths[i - 1] = paths[i] end
+  local t = ffi.new("sb_merge_totals_t")
+  if ffi.C.sb_merge_files(c_paths, n, out, t) ~= 0 then
+    return nil, ffi.string(t.error)
   end
-  local avg = c.events > 0 and c.lat_sum / c.events or 0
   local line = ("=> Combined (%d processes, %d threads): tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) "
-    .. "err/s: %.2f reconn/s: %.2f avg lat (ms): %.2f %dth pct (ms, worst process): %.2f"):format(
-    n, users, c.tps, c.qps, c.r, c.w, c.o, c.errps, c.reconnps, avg, pct or 95, c.pct_ms)
-  return line, c
+    .. "err/s: %.2f reconn/s: %.2f avg lat (ms): %.2f %dth pct (ms): %.2f"):format(
+    n, users, t.tps, t.qps, t.reads_s, t.writes_s, t.other_s, t.errors_s, t.reconnects_s,
+    t.avg_ms, t.percentile, t.pct_ms)
+  return line, { tps = t.tps, qps = t.qps }
 end
 
 return M

@@ -18,8 +18,31 @@ cmdline.ARG_MAX = 8
 cmdline.PARALLEL_COMMAND = true
 
 -- Registers the script's `sysbench.cmdline.options` with the core parser.
+-- The structure is checked here, in Lua, so that the errors carry this
+-- module's position as sysbench's do ([string "sysbench.cmdline.lua"]:N:).
 function cmdline.read_cmdline_options()
-  return sysbench.__c.read_cmdline_options()
+  local opts = cmdline.options
+  if opts == nil then
+    return true
+  end
+  if type(opts) ~= "table" then
+    error("wrong table structure in sysbench.cmdline.options")
+  end
+  for name, def in pairs(opts) do
+    if type(name) ~= "string" or type(def) ~= "table" then
+      error("wrong table structure in sysbench.cmdline.options")
+    end
+    if def[1] == nil then
+      error("nil description for option " .. name)
+    end
+    local t = def[3]
+    if t ~= nil and (type(t) ~= "number" or t <= cmdline.ARG_NULL or
+                       t >= cmdline.ARG_MAX or t ~= math.floor(t)) then
+      error("wrong type for option " .. name)
+    end
+  end
+  sysbench.__c.read_cmdline_options()
+  return true
 end
 
 local function command_entry(name)

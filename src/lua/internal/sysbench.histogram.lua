@@ -18,7 +18,7 @@ local methods = {
   print = function(self) C.sb_histogram_print(self) end,
 }
 
-ffi.metatype("sb_histogram_t", { __index = methods })
+ffi.metatype("sb_histogram_t", { __index = methods, __tostring = function() return "<sb_histogram>" end })
 
 function sysbench.histogram.new(size, range_min, range_max)
   local h = C.sb_histogram_new(size, range_min, range_max)

@@ -2,7 +2,10 @@
 -- scripts rely on, the default event loop and the Lua reporters.
 -- Contract: sysbench-compat.md §4.2, §5.2, §5.6, §6.6.
 
-local ffi = require("ffi")
+-- A global, as in sysbench (its internal sysbench.lua sets it): third-party
+-- scripts call ffi.cdef without require("ffi").
+ffi = require("ffi")
+local ffi = ffi
 
 -- Exactly sysbench's public FFI names (§5.6): scripts use them without
 -- declaring them, and must be able to declare their own libc structs.
@@ -86,6 +89,9 @@ int sb_event_type_id(const char *name);
 void sb_event_set_type(int thread_id, int type_id);
 void sb_event_restarted(int thread_id);
 bool sb_engine_sleep(int thread_id, double seconds);
+int sb_metric_id(const char *name);
+void sb_metric_add(int id, uint64_t value);
+bool sb_engine_stopping(void);
 
 ]]
 
@@ -155,6 +161,50 @@ do
   end
 end
 
+-- sysbench.metric(name) (bmk): declares the workload metric `name` (a
+-- sum: rows loaded, statements, microseconds spent in COMMIT, ...) and
+-- returns an object whose :add(n) adds n to it for the calling thread.
+-- name: string of 1..63 bytes; the same name gives the same metric in
+-- every thread; at most 16 names per run. n: number >= 0, default 1,
+-- rounded to the nearest integer. The engine reports every metric per
+-- interval (stat.metrics in report hooks, intervals[].metrics in
+-- --results) and at the end (the "Workload metrics:" block, total and
+-- per second; summary.metrics), warmup excluded. Raises an error for a
+-- bad name, a 17th name or a bad n. Cost of :add: one FFI store into the
+-- thread's own slot.
+do
+  local add, floor = C.sb_metric_add, math.floor
+  local methods = {}
+  local mt = { __index = methods }
+  function methods.add(self, n)
+    if n == nil then
+      n = 1
+    elseif type(n) ~= "number" or not (n >= 0) or n >= 2^63 then
+      error("metric '" .. self.name .. "': add() needs a number >= 0, got " ..
+              tostring(n), 2)
+    end
+    add(self.id, floor(n + 0.5))
+  end
+  local known = {}
+  function sysbench.metric(name)
+    local m = known[name]
+    if m then
+      return m
+    end
+    if type(name) ~= "string" then
+      error("sysbench.metric: the name must be a string, got " .. type(name), 2)
+    end
+    local id = C.sb_metric_id(name)
+    if id < 0 then
+      error(string.format("sysbench.metric: cannot declare '%s' (at most 16 " ..
+                            "metrics, names of 1 to 63 bytes)", name), 2)
+    end
+    m = setmetatable({ id = id, name = name }, mt)
+    known[name] = m
+    return m
+  end
+end
+
 require("sysbench.rand")
 require("sysbench.cmdline")
 require("sysbench.histogram")
@@ -179,6 +229,14 @@ function thread_run(thread_id)
       end
       if type(ret) == "table" and ret.errcode == RESTART then
         C.sb_event_restarted(thread_id)
+        -- bmk: once the run stops, an event whose connection could not be
+        -- rebuilt is dropped (not counted): running it again would only
+        -- fail on the closed connection (db_conn_closed: declared by
+        -- sysbench.sql.lua)
+        if C.sb_engine_stopping() and ret.connection ~= nil and
+            C.db_conn_closed(ret.connection) then
+          return
+        end
         local hook = sysbench.hooks.before_restart_event
         if hook then
           hook(ret)

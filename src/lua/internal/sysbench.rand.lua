@@ -41,9 +41,15 @@ function sysbench.rand.gaussian(a, b)
   return C.sb_rand_gaussian(a, b)
 end
 
-function sysbench.rand.special(a, b)
-  return C.sb_rand_special(a, b)
-end
+-- bmk extension: sysbench 1.1 has no rand.special (1.0.20 had it). It is
+-- reachable through the metatable only, so that pairs(sysbench.rand) lists
+-- exactly sysbench 1.1's functions while 1.0-era scripts calling
+-- sysbench.rand.special(a, b) keep working (docs/compatibility.md).
+setmetatable(sysbench.rand, { __index = {
+  special = function(a, b)
+    return C.sb_rand_special(a, b)
+  end
+} })
 
 function sysbench.rand.pareto(a, b)
   return C.sb_rand_pareto(a, b)

@@ -7,9 +7,12 @@
 --   prepare  (parallel) inserts one row per thread;
 --   cleanup  drops kitprobe1;
 --   run      one `SELECT 1` per event (thread_init fails on purpose in
---            processes with --thread-offset >= --probe-fail-offset); on each thread's first event prints
+--            processes with --thread-offset >= --probe-fail-offset); at the
+--            end of each thread's thread_init prints "probe: g=<global
+--            thread id> ready=<epoch seconds>", and on its first event
 --            "probe: g=<global thread id> total=<threads-total>
---            start=<epoch seconds>" to compare the start of processes.
+--            start=<epoch seconds>": the SYNC barrier holds when every
+--            start comes after every ready.
 local ffi = require("ffi")
 ffi.cdef [[
 struct probe_ts { long tv_sec; long tv_nsec; };
@@ -57,22 +60,26 @@ end
 local con
 local first = true
 
+local function now()
+  local ts = ffi.new("struct probe_ts")
+  ffi.C.clock_gettime(0, ts)
+  return tonumber(ts.tv_sec) + tonumber(ts.tv_nsec) / 1e9
+end
+
 function thread_init()
   local f = sysbench.opt.probe_fail_offset
   if f > 0 and sysbench.opt.thread_offset >= f then
     error("probe: failing on purpose (thread offset " .. sysbench.opt.thread_offset .. ")")
   end
   con = sysbench.sql.driver():connect()
+  print(string.format("probe: g=%d ready=%.6f", sysbench.opt.thread_offset + sysbench.tid, now()))
 end
 
 function event()
   if first then
     first = false
-    local ts = ffi.new("struct probe_ts")
-    ffi.C.clock_gettime(0, ts)
     print(string.format("probe: g=%d total=%d start=%.6f",
-      sysbench.opt.thread_offset + sysbench.tid, sysbench.opt.threads_total,
-      tonumber(ts.tv_sec) + tonumber(ts.tv_nsec) / 1e9))
+      sysbench.opt.thread_offset + sysbench.tid, sysbench.opt.threads_total, now()))
   end
   con:query("SELECT 1")
 end

@@ -1,0 +1,39 @@
+/*
+ * `bmk report --html=FILE` (issue 11 item 5): one self-contained HTML page
+ * of charts from a set of --results documents, drawn by gnuplot (Debian
+ * gnuplot-nox, SVG terminal) and embedded inline, so the page needs no
+ * network access and no script:
+ *  - per series (sb_series_table.h grouping): throughput (tps, qps) vs
+ *    users, and p95/p99 latency vs users;
+ *  - per run: its per-interval timeline of tps, p95 and errors/s;
+ *  - when DBL runs are present (summary.metrics.rows): rows/s vs the
+ *    transaction size (one line per job count) and rows/s vs jobs (one line
+ *    per transaction size).
+ * Every chart is a <figure class="chart"> holding one <svg>, so a browser
+ * test can count them. gnuplot runs as a child process (`gnuplot` on PATH,
+ * or $BMK_GNUPLOT); its absence is an error naming the package.
+ */
+#ifndef SB_HTML_H
+#define SB_HTML_H
+
+#include <stddef.h>
+
+#include "results/sb_rdoc.h"
+
+/*
+ * Writes the page for the `n` documents to `path` (through path.tmp
+ * renamed into place). Returns 0, or -1 with the reason in `err`: gnuplot
+ * missing or failing (its message), the file not writable, a corrupt
+ * histogram. Not thread-safe (runs a child process, uses a temporary
+ * directory under $TMPDIR or /tmp).
+ */
+int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err,
+                  size_t errlen);
+
+/* Where sb_html_write also copies every chart as a standalone SVG file,
+   DIR/chart-<n>.svg, with DIR/charts.txt listing "chart-<n>.svg: caption"
+   (for documents that embed charts as images; `--svg-dir`). NULL (the
+   default) = none. Not thread-safe. */
+void sb_html_set_svg_dir(const char *dir);
+
+#endif

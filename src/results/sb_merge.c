@@ -1,0 +1,752 @@
+/* Merging result documents of concurrent runs; see sb_merge.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/sb_logger.h"
+#include "results/sb_hdrlog.h"
+#include "results/sb_merge.h"
+#include "results/sb_results.h"
+
+/* Runs whose starts differ by more than this were probably not released
+   together; the merge still works but says so. */
+#define START_SKEW_NOTE_S 1.0
+
+/* A non-negative count at `key` of object `o` (0 when absent). */
+static uint64_t count(const json_t *o, const char *key)
+{
+  double v = sb_json_num(o, key, NULL);
+  return v > 0 ? (uint64_t) llround(v) : 0;
+}
+
+static double rate(double n, double s)
+{
+  return s > 0 ? n / s : 0.0;
+}
+
+static json_t *jcount(uint64_t v)
+{
+  return json_integer((json_int_t) v);
+}
+
+/* Percentile from a key such as "95", "p99.9". */
+static double key_pct(const char *key)
+{
+  return strtod(key[0] == 'p' ? key + 1 : key, NULL);
+}
+
+/* ---- checks ------------------------------------------------------------ */
+
+static const char *opt(const sb_rdoc_t *d, const char *name)
+{
+  const char *v = sb_json_str(d->doc, "manifest", "options", name, NULL);
+  return v ? v : "";
+}
+
+/* UTC "hh:mm:ss.mmm" of an epoch time, for messages. */
+static void clock_text(double epoch_s, char *buf, size_t len)
+{
+  time_t t = (time_t) epoch_s;
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  snprintf(buf, len, "%02d:%02d:%06.3f", tm.tm_hour, tm.tm_min,
+           tm.tm_sec + (epoch_s - floor(epoch_s)));
+}
+
+static int check_mergeable(const sb_rdoc_t *d, unsigned n, char *err, size_t errlen)
+{
+  if (n < 2)
+    return sb_errf(err, errlen, "--merge needs the result files of at least two runs");
+  for (unsigned i = 1; i < n; i++)
+  {
+    for (unsigned j = 0; j < i; j++)
+      if (strcmp(d[i].path, d[j].path) == 0)
+        return sb_errf(err, errlen, "%s is given twice", d[i].path);
+    if (strcmp(d[i].test, d[0].test) != 0)
+      return sb_errf(err, errlen, "%s is a run of '%s' and %s of '%s': --merge combines runs "
+                  "of one test that ran at the same time", d[0].path, d[0].test, d[i].path,
+                  d[i].test);
+    if ((d[i].driver == NULL) != (d[0].driver == NULL) ||
+        (d[i].driver && strcmp(d[i].driver, d[0].driver) != 0))
+      return sb_errf(err, errlen, "%s ran against %s and %s against %s: --merge combines runs "
+                  "of one test", d[0].path, d[0].driver ? d[0].driver : "no database",
+                  d[i].path, d[i].driver ? d[i].driver : "no database");
+    if (strcmp(opt(&d[i], "report_interval"), opt(&d[0], "report_interval")) != 0)
+      return sb_errf(err, errlen, "%s has --report-interval=%s and %s --report-interval=%s: "
+                  "interval rows of different lengths cannot be summed", d[0].path,
+                  opt(&d[0], "report_interval"), d[i].path, opt(&d[i], "report_interval"));
+  }
+  /* The measured windows must overlap: [start, start + time]. */
+  unsigned late = 0, early = 0;
+  for (unsigned i = 1; i < n; i++)
+  {
+    if (d[i].start_epoch_s > d[late].start_epoch_s)
+      late = i;
+    if (d[i].start_epoch_s + d[i].time_s < d[early].start_epoch_s + d[early].time_s)
+      early = i;
+  }
+  if (d[late].start_epoch_s >= d[early].start_epoch_s + d[early].time_s)
+  {
+    char a[32], b[32], c[32];
+    clock_text(d[early].start_epoch_s, a, sizeof(a));
+    clock_text(d[early].start_epoch_s + d[early].time_s, b, sizeof(b));
+    clock_text(d[late].start_epoch_s, c, sizeof(c));
+    return sb_errf(err, errlen, "%s (measured %s-%s UTC) and %s (from %s UTC) did not run at "
+                "the same time: --merge combines concurrent runs (start them on one "
+                "--sync-file, or at one time)", d[early].path, a, b, d[late].path, c);
+  }
+  return 0;
+}
+
+/* ---- histograms ---------------------------------------------------------- */
+
+/* Adds the histogram of `holder` (a document's "histogram", an interval
+   row, a type row) to `h`. *missing is set when a holder has none. */
+static int add_hist(const sb_rdoc_t *d, const json_t *holder, sb_hdr_t *h, bool *missing,
+                    char *err, size_t errlen)
+{
+  char why[256];
+  int rc = sb_rdoc_add_hist(holder, h, why, sizeof(why));
+  if (rc < 0)
+    return sb_errf(err, errlen, "%s: %s", d->path, why);
+  if (rc == 0)
+    *missing = true;
+  return 0;
+}
+
+static json_t *hdr_string(const sb_hdr_t *h)
+{
+  char *enc = sb_hdr_encode_v2_base64(h);
+  json_t *s = enc ? json_string(enc) : json_null();
+  free(enc);
+  return s;
+}
+
+/* ---- summary ----------------------------------------------------------- */
+
+/* Sums summary.metrics.<name>.total over the runs (workload metrics). */
+static json_t *merge_metrics(const sb_rdoc_t *d, unsigned n, double t)
+{
+  json_t *m = NULL;
+  for (unsigned i = 0; i < n; i++)
+  {
+    const json_t *src = sb_json_at(d[i].doc, "summary", "metrics", NULL);
+    const char *name;
+    const json_t *v;
+    json_object_foreach((json_t *) src, name, v)
+    {
+      double total = sb_json_num(v, "total", NULL);
+      if (isnan(total))
+        continue;
+      if (m == NULL)
+        m = json_object();
+      json_t *o = json_object_get(m, name);
+      if (o == NULL)
+      {
+        o = json_object();
+        json_object_set_new(o, "total", json_real(0));
+        json_object_set_new(m, name, o);
+      }
+      double sum = json_real_value(json_object_get(o, "total")) + total;
+      json_object_set_new(o, "total", json_real(sum));
+      json_object_set_new(o, "per_sec", json_real(rate(sum, t)));
+    }
+  }
+  return m;
+}
+
+/* Pools per-run means and population standard deviations of `threads`
+   values each into the mean and deviation of all the values. */
+static void pool(const sb_rdoc_t *d, unsigned n, const char *avg_key, const char *sd_key,
+                 double *avg, double *sd)
+{
+  double cnt = 0, sum = 0, sq = 0;
+  for (unsigned i = 0; i < n; i++)
+  {
+    double k = d[i].threads;
+    double m = sb_json_num(d[i].doc, "summary", "fairness", avg_key, NULL);
+    double s = sb_json_num(d[i].doc, "summary", "fairness", sd_key, NULL);
+    if (isnan(m) || isnan(s))
+      continue;
+    cnt += k;
+    sum += k * m;
+    sq += k * (s * s + m * m);
+  }
+  *avg = cnt > 0 ? sum / cnt : 0;
+  *sd = cnt > 0 ? sqrt(fmax(0, sq / cnt - *avg * *avg)) : 0;
+}
+
+static json_t *merge_latency(const sb_rdoc_t *d, unsigned n, const sb_hdr_t *h,
+                             uint64_t events)
+{
+  double mn = INFINITY, mx = 0, sum = 0;
+  for (unsigned i = 0; i < n; i++)
+  {
+    const json_t *l = sb_json_at(d[i].doc, "summary", "latency_ms", NULL);
+    sum += fmax(0, sb_json_num(l, "sum", NULL));
+    if (d[i].events == 0)
+      continue;
+    mn = fmin(mn, sb_json_num(l, "min", NULL));
+    mx = fmax(mx, sb_json_num(l, "max", NULL));
+  }
+  json_t *lat = json_object();
+  json_object_set_new(lat, "min", json_real(isfinite(mn) ? mn : 0));
+  json_object_set_new(lat, "avg", json_real(events ? sum / (double) events : 0));
+  json_object_set_new(lat, "max", json_real(mx));
+  json_object_set_new(lat, "sum", json_real(sum));
+  json_t *pct = json_object();
+  const char *key;
+  const json_t *v;
+  json_object_foreach((json_t *) sb_json_at(d[0].doc, "summary", "latency_ms", "percentiles",
+                                            NULL), key, v)
+  {
+    (void) v;
+    json_object_set_new(pct, key, json_real((double) sb_hdr_percentile(h, key_pct(key)) / 1e6));
+  }
+  json_object_set_new(lat, "percentiles", pct);
+  return lat;
+}
+
+static json_t *merge_summary(const sb_rdoc_t *d, unsigned n, const sb_hdr_t *h, double t)
+{
+  uint64_t ev = 0, rd = 0, wr = 0, ot = 0, er = 0, rc = 0, late = 0, threads = 0;
+  int exit_code = 0;
+  const char *reason = NULL;
+  for (unsigned i = 0; i < n; i++)
+  {
+    const json_t *s = sb_json_at(d[i].doc, "summary", NULL);
+    const json_t *q = json_object_get(s, "queries");
+    ev += count(s, "events");
+    rd += count(q, "read");
+    wr += count(q, "write");
+    ot += count(q, "other");
+    er += count(s, "errors");
+    rc += count(s, "reconnects");
+    late += count(s, "late_events");
+    threads += d[i].threads;
+    double x = sb_json_num(s, "exit_code", NULL);
+    if (!isnan(x) && (int) x > exit_code)
+      exit_code = (int) x;
+    if (reason == NULL && !d[i].completed)
+      reason = d[i].interrupted ? d[i].interrupted : "not completed";
+  }
+  json_t *s = json_object();
+  json_object_set_new(s, "completed", json_boolean(reason == NULL));
+  json_object_set_new(s, "interrupted_reason", reason ? json_string(reason) : json_null());
+  json_object_set_new(s, "exit_code", json_integer(exit_code));
+  json_object_set_new(s, "time_s", json_real(t));
+  json_object_set_new(s, "threads", jcount(threads));
+  json_object_set_new(s, "events", jcount(ev));
+  json_object_set_new(s, "tps", json_real(rate((double) ev, t)));
+  json_t *q = json_object();
+  json_object_set_new(q, "read", jcount(rd));
+  json_object_set_new(q, "write", jcount(wr));
+  json_object_set_new(q, "other", jcount(ot));
+  json_object_set_new(q, "total", jcount(rd + wr + ot));
+  json_object_set_new(s, "queries", q);
+  json_object_set_new(s, "qps", json_real(rate((double) (rd + wr + ot), t)));
+  json_object_set_new(s, "errors", jcount(er));
+  json_object_set_new(s, "reconnects", jcount(rc));
+  json_object_set_new(s, "late_events", jcount(late));
+  json_object_set_new(s, "latency_ms", merge_latency(d, n, h, ev));
+  json_t *fair = json_object();
+  double avg, sd;
+  pool(d, n, "events_avg", "events_stddev", &avg, &sd);
+  json_object_set_new(fair, "events_avg", json_real(avg));
+  json_object_set_new(fair, "events_stddev", json_real(sd));
+  pool(d, n, "execution_time_avg_s", "execution_time_stddev_s", &avg, &sd);
+  json_object_set_new(fair, "execution_time_avg_s", json_real(avg));
+  json_object_set_new(fair, "execution_time_stddev_s", json_real(sd));
+  json_object_set_new(s, "fairness", fair);
+  json_t *m = merge_metrics(d, n, t);
+  if (m)
+    json_object_set_new(s, "metrics", m);
+  return s;
+}
+
+/* ---- intervals ----------------------------------------------------------- */
+
+/* One slot of the wall-clock grid. */
+typedef struct {
+  bool used;
+  uint64_t events, reads, writes, other, errors, reconnects, late, queue, concurrency;
+  uint64_t running;
+  double lag_ms, max_ms;      /* highest of the runs' */
+  json_t *types;              /* name -> {events, errors, rollbacks} */
+  sb_hdr_t *hist;
+  bool no_hist;               /* a row without its histogram */
+  json_t *pct_fallback;       /* highest of the runs' percentiles, by key */
+} slot_t;
+
+/* A row's count, or its rate times its length for files without counts. */
+static uint64_t row_count(const json_t *row, const char *key, const char *rate_key)
+{
+  if (json_object_get(row, key))
+    return count(row, key);
+  double r = sb_json_num(row, rate_key, NULL), len = sb_json_num(row, "length_s", NULL);
+  return r > 0 && len > 0 ? (uint64_t) llround(r * len) : 0;
+}
+
+static void slot_add_types(slot_t *s, const json_t *types)
+{
+  const char *name;
+  const json_t *t;
+  json_object_foreach((json_t *) types, name, t)
+  {
+    if (s->types == NULL)
+      s->types = json_object();
+    json_t *o = json_object_get(s->types, name);
+    if (o == NULL)
+    {
+      o = json_pack("{s:I,s:I,s:I}", "events", (json_int_t) 0, "errors", (json_int_t) 0,
+                    "rollbacks", (json_int_t) 0);
+      json_object_set_new(s->types, name, o);
+    }
+    static const char *keys[] = { "events", "errors", "rollbacks" };
+    for (int k = 0; k < 3; k++)
+      json_object_set_new(o, keys[k], jcount(count(o, keys[k]) + count(t, keys[k])));
+  }
+}
+
+static int slot_add(slot_t *s, const sb_rdoc_t *d, const json_t *row, char *err, size_t errlen)
+{
+  if (s->hist == NULL && (s->hist = sb_hdr_new()) == NULL)
+    return sb_errf(err, errlen, "out of memory");
+  s->used = true;
+  s->events += count(row, "events");
+  s->reads += row_count(row, "reads", "reads_per_s");
+  s->writes += row_count(row, "writes", "writes_per_s");
+  s->other += row_count(row, "other", "other_per_s");
+  s->errors += row_count(row, "errors", "errors_per_s");
+  s->reconnects += row_count(row, "reconnects", "reconnects_per_s");
+  s->late += count(row, "late_events");
+  s->queue += count(row, "queue_length");
+  s->concurrency += count(row, "concurrency");
+  s->running += count(row, "threads_running");
+  s->lag_ms = fmax(s->lag_ms, fmax(0, sb_json_num(row, "schedule_lag_ms", NULL)));
+  s->max_ms = fmax(s->max_ms, fmax(0, sb_json_num(row, "latency_ms", "max", NULL)));
+  /* Files without interval histograms: the highest of the runs'
+     percentiles, flagged by no_hist (never an average). */
+  const char *key;
+  const json_t *v;
+  json_object_foreach((json_t *) sb_json_at(row, "latency_ms", NULL), key, v)
+  {
+    if (s->pct_fallback == NULL)
+      s->pct_fallback = json_object();
+    double old = sb_json_num(s->pct_fallback, key, NULL);
+    json_object_set_new(s->pct_fallback, key,
+                        json_real(fmax(isnan(old) ? 0 : old, json_number_value(v))));
+  }
+  slot_add_types(s, json_object_get(row, "types"));
+  return add_hist(d, row, s->hist, &s->no_hist, err, errlen);
+}
+
+static json_t *slot_json(slot_t *s, double end_s, double len, const json_t *pct_keys)
+{
+  json_t *row = json_object();
+  json_object_set_new(row, "time_s", json_real(end_s));
+  json_object_set_new(row, "length_s", json_real(len));
+  json_object_set_new(row, "threads_running", jcount(s->running));
+  json_object_set_new(row, "events", jcount(s->events));
+  json_object_set_new(row, "tps", json_real(rate((double) s->events, len)));
+  json_object_set_new(row, "qps", json_real(rate((double) (s->reads + s->writes + s->other), len)));
+  json_object_set_new(row, "reads_per_s", json_real(rate((double) s->reads, len)));
+  json_object_set_new(row, "writes_per_s", json_real(rate((double) s->writes, len)));
+  json_object_set_new(row, "other_per_s", json_real(rate((double) s->other, len)));
+  json_object_set_new(row, "reads", jcount(s->reads));
+  json_object_set_new(row, "writes", jcount(s->writes));
+  json_object_set_new(row, "other", jcount(s->other));
+  json_object_set_new(row, "errors", jcount(s->errors));
+  json_object_set_new(row, "reconnects", jcount(s->reconnects));
+  json_object_set_new(row, "errors_per_s", json_real(rate((double) s->errors, len)));
+  json_object_set_new(row, "reconnects_per_s", json_real(rate((double) s->reconnects, len)));
+  json_t *lat = json_object();
+  const char *key;
+  const json_t *v;
+  json_object_foreach((json_t *) pct_keys, key, v)
+  {
+    (void) v;
+    if (strcmp(key, "max") == 0)
+      continue;
+    double val = s->no_hist ? sb_json_num(s->pct_fallback, key, NULL)
+                            : (double) sb_hdr_percentile(s->hist, key_pct(key)) / 1e6;
+    json_object_set_new(lat, key, json_real(isnan(val) ? 0 : val));
+  }
+  json_object_set_new(lat, "max", json_real(s->no_hist ? s->max_ms
+                                            : (double) sb_hdr_max(s->hist) / 1e6));
+  json_object_set_new(row, "latency_ms", lat);
+  json_object_set_new(row, "queue_length", jcount(s->queue));
+  json_object_set_new(row, "concurrency", jcount(s->concurrency));
+  json_object_set_new(row, "schedule_lag_ms", json_real(s->lag_ms));
+  json_object_set_new(row, "late_events", jcount(s->late));
+  json_object_set_new(row, "hdr_v2_compressed_base64", s->no_hist ? json_null()
+                                                                 : hdr_string(s->hist));
+  if (s->types)
+  {
+    json_object_foreach(s->types, key, v)
+      json_object_set_new((json_t *) v, "tps", json_real(rate((double) count(v, "events"), len)));
+    json_object_set_new(row, "types", json_incref(s->types));
+  }
+  return row;
+}
+
+/* The interval length shared by the runs (--report-interval, else the
+   1 s rows written for result files). */
+static double interval_len(const sb_rdoc_t *d)
+{
+  double v = strtod(opt(d, "report_interval"), NULL);
+  return v > 0 ? v : 1.0;
+}
+
+static json_t *merge_intervals(const sb_rdoc_t *d, unsigned n, double base, char *err,
+                               size_t errlen)
+{
+  double len = interval_len(&d[0]);
+  size_t nslots = 0;
+  for (unsigned i = 0; i < n; i++)
+  {
+    double end = d[i].start_epoch_s - base + d[i].time_s;
+    size_t k = (size_t) llround(end / len) + 2;
+    if (k > nslots)
+      nslots = k;
+  }
+  slot_t *slots = calloc(nslots, sizeof(slot_t));
+  json_t *out = slots ? json_array() : NULL;
+  int rc = slots ? 0 : sb_errf(err, errlen, "out of memory");
+  for (unsigned i = 0; rc == 0 && i < n; i++)
+  {
+    size_t j;
+    const json_t *row;
+    json_array_foreach(json_object_get(d[i].doc, "intervals"), j, row)
+    {
+      double end = d[i].start_epoch_s - base + sb_json_num(row, "time_s", NULL);
+      long k = isnan(end) ? -1 : lround(end / len);
+      if (k < 1 || (size_t) k >= nslots)
+        continue;
+      if ((rc = slot_add(&slots[k], &d[i], row, err, errlen)) != 0)
+        break;
+    }
+  }
+  const json_t *keys = sb_json_at(json_array_get(json_object_get(d[0].doc, "intervals"), 0),
+                                  "latency_ms", NULL);
+  for (size_t k = 0; k < nslots; k++)
+  {
+    if (rc == 0 && slots[k].used)
+      json_array_append_new(out, slot_json(&slots[k], (double) k * len, len, keys));
+    sb_hdr_free(slots[k].hist);
+    json_decref(slots[k].types);
+    json_decref(slots[k].pct_fallback);
+  }
+  free(slots);
+  if (rc != 0)
+  {
+    json_decref(out);
+    return NULL;
+  }
+  return out;
+}
+
+/* ---- event types ----------------------------------------------------------- */
+
+static json_t *merge_type(const sb_rdoc_t *d, unsigned n, const char *name, double t,
+                          char *err, size_t errlen)
+{
+  uint64_t ev = 0, er = 0, rb = 0, late = 0;
+  double mn = INFINITY, mx = 0, sum = 0, p50 = 0, p95 = 0, p99 = 0;
+  bool missing = false;
+  sb_hdr_t *h = sb_hdr_new();
+  for (unsigned i = 0; h && i < n; i++)
+  {
+    size_t j;
+    const json_t *r;
+    json_array_foreach(json_object_get(d[i].doc, "event_types"), j, r)
+    {
+      if (strcmp(sb_json_str(r, "name", NULL), name) != 0)
+        continue;
+      uint64_t e = count(r, "events");
+      ev += e;
+      er += count(r, "errors");
+      rb += count(r, "rollbacks");
+      late += count(r, "late_events");
+      const json_t *l = json_object_get(r, "latency_ms");
+      sum += (double) e * fmax(0, sb_json_num(l, "avg", NULL));
+      mn = fmin(mn, sb_json_num(l, "min", NULL));
+      mx = fmax(mx, sb_json_num(l, "max", NULL));
+      p50 = fmax(p50, sb_json_num(l, "p50", NULL));
+      p95 = fmax(p95, sb_json_num(l, "p95", NULL));
+      p99 = fmax(p99, sb_json_num(l, "p99", NULL));
+      if (add_hist(&d[i], r, h, &missing, err, errlen) != 0)
+      {
+        sb_hdr_free(h);
+        return NULL;
+      }
+    }
+  }
+  if (h == NULL)
+    return sb_errf(err, errlen, "out of memory"), NULL;
+  if (!missing)
+  {
+    p50 = (double) sb_hdr_percentile(h, 50) / 1e6;
+    p95 = (double) sb_hdr_percentile(h, 95) / 1e6;
+    p99 = (double) sb_hdr_percentile(h, 99) / 1e6;
+  }
+  json_t *o = json_object();
+  json_object_set_new(o, "name", json_string(name));
+  json_object_set_new(o, "events", jcount(ev));
+  json_object_set_new(o, "tps", json_real(rate((double) ev, t)));
+  json_object_set_new(o, "errors", jcount(er));
+  json_object_set_new(o, "rollbacks", jcount(rb));
+  json_object_set_new(o, "late_events", jcount(late));
+  json_object_set_new(o, "hdr_v2_compressed_base64", missing ? json_null() : hdr_string(h));
+  json_object_set_new(o, "latency_ms",
+                      json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", "min", isfinite(mn) ? mn : 0.0,
+                                "avg", ev ? sum / (double) ev : 0.0, "p50", p50, "p95", p95,
+                                "p99", p99, "max", mx));
+  sb_hdr_free(h);
+  return o;
+}
+
+static json_t *merge_types(const sb_rdoc_t *d, unsigned n, double t, char *err, size_t errlen)
+{
+  json_t *names = json_array(), *out = json_array();
+  for (unsigned i = 0; i < n; i++)
+  {
+    size_t j, k;
+    const json_t *r, *x;
+    json_array_foreach(json_object_get(d[i].doc, "event_types"), j, r)
+    {
+      const char *name = sb_json_str(r, "name", NULL);
+      bool seen = name == NULL;
+      json_array_foreach(names, k, x)
+        seen |= !seen && strcmp(json_string_value(x), name) == 0;
+      if (!seen)
+        json_array_append_new(names, json_string(name));
+    }
+  }
+  size_t j;
+  const json_t *x;
+  json_array_foreach(names, j, x)
+  {
+    json_t *o = merge_type(d, n, json_string_value(x), t, err, errlen);
+    if (o == NULL)
+    {
+      json_decref(out);
+      out = NULL;
+      break;
+    }
+    json_array_append_new(out, o);
+  }
+  json_decref(names);
+  return out;
+}
+
+/* ---- server and manifest ----------------------------------------------------- */
+
+/* The cost totals divided by the merged transactions; per-transaction
+   figures without totals cannot be recomputed and are dropped. */
+static void rescale_cost(json_t *cost, uint64_t events)
+{
+  json_t *per = json_object_get(cost, "per_transaction");
+  if (per == NULL)
+    return;
+  static const char *keys[] = { "server_cpu_us", "instructions" };
+  for (int k = 0; k < 2; k++)
+  {
+    double total = sb_json_num(cost, keys[k], NULL);
+    if (isnan(total) || events == 0)
+      json_object_del(per, keys[k]);
+    else
+      json_object_set_new(per, keys[k], json_real(total / (double) events));
+  }
+}
+
+static json_t *merge_server(const sb_rdoc_t *d, unsigned n, uint64_t events)
+{
+  int best = -1;
+  double window = -1;
+  uint64_t stmts = 0;
+  for (unsigned i = 0; i < n; i++)
+  {
+    const json_t *s = json_object_get(d[i].doc, "server");
+    double w = sb_json_num(s, "window_s", NULL);
+    if (!json_is_object(s) || isnan(w))
+      continue;
+    stmts += count(s, "client_statements");
+    if (w > window)
+    {
+      window = w;
+      best = (int) i;
+    }
+  }
+  if (best < 0)
+    return json_null();
+  json_t *s = json_deep_copy(json_object_get(d[best].doc, "server"));
+  json_object_set_new(s, "client_events", jcount(events));
+  json_object_set_new(s, "client_statements", jcount(stmts));
+  json_t *cost = json_object_get(s, "cost");
+  if (json_is_object(cost))
+    rescale_cost(cost, events);
+  return s;
+}
+
+static json_t *merge_manifest(const sb_rdoc_t *d, unsigned n, double base)
+{
+  json_t *m = json_deep_copy(json_object_get(d[0].doc, "manifest"));
+  json_object_set_new(m, "start_epoch_s", json_real(base));
+  json_object_set_new(m, "start_epoch_us", json_integer((json_int_t) llround(base * 1e6)));
+  char iso[64];
+  sb_results_iso_time(base, iso, sizeof(iso));
+  json_object_set_new(m, "start_time", json_string(iso));
+  char hosts[1024] = "";
+  json_t *from = json_array();
+  for (unsigned i = 0; i < n; i++)
+  {
+    if (!strstr(hosts, d[i].host) || !d[i].host[0])
+      snprintf(hosts + strlen(hosts), sizeof(hosts) - strlen(hosts), "%s%s",
+               hosts[0] ? "," : "", d[i].host);
+    json_array_append_new(from, json_pack("{s:s,s:s,s:I,s:I,s:I,s:f}", "file", d[i].path,
+                                          "host", d[i].host, "start_epoch_us",
+                                          (json_int_t) llround(d[i].start_epoch_s * 1e6),
+                                          "threads", (json_int_t) d[i].threads, "events",
+                                          (json_int_t) d[i].events, "time_s", d[i].time_s));
+    if (d[i].series_id == NULL || d[0].series_id == NULL ||
+        strcmp(d[i].series_id, d[0].series_id) != 0)
+      json_object_set_new(m, "series_id", json_null());
+  }
+  json_object_set_new(m, "host", json_string(hosts));
+  json_object_set_new(m, "merged_from", from);
+  return m;
+}
+
+/* ---- entry points ------------------------------------------------------------- */
+
+json_t *sb_merge_docs(const sb_rdoc_t *d, unsigned n, char *note, size_t notelen,
+                      char *err, size_t errlen)
+{
+  if (note && notelen)
+    note[0] = '\0';
+  if (check_mergeable(d, n, err, errlen) != 0)
+    return NULL;
+  double base = d[0].start_epoch_s, last = base, t = 0;
+  for (unsigned i = 0; i < n; i++)
+  {
+    base = fmin(base, d[i].start_epoch_s);
+    last = fmax(last, d[i].start_epoch_s);
+    t = fmax(t, d[i].time_s);
+  }
+  if (note && last - base > START_SKEW_NOTE_S)
+    snprintf(note, notelen, "the runs started up to %.2f s apart; runs released together "
+             "(one --sync-file) start within milliseconds", last - base);
+  sb_hdr_t *h = sb_hdr_new();
+  if (h == NULL)
+    return sb_errf(err, errlen, "out of memory"), NULL;
+  bool missing = false;
+  for (unsigned i = 0; i < n; i++)
+    if (add_hist(&d[i], json_object_get(d[i].doc, "histogram"), h, &missing, err, errlen))
+    {
+      sb_hdr_free(h);
+      return NULL;
+    }
+  if (missing)
+  {
+    sb_hdr_free(h);
+    return sb_errf(err, errlen, "a file has no latency histogram: percentiles cannot be "
+                "merged exactly"), NULL;
+  }
+  json_t *intervals = merge_intervals(d, n, base, err, errlen);
+  json_t *types = intervals ? merge_types(d, n, t, err, errlen) : NULL;
+  if (types == NULL)
+  {
+    json_decref(intervals);
+    sb_hdr_free(h);
+    return NULL;
+  }
+  json_t *doc = json_object();
+  json_object_set_new(doc, "format", json_string("bmk-results"));
+  json_object_set_new(doc, "format_version", json_integer(1));
+  json_object_set_new(doc, "manifest", merge_manifest(d, n, base));
+  json_object_set_new(doc, "intervals", intervals);
+  json_object_set_new(doc, "event_types", types);
+  json_t *summary = merge_summary(d, n, h, t);
+  json_object_set_new(doc, "server", merge_server(d, n, count(summary, "events")));
+  json_object_set_new(doc, "summary", summary);
+  json_object_set_new(doc, "histogram", sb_results_histogram_json(h));
+  sb_hdr_free(h);
+  return doc;
+}
+
+int sb_merge_write(const json_t *doc, const char *path, char *err, size_t errlen)
+{
+  size_t len = strlen(path) + 16;
+  char *tmp = malloc(len);
+  if (tmp == NULL)
+    return sb_errf(err, errlen, "out of memory");
+  snprintf(tmp, len, "%s.tmp", path);
+  int rc = 0;
+  if (json_dump_file(doc, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
+      rename(tmp, path) != 0)
+  {
+    rc = sb_errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+    unlink(tmp);
+  }
+  free(tmp);
+  return rc;
+}
+
+static void fill_totals(const json_t *doc, unsigned n, sb_merge_totals_t *t)
+{
+  const json_t *s = json_object_get(doc, "summary");
+  t->runs = n;
+  t->threads = (unsigned) count(s, "threads");
+  t->time_s = sb_json_num(s, "time_s", NULL);
+  t->events = (double) count(s, "events");
+  t->tps = sb_json_num(s, "tps", NULL);
+  t->qps = sb_json_num(s, "qps", NULL);
+  const json_t *q = json_object_get(s, "queries");
+  t->reads_s = rate((double) count(q, "read"), t->time_s);
+  t->writes_s = rate((double) count(q, "write"), t->time_s);
+  t->other_s = rate((double) count(q, "other"), t->time_s);
+  t->errors_s = rate((double) count(s, "errors"), t->time_s);
+  t->reconnects_s = rate((double) count(s, "reconnects"), t->time_s);
+  t->avg_ms = sb_json_num(s, "latency_ms", "avg", NULL);
+  const char *p = sb_json_str(doc, "manifest", "options", "percentile", NULL);
+  t->percentile = p ? (unsigned) atoi(p) : 0;
+  t->pct_ms = 0;
+  if (t->percentile)
+  {
+    char key[16];
+    snprintf(key, sizeof(key), "%u", t->percentile);
+    double v = sb_json_num(s, "latency_ms", "percentiles", key, NULL);
+    t->pct_ms = isnan(v) ? 0 : v;
+  }
+}
+
+int sb_merge_files(const char *const *paths, unsigned n, const char *out_path,
+                   sb_merge_totals_t *t)
+{
+  memset(t, 0, sizeof(*t));
+  sb_rdoc_t *d = calloc(n ? n : 1, sizeof(sb_rdoc_t));
+  if (d == NULL)
+    return sb_errf(t->error, sizeof(t->error), "out of memory");
+  int rc = 0;
+  for (unsigned i = 0; rc == 0 && i < n; i++)
+    rc = sb_rdoc_load(paths[i], &d[i], t->error, sizeof(t->error));
+  json_t *doc = rc == 0 ? sb_merge_docs(d, n, NULL, 0, t->error, sizeof(t->error)) : NULL;
+  if (doc == NULL)
+    rc = -1;
+  else
+  {
+    fill_totals(doc, n, t);
+    if (out_path && *out_path)
+      rc = sb_merge_write(doc, out_path, t->error, sizeof(t->error));
+  }
+  json_decref(doc);
+  for (unsigned i = 0; i < n; i++)
+    sb_rdoc_free(&d[i]);
+  free(d);
+  return rc;
+}
