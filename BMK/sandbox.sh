@@ -18,8 +18,21 @@
 # env    prints shell assignments with bmk's connection options:
 #          eval "$(bash BMK/sandbox.sh env mysql)"
 #          bmk oltp_read_write --db-driver=mysql $BMK_MYSQL_OPTS prepare
+#        and BMK_TLS_CA, the CA that signed the servers' certificates
+#        (empty for servers without TLS).
 #
-# Environment: BMK_SANDBOX_DIR, BMK_SANDBOX_PASSWORD, BMK_SANDBOX_KEEP,
+# TLS: BMK_SANDBOX_TLS=1 starts the servers with TLS (they accept TLS and
+# plain connections). At the first such start a throwaway CA and a server
+# certificate (ECDSA; subjectAltName localhost and 127.0.0.1) are made
+# with the openssl command in $BMK_SANDBOX_DIR/tls. Those servers also
+# listen on 127.0.0.2, an address the certificate does not name (for
+# host-name verification tests). TLS is off by default: with it, every
+# PostgreSQL client of the default sslmode=prefer negotiates TLS, and the
+# stock mariadb client loads the system's whole CA bundle on each start,
+# which changes the timing the other tests rely on
+# (tests/integration/test_tls.sh starts its own TLS pair).
+#
+# Environment: BMK_SANDBOX_DIR, BMK_SANDBOX_PASSWORD, BMK_SANDBOX_KEEP, BMK_SANDBOX_TLS,
 #   BMK_MYSQL_PORT (3306), BMK_PGSQL_PORT (5432),
 #   BMK_MYSQL_EXTRA_OPTS (more mariadbd options, word-split),
 #   BMK_PGBIN (PostgreSQL bin dir, default the newest /usr/lib/postgresql/*/bin).
@@ -41,6 +54,8 @@ if [ -z "$PGBIN" ]; then
   fi
 fi
 TIMEOUT=60
+TLS=${BMK_SANDBOX_TLS:-0}
+tls_dir=$DIR/tls
 
 usage() {
   echo "usage: bash $0 start|stop|status|env mysql|pgsql" >&2
@@ -68,6 +83,65 @@ pg_data=$pg_dir/data
 pg_sock=$pg_dir/.s.PGSQL.$PGSQL_PORT
 pg_log=$pg_dir/server.log
 
+# -------------------------------------------------------------------- TLS
+
+# Makes the CA and the server certificate once per sandbox directory.
+# ECDSA P-256 keys: a handshake costs the server far less than with RSA,
+# and every PostgreSQL client (sslmode=prefer) negotiates TLS here.
+tls_make_certs() {
+  [ -f "$tls_dir/server-cert.pem" ] && [ -f "$tls_dir/ca.pem" ] && return 0
+  command -v openssl >/dev/null || die "openssl not found: apt-get install openssl"
+  mkdir -p "$tls_dir"
+  (
+    cd "$tls_dir" &&
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 3650 -subj "/CN=bmk sandbox CA" \
+      -keyout ca-key.pem -out ca.pem &&
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=localhost" \
+      -keyout server-key.pem -out server.csr &&
+    printf '%s\n' "basicConstraints=CA:FALSE" "keyUsage=digitalSignature,keyEncipherment" \
+      "extendedKeyUsage=serverAuth" "subjectAltName=DNS:localhost,IP:127.0.0.1" >server.ext &&
+    openssl x509 -req -days 3650 -in server.csr -CA ca.pem -CAkey ca-key.pem \
+      -CAcreateserial -extfile server.ext -out server-cert.pem
+  ) >"$DIR/tls.log" 2>&1 || { cat "$DIR/tls.log" >&2; die "making the TLS certificates failed"; }
+  chmod 600 "$tls_dir/ca-key.pem" "$tls_dir/server-key.pem"
+}
+
+# Removes the certificates once neither server runs (stop).
+tls_forget() {
+  [ "${BMK_SANDBOX_KEEP:-0}" = 1 ] && return 0
+  mysql_running || pgsql_running || rm -rf "$tls_dir" "$DIR/tls.log"
+}
+
+# mariadbd options for TLS (none without BMK_SANDBOX_TLS=1).
+tls_mysql_opts() {
+  [ "$TLS" = 1 ] || return 0
+  tls_make_certs
+  echo "--ssl-ca=$tls_dir/ca.pem --ssl-cert=$tls_dir/server-cert.pem --ssl-key=$tls_dir/server-key.pem"
+}
+
+# Listen addresses (quoted with $1): 127.0.0.2 as well when TLS is on.
+tls_listen() {
+  local q=${1:-}
+  if [ "$TLS" = 1 ]; then echo "${q}127.0.0.1,127.0.0.2${q}"; else echo "${q}127.0.0.1${q}"; fi
+}
+
+# postgresql.conf lines for TLS; the key goes into the data directory,
+# owned by the server's user (PostgreSQL refuses a key others can read).
+tls_pgsql_conf() {
+  if [ "$TLS" != 1 ]; then
+    echo "ssl = off"
+    return 0
+  fi
+  tls_make_certs
+  cp "$tls_dir/server-cert.pem" "$pg_data/server.crt"
+  cp "$tls_dir/server-key.pem" "$pg_data/server.key"
+  cp "$tls_dir/ca.pem" "$pg_data/root.crt"
+  chmod 600 "$pg_data/server.key"
+  [ "$(id -u)" = 0 ] && chown postgres: "$pg_data/server.crt" "$pg_data/server.key" "$pg_data/root.crt"
+  printf '%s\n' "ssl = on" "ssl_cert_file = 'server.crt'" "ssl_key_file = 'server.key'" \
+    "ssl_ca_file = 'root.crt'"
+}
+
 # ---------------------------------------------------------------- MariaDB
 
 mysql_running() {
@@ -83,7 +157,7 @@ start_mysql() {
     echo "sandbox: mysql already running (127.0.0.1:$MYSQL_PORT, socket $my_sock)"
     return 0
   fi
-  local mysqld install_db
+  local mysqld install_db tls_opts
   mysqld=$(command -v mariadbd || command -v mysqld || true)
   [ -n "$mysqld" ] || { [ -x /usr/sbin/mariadbd ] && mysqld=/usr/sbin/mariadbd; } ||
     die "mariadbd not found: apt-get install mariadb-server"
@@ -99,10 +173,11 @@ start_mysql() {
     --auth-root-authentication-method=normal --skip-test-db >"$my_dir/install.log" 2>&1 ||
     { tail -20 "$my_dir/install.log" >&2; die "mariadb-install-db failed (log: $my_dir/install.log)"; }
 
+  tls_opts=$(tls_mysql_opts) || exit 1
   # setsid: the server outlives the shell (and process group) that started it.
-  # shellcheck disable=SC2086  # BMK_MYSQL_EXTRA_OPTS is a word list
+  # shellcheck disable=SC2086  # BMK_MYSQL_EXTRA_OPTS and tls_opts are word lists
   setsid "$mysqld" --no-defaults --datadir="$my_dir/data" --user=root \
-    --socket="$my_sock" --port="$MYSQL_PORT" --bind-address=127.0.0.1 \
+    --socket="$my_sock" --port="$MYSQL_PORT" --bind-address="$(tls_listen)" $tls_opts \
     --pid-file="$my_pid" --log-error="$my_log" \
     --skip-name-resolve --skip-log-bin --sync-binlog=0 \
     --innodb-buffer-pool-size=128M --innodb-log-file-size=256M \
@@ -129,8 +204,10 @@ start_mysql() {
 CREATE DATABASE IF NOT EXISTS sbtest;
 CREATE USER IF NOT EXISTS 'sbtest'@'localhost' IDENTIFIED BY '$p';
 CREATE USER IF NOT EXISTS 'sbtest'@'127.0.0.1' IDENTIFIED BY '$p';
+CREATE USER IF NOT EXISTS 'sbtest'@'127.0.0.2' IDENTIFIED BY '$p';
 GRANT ALL ON *.* TO 'sbtest'@'localhost' WITH GRANT OPTION;
 GRANT ALL ON *.* TO 'sbtest'@'127.0.0.1' WITH GRANT OPTION;
+GRANT ALL ON *.* TO 'sbtest'@'127.0.0.2' WITH GRANT OPTION;
 SQL
   echo "sandbox: mysql running: 127.0.0.1:$MYSQL_PORT, socket $my_sock, user sbtest, database sbtest"
 }
@@ -207,7 +284,7 @@ start_pgsql() {
   cat >>"$pg_data/postgresql.conf" <<CONF
 
 # bmk sandbox: fast and not durable
-listen_addresses = '127.0.0.1'
+listen_addresses = $(tls_listen "'")
 port = $PGSQL_PORT
 unix_socket_directories = '$pg_dir'
 fsync = off
@@ -217,11 +294,13 @@ max_connections = 1100
 shared_buffers = 256MB
 password_encryption = scram-sha-256
 CONF
+  tls_pgsql_conf >>"$pg_data/postgresql.conf" || exit 1
   cat >"$pg_data/pg_hba.conf" <<HBA
 # bmk sandbox
 local all postgres trust
 local all all md5
 host  all all 127.0.0.1/32 scram-sha-256
+host  all all 127.0.0.2/32 scram-sha-256
 HBA
   [ "$(id -u)" = 0 ] && chown postgres: "$pg_data/postgresql.conf" "$pg_data/pg_hba.conf"
   # pg_ctl start detaches the server (it survives this shell).
@@ -271,17 +350,23 @@ status() {
   fi
 }
 
+print_tls_env() {
+  if [ -f "$tls_dir/ca.pem" ]; then echo "BMK_TLS_CA=\"$tls_dir/ca.pem\""; else echo "BMK_TLS_CA="; fi
+}
+
 print_env() {
   case $db in
     mysql)
       echo "BMK_MYSQL_OPTS=\"--mysql-host=127.0.0.1 --mysql-port=$MYSQL_PORT --mysql-user=sbtest --mysql-password=$PASS --mysql-db=sbtest\""
       echo "BMK_MYSQL_SOCKET_OPTS=\"--mysql-socket=$my_sock --mysql-user=sbtest --mysql-password=$PASS --mysql-db=sbtest\""
-      echo "BMK_MYSQL_SOCKET=\"$my_sock\"" ;;
+      echo "BMK_MYSQL_SOCKET=\"$my_sock\""
+      print_tls_env ;;
     pgsql)
       echo "BMK_PGSQL_OPTS=\"--pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$PASS --pgsql-db=sbtest\""
       echo "BMK_PGSQL_SOCKET_OPTS=\"--pgsql-host=$pg_dir --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$PASS --pgsql-db=sbtest\""
       echo "BMK_PGSQL_SOCKET_DIR=\"$pg_dir\""
-      echo "BMK_PGSQL_SOCKET=\"$pg_sock\"" ;;
+      echo "BMK_PGSQL_SOCKET=\"$pg_sock\""
+      print_tls_env ;;
   esac
 }
 
@@ -291,7 +376,7 @@ for port in "$MYSQL_PORT" "$PGSQL_PORT"; do
 done
 case $action in
   start) mkdir -p "$DIR"; "start_$db" ;;
-  stop) "stop_$db" ;;
+  stop) "stop_$db"; tls_forget ;;
   status) status ;;
   env) print_env ;;
   *) usage ;;

@@ -14,11 +14,9 @@
 # below the table says why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rows=${1:-2000000}
-trx=${2:-2}
-sleep_s=${3:-10}
 BMK=$(pwd)/bmk
 [ -x "$BMK" ] || { echo "build bmk first (./autogen.sh && ./configure && make)" >&2; exit 1; }
+rows=${1:-2000000} trx=${2:-2} sleep_s=${3:-10}
 pass=${BMK_SANDBOX_PASSWORD:-sbtest}
 mysql_opts="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=${BMK_MYSQL_PORT:-3306} --mysql-user=sbtest --mysql-password=$pass --mysql-db=sbtest"
 pgsql_opts="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=${BMK_PGSQL_PORT:-5432} --pgsql-user=sbtest --pgsql-password=$pass --pgsql-db=sbtest"

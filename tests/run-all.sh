@@ -25,6 +25,20 @@ if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
     libhdrhistogram-java default-jdk-headless gnuplot-nox chromium >/dev/null
 fi
 
+log "static binary (make static)"
+# libpq.a needs libpgcommon_shlib.a and libpgport_shlib.a, which Debian
+# ships in postgresql-server-dev-15; installing that package would pull in
+# clang and LLVM, so its files are unpacked aside instead (dpkg-deb -x).
+PGSTATIC=/usr/lib/postgresql/15/lib
+if [ ! -f "$PGSTATIC/libpgcommon_shlib.a" ]; then
+  PGDEV=$(mktemp -d /tmp/bmk-pgdev-XXXXXX)
+  ( cd "$PGDEV" && apt-get download -qq postgresql-server-dev-15 >/dev/null &&
+    dpkg-deb -x postgresql-server-dev-15_*.deb root )
+  PGSTATIC=$PGDEV/root/usr/lib/postgresql/15/lib
+fi
+./configure -q --with-pg-static-libdir="$PGSTATIC" && make -s -j"$(nproc)" && make -s static 2>&1 | grep -vE 'statically linked applications|: in function' || true
+test -x bmk-x64 || { echo "make static failed"; exit 1; }
+
 log "unit tests"
 make -s check || { cat test-suite.log tests/unit/*.log 2>/dev/null | tail -50; exit 1; }
 
@@ -51,7 +65,8 @@ log "integration tests"
 set +e
 bash tests/integration/run.sh "$TOP/bmk" | tee /tmp/bmk-it-main.log
 log "integration tests with the ASan+UBSan build"
-ASAN_OPTIONS=detect_leaks=0 bash tests/integration/run.sh "$TOP/build-asan/bmk" | tee /tmp/bmk-it-asan.log
+# The static binary is checked once, in the pass above.
+BMK_STATIC_TEST=0 ASAN_OPTIONS=detect_leaks=0 bash tests/integration/run.sh "$TOP/build-asan/bmk" | tee /tmp/bmk-it-asan.log
 set -e
 total() { tail -1 "$1" | awk '{print $'"$2"'}'; }
 pass=$(( $(total /tmp/bmk-it-main.log 1) + $(total /tmp/bmk-it-asan.log 1) ))

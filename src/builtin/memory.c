@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/mman.h>
 
 #include "builtin/sb_builtin.h"
 #include "core/sb_counter.h"
 #include "core/sb_logger.h"
+#include "core/sb_options.h"
 #include "core/sb_rand.h"
 
 static const sb_option_t memory_options[] = {
@@ -54,54 +54,61 @@ static uint64_t *alloc_block(void)
   return p;
 }
 
-static int memory_init(const sb_run_config_t *cfg)
+/* Reads a {name, value} choice of option `opt` (exact, case-sensitive
+   match as sysbench); -1 with sysbench's FATAL text when not listed. */
+static int pick(const char *opt, const char *const *names, int n)
 {
-  block_size = sb_opt_size("memory-block-size");
+  const char *v = sb_opt_str(opt);
+  for (int i = 0; v && i < n; i++)
+    if (strcmp(v, names[i]) == 0)
+      return i;
+  log_text(LOG_FATAL, "Invalid value for %s: %s", opt, v ? v : "");
+  return -1;
+}
+
+static int memory_init(sb_run_config_t *cfg)
+{
+  /* The raw text, as sysbench prints it: the option parser lets any value
+     of this option through (sb_options.c) so that "-1" or "3K" reach
+     this check and its message. */
+  const char *bs_text = sb_opt_str("memory-block-size");
+  if (bs_text == NULL || sb_parse_size(bs_text, &block_size) != 0 ||
+      block_size < sizeof(size_t) || (block_size & (block_size - 1)) != 0)
+  {
+    log_text(LOG_FATAL, "Invalid value for memory-block-size: %s", bs_text ? bs_text : "");
+    return 1;
+  }
   total_size = sb_opt_size("memory-total-size");
-  if (block_size == 0 || (block_size & (block_size - 1)) != 0 || block_size < 8)
-  {
-    log_text(LOG_FATAL, "Invalid value for memory-block-size: %s",
-             sb_opt_str("memory-block-size"));
+  static const char *const scopes[] = { "global", "local" };
+  static const char *const opers[] = { "write", "read", "none" };
+  static const char *const modes[] = { "seq", "rnd" };
+  int sc = pick("memory-scope", scopes, 2);
+  if (sc < 0)
     return 1;
-  }
-  const char *scope = sb_opt_str("memory-scope");
-  if (scope && !strcasecmp(scope, "global"))
-    scope_global = true;
-  else if (scope && !strcasecmp(scope, "local"))
-    scope_global = false;
-  else
-  {
-    log_text(LOG_FATAL, "Invalid value for memory-scope: %s", scope ? scope : "");
-    return 1;
-  }
-  const char *op = sb_opt_str("memory-oper");
-  if (op && !strcasecmp(op, "write"))
-    oper = OP_WRITE;
-  else if (op && !strcasecmp(op, "read"))
-    oper = OP_READ;
-  else if (op && !strcasecmp(op, "none"))
-    oper = OP_NONE;
-  else
-  {
-    log_text(LOG_FATAL, "Invalid value for memory-oper: %s", op ? op : "");
-    return 1;
-  }
-  const char *mode = sb_opt_str("memory-access-mode");
-  if (mode && !strcasecmp(mode, "seq"))
-    rnd = false;
-  else if (mode && !strcasecmp(mode, "rnd"))
-    rnd = true;
-  else
-  {
-    log_text(LOG_FATAL, "Invalid value for memory-access-mode: %s", mode ? mode : "");
-    return 1;
-  }
+  scope_global = sc == 0;
   hugetlb = sb_opt_bool("memory-hugetlb");
+  oper = pick("memory-oper", opers, 3);
+  if (oper < 0)
+    return 1;
+  int md = pick("memory-access-mode", modes, 2);
+  if (md < 0)
+    return 1;
+  rnd = md == 1;
   threads = cfg->threads;
-  /* bmk decision: each thread's share rounds up, so it is never 0 events. */
+  /* As sysbench: the test counts its own events (to --memory-total-size)
+     and ignores --events. bmk lifts the default 10 s limit when --events
+     is given alone; without --events that default applies again. */
+  if (cfg->events_limit > 0)
+  {
+    cfg->events_limit = 0;
+    if (!sb_opt_given("time"))
+      cfg->time_limit = sb_opt_int("time");
+  }
+  /* bmk decision (sysbench-compat.md §8): each thread's share rounds up,
+     so it is never 0 events. --memory-total-size=0: no limit of its own. */
   uint64_t blocks = total_size / block_size;
-  per_thread_events = (blocks + threads - 1) / threads;
-  if (per_thread_events == 0)
+  per_thread_events = total_size == 0 ? 0 : (blocks + threads - 1) / threads;
+  if (total_size > 0 && per_thread_events == 0)
     per_thread_events = 1;
   if (scope_global && (global_buf = alloc_block()) == NULL)
     return 1;
@@ -119,7 +126,7 @@ static int memory_thread_init(int tid)
 
 static int memory_event(int tid)
 {
-  if (done_events >= per_thread_events)
+  if (per_thread_events > 0 && done_events >= per_thread_events)
     return 1;
   done_events++;
   uint64_t *buf = scope_global ? global_buf : local_buf;
@@ -172,7 +179,8 @@ static void memory_mode(void)
   log_text(LOG_NOTICE, "  block size: %luKiB", (unsigned long) (block_size / 1024));
   log_text(LOG_NOTICE, "  total size: %luMiB", (unsigned long) (total_size / 1024 / 1024));
   log_text(LOG_NOTICE, "  operation: %s", oper == OP_WRITE ? "write" : oper == OP_READ ? "read" : "none");
-  log_text(LOG_NOTICE, "  scope: %s\n", scope_global ? "global" : "local");
+  log_text(LOG_NOTICE, "  scope: %s", scope_global ? "global" : "local");
+  log_text(LOG_NOTICE, "%s", "");
 }
 
 static double mib(uint64_t events)
@@ -189,10 +197,11 @@ static void memory_interval(const sb_stat_t *st)
 static void memory_report(const sb_stat_t *st)
 {
   double t = st->time_interval > 0 ? st->time_interval : 1;
-  printf("Total operations: %lu (%8.2f per second)\n\n", (unsigned long) st->events,
-         (double) st->events / t);
+  sb_builtin_report_line("Total operations: %lu (%8.2f per second)\n", (unsigned long) st->events,
+                         (double) st->events / t);
   if (oper != OP_NONE)
-    printf("%4.2f MiB transferred (%4.2f MiB/sec)\n\n", mib(st->events), mib(st->events) / t);
+    sb_builtin_report_line("%4.2f MiB transferred (%4.2f MiB/sec)\n", mib(st->events),
+                           mib(st->events) / t);
 }
 
 static void memory_done(void)

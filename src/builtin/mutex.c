@@ -23,7 +23,7 @@ static slot_t *slots;
 static unsigned nslots, nlocks, nloops;
 static _Thread_local int done_once;
 
-static int mutex_init(const sb_run_config_t *cfg)
+static int mutex_init(sb_run_config_t *cfg)
 {
   (void) cfg;
   int n = sb_opt_int("mutex-num"), l = sb_opt_int("mutex-locks"), p = sb_opt_int("mutex-loops");

@@ -16,7 +16,7 @@ static const sb_option_t threads_options[] = {
 static pthread_mutex_t *locks;
 static unsigned nlocks, yields;
 
-static int threads_init(const sb_run_config_t *cfg)
+static int threads_init(sb_run_config_t *cfg)
 {
   (void) cfg;
   int l = sb_opt_int("thread-locks"), y = sb_opt_int("thread-yields");

@@ -50,8 +50,6 @@ static int run_builtin(const sb_builtin_t *bt, const char *command,
     printf("\n");
     return 0;
   }
-  if (bt->init && bt->init(cfg) != 0)
-    return 1;
   if (strcmp(command, "prepare") == 0 || strcmp(command, "cleanup") == 0)
   {
     int (*fn)(const sb_run_config_t *) =
@@ -65,7 +63,7 @@ static int run_builtin(const sb_builtin_t *bt, const char *command,
   }
   if (strcmp(command, "run") == 0)
   {
-    if (bt->run_init && bt->run_init(cfg) != 0)
+    if (bt->init && bt->init(cfg) != 0)
       return 1;
     int rc = sb_engine_run(cfg, &bt->run);
     if (bt->done)

@@ -9,6 +9,7 @@
 
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
+#include "core/sb_version.h"
 
 /* A value seen on the command line or in the config file, kept as text until
    the option it names is registered. */
@@ -280,6 +281,10 @@ static int validate(sb_opt_t *o, const char *value, const char *arg)
   case SB_ARG_TYPE_INT:
     if (value == NULL || *value == '\0' || sb_parse_int(value, &i) == 0)
       return 0;
+    /* sysbench reads --file-block-size as a SIZE ("16K") though its help
+       says N; fileio checks the value. */
+    if (strcmp(o->name, "file_block_size") == 0 && sb_parse_size(value, &sz) == 0)
+      return 0;
     /* bmk decision: --pgsql-port takes a comma list like --pgsql-host
        (round-robin), while its help keeps sysbench's "=N". */
     if (strcmp(o->name, "pgsql_port") == 0 && int_list_ok(value))
@@ -287,6 +292,10 @@ static int validate(sb_opt_t *o, const char *value, const char *arg)
     break;
   case SB_ARG_TYPE_SIZE:
     if (value == NULL || *value == '\0' || sb_parse_size(value, &sz) == 0)
+      return 0;
+    /* sysbench's memory test reports a bad block size itself
+       ("FATAL: Invalid value for memory-block-size: -1"). */
+    if (strcmp(o->name, "memory_block_size") == 0)
       return 0;
     break;
   case SB_ARG_TYPE_DOUBLE:
@@ -678,7 +687,7 @@ void sb_opt_print_group_extra(int group, const char *group_name, bool sorted,
   if (sel == NULL)
     return;
   for (unsigned i = 0; i < nopts; i++)
-    if (in_group(i, group, group_name))
+    if (in_group(i, group, group_name) && !(opts[i]->extension && sb_persona_sysbench()))
       sel[n++] = (help_line_t) { opts[i]->display_name, opts[i]->desc, opts[i]->def,
                                  opts[i]->type };
   for (unsigned i = 0; i < nextra; i++)

@@ -60,6 +60,8 @@ typedef struct sb_opt {
   sb_opt_source_t source;
   int group;               /* help grouping, see sb_opt_register */
   bool from_script;        /* registered by a Lua script */
+  bool extension;          /* a bmk addition to a script's options: not
+                              listed under the sysbench persona */
 } sb_opt_t;
 
 /* Help groups (which help block an option is printed in). */

@@ -316,13 +316,16 @@ static void *worker_main(void *arg)
       while (sb_more_events(w->tid))
       {
         sb_event_start(w->tid);
-        if (eng_ctest->event(w->tid) != 0)
+        int erc = eng_ctest->event(w->tid);
+        if (erc < 0)
+          worker_fail(w);
+        if (erc != 0)
           break;
         sb_event_stop(w->tid);
       }
       ck_pr_store_int(&w->in_event, 0);
       wait_end_line();
-      if (eng_ctest->thread_done)
+      if (!w->failed && eng_ctest->thread_done)
         eng_ctest->thread_done(w->tid);
     }
     else
@@ -602,6 +605,8 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   if (sb_results_open(eng_cfg.results_path, eng_cfg.hdrlog_path) != 0)
     return 1;
   print_mode_block();
+  if (eng_ctest && eng_ctest->prepare && eng_ctest->prepare() != 0)
+    return 1;
 
   eng_workers = NULL;
   if (posix_memalign((void **) &eng_workers, 64, sizeof(sb_worker_t) * eng_cfg.threads) != 0)

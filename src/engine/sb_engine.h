@@ -45,9 +45,15 @@ typedef struct {
 } sb_run_config_t;
 
 /* Optional C implementation of a test (built-in tests). When set, workers
-   call these instead of Lua. `event` returns 0 to continue, non-zero to
-   stop the thread; `report_*` replace the generic reporters when set. */
+   call these instead of Lua. `event` returns 0 to continue, 1 to stop the
+   thread normally (no more work: the event is not counted) and -1 on an
+   error (it has printed a FATAL line; the run fails as a script error
+   does); `report_*` replace the generic reporters when set. */
 typedef struct {
+  /* Called after the run-mode block (print_mode) and before the workers
+     start, as sysbench's test prepare() (fileio opens its files here);
+     non-zero fails the run with exit code 1. */
+  int (*prepare)(void);
   int (*thread_init)(int tid);
   int (*event)(int tid);
   int (*thread_done)(int tid);

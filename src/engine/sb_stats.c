@@ -98,6 +98,8 @@ void eng_stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev,
   st->nmetrics = sb_metric_count();
   for (unsigned i = 0; i < st->nmetrics; i++)
     st->metrics[i] = cur->metrics[i] - prev->metrics[i];
+  st->bytes_read = c[SB_CNT_BYTES_READ] - p[SB_CNT_BYTES_READ];
+  st->bytes_written = c[SB_CNT_BYTES_WRITTEN] - p[SB_CNT_BYTES_WRITTEN];
   sb_hdr_copy(hist, cur->hist);
   sb_hdr_sub(hist, prev->hist);
   st->percentile = eng_cfg.percentile;

@@ -45,7 +45,7 @@ sysbench.cmdline.options = {
   load_method = {"How prepare loads the tables: multi (multi-row INSERTs, as " ..
                    "sysbench), insert (one row per INSERT, 1000 per transaction), " ..
                    "copy (PostgreSQL COPY FROM STDIN, MySQL LOAD DATA LOCAL INFILE)",
-                 "multi"},
+                 "multi", bmk = true},
 }
 
 -- 10 groups of 11 digits for c (119 chars), 5 for pad (59 chars)

@@ -16,6 +16,7 @@
 
 #include "core/sb_logger.h"
 #include "lua/sb_lua.h"
+#include "lua/sb_workloads.h"
 #include "core/sb_options.h"
 #include "core/sb_version.h"
 
@@ -26,6 +27,7 @@
 /* What every state executes: a file (path) or a buffer read from stdin. */
 static char *script_path;      /* resolved file, NULL for stdin */
 static char *script_given;     /* the test name as given (script_path) */
+static const sb_lua_module_t *script_embedded; /* no file: a bundled copy */
 static char *script_buf;       /* stdin contents */
 static size_t script_len;
 static char test_name[256];    /* sysbench's name: basename as given */
@@ -47,7 +49,7 @@ void sb_lua_set_cmdline(int argc, char **argv, const char *command)
 
 bool sb_lua_from_stdin(void)
 {
-  return script_path == NULL;
+  return script_path == NULL && script_embedded == NULL;
 }
 
 const char *sb_lua_test_name(void)
@@ -191,6 +193,7 @@ static lua_State *base_state(int tid)
     lua_setfield(L, -2, m->name);
   }
   lua_pop(L, 2);
+  sb_workload_add_searcher(L);
 
   /* Pre-create the table so the internal modules and C agree on it. */
   lua_newtable(L);
@@ -251,8 +254,14 @@ static lua_State *base_state(int tid)
 static int run_chunk(lua_State *L)
 {
   int rc;
+  char chunk[128];
   if (script_path)
     rc = luaL_loadfile(L, script_path);
+  else if (script_embedded)
+  {
+    snprintf(chunk, sizeof(chunk), "@%s.lua", script_embedded->name);
+    rc = luaL_loadbuffer(L, script_embedded->src, script_embedded->len, chunk);
+  }
   else
     rc = luaL_loadbuffer(L, script_buf, script_len, "=stdin");
   if (rc == 0)
@@ -347,6 +356,8 @@ int sb_lua_load(const char *testname)
   {
     script_path = search_module(gstate, testname);
     if (script_path == NULL)
+      script_embedded = sb_workload_find(testname);
+    if (script_path == NULL && script_embedded == NULL)
     {
       lua_close(gstate);
       gstate = NULL;
@@ -439,6 +450,10 @@ static void add_shadow(const char *name, const char *desc, const char *def,
 
 /* sysbench.__c.read_cmdline_options(): registers every entry of
    sysbench.cmdline.options = { name = {desc, default, type?, validate?} }.
+   bmk: an entry with `bmk = true` is a bmk addition to a script's options
+   (e.g. oltp_common's --load-method): accepted under both names, listed in
+   the script's help only under the name bmk, so `sysbench <script> help`
+   stays sysbench's text.
    The table's structure was checked by the Lua caller
    (sysbench.cmdline.read_cmdline_options), which raises sysbench's errors. */
 static int c_read_cmdline_options(lua_State *L)
@@ -476,7 +491,12 @@ static int c_read_cmdline_options(lua_State *L)
     {
       rc = sb_opt_register(name, desc ? desc : "", def, type, SB_GROUP_TEST, NULL);
       if ((o = sb_opt_find(name)) != NULL)
+      {
         o->from_script = true;
+        lua_getfield(L, entry, "bmk");
+        o->extension = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+      }
     }
     free(def);
     if (rc != 0)

@@ -24,6 +24,7 @@ typedef struct {
   unsigned percentile;         /* --percentile (0 = disabled) */
   double latency_pct;          /* latency at --percentile, seconds */
   uint64_t events, reads, writes, other, errors, reconnects;
+  uint64_t bytes_read, bytes_written;     /* built-in tests (fileio) */
   uint64_t queue_length, concurrency;     /* intermediate, rate mode */
   double schedule_lag;         /* rate mode: how far the schedule is behind, s */
   double latency_min, latency_max, latency_avg, latency_sum; /* cumulative */

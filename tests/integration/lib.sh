@@ -51,6 +51,14 @@ assert_match() {  # name text extended-regex (any line)
   fi
 }
 
+assert_near() {  # name expected actual abs_tolerance: |expected - actual| <= tolerance
+  if [ -n "$2" ] && [ -n "$3" ] && awk -v a="$2" -v b="$3" -v t="$4" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d<=t)}'; then
+    ok "$1"
+  else
+    not_ok "$1 (expected '$2' within $4, got '$3')"
+  fi
+}
+
 # Runs bmk with a timeout; sets OUT (stdout+stderr) and RC.
 run_bmk() {
   OUT=$(timeout -k 5 "${BMK_TIMEOUT:-120}" "$BMK" "$@" 2>&1)

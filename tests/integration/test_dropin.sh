@@ -129,7 +129,9 @@ run_bmk badopts.lua help
 assert_match "wrong table structure keeps sysbench.cmdline.lua's position" "$(body "$OUT")" \
   '^FATAL: `sysbench.cmdline.read_cmdline_options'"'"' function failed: \[string "sysbench.cmdline.lua"\]:[0-9]+: wrong table structure in sysbench.cmdline.options$'
 assert_eq "wrong table structure exit 1" 1 "$RC"
-run_bmk sub/oltp_read_write.lua help
+# as sysbench: sysbench's text; bmk's additions to the script's options
+# (entries marked bmk = true, e.g. --load_method) are listed only as bmk
+OUT=$("$SB" sub/oltp_read_write.lua help 2>&1)
 assert_eq "oltp_read_write.lua help as sysbench's" "oltp_read_write.lua options:
   --auto_inc[=on|off]           Use AUTO_INCREMENT column as Primary Key (for MySQL), or its alternatives in other DBMS. When disabled, use client-generated IDs [on]
   --create_secondary[=on|off]   Create a secondary index in addition to the PRIMARY KEY [on]
@@ -152,6 +154,12 @@ assert_eq "oltp_read_write.lua help as sysbench's" "oltp_read_write.lua options:
   --table_size=N                Number of rows per table [10000]
   --tables=N                    Number of tables [1]" "$(body "$OUT")"
 check "oltp_read_write.lua help ends with a blank line" ends_blank "$BMK" sub/oltp_read_write.lua help
+run_bmk sub/oltp_read_write.lua help
+assert_match "as bmk the help lists --load_method" "$OUT" '^  --load_method=STRING +How prepare loads the tables: multi'
+assert_eq "as bmk the help has one more option" \
+  "$(( $("$SB" sub/oltp_read_write.lua help | grep -c '^  --') + 1 ))" "$(echo "$OUT" | grep -c '^  --')"
+OUT=$("$SB" sub/oltp_read_write.lua --load-method=bogus --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=1 prepare 2>&1)
+assert_contains "as sysbench --load-method is still accepted" "$OUT" "--load-method must be multi, insert or copy, got 'bogus'"
 
 # --- item 10: --luajit-cmd acts before the script is loaded (tests/t/
 # opt_luajit_cmd.t), in every Lua state ------------------------------------

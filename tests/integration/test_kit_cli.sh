@@ -296,9 +296,11 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   first_start=$(printf '%s\n' "$OUT" | sed -n 's/^probe: .* start=//p' | sort -n | head -1)
   check "$db: no thread starts before all are ready" awk -v r="$last_ready" -v s="$first_start" 'BEGIN{exit !(s >= r)}'
   assert_match "$db: combined line" "$OUT" "^=> Combined \(2 processes, 6 threads\): tps: [0-9.]+ qps: [0-9.]+ \(r/w/o: [0-9.]+/0\.00/0\.00\) err/s: 0\.00 reconn/s: 0\.00 avg lat \(ms\): [0-9.]+ 95th pct \(ms\): [0-9.]+$"
-  # merged from the processes' result files: all events over the run's time
-  t1=$(printf '%s\n' "$OUT" | awk '/^ *total number of events:/{e+=$5} /^ *time elapsed:/{t=$3+0} END{printf "%.2f", e/t}')
-  assert_match "$db: combined tps = all events / time" "$OUT" "^=> Combined .* tps: $t1 "
+  # merged from the processes' result files: all events over the run's
+  # time (the report prints the time to 4 decimals: 0.05 % tolerance)
+  t1=$(printf '%s\n' "$OUT" | awk '/^ *total number of events:/{e+=$5} /^ *time elapsed:/{if ($3+0 > t) t=$3+0} END{printf "%.2f", e/t}')
+  c_tps=$(printf '%s\n' "$OUT" | sed -n 's/^=> Combined .* tps: \([0-9.]*\) qps: .*/\1/p')
+  assert_near "$db: combined tps = all events / time" "$t1" "$c_tps" "$(awk -v t="$t1" 'BEGIN{print t*0.0005}')"
   assert_match "$db: trx name: qps excluding BEGIN/COMMIT" "$OUT" "^=> kit: qps excluding BEGIN/COMMIT: -?[0-9.]+$"
   assert_eq "$db: sync file, markers and logs removed" "" "$(ls "$K/tmp")"
 
@@ -325,7 +327,12 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   kit OLTP_RO_10K_1tab-uniform-p_sel1-notrx 6 30 --probe-fail-offset=4
   assert_eq "$db: early death: exit 1" 1 "$RC"
   assert_contains "$db: early death message" "$OUT" "bmk kit: process 2/2 exited (status 1) before it was ready; stopping the others"
-  assert_match "$db: process 1 stopped (in its wait or its init)" "$OUT" "^(=> SYNC-file : aborted|FATAL: interrupted by SIGTERM)$"
+  # process 1 is stopped wherever it is: in its wait or its init (it says
+  # so), or, on a slow machine, before it printed anything at all
+  p1=$(printf '%s\n' "$OUT" | sed -n '/^bmk kit: process 2\/2 exited/q;p')
+  check "$db: process 1 stopped (in its wait, its init, or before its header)" \
+    bash -c '[ -z "$1" ] || printf "%s\n" "$2" | grep -Eq "^(=> SYNC-file : aborted|FATAL: interrupted by SIGTERM)$"' _ "$p1" "$OUT"
+  assert_not_contains "$db: process 1 never started its run" "$OUT" "Threads started!"
   assert_not_contains "$db: nobody started" "$OUT" "Threads started!"
   assert_eq "$db: early death: sync file and markers removed" "" "$(ls "$K/tmp")"
 

@@ -333,6 +333,20 @@ int mydrv_check_tls(MYSQL *m)
   return 0;
 }
 
+/* Connector/C's TLS errors name neither the option nor the cause: a
+   WARNING line says which check failed and what to give. */
+static void tls_hint(unsigned e, const char *msg, const my_conn_t *mc)
+{
+  if (e != CR_SSL_CONNECTION_ERROR || cfg.ssl < SSL_VERIFY_CA)
+    return;
+  if (strstr(msg, "Validation of SSL server certificate failed"))
+    log_text(LOG_WARNING, "the server's certificate does not name host '%s' "
+             "(--mysql-ssl=VERIFY_IDENTITY checks it; VERIFY_CA does not)", mc->host);
+  else if (strstr(msg, "certificate") && cfg.ssl_ca)
+    log_text(LOG_WARNING, "the server's certificate is not signed by a CA in --mysql-ssl-ca=%s",
+             cfg.ssl_ca);
+}
+
 int mydrv_connect_failed(db_conn_t *con, MYSQL *m)
 {
   my_conn_t *mc = con->ptr;
@@ -354,6 +368,7 @@ int mydrv_connect_failed(db_conn_t *con, MYSQL *m)
       log_text(LOG_FATAL, "unable to connect to MySQL server on host '%s', port %u, aborting...",
                mc->host, mc->port);
     log_text(LOG_FATAL, "error %u: %s", e, msg);
+    tls_hint(e, msg, mc);
   }
   db_set_error(con, DB_ERROR_FATAL, (int) e, state, msg, "mysql_real_connect", "", 0);
   mysql_close(m);

@@ -55,6 +55,9 @@ static const sb_option_t pgsql_ext_options[] = {
    "\"lost\" for lost connections", "40P01,23505,40001", SB_ARG_TYPE_LIST},
   {"pgsql-variant", "PostgreSQL variant, e.g. redshift", NULL,
    SB_ARG_TYPE_STRING},
+  {"pgsql-sslrootcert", "file of the CA certificate(s) that --pgsql-sslmode="
+   "verify-ca|verify-full checks the server against (libpq sslrootcert)",
+   NULL, SB_ARG_TYPE_STRING},
   {NULL, NULL, NULL, SB_ARG_TYPE_NULL}
 };
 
@@ -69,7 +72,7 @@ static struct {
   unsigned nhosts;
   char **ports;
   unsigned nports;
-  const char *user, *password, *db, *sslmode;
+  const char *user, *password, *db, *sslmode, *sslrootcert;
   char **ignore;           /* SQLSTATEs, upper case */
   unsigned nignore;
   bool ignore_all;
@@ -167,6 +170,7 @@ static int pg_init(void)
   cfg.password = sb_opt_str("pgsql-password");
   cfg.db = sb_opt_str("pgsql-db");
   cfg.sslmode = sb_opt_str("pgsql-sslmode");
+  cfg.sslrootcert = sb_opt_str("pgsql-sslrootcert");
 
   unsigned n = 0;
   char **items = sb_opt_list("pgsql-ignore-errors", &n);
@@ -423,7 +427,7 @@ static void quiet_notices(void *arg, const char *msg)
 
 PGconn *pgd_open_params(bool async)
 {
-  const char *kw[8], *val[8];
+  const char *kw[9], *val[9];
   unsigned n = 0;
   unsigned h = 0, p = 0, total = cfg.nhosts * cfg.nports;
 
@@ -444,6 +448,7 @@ PGconn *pgd_open_params(bool async)
   ADD("password", cfg.password);   /* else PGPASSWORD / ~/.pgpass */
   ADD("dbname", cfg.db);
   ADD("sslmode", cfg.sslmode);
+  ADD("sslrootcert", cfg.sslrootcert);   /* else PGSSLROOTCERT / ~/.postgresql */
 #undef ADD
   kw[n] = NULL;
   val[n] = NULL;
