@@ -25,6 +25,7 @@
 #include "lua/sb_lua.h"
 #include "core/sb_options.h"
 #include "results/sb_results.h"
+#include "results/sb_server_cost.h"
 #include "core/sb_version.h"
 
 #define MAX_POSITIONAL 8
@@ -190,7 +191,7 @@ int main(int argc, char **argv)
 
   sb_core_apply_aliases();
   sb_run_config_t cfg;
-  if (sb_core_read_config(&cfg) != 0)
+  if (sb_core_read_config(&cfg) != 0 || sb_server_cost_configure() != 0)
     return 1;
 
   sb_print_header();

@@ -75,9 +75,12 @@ static const struct {
 } additive_options[] = {
   { "db-server-stats", "compare the client's counts with the server's own counters over the run" },
   { "rate-lag", "append the schedule's lag (how long the oldest due arrival has waited, ms) to the --rate queue line" },
+  { "server-cost", "measure the database server's CPU time and instructions per transaction over the run (the local server is found through the connection)" },
 };
 
 static const sb_option_t ext_options_2[] = {
+  { "server-pid", "process id(s) of the database server to measure, with their child processes", "", SB_ARG_TYPE_LIST },
+  { "server-cgroup", "cgroup v2 directory of the database server to measure (absolute, or relative to the cgroup v2 mount)", "", SB_ARG_TYPE_STRING },
   { "rand-spec-iter", "number of iterations for the special and gaussian distributions", "12", SB_ARG_TYPE_INT },
   { "rand-spec-pct", "percentage of the values to be treated as 'special' (for special distribution)", "1", SB_ARG_TYPE_INT },
   { "rand-spec-res", "percentage of 'special' values to use (for special distribution)", "75", SB_ARG_TYPE_INT },

@@ -27,6 +27,7 @@
 #include "engine/sb_rate.h"
 #include "results/sb_server_reset.h"
 #include "results/sb_results.h"
+#include "results/sb_server_cost.h"
 #include "results/sb_server_stats.h"
 #include "engine/sb_sync.h"
 #include "core/sb_timer.h"
@@ -68,10 +69,10 @@ static pthread_mutex_t start_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t start_cond = PTHREAD_COND_INITIALIZER;
 static int start_released;
 static unsigned ready_count, done_count, init_failed;
-/* End line: with server statistics on, workers wait after their last event
-   (before thread_done) until the server's counters have been read, so the
-   window holds the events and nothing else (thread_done's statement
-   closes are transactions too on PostgreSQL). */
+/* End line: with server statistics or server cost on, workers wait after
+   their last event (before thread_done) until the server's counters have
+   been read, so the window holds the events and nothing else (thread_done's
+   statement closes are transactions too on PostgreSQL). */
 static int end_line;
 static int end_released;
 static unsigned finished_count;
@@ -490,6 +491,7 @@ static void report_extras(const snap_t *cur, const sb_stat_t *st, sb_hdr_t *run_
     log_unlock();
     eng_print_metrics(st);
     sb_server_stats_print();
+    sb_server_cost_print();
   }
   if (sb_results_finish(st, run_hist, t, rows, n, late, reason, exit_code) != 0 && exit_code == 0)
     g_results_failed = 1;
@@ -719,8 +721,9 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
 
   /* The server's counters are read while the workers wait at the start
      line, so both sides count the same window. */
+  sb_server_cost_begin();
   sb_server_stats_begin(eng_cfg.server_stats && !eng_ctest);
-  if (sb_server_stats_active())
+  if (sb_server_stats_active() || sb_server_cost_active())
     ck_pr_store_int(&end_line, 1);
 
   /* Clocks start now. */
@@ -811,6 +814,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     if (at_end_line && count_finished() >= created)
     {
       uint64_t t = sb_now_ns();
+      sb_server_cost_end();
       sb_server_stats_end();
       g_sample_ns = sb_now_ns() - t;
       release_end_line();

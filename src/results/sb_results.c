@@ -15,6 +15,7 @@
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
 #include "results/sb_results.h"
+#include "results/sb_server_cost.h"
 #include "results/sb_server_stats.h"
 #include "core/sb_version.h"
 
@@ -511,6 +512,24 @@ static json_t *server_json(void)
   return o;
 }
 
+/* The reconciliation block with the server cost (sb_server_cost.h) as its
+   "cost" member; an object holding only "cost" when reconciliation is off
+   or failed. */
+static json_t *server_and_cost_json(void)
+{
+  json_t *s = server_json();
+  json_t *cost = sb_server_cost_json();
+  if (cost == NULL)
+    return s;
+  if (json_is_null(s))
+  {
+    json_decref(s);
+    s = json_object();
+  }
+  json_object_set_new(s, "cost", cost);
+  return s;
+}
+
 json_t *sb_results_histogram_json(const sb_hdr_t *h)
 {
   json_t *o = json_object();
@@ -614,7 +633,7 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     json_object_set_new(doc, "intervals", json_incref(intervals));
     json_object_set_new(doc, "event_types", types_json(rows, n, types));
     json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
-    json_object_set_new(doc, "server", server_json());
+    json_object_set_new(doc, "server", server_and_cost_json());
     json_object_set_new(doc, "histogram", sb_results_histogram_json(h));
     size_t len = strlen(json_path) + 16;
     char *tmp = malloc(len);

@@ -80,6 +80,9 @@ pgsql_q() {
   PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d sbtest -At -c "$1"
 }
 
+# within A B PCT: |A-B| <= PCT% of B
+within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(b>0 && d<=b*p/100)}'; }
+
 # A number from the final report: report_value "transactions:" "$OUT"
 report_value() {
   printf '%s\n' "$2" | grep -E "^ *$1" | head -1 | awk -F: '{print $2}' | awk '{print $1}' | sed 's/s$//'

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `bmk dml_cost` on both sandbox databases, with the seed's figures beside
+# it (F. Pachot, "Comparing SQL engines by CPU instructions for simple
+# DML": PostgreSQL 16 and MySQL in Docker, perf stat -e instructions:u -G,
+# 2,000,000 rows inserted in 2 transactions). docs/capacity.md "DML cost".
+#
+# Usage: bash bench/dml_cost.sh [rows (2000000)] [insert transactions (2)] [sleep s (10)]
+#   e.g. bash bench/dml_cost.sh 20000 2 1      (a quick try)
+# Needs ./bmk built and the sandbox servers started (bash BMK/sandbox.sh
+# start mysql; ... start pgsql; BMK_MYSQL_PORT/BMK_PGSQL_PORT/
+# BMK_SANDBOX_PASSWORD as for the sandbox). BMK_TEST_DBS="mysql" (or
+# "pgsql") limits it to one database. Instructions need a PMU and root (or
+# CAP_PERFMON): elsewhere the instruction columns show "-" and the line
+# below the table says why.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BMK=$(pwd)/bmk
+[ -x "$BMK" ] || { echo "build bmk first (./autogen.sh && ./configure && make)" >&2; exit 1; }
+rows=${1:-2000000} trx=${2:-2} sleep_s=${3:-10}
+pass=${BMK_SANDBOX_PASSWORD:-sbtest}
+mysql_opts="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=${BMK_MYSQL_PORT:-3306} --mysql-user=sbtest --mysql-password=$pass --mysql-db=sbtest"
+pgsql_opts="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=${BMK_PGSQL_PORT:-5432} --pgsql-user=sbtest --pgsql-password=$pass --pgsql-db=sbtest"
+
+# The seed's per-row figures: instructions per row and elapsed us per row
+# (its totals divided by 2,000,000).
+seed() {  # seed DB STEP -> "instructions/row elapsed-us/row totals"
+  case "$1:$2" in
+    pgsql:insert) echo "26500 10.0 53G/20s" ;;
+    pgsql:update) echo "37000 19.5 74G/39s" ;;
+    pgsql:count) echo "500 0.5 1G/1s" ;;
+    pgsql:delete) echo "5000 5.0 10G/10s" ;;
+    mysql:insert) echo "34000 9.0 68G/18s" ;;
+    mysql:update) echo "33500 10.5 67G/21s" ;;
+    mysql:count) echo "1500 1.0 3G/2s" ;;
+    mysql:delete) echo "23500 10.0 47G/20s" ;;
+    *) echo "- - -" ;;
+  esac
+}
+
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+  opts=$mysql_opts
+  [ "$db" = pgsql ] && opts=$pgsql_opts
+  out=$("$BMK" dml_cost $opts --rows="$rows" --insert-transactions="$trx" --sleep="$sleep_s" run 2>&1) || {
+    printf '%s\n' "$out" >&2
+    echo "bmk dml_cost failed on $db" >&2
+    exit 1
+  }
+  echo "== $db: $(printf '%s\n' "$out" | grep '^DML cost:' | sed 's/^DML cost: //')"
+  printf '%s\n' "$out" | grep '^Server cost:' || true
+  printf '%-8s %10s %10s %10s %10s %12s %11s %12s | %12s %12s %10s\n' step rows "instr(G)" "CPU(s)" \
+    "elapsed(s)" "instr/row" "CPU us/row" "elapsed/row" "seed i/row" "seed us/row" "seed"
+  printf '%s\n' "$out" | awk '$1 ~ /^(sleep|insert|update|count|delete)$/ && $2 ~ /^[0-9]+$/' |
+    while read -r step n instr cpu el ipr cpr epr; do
+      read -r s_ipr s_epr s_tot <<<"$(seed "$db" "$step")"
+      printf '%-8s %10s %10s %10s %10s %12s %11s %12s | %12s %12s %10s\n' "$step" "$n" "$instr" \
+        "$cpu" "$el" "$ipr" "$cpr" "$epr" "$s_ipr" "$s_epr" "$s_tot"
+    done
+  printf '%s\n' "$out" | grep '^instructions:u not counted' || true
+  echo
+done
+echo "(seed: 2,000,000 rows in Docker with default settings; elapsed/row in us; this run: $rows rows, $trx insert transaction(s))"
