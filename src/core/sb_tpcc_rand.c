@@ -17,6 +17,11 @@ void sb_tpcc_seed(sb_rand_stream_t *r, uint64_t seed, int64_t a, int64_t b,
   sb_rand_stream_seed(r, k);
 }
 
+uint64_t sb_tpcc_run_seed(void)
+{
+  return sb_rand_params()->seed;
+}
+
 int64_t sb_tpcc_rand(sb_rand_stream_t *r, int64_t x, int64_t y)
 {
   if (x >= y)

@@ -31,6 +31,11 @@
 void sb_tpcc_seed(sb_rand_stream_t *r, uint64_t seed, int64_t a, int64_t b,
                   int64_t c, int64_t d);
 
+/* The --rand-seed in force for this process (resolved: never 0; a
+   clock-derived value when --rand-seed=0), for recording and for seeding
+   streams. */
+uint64_t sb_tpcc_run_seed(void);
+
 /* rand(x,y): uniform integer in [x,y] (x <= y; returns x when x >= y). */
 int64_t sb_tpcc_rand(sb_rand_stream_t *r, int64_t x, int64_t y);
 

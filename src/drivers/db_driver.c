@@ -451,6 +451,12 @@ int db_connection_reconnect(db_conn_t *con)
   return reopen(con, false);
 }
 
+void db_connection_uncounted(db_conn_t *con)
+{
+  if (con)
+    con->thread_id = SB_TID_UNCOUNTED;
+}
+
 void db_count_reconnect(int thread_id)
 {
   sb_counter_inc(thread_id, SB_CNT_RECONNECT);

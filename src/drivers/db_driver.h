@@ -358,6 +358,19 @@ db_result_t *db_query(db_conn_t *con, const char *query, size_t len);
 /* Prepares `query` (len bytes, '?' placeholders). NULL on error. */
 db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len);
 
+/* Like db_prepare, but the statement always runs as literal SQL with its
+   parameters substituted on the client (as --db-ps-mode=disable does for
+   every statement), whatever --db-ps-mode says: for a workload's text
+   mode, or to fall back to text when the server refuses to prepare
+   (e.g. max_prepared_stmt_count). NULL on allocation failure. */
+db_stmt_t *db_prepare_text(db_conn_t *con, const char *query, size_t len);
+
+/* Statements run on `con` from now on are counted nowhere (neither the
+   client's reads/writes nor its errors): for a workload's monitor
+   connection, whose queries are not part of what it measures. Call from
+   the connection's thread. */
+void db_connection_uncounted(db_conn_t *con);
+
 /* Creates a parameter of `type` (text types need max_len > 0, bytes) on
    `stmt`; returns its handle (>= 0) or -1 (unsupported type, message
    printed). */

@@ -38,7 +38,7 @@ static unsigned count_placeholders(const char *q, size_t len)
   return n;
 }
 
-db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
+static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool text)
 {
   if (!db_usable(con))
     return NULL;
@@ -50,7 +50,7 @@ db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
   s->query = strndup(query, len);
   s->query_len = len;
   s->nparams = count_placeholders(query, len);
-  if (db_ps_disabled())
+  if (text || db_ps_disabled())
     s->emulated = true;
   else
   {
@@ -67,6 +67,16 @@ db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
   s->next = con->stmts;
   con->stmts = s;
   return s;
+}
+
+db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
+{
+  return prepare(con, query, len, false);
+}
+
+db_stmt_t *db_prepare_text(db_conn_t *con, const char *query, size_t len)
+{
+  return prepare(con, query, len, true);
 }
 
 db_conn_t *db_stmt_connection(db_stmt_t *stmt)

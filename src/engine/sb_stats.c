@@ -235,13 +235,18 @@ unsigned eng_type_rows(const sb_evtype_stat_t *t, double seconds, sb_type_row_t 
     r->late = t[i].late;
     r->tps = seconds > 0 ? (double) t[i].events / seconds : 0;
     r->avg = (double) t[i].lat_sum_ns / (double) t[i].events / 1e9;
+    r->sum = (double) t[i].lat_sum_ns / 1e9;
     if (t[i].hist)
     {
       r->min = (double) sb_hdr_min(t[i].hist) / 1e9;
       r->max = (double) sb_hdr_max(t[i].hist) / 1e9;
+      r->p25 = (double) sb_hdr_percentile(t[i].hist, 25) / 1e9;
       r->p50 = (double) sb_hdr_percentile(t[i].hist, 50) / 1e9;
+      r->p75 = (double) sb_hdr_percentile(t[i].hist, 75) / 1e9;
+      r->p90 = (double) sb_hdr_percentile(t[i].hist, 90) / 1e9;
       r->p95 = (double) sb_hdr_percentile(t[i].hist, 95) / 1e9;
       r->p99 = (double) sb_hdr_percentile(t[i].hist, 99) / 1e9;
+      r->stddev = sb_hdr_stddev(t[i].hist) / 1e9;
     }
   }
   return n;
