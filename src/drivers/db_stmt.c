@@ -288,6 +288,29 @@ db_result_t *db_execute(db_stmt_t *stmt)
   return db_finish(con, rc, stmt);
 }
 
+int db_pipeline_execute(db_stmt_t *stmt)
+{
+  db_conn_t *con = stmt->con;
+  if (!db_usable(con))
+    return -1;
+  if (con->driver->ops.pipeline_queue == NULL)
+  {
+    db_set_error(con, DB_ERROR_FATAL, 0, NULL, "this driver has no pipeline mode",
+                 "db_pipeline_execute", NULL, 0);
+    return -1;
+  }
+  db_clear_error(con);
+  int rc;
+  if (stmt->emulated)
+  {
+    size_t len = emulate(stmt);
+    rc = con->driver->ops.pipeline_queue(con, NULL, stmt->emu_buf, len);
+  }
+  else
+    rc = con->driver->ops.pipeline_queue(con, stmt, NULL, 0);
+  return rc == 0 ? 0 : db_pipeline_queue_failed(con);
+}
+
 int db_close(db_stmt_t *stmt)
 {
   if (stmt == NULL || stmt->closed)

@@ -123,10 +123,10 @@ function M.thread_init(tid)
   S.err = {}
   S.codes = {}             -- errors met by the current transaction
   S.code_ids = {}
+  S.sql_fail = function() M.sql_fail(S) end
   local impl = require(modes[c.mode])
   S.TX = impl.TX
   if impl.session_init then impl.session_init(S) end
-  S.sql_fail = function() M.sql_fail(S) end
   S.inputs = {}
   for t = 1, 6 do S.inputs[t] = { item = {}, supply = {}, qty = {} } end
 end
@@ -282,7 +282,8 @@ end
 local function rollback_after(e)
   local lost = (S.pg and (e.state:sub(1, 2) == "08" or e.state:sub(1, 3) == "57P"))
     or (not S.pg and LOST_MY[e.code])
-  local need = S.in_trx and not lost and not (S.pg and e.class == 1)
+  local need = S.in_trx and not lost and
+    not (S.pg and e.class == 1 and S.driver_rolls_back ~= false)
   S.in_trx = false
   if S.pipeline_reset then S.pipeline_reset(S) end
   if need then

@@ -573,6 +573,11 @@ const db_driver_t pgsql_driver = {
     .query_cont = pg_query_cont,
     .execute_start = pg_execute_start,
     .execute_cont = pg_execute_cont,
+    .pipeline_begin = pgd_pipeline_begin,
+    .pipeline_queue = pgd_pipeline_queue,
+    .pipeline_sync = pgd_pipeline_sync,
+    .pipeline_fetch = pgd_pipeline_fetch,
+    .pipeline_end = pgd_pipeline_end,
   },
   .needs_commit_in_bulk = false,
 };

@@ -30,6 +30,8 @@ typedef struct {
   bool rolling_back;       /* waiting for our own ROLLBACK */
   PGresult *ares;          /* result kept so far */
   db_result_t *ars;
+  unsigned pl_pending;     /* pipeline: statements queued, results not read */
+  bool pl_synced;          /* pipeline: the queued batch has its sync point */
 } pg_conn_t;
 
 typedef struct {
@@ -72,6 +74,13 @@ int pgd_finish(db_conn_t *con, PGresult *res, db_result_t *rs,
 int pgd_prepare(db_stmt_t *stmt);
 int pgd_execute(db_stmt_t *stmt, db_result_t *rs);
 void pgd_close(db_stmt_t *stmt);
+
+/* drv_pgsql_pipeline.c: the pipeline ops of db_driver.h. */
+int pgd_pipeline_begin(db_conn_t *con);
+int pgd_pipeline_queue(db_conn_t *con, db_stmt_t *stmt, const char *sql, size_t len);
+int pgd_pipeline_sync(db_conn_t *con);
+int pgd_pipeline_fetch(db_conn_t *con, db_result_t *rs);
+int pgd_pipeline_end(db_conn_t *con);
 
 /* drv_pgsql_async.c */
 db_step_t pg_query_start(db_conn_t *con, const char *sql, size_t len,
