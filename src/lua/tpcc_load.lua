@@ -296,8 +296,9 @@ end
 -- Loads one unit: a start record, its tables batch by batch, the finish
 -- record. Counts rows and busy time per table in the thread's counters.
 local function load_unit(con, c, st, sink, set, w, d)
-  con:query(string.format("INSERT INTO tpcc_load_units (set_no, w_id, part, nrows, finished_at) " ..
-                            "VALUES (%d,%d,%d,0,NULL)", set, w, d))
+  local now = c.pg and "clock_timestamp()" or "NOW(3)"
+  con:query(string.format("INSERT INTO tpcc_load_units (set_no, w_id, part, nrows, started_at, " ..
+                            "finished_at) VALUES (%d,%d,%d,0,%s,NULL)", set, w, d, now))
   local u = st.unit
   u.set, u.w, u.d = set, w, d
   local g = C.sb_tpcc_gen_new(u)
@@ -321,8 +322,7 @@ local function load_unit(con, c, st, sink, set, w, d)
   C.sb_tpcc_gen_free(g)
   if not ok then error(err, 0) end
   con:query(string.format("UPDATE tpcc_load_units SET nrows=%d, finished_at=%s WHERE " ..
-                            "set_no=%d AND w_id=%d AND part=%d", rows,
-                          c.pg and "LOCALTIMESTAMP" or "NOW()", set, w, d))
+                            "set_no=%d AND w_id=%d AND part=%d", rows, now, set, w, d))
   cnt[CNT_UNITS] = cnt[CNT_UNITS] + 1
 end
 

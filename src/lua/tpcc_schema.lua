@@ -172,11 +172,11 @@ end
 
 -- The bookkeeping tables (§3.1).
 function M.create_meta(con, c)
-  local dt = c.pg and "timestamp" or "datetime"
+  local dt = c.pg and "timestamp(3)" or "datetime(3)"
   con:query("CREATE TABLE tpcc_meta (k varchar(64) NOT NULL, v varchar(1024), PRIMARY KEY (k))")
   con:query("CREATE TABLE tpcc_load_units (set_no int NOT NULL, w_id int NOT NULL, " ..
-              "part int NOT NULL, nrows bigint, finished_at " .. dt .. " NULL, " ..
-              "PRIMARY KEY (set_no, w_id, part))")
+              "part int NOT NULL, nrows bigint, started_at " .. dt .. " NULL, finished_at " ..
+              dt .. " NULL, PRIMARY KEY (set_no, w_id, part))")
 end
 
 -- Drops every tpcc object of sets 1..max(--tables, what tpcc_meta says),
