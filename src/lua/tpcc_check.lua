@@ -174,11 +174,13 @@ local function body(c, tid)
   if C.sb_shared_barrier(c.threads) ~= 0 then error("aborted", 0) end
   local failed = tonumber(C.sb_shared_get(SLOT.CHECK_FAIL))
   if tid == 0 then
+    local nchecks = 0
+    for k = 1, 12 do
+      if c.checks[k] then nchecks = nchecks + 1 end
+    end
     print(string.format("Checks: %d PASSED, %d FAILED, %d N/A (%d condition(s) x %d warehouse(s) " ..
                           "x %d set(s))", tonumber(C.sb_shared_get(SLOT.CHECK_PASS)), failed,
-                        tonumber(C.sb_shared_get(SLOT.CHECK_NA)),
-                        (function() local n = 0 for k = 1, 12 do if c.checks[k] then n = n + 1 end end return n end)(),
-                        c.scale, c.tables))
+                        tonumber(C.sb_shared_get(SLOT.CHECK_NA)), nchecks, c.scale, c.tables))
   end
   return failed == 0
 end

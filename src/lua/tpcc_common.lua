@@ -62,6 +62,21 @@ int db_conn_sql_errno(const sql_connection *con);
 const char *db_conn_sql_state(const sql_connection *con);
 const char *db_conn_sql_errmsg(const sql_connection *con);
 void db_print_error(const sql_connection *con);
+sql_statement *db_prepare(sql_connection *con, const char *query, size_t len);
+sql_statement *db_prepare_text(sql_connection *con, const char *query, size_t len);
+int db_bind_create(sql_statement *stmt, int type, unsigned long max_len);
+int db_bind_order(sql_statement *stmt, const int *handles, unsigned n);
+void db_connection_uncounted(sql_connection *con);
+int db_pipeline_begin(sql_connection *con);
+int db_pipeline_query(sql_connection *con, const char *sql, size_t len);
+int db_pipeline_execute(sql_statement *stmt);
+int db_pipeline_sync(sql_connection *con);
+sql_result *db_pipeline_fetch(sql_connection *con);
+int db_pipeline_end(sql_connection *con);
+bool sb_engine_stopping(void);
+int sb_server_stats_xacts(int which, bool all_dbs, uint64_t *out);
+const char *sb_server_stats_version(void);
+void *memmem(const void *haystack, size_t hlen, const void *needle, size_t nlen);
 void db_bind_set_null(sql_statement *stmt, int handle);
 void db_bind_set_int(sql_statement *stmt, int handle, int64_t v);
 void db_bind_set_str(sql_statement *stmt, int handle, const char *s, size_t len);
@@ -409,12 +424,6 @@ function M.driver()
   return drv_cache
 end
 
--- Runs `sql` on `con`; returns the result (or nil for statements without
--- rows). SQL errors raise the core's error (its FATAL lines printed).
-function M.q(con, sql)
-  return con:query(sql)
-end
-
 -- First row of `sql` as a Lua array of strings (nil values for NULL), or
 -- nil when there is no row.
 function M.row(con, sql)
@@ -561,14 +570,14 @@ M.SLOT = {
   PURGED = 9,
 }
 
--- Now in milliseconds (wall clock).
-local tv_ok, _ = pcall(ffi.cdef, [[
+-- Now in milliseconds (CLOCK_MONOTONIC), for progress and phase times.
+ffi.cdef[[
 struct bmk_tpcc_timespec { long tv_sec; long tv_nsec; };
 int clock_gettime(int clk, struct bmk_tpcc_timespec *ts);
-]])
+]]
 local ts = ffi.new("struct bmk_tpcc_timespec")
 function M.now_ms()
-  C.clock_gettime(1, ts)      -- CLOCK_MONOTONIC
+  C.clock_gettime(1, ts)
   return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6
 end
 

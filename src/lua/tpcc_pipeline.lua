@@ -16,15 +16,6 @@ local txn = require("tpcc_txn")
 local ffi = common.ffi
 local C = common.C
 
-ffi.cdef[[
-int db_pipeline_begin(sql_connection *con);
-int db_pipeline_query(sql_connection *con, const char *sql, size_t len);
-int db_pipeline_execute(sql_statement *stmt);
-int db_pipeline_sync(sql_connection *con);
-sql_result *db_pipeline_fetch(sql_connection *con);
-int db_pipeline_end(sql_connection *con);
-]]
-
 local set_int, set_str = C.db_bind_set_int, C.db_bind_set_str
 local p_query, p_exec, p_fetch = C.db_pipeline_query, C.db_pipeline_execute, C.db_pipeline_fetch
 local db_fetch_row, db_result_nrows = C.db_fetch_row, C.db_result_nrows
@@ -32,18 +23,7 @@ local col_int, col_fixed = txn.col_int, txn.col_fixed
 
 local M = {}
 
-local function mk(S, sql, spec)
-  local st = C.db_prepare(S.con, sql, #sql)
-  if st == nil then S.sql_fail() end
-  local n = #spec
-  local h = ffi.new("int[?]", n)
-  for i = 1, n do
-    local text = spec:sub(i, i) == "s"
-    h[i - 1] = C.db_bind_create(st, text and 12 or 3, text and 512 or 0)
-  end
-  C.db_bind_order(st, h, n)
-  return st
-end
+local mk = txn.mk
 
 -- c_id of the by-name customer: position ceil(n/2) ordered by c_first;
 -- parameters (w, d, last) twice.

@@ -17,11 +17,6 @@ local run = require("tpcc_run")
 local ffi = common.ffi
 local C = common.C
 
-ffi.cdef[[
-int sb_server_stats_xacts(int which, bool all_dbs, uint64_t *out);
-const char *sb_server_stats_version(void);
-]]
-
 local M = {}
 local NAMES = run.NAMES
 local SLOT_TPM0, SLOT_TPM_OK = 14, 15
@@ -362,9 +357,13 @@ end
 -- 8-10, 12 are then not applicable).
 local function record_flags(mon)
   local kv = {}
-  if tonumber(C.sb_shared_get(common.SLOT.DELIVERED)) > 0 then kv.delivery_executed = 1 end
-  if tonumber(C.sb_shared_get(common.SLOT.PURGED)) > 0 then kv.purged = 1 end
-  if next(kv) and mon.meta then pcall(common.write_meta, mon.con, mon.c, kv) end
+  local meta = mon.meta
+  if not meta then return end
+  if tonumber(C.sb_shared_get(common.SLOT.DELIVERED)) > 0 and meta.delivery_executed ~= "1" then
+    kv.delivery_executed = 1
+  end
+  if tonumber(C.sb_shared_get(common.SLOT.PURGED)) > 0 and meta.purged ~= "1" then kv.purged = 1 end
+  if next(kv) then pcall(common.write_meta, mon.con, mon.c, kv) end
 end
 
 function M.report_final(stat)

@@ -9,11 +9,6 @@ local common = require("tpcc_common")
 local ffi = common.ffi
 local C = common.C
 
-ffi.cdef[[
-void db_connection_uncounted(sql_connection *con);
-bool sb_engine_stopping(void);
-]]
-
 local M = {}
 
 -- Transaction types: ids, event-type names.
@@ -385,11 +380,14 @@ local function run_type(ty)
   end
 end
 
+-- One event = one business transaction. Returns true (the event is not
+-- counted and the thread stops) when the run ended while a transaction
+-- was being given up or restarted: it never completed.
 function M.event()
   local ty = S.retype
   if ty then
     S.retype = nil
-    if C.sb_engine_stopping() then return end
+    if C.sb_engine_stopping() then return true end
   else
     ty = next_type()
   end
@@ -414,7 +412,8 @@ function M.thread_run_kt(tid)
       if type(err) == "table" and err.errcode == sysbench.error.RESTART_EVENT then
         C.sb_event_restarted(tid)
         S.retype = nil
-        if C.sb_engine_stopping() then break end
+        -- never completed: not counted (as the core loop does)
+        if C.sb_engine_stopping() then return end
       else
         error(err, 0)
       end

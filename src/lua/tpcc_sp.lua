@@ -70,25 +70,7 @@ end
 local txn = require("tpcc_txn")
 local set_int, set_str = C.db_bind_set_int, C.db_bind_set_str
 
-ffi.cdef[[
-sql_statement *db_prepare(sql_connection *con, const char *query, size_t len);
-sql_statement *db_prepare_text(sql_connection *con, const char *query, size_t len);
-int db_bind_create(sql_statement *stmt, int type, unsigned long max_len);
-int db_bind_order(sql_statement *stmt, const int *handles, unsigned n);
-]]
-
-local function mk(S, sql, spec)
-  local st = S.text and C.db_prepare_text(S.con, sql, #sql) or C.db_prepare(S.con, sql, #sql)
-  if st == nil then S.sql_fail() end
-  local n = #spec
-  local h = ffi.new("int[?]", n)
-  for i = 1, n do
-    local text = spec:sub(i, i) == "s"
-    h[i - 1] = C.db_bind_create(st, text and 12 or 3, text and 512 or 0)
-  end
-  C.db_bind_order(st, h, n)
-  return st
-end
+local mk = txn.mk
 
 local function call_stmt(S, ty, n)
   local per = S.calls[n]

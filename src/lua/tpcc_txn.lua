@@ -13,14 +13,6 @@ local common = require("tpcc_common")
 local ffi = common.ffi
 local C = common.C
 
-ffi.cdef[[
-sql_statement *db_prepare(sql_connection *con, const char *query, size_t len);
-sql_statement *db_prepare_text(sql_connection *con, const char *query, size_t len);
-int db_bind_create(sql_statement *stmt, int type, unsigned long max_len);
-int db_bind_order(sql_statement *stmt, const int *handles, unsigned n);
-void *memmem(const void *haystack, size_t hlen, const void *needle, size_t nlen);
-]]
-
 local db_execute, db_fetch_row, db_row_value = C.db_execute, C.db_fetch_row, C.db_row_value
 local db_result_nrows, db_query = C.db_result_nrows, C.db_query
 local set_int, set_str = C.db_bind_set_int, C.db_bind_set_str
@@ -66,6 +58,7 @@ local function mk(S, sql, spec)
   end
   return st
 end
+M.mk = mk
 
 -- The statements of one type for set n, created on first use.
 local SQL = {}

@@ -3,13 +3,14 @@
 # 1-3, 6-14, 37): bad input, the kit's Prepare script with size overrides
 # (--scale=2), exact cardinalities and population rules, keys, indexes and
 # FKs, parallel load, prepare idempotence and refusals, check on a fresh
-# and on a corrupted schema, a NULL-variant / no-FK schema, a partitioned
-# schema killed mid-load and resumed (same data as an uninterrupted load
-# with another thread count), cleanup.
+# and on a corrupted schema, and a NULL-variant, partitioned schema without
+# FKs or FK indexes, killed mid-load and resumed: its data equals the main
+# schema's warehouse 1 (same seed, another thread count and scale: every
+# unit has its own stream), then cleanup.
 #
 # The main schema (sbtest database / public schema, DEFAULT variant,
-# --scale=2) is left for test_tpcc_run.sh, which reuses it; the variant
-# schemas live in the database / schema tpccv and tpccr and are dropped.
+# --scale=2, seed 42) is left for test_tpcc_run.sh, which reuses it; the
+# variant schema lives in the database / schema tpccr and is dropped.
 set -u
 source "$(dirname "$0")/lib.sh"
 cd "$WORK" || exit 1
@@ -28,33 +29,33 @@ opts() { if [ "$1" = mysql ]; then echo "$MYSQL_OPTS"; else echo "$PGSQL_OPTS"; 
 where() { if [ "$1" = mysql ]; then echo "--mysql-db=$2"; else echo "--pgsql-schema=$2"; fi; }
 fatal_lines() { printf '%s\n' "$OUT" | grep -c '^FATAL'; }
 
-# checksum DB NAME TABLE: row count and a hash of every non-timestamp column
+# checksum DB NAME TABLE: row count and a hash of warehouse 1's rows of
+# TABLE (all of item), every column but the timestamps and the variant's
+# undelivered values
 checksum() {
-  local cols
+  local cols w
   case $3 in
-    warehouse) cols="w_id,w_name,w_street_1,w_street_2,w_city,w_state,w_zip,w_tax,w_ytd" ;;
-    district) cols="d_id,d_w_id,d_name,d_street_1,d_city,d_state,d_zip,d_tax,d_ytd,d_next_o_id" ;;
-    customer) cols="c_id,c_d_id,c_w_id,c_first,c_last,c_street_1,c_city,c_zip,c_phone,c_credit,c_discount,c_data" ;;
-    history) cols="h_c_id,h_c_d_id,h_c_w_id,h_amount,h_data" ;;
-    orders) cols="o_id,o_d_id,o_w_id,o_c_id,o_carrier_id,o_ol_cnt" ;;
-    new_orders) cols="no_o_id,no_d_id,no_w_id" ;;
-    order_line) cols="ol_o_id,ol_d_id,ol_w_id,ol_number,ol_i_id,ol_quantity,ol_amount,ol_dist_info" ;;
-    stock) cols="s_i_id,s_w_id,s_quantity,s_dist_01,s_dist_10,s_data" ;;
-    item) cols="i_id,i_im_id,i_name,i_price,i_data" ;;
+    warehouse) cols="w_id,w_name,w_street_1,w_street_2,w_city,w_state,w_zip,w_tax,w_ytd"; w=w_id ;;
+    district) cols="d_id,d_w_id,d_name,d_street_1,d_city,d_state,d_zip,d_tax,d_ytd,d_next_o_id"; w=d_w_id ;;
+    customer) cols="c_id,c_d_id,c_w_id,c_first,c_last,c_street_1,c_city,c_zip,c_phone,c_credit,c_discount,c_data"; w=c_w_id ;;
+    history) cols="h_c_id,h_c_d_id,h_c_w_id,h_amount,h_data"; w=h_w_id ;;
+    orders) cols="o_id,o_d_id,o_w_id,o_c_id,o_ol_cnt"; w=o_w_id ;;
+    new_orders) cols="no_o_id,no_d_id,no_w_id"; w=no_w_id ;;
+    order_line) cols="ol_o_id,ol_d_id,ol_w_id,ol_number,ol_i_id,ol_quantity,ol_amount,ol_dist_info"; w=ol_w_id ;;
+    stock) cols="s_i_id,s_w_id,s_quantity,s_dist_01,s_dist_10,s_data"; w=s_w_id ;;
+    item) cols="i_id,i_im_id,i_name,i_price,i_data"; w=1 ;;
   esac
   if [ "$1" = mysql ]; then
-    q mysql "SELECT COUNT(*), SUM(CRC32(CONCAT_WS('|',$cols))) FROM ${3}1" "$2" | tr '\t' ' '
+    q mysql "SELECT COUNT(*), SUM(CRC32(CONCAT_WS('|',$cols))) FROM ${3}1 WHERE $w=1" "$2" | tr '\t' ' '
   else
-    q pgsql "SELECT COUNT(*), SUM(hashtext(concat_ws('|',$cols))::bigint) FROM ${3}1" "$2"  | tr '|' ' '
+    q pgsql "SELECT COUNT(*), SUM(hashtext(concat_ws('|',$cols))::bigint) FROM ${3}1 WHERE $w=1" "$2" | tr '|' ' '
   fi
 }
 
 for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   O=$(opts $db)
-  for n in tpccv tpccr; do
-    if [ $db = mysql ]; then q mysql "DROP DATABASE IF EXISTS $n; CREATE DATABASE $n" >/dev/null
-    else q pgsql "DROP SCHEMA IF EXISTS $n CASCADE" >/dev/null; fi
-  done
+  if [ $db = mysql ]; then q mysql "DROP DATABASE IF EXISTS tpccr; CREATE DATABASE tpccr" >/dev/null
+  else q pgsql "DROP SCHEMA IF EXISTS tpccr CASCADE" >/dev/null; fi
   "$BMK" tpcc $O --tables=4 cleanup >/dev/null 2>&1
 
   # ---- bad input: one FATAL line, non-zero exit, nothing created -----------
@@ -87,7 +88,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     assert_contains "$db: partitioning with FKs refused" "$OUT" "--partition=hash needs --use-fk=0 or 2 on MySQL"
   fi
 
-  # ---- the kit's Prepare script, sizes overridden: 2 warehouses, 16 loaders --
+  # ---- the kit's Prepare script, sizes overridden: 2 warehouses, 4 loaders ---
   K=$WORK/kit-$db
   mkdir -p "$K/sb_exec"
   ln -s "$TOP/BMK/sb_exec/lua" "$K/sb_exec/lua"
@@ -98,7 +99,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   fi
   printf 'sb11=%s\nTMP_DIR=%s\n' "$BMK" "$WORK" >> "$K/.bench"
   BMK_HOME=$K "$BMK" kit generate --home="$K" Prepare_TPCC_100W-InnoDB TPCC_100W TPCC_100W-NULL >/dev/null
-  OUT=$(BMK_HOME=$K timeout -k 5 300 bash "$K/sb_exec/sb11-Prepare_TPCC_100W-InnoDB.sh" 16 --scale=2 --report-interval=1 2>&1)
+  OUT=$(BMK_HOME=$K timeout -k 5 300 bash "$K/sb_exec/sb11-Prepare_TPCC_100W-InnoDB.sh" 4 --scale=2 --rand-seed=42 --report-interval=1 2>&1)
   RC=$?
   assert_eq "$db: kit prepare exit 0" 0 "$RC"
   assert_match "$db: progress line with rows/s per table and ETA" "$OUT" '^\[ [0-9]+s \] load: [0-9]+/2 warehouses, units [0-9]+/23; rows/s stock [0-9.]+[kM]? customer .* order_line .*ETA'
@@ -154,7 +155,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: order_line primary key" "ol_w_id,ol_d_id,ol_o_id,ol_number" "$pk"
   out=$(q $db "INSERT INTO new_orders1 (no_o_id, no_d_id, no_w_id) VALUES (99999, 1, 1)")
   assert_match "$db: an FK violation is rejected" "$out" "foreign key|FOREIGN KEY"
-  # more than 2 loaders at once (--threads=16, 23 units)
+  # more than 2 loaders at once (--threads=4, 23 units)
   if [ $db = mysql ]; then
     busy=$(q mysql "SELECT MAX(n) FROM (SELECT (SELECT COUNT(*) FROM tpcc_load_units b WHERE b.started_at <= a.started_at AND b.finished_at > a.started_at) n FROM tpcc_load_units a) t")
   else
@@ -187,32 +188,13 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   run_bmk tpcc $O --scale=2 --force-null=1 --threads=2 check
   assert_contains "$db: check with the other variant refused" "$OUT" "variant mismatch"
 
-  # ---- NULL variant, no FKs nor FK indexes, seed 42, 4 loaders -----------------
-  V=$(where $db tpccv)
-  run_bmk tpcc $O $V --scale=1 --use-fk=2 --rand-seed=42 --threads=4 prepare
-  assert_eq "$db: use-fk=2 prepare exit 0" 0 "$RC"
-  if [ $db = mysql ]; then
-    nn=$(q mysql "SELECT is_nullable FROM information_schema.columns WHERE table_schema='tpccv' AND table_name='order_line1' AND column_name='ol_delivery_d'")
-    ix=$(q mysql "SELECT COUNT(DISTINCT index_name) FROM information_schema.statistics WHERE table_schema='tpccv' AND index_name <> 'PRIMARY'")
-    fk=$(q mysql "SELECT COUNT(*) FROM information_schema.table_constraints WHERE constraint_schema='tpccv' AND constraint_type='FOREIGN KEY'")
-  else
-    nn=$(q pgsql "SELECT is_nullable FROM information_schema.columns WHERE table_schema='tpccv' AND table_name='order_line1' AND column_name='ol_delivery_d'" )
-    ix=$(q pgsql "SELECT COUNT(*) FROM pg_indexes WHERE schemaname='tpccv' AND indexname NOT LIKE '%pkey'" )
-    fk=$(q pgsql "SELECT COUNT(*) FROM pg_constraint WHERE contype='f' AND connamespace='tpccv'::regnamespace" )
-  fi
-  assert_eq "$db: use-fk=2: nullable ol_delivery_d, 2 secondary indexes, no FK" "YES 2 0" "$nn $ix $fk"
-  assert_eq "$db: NULL variant: undelivered orders have NULL carriers" 9000 \
-    "$(q $db "SELECT COUNT(*) FROM orders1 WHERE o_carrier_id IS NULL" tpccv )"
-  run_bmk tpcc $O $V --scale=1 --use-fk=2 --threads=2 check
-  assert_eq "$db: NULL variant fresh schema: 12 PASSED" "0 12" "$RC $(printf '%s\n' "$OUT" | grep -c 'PASSED$')"
-
-  # ---- partitioned, FK indexes only, killed mid-load, resumed ---------------------
+  # ---- NULL variant, partitioned, no FK nor FK index, killed mid-load, resumed ----
   R=$(where $db tpccr)
-  PART="--scale=1 --use-fk=0 --partition=hash --partitions=4 --rand-seed=42"
+  PART="--scale=1 --use-fk=2 --partition=hash --partitions=4 --rand-seed=42"
   "$BMK" tpcc $O $R $PART --threads=2 --load-batch=20 prepare > "$WORK/killed.out" 2>&1 &
   pid=$!
   for _ in $(seq 1 600); do
-    done_units=$(q $db "SELECT COUNT(*) FROM tpcc_load_units WHERE finished_at IS NOT NULL" tpccr 2>/dev/null )
+    done_units=$(q $db "SELECT COUNT(*) FROM tpcc_load_units WHERE finished_at IS NOT NULL" tpccr 2>/dev/null)
     case $done_units in (''|*[!0-9]*) done_units=0 ;; esac
     [ "$done_units" -ge 2 ] && break
     sleep 0.1
@@ -220,30 +202,39 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   kill -9 $pid 2>/dev/null
   wait $pid 2>/dev/null
   assert_eq "$db: killed prepare left state 'loading'" loading \
-    "$(q $db "SELECT v FROM tpcc_meta WHERE k='state'" tpccr )"
+    "$(q $db "SELECT v FROM tpcc_meta WHERE k='state'" tpccr)"
   run_bmk tpcc $O $R $PART --threads=2 prepare
   assert_eq "$db: rerun without --resume: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
   assert_contains "$db: rerun without --resume: message" "$OUT" "did not finish (state 'loading'): run prepare --resume"
   run_bmk tpcc $O $R $PART --threads=2 --resume prepare
   assert_eq "$db: --resume completes" 0 "$RC"
-  assert_eq "$db: resumed state complete" complete "$(q $db "SELECT v FROM tpcc_meta WHERE k='state'" tpccr )"
+  assert_contains "$db: --resume clears the units cut short" "$OUT" "unfinished load unit(s) cleared"
+  assert_eq "$db: resumed state complete" complete "$(q $db "SELECT v FROM tpcc_meta WHERE k='state'" tpccr)"
   if [ $db = mysql ]; then
     parts=$(q mysql "SELECT COUNT(*) FROM information_schema.partitions WHERE table_schema='tpccr' AND table_name='order_line1'")
+    nn=$(q mysql "SELECT is_nullable FROM information_schema.columns WHERE table_schema='tpccr' AND table_name='order_line1' AND column_name='ol_delivery_d'")
     ix=$(q mysql "SELECT COUNT(DISTINCT index_name) FROM information_schema.statistics WHERE table_schema='tpccr' AND index_name <> 'PRIMARY'")
     fk=$(q mysql "SELECT COUNT(*) FROM information_schema.table_constraints WHERE constraint_schema='tpccr' AND constraint_type='FOREIGN KEY'")
   else
-    parts=$(q pgsql "SELECT COUNT(*) FROM pg_inherits WHERE inhparent='tpccr.order_line1'::regclass" )
-    ix=$(q pgsql "SELECT COUNT(*) FROM pg_indexes WHERE schemaname='tpccr' AND indexname NOT LIKE '%pkey' AND tablename NOT LIKE '%\_p%'" )
-    fk=$(q pgsql "SELECT COUNT(*) FROM pg_constraint WHERE contype='f' AND connamespace='tpccr'::regnamespace" )
+    parts=$(q pgsql "SELECT COUNT(*) FROM pg_inherits WHERE inhparent='tpccr.order_line1'::regclass")
+    nn=$(q pgsql "SELECT is_nullable FROM information_schema.columns WHERE table_schema='tpccr' AND table_name='order_line1' AND column_name='ol_delivery_d'")
+    ix=$(q pgsql "SELECT COUNT(*) FROM pg_indexes WHERE schemaname='tpccr' AND indexname NOT LIKE '%pkey' AND tablename NOT LIKE '%\_p%'")
+    fk=$(q pgsql "SELECT COUNT(*) FROM pg_constraint WHERE contype='f' AND connamespace='tpccr'::regnamespace")
   fi
-  assert_eq "$db: 4 order_line partitions, use-fk=0: 6 indexes, no FK" "4 6 0" "$parts $ix $fk"
+  assert_eq "$db: 4 order_line partitions; use-fk=2: 2 secondary indexes, no FK; nullable ol_delivery_d" \
+    "4 2 0 YES" "$parts $ix $fk $nn"
+  assert_eq "$db: NULL variant: undelivered orders have NULL carriers" 9000 \
+    "$(q $db "SELECT COUNT(*) FROM orders1 WHERE o_carrier_id IS NULL" tpccr)"
   for t in warehouse district customer history orders new_orders order_line stock item; do
-    assert_eq "$db: $t: resumed 2-thread load = uninterrupted 4-thread load (seed 42)" \
-      "$(checksum $db tpccv $t)" "$(checksum $db tpccr $t)"
+    assert_eq "$db: $t: resumed 2-thread scale-1 load = warehouse 1 of the 4-thread scale-2 load (seed 42)" \
+      "$(checksum $db "$([ $db = mysql ] && echo sbtest || echo public)" $t)" "$(checksum $db tpccr $t)"
   done
+  run_bmk tpcc $O $R --scale=1 --use-fk=2 --threads=2 check
+  assert_eq "$db: NULL variant fresh schema: 12 PASSED" "0 12" "$RC $(printf '%s\n' "$OUT" | grep -c 'PASSED$')"
+  assert_contains "$db: check warns about the missing FK indexes" "$OUT" "slow without the FK-supporting indexes"
 
   # ---- cleanup leaves nothing ------------------------------------------------------
-  for n in tpccv tpccr; do
+  for n in tpccr; do
     run_bmk tpcc $O $(where $db $n) cleanup
     assert_eq "$db: cleanup $n exit 0" 0 "$RC"
     if [ $db = mysql ]; then
