@@ -29,24 +29,10 @@ pgsql_opts="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=${BMK_PGSQL_PO
 
 python3 - "$secs" "$scale" "$threads" "$warmup" "$BMK" "$mysql_opts" "$pgsql_opts" "${BENCH_DBS:-mysql pgsql}" <<'PY'
 import os, re, subprocess, sys
+sys.path.insert(0, "bench")
+from bench_util import run_measured
 secs, scale, threads, warmup, bmk, mysql_opts, pgsql_opts, dbs = sys.argv[1:]
 TYPES = ["new_order", "payment", "order_status", "delivery", "stock_level"]
-
-
-def run_measured(cmd):
-    """Runs cmd with output to a file; returns (output, client CPU seconds)."""
-    pid = os.fork()
-    if pid == 0:
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
-        fd = os.open("/tmp/bmk-tpcc-bench.out", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(fd, 1); os.dup2(fd, 2)
-        os.execvp(cmd[0], cmd)
-    _, status, ru = os.wait4(pid, 0)
-    out = open("/tmp/bmk-tpcc-bench.out").read()
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit("failed: %s\n%s" % (" ".join(cmd), out[-3000:]))
-    return out, ru.ru_utime + ru.ru_stime
 
 
 def parse(out):
@@ -72,7 +58,7 @@ for db in dbs.split():
         sys.exit("prepare failed on %s:\n%s" % (db, (p.stdout + p.stderr)[-3000:]))
     modes = ["ps", "text", "sp"] + (["pipeline"] if db == "pgsql" else [])
     for mode in modes:
-        out, cpu = run_measured(base + ["--tpcc-mode=%s" % mode, "--threads=%s" % threads,
+        out, cpu, _ = run_measured(base + ["--tpcc-mode=%s" % mode, "--threads=%s" % threads,
                                         "--time=%s" % secs, "--warmup-time=%s" % warmup,
                                         "--rand-seed=1", "--audit=off", "run"])
         r = parse(out)

@@ -39,7 +39,9 @@ PGPASSWORD=$pass psql -h 127.0.0.1 -p "$pgport" -U sbtest -d sbtest -qAt \
   PGPASSWORD=$pass psql -h 127.0.0.1 -p "$pgport" -U sbtest -d sbtest -qc "CREATE DATABASE sbtpcc" >/dev/null 2>&1 || true
 
 python3 - "$secs" "$scale" "$threads" "$reps" "$BMK" "$SYSBENCH_TPCC_DIR" "$pass" "$myport" "$pgport" "${BENCH_DBS:-mysql pgsql}" <<'PY'
-import os, re, statistics, subprocess, sys, time
+import os, re, statistics, subprocess, sys
+sys.path.insert(0, "bench")
+from bench_util import run_measured
 secs, scale, threads, reps, bmk, sbdir, pw, myport, pgport, dbs = sys.argv[1:]
 reps = int(reps)
 TABLES = ["warehouse", "district", "customer", "history", "orders", "new_orders",
@@ -52,24 +54,6 @@ def conn(db, name):
                 "--mysql-user=sbtest", "--mysql-password=" + pw, "--mysql-db=" + name]
     return ["--db-driver=pgsql", "--pgsql-host=127.0.0.1", "--pgsql-port=" + pgport,
             "--pgsql-user=sbtest", "--pgsql-password=" + pw, "--pgsql-db=" + name]
-
-
-def run_measured(cmd, cwd=None):
-    start = time.time()
-    pid = os.fork()
-    if pid == 0:
-        if cwd:
-            os.chdir(cwd)
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
-        fd = os.open("/tmp/bmk-tpcc-vs.out", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(fd, 1); os.dup2(fd, 2)
-        os.execvp(cmd[0], cmd)
-    _, status, ru = os.wait4(pid, 0)
-    out = open("/tmp/bmk-tpcc-vs.out").read()
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit("failed: %s\n%s" % (" ".join(cmd), out[-3000:]))
-    return out, ru.ru_utime + ru.ru_stime, time.time() - start
 
 
 def count_rows(db, name):

@@ -147,8 +147,7 @@ local function check_warehouse(con, c, flags, w)
 end
 
 local function body(c, tid)
-  local con = common.driver():connect()
-  if c.pg then con:query("SET search_path TO " .. c.schema) end
+  local con = common.monitor(c)
   if tid == 0 then
     local meta = require("tpcc_run").check_schema(con, c, "check")
     local flags = { delivered = meta and tonumber(meta.delivery_executed) == 1,
@@ -187,21 +186,7 @@ end
 
 -- `check` in thread sysbench.tid of --threads.
 function M.cmd_check()
-  local tid = sysbench.tid
-  local ok, c = pcall(common.config)
-  if not ok then
-    C.sb_shared_abort()
-    if tid == 0 then error(c, 0) end
-    return false
-  end
-  local ok2, res = pcall(body, c, tid)
-  if not ok2 then
-    local first = not C.sb_shared_aborted()
-    C.sb_shared_abort()
-    if res == "aborted" or not first then return false end
-    error(common.error_text(res), 0)
-  end
-  return res
+  return common.parallel_command(body)
 end
 
 return M

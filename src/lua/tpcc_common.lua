@@ -50,38 +50,13 @@ int sb_shared_code_id(const char *code);
 const char *sb_shared_code_name(int id);
 int sb_shared_code_count(void);
 
-sql_result *db_query(sql_connection *con, const char *query, size_t len);
-sql_result *db_execute(sql_statement *stmt);
-sql_row *db_fetch_row(sql_result *rs);
-int db_free_results(sql_result *rs);
-uint64_t db_result_nrows(const sql_result *rs);
-uint32_t db_result_nfields(const sql_result *rs);
-const char *db_row_value(const sql_row *row, const sql_result *rs, uint32_t i, size_t *len);
-int db_conn_error(const sql_connection *con);
-int db_conn_sql_errno(const sql_connection *con);
-const char *db_conn_sql_state(const sql_connection *con);
-const char *db_conn_sql_errmsg(const sql_connection *con);
-void db_print_error(const sql_connection *con);
-sql_statement *db_prepare(sql_connection *con, const char *query, size_t len);
+/* the SQL layer's db_* functions come from sysbench.sql's declarations */
 sql_statement *db_prepare_text(sql_connection *con, const char *query, size_t len);
-int db_bind_create(sql_statement *stmt, int type, unsigned long max_len);
-int db_bind_order(sql_statement *stmt, const int *handles, unsigned n);
 void db_connection_uncounted(sql_connection *con);
-int db_pipeline_begin(sql_connection *con);
-int db_pipeline_query(sql_connection *con, const char *sql, size_t len);
-int db_pipeline_execute(sql_statement *stmt);
-int db_pipeline_sync(sql_connection *con);
-sql_result *db_pipeline_fetch(sql_connection *con);
-int db_pipeline_end(sql_connection *con);
 bool sb_engine_stopping(void);
 int sb_server_stats_xacts(int which, bool all_dbs, uint64_t *out);
 const char *sb_server_stats_version(void);
 void *memmem(const void *haystack, size_t hlen, const void *needle, size_t nlen);
-void db_bind_set_null(sql_statement *stmt, int handle);
-void db_bind_set_int(sql_statement *stmt, int handle, int64_t v);
-void db_bind_set_str(sql_statement *stmt, int handle, const char *s, size_t len);
-bool db_more_results(sql_connection *con);
-sql_result *db_next_result(sql_connection *con);
 ]]
 
 local C = ffi.C
@@ -500,17 +475,62 @@ end
 
 -- ---- bookkeeping (tpcc.md §3.1) --------------------------------------------------
 
--- True when table `name` exists (in --pgsql-schema / the database).
-function M.table_exists(con, c, name)
+-- True when the catalog has `name`: kind "table" (in --pgsql-schema /
+-- the database) or "index" (of table `tbl`).
+function M.exists(con, c, kind, name, tbl)
   local sql
   if c.pg then
-    sql = string.format("SELECT COUNT(*) FROM pg_tables WHERE schemaname='%s' AND tablename='%s'",
-                        c.schema, name:lower())
-  else
+    sql = kind == "table"
+      and "SELECT COUNT(*) FROM pg_tables WHERE schemaname='%s' AND tablename='%s'"
+      or "SELECT COUNT(*) FROM pg_indexes WHERE schemaname='%s' AND indexname='%s'"
+    sql = string.format(sql, c.schema, name:lower())
+  elseif kind == "table" then
     sql = string.format("SELECT COUNT(*) FROM information_schema.tables WHERE " ..
                           "table_schema=DATABASE() AND table_name='%s'", name)
+  else
+    sql = string.format("SELECT COUNT(*) FROM information_schema.statistics WHERE " ..
+                          "table_schema=DATABASE() AND table_name='%s' AND index_name='%s'", tbl, name)
   end
   return tonumber(M.value(con, sql)) > 0
+end
+
+function M.table_exists(con, c, name)
+  return M.exists(con, c, "table", name)
+end
+
+-- A monitor connection (its statements count nowhere) in --pgsql-schema.
+function M.monitor(c)
+  local con = M.driver():connect()
+  C.db_connection_uncounted(con)
+  if c.pg then con:query("SET search_path TO " .. c.schema) end
+  return con
+end
+
+-- A parallel command (prepare, check) in thread sysbench.tid: runs
+-- body(c, tid) with the configuration. The first failing thread aborts the
+-- others (sb_shared_abort) and raises its error as one FATAL line; the
+-- others return false quietly, so the command prints one message and
+-- exits 1. `precheck(c)`, optional, may raise a configuration error.
+function M.parallel_command(body, precheck)
+  local tid = sysbench.tid
+  local ok, c = pcall(function()
+    local cfg = M.config()
+    if precheck then precheck(cfg) end
+    return cfg
+  end)
+  if not ok then
+    C.sb_shared_abort()
+    if tid == 0 then error(c, 0) end
+    return false
+  end
+  local ok2, res = pcall(body, c, tid)
+  if not ok2 then
+    local first = not C.sb_shared_aborted()
+    C.sb_shared_abort()
+    if res == "aborted" or not first then return false end
+    error(M.error_text(res), 0)
+  end
+  return res
 end
 
 -- Number of tpcc data tables (of any set) present.

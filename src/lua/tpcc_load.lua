@@ -267,16 +267,38 @@ local function create_tables(con, c, n)
   end
 end
 
-local function index_exists(con, c, tbl, name)
-  local sql
-  if c.pg then
-    sql = string.format("SELECT COUNT(*) FROM pg_indexes WHERE schemaname='%s' AND indexname='%s'",
-                        c.schema, name:lower())
-  else
-    sql = string.format("SELECT COUNT(*) FROM information_schema.statistics WHERE " ..
-                          "table_schema=DATABASE() AND table_name='%s' AND index_name='%s'", tbl, name)
+-- Runs fn for every job index j = next from SLOT.JOB until `n` jobs are
+-- taken (all threads share the cursor).
+function M.drain(n, fn)
+  while true do
+    local j = tonumber(C.sb_shared_add(SLOT.JOB, 1))
+    if j >= n or C.sb_shared_aborted() then return end
+    fn(j)
   end
-  return tonumber(common.value(con, sql)) > 0
+end
+
+function M.barrier(c)
+  if C.sb_shared_barrier(c.threads) ~= 0 then error("aborted", 0) end
+end
+local barrier, drain = M.barrier, M.drain
+
+-- Creates the missing secondary indexes of every set, spread over the
+-- threads (all threads call it).
+local function build_indexes(con, c, tid, announce)
+  local jobs = {}
+  for n = 1, c.tables do
+    for _, ix in ipairs(schema.indexes(c, n)) do jobs[#jobs + 1] = ix end
+  end
+  if tid == 0 then
+    if announce then print(string.format("Creating %d secondary index(es)...", #jobs)) end
+    C.sb_shared_set(SLOT.JOB, 0)
+  end
+  M.barrier(c)
+  M.drain(#jobs, function(j)
+    local ix = jobs[j + 1]
+    if not common.exists(con, c, "index", ix[1], ix[2]) then schema.create_index(con, c, ix) end
+  end)
+  M.barrier(c)
 end
 
 local function fk_count(con, c, n)
@@ -326,23 +348,10 @@ local function load_unit(con, c, st, sink, set, w, d)
   cnt[CNT_UNITS] = cnt[CNT_UNITS] + 1
 end
 
--- Runs fn for every job index j = next from SLOT.JOB until `n` jobs are
--- taken (all threads share the cursor).
-local function drain(n, fn)
-  while true do
-    local j = tonumber(C.sb_shared_add(SLOT.JOB, 1))
-    if j >= n or C.sb_shared_aborted() then return end
-    fn(j)
-  end
-end
-
-local function barrier(c)
-  if C.sb_shared_barrier(c.threads) ~= 0 then error("aborted", 0) end
-end
 
 -- ---- the command -------------------------------------------------------------------------
 
-local function prepare_body(c, tid, quiet_fail)
+local function prepare_body(c, tid)
   local con = common.connect(c, "load")
   local t_start = common.now_ms()
 
@@ -366,19 +375,7 @@ local function prepare_body(c, tid, quiet_fail)
   end
   for n = tid + 1, c.tables, c.threads do create_tables(con, c, n) end
   barrier(c)
-  if c.index_build == "before" then
-    local jobs = {}
-    for n = 1, c.tables do
-      for _, ix in ipairs(schema.indexes(c, n)) do jobs[#jobs + 1] = ix end
-    end
-    if tid == 0 then C.sb_shared_set(SLOT.JOB, 0) end
-    barrier(c)
-    drain(#jobs, function(j)
-      local ix = jobs[j + 1]
-      if not index_exists(con, c, ix[2], ix[1]) then schema.create_index(con, c, ix) end
-    end)
-    barrier(c)
-  end
+  if c.index_build == "before" then build_indexes(con, c, tid, false) end
 
   -- Phase C: on --resume, thread 0 clears the units that were cut short.
   if decision == 2 and tid == 0 then
@@ -449,22 +446,7 @@ local function prepare_body(c, tid, quiet_fail)
 
   -- Phase E: secondary indexes, then foreign keys per set, then ANALYZE.
   local t_ix = common.now_ms()
-  if c.index_build == "after" then
-    local jobs = {}
-    for n = 1, c.tables do
-      for _, ix in ipairs(schema.indexes(c, n)) do jobs[#jobs + 1] = ix end
-    end
-    if tid == 0 then
-      print(string.format("Creating %d secondary index(es)...", #jobs))
-      C.sb_shared_set(SLOT.JOB, 0)
-    end
-    barrier(c)
-    drain(#jobs, function(j)
-      local ix = jobs[j + 1]
-      if not index_exists(con, c, ix[2], ix[1]) then schema.create_index(con, c, ix) end
-    end)
-    barrier(c)
-  end
+  if c.index_build == "after" then build_indexes(con, c, tid, true) end
   local ix_s = (common.now_ms() - t_ix) / 1000
   local t_fk = common.now_ms()
   if c.use_fk == 1 then
@@ -522,34 +504,18 @@ function M.print_summary(c, load_s, ix_s, fk_s, total_s)
 end
 
 -- `prepare` in thread `sysbench.tid` of --threads (a PARALLEL_COMMAND).
--- A failing thread aborts the others (they return false quietly), so the
--- run prints one FATAL line and exits 1.
+-- A failing thread aborts the others, so the command prints one FATAL
+-- line and exits 1.
 function M.cmd_prepare()
-  local tid = sysbench.tid
-  local ok, c = pcall(common.config)
-  if ok and c.load_method == "infile" then
-    ok, c = pcall(new_sink, nil, c)
-  end
-  if not ok then
-    C.sb_shared_abort()
-    if tid == 0 then error(c, 0) end
-    return false
-  end
-  local ok2, err = pcall(prepare_body, c, tid)
-  if not ok2 then
-    local first = not C.sb_shared_aborted()
-    C.sb_shared_abort()
-    if err == "aborted" or not first then return false end
-    error(common.error_text(err), 0)
-  end
-  return true
+  return common.parallel_command(prepare_body, function(c)
+    if c.load_method == "infile" then new_sink(nil, c) end
+  end)
 end
 
 -- `cleanup`: drops every tpcc object, procedures included.
 function M.cmd_cleanup()
   local c = common.config()
-  local con = common.driver():connect()
-  if c.pg then con:query("SET search_path TO " .. c.schema) end
+  local con = common.monitor(c)
   local meta = common.read_meta(con, c)
   local sets = math.max(c.tables, meta and tonumber(meta.tables) or 0)
   print(string.format("Dropping the tpcc tables and procedures of %d set(s)...", sets))

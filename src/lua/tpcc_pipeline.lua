@@ -129,12 +129,7 @@ SELECT no_o_id FROM no]], n, n, fu1, n, n, n), "iiiiiiiiiii")
 end
 
 local function stmts(S, n)
-  local t = S.pstmts[n]
-  if not t then
-    t = statements(S, n)
-    S.pstmts[n] = t
-  end
-  return t
+  return txn.cached(S, "pstmts", n, "all", statements)
 end
 
 -- ---- batch helpers -----------------------------------------------------------------

@@ -509,9 +509,7 @@ end
 
 function M.init()
   local c = common.config()
-  local con = common.driver():connect()
-  C.db_connection_uncounted(con)
-  if c.pg then con:query("SET search_path TO " .. c.schema) end
+  local con = common.monitor(c)
   local meta = M.check_schema(con, c, "run")
   local impl = require(modes[c.mode])
   if impl.check_ready then impl.check_ready(con, c, meta) end

@@ -13,6 +13,80 @@ local M = {}
 -- Bumped whenever a body changes, so `run` can tell stale procedures.
 M.VERSION = 1
 
+-- ---- helpers of the two body builders ------------------------------------------
+
+-- " FOR UPDATE" when --for-update is at least `level`.
+function M.fu(c, level)
+  return c.for_update >= level and " FOR UPDATE" or ""
+end
+
+-- The stock district column of district p_d: CASE p_d WHEN 1 THEN s_dist_01 ...
+function M.dist_case()
+  local t = { "CASE p_d" }
+  for d = 1, 10 do t[#t + 1] = string.format(" WHEN %d THEN s_dist_%02d", d, d) end
+  t[#t + 1] = " END"
+  return table.concat(t)
+end
+
+-- A locking read and the update of the same row, in the spec's order, or
+-- with --for-update=0 the update first so the read sees its own change
+-- (then `fixup`, e.g. the order id read minus 1, follows).
+function M.ordered(c, read, write, fixup)
+  if c.for_update == 0 then
+    return write .. "\n  " .. read .. (fixup and ("\n  " .. fixup) or "")
+  end
+  return read .. "\n  " .. write
+end
+
+-- The New-Order pieces both dialects share: the NULL variant's columns
+-- and values (the DEFAULT variant leaves them out) and the district read
+-- and increment (into v_o_id, v_dtax) in --for-update order.
+function M.neword_parts(c, n, fixup)
+  local null = c.null_variant
+  return {
+    carrier_col = null and ",o_carrier_id" or "", carrier_val = null and ",NULL" or "",
+    deliv_col = null and ",ol_delivery_d" or "", deliv_val = null and ",NULL" or "",
+    district = M.ordered(c, string.format("SELECT d_next_o_id, d_tax INTO v_o_id, v_dtax FROM " ..
+                                            "district%d WHERE d_w_id=p_w AND d_id=p_d%s;", n, M.fu(c, 1)),
+                         string.format("UPDATE district%d SET d_next_o_id=d_next_o_id+1 WHERE " ..
+                                         "d_w_id=p_w AND d_id=p_d;", n), fixup),
+  }
+end
+
+-- Payment's warehouse and district reads (into v_wname, v_dname) and
+-- YTD updates (by v_amt) in --for-update order; the same in both dialects.
+function M.payment_wd(c, n)
+  local fu1 = M.fu(c, 1)
+  return M.ordered(c, string.format("SELECT w_name INTO v_wname FROM warehouse%d WHERE w_id=p_w%s;",
+                                    n, fu1),
+                   string.format("UPDATE warehouse%d SET w_ytd=w_ytd+v_amt WHERE w_id=p_w;", n)) ..
+    "\n  " ..
+    M.ordered(c, string.format("SELECT d_name INTO v_dname FROM district%d WHERE d_w_id=p_w AND " ..
+                                 "d_id=p_d%s;", n, fu1),
+              string.format("UPDATE district%d SET d_ytd=d_ytd+v_amt WHERE d_w_id=p_w AND d_id=p_d;", n))
+end
+
+-- Payment's customer part (P6-P9), the same in both dialects but for
+-- two expressions: `prefix`, the BC c_data prefix ending in c_data, and
+-- `h_data`.
+function M.payment_customer(c, n, prefix, h_data)
+  return string.format([[
+  SELECT c_first, c_credit, c_balance INTO v_first, v_credit, v_balance FROM customer%d
+    WHERE c_w_id=p_cw AND c_d_id=p_cd AND c_id=v_c%s;
+  IF v_credit = 'BC' THEN
+    SELECT c_data INTO v_cdata FROM customer%d WHERE c_w_id=p_cw AND c_d_id=p_cd AND c_id=v_c;
+    UPDATE customer%d SET c_balance=c_balance-v_amt, c_ytd_payment=c_ytd_payment+v_amt,
+        c_payment_cnt=c_payment_cnt+1, c_data=SUBSTR(%s, 1, 500)
+      WHERE c_w_id=p_cw AND c_d_id=p_cd AND c_id=v_c;
+  ELSE
+    UPDATE customer%d SET c_balance=c_balance-v_amt, c_ytd_payment=c_ytd_payment+v_amt,
+        c_payment_cnt=c_payment_cnt+1
+      WHERE c_w_id=p_cw AND c_d_id=p_cd AND c_id=v_c;
+  END IF;
+  INSERT INTO history%d (h_c_d_id,h_c_w_id,h_c_id,h_d_id,h_w_id,h_date,h_amount,h_data)
+    VALUES (p_cd, p_cw, v_c, p_d, p_w, NOW(), v_amt, %s);]], n, M.fu(c, 1), n, n, prefix, n, n, h_data)
+end
+
 local function impl(c)
   return c.pg and require("tpcc_sp_pgsql") or require("tpcc_sp_mysql")
 end
@@ -43,8 +117,7 @@ end
 -- `bmk tpcc procs`: (re)creates the stored procedures only.
 function M.cmd_procs()
   local c = common.config()
-  local con = common.driver():connect()
-  if c.pg then con:query("SET search_path TO " .. c.schema) end
+  local con = common.monitor(c)
   local meta = require("tpcc_run").check_schema(con, c, "procs")
   print(string.format("Creating the stored procedures of %d set(s) (for-update %d, force-primary %d, " ..
                         "%s variant)...", c.tables, c.for_update, c.force_primary and 1 or 0,
@@ -73,13 +146,7 @@ local set_int, set_str = C.db_bind_set_int, C.db_bind_set_str
 local mk = txn.mk
 
 local function call_stmt(S, ty, n)
-  local per = S.calls[n]
-  if not per then
-    per = {}
-    S.calls[n] = per
-  end
-  local st = per[ty]
-  if not st then
+  return txn.cached(S, "calls", n, ty, function()
     local sql, spec
     if S.pg then
       sql, spec = require("tpcc_sp_pgsql").call(S.c.pg_routines, ty, n)
@@ -87,10 +154,8 @@ local function call_stmt(S, ty, n)
       local def = require("tpcc_sp_mysql").CALLS[ty]
       sql, spec = string.format(def[1], n), def[2]
     end
-    st = mk(S, sql, spec)
-    per[ty] = st
-  end
-  return st
+    return mk(S, sql, spec)
+  end)
 end
 
 -- Executes the call, returns (status, detail) from its result, and reads

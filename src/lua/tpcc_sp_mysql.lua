@@ -12,9 +12,8 @@
 
 local M = {}
 
-local function fu(c, level)
-  return c.for_update >= level and " FOR UPDATE" or ""
-end
+local sp = require("tpcc_sp")
+local fu, dist_case = sp.fu, sp.dist_case
 
 local HANDLER = "DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;"
 
@@ -24,24 +23,11 @@ local function nth(list, k)
                        list, k)
 end
 
-local function dist_case()
-  local t = { "CASE p_d" }
-  for d = 1, 10 do t[#t + 1] = string.format(" WHEN %d THEN s_dist_%02d", d, d) end
-  t[#t + 1] = " END"
-  return table.concat(t)
-end
 
 function M.neword(c, n)
-  local carrier_col = c.null_variant and ",o_carrier_id" or ""
-  local carrier_val = c.null_variant and ",NULL" or ""
-  local deliv_col = c.null_variant and ",ol_delivery_d" or ""
-  local deliv_val = c.null_variant and ",NULL" or ""
-  local read_d = string.format("SELECT d_next_o_id, d_tax INTO v_o_id, v_dtax FROM district%d " ..
-                                 "WHERE d_w_id=p_w AND d_id=p_d%s;", n, fu(c, 1))
-  local upd_d = string.format("UPDATE district%d SET d_next_o_id=d_next_o_id+1 WHERE d_w_id=p_w " ..
-                                "AND d_id=p_d;", n)
-  local district = c.for_update == 0 and (upd_d .. "\n  " .. read_d .. "\n  SET v_o_id = v_o_id - 1;")
-    or (read_d .. "\n  " .. upd_d)
+  local p = sp.neword_parts(c, n, "SET v_o_id = v_o_id - 1;")
+  local carrier_col, carrier_val, deliv_col, deliv_val, district =
+    p.carrier_col, p.carrier_val, p.deliv_col, p.deliv_val, p.district
   return string.format([[
 CREATE PROCEDURE NEWORD%d(IN p_w INT, IN p_d INT, IN p_c INT, IN p_ol_cnt INT, IN p_all_local INT,
   IN p_items VARCHAR(128), IN p_supply VARCHAR(128), IN p_qty VARCHAR(64))
@@ -101,13 +87,7 @@ local function by_name(n, cols, into, lock)
 end
 
 function M.payment(c, n)
-  local upd_w = string.format("UPDATE warehouse%d SET w_ytd=w_ytd+v_amt WHERE w_id=p_w;", n)
-  local sel_w = string.format("SELECT w_name INTO v_wname FROM warehouse%d WHERE w_id=p_w%s;", n, fu(c, 1))
-  local upd_d = string.format("UPDATE district%d SET d_ytd=d_ytd+v_amt WHERE d_w_id=p_w AND d_id=p_d;", n)
-  local sel_d = string.format("SELECT d_name INTO v_dname FROM district%d WHERE d_w_id=p_w AND " ..
-                                "d_id=p_d%s;", n, fu(c, 1))
-  local wd = c.for_update == 0 and (upd_w .. "\n  " .. sel_w .. "\n  " .. upd_d .. "\n  " .. sel_d)
-    or (sel_w .. "\n  " .. upd_w .. "\n  " .. sel_d .. "\n  " .. upd_d)
+  local wd = sp.payment_wd(c, n)
   return string.format([[
 CREATE PROCEDURE PAYMENT%d(IN p_w INT, IN p_d INT, IN p_cw INT, IN p_cd INT, IN p_c INT,
   IN p_byname INT, IN p_last VARCHAR(16), IN p_cents INT)
@@ -124,24 +104,12 @@ BEGIN
   ELSE
     SET v_c = p_c;
   END IF;
-  SELECT c_first, c_credit, c_balance INTO v_first, v_credit, v_balance FROM customer%d
-    WHERE c_w_id=p_cw AND c_d_id=p_cd AND c_id=v_c%s;
-  IF v_credit = 'BC' THEN
-    SELECT c_data INTO v_cdata FROM customer%d WHERE c_w_id=p_cw AND c_d_id=p_cd AND c_id=v_c;
-    UPDATE customer%d SET c_balance=c_balance-v_amt, c_ytd_payment=c_ytd_payment+v_amt,
-        c_payment_cnt=c_payment_cnt+1,
-        c_data=SUBSTR(CONCAT(v_c,' ',p_cd,' ',p_cw,' ',p_d,' ',p_w,' ',v_amt,' ',c_data),1,500)
-      WHERE c_w_id=p_cw AND c_d_id=p_cd AND c_id=v_c;
-  ELSE
-    UPDATE customer%d SET c_balance=c_balance-v_amt, c_ytd_payment=c_ytd_payment+v_amt,
-        c_payment_cnt=c_payment_cnt+1
-      WHERE c_w_id=p_cw AND c_d_id=p_cd AND c_id=v_c;
-  END IF;
-  INSERT INTO history%d (h_c_d_id,h_c_w_id,h_c_id,h_d_id,h_w_id,h_date,h_amount,h_data)
-    VALUES (p_cd, p_cw, v_c, p_d, p_w, NOW(), v_amt, CONCAT(v_wname,'    ',v_dname));
+%s
   COMMIT;
   SELECT 'c' AS status, v_c AS detail;
-END]], n, HANDLER, wd, by_name(n, "c_id", "v_c", fu(c, 2)), n, fu(c, 1), n, n, n, n)
+END]], n, HANDLER, wd, by_name(n, "c_id", "v_c", fu(c, 2)),
+    sp.payment_customer(c, n, "CONCAT(v_c,' ',p_cd,' ',p_cw,' ',p_d,' ',p_w,' ',v_amt,' ',c_data)",
+                        "CONCAT(v_wname,'    ',v_dname)"))
 end
 
 function M.ostat(c, n, fp)

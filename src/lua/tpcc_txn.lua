@@ -206,19 +206,26 @@ function SQL.purge(S, n)
   }
 end
 
--- The statements of type `name` for set n of session S.
-local function stmts(S, name, n)
-  local per = S.stmts[n]
+-- S[field][n][key], built by build(S, n) on first use: a session's
+-- statements per set, created lazily (and outside any batch or
+-- transaction, as callers fetch them before BEGIN).
+function M.cached(S, field, n, key, build)
+  local per = S[field][n]
   if not per then
     per = {}
-    S.stmts[n] = per
+    S[field][n] = per
   end
-  local t = per[name]
-  if not t then
-    t = SQL[name](S, n)
-    per[name] = t
+  local v = per[key]
+  if not v then
+    v = build(S, n)
+    per[key] = v
   end
-  return t
+  return v
+end
+
+-- The statements of type `name` for set n of session S.
+local function stmts(S, name, n)
+  return M.cached(S, "stmts", n, name, SQL[name])
 end
 M.stmts = stmts
 
@@ -281,6 +288,14 @@ local function middle_row(S, rs)
   return row
 end
 M.middle_row = middle_row
+
+-- Runs the by-name select `st` (parameters w, d, last) and returns the
+-- c_id of row ceil(n/2) (first column).
+local function by_name_cid(S, st, w, d, I)
+  set_int(st, 0, w); set_int(st, 1, d); set_str(st, 2, I.last, I.last_len)
+  local rs = ex(S, st)
+  return col_int(rs, middle_row(S, rs), 0)
+end
 
 local function begin(S, read_only)
   local sql = S.c.splittable and (read_only and "START TRANSACTION READ ONLY"
@@ -396,13 +411,7 @@ function TX.payment(S, I)
   if not fu0 then
     st = t.p4; set_int(st, 0, amount); set_int(st, 1, w); set_int(st, 2, d); ex(S, st)
   end
-  local c = I.c
-  if I.by_name then
-    st = t.p5; set_int(st, 0, cw); set_int(st, 1, cd); set_str(st, 2, I.last, I.last_len)
-    rs = ex(S, st)
-    row = middle_row(S, rs)
-    c = col_int(rs, row, 0)
-  end
+  local c = I.by_name and by_name_cid(S, t.p5, cw, cd, I) or I.c
   st = t.p6; set_int(st, 0, cw); set_int(st, 1, cd); set_int(st, 2, c)
   rs = ex(S, st); row = db_fetch_row(rs)
   if row == nil then error("Payment: customer not found", 0) end
@@ -438,10 +447,7 @@ function TX.order_status(S, I)
   local st, rs, row
   local c = I.c
   if I.by_name then
-    st = t.os1n; set_int(st, 0, w); set_int(st, 1, d); set_str(st, 2, I.last, I.last_len)
-    rs = ex(S, st)
-    row = middle_row(S, rs)
-    c = col_int(rs, row, 0)
+    c = by_name_cid(S, t.os1n, w, d, I)
   else
     st = t.os1i; set_int(st, 0, w); set_int(st, 1, d); set_int(st, 2, c)
     ex(S, st)

@@ -13,18 +13,10 @@
 # variant schema lives in the database / schema tpccr and is dropped.
 set -u
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tpcc_lib.sh"
 cd "$WORK" || exit 1
 unset BMK_HOME BMK_KIT_WORKLOAD MYSQL_PWD PGPASSWORD
 
-q() {  # q DB SQL [database/schema]
-  if [ "$1" = mysql ]; then
-    MYSQL_PWD=$DBPASS mariadb --protocol=tcp -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -N -B "${3:-sbtest}" -e "$2" 2>&1
-  else
-    PGOPTIONS="-c search_path=${3:-public}" PGPASSWORD=$DBPASS psql -h 127.0.0.1 \
-      -p "$PGSQL_PORT" -U sbtest -d sbtest -At -c "$2" 2>&1
-  fi
-}
-opts() { if [ "$1" = mysql ]; then echo "$MYSQL_OPTS"; else echo "$PGSQL_OPTS"; fi; }
 # where DB NAME: options putting the tables into database/schema NAME
 where() { if [ "$1" = mysql ]; then echo "--mysql-db=$2"; else echo "--pgsql-schema=$2"; fi; }
 fatal_lines() { printf '%s\n' "$OUT" | grep -c '^FATAL'; }
@@ -90,15 +82,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
 
   # ---- the kit's Prepare script, sizes overridden: 2 warehouses, 4 loaders ---
   K=$WORK/kit-$db
-  mkdir -p "$K/sb_exec"
-  ln -s "$TOP/BMK/sb_exec/lua" "$K/sb_exec/lua"
-  if [ $db = mysql ]; then
-    printf 'driver=mysql\nhost=127.0.0.1\nport=%s\nuser=sbtest\npass=%s\ndb=sbtest\n' "$MYSQL_PORT" "$DBPASS" > "$K/.bench"
-  else
-    printf 'driver=pgsql\npg_host=127.0.0.1\npg_port=%s\npg_user=sbtest\npg_pass=%s\npg_db=sbtest\n' "$PGSQL_PORT" "$DBPASS" > "$K/.bench"
-  fi
-  printf 'sb11=%s\nTMP_DIR=%s\n' "$BMK" "$WORK" >> "$K/.bench"
-  BMK_HOME=$K "$BMK" kit generate --home="$K" Prepare_TPCC_100W-InnoDB TPCC_100W TPCC_100W-NULL >/dev/null
+  kit_home $db "$K" Prepare_TPCC_100W-InnoDB
   OUT=$(BMK_HOME=$K timeout -k 5 300 bash "$K/sb_exec/sb11-Prepare_TPCC_100W-InnoDB.sh" 4 --scale=2 --rand-seed=42 --report-interval=1 2>&1)
   RC=$?
   assert_eq "$db: kit prepare exit 0" 0 "$RC"
@@ -142,14 +126,13 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: undelivered orders and lines carry the sentinels" "18000 0" \
     "$(q $db "SELECT (SELECT COUNT(*) FROM orders1 WHERE o_carrier_id = 0), (SELECT COUNT(*) FROM order_line1 WHERE (ol_delivery_d = '2000-01-01 00:00:00') <> (ol_o_id >= 2101))" | tr '\t|' '  ')"
   # keys, indexes and FKs for --use-fk=1 (§3.3)
+  main=$([ $db = mysql ] && echo sbtest || echo public)
+  set -- $(schema_facts $db $main)
+  ix=$1 fk=$2
   if [ $db = mysql ]; then
-    ix=$(q mysql "SELECT COUNT(DISTINCT index_name) FROM information_schema.statistics WHERE table_schema='sbtest' AND index_name IN ('idx_customer1','idx_orders1','fkey_stock_21','fkey_order_line_21','fkey_history_11','fkey_history_21')")
-    fk=$(q mysql "SELECT COUNT(*) FROM information_schema.table_constraints WHERE constraint_schema='sbtest' AND constraint_type='FOREIGN KEY' AND table_name LIKE '%1'")
     pk=$(q mysql "SELECT GROUP_CONCAT(column_name ORDER BY seq_in_index) FROM information_schema.statistics WHERE table_schema='sbtest' AND table_name='order_line1' AND index_name='PRIMARY'")
   else
-    ix=$(q pgsql "SELECT COUNT(*) FROM pg_indexes WHERE schemaname='public' AND indexname IN ('idx_customer1','idx_orders1','fkey_stock_21','fkey_order_line_21','fkey_history_11','fkey_history_21')" )
-    fk=$(q pgsql "SELECT COUNT(*) FROM pg_constraint WHERE contype='f' AND connamespace='public'::regnamespace AND conname LIKE 'fkey%\_1'" )
-    pk=$(q pgsql "SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM pg_index i JOIN LATERAL unnest(i.indkey) WITH ORDINALITY k(att, n) ON true JOIN pg_attribute a ON a.attrelid=i.indrelid AND a.attnum=k.att WHERE i.indrelid='order_line1'::regclass AND i.indisprimary" )
+    pk=$(q pgsql "SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM pg_index i JOIN LATERAL unnest(i.indkey) WITH ORDINALITY k(att, n) ON true JOIN pg_attribute a ON a.attrelid=i.indrelid AND a.attnum=k.att WHERE i.indrelid='order_line1'::regclass AND i.indisprimary")
   fi
   assert_eq "$db: use-fk=1: 6 secondary indexes, 10 FKs" "6 10" "$ix $fk"
   assert_eq "$db: order_line primary key" "ol_w_id,ol_d_id,ol_o_id,ol_number" "$pk"
@@ -212,22 +195,18 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: resumed state complete" complete "$(q $db "SELECT v FROM tpcc_meta WHERE k='state'" tpccr)"
   if [ $db = mysql ]; then
     parts=$(q mysql "SELECT COUNT(*) FROM information_schema.partitions WHERE table_schema='tpccr' AND table_name='order_line1'")
-    nn=$(q mysql "SELECT is_nullable FROM information_schema.columns WHERE table_schema='tpccr' AND table_name='order_line1' AND column_name='ol_delivery_d'")
-    ix=$(q mysql "SELECT COUNT(DISTINCT index_name) FROM information_schema.statistics WHERE table_schema='tpccr' AND index_name <> 'PRIMARY'")
-    fk=$(q mysql "SELECT COUNT(*) FROM information_schema.table_constraints WHERE constraint_schema='tpccr' AND constraint_type='FOREIGN KEY'")
   else
     parts=$(q pgsql "SELECT COUNT(*) FROM pg_inherits WHERE inhparent='tpccr.order_line1'::regclass")
-    nn=$(q pgsql "SELECT is_nullable FROM information_schema.columns WHERE table_schema='tpccr' AND table_name='order_line1' AND column_name='ol_delivery_d'")
-    ix=$(q pgsql "SELECT COUNT(*) FROM pg_indexes WHERE schemaname='tpccr' AND indexname NOT LIKE '%pkey' AND tablename NOT LIKE '%\_p%'")
-    fk=$(q pgsql "SELECT COUNT(*) FROM pg_constraint WHERE contype='f' AND connamespace='tpccr'::regnamespace")
   fi
+  set -- $(schema_facts $db tpccr)
+  ix=$1 fk=$2 nn=$3
   assert_eq "$db: 4 order_line partitions; use-fk=2: 2 secondary indexes, no FK; nullable ol_delivery_d" \
     "4 2 0 YES" "$parts $ix $fk $nn"
   assert_eq "$db: NULL variant: undelivered orders have NULL carriers" 9000 \
     "$(q $db "SELECT COUNT(*) FROM orders1 WHERE o_carrier_id IS NULL" tpccr)"
   for t in warehouse district customer history orders new_orders order_line stock item; do
     assert_eq "$db: $t: resumed 2-thread scale-1 load = warehouse 1 of the 4-thread scale-2 load (seed 42)" \
-      "$(checksum $db "$([ $db = mysql ] && echo sbtest || echo public)" $t)" "$(checksum $db tpccr $t)"
+      "$(checksum $db $main $t)" "$(checksum $db tpccr $t)"
   done
   run_bmk tpcc $O $R --scale=1 --use-fk=2 --threads=2 check
   assert_eq "$db: NULL variant fresh schema: 12 PASSED" "0 12" "$RC $(printf '%s\n' "$OUT" | grep -c 'PASSED$')"

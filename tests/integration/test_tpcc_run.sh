@@ -16,17 +16,10 @@
 # widened bands, never for speed.
 set -u
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tpcc_lib.sh"
 cd "$WORK" || exit 1
 unset BMK_HOME BMK_KIT_WORKLOAD MYSQL_PWD PGPASSWORD
 
-q() {
-  if [ "$1" = mysql ]; then
-    MYSQL_PWD=$DBPASS mariadb --protocol=tcp -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -N -B sbtest -e "$2" 2>&1
-  else
-    PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d sbtest -At -F ' ' -c "$2" 2>&1
-  fi
-}
-opts() { if [ "$1" = mysql ]; then echo "$MYSQL_OPTS"; else echo "$PGSQL_OPTS"; fi; }
 ALL_OUT=$WORK/all.out
 tpcc() { run_bmk tpcc $O $T "$@"; printf '%s\n' "$OUT" >> "$ALL_OUT"; }
 # calls TYPE: CALLS of the xtprof-style table
@@ -44,15 +37,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
 
   # ---- the kit's run scripts (bmk-kit.md §10) --------------------------------
   K=$WORK/kit-$db
-  mkdir -p "$K/sb_exec"
-  ln -s "$TOP/BMK/sb_exec/lua" "$K/sb_exec/lua"
-  if [ $db = mysql ]; then
-    printf 'driver=mysql\nhost=127.0.0.1\nport=%s\nuser=sbtest\npass=%s\ndb=sbtest\n' "$MYSQL_PORT" "$DBPASS" > "$K/.bench"
-  else
-    printf 'driver=pgsql\npg_host=127.0.0.1\npg_port=%s\npg_user=sbtest\npg_pass=%s\npg_db=sbtest\n' "$PGSQL_PORT" "$DBPASS" > "$K/.bench"
-  fi
-  printf 'sb11=%s\nTMP_DIR=%s\n' "$BMK" "$WORK" >> "$K/.bench"
-  BMK_HOME=$K "$BMK" kit generate --home="$K" TPCC_100W TPCC_100W-NULL >/dev/null
+  kit_home $db "$K" TPCC_100W TPCC_100W-NULL
   OUT=$(BMK_HOME=$K timeout -k 5 60 bash "$K/sb_exec/sb11-TPCC_100W.sh" 4 2 --scale=2 --report-interval=1 2>&1)
   RC=$?
   assert_eq "$db: kit TPCC_100W run exit 0" 0 "$RC"
