@@ -43,7 +43,7 @@ function thread_done(tid)
 end
 
 function event()
-  run.event()
+  return run.event()
 end
 
 -- Keying and thinking need waits outside the measured latency, so they
