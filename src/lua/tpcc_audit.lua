@@ -42,19 +42,23 @@ local function check2(out, name, value, target_text, p, n, lo, hi)
        (value >= lo and value <= hi) and "PASS" or "FAIL")
 end
 
-function M.lines(c, cur, stat)
-  local out = {}
-  local NO, P, OS, D, SL = run.NO, run.P, run.OS, run.D, run.SL
-  local done = {}
-  local total = 0
+-- Completed business transactions per type (commits + intended
+-- rollbacks) and their total.
+local function completed(cur)
+  local done, total = {}, 0
   for t = 1, 5 do
     done[t] = cur[tk(t, run.COMMIT)] + cur[tk(t, run.RBK)]
     total = total + done[t]
   end
-  -- mix minimums. With the deck the shares are exact over every full
-  -- deck, so the verdict is on the configured weights (the achieved share
-  -- of a run that stops inside a deck is shown, not judged); random draws
-  -- are judged on the achieved share with the 4-SE widening.
+  return done, total
+end
+
+-- The mix minimums. With the deck the shares are exact over every full
+-- deck, so the verdict is on the configured weights (the achieved share
+-- of a run that stops inside a deck is shown, not judged); random draws
+-- are judged on the achieved share with the 4-SE widening.
+local function mix_lines(out, c, done, total)
+  local P, OS, D, SL = run.P, run.OS, run.D, run.SL
   local mins = { [P] = 43.0, [OS] = 4.0, [D] = 4.0, [SL] = 4.0 }
   local names = { [P] = "Payment", [OS] = "Order-Status", [D] = "Delivery", [SL] = "Stock-Level" }
   local wsum = 0
@@ -78,15 +82,17 @@ function M.lines(c, cur, stat)
            share >= lo and "PASS" or "FAIL")
     end
   end
-  -- New-Order rollbacks
-  local no = done[NO]
-  local rbk = cur[tk(NO, run.RBK)]
+end
+
+-- The input-rule rates: rollbacks, remote lines and payments, by name,
+-- order lines, skipped Delivery districts.
+local function rate_lines(out, c, cur, done)
+  local no = done[run.NO]
   if no > 0 then
-    check2(out, "New-Order rollback %", rbk * 100 / no, "1.00", 0.01, no, 0.90, 1.10)
+    check2(out, "New-Order rollback %", cur[tk(run.NO, run.RBK)] * 100 / no, "1.00", 0.01, no, 0.90, 1.10)
   else
     line(out, "New-Order rollback %", "-", "1.00", "0.90-1.10", "N/A")
   end
-  -- remote order lines
   local lines, remote = cur[run.NO_LINES], cur[run.NO_REMOTE]
   if c.scale < 2 or lines == 0 then
     line(out, "remote order lines %", lines > 0 and pct(remote * 100 / lines) or "-", "1.00",
@@ -94,16 +100,14 @@ function M.lines(c, cur, stat)
   else
     check2(out, "remote order lines %", remote * 100 / lines, "1.00", 0.01, lines, 0.95, 1.05)
   end
-  -- remote payments
-  local pays = done[P]
+  local pays = done[run.P]
   if c.scale < 2 or pays == 0 then
     line(out, "remote Payment %", pays > 0 and pct(cur[run.P_REMOTE] * 100 / pays) or "-", "15.0",
          "14.0-16.0", "N/A")
   else
     check2(out, "remote Payment %", cur[run.P_REMOTE] * 100 / pays, "15.0", 0.15, pays, 14.0, 16.0)
   end
-  -- by name
-  local pos = done[P] + done[OS]
+  local pos = done[run.P] + done[run.OS]
   if pos > 0 then
     check2(out, "by-name %", (cur[run.P_BYNAME] + cur[run.OS_BYNAME]) * 100 / pos, "60.0", 0.60,
            pos, 57.0, 63.0)
@@ -120,15 +124,18 @@ function M.lines(c, cur, stat)
   else
     line(out, "average order lines", "-", "10.0", "9.5-10.5", "N/A")
   end
-  -- skipped Delivery districts
-  local deliveries = done[D]
+  local deliveries = done[run.D]
   if deliveries > 0 then
-    local s = cur[run.D_SKIPPED] * 100 / (deliveries * 10)
-    line(out, "skipped Delivery districts", pct(s), "0", "<= 1%", s <= 1 and "PASS" or "FAIL")
+    local skipped = cur[run.D_SKIPPED] * 100 / (deliveries * 10)
+    line(out, "skipped Delivery districts", pct(skipped), "0", "<= 1%",
+         skipped <= 1 and "PASS" or "FAIL")
   else
     line(out, "skipped Delivery districts", "-", "0", "<= 1%", "N/A")
   end
-  -- keying/thinking only
+end
+
+-- p90 per type and the keying/thinking means (keying/thinking runs only).
+local function kt_lines(out, c, cur, stat)
   local by_name = {}
   for _, ty in ipairs(stat.types or {}) do by_name[ty.name] = ty end
   for t = 1, 5 do
@@ -143,26 +150,32 @@ function M.lines(c, cur, stat)
            "<= " .. P90_LIMIT[nm] .. "s", "", "N/A")
     end
   end
-  if c.kt then
-    local key_ok, think_ok = 0, 0
-    local key_want, think_want = 0, 0
-    for t = 1, 5 do
-      local n = cur[tk(t, run.KT_N)]
-      key_ok = key_ok + cur[tk(t, run.KEY_MS)]
-      think_ok = think_ok + cur[tk(t, run.THINK_MS)]
-      key_want = key_want + n * run.KEYING[t] * 1000 * c.kt_scale
-      think_want = think_want + n * run.THINK[t] * 1000 * c.kt_scale
-    end
-    local achieved = (key_want + think_want) > 0 and (key_ok + think_ok) * 100 / (key_want + think_want) or 0
-    local ok = achieved >= 99 and c.kt_scale == 1
-    line(out, "keying/thinking means", pct(achieved) .. (c.kt_scale ~= 1 and
-           string.format(" (x%g)", c.kt_scale) or ""), "100% x1", ">= 99%, x1",
-         ok and "PASS" or "FAIL")
-  else
+  if not c.kt then
     line(out, "keying/thinking means", "off", "on", ">= 99%, x1", "N/A")
+    return
   end
+  local got, want = 0, 0
+  for t = 1, 5 do
+    local n = cur[tk(t, run.KT_N)]
+    got = got + cur[tk(t, run.KEY_MS)] + cur[tk(t, run.THINK_MS)]
+    want = want + n * (run.KEYING[t] + run.THINK[t]) * 1000 * c.kt_scale
+  end
+  local achieved = want > 0 and got * 100 / want or 0
+  line(out, "keying/thinking means", pct(achieved) .. (c.kt_scale ~= 1 and
+         string.format(" (x%g)", c.kt_scale) or ""), "100% x1", ">= 99%, x1",
+       (achieved >= 99 and c.kt_scale == 1) and "PASS" or "FAIL")
+end
+
+-- Every audit line of §9.2: {quantity, value, target, band, verdict}, and
+-- the number of completed New-Orders.
+function M.lines(c, cur, stat)
+  local out = {}
+  local done, total = completed(cur)
+  mix_lines(out, c, done, total)
+  rate_lines(out, c, cur, done)
+  kt_lines(out, c, cur, stat)
   line(out, "warehouse model", c.pick, "home", "home", c.pick == "home" and "PASS" or "FAIL")
-  return out, no
+  return out, done[run.NO]
 end
 
 function M.print(c, cur, stat)

@@ -234,44 +234,21 @@ local function driver_name()
   return d
 end
 
--- M.config(): the validated options as a plain table (cached per Lua
--- state). Raises one error message (no Lua position) for bad input.
-local cfg_cache
-function M.config()
-  if cfg_cache then return cfg_cache end
-  local o = sysbench.opt
-  local c = {}
-  c.driver = driver_name()
-  if c.driver ~= "mysql" and c.driver ~= "pgsql" then
-    fail("the tpcc workload supports --db-driver=mysql and pgsql (got '%s')", c.driver)
-  end
-  c.pg = c.driver == "pgsql"
+-- Schema options (tpcc.md §2.2, §2.3, §3).
+local function schema_options(c, o)
   c.scale = int_opt("scale", 1, 32767)
   c.tables = int_opt("tables", 1, 1000)
   c.warehouses = c.scale * c.tables
   c.use_fk = int_opt("use_fk", 0, 2)
   c.force_pk = int_opt("force_pk", 0, 1) == 1
-  c.trx_level = trx_level(o.trx_level)
-  c.purge = yesno("enable_purge", o.enable_purge)
-  c.report_csv = yesno("report_csv", o.report_csv)
+  c.null_variant = int_opt("force_null", 0, 1) == 1
   c.schema = tostring(o.pgsql_schema or "public")
   if not c.schema:match("^[%a_][%w_]*$") then
     fail("--pgsql-schema must be a plain identifier (got '%s')", c.schema)
   end
   c.engine = tostring(o.mysql_storage_engine or "innodb")
   c.table_options = tostring(o.mysql_table_options or "")
-  c.splittable = yesno("splittable", o.splittable)
-  c.retry = yesno("trx_retry", o.trx_retry)
-  c.trx_debug = int_opt("trx_debug", 0, 5)
-  c.for_update = int_opt("for_update", 0, 2)
-  c.force_primary = int_opt("force_primary", 0, 1) == 1
-  c.null_variant = int_opt("force_null", 0, 1) == 1
   c.compression = tostring(o.mysql_table_compression or "")
-  c.session_sql = {}
-  for s in tostring(o.mysql_session_options or ""):gmatch("[^;]+") do
-    if s:match("%S") then c.session_sql[#c.session_sql + 1] = s end
-  end
-  c.fk_checks = yesno("fk_checks", o.fk_checks)
   c.partition = one_of("partition", {"none", "hash"})
   local parts = tostring(o.partitions or "auto"):lower()
   if parts == "auto" then
@@ -285,31 +262,46 @@ function M.config()
   if c.partition == "none" then c.partitions = 0 end
   c.partition_tables = {}
   for _, t in ipairs(csv_list(o.partition_tables)) do
-    local ok = false
-    for _, n in ipairs({"warehouse", "district", "customer", "history", "orders",
-                        "new_orders", "order_line", "stock"}) do
-      ok = ok or n == t
-    end
-    if not ok then fail("--partition-tables: '%s' cannot be partitioned by warehouse", t) end
+    if not M.WCOL[t] then fail("--partition-tables: '%s' cannot be partitioned by warehouse", t) end
     c.partition_tables[t] = true
   end
   if c.partitions > 0 and not c.pg and c.use_fk == 1 then
     fail("--partition=hash needs --use-fk=0 or 2 on MySQL: InnoDB has no foreign keys " ..
            "on partitioned tables")
   end
+end
+
+-- Load options (§4).
+local function load_options(c, o)
   c.data_profile = one_of("data_profile", {"spec", "compressible"})
-  c.nurand_c = parse_nurand(o.nurand_c)
   c.load_method = one_of("load_method", {"insert", "infile"})
   c.load_batch = int_opt("load_batch", 0, 100000)
   if c.load_batch == 0 then c.load_batch = 1000 end
   c.index_build = one_of("index_build", {"after", "before"})
   c.resume = o.resume == true
   c.force = o.force == true
-  c.delivery_commit = one_of("delivery_commit", {"trx", "district"})
-  c.purge_weight = int_opt("purge_weight", 0, 1000000)
+end
+
+-- Session and transaction options (§5, §6).
+local function transaction_options(c, o)
+  c.trx_level = trx_level(o.trx_level)
+  c.purge = yesno("enable_purge", o.enable_purge)
+  c.splittable = yesno("splittable", o.splittable)
+  c.retry = yesno("trx_retry", o.trx_retry)
   c.retry_max = int_opt("trx_retry_max", 0)
   c.retry_codes = {}
   for _, x in ipairs(csv_list(o.trx_retry_codes)) do c.retry_codes[x:upper()] = true end
+  c.trx_debug = int_opt("trx_debug", 0, 5)
+  c.for_update = int_opt("for_update", 0, 2)
+  c.force_primary = int_opt("force_primary", 0, 1) == 1
+  c.session_sql = {}
+  for s in tostring(o.mysql_session_options or ""):gmatch("[^;]+") do
+    if s:match("%S") then c.session_sql[#c.session_sql + 1] = s end
+  end
+  c.fk_checks = yesno("fk_checks", o.fk_checks)
+  c.nurand_c = parse_nurand(o.nurand_c)
+  c.delivery_commit = one_of("delivery_commit", {"trx", "district"})
+  c.purge_weight = int_opt("purge_weight", 0, 1000000)
   c.mode = one_of("tpcc_mode", {"ps", "text", "sp", "pipeline"})
   if c.mode == "ps" and o.db_ps_mode == "disable" then c.mode = "text" end
   if c.mode == "pipeline" and not c.pg then
@@ -317,10 +309,14 @@ function M.config()
            "or sp on MySQL")
   end
   c.pg_routines = one_of("pg_routines", {"procedure", "function"})
+end
+
+-- Mix, pacing, warehouse model and sessions (§7; --async-sessions of
+-- §10.1 only as 1).
+local function pacing_options(c, o)
   c.mix, c.mix_random = parse_mix(o)
   c.mix_sysbench = tostring(o.mix):lower() == "sysbench"
-  local draw = one_of("mix_draw", {"deck", "random"})
-  if draw == "random" then c.mix_random = true end
+  if one_of("mix_draw", {"deck", "random"}) == "random" then c.mix_random = true end
   c.kt = yesno("keying_thinking", o.keying_thinking)
   c.kt_scale = tonumber(o.kt_scale)
   if not c.kt_scale or c.kt_scale < 0 then
@@ -333,6 +329,25 @@ function M.config()
   if o.all_warehouses == true then c.pick = "all" end
   c.home_assign = one_of("home_assign", {"spread", "random"})
   c.terminals = int_opt("terminals_per_warehouse", 1, 1000)
+  if tostring(o.async_sessions) ~= "1" then
+    fail("--async-sessions=%s: asynchronous sessions are not available in this build " ..
+           "(one session per thread; use --threads)", tostring(o.async_sessions))
+  end
+  if (tonumber(o.login_delay) or 0) ~= 0 then
+    fail("--login-delay needs asynchronous sessions, which this build does not have")
+  end
+  c.thread_offset = int_opt("thread_offset", 0)
+  c.threads = tonumber(o.threads) or 1
+  c.sessions = int_opt("threads_total", 0)
+  if c.sessions == 0 then c.sessions = c.threads end
+  if c.thread_offset + c.threads > c.sessions then
+    fail("--thread-offset + --threads exceeds --threads-total")
+  end
+end
+
+-- Reports, check and audit (§8, §9).
+local function report_options(c, o)
+  c.report_csv = yesno("report_csv", o.report_csv)
   c.tpm_scope = one_of("tpm_scope", {"all", "db"})
   c.rollback_as_error = yesno("rollback_as_error", o.rollback_as_error)
   c.tpcc_report = tostring(o.tpcc_report or "")
@@ -351,20 +366,25 @@ function M.config()
   end
   c.audit = yesno("audit", o.audit)
   c.audit_min_no = int_opt("audit_min_neworders", 0)
-  if tostring(o.async_sessions) ~= "1" then
-    fail("--async-sessions=%s: asynchronous sessions are not available in this build " ..
-           "(one session per thread; use --threads)", tostring(o.async_sessions))
+end
+
+-- M.config(): the validated options as a plain table (cached per Lua
+-- state). Raises one error message (no Lua position) for bad input.
+local cfg_cache
+function M.config()
+  if cfg_cache then return cfg_cache end
+  local o = sysbench.opt
+  local c = {}
+  c.driver = driver_name()
+  if c.driver ~= "mysql" and c.driver ~= "pgsql" then
+    fail("the tpcc workload supports --db-driver=mysql and pgsql (got '%s')", c.driver)
   end
-  if (tonumber(o.login_delay) or 0) ~= 0 then
-    fail("--login-delay needs asynchronous sessions, which this build does not have")
-  end
-  c.thread_offset = int_opt("thread_offset", 0)
-  c.threads = tonumber(o.threads) or 1
-  c.sessions = int_opt("threads_total", 0)
-  if c.sessions == 0 then c.sessions = c.threads end
-  if c.thread_offset + c.threads > c.sessions then
-    fail("--thread-offset + --threads exceeds --threads-total")
-  end
+  c.pg = c.driver == "pgsql"
+  schema_options(c, o)
+  load_options(c, o)
+  transaction_options(c, o)
+  pacing_options(c, o)
+  report_options(c, o)
   cfg_cache = c
   return c
 end

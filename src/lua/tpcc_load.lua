@@ -351,57 +351,33 @@ end
 
 -- ---- the command -------------------------------------------------------------------------
 
-local function prepare_body(c, tid)
-  local con = common.connect(c, "load")
-  local t_start = common.now_ms()
-
-  -- Phase A: thread 0 decides (and on a fresh prepare writes tpcc_meta).
-  if tid == 0 then
-    if c.pg and c.schema ~= "public" then
-      con:query("CREATE SCHEMA IF NOT EXISTS " .. c.schema)
-    end
-    local d = decide(con, c)
-    if d == 1 then start_fresh(con, c) end
-    C.sb_shared_set(SLOT.DECISION, d)
+-- Phase C: on --resume, thread 0 deletes the rows of the units that were
+-- cut short (started, not finished) and their records.
+local function clear_cut_units(con, c)
+  local cut = common.rows(con, "SELECT set_no, w_id, part FROM tpcc_load_units WHERE " ..
+                            "finished_at IS NULL")
+  for _, r in ipairs(cut) do
+    local set, w, d = tonumber(r[1]), tonumber(r[2]), tonumber(r[3])
+    delete_unit_rows(con, c, set, w, d)
+    con:query(string.format("DELETE FROM tpcc_load_units WHERE set_no=%d AND w_id=%d AND part=%d",
+                            set, w, d))
   end
-  barrier(c)
-  local decision = tonumber(C.sb_shared_get(SLOT.DECISION))
-  if decision == 3 then return true end
-  local meta = common.read_meta(con, c)
-
-  -- Phase B: tables, sets spread over the threads.
-  if tid == 0 then
-    print(string.format("Creating tables: %d set(s) of 9 tables...", c.tables))
+  if #cut > 0 then
+    print(string.format("Resuming: %d unfinished load unit(s) cleared", #cut))
   end
-  for n = tid + 1, c.tables, c.threads do create_tables(con, c, n) end
-  barrier(c)
-  if c.index_build == "before" then build_indexes(con, c, tid, false) end
+end
 
-  -- Phase C: on --resume, thread 0 clears the units that were cut short.
-  if decision == 2 and tid == 0 then
-    local cut = common.rows(con, "SELECT set_no, w_id, part FROM tpcc_load_units WHERE " ..
-                              "finished_at IS NULL")
-    for _, r in ipairs(cut) do
-      local set, w, d = tonumber(r[1]), tonumber(r[2]), tonumber(r[3])
-      delete_unit_rows(con, c, set, w, d)
-      con:query(string.format("DELETE FROM tpcc_load_units WHERE set_no=%d AND w_id=%d AND part=%d",
-                              set, w, d))
-    end
-    if #cut > 0 then
-      print(string.format("Resuming: %d unfinished load unit(s) cleared", #cut))
-    end
-  end
-  if tid == 0 then C.sb_shared_set(SLOT.UNIT, 0) end
-  barrier(c)
-
-  -- Phase D: the load.
+-- The load state of this thread: finished units, counters, the unit
+-- template (seed, C_LOAD, variant, timestamps from tpcc_meta) and, in
+-- thread 0, the progress printer.
+local function load_state(con, c, tid, meta)
   local finished = {}
   for _, r in ipairs(common.rows(con, "SELECT set_no, w_id, part FROM tpcc_load_units WHERE " ..
                                    "finished_at IS NOT NULL")) do
     finished[unit_key(tonumber(r[1]), tonumber(r[2]), tonumber(r[3]))] = true
   end
   local st = { cnt = C.sb_shared_counters(tid), nunits = total_units(c), skipped_units = 0,
-               expected_rows = 0 }
+               expected_rows = 0, finished = finished }
   if st.cnt == nil then error("out of memory for the load counters", 0) end
   for k = 0, st.nunits - 1 do
     local set, w, d = unit_of(c, k)
@@ -433,21 +409,28 @@ local function prepare_body(c, tid)
                           "seed %s, C_LOAD %s...", st.nunits - st.skipped_units, st.nunits,
                         c.warehouses, c.tables, c.threads, meta.seed, meta.c_load))
   end
+  return st
+end
+
+-- Phase D: units from the shared queue until it is empty. Returns the
+-- seconds it took (every thread waits for the others).
+local function load_units(con, c, tid, meta)
+  local st = load_state(con, c, tid, meta)
   local sink = new_sink(con, c)
   local t_load = common.now_ms()
   while true do
     local k = tonumber(C.sb_shared_add(SLOT.UNIT, 1))
     if k >= st.nunits or C.sb_shared_aborted() then break end
     local set, w, d = unit_of(c, k)
-    if not finished[unit_key(set, w, d)] then load_unit(con, c, st, sink, set, w, d) end
+    if not st.finished[unit_key(set, w, d)] then load_unit(con, c, st, sink, set, w, d) end
   end
   barrier(c)
-  local load_s = (common.now_ms() - t_load) / 1000
+  return (common.now_ms() - t_load) / 1000
+end
 
-  -- Phase E: secondary indexes, then foreign keys per set, then ANALYZE.
-  local t_ix = common.now_ms()
-  if c.index_build == "after" then build_indexes(con, c, tid, true) end
-  local ix_s = (common.now_ms() - t_ix) / 1000
+-- Phase E: foreign keys per set (sets over the threads), then ANALYZE of
+-- every table (over the threads). Returns the FK seconds.
+local function keys_and_analyze(con, c, tid)
   local t_fk = common.now_ms()
   if c.use_fk == 1 then
     if tid == 0 then print("Adding foreign keys...") end
@@ -467,7 +450,42 @@ local function prepare_body(c, tid)
     common.rows(con, (c.pg and "ANALYZE " or "ANALYZE TABLE ") .. jobs[j + 1])
   end)
   barrier(c)
+  return fk_s
+end
 
+local function prepare_body(c, tid)
+  local con = common.connect(c, "load")
+  local t_start = common.now_ms()
+  -- Phase A: thread 0 decides (and on a fresh prepare writes tpcc_meta).
+  if tid == 0 then
+    if c.pg and c.schema ~= "public" then
+      con:query("CREATE SCHEMA IF NOT EXISTS " .. c.schema)
+    end
+    local d = decide(con, c)
+    if d == 1 then start_fresh(con, c) end
+    C.sb_shared_set(SLOT.DECISION, d)
+  end
+  barrier(c)
+  local decision = tonumber(C.sb_shared_get(SLOT.DECISION))
+  if decision == 3 then return true end
+  local meta = common.read_meta(con, c)
+  -- Phase B: tables, sets spread over the threads.
+  if tid == 0 then
+    print(string.format("Creating tables: %d set(s) of 9 tables...", c.tables))
+  end
+  for n = tid + 1, c.tables, c.threads do create_tables(con, c, n) end
+  barrier(c)
+  if c.index_build == "before" then build_indexes(con, c, tid, false) end
+  if tid == 0 then
+    if decision == 2 then clear_cut_units(con, c) end
+    C.sb_shared_set(SLOT.UNIT, 0)
+  end
+  barrier(c)
+  local load_s = load_units(con, c, tid, meta)
+  local t_ix = common.now_ms()
+  if c.index_build == "after" then build_indexes(con, c, tid, true) end
+  local ix_s = (common.now_ms() - t_ix) / 1000
+  local fk_s = keys_and_analyze(con, c, tid)
   if tid == 0 then
     common.write_meta(con, c, { state = "indexed" })
     require("tpcc_sp").create_all(con, c, meta)

@@ -33,11 +33,9 @@ local function by_name_cid(n)
                          "WHERE c_w_id=? AND c_d_id=? AND c_last=?))", n, n)
 end
 
-local function statements(S, n)
+-- New-Order's statements of set n into t.
+local function new_order_statements(S, n, t)
   local c = S.c
-  local fu1 = c.for_update >= 1 and " FOR UPDATE" or ""
-  local carrier = c.null_variant and "NULL" or "DEFAULT"
-  local t = { ol = {}, no7 = {} }
   t.no_d = mk(S, string.format("UPDATE district%d SET d_next_o_id=d_next_o_id+1 WHERE d_w_id=? AND " ..
                                  "d_id=? RETURNING d_next_o_id-1, d_tax", n), "ii")
   t.no1 = mk(S, string.format("SELECT c_discount,c_last,c_credit,w_tax FROM customer%d,warehouse%d " ..
@@ -66,6 +64,11 @@ local function statements(S, n)
                                     "s_i_id=? AND s_w_id=?", n, lcols, c.null_variant and "NULL," or "",
                                   d, n, n, n), "iiiiiiiiiiii")
   end
+end
+
+-- Payment's and Order-Status's statements, for both customer selectors.
+local function customer_statements(S, n, t)
+  local fu1 = S.c.for_update >= 1 and " FOR UPDATE" or ""
   -- Payment: one batch for both customer selectors.
   t.p_w = mk(S, string.format("UPDATE warehouse%d SET w_ytd=w_ytd+?*0.01 WHERE w_id=? RETURNING " ..
                                 "w_name,w_street_1,w_street_2,w_city,w_state,w_zip", n), "ii")
@@ -108,6 +111,13 @@ local function statements(S, n)
                                              "ol_delivery_d FROM order_line%d WHERE ol_w_id=? AND ol_d_id=? " ..
                                              "AND ol_o_id=%s", n, last), "iiii" .. cspec)
   end
+end
+
+local function statements(S, n)
+  local fu1 = S.c.for_update >= 1 and " FOR UPDATE" or ""
+  local t = { ol = {}, no7 = {} }
+  new_order_statements(S, n, t)
+  customer_statements(S, n, t)
   -- Delivery: one statement per district.
   t.del = mk(S, string.format([[
 WITH no AS (DELETE FROM new_orders%d WHERE no_w_id=? AND no_d_id=? AND no_o_id=
