@@ -54,6 +54,10 @@ for db in dbs.split():
     opts = (mysql_opts if db == "mysql" else pgsql_opts).split()
     base = [bmk, "tpcc"] + opts + ["--scale=%s" % scale]
     p = subprocess.run(base + ["--threads=4", "prepare"], capture_output=True, text=True)
+    if p.returncode != 0 and "prepared with other options" in p.stdout + p.stderr:
+        # another scale was left by an earlier invocation: start again
+        subprocess.run(base + ["--force", "--threads=4", "prepare"], capture_output=True, text=True)
+        p = subprocess.run(base + ["--threads=4", "prepare"], capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit("prepare failed on %s:\n%s" % (db, (p.stdout + p.stderr)[-3000:]))
     modes = ["ps", "text", "sp"] + (["pipeline"] if db == "pgsql" else [])

@@ -233,5 +233,29 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: cleanup" 0 "$RC"
 done
 
+# ---- Percona's sysbench-tpcc scripts, unmodified (tpcc.md §2.4, §11 item 4) ---
+# Only when SYSBENCH_TPCC_DIR holds them (nothing is fetched): run from
+# their directory, in a database of their own.
+if [ -f "${SYSBENCH_TPCC_DIR:-}/tpcc.lua" ]; then
+  for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+    if [ $db = mysql ]; then
+      q mysql "DROP DATABASE IF EXISTS sbtpcc; CREATE DATABASE sbtpcc" >/dev/null
+      SO=${MYSQL_OPTS/--mysql-db=sbtest/--mysql-db=sbtpcc}
+    else
+      q pgsql "DROP DATABASE IF EXISTS sbtpcc" >/dev/null
+      q pgsql "CREATE DATABASE sbtpcc" >/dev/null
+      SO=${PGSQL_OPTS/--pgsql-db=sbtest/--pgsql-db=sbtpcc}
+    fi
+    for cmd in prepare run check cleanup; do
+      OUT=$(cd "$SYSBENCH_TPCC_DIR" && timeout -k 5 300 "$BMK" ./tpcc.lua $SO --scale=1 --threads=2 --time=3 $cmd 2>&1)
+      RC=$?
+      assert_eq "$db: sysbench-tpcc's tpcc.lua $cmd: exit 0" 0 "$RC"
+    done
+    if [ $db = mysql ]; then q mysql "DROP DATABASE sbtpcc" >/dev/null; else q pgsql "DROP DATABASE sbtpcc" >/dev/null; fi
+  done
+else
+  echo "# sysbench-tpcc's own scripts: skipped (set SYSBENCH_TPCC_DIR to their directory)"
+fi
+
 assert_not_contains "no output says tpmC" "$(cat "$ALL_OUT")" "tpmC"
 finish
