@@ -33,6 +33,8 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   O=$(opts $db)
   T="--scale=2 --force-null=0"
   run_bmk tpcc $O $T --threads=4 prepare
+  # a schema of other options left by something else: start again
+  [ $RC -ne 0 ] && run_bmk tpcc $O $T --threads=4 --force prepare
   assert_eq "$db: schema ready" 0 "$RC"
 
   # ---- the kit's run scripts (bmk-kit.md §10) --------------------------------
@@ -187,11 +189,28 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   q $db "UPDATE district1 SET d_next_o_id = d_next_o_id - 100 WHERE d_w_id=2 AND d_id=1" >/dev/null
   assert_contains "$db: an external writer: NOPM DISAGREE" "$(cat "$WORK/dis.out")" "NOPM DISAGREE (difference 100 New-Orders"
 
+  # ---- Ctrl-C: the tpcc report of what was measured, exit 130 ----------------------
+  "$BMK" tpcc $O $T --threads=2 --time=60 run > "$WORK/int.out" 2>&1 &
+  pid=$!
+  sleep 2
+  kill -INT $pid
+  wait $pid
+  rc=$?
+  int=$(cat "$WORK/int.out")
+  assert_eq "$db: SIGINT: exit 130" 130 "$rc"
+  assert_contains "$db: SIGINT: interrupted report" "$int" "Run interrupted: SIGINT"
+  assert_match "$db: SIGINT: NOPM and the audit still printed" "$int" '^Audit verdict: '
+  assert_match "$db: SIGINT: schema and client NOPM agree" "$int" '; agree \('
+
   # ---- warmup excluded (§8.1) ------------------------------------------------------------
   tpcc --threads=2 --warmup-time=1 --time=2 --tpcc-report=$WORK/r.csv --report-interval=1 run
   tr=$(report_value "transactions:" "$OUT")
   sum=$(printf '%s\n' "$OUT" | awk 'NF == 13 && $2 ~ /^[0-9]+$/ {s += $2} END {print s}')
-  assert_eq "$db: warmup: per-type CALLS add up to the measured transactions" "$tr" "$sum"
+  # (the engine's baseline reads the event counter and the per-type
+  # numbers one after the other: an event ending in between may sit on
+  # either side, so up to one per session)
+  check "$db: warmup: per-type CALLS add up to the measured transactions ($sum, $tr)" \
+    awk -v a="$sum" -v b="$tr" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 2) }' 
   assert_match "$db: warmup: schema NOPM from the end of warmup agrees" "$OUT" '; agree \('
   assert_eq "$db: --tpcc-report CSV header" "time,type,count,tpm,commits,rollbacks,errors,retries,min,p25,p50,p75,p95,p99,max,avg" "$(head -1 $WORK/r.csv)"
   assert_match "$db: --tpcc-report CSV rows" "$(cat $WORK/r.csv)" '^1,new_order,[0-9]+,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+(,[0-9.]+){8}$'
