@@ -152,6 +152,13 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: one full deck = 45/43/4/4/4" "45 43 4 4 4" \
     "$(calls new_order) $(calls payment) $(calls order_status) $(calls delivery) $(calls stock_level)"
 
+  assert_contains "$db: short runs: INSUFFICIENT SAMPLE" "$OUT" "Audit verdict: INSUFFICIENT SAMPLE"
+  tpcc --events=100 --mix=50,40,4,3,3 --audit-min-neworders=0 run
+  assert_eq "$db: --mix=50,40,4,3,3 fails the Payment, Delivery (and Stock-Level, 3 %) minimums" \
+    "mix: Payment share|mix: Delivery share|mix: Stock-Level share" \
+    "$(printf '%s\n' "$OUT" | grep -E '^  mix: .* FAIL$' | sed 's/ share .*/ share/; s/^  //' | tr '\n' '|' | sed 's/|$//')"
+  assert_contains "$db: the audit fails" "$OUT" "Audit verdict: FAIL"
+
   # ---- NURand constants fixed per run, recorded, delta rule (§4.2) --------------------
   b=$(printf '%s\n' "$OUT" | sed -n 's/^tpcc: NURand constants C_LOAD \([0-9]*\), C_RUN (C_LAST) \([0-9]*\), C_ID \([0-9]*\), C_OL_I_ID \([0-9]*\).*/\1 \2 \3 \4/p')
   m=$(printf '%s\n' "$OUT" | sed -n 's/.*NURand C_LOAD \([0-9]*\) C_RUN \([0-9]*\) C_ID \([0-9]*\) C_OL_I_ID \([0-9]*\)$/\1 \2 \3 \4/p')
