@@ -162,7 +162,8 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     "$RC $(printf '%s\n' "$OUT" | grep -c 'PASSED$') $(printf '%s\n' "$OUT" | grep -c 'FAILED!!!')"
   assert_contains "$db: check summary" "$OUT" "Checks: 24 PASSED, 0 FAILED, 0 N/A"
   q $db "UPDATE warehouse1 SET w_ytd = w_ytd + 0.01 WHERE w_id = 2" >/dev/null
-  run_bmk tpcc $O --scale=2 --force-null=0 --threads=2 check
+  # the conditions that read w_ytd or the same sums (the full set passed above)
+  run_bmk tpcc $O --scale=2 --force-null=0 --threads=2 --checks=1,8,9 check
   assert_eq "$db: corrupted w_ytd: exit 1" 1 "$RC"
   assert_eq "$db: corrupted w_ytd: checks 1 and 8 of warehouse 2 fail, nothing else" \
     "Check 1, warehouse: 2 FAILED!!! (set 1)|Check 8, warehouse: 2 FAILED!!! (set 1)" \
