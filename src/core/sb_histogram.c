@@ -263,6 +263,41 @@ uint64_t sb_hdr_percentile(const sb_hdr_t *h, double pct)
   return sb_hdr_max(h);
 }
 
+double sb_hdr_stddev(const sb_hdr_t *h)
+{
+  if (h->total < 2)
+    return 0;
+  /* Two passes (mean, then squared deviations): no cancellation. */
+  double n = 0, sum = 0;
+  for (uint32_t b = 0; b < h->nblocks; b++)
+  {
+    const uint64_t *blk = block_get(h, b);
+    for (uint32_t k = 0; blk && k < SB_HDR_BLOCK; k++)
+      if (blk[k])
+      {
+        uint32_t i = b * SB_HDR_BLOCK + k;
+        double mid = ((double) sb_hdr_value_lo(i) + (double) sb_hdr_value_hi(i)) / 2;
+        sum += mid * (double) blk[k];
+        n += (double) blk[k];
+      }
+  }
+  if (n < 2)
+    return 0;
+  double mean = sum / n, sq = 0;
+  for (uint32_t b = 0; b < h->nblocks; b++)
+  {
+    const uint64_t *blk = block_get(h, b);
+    for (uint32_t k = 0; blk && k < SB_HDR_BLOCK; k++)
+      if (blk[k])
+      {
+        uint32_t i = b * SB_HDR_BLOCK + k;
+        double d = ((double) sb_hdr_value_lo(i) + (double) sb_hdr_value_hi(i)) / 2 - mean;
+        sq += d * d * (double) blk[k];
+      }
+  }
+  return sqrt(sq / n);
+}
+
 uint64_t sb_hdr_min(const sb_hdr_t *h)
 {
   for (uint32_t i = 0; i < h->counts_len; i++)

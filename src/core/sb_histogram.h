@@ -83,6 +83,11 @@ void sb_hdr_copy(sb_hdr_t *dst, const sb_hdr_t *src);
    HdrHistogram reports it. 0 when the histogram is empty. */
 uint64_t sb_hdr_percentile(const sb_hdr_t *h, double pct);
 
+/* Standard deviation (ns) of the recorded values, each taken at the
+   middle of its bucket (as HdrHistogram's getStdDeviation does); 0 when
+   fewer than two values. Same concurrency rules as sb_hdr_percentile. */
+double sb_hdr_stddev(const sb_hdr_t *h);
+
 /* Smallest / largest recorded value (bucket-equivalent, ns); 0 if empty. */
 uint64_t sb_hdr_min(const sb_hdr_t *h);
 uint64_t sb_hdr_max(const sb_hdr_t *h);

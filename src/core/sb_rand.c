@@ -76,13 +76,38 @@ static inline uint64_t rotl(uint64_t x, int k)
   return (x << k) | (x >> (64 - k));
 }
 
+/* One xoroshiro128+ step (Blackman & Vigna 2016, parameters 24/16/37). */
+static inline uint64_t xoro_next(uint64_t *s)
+{
+  uint64_t s0 = s[0], s1 = s[1], r = s0 + s1;
+  s1 ^= s0;
+  s[0] = rotl(s0, 24) ^ s1 ^ (s1 << 16);
+  s[1] = rotl(s1, 37);
+  return r;
+}
+
 uint64_t sb_rand_uniform_uint64(void)
 {
-  uint64_t s0 = state[0], s1 = state[1], r = s0 + s1;
-  s1 ^= s0;
-  state[0] = rotl(s0, 24) ^ s1 ^ (s1 << 16);
-  state[1] = rotl(s1, 37);
-  return r;
+  return xoro_next(state);
+}
+
+uint64_t sb_rand_mix64(uint64_t x)
+{
+  return splitmix64(&x);
+}
+
+void sb_rand_stream_seed(sb_rand_stream_t *st, uint64_t key)
+{
+  uint64_t x = key;
+  st->s[0] = splitmix64(&x);
+  st->s[1] = splitmix64(&x);
+  if ((st->s[0] | st->s[1]) == 0)
+    st->s[1] = 1;
+}
+
+uint64_t sb_rand_stream_next(sb_rand_stream_t *st)
+{
+  return xoro_next(st->s);
 }
 
 double sb_rand_uniform_double(void)

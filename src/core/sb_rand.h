@@ -50,6 +50,25 @@ const sb_rand_params_t *sb_rand_params(void);
    the start of every thread that draws numbers. */
 void sb_rand_thread_init(int tid);
 
+/* An explicit generator state (same xoroshiro128+ as the per-thread one)
+   for streams that must not depend on which thread draws them, e.g. one
+   stream per TPC-C load unit or per session (tpcc.md §4.4). Plain data:
+   copy it, keep it anywhere (FFI), one user at a time. */
+typedef struct {
+  uint64_t s[2];
+} sb_rand_stream_t;
+
+/* Seeds `st` from `key` through splitmix64 (never the all-zero state).
+   Equal keys give equal streams. Thread-safe (touches only `st`). */
+void sb_rand_stream_seed(sb_rand_stream_t *st, uint64_t key);
+
+/* Next raw 64-bit value of stream `st`. Thread-safe per stream. */
+uint64_t sb_rand_stream_next(sb_rand_stream_t *st);
+
+/* splitmix64 of x (Steele, Lea, Flood 2014): a 64-bit mixing function
+   for building stream keys from several numbers. Pure. */
+uint64_t sb_rand_mix64(uint64_t x);
+
 /* Next raw 64-bit value of the calling thread's generator. */
 uint64_t sb_rand_uniform_uint64(void);
 

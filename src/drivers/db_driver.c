@@ -496,6 +496,90 @@ int db_connection_reconnect(db_conn_t *con)
   return reopen(con, false, NULL);
 }
 
+/* ---- pipelining ------------------------------------------------------------ */
+
+static int no_pipeline(db_conn_t *con, const char *api)
+{
+  db_set_error(con, DB_ERROR_FATAL, 0, NULL, "this driver has no pipeline mode", api, NULL, 0);
+  return -1;
+}
+
+int db_pipeline_begin(db_conn_t *con)
+{
+  if (!db_usable(con))
+    return -1;
+  db_rs_release(&con->rs);
+  db_clear_error(con);
+  if (con->driver->ops.pipeline_begin == NULL)
+    return no_pipeline(con, "db_pipeline_begin");
+  return con->driver->ops.pipeline_begin(con) == 0 ? 0 : -1;
+}
+
+/* A failed send: counted (and a lost connection rebuilt) like a failed
+   statement. */
+int db_pipeline_queue_failed(db_conn_t *con)
+{
+  db_finish(con, 1, NULL);
+  return -1;
+}
+
+int db_pipeline_query(db_conn_t *con, const char *sql, size_t len)
+{
+  if (!db_usable(con))
+    return -1;
+  if (con->driver->ops.pipeline_queue == NULL)
+    return no_pipeline(con, "db_pipeline_query");
+  db_clear_error(con);
+  if (con->driver->ops.pipeline_queue(con, NULL, sql, len) != 0)
+    return db_pipeline_queue_failed(con);
+  return 0;
+}
+
+int db_pipeline_sync(db_conn_t *con)
+{
+  if (!db_usable(con))
+    return -1;
+  if (con->driver->ops.pipeline_sync == NULL)
+    return no_pipeline(con, "db_pipeline_sync");
+  if (con->driver->ops.pipeline_sync(con) != 0)
+    return db_pipeline_queue_failed(con);
+  return 0;
+}
+
+db_result_t *db_pipeline_fetch(db_conn_t *con)
+{
+  if (!db_usable(con))
+    return NULL;
+  if (con->driver->ops.pipeline_fetch == NULL)
+  {
+    no_pipeline(con, "db_pipeline_fetch");
+    return NULL;
+  }
+  db_rs_release(&con->rs);
+  db_clear_error(con);
+  memset(&con->rs, 0, sizeof(con->rs));
+  con->rs.con = con;
+  int rc = con->driver->ops.pipeline_fetch(con, &con->rs);
+  if (rc == 2)
+    return NULL;
+  return db_finish(con, rc, NULL);
+}
+
+int db_pipeline_end(db_conn_t *con)
+{
+  if (con == NULL || con->state != DB_CONN_READY)
+    return -1;
+  if (con->driver->ops.pipeline_end == NULL)
+    return no_pipeline(con, "db_pipeline_end");
+  return con->driver->ops.pipeline_end(con) == 0 ? 0 : -1;
+}
+
+void db_connection_uncounted(db_conn_t *con)
+{
+  if (con)
+    con->thread_id = SB_TID_UNCOUNTED;
+}
+
 void db_count_reconnect(int thread_id)
 {
   sb_counter_inc(thread_id, SB_CNT_RECONNECT);

@@ -250,6 +250,25 @@ typedef struct {
      statement emulation. */
   size_t (*escape)(db_conn_t *con, char *dst, const char *src, size_t len);
 
+  /* Pipelining (optional; NULL when the driver has none; PostgreSQL via
+     libpq's pipeline mode, src/drivers/pgsql/drv_pgsql_pipeline.c).
+     Statements are queued without waiting for their results, a sync
+     point ends the batch, and the results are read back in queue order;
+     see db_pipeline_begin below and docs/drivers.md.
+     pipeline_begin enters the mode; pipeline_queue sends `stmt` with its
+     current binds (prepared on this session beforehand), or the text
+     `sql` when stmt is NULL; pipeline_sync marks the end of the batch and
+     flushes it; pipeline_fetch reads the next result into `rs` and
+     returns 0, or 1 with con->error set (the statement failed), or 2 at
+     the sync point; statements skipped because an earlier one of the
+     batch failed are consumed silently, and no ROLLBACK is sent.
+     pipeline_end leaves the mode (every result read). */
+  int (*pipeline_begin)(db_conn_t *con);
+  int (*pipeline_queue)(db_conn_t *con, db_stmt_t *stmt, const char *sql, size_t len);
+  int (*pipeline_sync)(db_conn_t *con);
+  int (*pipeline_fetch)(db_conn_t *con, db_result_t *rs);
+  int (*pipeline_end)(db_conn_t *con);
+
   /* Asynchronous forms (optional; see the header comment). */
   db_step_t (*connect_start)(db_conn_t *con);
   db_step_t (*connect_cont)(db_conn_t *con, int ready_events);
@@ -386,6 +405,19 @@ db_result_t *db_query(db_conn_t *con, const char *query, size_t len);
 /* Prepares `query` (len bytes, '?' placeholders). NULL on error. */
 db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len);
 
+/* Like db_prepare, but the statement always runs as literal SQL with its
+   parameters substituted on the client (as --db-ps-mode=disable does for
+   every statement), whatever --db-ps-mode says: for a workload's text
+   mode, or to fall back to text when the server refuses to prepare
+   (e.g. max_prepared_stmt_count). NULL on allocation failure. */
+db_stmt_t *db_prepare_text(db_conn_t *con, const char *query, size_t len);
+
+/* Statements run on `con` from now on are counted nowhere (neither the
+   client's reads/writes nor its errors): for a workload's monitor
+   connection, whose queries are not part of what it measures. Call from
+   the connection's thread. */
+void db_connection_uncounted(db_conn_t *con);
+
 /* Creates a parameter of `type` (text types need max_len > 0, bytes) on
    `stmt`; returns its handle (>= 0) or -1 (unsupported type, message
    printed). */
@@ -428,6 +460,30 @@ int db_free_results(db_result_t *rs);
    (NULL when none or on error). */
 bool db_more_results(db_conn_t *con);
 db_result_t *db_next_result(db_conn_t *con);
+
+/*
+ * Pipelining (bmk extension; drivers with the pipeline ops, i.e.
+ * PostgreSQL). A batch is: db_pipeline_begin, any number of
+ * db_pipeline_query / db_pipeline_execute, db_pipeline_sync, then
+ * db_pipeline_fetch once per queued statement, in queue order, and once
+ * more to reach the sync point, then db_pipeline_end. One round trip per
+ * batch. Statements must be prepared before db_pipeline_begin (emulated
+ * ones are sent as text). No ROLLBACK is sent on errors: an error aborts
+ * the rest of the batch (those statements are skipped silently) and
+ * leaves an explicit transaction failed, to be rolled back by the caller
+ * after db_pipeline_end.
+ * Return values: begin/query/execute/sync/end 0 ok, -1 on error (see
+ * db_conn_error; "this driver has no pipeline mode" when unsupported).
+ * db_pipeline_fetch returns the next statement's result (counted like
+ * db_query's), or NULL: with db_conn_error(con) != 0 when that statement
+ * failed, with no error at the sync point. One connection, one thread.
+ */
+int db_pipeline_begin(db_conn_t *con);
+int db_pipeline_query(db_conn_t *con, const char *sql, size_t len);
+int db_pipeline_execute(db_stmt_t *stmt);
+int db_pipeline_sync(db_conn_t *con);
+db_result_t *db_pipeline_fetch(db_conn_t *con);
+int db_pipeline_end(db_conn_t *con);
 
 /* Bulk insert (sysbench-compat.md §5.5). Return 0 ok, non-zero on error. */
 int db_bulk_insert_init(db_conn_t *con, const char *prefix, size_t len);

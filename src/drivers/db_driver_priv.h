@@ -12,6 +12,9 @@ void db_rs_release(db_result_t *rs);
    ignorable). `rc` is the driver call's return value. */
 db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt);
 
+/* A failed pipeline send: counted like a failed statement; returns -1. */
+int db_pipeline_queue_failed(db_conn_t *con);
+
 /* False (with the "already closed" ALERT) for a closed connection. */
 bool db_usable(db_conn_t *con);
 

@@ -38,7 +38,7 @@ static unsigned count_placeholders(const char *q, size_t len)
   return n;
 }
 
-db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
+static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool text)
 {
   if (!db_usable(con))
     return NULL;
@@ -52,7 +52,7 @@ db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
   s->query = strndup(query, len);
   s->query_len = len;
   s->nparams = count_placeholders(query, len);
-  if (db_ps_disabled())
+  if (text || db_ps_disabled())
     s->emulated = true;
   else
   {
@@ -69,6 +69,16 @@ db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
   s->next = con->stmts;
   con->stmts = s;
   return s;
+}
+
+db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
+{
+  return prepare(con, query, len, false);
+}
+
+db_stmt_t *db_prepare_text(db_conn_t *con, const char *query, size_t len)
+{
+  return prepare(con, query, len, true);
 }
 
 db_conn_t *db_stmt_connection(db_stmt_t *stmt)
@@ -280,6 +290,29 @@ db_result_t *db_execute(db_stmt_t *stmt)
   con->rs.con = con;
   int rc = con->driver->ops.execute(stmt, &con->rs);
   return db_finish(con, rc, stmt);
+}
+
+int db_pipeline_execute(db_stmt_t *stmt)
+{
+  db_conn_t *con = stmt->con;
+  if (!db_usable(con))
+    return -1;
+  if (con->driver->ops.pipeline_queue == NULL)
+  {
+    db_set_error(con, DB_ERROR_FATAL, 0, NULL, "this driver has no pipeline mode",
+                 "db_pipeline_execute", NULL, 0);
+    return -1;
+  }
+  db_clear_error(con);
+  int rc;
+  if (stmt->emulated)
+  {
+    size_t len = emulate(stmt);
+    rc = con->driver->ops.pipeline_queue(con, NULL, stmt->emu_buf, len);
+  }
+  else
+    rc = con->driver->ops.pipeline_queue(con, stmt, NULL, 0);
+  return rc == 0 ? 0 : db_pipeline_queue_failed(con);
 }
 
 int db_close(db_stmt_t *stmt)

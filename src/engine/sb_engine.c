@@ -464,22 +464,16 @@ static double epoch_now(void)
 }
 
 /* Per-type rows, the latency-limit line, the server-side block and the
-   result files, after the standard report. */
-static void report_extras(const snap_t *cur, const sb_stat_t *st, sb_hdr_t *run_hist,
+   result files, after the standard report. `t` and `rows` (n of them) are
+   the run's per-type numbers (t may be NULL after an allocation
+   failure). */
+static void report_extras(const sb_stat_t *st, sb_hdr_t *run_hist, const sb_evtype_stat_t *t,
+                          const sb_type_row_t *rows, unsigned n,
                           const char *reason, int exit_code)
 {
-  sb_evtype_stat_t *t = sb_evtype_stats_new();
-  sb_type_row_t rows[SB_EVTYPE_MAX];
-  unsigned n = 0;
   uint64_t late = 0;
-  if (t)
-  {
-    sb_evtype_add(t, cur->types);
-    sb_evtype_sub(t, eng_base.types);
-    n = eng_type_rows(t, st->time_total, rows);
-    for (unsigned i = 0; i < sb_evtype_count(); i++)
-      late += t[i].late;
-  }
+  for (unsigned i = 0; t && i < sb_evtype_count(); i++)
+    late += t[i].late;
   if (eng_reports_enabled())
   {
     log_lock();
@@ -495,7 +489,11 @@ static void report_extras(const snap_t *cur, const sb_stat_t *st, sb_hdr_t *run_
   }
   if (sb_results_finish(st, run_hist, t, rows, n, late, reason, exit_code) != 0 && exit_code == 0)
     g_results_failed = 1;
-  sb_evtype_stats_free(t);
+  /* bmk extension: the script's own end-of-run blocks (tpcc's tables,
+     dbl's figures), after everything above, on every ending of the run
+     and whatever the verbosity (like a report_cumulative hook). */
+  if (!eng_ctest && sb_lua_hook_defined(sb_lua_global(), "report_final"))
+    sb_lua_call_report_hook(sb_lua_global(), "report_final", st, true);
 }
 
 /* When the measured run ended, as sysbench's timers see it (they stop
@@ -569,12 +567,27 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished, int
     fflush(stdout);
     log_unlock();
   }
+  sb_evtype_stat_t *t = sb_evtype_stats_new();
+  sb_type_row_t rows[SB_EVTYPE_MAX];
+  unsigned n = 0;
+  if (t)
+  {
+    sb_evtype_add(t, cur.types);
+    sb_evtype_sub(t, eng_base.types);
+    n = eng_type_rows(t, st.time_total, rows);
+    if (sb_evtype_used())
+    {
+      st.types = rows;
+      st.ntypes = n;
+    }
+  }
   /* Hooks run in the global state (eng_workers' states are gone). */
   eng_print_cumulative(eng_ctest ? NULL : sb_lua_global(), &st);
   eng_print_debug_threads(&cur);
   sb_hdr_copy(scratch, cur.hist);
   sb_hdr_sub(scratch, eng_base.hist);
-  report_extras(&cur, &st, scratch, interrupt_reason, exit_code);
+  report_extras(&st, scratch, t, rows, n, interrupt_reason, exit_code);
+  sb_evtype_stats_free(t);
   eng_snap_free(&cur);
   sb_hdr_free(scratch);
 }
@@ -739,6 +752,8 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     sb_rate_init(eng_cfg.rate, g_start_ns, sb_rand_params()->seed);
   /* Queries made by init() are not part of the measured run. */
   eng_set_baseline(g_start_ns);
+  if (eng_cfg.warmup <= 0 && !eng_ctest)
+    sb_lua_call_hook(sb_lua_global(), "measure_start");
   log_text(LOG_NOTICE, "Threads started!\n");
   if (eng_cfg.warmup > 0)
     log_text(LOG_NOTICE, "Warming up for %.15g seconds...\n", eng_cfg.warmup);
@@ -766,6 +781,8 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     {
       eng_set_baseline(now);
       eng_run_t0_ns = now;
+      if (!eng_ctest)
+        sb_lua_call_hook(sb_lua_global(), "measure_start");
       sb_results_start(epoch_now());
       ck_pr_store_64(&g_events_issued, 0);
       ck_pr_store_int(&g_warmup, 0);
@@ -848,6 +865,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   if (!all_done && forced && !reason && !ck_pr_load_int(&g_error))
   {
     log_text(LOG_FATAL, "The --max-time limit has expired, forcing shutdown...");
+    sb_lua_call_hook(sb_lua_global(), "measure_end");
     unsigned unfinished = 0;
     final_report(NULL, &unfinished, 2);
     log_flush();
@@ -871,6 +889,10 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     for (unsigned i = 0; i < created; i++)
       pthread_join(eng_workers[i].thread, NULL);
 
+  /* bmk extension: the script samples what it measures itself (tpcc's
+     schema NOPM) at the end of the measured interval. */
+  if (!eng_ctest)
+    sb_lua_call_hook(sb_lua_global(), "measure_end");
   final_report(reason, NULL, exit_code);
   sb_server_stats_close();
   if (g_results_failed && exit_code == 0)

@@ -49,6 +49,7 @@ static void *reporter_main(void *arg)
   double every = print ? eng_cfg.report_interval : files ? 1.0 : 0.0;
   uint64_t interval_ns = (uint64_t) (every * 1e9);
   sb_evtype_stat_t *tscratch = sb_evtype_stats_new();
+  sb_type_row_t trows[SB_EVTYPE_MAX];
   uint64_t next_tick = interval_ns ? eng_run_t0_ns + interval_ns : UINT64_MAX;
   unsigned cp = 0;
 
@@ -88,13 +89,24 @@ static void *reporter_main(void *arg)
         st.concurrency = eng_concurrency();
         st.schedule_lag = (double) sb_rate_lag_ns(cur.t_ns) / 1e9;
       }
-      if (st.time_interval > 0 && print)
-        eng_print_interval(L, &st);
-      if (st.time_interval > 0 && files && tscratch)
+      /* The interval's per-type numbers: for the result files, and for a
+         Lua report hook (stat.types) when the script names types. */
+      bool want_types = tscratch && (files || (L && sb_evtype_used()));
+      if (want_types)
       {
         sb_evtype_zero(tscratch);
         sb_evtype_add(tscratch, cur.types);
         sb_evtype_sub(tscratch, prev.types);
+      }
+      if (want_types && L && sb_evtype_used())
+      {
+        st.ntypes = eng_type_rows(tscratch, st.time_interval, trows);
+        st.types = trows;
+      }
+      if (st.time_interval > 0 && print)
+        eng_print_interval(L, &st);
+      if (st.time_interval > 0 && files && tscratch)
+      {
         sb_interval_extra_t x;
         memset(&x, 0, sizeof(x));
         x.start_s = (double) (prev.t_ns - eng_run_t0_ns) / 1e9;

@@ -223,16 +223,13 @@ void eng_print_cumulative(lua_State *L, const sb_stat_t *st)
 void eng_print_metrics(const sb_stat_t *st)
 {
   /* sysbench's persona prints exactly sysbench's report */
-  if (strcmp(sb_progname(), "sysbench") != 0)
+  if (!sb_persona_sysbench())
   {
     log_lock();
     sb_report_metrics(stdout, st);
     fflush(stdout);
     log_unlock();
   }
-  lua_State *G = eng_ctest ? NULL : sb_lua_global();
-  if (G && sb_lua_hook_defined(G, "report_final"))
-    sb_lua_call_report_hook(G, "report_final", st, true);
 }
 
 void eng_print_debug_threads(const snap_t *cur)
@@ -269,13 +266,18 @@ unsigned eng_type_rows(const sb_evtype_stat_t *t, double seconds, sb_type_row_t 
     r->late = t[i].late;
     r->tps = seconds > 0 ? (double) t[i].events / seconds : 0;
     r->avg = (double) t[i].lat_sum_ns / (double) t[i].events / 1e9;
+    r->sum = (double) t[i].lat_sum_ns / 1e9;
     if (t[i].hist)
     {
       r->min = (double) sb_hdr_min(t[i].hist) / 1e9;
       r->max = (double) sb_hdr_max(t[i].hist) / 1e9;
+      r->p25 = (double) sb_hdr_percentile(t[i].hist, 25) / 1e9;
       r->p50 = (double) sb_hdr_percentile(t[i].hist, 50) / 1e9;
+      r->p75 = (double) sb_hdr_percentile(t[i].hist, 75) / 1e9;
+      r->p90 = (double) sb_hdr_percentile(t[i].hist, 90) / 1e9;
       r->p95 = (double) sb_hdr_percentile(t[i].hist, 95) / 1e9;
       r->p99 = (double) sb_hdr_percentile(t[i].hist, 99) / 1e9;
+      r->stddev = sb_hdr_stddev(t[i].hist) / 1e9;
     }
   }
   return n;

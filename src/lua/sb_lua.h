@@ -96,6 +96,12 @@ bool sb_lua_hook_defined(lua_State *L, const char *hook);
 int sb_lua_call_report_hook(lua_State *L, const char *hook,
                             const sb_stat_t *st, bool cumulative);
 
+/* Calls sysbench.hooks.<hook>() without arguments in `L` when it is
+   defined (bmk's measure_start / measure_end). Returns 0 (also when not
+   defined), or -1 when it raised an error (printed as
+   "FATAL: `<hook>' hook failed: ..."). */
+int sb_lua_call_hook(lua_State *L, const char *hook);
+
 /* Prints "<test> options:" and the script's options (help fallback). Returns
    false when the script declares no options. */
 bool sb_lua_print_test_options(void);

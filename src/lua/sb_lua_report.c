@@ -50,8 +50,9 @@ static void push_metrics(lua_State *L, const sb_stat_t *st)
   lua_setfield(L, -2, "metrics");
 }
 
-int sb_lua_call_report_hook(lua_State *L, const char *hook,
-                            const sb_stat_t *st, bool cumulative)
+/* Pushes sysbench.hooks.<hook> with its message handler: leaves
+   [handler, fn] on the stack. */
+static void push_hook(lua_State *L, const char *hook)
 {
   lua_pushcfunction(L, keep_message);
   lua_getglobal(L, "sysbench");
@@ -59,6 +60,56 @@ int sb_lua_call_report_hook(lua_State *L, const char *hook,
   lua_getfield(L, -1, hook);
   lua_replace(L, -3);
   lua_pop(L, 1);
+}
+
+int sb_lua_call_hook(lua_State *L, const char *hook)
+{
+  if (L == NULL || !sb_lua_hook_defined(L, hook))
+    return 0;
+  push_hook(L, hook);
+  if (lua_pcall(L, 0, 0, -2) != 0)
+  {
+    log_text(LOG_FATAL, "`%s' hook failed: %s", hook, lua_tostring(L, -1));
+    lua_pop(L, 2);
+    return -1;
+  }
+  lua_pop(L, 1);
+  return 0;
+}
+
+/* stat.types: one table per event type (bmk extension), seconds. */
+static void push_types(lua_State *L, const sb_stat_t *st)
+{
+  lua_newtable(L);
+  for (unsigned i = 0; i < st->ntypes; i++)
+  {
+    const sb_type_row_t *r = &st->types[i];
+    lua_newtable(L);
+    lua_pushstring(L, r->name ? r->name : "");
+    lua_setfield(L, -2, "name");
+    set_num(L, "events", (double) r->events);
+    set_num(L, "errors", (double) r->errors);
+    set_num(L, "rollbacks", (double) r->rollbacks);
+    set_num(L, "min", r->min);
+    set_num(L, "avg", r->avg);
+    set_num(L, "max", r->max);
+    set_num(L, "p25", r->p25);
+    set_num(L, "p50", r->p50);
+    set_num(L, "p75", r->p75);
+    set_num(L, "p90", r->p90);
+    set_num(L, "p95", r->p95);
+    set_num(L, "p99", r->p99);
+    set_num(L, "stddev", r->stddev);
+    set_num(L, "sum", r->sum);
+    lua_rawseti(L, -2, (int) i + 1);
+  }
+  lua_setfield(L, -2, "types");
+}
+
+int sb_lua_call_report_hook(lua_State *L, const char *hook,
+                            const sb_stat_t *st, bool cumulative)
+{
+  push_hook(L, hook);
 
   lua_newtable(L);
   set_num(L, "threads_running", st->threads_running);
@@ -98,6 +149,8 @@ int sb_lua_call_report_hook(lua_State *L, const char *hook,
   }
   lua_setfield(L, -2, "percentiles");
   push_metrics(L, st);
+  if (st->ntypes > 0)
+    push_types(L, st);
 
   int rc = lua_pcall(L, 1, 0, -3);
   if (rc != 0)

@@ -15,6 +15,17 @@
 
 #define SB_MAX_PERCENTILES 32
 
+/* One event type's numbers for the per-type table (issue 3) and the
+   report hooks' stat.types. Latencies in seconds; `sum` is the total
+   latency of the type's events, `stddev` from its histogram. */
+typedef struct {
+  const char *name;
+  uint64_t events, errors, rollbacks, late;
+  double tps;
+  double min, avg, p50, p95, p99, max;
+  double p25, p75, p90, stddev, sum;
+} sb_type_row_t;
+
 /* One report's numbers. Times are seconds. */
 typedef struct {
   unsigned threads;            /* configured --threads */
@@ -38,6 +49,11 @@ typedef struct {
      the sum of metric i; nmetrics = registered metrics */
   unsigned nmetrics;
   uint64_t metrics[SB_METRIC_MAX];
+  /* Per-type rows of this report (interval or cumulative), for the Lua
+     report hooks (stat.types); NULL/0 when the script names no types.
+     Borrowed: valid during the report only. */
+  const sb_type_row_t *types;
+  unsigned ntypes;
 } sb_stat_t;
 
 /* "[ 1s ] thds: ... reconn/s: ..." (DB) and, with `rate`, sysbench's queue
@@ -57,15 +73,6 @@ void sb_report_cumulative(FILE *out, const sb_stat_t *s, bool db);
 /* Formats the latency-percentile lines only (used by the above and the
    built-in tests). */
 void sb_report_latency_block(FILE *out, const sb_stat_t *s);
-
-/* One event type's numbers for the per-type table (issue 3). Latencies
-   in seconds. */
-typedef struct {
-  const char *name;
-  uint64_t events, errors, rollbacks, late;
-  double tps;
-  double min, avg, p50, p95, p99, max;
-} sb_type_row_t;
 
 /* "Event types (latency in ms):" table, one row per type; printed by the
    final report when more than one type ran. */

@@ -1,5 +1,6 @@
 /* Server-side counters around the run; see sb_server_stats.h. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,12 @@ static bool is_pg;
 static long pg_version_num;
 static uint64_t t_start_ns;
 static uint64_t start_vals[SB_SRV_NCOUNTERS];
+static uint64_t end_vals[SB_SRV_NCOUNTERS];
+static bool have_end;
 static sb_counters_t client_start;
+/* The sampler's connection is used by the main thread (begin, end, close)
+   and by report hooks on the reporter thread (sb_server_stats_xacts). */
+static pthread_mutex_t con_mtx = PTHREAD_MUTEX_INITIALIZER;
 
 /* Server counter names per driver, in sb_srv_counter_t order (NULL = the
    server has no such counter). */
@@ -35,7 +41,7 @@ static const char *pg_names[SB_SRV_NCOUNTERS] = {
   "xact_commit", "xact_rollback", NULL, "tup_returned", "tup_fetched",
   "tup_inserted", "tup_updated", "tup_deleted", "autovacuum_runs",
   "wal_bytes", "wal_write", "wal_sync", "wal_write_time_us", "wal_sync_time_us",
-  NULL, NULL
+  NULL, NULL, "xact_all"
 };
 
 static const char MY_STATUS_SQL[] =
@@ -52,7 +58,9 @@ static const char PG_DB_SQL[] =
   "('tup_deleted', d.tup_deleted)) AS v(name, value) "
   "WHERE d.datname = current_database() "
   "UNION ALL SELECT 'autovacuum_runs', COALESCE(sum(autovacuum_count + autoanalyze_count), 0) "
-  "FROM pg_stat_all_tables";
+  "FROM pg_stat_all_tables "
+  "UNION ALL SELECT 'xact_all', COALESCE(sum(xact_commit + xact_rollback), 0) "
+  "FROM pg_stat_database";
 /* PostgreSQL 14+: cluster-wide WAL counters; times in ms -> us */
 static const char PG_WAL_SQL[] =
   " UNION ALL SELECT v.name, v.value FROM pg_stat_wal w, LATERAL (VALUES "
@@ -270,9 +278,21 @@ static void set_wal_timing(const char *name, const char *value)
   st.wal_timing = strcmp(value, "on") == 0 ? 1 : 0;
 }
 
+static void begin_locked(bool enabled);
+
 void sb_server_stats_begin(bool enabled)
 {
+  pthread_mutex_lock(&con_mtx);
+  begin_locked(enabled);
+  pthread_mutex_unlock(&con_mtx);
+}
+
+static void close_locked(void);
+
+static void begin_locked(bool enabled)
+{
   memset(&st, 0, sizeof(st));
+  have_end = false;
   db_driver_t *drv = db_last_driver();
   if (!enabled || drv == NULL)
     return;
@@ -323,21 +343,29 @@ void sb_server_stats_begin(bool enabled)
   if (rc != 0)
   {
     warn_failed(is_pg ? "read pg_stat_database" : "read SHOW GLOBAL STATUS");
-    sb_server_stats_close();
+    close_locked();
     return;
   }
   sb_counters_snapshot(&client_start);
   t_start_ns = sb_now_ns();
 }
 
+static void end_locked(void);
+
 void sb_server_stats_end(void)
+{
+  pthread_mutex_lock(&con_mtx);
+  end_locked();
+  pthread_mutex_unlock(&con_mtx);
+}
+
+static void end_locked(void)
 {
   if (con == NULL)
     return;
   sb_counters_t client_end;
   sb_counters_snapshot(&client_end);
   uint64_t t_end_ns = sb_now_ns();
-  uint64_t end_vals[SB_SRV_NCOUNTERS];
   unsigned own = 0;
   int rc;
   if (is_pg)
@@ -353,6 +381,7 @@ void sb_server_stats_end(void)
     warn_failed("read the server counters at the end of the run");
     return;
   }
+  have_end = true;
   for (int i = 0; i < SB_SRV_NCOUNTERS; i++)
     st.delta[i] = end_vals[i] >= start_vals[i] ? end_vals[i] - start_vals[i] : 0;
   /* MySQL counts the end sample's SHOW in Questions; on PostgreSQL the
@@ -477,6 +506,55 @@ void sb_server_stats_print(void)
 }
 
 void sb_server_stats_close(void)
+{
+  pthread_mutex_lock(&con_mtx);
+  close_locked();
+  pthread_mutex_unlock(&con_mtx);
+}
+
+/* The transaction counter out of a sample. */
+static uint64_t xacts_of(const uint64_t *vals, bool all_dbs)
+{
+  if (is_pg && all_dbs)
+    return vals[SB_SRV_XACT_ALL];
+  return vals[SB_SRV_COMMITS] + vals[SB_SRV_ROLLBACKS];
+}
+
+int sb_server_stats_xacts(int which, bool all_dbs, uint64_t *out)
+{
+  int rc = -1;
+  pthread_mutex_lock(&con_mtx);
+  if (which == 1)
+  {
+    if (have_end)
+    {
+      *out = xacts_of(end_vals, all_dbs);
+      rc = 0;
+    }
+  }
+  else if (con != NULL)
+  {
+    /* The connection belongs to SB_TID_UNCOUNTED: these reads are not
+       the client's statements. */
+    uint64_t vals[SB_SRV_NCOUNTERS];
+    if ((is_pg ? pg_read_snapshot(vals, false) : sample(vals, false)) == 0)
+    {
+      *out = xacts_of(vals, all_dbs);
+      rc = 0;
+    }
+    else
+      db_clear_error(con);
+  }
+  pthread_mutex_unlock(&con_mtx);
+  return rc;
+}
+
+const char *sb_server_stats_version(void)
+{
+  return st.version;
+}
+
+static void close_locked(void)
 {
   if (con == NULL)
     return;

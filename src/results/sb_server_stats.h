@@ -60,6 +60,8 @@ typedef enum {
   SB_SRV_DATA_BYTES,              /* Innodb_data_written / pg_stat_io or
                                      pg_stat_bgwriter blocks x block_size */
   SB_SRV_DATA_WRITES,             /* Innodb_data_writes / writes of those */
+  SB_SRV_XACT_ALL,                /* PostgreSQL: xact_commit + xact_rollback of
+                                     all databases (tpcc's TPM scope "all") */
   SB_SRV_NCOUNTERS
 } sb_srv_counter_t;
 
@@ -112,5 +114,23 @@ void sb_server_stats_print(void);
 
 /* Closes the sampling connection. */
 void sb_server_stats_close(void);
+
+/*
+ * The server's transaction counter, for workloads that report
+ * transactions per minute from it (tpcc's TPM, tpcc.md §8.3): MySQL
+ * Com_commit + Com_rollback (server-wide); PostgreSQL xact_commit +
+ * xact_rollback of all databases (all_dbs) or of the current one.
+ * which = 0 reads it now on the sampler's connection (PostgreSQL's
+ * statistics lag by up to about a second while backends are busy);
+ * which = 1 gives its value at the end sample (the engine's end line).
+ * Returns 0 and *out, or -1 when the sampler is not active, the read
+ * failed or there is no end sample. Thread-safe (the sampler's
+ * connection is used under a mutex), exported for FFI.
+ */
+int sb_server_stats_xacts(int which, bool all_dbs, uint64_t *out);
+
+/* Server version string read at begin ("" when unknown). Exported for
+   FFI. */
+const char *sb_server_stats_version(void);
 
 #endif

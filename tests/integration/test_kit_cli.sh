@@ -247,9 +247,10 @@ assert_eq "65536 users: 20000x3 + 5536" "20000 20000 20000 5536" \
 kit explain OLTP_RW_10M_8tab-uniform-trx 20000 300
 assert_not_contains "20000 users: one process, no sync file" "$OUT" "--sync-file"
 
-# ---- TPCC: explain only ---------------------------------------------------------
-kit TPCC_100W 8 10
-assert_eq "TPCC run: not available" "1:bmk kit: the tpcc workload is not available in this bmk build; 'bmk kit explain TPCC_100W' shows the commands it would run" "$RC:$OUT"
+# TPCC names run `bmk tpcc` (tests/integration/test_tpcc_kit.sh runs them);
+# explain shows the tpcc options a name sets and passes extra ones on.
+kit explain TPCC_2x3W-NULL 4 5 --tpcc-mode=sp
+assert_match "TPCC explain: tpcc options" "$OUT" "tpcc .*--tables=2 --scale=3 --force-null=1 --threads=4 --time=5 --events=0 .*--tpcc-mode=sp run$"
 
 # ---- runs on the servers ---------------------------------------------------------
 for db in ${BMK_TEST_DBS:-mysql pgsql}; do

@@ -586,6 +586,11 @@ const db_driver_t pgsql_driver = {
     .load_send = pgd_load_send,
     .load_end = pgd_load_end,
     .load_abort = pgd_load_abort,
+    .pipeline_begin = pgd_pipeline_begin,
+    .pipeline_queue = pgd_pipeline_queue,
+    .pipeline_sync = pgd_pipeline_sync,
+    .pipeline_fetch = pgd_pipeline_fetch,
+    .pipeline_end = pgd_pipeline_end,
   },
   .needs_commit_in_bulk = false,
   /* streamed into one COPY: small pieces keep the server busy while the

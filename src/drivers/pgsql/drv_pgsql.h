@@ -33,6 +33,8 @@ typedef struct {
   /* fast load (drv_pgsql_copy.c): the COPY statement while it runs */
   char *copy_sql;
   size_t copy_len;
+  unsigned pl_pending;     /* pipeline: statements queued, results not read */
+  bool pl_synced;          /* pipeline: the queued batch has its sync point */
 } pg_conn_t;
 
 typedef struct {
@@ -82,6 +84,12 @@ int pgd_load_start(db_conn_t *con, const char *table, const char *cols);
 int pgd_load_send(db_conn_t *con, const char *data, size_t len, db_result_t *rs);
 int pgd_load_end(db_conn_t *con, db_result_t *rs);
 void pgd_load_abort(db_conn_t *con);
+/* drv_pgsql_pipeline.c: the pipeline ops of db_driver.h. */
+int pgd_pipeline_begin(db_conn_t *con);
+int pgd_pipeline_queue(db_conn_t *con, db_stmt_t *stmt, const char *sql, size_t len);
+int pgd_pipeline_sync(db_conn_t *con);
+int pgd_pipeline_fetch(db_conn_t *con, db_result_t *rs);
+int pgd_pipeline_end(db_conn_t *con);
 
 /* drv_pgsql_async.c */
 db_step_t pg_query_start(db_conn_t *con, const char *sql, size_t len,

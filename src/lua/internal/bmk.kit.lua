@@ -12,9 +12,10 @@ local sys = require("bmk.kit.sys")
 
 local M = {}
 
--- TPC-C is a separate bmk workload (tpcc.md) that this build lacks; the
--- TPCC names still resolve and explain.
-M.TPCC_AVAILABLE = false
+-- TPC-C is bmk's bundled `tpcc` workload (docs/tpcc.md): TPCC names run
+-- `bmk tpcc ... prepare|run|cleanup`. A build without it sets this false;
+-- the names then still resolve and explain.
+M.TPCC_AVAILABLE = true
 
 local USAGE = [[
 Usage:

@@ -49,6 +49,12 @@ uint64_t db_result_nrows(const sql_result *rs);
 uint32_t db_result_nfields(const sql_result *rs);
 const char *db_row_value(const sql_row *row, const sql_result *rs, uint32_t i, size_t *len);
 void db_print_error(const sql_connection *con);
+int db_pipeline_begin(sql_connection *con);
+int db_pipeline_query(sql_connection *con, const char *sql, size_t len);
+int db_pipeline_execute(sql_statement *stmt);
+int db_pipeline_sync(sql_connection *con);
+sql_result *db_pipeline_fetch(sql_connection *con);
+int db_pipeline_end(sql_connection *con);
 ]]
 
 local C = ffi.C
@@ -479,6 +485,75 @@ function con_methods.next_result(self)
     return nil
   end
   return rs
+end
+
+-- ---- pipelines (bmk extension, PostgreSQL) ------------------------------------------
+-- local p = con:pipeline(); p:query(sql); p:execute(stmt); local r = p:sync()
+-- Statements are queued without waiting (a prepared statement with its
+-- binds as they are when queued); sync() sends the batch in one round
+-- trip and returns one entry per statement, in order:
+-- { nrows = N, rows = { {col, ...}, ... } } (rows only for result sets).
+-- An SQL error raises like con:query() after the batch is drained; the
+-- statements after it in the batch were skipped by the server, and an
+-- explicit transaction is left failed (send ROLLBACK). The object can take
+-- the next batch after sync(). Raises "this driver has no pipeline mode"
+-- on MySQL.
+
+local pipe_methods = {}
+local pipe_mt = { __index = pipe_methods }
+
+function con_methods.pipeline(self)
+  return setmetatable({ con = self, queued = 0 }, pipe_mt)
+end
+
+local function pipe_open(p)
+  if p.queued == 0 and C.db_pipeline_begin(p.con) ~= 0 then
+    check_error(p.con, "<pipeline>", 4)
+  end
+end
+
+local function pipe_abort(p, what)
+  C.db_pipeline_end(p.con)
+  p.queued = 0
+  check_error(p.con, what, 4)
+end
+
+function pipe_methods.query(self, sql)
+  pipe_open(self)
+  if C.db_pipeline_query(self.con, sql, #sql) ~= 0 then pipe_abort(self, sql) end
+  self.queued = self.queued + 1
+end
+
+function pipe_methods.execute(self, stmt)
+  pipe_open(self)
+  if C.db_pipeline_execute(stmt) ~= 0 then pipe_abort(self, "<prepared statement>") end
+  self.queued = self.queued + 1
+end
+
+function pipe_methods.sync(self)
+  local con = self.con
+  local out = {}
+  if self.queued == 0 then return out end
+  if C.db_pipeline_sync(con) ~= 0 then pipe_abort(self, "<pipeline sync>") end
+  local n = self.queued
+  for i = 1, n do
+    local rs = C.db_pipeline_fetch(con)
+    if rs == nil then pipe_abort(self, "<pipeline>") end
+    local r = { nrows = tonumber(C.db_result_nrows(rs)) }
+    if C.db_result_nfields(rs) > 0 then
+      r.rows = {}
+      local row = result_methods.fetch_row(rs)
+      while row do
+        r.rows[#r.rows + 1] = row
+        row = result_methods.fetch_row(rs)
+      end
+    end
+    out[i] = r
+  end
+  C.db_pipeline_fetch(con)        -- the sync point
+  C.db_pipeline_end(con)
+  self.queued = 0
+  return out
 end
 
 function con_methods.reconnect(self)

@@ -1,0 +1,161 @@
+/*
+ * PostgreSQL driver: the pipeline ops of db_driver.h, on libpq's pipeline
+ * mode (libpq 14+). A batch of statements goes out without waiting for
+ * results and comes back in order after one sync point: one round trip
+ * for what would otherwise be one per statement (bmk's tpcc pipeline
+ * mode, tpcc.md §6 (d)). Blocking, like the driver's other operations;
+ * batches are small (a few KB), so the server's replies never fill its
+ * buffers while we are still sending.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "drivers/db_driver.h"
+#include "drv_pgsql.h"
+
+/* The connection's PGconn, or NULL with an error recorded. */
+static PGconn *conn_of(db_conn_t *con, const char *api)
+{
+  pg_conn_t *pc = con->ptr;
+  if (pc == NULL || pc->pg == NULL)
+  {
+    db_set_error(con, DB_ERROR_FATAL, 0, "08003", "no connection", api, NULL, 0);
+    return NULL;
+  }
+  return pc->pg;
+}
+
+/* A libpq call failed outside any result: the connection's message; a
+   broken connection is "lost". */
+static int send_failed(db_conn_t *con, const char *api)
+{
+  pgd_set_pg_error(con, NULL, api, NULL, 0);
+  return 1;
+}
+
+int pgd_pipeline_begin(db_conn_t *con)
+{
+  PGconn *pg = conn_of(con, "PQenterPipelineMode");
+  if (pg == NULL)
+    return 1;
+  pg_conn_t *pc = con->ptr;
+  pc->pl_pending = 0;
+  pc->pl_synced = false;
+  if (PQpipelineStatus(pg) != PQ_PIPELINE_OFF)
+    return 0;
+  if (!PQenterPipelineMode(pg))
+    return send_failed(con, "PQenterPipelineMode");
+  return 0;
+}
+
+int pgd_pipeline_queue(db_conn_t *con, db_stmt_t *stmt, const char *sql, size_t len)
+{
+  PGconn *pg = conn_of(con, "PQsendQueryPrepared");
+  if (pg == NULL)
+    return 1;
+  pg_conn_t *pc = con->ptr;
+  int ok;
+  if (stmt != NULL)
+  {
+    pg_stmt_t *ps = stmt->ptr;
+    if (ps == NULL || ps->conn_id != pc->id)
+    {
+      /* Preparing needs its own round trip, which pipeline mode cannot
+         interleave: statements are prepared before the batch. */
+      db_set_error(con, DB_ERROR_FATAL, 0, NULL, "statement not prepared on this session "
+                   "(prepare it before the pipeline batch)", "PQsendQueryPrepared",
+                   stmt->query, stmt->query_len);
+      return 1;
+    }
+    pgd_build_params(stmt, ps);
+    ok = PQsendQueryPrepared(pg, ps->name, (int) ps->n, ps->vals, NULL, NULL, 0);
+  }
+  else
+    ok = PQsendQueryParams(pg, pgd_copy_sql(pc, sql, len), 0, NULL, NULL, NULL, NULL, 0);
+  if (!ok)
+    return send_failed(con, "PQsendQueryPrepared");
+  pc->pl_pending++;
+  pc->pl_synced = false;
+  return 0;
+}
+
+int pgd_pipeline_sync(db_conn_t *con)
+{
+  PGconn *pg = conn_of(con, "PQpipelineSync");
+  if (pg == NULL)
+    return 1;
+  if (!PQpipelineSync(pg))
+    return send_failed(con, "PQpipelineSync");
+  ((pg_conn_t *) con->ptr)->pl_synced = true;
+  return 0;
+}
+
+int pgd_pipeline_fetch(db_conn_t *con, db_result_t *rs)
+{
+  PGconn *pg = conn_of(con, "PQgetResult");
+  if (pg == NULL)
+    return 1;
+  pg_conn_t *pc = con->ptr;
+  pgd_reset_rs(rs);
+  for (;;)
+  {
+    PGresult *res = PQgetResult(pg);
+    if (res == NULL)
+    {
+      /* Nothing left at all: the connection broke. */
+      return send_failed(con, "PQgetResult");
+    }
+    ExecStatusType st = PQresultStatus(res);
+    if (st == PGRES_PIPELINE_SYNC)
+    {
+      PQclear(res);
+      if (pc->pl_pending == 0)
+        return 2;
+      continue;
+    }
+    /* One result per statement, then a NULL closing it. */
+    PGresult *extra;
+    while ((extra = PQgetResult(pg)) != NULL)
+      PQclear(extra);
+    if (pc->pl_pending > 0)
+      pc->pl_pending--;
+    if (st == PGRES_PIPELINE_ABORTED)
+    {
+      PQclear(res);
+      continue;
+    }
+    if (pgd_store(pc, res, rs))
+    {
+      pgd_succeeded(con);
+      return 0;
+    }
+    /* The transaction (if any) is failed now; the caller rolls back
+       after the batch: nothing can be sent before the sync is read. */
+    pgd_set_pg_error(con, res, "PQgetResult", NULL, 0);
+    PQclear(res);
+    return 1;
+  }
+}
+
+int pgd_pipeline_end(db_conn_t *con)
+{
+  pg_conn_t *pc = con->ptr;
+  if (pc == NULL || pc->pg == NULL || PQpipelineStatus(pc->pg) == PQ_PIPELINE_OFF)
+    return 0;
+  /* A batch the caller gave up on: make sure it is sent and ended, so the
+     reads below cannot wait forever. */
+  if (!pc->pl_synced && pc->pl_pending > 0)
+    PQpipelineSync(pc->pg);
+  /* Results the caller did not read, up to the sync point. */
+  while (!PQexitPipelineMode(pc->pg))
+  {
+    PGresult *res = PQgetResult(pc->pg);
+    if (res == NULL && PQstatus(pc->pg) == CONNECTION_BAD)
+      return 1;
+    PQclear(res);
+  }
+  pc->pl_pending = 0;
+  return 0;
+}
