@@ -50,6 +50,12 @@ const sb_rand_params_t *sb_rand_params(void);
    the start of every thread that draws numbers. */
 void sb_rand_thread_init(int tid);
 
+/* Saves / restores the calling thread's generator state (2 words): the
+   event-loop engine gives each virtual user its own stream and switches
+   it in and out around each resume. */
+void sb_rand_state_get(uint64_t s[2]);
+void sb_rand_state_set(const uint64_t s[2]);
+
 /* Next raw 64-bit value of the calling thread's generator. */
 uint64_t sb_rand_uniform_uint64(void);
 

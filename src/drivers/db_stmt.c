@@ -38,21 +38,33 @@ static unsigned count_placeholders(const char *q, size_t len)
   return n;
 }
 
-db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
+db_stmt_t *db_stmt_new(db_conn_t *con, const char *query, size_t len)
 {
-  if (!db_usable(con))
-    return NULL;
-  db_clear_error(con);
   db_stmt_t *s = calloc(1, sizeof(*s));
   if (s == NULL)
     return NULL;
   s->con = con;
   s->query = strndup(query, len);
+  if (s->query == NULL)
+  {
+    free(s);
+    return NULL;
+  }
   s->query_len = len;
   s->nparams = count_placeholders(query, len);
-  if (db_ps_disabled())
-    s->emulated = true;
-  else
+  s->emulated = db_ps_disabled();
+  return s;
+}
+
+db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
+{
+  if (!db_usable(con))
+    return NULL;
+  db_clear_error(con);
+  db_stmt_t *s = db_stmt_new(con, query, len);
+  if (s == NULL)
+    return NULL;
+  if (!s->emulated)
   {
     db_rs_release(&con->rs);
     if (con->driver->ops.prepare(s) != 0)
@@ -208,7 +220,7 @@ static void emu_append(db_stmt_t *s, size_t *n, const char *src, size_t len)
 }
 
 /* Client-side emulation: substitutes the parameters into the query text. */
-static size_t emulate(db_stmt_t *s)
+size_t db_stmt_emulate(db_stmt_t *s)
 {
   size_t n = 0;
   unsigned k = 0;
@@ -261,7 +273,7 @@ db_result_t *db_execute(db_stmt_t *stmt)
     return NULL;
   if (stmt->emulated)
   {
-    size_t len = emulate(stmt);
+    size_t len = db_stmt_emulate(stmt);
     return db_query(con, stmt->emu_buf, len);
   }
   db_rs_release(&con->rs);
@@ -288,6 +300,13 @@ int db_close(db_stmt_t *stmt)
   if (!stmt->emulated && !stmt->stale && con->state == DB_CONN_READY)
     con->driver->ops.close(stmt);
   stmt->ptr = NULL;
+  db_stmt_free(stmt);
+  return 0;
+}
+
+void db_stmt_free(db_stmt_t *stmt)
+{
+  db_conn_t *con = stmt->con;
   stmt->closed = true;
   /* Unlink and free: the Lua object must not be used after close(). */
   for (db_stmt_t **p = &con->stmts; *p; p = &(*p)->next)
@@ -303,6 +322,4 @@ int db_close(db_stmt_t *stmt)
   free(stmt->order);
   free(stmt->emu_buf);
   free(stmt);
-  return 0;
 }
-

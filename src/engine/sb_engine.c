@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +30,8 @@
 #include "results/sb_server_stats.h"
 #include "engine/sb_sync.h"
 #include "core/sb_timer.h"
+#include "engine/sb_loop.h"
+#include "engine/sb_vuplan.h"
 
 #include "engine/sb_engine_priv.h"
 
@@ -36,6 +39,7 @@
 sb_run_config_t eng_cfg;
 const sb_c_test_t *eng_ctest;
 sb_worker_t *eng_workers;
+sb_vu_t *eng_vus;
 snap_t eng_base;
 pthread_mutex_t eng_base_mutex = PTHREAD_MUTEX_INITIALIZER;
 uint64_t eng_t0_ns;
@@ -101,11 +105,25 @@ bool sb_engine_sleep(int thread_id, double seconds)
 
 /* ---- FFI entry points ------------------------------------------------------ */
 
-static sb_worker_t *worker(int tid)
+static sb_vu_t *vu(int tid)
 {
-  if (eng_workers == NULL || tid < 0 || (unsigned) tid >= eng_cfg.threads)
+  if (eng_vus == NULL || tid < 0 || (unsigned) tid >= eng_cfg.threads)
     return NULL;
-  return &eng_workers[tid];
+  return &eng_vus[tid];
+}
+
+/* Wakes event-loop workers so they see a released line or the stop flag
+   (thread-mode workers poll or wait on the condition variable). */
+static void notify_workers(void)
+{
+  if (eng_cfg.event_mode)
+    sb_loop_wake_all();
+}
+
+static void set_stop(void)
+{
+  ck_pr_store_int(&g_stop, 1);
+  notify_workers();
 }
 
 static void check_overload(uint64_t intended, uint64_t now)
@@ -123,24 +141,42 @@ static void check_overload(uint64_t intended, uint64_t now)
     {
       log_text(LOG_FATAL, "aborting the run (--rate-overload=abort)");
       ck_pr_store_int(&g_error, 1);
-      ck_pr_store_int(&g_stop, 1);
+      set_stop();
     }
   }
 }
 
-bool sb_more_events(int thread_id)
+int eng_next_event(int thread_id, uint64_t *arrival)
 {
+  (void) thread_id;
+  *arrival = 0;
   if (ck_pr_load_int(&g_stop))
-    return false;
+    return 0;
   if (eng_cfg.events_limit > 0 && !ck_pr_load_int(&g_warmup))
   {
     if (ck_pr_faa_64(&g_events_issued, 1) >= eng_cfg.events_limit)
-      return false;
+      return 0;
   }
   if (eng_cfg.rate > 0)
+    *arrival = sb_rate_take();
+  return 1;
+}
+
+void eng_arrival_reached(int thread_id, uint64_t arrival)
+{
+  check_overload(arrival, sb_now_ns());
+  sb_vu_t *v = vu(thread_id);
+  if (v)
+    v->intended_ns = arrival;
+}
+
+bool sb_more_events(int thread_id)
+{
+  uint64_t t;
+  if (!eng_next_event(thread_id, &t))
+    return false;
+  if (eng_cfg.rate > 0)
   {
-    sb_worker_t *w = worker(thread_id);
-    uint64_t t = sb_rate_take();
     uint64_t now = sb_now_ns();
     /* Sleep in short slices so a stop is noticed even at low rates. */
     while (t > now)
@@ -151,22 +187,20 @@ bool sb_more_events(int thread_id)
         return false;
       now = sb_now_ns();
     }
-    check_overload(t, now);
-    if (w)
-      w->intended_ns = t;
+    eng_arrival_reached(thread_id, t);
   }
   return !ck_pr_load_int(&g_stop);
 }
 
 void sb_event_start(int thread_id)
 {
-  sb_worker_t *w = worker(thread_id);
-  if (w == NULL)
+  sb_vu_t *v = vu(thread_id);
+  if (v == NULL)
     return;
-  w->start_ns = eng_cfg.rate > 0 ? w->intended_ns : sb_now_ns();
-  w->cur_type = 0;
-  w->errors_at_start = sb_counter_val(thread_id, SB_CNT_ERROR);
-  ck_pr_store_int(&w->in_event, 1);
+  v->start_ns = eng_cfg.rate > 0 ? v->intended_ns : sb_now_ns();
+  v->cur_type = 0;
+  v->errors_at_start = eng_vu_errors(v);
+  ck_pr_store_int(&v->in_event, 1);
 }
 
 int sb_event_type_id(const char *name)
@@ -181,51 +215,97 @@ int sb_event_type_id(const char *name)
 
 void sb_event_set_type(int thread_id, int type_id)
 {
-  sb_worker_t *w = worker(thread_id);
-  if (w && type_id >= 0 && type_id < SB_EVTYPE_MAX)
-    w->cur_type = type_id;
+  sb_vu_t *v = vu(thread_id);
+  if (v && type_id >= 0 && type_id < SB_EVTYPE_MAX)
+    v->cur_type = type_id;
 }
 
 void sb_event_restarted(int thread_id)
 {
-  sb_worker_t *w = worker(thread_id);
-  if (w)
-    sb_evtype_rollback(w->types, w->cur_type);
+  sb_vu_t *v = vu(thread_id);
+  if (v)
+    sb_evtype_rollback(eng_workers[v->worker].types, v->cur_type);
 }
 
 void sb_event_stop(int thread_id)
 {
-  sb_worker_t *w = worker(thread_id);
-  if (w == NULL)
+  sb_vu_t *v = vu(thread_id);
+  if (v == NULL)
     return;
+  sb_worker_t *w = &eng_workers[v->worker];
   uint64_t now = sb_now_ns();
-  uint64_t lat = now > w->start_ns ? now - w->start_ns : 0;
+  uint64_t lat = now > v->start_ns ? now - v->start_ns : 0;
 
   sb_hdr_record(w->hist, lat);
-  ck_pr_store_64(&w->lat_sum_ns, w->lat_sum_ns + lat);
+  ck_pr_store_64(&v->lat_sum_ns, v->lat_sum_ns + lat);
   /* min/max may be reset concurrently by the main thread (exchange); a
      lost update can only attribute an event straddling the reset to the
      other side of it. */
-  uint64_t mn = ck_pr_load_64(&w->lat_min_ns);
+  uint64_t mn = ck_pr_load_64(&v->lat_min_ns);
   if (lat < mn)
-    ck_pr_store_64(&w->lat_min_ns, lat);
-  if (lat > ck_pr_load_64(&w->lat_max_ns))
-    ck_pr_store_64(&w->lat_max_ns, lat);
-  uint64_t errors = sb_counter_val(thread_id, SB_CNT_ERROR) - w->errors_at_start;
+    ck_pr_store_64(&v->lat_min_ns, lat);
+  if (lat > ck_pr_load_64(&v->lat_max_ns))
+    ck_pr_store_64(&v->lat_max_ns, lat);
+  uint64_t errors = eng_vu_errors(v) - v->errors_at_start;
   int late = eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns;
-  sb_evtype_record(w->types, w->cur_type, lat, errors, late);
+  sb_evtype_record(w->types, v->cur_type, lat, errors, late);
   sb_counter_inc(thread_id, SB_CNT_EVENT);
-  ck_pr_store_int(&w->in_event, 0);
+  ck_pr_store_64(&v->events, v->events + 1);
+  ck_pr_store_int(&v->in_event, 0);
 }
 
-/* ---- eng_workers ------------------------------------------------------------------ */
+/* ---- workers -------------------------------------------------------------- */
 
-static void worker_fail(sb_worker_t *w)
+void eng_vu_fail(int tid)
 {
-  w->failed = 1;
+  sb_vu_t *v = vu(tid);
+  if (v)
+    eng_workers[v->worker].failed = 1;
   if (ck_pr_fas_int(&g_error, 1) == 0)
-    g_error_tid = w->tid;
-  ck_pr_store_int(&g_stop, 1);
+    g_error_tid = tid;
+  set_stop();
+}
+
+void eng_vu_ready(bool failed)
+{
+  pthread_mutex_lock(&start_mutex);
+  if (failed)
+    init_failed++;
+  ready_count++;
+  pthread_cond_broadcast(&start_cond);
+  pthread_mutex_unlock(&start_mutex);
+}
+
+bool eng_start_released(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  bool r = start_released != 0;
+  pthread_mutex_unlock(&start_mutex);
+  return r;
+}
+
+void eng_vu_finished(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  finished_count++;
+  pthread_cond_broadcast(&start_cond);
+  pthread_mutex_unlock(&start_mutex);
+}
+
+bool eng_end_line_holds(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  bool r = ck_pr_load_int(&end_line) && !end_released;
+  pthread_mutex_unlock(&start_mutex);
+  return r;
+}
+
+void eng_vu_done(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  done_count++;
+  pthread_cond_broadcast(&start_cond);
+  pthread_mutex_unlock(&start_mutex);
 }
 
 static void wait_end_line(void)
@@ -244,6 +324,7 @@ static void release_end_line(void)
   end_released = 1;
   pthread_cond_broadcast(&start_cond);
   pthread_mutex_unlock(&start_mutex);
+  notify_workers();
 }
 
 static unsigned count_finished(void)
@@ -254,25 +335,27 @@ static unsigned count_finished(void)
   return n;
 }
 
+/* Thread mode: one OS thread runs VU `w->index` in its own Lua state. */
 static void *worker_main(void *arg)
 {
   sb_worker_t *w = arg;
+  sb_vu_t *v = &eng_vus[w->index];
   int rc = 0;
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, NULL);
 
-  sb_tls_tid = w->tid;
-  sb_rand_thread_init(w->tid);
+  sb_tls_tid = v->tid;
+  sb_rand_thread_init(v->tid);
   if (eng_ctest)
   {
-    if (eng_ctest->thread_init && eng_ctest->thread_init(w->tid) != 0)
+    if (eng_ctest->thread_init && eng_ctest->thread_init(v->tid) != 0)
       rc = -1;
   }
   else
   {
-    w->L = sb_lua_new_state(w->tid);
-    if (w->L == NULL || sb_lua_call(w->L, "thread_init", w->tid, NULL) != 0)
+    w->L = sb_lua_new_state(v->tid);
+    if (w->L == NULL || sb_lua_call(w->L, "thread_init", v->tid, NULL) != 0)
       rc = -1;
   }
 
@@ -287,33 +370,33 @@ static void *worker_main(void *arg)
 
   if (rc == 0 && !ck_pr_load_int(&g_stop))
   {
-    ck_pr_store_int(&w->running, 1);
+    ck_pr_store_int(&v->running, 1);
     if (eng_ctest)
     {
-      while (sb_more_events(w->tid))
+      while (sb_more_events(v->tid))
       {
-        sb_event_start(w->tid);
-        if (eng_ctest->event(w->tid) != 0)
+        sb_event_start(v->tid);
+        if (eng_ctest->event(v->tid) != 0)
           break;
-        sb_event_stop(w->tid);
+        sb_event_stop(v->tid);
       }
-      ck_pr_store_int(&w->in_event, 0);
+      ck_pr_store_int(&v->in_event, 0);
       wait_end_line();
       if (eng_ctest->thread_done)
-        eng_ctest->thread_done(w->tid);
+        eng_ctest->thread_done(v->tid);
     }
     else
     {
-      if (sb_lua_call(w->L, "thread_run", w->tid, NULL) != 0)
-        worker_fail(w);
+      if (sb_lua_call(w->L, "thread_run", v->tid, NULL) != 0)
+        eng_vu_fail(v->tid);
       /* An event that stopped the thread by its return value is not
          counted and no longer in flight. */
-      ck_pr_store_int(&w->in_event, 0);
+      ck_pr_store_int(&v->in_event, 0);
       wait_end_line();
-      if (!w->failed && sb_lua_call(w->L, "thread_done", w->tid, NULL) != 0)
-        worker_fail(w);
+      if (!w->failed && sb_lua_call(w->L, "thread_done", v->tid, NULL) != 0)
+        eng_vu_fail(v->tid);
     }
-    ck_pr_store_int(&w->running, 0);
+    ck_pr_store_int(&v->running, 0);
   }
   else
     wait_end_line();
@@ -322,11 +405,7 @@ static void *worker_main(void *arg)
     sb_lua_close_state(w->L);
     w->L = NULL;
   }
-
-  pthread_mutex_lock(&start_mutex);
-  done_count++;
-  pthread_cond_broadcast(&start_cond);
-  pthread_mutex_unlock(&start_mutex);
+  eng_vu_done();
   return NULL;
 }
 
@@ -336,6 +415,9 @@ static void print_mode_block(void)
 {
   log_text(LOG_NOTICE, "Running the test with following options:");
   log_text(LOG_NOTICE, "Number of threads: %u", eng_cfg.threads);
+  if (eng_cfg.event_mode)
+    log_text(LOG_NOTICE, "Virtual users: %u on %u worker thread%s (event loop)",
+             eng_cfg.threads, eng_cfg.workers, eng_cfg.workers == 1 ? "" : "s");
   if (eng_cfg.warmup > 0)
     log_text(LOG_NOTICE, "Warmup time: %gs", eng_cfg.warmup);
   if (eng_cfg.rate > 0)
@@ -424,6 +506,7 @@ static void release_workers(void)
   start_released = 1;
   pthread_cond_broadcast(&start_cond);
   pthread_mutex_unlock(&start_mutex);
+  notify_workers();
 }
 
 /* Wall-clock now, seconds since the epoch (result files' start time). */
@@ -479,18 +562,18 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished, int
   {
     *unfinished = 0;
     for (unsigned i = 0; i < eng_cfg.threads; i++)
-      if (ck_pr_load_int(&eng_workers[i].in_event))
+      if (ck_pr_load_int(&eng_vus[i].in_event))
       {
-        uint64_t lat = end > eng_workers[i].start_ns ? end - eng_workers[i].start_ns : 0;
+        uint64_t lat = end > eng_vus[i].start_ns ? end - eng_vus[i].start_ns : 0;
         sb_hdr_record(cur.hist, lat);
         cur.lat_sum_ns += lat;
         cur.thr_lat_sum[i] += lat;
         cur.thr_events[i]++;
         cur.cnt.v[SB_CNT_EVENT]++;
-        sb_evtype_record(cur.types, eng_workers[i].cur_type, lat, 0,
+        sb_evtype_record(cur.types, eng_vus[i].cur_type, lat, 0,
                          eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns);
-        if (lat > eng_workers[i].lat_max_ns)
-          eng_workers[i].lat_max_ns = lat;
+        if (lat > eng_vus[i].lat_max_ns)
+          eng_vus[i].lat_max_ns = lat;
         (*unfinished)++;
       }
   }
@@ -525,6 +608,168 @@ static void final_report(const char *interrupt_reason, unsigned *unfinished, int
   sb_hdr_free(scratch);
 }
 
+/* ---- file descriptors ------------------------------------------------------- */
+
+static struct rlimit fd_limit;
+static int fd_refused;
+
+/* Refuses connections when the open-files limit cannot hold one per VU
+   (db_set_connect_check): the first attempt says why, once. */
+static int check_fds(void)
+{
+  if (ck_pr_fas_int(&fd_refused, 1) == 0)
+    log_text(LOG_FATAL, "cannot open a connection for each of the %u virtual users: the "
+             "open-files limit is %llu (ulimit -n; hard limit %llu) and bmk needs %llu; "
+             "raise it (ulimit -n %llu, which above the hard limit needs root) or lower "
+             "--threads", eng_cfg.threads, (unsigned long long) fd_limit.rlim_cur,
+             (unsigned long long) fd_limit.rlim_max,
+             (unsigned long long) sb_plan_fds_needed(eng_cfg.threads),
+             (unsigned long long) sb_plan_fds_needed(eng_cfg.threads));
+  return -1;
+}
+
+/* Raises RLIMIT_NOFILE towards what the VUs need, up to the hard limit;
+   when that is not enough, connections are refused with a message before
+   any is opened (the script may not connect at all). */
+static void fd_budget(void)
+{
+  uint64_t need = sb_plan_fds_needed(eng_cfg.threads);
+  db_set_connect_check(NULL);
+  if (getrlimit(RLIMIT_NOFILE, &fd_limit) != 0 || fd_limit.rlim_cur == RLIM_INFINITY ||
+      fd_limit.rlim_cur >= need)
+    return;
+  struct rlimit want = fd_limit;
+  want.rlim_cur = fd_limit.rlim_max == RLIM_INFINITY || fd_limit.rlim_max >= need
+    ? (rlim_t) need : fd_limit.rlim_max;
+  if (setrlimit(RLIMIT_NOFILE, &want) == 0)
+    fd_limit.rlim_cur = want.rlim_cur;
+  if (fd_limit.rlim_cur < need)
+    db_set_connect_check(check_fds);
+}
+
+/* Waits for every started VU's thread_init, within
+   --thread-init-timeout (which covers a whole --login-delay ramp).
+   Returns 0 when all succeeded; on a failure stops the workers, joins
+   them and returns 1. A timeout or a signal exits the process. */
+static int wait_init(const sigset_t *sigs, unsigned created, unsigned expected)
+{
+  uint64_t init_deadline = eng_cfg.thread_init_timeout > 0
+    ? sb_now_ns() + (uint64_t) (eng_cfg.thread_init_timeout * 1e9) : 0;
+  unsigned r, failed;
+  for (;;)
+  {
+    pthread_mutex_lock(&start_mutex);
+    r = ready_count;
+    failed = init_failed;
+    pthread_mutex_unlock(&start_mutex);
+    if (r >= expected)
+      break;
+    if (init_deadline && sb_now_ns() >= init_deadline)
+    {
+      log_text(LOG_FATAL, "Worker threads failed to initialize within %g seconds!",
+               eng_cfg.thread_init_timeout);
+      if (eng_cfg.event_mode)
+        log_text(LOG_FATAL, "%u of %u virtual users were ready (--thread-init-timeout "
+                 "covers the whole --login-delay ramp)", r - failed, eng_cfg.threads);
+      exit(2);
+    }
+    int sig = wait_signal(sigs, 20 * NS_PER_MS);
+    if (sig)
+    {
+      log_text(LOG_FATAL, "interrupted by %s", sig == SIGINT ? "SIGINT" : "SIGTERM");
+      exit(sig == SIGINT ? 130 : 143);
+    }
+  }
+  if (failed == 0 && created == eng_cfg.workers)
+    return 0;
+  log_text(LOG_FATAL, "Threads initialization failed!");
+  if (eng_cfg.event_mode && failed > 0)
+    sb_loop_report_init_failures(r - failed, failed);
+  set_stop();
+  release_workers();
+  for (unsigned i = 0; i < created; i++)
+    pthread_join(eng_workers[i].thread, NULL);
+  return 1;
+}
+
+/* VUs run by worker `w`: tids w, w + W, w + 2W, ... */
+static unsigned vus_of_worker(unsigned w)
+{
+  return (eng_cfg.threads - w + eng_cfg.workers - 1) / eng_cfg.workers;
+}
+
+/* Allocates the workers and VUs with their statistics. 0, or 1 (FATAL
+   printed). */
+static int alloc_run(void)
+{
+  if (eng_cfg.workers == 0 || eng_cfg.workers > eng_cfg.threads)
+    eng_cfg.workers = eng_cfg.threads;
+  eng_workers = NULL;
+  eng_vus = NULL;
+  if (posix_memalign((void **) &eng_workers, 64, sizeof(sb_worker_t) * eng_cfg.workers) != 0 ||
+      posix_memalign((void **) &eng_vus, 64, sizeof(sb_vu_t) * eng_cfg.threads) != 0)
+  {
+    log_text(LOG_FATAL, "out of memory allocating %u threads", eng_cfg.threads);
+    return 1;
+  }
+  memset(eng_workers, 0, sizeof(sb_worker_t) * eng_cfg.workers);
+  memset(eng_vus, 0, sizeof(sb_vu_t) * eng_cfg.threads);
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+  {
+    eng_vus[i].tid = (int) i;
+    eng_vus[i].worker = i % eng_cfg.workers;
+    eng_vus[i].lat_min_ns = UINT64_MAX;
+  }
+  for (unsigned i = 0; i < eng_cfg.workers; i++)
+  {
+    eng_workers[i].index = i;
+    eng_workers[i].hist = sb_hdr_new();
+    eng_workers[i].types = sb_evtype_stats_new();
+    if (eng_workers[i].hist == NULL || eng_workers[i].types == NULL)
+    {
+      log_text(LOG_FATAL, "out of memory allocating histograms for %u threads", eng_cfg.workers);
+      return 1;
+    }
+  }
+  /* Event mode: one counter slot per worker (its only writer). */
+  if (eng_cfg.event_mode && sb_counters_init_grouped(eng_cfg.threads, eng_cfg.workers) != 0)
+  {
+    log_text(LOG_FATAL, "out of memory allocating counters");
+    return 1;
+  }
+  eng_snap_alloc(&eng_base);
+  return 0;
+}
+
+/* Creates the worker threads; returns how many started (a failure stops
+   the run, FATAL printed). */
+static unsigned start_workers(void)
+{
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  size_t stack = eng_cfg.thread_stack_size;
+  /* LuaJIT and the client libraries (name resolution, TLS) need more than
+     sysbench's 64K default on modern glibc; use at least 512K. */
+  if (stack < 512 * 1024)
+    stack = 512 * 1024;
+  pthread_attr_setstacksize(&attr, stack);
+  void *(*entry)(void *) = eng_cfg.event_mode ? sb_loop_worker_main : worker_main;
+  unsigned created = 0;
+  for (unsigned i = 0; i < eng_cfg.workers; i++)
+  {
+    int err = pthread_create(&eng_workers[i].thread, &attr, entry, &eng_workers[i]);
+    if (err != 0)
+    {
+      log_text(LOG_FATAL, "cannot create worker thread %u: %s", i, strerror(err));
+      set_stop();
+      break;
+    }
+    created++;
+  }
+  pthread_attr_destroy(&attr);
+  return created;
+}
+
 int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
 {
   eng_cfg = *config;
@@ -552,85 +797,22 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     return 1;
   print_mode_block();
 
-  eng_workers = NULL;
-  if (posix_memalign((void **) &eng_workers, 64, sizeof(sb_worker_t) * eng_cfg.threads) != 0)
-  {
-    log_text(LOG_FATAL, "out of memory allocating %u threads", eng_cfg.threads);
+  if (alloc_run() != 0)
     return 1;
-  }
-  memset(eng_workers, 0, sizeof(sb_worker_t) * eng_cfg.threads);
-  for (unsigned i = 0; i < eng_cfg.threads; i++)
-  {
-    eng_workers[i].tid = (int) i;
-    eng_workers[i].hist = sb_hdr_new();
-    eng_workers[i].types = sb_evtype_stats_new();
-    eng_workers[i].lat_min_ns = UINT64_MAX;
-    if (eng_workers[i].hist == NULL || eng_workers[i].types == NULL)
-    {
-      log_text(LOG_FATAL, "out of memory allocating histograms for %u threads", eng_cfg.threads);
-      return 1;
-    }
-  }
-  eng_snap_alloc(&eng_base);
+  if (!eng_ctest)
+    fd_budget();
 
   log_text(LOG_NOTICE, "Initializing worker threads...\n");
   if (eng_cfg.sync_file && *eng_cfg.sync_file)
     sb_sync_announce(eng_cfg.sync_file);
 
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  size_t stack = eng_cfg.thread_stack_size;
-  /* LuaJIT and the client libraries (name resolution, TLS) need more than
-     sysbench's 64K default on modern glibc; use at least 512K. */
-  if (stack < 512 * 1024)
-    stack = 512 * 1024;
-  pthread_attr_setstacksize(&attr, stack);
-  unsigned created = 0;
-  for (unsigned i = 0; i < eng_cfg.threads; i++)
-  {
-    int err = pthread_create(&eng_workers[i].thread, &attr, worker_main, &eng_workers[i]);
-    if (err != 0)
-    {
-      log_text(LOG_FATAL, "cannot create worker thread %u: %s", i, strerror(err));
-      ck_pr_store_int(&g_stop, 1);
-      break;
-    }
-    created++;
-  }
-  pthread_attr_destroy(&attr);
+  unsigned created = start_workers();
+  unsigned expected = 0;       /* VUs of the workers that started */
+  for (unsigned i = 0; i < created; i++)
+    expected += vus_of_worker(i);
 
-  /* Wait for every worker's thread_init, within --thread-init-timeout. */
-  uint64_t init_deadline = eng_cfg.thread_init_timeout > 0
-    ? sb_now_ns() + (uint64_t) (eng_cfg.thread_init_timeout * 1e9) : 0;
-  for (;;)
-  {
-    pthread_mutex_lock(&start_mutex);
-    unsigned r = ready_count;
-    pthread_mutex_unlock(&start_mutex);
-    if (r >= created)
-      break;
-    if (init_deadline && sb_now_ns() >= init_deadline)
-    {
-      log_text(LOG_FATAL, "Worker threads failed to initialize within %g seconds!",
-               eng_cfg.thread_init_timeout);
-      exit(2);
-    }
-    int sig = wait_signal(&sigs, 20 * NS_PER_MS);
-    if (sig)
-    {
-      log_text(LOG_FATAL, "interrupted by %s", sig == SIGINT ? "SIGINT" : "SIGTERM");
-      exit(sig == SIGINT ? 130 : 143);
-    }
-  }
-  if (init_failed > 0 || created < eng_cfg.threads)
-  {
-    log_text(LOG_FATAL, "Threads initialization failed!");
-    ck_pr_store_int(&g_stop, 1);
-    release_workers();
-    for (unsigned i = 0; i < created; i++)
-      pthread_join(eng_workers[i].thread, NULL);
+  if (wait_init(&sigs, created, expected) != 0)
     return 1;
-  }
 
   if (eng_cfg.sync_file && *eng_cfg.sync_file)
   {
@@ -648,7 +830,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     }
     if (rc != 0)
     {
-      ck_pr_store_int(&g_stop, 1);
+      set_stop();
       release_workers();
       for (unsigned i = 0; i < created; i++)
         pthread_join(eng_workers[i].thread, NULL);
@@ -695,7 +877,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   /* Main loop: wait for the end, a failure, the deadline or a signal. */
   for (;;)
   {
-    if (count_finished() >= created)
+    if (count_finished() >= expected)
       break;
     if (ck_pr_load_int(&g_error))
       break;
@@ -731,14 +913,16 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   if (g_deadline_ns && stop_at > g_deadline_ns && !reason && !ck_pr_load_int(&g_error))
     stop_at = g_deadline_ns;
   ck_pr_store_64(&eng_stop_ns, stop_at);
-  ck_pr_store_int(&g_stop, 1);
+  set_stop();
 
   /* Let in-flight events finish: up to the forced-shutdown limit after the
      time limit, or a short grace after a signal or failure. */
   uint64_t join_deadline = 0;
   bool forced = false;
   if (reason || ck_pr_load_int(&g_error))
-    join_deadline = sb_now_ns() + 5 * NS_PER_SEC;
+    /* event mode: thousands of VUs must not hold the report (issue 9:
+       within 2 s of SIGINT) */
+    join_deadline = sb_now_ns() + (eng_cfg.event_mode ? 1500 : 5000) * NS_PER_MS;
   else if (eng_cfg.forced_shutdown >= 0 && eng_cfg.time_limit > 0)
   {
     join_deadline = g_deadline_ns + (uint64_t) (eng_cfg.forced_shutdown * 1e9);
@@ -749,13 +933,13 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   bool at_end_line = ck_pr_load_int(&end_line) != 0;
   for (;;)
   {
-    if (at_end_line && count_finished() >= created)
+    if (at_end_line && count_finished() >= expected)
     {
       sb_server_stats_end();
       release_end_line();
       at_end_line = false;
     }
-    if (!at_end_line && count_done() >= created)
+    if (!at_end_line && count_done() >= expected)
       break;
     uint64_t now = sb_now_ns();
     if (join_deadline && now >= join_deadline)
@@ -774,7 +958,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   if (at_end_line)
     release_end_line();
   ck_pr_store_int(&g_running_flag, 0);
-  bool all_done = count_done() >= created;
+  bool all_done = count_done() >= expected;
 
   sb_reporter_stop();
 

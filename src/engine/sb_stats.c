@@ -41,13 +41,16 @@ void eng_snap_take(snap_t *s)
   sb_hdr_reset(s->hist);
   s->lat_sum_ns = 0;
   sb_evtype_zero(s->types);
-  for (unsigned i = 0; i < eng_cfg.threads; i++)
+  for (unsigned i = 0; i < eng_cfg.workers; i++)
   {
     sb_hdr_add(s->hist, eng_workers[i].hist);
     sb_evtype_add(s->types, eng_workers[i].types);
-    s->thr_lat_sum[i] = ck_pr_load_64(&eng_workers[i].lat_sum_ns);
+  }
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+  {
+    s->thr_lat_sum[i] = ck_pr_load_64(&eng_vus[i].lat_sum_ns);
     s->lat_sum_ns += s->thr_lat_sum[i];
-    s->thr_events[i] = sb_counter_val((int) i, SB_CNT_EVENT);
+    s->thr_events[i] = ck_pr_load_64(&eng_vus[i].events);
   }
 }
 
@@ -67,7 +70,7 @@ unsigned eng_threads_running(void)
 {
   unsigned n = 0;
   for (unsigned i = 0; i < eng_cfg.threads; i++)
-    n += (unsigned) ck_pr_load_int(&eng_workers[i].running);
+    n += (unsigned) ck_pr_load_int(&eng_vus[i].running);
   return n;
 }
 
@@ -75,7 +78,7 @@ unsigned eng_concurrency(void)
 {
   unsigned n = 0;
   for (unsigned i = 0; i < eng_cfg.threads; i++)
-    n += (unsigned) ck_pr_load_int(&eng_workers[i].in_event);
+    n += (unsigned) ck_pr_load_int(&eng_vus[i].in_event);
   return n;
 }
 
@@ -120,8 +123,8 @@ void eng_stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist,
   double ev_sum = 0, ev_sq = 0, t_sum = 0, t_sq = 0;
   for (unsigned i = 0; i < eng_cfg.threads; i++)
   {
-    uint64_t wmin = ck_pr_load_64(&eng_workers[i].lat_min_ns);
-    uint64_t wmax = ck_pr_load_64(&eng_workers[i].lat_max_ns);
+    uint64_t wmin = ck_pr_load_64(&eng_vus[i].lat_min_ns);
+    uint64_t wmax = ck_pr_load_64(&eng_vus[i].lat_max_ns);
     if (wmin < mn)
       mn = wmin;
     if (wmax > mx)
@@ -155,8 +158,8 @@ void eng_set_baseline(uint64_t t_ns)
   eng_snap_take(&eng_base);
   for (unsigned i = 0; i < eng_cfg.threads; i++)
   {
-    ck_pr_fas_64(&eng_workers[i].lat_min_ns, UINT64_MAX);
-    ck_pr_fas_64(&eng_workers[i].lat_max_ns, 0);
+    ck_pr_fas_64(&eng_vus[i].lat_min_ns, UINT64_MAX);
+    ck_pr_fas_64(&eng_vus[i].lat_max_ns, 0);
   }
   eng_t0_ns = t_ns;
   pthread_mutex_unlock(&eng_base_mutex);
@@ -210,8 +213,8 @@ void eng_print_debug_threads(const snap_t *cur)
   {
     uint64_t ev = cur->thr_events[i] - eng_base.thr_events[i];
     double total = (double) (cur->thr_lat_sum[i] - eng_base.thr_lat_sum[i]) / 1e9;
-    double mn = ev ? (double) ck_pr_load_64(&eng_workers[i].lat_min_ns) / 1e9 : 0;
-    double mx = (double) ck_pr_load_64(&eng_workers[i].lat_max_ns) / 1e9;
+    double mn = ev ? (double) ck_pr_load_64(&eng_vus[i].lat_min_ns) / 1e9 : 0;
+    double mx = (double) ck_pr_load_64(&eng_vus[i].lat_max_ns) / 1e9;
     log_lock();
     sb_report_thread_debug(stdout, i, mn, ev ? total / (double) ev : 0, mx, ev, total);
     log_unlock();

@@ -573,6 +573,10 @@ const db_driver_t pgsql_driver = {
     .query_cont = pg_query_cont,
     .execute_start = pg_execute_start,
     .execute_cont = pg_execute_cont,
+    .prepare_start = pg_prepare_start,
+    .prepare_cont = pg_prepare_cont,
+    .close_start = pg_close_start,
+    .close_cont = pg_close_cont,
   },
   .needs_commit_in_bulk = false,
 };

@@ -15,7 +15,7 @@
 
 /* ---- per-connection and per-statement state ----------------------------- */
 
-enum { AOP_NONE = 0, AOP_CONNECT, AOP_QUERY, AOP_EXEC };
+enum { AOP_NONE = 0, AOP_CONNECT, AOP_QUERY, AOP_EXEC, AOP_PREPARE, AOP_CLOSE };
 
 typedef struct {
   PGconn *pg;
@@ -30,6 +30,7 @@ typedef struct {
   bool rolling_back;       /* waiting for our own ROLLBACK */
   PGresult *ares;          /* result kept so far */
   db_result_t *ars;
+  db_stmt_t *astmt;        /* statement being prepared / closed */
 } pg_conn_t;
 
 typedef struct {
@@ -72,6 +73,16 @@ int pgd_finish(db_conn_t *con, PGresult *res, db_result_t *rs,
 int pgd_prepare(db_stmt_t *stmt);
 int pgd_execute(db_stmt_t *stmt, db_result_t *rs);
 void pgd_close(db_stmt_t *stmt);
+/* A new handle for `stmt` on the current session (replacing an older
+   one), with the query rewritten to $n placeholders in *text (malloc'ed,
+   the caller frees it). */
+pg_stmt_t *pgd_ps_new(db_stmt_t *stmt, char **text);
+/* Frees the statement's handle (no server round trip). */
+void pgd_ps_free(db_stmt_t *stmt);
+/* True when DEALLOCATE of the statement cannot fail (see pgd_close). */
+bool pgd_can_deallocate(db_stmt_t *stmt);
+/* "DEALLOCATE <name>" into sql (len bytes). */
+void pgd_deallocate_sql(const db_stmt_t *stmt, char *sql, size_t len);
 
 /* drv_pgsql_async.c */
 db_step_t pg_query_start(db_conn_t *con, const char *sql, size_t len,
@@ -81,5 +92,9 @@ db_step_t pg_execute_start(db_stmt_t *stmt, db_result_t *rs);
 db_step_t pg_execute_cont(db_stmt_t *stmt, int ready_events);
 db_step_t pg_connect_start(db_conn_t *con);
 db_step_t pg_connect_cont(db_conn_t *con, int ready_events);
+db_step_t pg_prepare_start(db_stmt_t *stmt);
+db_step_t pg_prepare_cont(db_stmt_t *stmt, int ready_events);
+db_step_t pg_close_start(db_stmt_t *stmt);
+db_step_t pg_close_cont(db_stmt_t *stmt, int ready_events);
 
 #endif

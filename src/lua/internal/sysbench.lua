@@ -86,6 +86,7 @@ int sb_event_type_id(const char *name);
 void sb_event_set_type(int thread_id, int type_id);
 void sb_event_restarted(int thread_id);
 bool sb_engine_sleep(int thread_id, double seconds);
+int sb_vu_current(void);
 
 ]]
 
@@ -134,7 +135,8 @@ do
       end
       ids[name] = id
     end
-    C.sb_event_set_type(sysbench.tid, id)
+    -- the calling thread's (event mode: virtual user's) id
+    C.sb_event_set_type(C.sb_vu_current(), id)
   end
 end
 

@@ -56,6 +56,12 @@ sql.type = {
 
 sql.error = { NONE = 0, IGNORABLE = 1, FATAL = 2 }
 
+-- The hooks of the calling thread (event mode: of the running virtual
+-- user, see bmk.vu).
+function sql.__hooks()
+  return sysbench.hooks
+end
+
 local ERR_IGNORABLE = sql.error.IGNORABLE
 local ERR_FATAL = sql.error.FATAL
 
@@ -77,7 +83,7 @@ local function check_error(con, query, level)
     error(errdesc, level)
   end
   if rc == ERR_FATAL then
-    local hook = sysbench.hooks.sql_error_ignorable
+    local hook = sql.__hooks().sql_error_ignorable
     if hook and hook(errdesc) then
       errdesc.errcode = sysbench.error.RESTART_EVENT
       error(errdesc, level)
@@ -317,5 +323,11 @@ function con_methods.disconnect(self)
 end
 
 ffi.metatype("sql_connection", { __index = con_methods })
+
+-- For the event-mode module (bmk.vu), which replaces the methods that
+-- wait on the server with forms that yield to the worker's loop.
+sql.__methods = { driver = driver_methods, connection = con_methods,
+                  statement = stmt_methods, result = result_methods }
+sql.__check_error = check_error
 
 return sql
