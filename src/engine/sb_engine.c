@@ -669,8 +669,9 @@ static int wait_init(const sigset_t *sigs, unsigned created, unsigned expected)
       log_text(LOG_FATAL, "Worker threads failed to initialize within %g seconds!",
                eng_cfg.thread_init_timeout);
       if (eng_cfg.event_mode)
-        log_text(LOG_FATAL, "%u of %u virtual users were ready (--thread-init-timeout "
-                 "covers the whole --login-delay ramp)", r - failed, eng_cfg.threads);
+        log_text(LOG_FATAL, "%u of %u virtual users were ready, %u failed, %u still "
+                 "initializing (--thread-init-timeout covers the whole --login-delay ramp)",
+                 r - failed, eng_cfg.threads, failed, expected - r);
       exit(2);
     }
     int sig = wait_signal(sigs, 20 * NS_PER_MS);
