@@ -74,7 +74,8 @@ struct sb_loop {
   lvu_t *rq_head, *rq_tail;
   int epfd, evfd;
   lvu_t *current;            /* the VU being resumed */
-  bool stop_seen, start_seen, end_seen;
+  bool stop_seen, start_seen, abort_seen;
+  bool poked;                /* the eventfd fired: look at the lines */
 };
 
 /* The loop of the calling thread (FFI entry points find their VU here). */
@@ -385,12 +386,14 @@ static void leave_end_line(struct sb_loop *l, lvu_t *v)
   vu_gone(l, v);
 }
 
-/* Acts on the start line, the end line and the stop flag. */
+/* Acts on the start line, the end line, the stop flag and an aborted
+   initialisation. Each changes once per run and comes with a wake-up of
+   the worker (eventfd), so the VUs are scanned only then. */
 static void check_lines(struct sb_loop *l)
 {
-  if (!l->start_seen && eng_start_released())
-    l->start_seen = true;
-  if (ck_pr_load_int(&init_abort))
+  if (!l->abort_seen && ck_pr_load_int(&init_abort))
+  {
+    l->abort_seen = true;
     for (unsigned i = 0; i < l->n; i++)
       if (l->vus[i].phase == PH_LOGIN && sb_tq_armed(&l->vus[i].timer))
       {
@@ -398,6 +401,7 @@ static void check_lines(struct sb_loop *l)
         sb_tq_cancel(&l->tq, &l->vus[i].timer);
         enqueue(l, &l->vus[i]);
       }
+  }
   if (!l->stop_seen && sb_engine_stopping())
   {
     l->stop_seen = true;
@@ -405,17 +409,22 @@ static void check_lines(struct sb_loop *l)
       if (l->vus[i].interruptible)
         wake(l, &l->vus[i], 0);
   }
-  bool end_open = !eng_end_line_holds();
-  for (unsigned i = 0; i < l->n; i++)
+  if (!l->start_seen && eng_start_released())
   {
-    lvu_t *v = &l->vus[i];
-    if (v->wait == W_LINE && v->phase == PH_START_LINE && l->start_seen)
+    l->start_seen = true;
+    for (unsigned i = 0; i < l->n; i++)
     {
-      v->wait = W_NONE;
-      leave_start_line(l, v);
+      lvu_t *v = &l->vus[i];
+      if (v->wait == W_LINE && v->phase == PH_START_LINE)
+      {
+        v->wait = W_NONE;
+        leave_start_line(l, v);
+      }
     }
   }
-  if (end_open)
+  /* not latched: the end line may be set up after a worker first looks */
+  if (!eng_end_line_holds())
+  {
     for (unsigned i = 0; i < l->n; i++)
     {
       lvu_t *v = &l->vus[i];
@@ -425,6 +434,7 @@ static void check_lines(struct sb_loop *l)
         leave_end_line(l, v);
       }
     }
+  }
 }
 
 /* Lines are rare events: the run queue may carry VUs parked at a line
@@ -522,6 +532,7 @@ static void poll_events(struct sb_loop *l)
     if (d == UINT64_MAX)
     {
       drain_eventfd(l);
+      l->poked = true;
       continue;
     }
     uint32_t idx = (uint32_t) d;
@@ -538,9 +549,14 @@ static void poll_events(struct sb_loop *l)
 
 static void run_loop(struct sb_loop *l)
 {
+  l->poked = true;
   while (l->gone < l->n)
   {
-    check_lines(l);
+    if (l->poked)
+    {
+      l->poked = false;
+      check_lines(l);
+    }
     /* run what is runnable now; VUs made runnable meanwhile wait for the
        next round, after the events */
     lvu_t *tail = l->rq_tail;
