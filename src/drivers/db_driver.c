@@ -61,6 +61,9 @@ static bool ps_disabled;
 static bool debug_on;
 static _Thread_local bool thread_ready[8];
 static bool (*keep_retrying)(void);
+/* The engine's "say nothing" for the calling thread (see
+   db_quiet_all_errors). */
+static _Thread_local bool quiet_all;
 
 void db_set_retry_predicate(bool (*fn)(void))
 {
@@ -219,6 +222,8 @@ void db_set_error(db_conn_t *con, db_error_t error, int sql_errno,
 
 void db_print_error(const db_conn_t *con)
 {
+  if (quiet_all)
+    return;
   const char *msg = con->err.msg ? con->err.msg : "";
   const char *query = con->err.query ? con->err.query : "";
   const char *api = con->err.api ? con->err.api : "query";
@@ -328,7 +333,12 @@ void db_quiet_connect_errors(int on)
 
 bool db_connect_errors_quiet(void)
 {
-  return last_connect.quiet;
+  return last_connect.quiet || quiet_all;
+}
+
+void db_quiet_all_errors(int on)
+{
+  quiet_all = on != 0;
 }
 
 int db_last_connect_error(int *sql_errno, const char **sql_state)

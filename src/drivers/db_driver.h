@@ -352,7 +352,15 @@ const char *db_last_connect_errmsg(void);
    error or fatal (and then prints it). Exported for FFI. */
 void db_quiet_connect_errors(int on);
 
-/* Drivers: true while the calling thread asked for quiet connects. */
+/* on != 0: nothing the calling thread's connections do is printed (the
+   drivers' FATAL lines for connects and statements), without touching the
+   script's own db_quiet_connect_errors() setting. The event-loop engine
+   sets it for virtual users still initialising after another one failed,
+   whose identical failures would flood the output. Thread-local. */
+void db_quiet_all_errors(int on);
+
+/* Drivers: true while the calling thread asked for quiet connects (or the
+   engine for no messages at all). */
 bool db_connect_errors_quiet(void);
 
 /* Calls fn(con, arg) for every open connection of the process, under the

@@ -154,8 +154,9 @@ static void switch_in(struct sb_loop *l, lvu_t *v)
 {
   sb_tls_tid = v->vu->tid;
   sb_rand_state_set(v->rng);
-  bool quiet = v->quiet || (v->phase <= PH_INIT && ck_pr_load_int(&init_abort));
-  db_quiet_connect_errors(quiet);
+  db_quiet_connect_errors(v->quiet);
+  /* after a failed initialisation, the others' failures are only counted */
+  db_quiet_all_errors(v->phase <= PH_INIT && ck_pr_load_int(&init_abort));
   l->w->err_mark = sb_counter_val(v->vu->tid, SB_CNT_ERROR);
   l->current = v;
 }
@@ -163,8 +164,8 @@ static void switch_in(struct sb_loop *l, lvu_t *v)
 static void switch_out(struct sb_loop *l, lvu_t *v)
 {
   sb_rand_state_get(v->rng);
-  if (!(v->phase <= PH_INIT && ck_pr_load_int(&init_abort)))
-    v->quiet = db_connect_errors_quiet();
+  db_quiet_all_errors(0);
+  v->quiet = db_connect_errors_quiet();
   v->vu->err_acc += sb_counter_val(v->vu->tid, SB_CNT_ERROR) - l->w->err_mark;
   l->current = NULL;
 }
