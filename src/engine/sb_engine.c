@@ -45,6 +45,7 @@ pthread_mutex_t eng_base_mutex = PTHREAD_MUTEX_INITIALIZER;
 uint64_t eng_t0_ns;
 uint64_t eng_run_t0_ns;
 uint64_t eng_stop_ns;
+uint64_t eng_workers_t0_ns;
 
 
 static int g_stop;               /* workers must stop */
@@ -755,6 +756,7 @@ static unsigned start_workers(void)
     stack = 512 * 1024;
   pthread_attr_setstacksize(&attr, stack);
   void *(*entry)(void *) = eng_cfg.event_mode ? sb_loop_worker_main : worker_main;
+  eng_workers_t0_ns = sb_now_ns();
   unsigned created = 0;
   for (unsigned i = 0; i < eng_cfg.workers; i++)
   {

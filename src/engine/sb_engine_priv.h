@@ -77,6 +77,8 @@ extern pthread_mutex_t eng_base_mutex;
 extern uint64_t eng_t0_ns;               /* measured time origin (ns) */
 extern uint64_t eng_run_t0_ns;           /* interval grid origin (ns) */
 extern uint64_t eng_stop_ns;             /* when the run stopped, or 0 */
+extern uint64_t eng_workers_t0_ns;       /* when the workers were started
+                                            (--login-delay origin) */
 
 /* Errors counted on behalf of `vu` so far (per-type error counts): the
    counter of its worker's slot, less what other VUs of the worker added

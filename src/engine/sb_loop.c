@@ -630,10 +630,12 @@ static void loop_close(struct sb_loop *l)
   free(l->vus);
 }
 
-/* Schedules the VUs' starts: at once, or m x --login-delay apart. */
+/* Schedules the VUs' starts: at once, or m x --login-delay apart from
+   the common start of the workers (so the m-th VUs of all workers log in
+   together even when a worker took longer to set up). */
 static void schedule_logins(struct sb_loop *l)
 {
-  uint64_t t0 = sb_now_ns();
+  uint64_t t0 = eng_workers_t0_ns;
   for (unsigned m = 0; m < l->n; m++)
   {
     lvu_t *v = &l->vus[m];

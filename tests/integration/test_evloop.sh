@@ -106,14 +106,14 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   # ---- --login-delay: the m-th VU of each worker connects m-th --------------------
   q $db "DROP TABLE IF EXISTS evloop_conn" >/dev/null 2>&1
   if [ $db = mysql ]; then
-    mysql_q "CREATE TABLE evloop_conn (seq INT AUTO_INCREMENT PRIMARY KEY, tid INT, phase CHAR(4), conn BIGINT)"
+    mysql_q "CREATE TABLE evloop_conn (tid INT, phase CHAR(4), conn BIGINT, login DOUBLE)"
   else
-    pgsql_q "CREATE TABLE evloop_conn (seq SERIAL PRIMARY KEY, tid INT, phase CHAR(4), conn BIGINT)" >/dev/null
+    pgsql_q "CREATE TABLE evloop_conn (tid INT, phase CHAR(4), conn BIGINT, login DOUBLE PRECISION)" >/dev/null
   fi
   run_bmk "$EV/marked_read_only.lua" $O $D --threads=6 --workers=2 --login-delay=150 --events=6 run
   assert_eq "$db login-delay exit 0" 0 "$RC"
   assert_eq "$db login-delay: logins in the order m = tid / 2" "0 0 1 1 2 2" \
-    "$(q $db "SELECT tid / 2 FROM evloop_conn WHERE phase = 'init' ORDER BY seq" | awk '{printf "%d\n", $1}' | paste -sd' ')"
+    "$(q $db "SELECT tid / 2 FROM evloop_conn WHERE phase = 'init' ORDER BY login" | awk '{printf "%d\n", $1}' | paste -sd' ')"
 
   # ---- --rate: arrivals on the loop's timers --------------------------------------
   run_bmk oltp_point_select $O $D --threads=16 --workers=2 --rate=300 --time=2 --report-interval=1 run
@@ -145,17 +145,17 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   q $db "DROP TABLE evloop_conn" >/dev/null
 
   # ---- SIGINT: the report of what ran -------------------------------------------------
-  timeout -k 5 60 "$BMK" "$EV/think_point_select.lua" $O $D --threads=500 --workers=2 --time=60 \
+  timeout -k 5 120 "$BMK" "$EV/think_point_select.lua" $O $D --threads=200 --workers=2 --time=100 \
     --think-ms=200 --report-interval=1 run >"$WORK/int.out" 2>&1 &
   pid=$!
-  for _ in $(seq 1 150); do grep -q '^\[ 1s \]' "$WORK/int.out" && break; sleep 0.1; done
+  for _ in $(seq 1 600); do grep -q '^\[ 1s \]' "$WORK/int.out" && break; sleep 0.1; done
   kill -INT $pid
   wait $pid
   RC=$?
   OUT=$(cat "$WORK/int.out")
-  assert_eq "$db SIGINT with 500 VUs: exit 130" 130 "$RC"
+  assert_eq "$db SIGINT with 200 VUs: exit 130" 130 "$RC"
   assert_contains "$db SIGINT: interrupted report" "$OUT" "Run interrupted: SIGINT"
-  check "$db SIGINT: events reported" test "$(val "transactions:")" -gt 0
+  check "$db SIGINT: events reported" test "$(val "transactions:")" -gt 0 2>/dev/null
 
   # ---- too few file descriptors: a clear message before connecting --------------------
   OUT=$(ulimit -n 200; timeout 60 "$BMK" oltp_point_select $O $D --threads=500 --workers=2 --time=1 run 2>&1)
@@ -187,7 +187,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   run_bmk $K $EVM --time=1 run
   check_mix "$db kit OLTP (default statements)" 14 6
   "$BMK" $K cleanup >/dev/null 2>&1
-  S="$KIT/kit_dbstress.lua $O --obj-table-size=2000"
+  S="$KIT/kit_dbstress.lua $O --obj-table-size=1000"
   "$BMK" $S cleanup >/dev/null 2>&1
   "$BMK" $S create >/dev/null 2>&1
   run_bmk $S --threads=2 prepare
