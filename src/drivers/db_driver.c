@@ -665,30 +665,31 @@ db_result_t *db_next_result(db_conn_t *con)
 
 /* ---- asynchronous helper ----------------------------------------------------------- */
 
+int db_wait_ready(const db_conn_t *con)
+{
+  struct pollfd pfd = { .fd = con->wait_fd, .events = 0, .revents = 0 };
+  if (con->wait_events & DB_WAIT_READ)
+    pfd.events |= POLLIN;
+  if (con->wait_events & DB_WAIT_WRITE)
+    pfd.events |= POLLOUT;
+  int timeout = (con->wait_events & DB_WAIT_TIMEOUT) ? con->wait_timeout_ms : -1;
+  /* wait_fd -1: a pure timer (the reconnect back-off) */
+  int rc = poll(&pfd, con->wait_fd >= 0 ? 1 : 0, timeout);
+  if (rc == 0)
+    return DB_WAIT_TIMEOUT;
+  if (rc < 0)
+    return errno == EINTR ? 0 : con->wait_events;
+  int ready = 0;
+  if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
+    ready |= DB_WAIT_READ;
+  if (pfd.revents & POLLOUT)
+    ready |= DB_WAIT_WRITE;
+  return ready;
+}
+
 void db_step_blocking(db_conn_t *con, db_step_t step,
                       db_step_t (*cont)(void *obj, int ready), void *obj)
 {
   while (step == DB_STEP_WAIT)
-  {
-    struct pollfd pfd = { .fd = con->wait_fd, .events = 0, .revents = 0 };
-    if (con->wait_events & DB_WAIT_READ)
-      pfd.events |= POLLIN;
-    if (con->wait_events & DB_WAIT_WRITE)
-      pfd.events |= POLLOUT;
-    int timeout = (con->wait_events & DB_WAIT_TIMEOUT) ? con->wait_timeout_ms : -1;
-    int rc = poll(&pfd, 1, timeout);
-    int ready = 0;
-    if (rc == 0)
-      ready = DB_WAIT_TIMEOUT;
-    else if (rc > 0)
-    {
-      if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
-        ready |= DB_WAIT_READ;
-      if (pfd.revents & POLLOUT)
-        ready |= DB_WAIT_WRITE;
-    }
-    else if (errno != EINTR)
-      ready = con->wait_events;
-    step = cont(obj, ready);
-  }
+    step = cont(obj, db_wait_ready(con));
 }

@@ -455,6 +455,11 @@ void db_set_error(db_conn_t *con, db_error_t error, int sql_errno,
 /* Clears con->error / con->err / con->lost. */
 void db_clear_error(db_conn_t *con);
 
+/* Waits once (poll(), blocking the thread) for the request a start /
+   continue step left in `con`; returns the ready events (DB_WAIT_*;
+   DB_WAIT_TIMEOUT when the timeout passed, 0 when interrupted). */
+int db_wait_ready(const db_conn_t *con);
+
 /* Drives a start/continue pair to completion with poll() on con->wait_fd.
    `step` is the first step's return value; `cont` is called with the ready
    events. Returns when DB_STEP_DONE. */

@@ -7,7 +7,6 @@
 #endif
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +56,7 @@ typedef struct lvu {
   bool init_failed;
   bool failed;               /* its coroutine raised an error */
   bool quiet;                /* its db_quiet_connect_errors() setting */
+  bool run_ready;            /* thread_run is pushed on its coroutine */
   bool has_value;            /* resume with `value` */
   int value;
   int wait_fd;
@@ -219,6 +219,18 @@ static bool push_phase(struct sb_loop *l, lvu_t *v, const char *name)
   return sb_lua_vu_push(l->w->L, v->co, name, v->vu->tid);
 }
 
+/* The VU left its events (or never ran them): it counts at the end line
+   and waits there while the line holds. */
+static void to_end_line(struct sb_loop *l, lvu_t *v)
+{
+  ck_pr_store_int(&v->vu->in_event, 0);
+  eng_vu_finished();
+  v->phase = PH_END_LINE;
+  v->wait = W_LINE;
+  if (!eng_end_line_holds())
+    enqueue(l, v);
+}
+
 /* The VU's current phase completed without error: go to the next one. */
 static void phase_next(struct sb_loop *l, lvu_t *v)
 {
@@ -237,17 +249,15 @@ static void phase_next(struct sb_loop *l, lvu_t *v)
   case PH_INIT:
     v->phase = PH_START_LINE;
     v->wait = W_LINE;
+    /* thread_run waits on the coroutine, so leaving the start line costs
+       the VU nothing but its first resume */
+    v->run_ready = push_phase(l, v, "thread_run");
     eng_vu_ready(false);
     if (l->start_seen)
       enqueue(l, v);
     return;
   case PH_RUN:
-    ck_pr_store_int(&v->vu->in_event, 0);
-    eng_vu_finished();
-    v->phase = PH_END_LINE;
-    v->wait = W_LINE;
-    if (!eng_end_line_holds())
-      enqueue(l, v);
+    to_end_line(l, v);
     return;
   case PH_DONE:
     vu_gone(l, v);
@@ -277,16 +287,9 @@ static void phase_error(struct sb_loop *l, lvu_t *v)
   }
   eng_vu_fail(v->vu->tid);
   if (v->phase == PH_RUN)
-  {
-    ck_pr_store_int(&v->vu->in_event, 0);
-    eng_vu_finished();
-    v->phase = PH_END_LINE;
-    v->wait = W_LINE;
-    if (!eng_end_line_holds())
-      enqueue(l, v);
-    return;
-  }
-  vu_gone(l, v);
+    to_end_line(l, v);
+  else
+    vu_gone(l, v);
 }
 
 /* Starts a VU: its coroutine and environment, then its chunk. */
@@ -361,19 +364,17 @@ static void step(struct sb_loop *l, lvu_t *v)
    run already stopping), as thread mode does. */
 static void leave_start_line(struct sb_loop *l, lvu_t *v)
 {
-  if (!v->init_failed && !v->failed && !sb_engine_stopping() && push_phase(l, v, "thread_run"))
+  if (!v->init_failed && !v->failed && !sb_engine_stopping() && v->run_ready)
   {
     ck_pr_store_int(&v->vu->running, 1);
     v->phase = PH_RUN;
     enqueue(l, v);
     return;
   }
-  eng_vu_finished();
-  v->phase = PH_END_LINE;
-  v->wait = W_LINE;
+  if (v->co)
+    lua_settop(v->co, 0);
   v->init_failed = true;     /* no thread_done, as in thread mode */
-  if (!eng_end_line_holds())
-    enqueue(l, v);
+  to_end_line(l, v);
 }
 
 static void leave_end_line(struct sb_loop *l, lvu_t *v)
@@ -832,23 +833,7 @@ int sb_vu_wait_db(db_conn_t *con)
 
 int sb_vu_poll_db(db_conn_t *con)
 {
-  struct pollfd pfd = { .fd = con->wait_fd, .events = 0, .revents = 0 };
-  if (con->wait_events & DB_WAIT_READ)
-    pfd.events |= POLLIN;
-  if (con->wait_events & DB_WAIT_WRITE)
-    pfd.events |= POLLOUT;
-  int timeout = (con->wait_events & DB_WAIT_TIMEOUT) ? con->wait_timeout_ms : -1;
-  int rc = poll(&pfd, con->wait_fd >= 0 ? 1 : 0, timeout);
-  if (rc == 0)
-    return DB_WAIT_TIMEOUT;
-  if (rc < 0)
-    return errno == EINTR ? 0 : con->wait_events;
-  int ready = 0;
-  if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
-    ready |= DB_WAIT_READ;
-  if (pfd.revents & POLLOUT)
-    ready |= DB_WAIT_WRITE;
-  return ready;
+  return db_wait_ready(con);
 }
 
 int sb_vu_sleep(double seconds)

@@ -200,7 +200,7 @@ done
 # ---- 5,000 VUs with a 1 s think time ----------------------------------------------------
 # tps x average latency = VUs (Little's law) within 5 %: every VU is in an
 # event (query or think time) all the run but its start; one query per event.
-T=8
+T=10
 many() {  # NAME OPTS...
   local name=$1
   shift
@@ -209,7 +209,9 @@ many() {  # NAME OPTS...
   assert_eq "$name: exit 0" 0 "$RC"
   assert_contains "$name: event mode" "$OUT" "Virtual users: 5000 on "
   assert_not_contains "$name: no FATAL" "$OUT" "FATAL"
-  assert_eq "$name: every VU running each second" $T "$(printf '%s\n' "$OUT" | grep -c '^\[ [0-9]s \] thds: 5000 ')"
+  # (a reporter tick may be skipped on a busy machine, never printed short)
+  check "$name: every VU running each second" test "$(printf '%s\n' "$OUT" | grep -c '^\[ *[0-9]*s \] thds: 5000 ')" -ge $((T - 1)) -a \
+    "$(printf '%s\n' "$OUT" | grep '^\[ *[0-9]*s \] thds:' | grep -vc 'thds: 5000 ')" -eq 0
   local ev reads lat
   ev=$(val "transactions:"); reads=$(val "read:")
   assert_eq "$name: one query per event" "$ev/0/0/0" "$reads/$(val "write:")/$(val "other:")/$(val "ignored errors:")"

@@ -28,6 +28,21 @@ static db_step_t wait_for(db_conn_t *con, int events)
 
 static db_step_t async_step(db_conn_t *con, int ready);
 
+/* A failed operation ends, first rolling back the transaction it left
+   open when `rollback` (as the blocking forms do), without waiting. */
+static db_step_t end_or_rollback(db_conn_t *con, bool rollback)
+{
+  pg_conn_t *pc = con->ptr;
+  if (rollback && PQsendQuery(pc->pg, "ROLLBACK"))
+  {
+    pc->rolling_back = true;
+    pc->flushing = true;
+    return async_step(con, 0);
+  }
+  pc->aop = AOP_NONE;
+  return DB_STEP_DONE;
+}
+
 /* The prepare's result is in: keep the handle, or record the error (and
    roll an open transaction back, as the blocking form does). */
 static db_step_t prepare_done(db_conn_t *con, PGresult *res)
@@ -47,14 +62,7 @@ static db_step_t prepare_done(db_conn_t *con, PGresult *res)
                                    stmt->query_len);
   PQclear(res);
   pgd_ps_free(stmt);
-  if (rollback && PQsendQuery(pc->pg, "ROLLBACK"))
-  {
-    pc->rolling_back = true;
-    pc->flushing = true;
-    return async_step(con, 0);
-  }
-  pc->aop = AOP_NONE;
-  return DB_STEP_DONE;
+  return end_or_rollback(con, rollback);
 }
 
 /* All results are in: store or classify like the blocking forms. */
@@ -93,14 +101,7 @@ static db_step_t async_done(db_conn_t *con)
     ? pgd_set_pg_error(con, res, "PQexec", pc->qbuf, pc->qlen)
     : pgd_set_pg_error(con, res, "PQexecPrepared", NULL, 0);
   PQclear(res);
-  if (rollback && PQsendQuery(pc->pg, "ROLLBACK"))
-  {
-    pc->rolling_back = true;
-    pc->flushing = true;
-    return async_step(con, 0);
-  }
-  pc->aop = AOP_NONE;
-  return DB_STEP_DONE;
+  return end_or_rollback(con, rollback);
 }
 
 static db_step_t async_step(db_conn_t *con, int ready)

@@ -93,6 +93,7 @@ end
 
 local methods = sql.__methods
 local check_error = sql.__check_error
+local statement_result, next_result_of = sql.__statement_result, sql.__next_result_of
 local drv_m, con_m, stmt_m = methods.driver, methods.connection, methods.statement
 
 function drv_m.connect(self)
@@ -109,14 +110,8 @@ end
 
 function con_m.query(self, query)
   drive(self, C.db_query_start(self, query, #query))
-  local rs = C.db_async_result(self)
-  if rs == nil then
-    check_error(self, query, 3)
-  end
-  if C.db_result_nfields(rs) > 0 then
-    return rs
-  end
-  return nil
+  local r = statement_result(self, C.db_async_result(self), query)
+  return r
 end
 
 function con_m.prepare(self, query)
@@ -128,21 +123,10 @@ function con_m.prepare(self, query)
   return stmt
 end
 
--- next result of `con` for the API name `what` (errors as sysbench.sql)
-local function next_result(con, what)
-  drive(con, C.db_next_result_start(con))
-  local rs = C.db_async_result(con)
-  if rs == nil then
-    if C.db_conn_error(con) ~= 0 then
-      check_error(con, what, 4)
-    end
-    return nil
-  end
-  return rs
-end
-
 function con_m.next_result(self)
-  return next_result(self, "<next result>")
+  drive(self, C.db_next_result_start(self))
+  local r = next_result_of(self, C.db_async_result(self), "<next result>")
+  return r
 end
 
 function con_m.reconnect(self)
@@ -163,15 +147,14 @@ local function bulk_flush(self, what)
   end
 end
 
-function con_m.bulk_insert_next(self, row)
-  if C.db_bulk_needs_flush(self, #row) then
-    bulk_flush(self, "db_bulk_insert_next()")
-  end
-  if C.db_bulk_insert_next(self, row, #row) ~= 0 then
-    if C.db_conn_error(self) ~= 0 then
-      check_error(self, "<bulk insert>", 3)
+do
+  local add_row = con_m.bulk_insert_next
+  function con_m.bulk_insert_next(self, row)
+    if C.db_bulk_needs_flush(self, #row) then
+      bulk_flush(self, "db_bulk_insert_next()")
     end
-    error("db_bulk_insert_next() failed", 2)
+    -- the buffer has room now; a tail call keeps the error levels
+    return add_row(self, row)
   end
 end
 
@@ -183,18 +166,15 @@ end
 function stmt_m.execute(self)
   local con = C.db_stmt_connection(self)
   drive(con, C.db_execute_start(self))
-  local rs = C.db_async_result(con)
-  if rs == nil then
-    check_error(con, "<prepared statement>", 3)
-  end
-  if C.db_result_nfields(rs) > 0 then
-    return rs
-  end
-  return nil
+  local r = statement_result(con, C.db_async_result(con), "<prepared statement>")
+  return r
 end
 
 function stmt_m.next_result(self)
-  return next_result(C.db_stmt_connection(self), "<prepared statement>")
+  local con = C.db_stmt_connection(self)
+  drive(con, C.db_next_result_start(con))
+  local r = next_result_of(con, C.db_async_result(con), "<prepared statement>")
+  return r
 end
 
 function stmt_m.close(self)
@@ -340,44 +320,18 @@ function M.phase_function(tid, name)
   return nil
 end
 
--- The default event loop of a VU (thread mode's thread_run, with --rate
--- arrivals waited for on the worker's timers).
-function M.run(tid)
-  local E, V = envs[tid], views[tid]
-  local more, start, stop = C.sb_vu_more_events, C.sb_event_start, C.sb_event_stop
-  local RESTART = S.error.RESTART_EVENT
-  while true do
-    local m = more(tid)
-    if m == 2 then
-      m = co_yield()
-    end
-    if m ~= 1 then
-      return
-    end
-    start(tid)
-    local ok, ret
-    while true do
-      ok, ret = pcall(E.event, tid)
-      if ok then
-        break
-      end
-      if type(ret) == "table" and ret.errcode == RESTART then
-        C.sb_event_restarted(tid)
-        local hook = V.hooks.before_restart_event
-        if hook then
-          hook(ret)
-        end
-      else
-        error(ret, 0)
-      end
-    end
-    -- A non-nil, non-false return value stops this VU; that event is not
-    -- counted.
-    if ret then
-      return
-    end
-    stop(tid)
+-- The default event loop of a VU: thread mode's (sysbench.lua), in the
+-- VU's environment, with --rate arrivals waited for on the worker's timers.
+local function more_events(tid)
+  local m = C.sb_vu_more_events(tid)
+  if m == 2 then
+    m = co_yield()
   end
+  return m == 1
+end
+
+function M.run(tid)
+  return S.__event_loop(tid, more_events, envs[tid])
 end
 
 return M

@@ -163,25 +163,27 @@ require("sysbench.histogram")
 require("sysbench.sql")
 require("sysbench.compat")
 
--- The default event loop (§4.2). A script may define its own global
--- thread_run; it then replaces this one, since the script runs later.
-function thread_run(thread_id)
-  local more_events = C.sb_more_events
+-- The event loop of a thread (§4.2): while more(thread_id), one event of
+-- env.event (env: the globals the script runs in; event mode passes a
+-- virtual user's environment), restarted on RESTART_EVENT errors with
+-- env.sysbench.hooks.before_restart_event. Globals are looked up per
+-- event, as a script may replace them.
+function sysbench.__event_loop(thread_id, more, env)
   local event_start = C.sb_event_start
   local event_stop = C.sb_event_stop
   local RESTART = sysbench.error.RESTART_EVENT
 
-  while more_events(thread_id) do
+  while more(thread_id) do
     event_start(thread_id)
     local ok, ret
     while true do
-      ok, ret = pcall(event, thread_id)
+      ok, ret = pcall(env.event, thread_id)
       if ok then
         break
       end
       if type(ret) == "table" and ret.errcode == RESTART then
         C.sb_event_restarted(thread_id)
-        local hook = sysbench.hooks.before_restart_event
+        local hook = env.sysbench.hooks.before_restart_event
         if hook then
           hook(ret)
         end
@@ -196,6 +198,12 @@ function thread_run(thread_id)
     end
     event_stop(thread_id)
   end
+end
+
+-- The default event loop. A script may define its own global thread_run;
+-- it then replaces this one, since the script runs later.
+function thread_run(thread_id)
+  return sysbench.__event_loop(thread_id, C.sb_more_events, _G)
 end
 
 -- ---- reporters (§6.6) -------------------------------------------------------

@@ -95,6 +95,32 @@ local function check_error(con, query, level)
                       errdesc.sql_errmsg), level)
 end
 
+-- The API's value for a statement whose outcome is `rs` on `con`: the
+-- result when it has columns, nil when it has none; on failure the error,
+-- raised at the level of the script's call (so call this as
+-- `local r = statement_result(...); return r`, never as a tail call, which
+-- would drop a stack level). `what` names the statement in the error.
+local function statement_result(con, rs, what)
+  if rs == nil then
+    check_error(con, what, 4)
+  end
+  if C.db_result_nfields(rs) > 0 then
+    return rs
+  end
+  return nil
+end
+
+-- The same for next_result(): nil when there is no further result.
+local function next_result_of(con, rs, what)
+  if rs == nil then
+    if C.db_conn_error(con) ~= 0 then
+      check_error(con, what, 4)
+    end
+    return nil
+  end
+  return rs
+end
+
 -- ---- driver -------------------------------------------------------------------
 
 local driver_methods = {}
@@ -210,26 +236,15 @@ function stmt_methods.bind_param(self, ...)
 end
 
 function stmt_methods.execute(self)
-  local rs = C.db_execute(self)
-  if rs == nil then
-    check_error(C.db_stmt_connection(self), "<prepared statement>", 3)
-  end
-  if C.db_result_nfields(rs) > 0 then
-    return rs
-  end
-  return nil
+  local r = statement_result(C.db_stmt_connection(self), C.db_execute(self),
+                             "<prepared statement>")
+  return r
 end
 
 function stmt_methods.next_result(self)
   local con = C.db_stmt_connection(self)
-  local rs = C.db_next_result(con)
-  if rs == nil then
-    if C.db_conn_error(con) ~= 0 then
-      check_error(con, "<prepared statement>", 3)
-    end
-    return nil
-  end
-  return rs
+  local r = next_result_of(con, C.db_next_result(con), "<prepared statement>")
+  return r
 end
 
 function stmt_methods.close(self)
@@ -243,14 +258,8 @@ ffi.metatype("sql_statement", { __index = stmt_methods })
 local con_methods = {}
 
 function con_methods.query(self, query)
-  local rs = C.db_query(self, query, #query)
-  if rs == nil then
-    check_error(self, query, 3)
-  end
-  if C.db_result_nfields(rs) > 0 then
-    return rs
-  end
-  return nil
+  local r = statement_result(self, C.db_query(self, query, #query), query)
+  return r
 end
 
 function con_methods.query_row(self, query)
@@ -302,14 +311,8 @@ function con_methods.more_results(self)
 end
 
 function con_methods.next_result(self)
-  local rs = C.db_next_result(self)
-  if rs == nil then
-    if C.db_conn_error(self) ~= 0 then
-      check_error(self, "<next result>", 3)
-    end
-    return nil
-  end
-  return rs
+  local r = next_result_of(self, C.db_next_result(self), "<next result>")
+  return r
 end
 
 function con_methods.reconnect(self)
@@ -329,5 +332,7 @@ ffi.metatype("sql_connection", { __index = con_methods })
 sql.__methods = { driver = driver_methods, connection = con_methods,
                   statement = stmt_methods, result = result_methods }
 sql.__check_error = check_error
+sql.__statement_result = statement_result
+sql.__next_result_of = next_result_of
 
 return sql
