@@ -174,6 +174,16 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db bulk_insert: every row inserted" 4000 \
     "$(q $db 'SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2) + (SELECT COUNT(*) FROM sbtest3) + (SELECT COUNT(*) FROM sbtest4)')"
   "$BMK" bulk_insert $O --threads=4 cleanup >/dev/null 2>&1
+
+  # ---- MySQL multiple result sets (next_result) in event mode -------------------
+  if [ $db = mysql ]; then
+    run_bmk "$EV/multi_results.lua" $O prepare
+    run_bmk "$EV/multi_results.lua" $O --threads=4 --workers=2 --events=8 run
+    assert_eq "mysql multiple result sets on 2 workers exit 0" 0 "$RC"
+    assert_eq "mysql multiple result sets: text and prepared CALLs read both sets" 8 \
+      "$(printf '%s\n' "$OUT" | grep '^vu ' | tr ' ' '\n' | grep -c '^1|2,3/1|2,3$')"
+    "$BMK" "$EV/multi_results.lua" $O cleanup >/dev/null 2>&1
+  fi
 done
 
 # ---- the kit's OLTP and dbSTRESS workloads in event mode ----------------------------
