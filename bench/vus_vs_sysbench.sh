@@ -14,14 +14,18 @@
 #     (process start to "Threads started!");
 #   - peak RSS (wait4's ru_maxrss) and RSS per user, over a 10-user run of
 #     the same tool (so the per-user figure is what each user adds);
-#   - client CPU (user+sys) per query.
+#   - client CPU (user+sys) per query;
+#   - bmk only: the time from SIGINT to its exit with the report (it is
+#     interrupted after running `seconds`; target: within 2 s).
 # Each user runs `SELECT 1` then sleeps 1 s (bmk: sysbench.sleep, a timer;
 # sysbench: usleep in its thread). Then bmk's RSS per user with the
 # oltp_read_write script loaded (11 prepared statements per user; target
 # <= 80 KB), and client CPU per query of oltp_point_select at 64 users:
 # event mode on 2 workers vs thread mode (64 threads).
 # The VUs are capped by the open-files hard limit (one connection each)
-# and the server's max_connections.
+# and the server's max_connections. bmk's users log in 1 ms apart per
+# worker (--login-delay=1): a server flooded with thousands of handshakes
+# at once times some of them out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 vus=${1:-20000}
@@ -70,9 +74,16 @@ python3 - "$BMK" "$tmp" "$opts" "$vus" "$secs" <<'PY'
 import os, re, subprocess, sys, time
 bmk, tmp, opts, vus, secs = sys.argv[1], sys.argv[2], sys.argv[3].split(), int(sys.argv[4]), sys.argv[5]
 
-def run(cmd):
-    """Runs cmd; returns (output, seconds to 'Threads started!', cpu s, maxrss KB, rc)."""
+last_interrupt = None
+
+def run(cmd, interrupt_after=None):
+    """Runs cmd; returns (output, seconds to 'Threads started!', cpu s, maxrss KB, rc).
+    With interrupt_after, sends SIGINT that many seconds after the start
+    line and records how long the process took to exit (last_interrupt)."""
+    global last_interrupt
+    import signal
     t0 = time.monotonic()
+    sent = None
     out_path = os.path.join(tmp, "out")
     pid = os.fork()
     if pid == 0:
@@ -91,7 +102,13 @@ def run(cmd):
                     started = time.monotonic() - t0
             except OSError:
                 pass
+        elif interrupt_after is not None and sent is None and \
+                time.monotonic() - t0 - started >= interrupt_after:
+            os.kill(pid, signal.SIGINT)
+            sent = time.monotonic()
         time.sleep(0.05)
+    if sent is not None:
+        last_interrupt = time.monotonic() - sent
     out = open(out_path, errors="replace").read()
     return out, started, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status)
 
@@ -100,15 +117,21 @@ def queries(out):
     return int(m.group(1)) if m else 0
 
 rows = []
-def many(tool, n, extra=()):
+def many(tool, n, extra=(), interrupt_after=None):
     script = os.path.join(tmp, "bmk_select1.lua" if tool == "bmk" else "sb_select1.lua")
     exe = bmk if tool == "bmk" else "sysbench"
     cmd = [exe, script] + opts + ["--threads=%d" % n, "--time=%s" % secs] + list(extra) + ["run"]
-    return run(cmd)
+    return run(cmd, interrupt_after)
 
-base = {t: many(t, 10)[3] for t in ("bmk", "sysbench")}
-out, started, cpu, rss, rc = many("bmk", vus, ["--db-server-stats=off"])
-if rc != 0:
+base = {"bmk": many("bmk", 10, ["--workers=%d" % min(10, os.cpu_count() or 1)])[3],
+        "sysbench": many("sysbench", 10)[3]}
+# event mode even below 1,024 users (the default above): one worker per CPU
+workers = "--workers=%d" % min(vus, os.cpu_count() or 1)
+out, started, cpu, rss, rc = many("bmk", vus, [workers, "--db-server-stats=off", "--login-delay=1",
+                                              "--thread-init-timeout=600",
+                                              "--time=%d" % (int(secs) * 10)],
+                                   interrupt_after=float(secs))
+if rc != 130:
     sys.exit("bmk failed:\n" + out[-3000:])
 rows.append(("bmk (event loop)", vus, started, rss, (rss - base["bmk"]) / vus, cpu / max(queries(out), 1) * 1e6))
 n = vus
@@ -126,15 +149,19 @@ print("%d users, SELECT 1 then 1 s sleep, %s s; RSS per user over a 10-user run"
 print("%-18s %7s %12s %12s %13s %13s" % ("tool", "users", "connect (s)", "peak RSS MB", "RSS/user KB", "CPU/query us"))
 for name, n, started, rss, per, cpuq in rows:
     print("%-18s %7d %12s %12.0f %13.1f %13.1f" % (name, n, "%.1f" % started if started else "-", rss / 1024, per, cpuq))
+print("bmk: SIGINT after %s s of run to exit with the report: %.2f s (target <= 2)" % (secs, last_interrupt or -1))
 
 # RSS per VU with the OLTP read-write script loaded
-rw_users = min(vus, 5000)
+rw_users = min(vus, 2000)
 base_rw = run([bmk, os.path.join(tmp, "bmk_rw_think.lua")] + opts +
-              ["--tables=4", "--table-size=10000", "--threads=10", "--workers=2", "--time=5", "--db-server-stats=off", "run"])[3]
+              ["--tables=1", "--table-size=10000", "--threads=10", "--workers=2", "--time=5", "--db-server-stats=off", "run"])[3]
 out, started, cpu, rss, rc = run([bmk, os.path.join(tmp, "bmk_rw_think.lua")] + opts +
-              ["--tables=4", "--table-size=10000", "--threads=%d" % rw_users, "--time=%s" % secs, "--db-server-stats=off", "run"])
+              ["--tables=1", "--table-size=10000", "--threads=%d" % rw_users, "--workers=2",
+               "--time=%s" % secs, "--db-server-stats=off", "--login-delay=1",
+               "--thread-init-timeout=600", "run"])
 print()
-print("bmk oltp_read_write (1 s think time), %d users: peak RSS %.0f MB, %.1f KB per user (target <= 80)%s"
+print("bmk oltp_read_write (--tables=1: 11 prepared statements per user, 1 s think time), %d users:\n"
+      "  peak RSS %.0f MB, %.1f KB per user (target <= 80)%s"
       % (rw_users, rss / 1024, (rss - base_rw) / rw_users, "" if rc == 0 else " [run failed]"))
 
 # client CPU per query at 64 users: event mode vs thread mode

@@ -244,15 +244,17 @@ if [ -z "${BMK_TEST_DBS:-}" ] || [[ " $BMK_TEST_DBS " == *" mysql "* ]]; then
   done
   assert_eq "mysql 5000 VUs: clean shutdown (connections closed)" 1 "$gone"
 
-  # the server's max_connections reached during the ramp
+  # the server's max_connections reached during the ramp (the issue's
+  # 4,001st of 5,000, scaled down to keep CI short: 1,501st of 2,000;
+  # MariaDB lets one more in for privileged users such as sbtest)
   maxc=$(mysql_q 'SELECT @@max_connections')
-  mysql_q "SET GLOBAL max_connections = 4000"
-  BMK_TIMEOUT=180 run_bmk oltp_point_select $O --tables=1 --table-size=1000 --threads=5000 --time=5 run
+  mysql_q "SET GLOBAL max_connections = 1500"
+  BMK_TIMEOUT=180 run_bmk oltp_point_select $O --tables=1 --table-size=1000 --threads=2000 --workers=2 --time=5 run
   mysql_q "SET GLOBAL max_connections = $maxc"
-  assert_eq "max_connections 4000 for 5000 VUs: exit 1" 1 "$RC"
+  assert_eq "max_connections 1500 for 2000 VUs: exit 1" 1 "$RC"
   assert_contains "max_connections: initialization failed" "$OUT" "Threads initialization failed!"
   assert_match "max_connections: how far the ramp got" "$OUT" \
-    "FATAL: 4(00[01]|0[0-9][0-9]|[0-9][0-9]) of 5000 virtual users initialized|FATAL: 3[0-9]{3} of 5000 virtual users initialized"
+    "FATAL: 1(50[01]|4[0-9][0-9]) of 2000 virtual users initialized"
   assert_contains "max_connections: names the limit" "$OUT" "its connection limit is reached (MariaDB/MySQL max_connections"
   check "max_connections: the driver's message once" test "$(printf '%s\n' "$OUT" | grep -c 'Too many connections')" -le 2
   "$BMK" oltp_point_select $O --tables=1 --table-size=1000 cleanup >/dev/null 2>&1
