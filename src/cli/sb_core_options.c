@@ -216,6 +216,21 @@ int sb_core_read_config(sb_run_config_t *cfg)
     cfg->forced_shutdown = -1;
 
   cfg->thread_init_timeout = sb_opt_int("thread-init-timeout");
+  /* --thread-init-timeout covers the whole --login-delay ramp: a ramp
+     longer than it can only end in a timeout, so say so at once */
+  if (cfg->event_mode && cfg->login_delay_ms > 0 && cfg->thread_init_timeout > 0)
+  {
+    unsigned per_worker = sb_plan_vus_of_worker(0, cfg->threads, cfg->workers);
+    double ramp_s = (double) sb_plan_login_offset_ns(per_worker - 1, cfg->login_delay_ms) / 1e9;
+    if (ramp_s >= cfg->thread_init_timeout)
+    {
+      log_text(LOG_FATAL, "--login-delay=%g staggers %u virtual users per worker over %.0f s, "
+               "longer than --thread-init-timeout=%g: raise --thread-init-timeout (0 = no "
+               "limit) or lower --login-delay", cfg->login_delay_ms, per_worker, ramp_s,
+               cfg->thread_init_timeout);
+      return -1;
+    }
+  }
   cfg->thread_stack_size = (size_t) sb_opt_size("thread-stack-size");
 
   cfg->rate = sb_opt_double("rate");

@@ -49,6 +49,10 @@ assert_contains "--workers > --threads message" "$OUT" "--workers=8 is more than
 run_bmk cpu --threads=4 --async-sessions=0 run
 assert_eq "--async-sessions=0 exit 1" 1 "$RC"
 assert_contains "--async-sessions=0 message" "$OUT" "Invalid value for --async-sessions: '0'"
+run_bmk cpu --threads=100 --workers=2 --login-delay=1000 --thread-init-timeout=30 run
+assert_eq "--login-delay ramp longer than --thread-init-timeout: exit 1" 1 "$RC"
+assert_contains "--login-delay ramp: what to do" "$OUT" \
+  "--login-delay=1000 staggers 50 virtual users per worker over 49 s, longer than --thread-init-timeout=30"
 run_bmk cpu --threads=2 --workers=3 --async-sessions=4 run
 assert_contains "--async-sessions with other --workers" "$OUT" "--workers=3 contradicts it"
 run_bmk cpu --threads=8 --workers=2 --events=4000 --cpu-max-prime=100 --debug run
