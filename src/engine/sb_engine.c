@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -412,47 +411,6 @@ static void *worker_main(void *arg)
 
 /* ---- run -------------------------------------------------------------------- */
 
-static void print_mode_block(void)
-{
-  log_text(LOG_NOTICE, "Running the test with following options:");
-  log_text(LOG_NOTICE, "Number of threads: %u", eng_cfg.threads);
-  if (eng_cfg.event_mode)
-    log_text(LOG_NOTICE, "Virtual users: %u on %u worker thread%s (event loop)",
-             eng_cfg.threads, eng_cfg.workers, eng_cfg.workers == 1 ? "" : "s");
-  if (eng_cfg.warmup > 0)
-    log_text(LOG_NOTICE, "Warmup time: %gs", eng_cfg.warmup);
-  if (eng_cfg.rate > 0)
-    log_text(LOG_NOTICE, "Target transaction rate: %g/sec", eng_cfg.rate);
-  if (eng_cfg.report_interval > 0)
-    log_text(LOG_NOTICE, "Report intermediate results every %g second(s)",
-             eng_cfg.report_interval);
-  if (eng_cfg.ncheckpoints > 0)
-  {
-    char buf[4096];
-    size_t n = 0;
-    for (unsigned i = 0; i < eng_cfg.ncheckpoints && n < sizeof(buf) - 32; i++)
-      n += (size_t) snprintf(buf + n, sizeof(buf) - n, "%s%g", i ? ", " : "",
-                             eng_cfg.checkpoints[i]);
-    log_text(LOG_NOTICE, "Report checkpoint(s) at %s seconds", buf);
-  }
-  if (eng_cfg.debug)
-    log_text(LOG_NOTICE, "Debug mode enabled.\n");
-  if (sb_opt_bool("validate"))
-    log_text(LOG_NOTICE, "Validation checks: on.\n");
-  const sb_rand_params_t *rp = sb_rand_params();
-  if (rp->seed_from_clock)
-    log_text(LOG_NOTICE, "Initializing random number generator from current time\n");
-  else
-    log_text(LOG_NOTICE, "Initializing random number generator from seed (%lu).\n",
-             (unsigned long) rp->seed);
-  if (eng_cfg.forced_shutdown >= 0 && eng_cfg.time_limit > 0)
-    log_text(LOG_NOTICE, "Forcing shutdown in %g seconds",
-             eng_cfg.time_limit + eng_cfg.warmup + eng_cfg.forced_shutdown);
-  log_text(LOG_NOTICE, "%s", "");
-  if (eng_ctest && eng_ctest->print_mode)
-    eng_ctest->print_mode();
-}
-
 /* Waits for a signal or `timeout_ns`; returns the signal or 0. */
 static int wait_signal(const sigset_t *set, uint64_t timeout_ns)
 {
@@ -518,136 +476,6 @@ static double epoch_now(void)
   return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
-/* Per-type rows, the latency-limit line, the server-side block and the
-   result files, after the standard report. */
-static void report_extras(const snap_t *cur, const sb_stat_t *st, sb_hdr_t *run_hist,
-                          const char *reason, int exit_code)
-{
-  sb_evtype_stat_t *t = sb_evtype_stats_new();
-  sb_type_row_t rows[SB_EVTYPE_MAX];
-  unsigned n = 0;
-  uint64_t late = 0;
-  if (t)
-  {
-    sb_evtype_add(t, cur->types);
-    sb_evtype_sub(t, eng_base.types);
-    n = eng_type_rows(t, st->time_total, rows);
-    for (unsigned i = 0; i < sb_evtype_count(); i++)
-      late += t[i].late;
-  }
-  log_lock();
-  if (n > 1)
-    sb_report_types(stdout, rows, n);
-  if (eng_cfg.latency_limit_ns)
-    sb_report_latency_limit(stdout, (double) eng_cfg.latency_limit_ns / 1e6, late, st->events);
-  fflush(stdout);
-  log_unlock();
-  sb_server_stats_print();
-  if (sb_results_finish(st, run_hist, t, rows, n, late, reason, exit_code) != 0 && exit_code == 0)
-    g_results_failed = 1;
-  sb_evtype_stats_free(t);
-}
-
-/* Prints the final (or interrupted) report, then report_extras with the
-   run's `exit_code`. `unfinished` closes events in flight at a forced
-   shutdown. */
-static void final_report(const char *interrupt_reason, unsigned *unfinished, int exit_code)
-{
-  snap_t cur;
-  sb_hdr_t *scratch = sb_hdr_new();
-  eng_snap_alloc(&cur);
-  eng_snap_take(&cur);
-  uint64_t end = eng_stop_ns ? eng_stop_ns : cur.t_ns;
-
-  if (unfinished)
-  {
-    *unfinished = 0;
-    for (unsigned i = 0; i < eng_cfg.threads; i++)
-      if (ck_pr_load_int(&eng_vus[i].in_event))
-      {
-        uint64_t lat = end > eng_vus[i].start_ns ? end - eng_vus[i].start_ns : 0;
-        sb_hdr_record(cur.hist, lat);
-        cur.lat_sum_ns += lat;
-        cur.thr_lat_sum[i] += lat;
-        cur.thr_events[i]++;
-        cur.cnt.v[SB_CNT_EVENT]++;
-        sb_evtype_record(cur.types, eng_vus[i].cur_type, lat, 0,
-                         eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns);
-        if (lat > eng_vus[i].lat_max_ns)
-          eng_vus[i].lat_max_ns = lat;
-        (*unfinished)++;
-      }
-  }
-
-  double elapsed = end > eng_t0_ns ? (double) (end - eng_t0_ns) / 1e9 : 0;
-  sb_stat_t st;
-  eng_stat_cumulative(&st, &cur, scratch, elapsed);
-
-  if (unfinished && *unfinished > 0)
-    log_text(LOG_NOTICE, "\nNumber of unfinished transactions on forced shutdown: %u",
-             *unfinished);
-  if (interrupt_reason)
-    log_text(LOG_NOTICE, "Run interrupted: %s; the report covers %.2fs of measured time.",
-             interrupt_reason, elapsed);
-
-  if (eng_cfg.histogram)
-  {
-    sb_hdr_copy(scratch, cur.hist);
-    sb_hdr_sub(scratch, eng_base.hist);
-    log_lock();
-    sb_hdr_print_sysbench(scratch, stdout);
-    fflush(stdout);
-    log_unlock();
-  }
-  /* Hooks run in the global state (eng_workers' states are gone). */
-  eng_print_cumulative(eng_ctest ? NULL : sb_lua_global(), &st);
-  eng_print_debug_threads(&cur);
-  sb_hdr_copy(scratch, cur.hist);
-  sb_hdr_sub(scratch, eng_base.hist);
-  report_extras(&cur, &st, scratch, interrupt_reason, exit_code);
-  eng_snap_free(&cur);
-  sb_hdr_free(scratch);
-}
-
-/* ---- file descriptors ------------------------------------------------------- */
-
-static struct rlimit fd_limit;
-static int fd_refused;
-
-/* Refuses connections when the open-files limit cannot hold one per VU
-   (db_set_connect_check): the first attempt says why, once. */
-static int check_fds(void)
-{
-  if (ck_pr_fas_int(&fd_refused, 1) == 0)
-    log_text(LOG_FATAL, "cannot open a connection for each of the %u virtual users: the "
-             "open-files limit is %llu (ulimit -n; hard limit %llu) and bmk needs %llu; "
-             "raise it (ulimit -n %llu, which above the hard limit needs root) or lower "
-             "--threads", eng_cfg.threads, (unsigned long long) fd_limit.rlim_cur,
-             (unsigned long long) fd_limit.rlim_max,
-             (unsigned long long) sb_plan_fds_needed(eng_cfg.threads),
-             (unsigned long long) sb_plan_fds_needed(eng_cfg.threads));
-  return -1;
-}
-
-/* Raises RLIMIT_NOFILE towards what the VUs need, up to the hard limit;
-   when that is not enough, connections are refused with a message before
-   any is opened (the script may not connect at all). */
-static void fd_budget(void)
-{
-  uint64_t need = sb_plan_fds_needed(eng_cfg.threads);
-  db_set_connect_check(NULL);
-  if (getrlimit(RLIMIT_NOFILE, &fd_limit) != 0 || fd_limit.rlim_cur == RLIM_INFINITY ||
-      fd_limit.rlim_cur >= need)
-    return;
-  struct rlimit want = fd_limit;
-  want.rlim_cur = fd_limit.rlim_max == RLIM_INFINITY || fd_limit.rlim_max >= need
-    ? (rlim_t) need : fd_limit.rlim_max;
-  if (setrlimit(RLIMIT_NOFILE, &want) == 0)
-    fd_limit.rlim_cur = want.rlim_cur;
-  if (fd_limit.rlim_cur < need)
-    db_set_connect_check(check_fds);
-}
-
 /* Waits for every started VU's thread_init, within
    --thread-init-timeout (which covers a whole --login-delay ramp).
    Returns 0 when all succeeded; on a failure stops the workers, joins
@@ -698,49 +526,6 @@ static int wait_init(const sigset_t *sigs, unsigned created, unsigned expected)
 static unsigned vus_of_worker(unsigned w)
 {
   return (eng_cfg.threads - w + eng_cfg.workers - 1) / eng_cfg.workers;
-}
-
-/* Allocates the workers and VUs with their statistics. 0, or 1 (FATAL
-   printed). */
-static int alloc_run(void)
-{
-  if (eng_cfg.workers == 0 || eng_cfg.workers > eng_cfg.threads)
-    eng_cfg.workers = eng_cfg.threads;
-  eng_workers = NULL;
-  eng_vus = NULL;
-  if (posix_memalign((void **) &eng_workers, 64, sizeof(sb_worker_t) * eng_cfg.workers) != 0 ||
-      posix_memalign((void **) &eng_vus, 64, sizeof(sb_vu_t) * eng_cfg.threads) != 0)
-  {
-    log_text(LOG_FATAL, "out of memory allocating %u threads", eng_cfg.threads);
-    return 1;
-  }
-  memset(eng_workers, 0, sizeof(sb_worker_t) * eng_cfg.workers);
-  memset(eng_vus, 0, sizeof(sb_vu_t) * eng_cfg.threads);
-  for (unsigned i = 0; i < eng_cfg.threads; i++)
-  {
-    eng_vus[i].tid = (int) i;
-    eng_vus[i].worker = i % eng_cfg.workers;
-    eng_vus[i].lat_min_ns = UINT64_MAX;
-  }
-  for (unsigned i = 0; i < eng_cfg.workers; i++)
-  {
-    eng_workers[i].index = i;
-    eng_workers[i].hist = sb_hdr_new();
-    eng_workers[i].types = sb_evtype_stats_new();
-    if (eng_workers[i].hist == NULL || eng_workers[i].types == NULL)
-    {
-      log_text(LOG_FATAL, "out of memory allocating histograms for %u threads", eng_cfg.workers);
-      return 1;
-    }
-  }
-  /* Event mode: one counter slot per worker (its only writer). */
-  if (eng_cfg.event_mode && sb_counters_init_grouped(eng_cfg.threads, eng_cfg.workers) != 0)
-  {
-    log_text(LOG_FATAL, "out of memory allocating counters");
-    return 1;
-  }
-  eng_snap_alloc(&eng_base);
-  return 0;
 }
 
 /* Creates the worker threads; returns how many started (a failure stops
@@ -798,12 +583,12 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
 
   if (sb_results_open(eng_cfg.results_path, eng_cfg.hdrlog_path) != 0)
     return 1;
-  print_mode_block();
+  eng_print_mode_block();
 
-  if (alloc_run() != 0)
+  if (eng_alloc_run() != 0)
     return 1;
   if (!eng_ctest)
-    fd_budget();
+    eng_fd_budget();
 
   log_text(LOG_NOTICE, "Initializing worker threads...\n");
   if (eng_cfg.sync_file && *eng_cfg.sync_file)
@@ -969,7 +754,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   {
     log_text(LOG_FATAL, "The --max-time limit has expired, forcing shutdown...");
     unsigned unfinished = 0;
-    final_report(NULL, &unfinished, 2);
+    eng_final_report(NULL, &unfinished, 2);
     log_flush();
     _exit(2);
   }
@@ -989,7 +774,8 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     for (unsigned i = 0; i < created; i++)
       pthread_join(eng_workers[i].thread, NULL);
 
-  final_report(reason, NULL, exit_code);
+  if (eng_final_report(reason, NULL, exit_code) != 0 && exit_code == 0)
+    g_results_failed = 1;
   sb_server_stats_close();
   if (g_results_failed && exit_code == 0)
     exit_code = 1;

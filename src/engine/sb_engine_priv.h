@@ -114,6 +114,10 @@ int eng_next_event(int tid, uint64_t *arrival);
 void eng_arrival_reached(int tid, uint64_t arrival);
 
 /* sb_stats.c */
+/* Allocates eng_workers (eng_cfg.workers) and eng_vus (eng_cfg.threads)
+   with their statistics, the baseline, and in event mode one counter slot
+   per worker. 0, or 1 (FATAL printed). Main thread, before the workers. */
+int eng_alloc_run(void);
 int eng_snap_alloc(snap_t *s);
 void eng_snap_free(snap_t *s);
 void eng_snap_take(snap_t *s);
@@ -129,6 +133,23 @@ void eng_print_debug_threads(const snap_t *cur);
 /* Fills `rows` (SB_EVTYPE_MAX entries) from per-type sums over `seconds`:
    one row per type that ran, in registration order. Returns the count. */
 unsigned eng_type_rows(const sb_evtype_stat_t *t, double seconds, sb_type_row_t *rows);
+
+/* Prints the run-mode block (sysbench's "Running the test with following
+   options:" lines, plus the event-mode line). */
+void eng_print_mode_block(void);
+
+/* Prints the final (or interrupted) report, the per-type table, the
+   latency-limit line and the server-side block, and writes the result
+   files with the run's `exit_code`. `unfinished` (may be NULL) receives
+   the events closed in flight at a forced shutdown. Returns non-zero when
+   a result file could not be written. */
+int eng_final_report(const char *interrupt_reason, unsigned *unfinished, int exit_code);
+
+/* sb_fdlimit.c: raises RLIMIT_NOFILE towards one descriptor per VU (up
+   to the hard limit) and, when that is not enough, makes the first
+   connect attempt fail with a message naming the limit
+   (db_set_connect_check). Main thread, before the workers start. */
+void eng_fd_budget(void);
 
 /* sb_reporter.c: starts / stops the reporter thread (interval lines and
    checkpoints). stop waits for it. */

@@ -25,61 +25,13 @@
 #include "core/sb_timer.h"
 #include "engine/sb_engine_priv.h"
 #include "engine/sb_loop.h"
+#include "engine/sb_loop_priv.h"
 #include "engine/sb_timerq.h"
 #include "engine/sb_vuplan.h"
 #include "lua/sb_lua.h"
 
-/* Where a VU is in its life (thread mode's worker_main, step by step). */
-typedef enum {
-  PH_LOGIN,          /* not started yet (--login-delay) */
-  PH_CHUNK,          /* running the script's main chunk */
-  PH_INIT,           /* thread_init */
-  PH_START_LINE,     /* waiting for the start line */
-  PH_RUN,            /* thread_run */
-  PH_END_LINE,       /* waiting at the end line */
-  PH_DONE,           /* thread_done */
-  PH_GONE            /* finished */
-} phase_t;
-
-/* What a VU waits for. */
-typedef enum { W_NONE, W_RUNQ, W_IO, W_TIMER, W_LINE } wait_t;
-
-typedef struct lvu {
-  sb_tq_ent_t timer;         /* first: timer entries map back to the VU */
-  sb_vu_t *vu;
-  lua_State *co;             /* its coroutine, NULL until it starts */
-  int ref;                   /* registry reference of the coroutine */
-  uint32_t index;            /* in the worker's array (epoll data) */
-  uint8_t phase;
-  uint8_t wait;
-  bool interruptible;        /* a stop wakes the wait early */
-  bool init_failed;
-  bool failed;               /* its coroutine raised an error */
-  bool quiet;                /* its db_quiet_connect_errors() setting */
-  bool run_ready;            /* thread_run is pushed on its coroutine */
-  bool has_value;            /* resume with `value` */
-  int value;
-  int wait_fd;
-  uint64_t arrival;          /* --rate: the arrival it waits for */
-  uint64_t rng[2];
-  struct lvu *next;          /* run queue */
-} lvu_t;
-
-struct sb_loop {
-  sb_worker_t *w;
-  lvu_t *vus;
-  unsigned n;
-  unsigned gone;             /* VUs finished */
-  sb_timerq_t tq;
-  lvu_t *rq_head, *rq_tail;
-  int epfd, evfd;
-  lvu_t *current;            /* the VU being resumed */
-  bool stop_seen, start_seen, abort_seen;
-  bool poked;                /* the eventfd fired: look at the lines */
-};
-
 /* The loop of the calling thread (FFI entry points find their VU here). */
-static _Thread_local struct sb_loop *tl_loop;
+_Thread_local struct sb_loop *tl_loop;
 
 /* Every worker's loop, for sb_loop_wake_all (published once each). */
 static struct sb_loop **loops;
@@ -99,7 +51,7 @@ static struct {
 
 /* ---- run queue and waits --------------------------------------------------- */
 
-static void enqueue(struct sb_loop *l, lvu_t *v)
+void loop_enqueue(struct sb_loop *l, lvu_t *v)
 {
   v->wait = W_RUNQ;
   v->next = NULL;
@@ -130,21 +82,16 @@ static void wake(struct sb_loop *l, lvu_t *v, int value)
   v->has_value = true;
   v->value = value;
   v->interruptible = false;
-  enqueue(l, v);
+  loop_enqueue(l, v);
 }
 
-static void arm_timer(struct sb_loop *l, lvu_t *v, uint64_t due)
+void loop_arm_timer(struct sb_loop *l, lvu_t *v, uint64_t due)
 {
   if (sb_tq_arm(&l->tq, &v->timer, due) != 0)
   {
     log_text(LOG_FATAL, "out of memory in the event loop");
     abort();
   }
-}
-
-static uint64_t ms_from_now(double ms)
-{
-  return sb_now_ns() + (uint64_t) (ms * 1e6);
 }
 
 /* ---- VU context switch ------------------------------------------------------- */
@@ -228,7 +175,7 @@ static void to_end_line(struct sb_loop *l, lvu_t *v)
   v->phase = PH_END_LINE;
   v->wait = W_LINE;
   if (!eng_end_line_holds())
-    enqueue(l, v);
+    loop_enqueue(l, v);
 }
 
 /* The VU's current phase completed without error: go to the next one. */
@@ -241,7 +188,7 @@ static void phase_next(struct sb_loop *l, lvu_t *v)
     v->phase = PH_INIT;
     if (push_phase(l, v, "thread_init"))
     {
-      enqueue(l, v);
+      loop_enqueue(l, v);
       return;
     }
     /* no thread_init */
@@ -254,7 +201,7 @@ static void phase_next(struct sb_loop *l, lvu_t *v)
     v->run_ready = push_phase(l, v, "thread_run");
     eng_vu_ready(false);
     if (l->start_seen)
-      enqueue(l, v);
+      loop_enqueue(l, v);
     return;
   case PH_RUN:
     to_end_line(l, v);
@@ -312,7 +259,7 @@ static void vu_start(struct sb_loop *l, lvu_t *v)
     return;
   }
   v->phase = PH_CHUNK;
-  enqueue(l, v);
+  loop_enqueue(l, v);
 }
 
 /* Runs the VU until it waits or finishes its phase. */
@@ -346,7 +293,7 @@ static void step(struct sb_loop *l, lvu_t *v)
     lua_settop(v->co, 0);
     /* a plain coroutine.yield() from the script: let the others run */
     if (v->wait == W_NONE)
-      enqueue(l, v);
+      loop_enqueue(l, v);
     return;
   }
   if (rc == 0)
@@ -368,7 +315,7 @@ static void leave_start_line(struct sb_loop *l, lvu_t *v)
   {
     ck_pr_store_int(&v->vu->running, 1);
     v->phase = PH_RUN;
-    enqueue(l, v);
+    loop_enqueue(l, v);
     return;
   }
   if (v->co)
@@ -382,7 +329,7 @@ static void leave_end_line(struct sb_loop *l, lvu_t *v)
   if (!v->init_failed && !v->failed && push_phase(l, v, "thread_done"))
   {
     v->phase = PH_DONE;
-    enqueue(l, v);
+    loop_enqueue(l, v);
     return;
   }
   vu_gone(l, v);
@@ -401,7 +348,7 @@ static void check_lines(struct sb_loop *l)
       {
         /* not started yet: counted as skipped at once */
         sb_tq_cancel(&l->tq, &l->vus[i].timer);
-        enqueue(l, &l->vus[i]);
+        loop_enqueue(l, &l->vus[i]);
       }
   }
   if (!l->stop_seen && sb_engine_stopping())
@@ -478,7 +425,7 @@ static void expire(struct sb_loop *l, uint64_t now)
     lvu_t *v = (lvu_t *) e;
     if (v->phase == PH_LOGIN)
     {
-      enqueue(l, v);
+      loop_enqueue(l, v);
       continue;
     }
     switch (v->wait)
@@ -642,11 +589,11 @@ static void schedule_logins(struct sb_loop *l)
     lvu_t *v = &l->vus[m];
     uint64_t off = sb_plan_login_offset_ns(m, eng_cfg.login_delay_ms);
     if (off == 0)
-      enqueue(l, v);
+      loop_enqueue(l, v);
     else
     {
       v->wait = W_TIMER;
-      arm_timer(l, v, t0 + off);
+      loop_arm_timer(l, v, t0 + off);
     }
   }
 }
@@ -790,99 +737,3 @@ void sb_loop_report_init_failures(unsigned ok, unsigned failed)
              "pgbouncer max_client_conn); raise it or lower --threads", ok + 1);
 }
 
-/* ---- FFI entry points ----------------------------------------------------------- */
-
-int sb_vu_current(void)
-{
-  return sb_tls_tid;
-}
-
-int sb_vu_wait_db(db_conn_t *con)
-{
-  struct sb_loop *l = tl_loop;
-  lvu_t *v = l ? l->current : NULL;
-  if (v == NULL || con == NULL)
-    return 0;
-  int fd = con->wait_fd, want = con->wait_events;
-  if (fd >= 0 && (want & (DB_WAIT_READ | DB_WAIT_WRITE)))
-  {
-    struct epoll_event ev = { .events = EPOLLONESHOT | EPOLLRDHUP, .data.u64 = 0 };
-    if (want & DB_WAIT_READ)
-      ev.events |= EPOLLIN;
-    if (want & DB_WAIT_WRITE)
-      ev.events |= EPOLLOUT;
-    ev.data.u64 = ((uint64_t) (uint32_t) fd << 32) | v->index;
-    /* ONESHOT: each wait arms the descriptor once; a new socket with a
-       recycled number is simply added */
-    if (epoll_ctl(l->epfd, EPOLL_CTL_MOD, fd, &ev) != 0 &&
-        (errno != ENOENT || epoll_ctl(l->epfd, EPOLL_CTL_ADD, fd, &ev) != 0))
-      return 0;
-    v->wait_fd = fd;
-  }
-  else
-    v->wait_fd = -1;
-  if ((want & DB_WAIT_TIMEOUT) && con->wait_timeout_ms >= 0)
-    arm_timer(l, v, ms_from_now(con->wait_timeout_ms));
-  else if (v->wait_fd < 0)
-    return 0;
-  v->wait = W_IO;
-  /* a reconnect back-off (no socket) ends early when the run stops */
-  v->interruptible = v->wait_fd < 0 && sb_engine_running();
-  return 1;
-}
-
-int sb_vu_poll_db(db_conn_t *con)
-{
-  return db_wait_ready(con);
-}
-
-int sb_vu_sleep(double seconds)
-{
-  struct sb_loop *l = tl_loop;
-  lvu_t *v = l ? l->current : NULL;
-  if (v == NULL)
-    return -1;
-  bool in_run = sb_engine_running();
-  if (in_run && sb_engine_stopping())
-    return 0;
-  if (!(seconds > 0))
-    return 2;
-  v->wait = W_TIMER;
-  v->interruptible = in_run;
-  arm_timer(l, v, sb_now_ns() + (uint64_t) (seconds * 1e9));
-  return 1;
-}
-
-int sb_vu_more_events(int thread_id)
-{
-  struct sb_loop *l = tl_loop;
-  lvu_t *v = l ? l->current : NULL;
-  uint64_t arrival = 0;
-  if (!eng_next_event(thread_id, &arrival))
-    return 0;
-  if (arrival == 0)
-    return 1;
-  uint64_t now = sb_now_ns();
-  if (arrival <= now || v == NULL || v->vu->tid != thread_id)
-  {
-    if (arrival > now)
-      sb_sleep_until_ns(arrival);   /* not the running VU: wait in place */
-    eng_arrival_reached(thread_id, arrival);
-    return sb_engine_stopping() ? 0 : 1;
-  }
-  v->wait = W_TIMER;
-  v->interruptible = true;
-  v->arrival = arrival;
-  arm_timer(l, v, arrival);
-  return 2;
-}
-
-int sb_vu_pass(void)
-{
-  struct sb_loop *l = tl_loop;
-  lvu_t *v = l ? l->current : NULL;
-  if (v == NULL)
-    return 0;
-  enqueue(l, v);
-  return 1;
-}
