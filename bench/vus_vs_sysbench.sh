@@ -85,6 +85,7 @@ def run(cmd, interrupt_after=None):
     t0 = time.monotonic()
     sent = None
     out_path = os.path.join(tmp, "out")
+    open(out_path, "w").close()   # before the fork: no stale "Threads started!"
     pid = os.fork()
     if pid == 0:
         fd = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
