@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Throwaway local database servers for trying and testing bmk.
 #
-#   bash BMK/sandbox.sh start|stop|status|env mysql|pgsql
+#   bash BMK/sandbox.sh start|stop|status|env mysql|pgsql|pgbouncer
 #
 # start  starts MariaDB (mysql) or PostgreSQL 15 (pgsql) from Debian's
 #        packages with a fresh data directory under $BMK_SANDBOX_DIR
@@ -12,6 +12,16 @@
 #        no fsync); MariaDB allows LOAD DATA LOCAL INFILE (bmk's fast
 #        load). Waits up to 60 s for the server to accept connections.
 #        Does nothing (exit 0) when the server already runs. Works as root.
+#        For many sessions (bmk's event loop, issue 9): MariaDB runs its
+#        thread pool (thread_handling=pool-of-threads) with
+#        max_connections $BMK_MYSQL_MAX_CONNECTIONS (default 25000) and the
+#        open-files limit to match; `pgbouncer` starts PgBouncer in front
+#        of the pgsql sandbox (start pgsql first) on $BMK_PGBOUNCER_PORT
+#        (default 6432) in transaction pooling, for up to
+#        $BMK_PGBOUNCER_MAX_CLIENTS (default 25000) client connections on
+#        20 server connections. Transaction pooling cannot keep named
+#        prepared statements (PgBouncer 1.18): run bmk through it with
+#        --db-ps-mode=disable.
 # stop   stops the server and removes its data directory
 #        (BMK_SANDBOX_KEEP=1 keeps it).
 # status says whether the server runs (exit 0) or not (exit 1).
@@ -33,7 +43,8 @@
 # (tests/integration/test_tls.sh starts its own TLS pair).
 #
 # Environment: BMK_SANDBOX_DIR, BMK_SANDBOX_PASSWORD, BMK_SANDBOX_KEEP, BMK_SANDBOX_TLS,
-#   BMK_MYSQL_PORT (3306), BMK_PGSQL_PORT (5432),
+#   BMK_MYSQL_PORT (3306), BMK_PGSQL_PORT (5432), BMK_PGBOUNCER_PORT (6432),
+#   BMK_MYSQL_MAX_CONNECTIONS (25000), BMK_PGBOUNCER_MAX_CLIENTS (25000),
 #   BMK_MYSQL_EXTRA_OPTS (more mariadbd options, word-split),
 #   BMK_PGBIN (PostgreSQL bin dir, default the newest /usr/lib/postgresql/*/bin).
 set -euo pipefail
@@ -44,6 +55,9 @@ DIR=${BMK_SANDBOX_DIR:-/tmp/bmk-sandbox}
 PASS=${BMK_SANDBOX_PASSWORD:-sbtest}
 MYSQL_PORT=${BMK_MYSQL_PORT:-3306}
 PGSQL_PORT=${BMK_PGSQL_PORT:-5432}
+PGB_PORT=${BMK_PGBOUNCER_PORT:-6432}
+MY_MAXCONN=${BMK_MYSQL_MAX_CONNECTIONS:-25000}
+PGB_MAXCLIENTS=${BMK_PGBOUNCER_MAX_CLIENTS:-25000}
 PGBIN=${BMK_PGBIN:-}
 if [ -z "$PGBIN" ]; then
   if [ -x /usr/lib/postgresql/15/bin/initdb ]; then
@@ -58,7 +72,7 @@ TLS=${BMK_SANDBOX_TLS:-0}
 tls_dir=$DIR/tls
 
 usage() {
-  echo "usage: bash $0 start|stop|status|env mysql|pgsql" >&2
+  echo "usage: bash $0 start|stop|status|env mysql|pgsql|pgbouncer" >&2
   exit 2
 }
 die() {
@@ -82,6 +96,21 @@ pg_dir=$DIR/pgsql
 pg_data=$pg_dir/data
 pg_sock=$pg_dir/.s.PGSQL.$PGSQL_PORT
 pg_log=$pg_dir/server.log
+pgb_dir=$DIR/pgbouncer
+pgb_pid=$pgb_dir/pgbouncer.pid
+pgb_log=$pgb_dir/pgbouncer.log
+
+# Raises this shell's open-files limit to `n` (as root above the hard
+# limit too), so the servers started from it can hold many connections.
+raise_nofile() {
+  local n=$1
+  if [ "$(ulimit -Hn)" != unlimited ] && [ "$(ulimit -Hn)" -lt "$n" ]; then
+    ulimit -Hn "$n" 2>/dev/null || true
+  fi
+  if [ "$(ulimit -Sn)" != unlimited ] && [ "$(ulimit -Sn)" -lt "$n" ]; then
+    ulimit -Sn "$n" 2>/dev/null || ulimit -Sn "$(ulimit -Hn)" 2>/dev/null || true
+  fi
+}
 
 # -------------------------------------------------------------------- TLS
 
@@ -174,6 +203,9 @@ start_mysql() {
     { tail -20 "$my_dir/install.log" >&2; die "mariadb-install-db failed (log: $my_dir/install.log)"; }
 
   tls_opts=$(tls_mysql_opts) || exit 1
+  # The thread pool serves thousands of connections with a few threads;
+  # each connection still needs a descriptor (and a few for tables).
+  raise_nofile $((MY_MAXCONN + 2000))
   # setsid: the server outlives the shell (and process group) that started it.
   # shellcheck disable=SC2086  # BMK_MYSQL_EXTRA_OPTS and tls_opts are word lists
   setsid "$mysqld" --no-defaults --datadir="$my_dir/data" --user=root \
@@ -182,7 +214,9 @@ start_mysql() {
     --skip-name-resolve --skip-log-bin --sync-binlog=0 \
     --innodb-buffer-pool-size=128M --innodb-log-file-size=256M \
     --innodb-flush-log-at-trx-commit=2 --innodb-doublewrite=0 \
-    --max-connections=1000 --max-prepared-stmt-count=100000 --local-infile=1 \
+    --thread-handling=pool-of-threads --max-connections="$MY_MAXCONN" \
+    --open-files-limit=$((MY_MAXCONN + 2000)) --back-log=4096 \
+    --max-prepared-stmt-count=1000000 --local-infile=1 \
     ${BMK_MYSQL_EXTRA_OPTS:-} </dev/null >/dev/null 2>&1 &
   local spid=$! t
   for ((t = 0; t < TIMEOUT * 4; t++)); do
@@ -336,6 +370,91 @@ stop_pgsql() {
   fi
 }
 
+# -------------------------------------------------------------- PgBouncer
+
+pgbouncer_running() {
+  [ -f "$pgb_pid" ] && kill -0 "$(cat "$pgb_pid" 2>/dev/null)" 2>/dev/null
+}
+
+start_pgbouncer() {
+  if pgbouncer_running; then
+    echo "sandbox: pgbouncer already running (127.0.0.1:$PGB_PORT)"
+    return 0
+  fi
+  local pgb
+  pgb=$(command -v pgbouncer || true)
+  [ -n "$pgb" ] || { [ -x /usr/sbin/pgbouncer ] && pgb=/usr/sbin/pgbouncer; } ||
+    die "pgbouncer not found: apt-get install pgbouncer"
+  pgsql_running || die "start the pgsql sandbox first (bash $0 start pgsql)"
+  port_busy "$PGB_PORT" && die "port 127.0.0.1:$PGB_PORT is already in use (set BMK_PGBOUNCER_PORT)"
+  mkdir -p "$pgb_dir"
+  rm -f "$pgb_pid" "$pgb_log"
+  # Clients authenticate with md5 (cheap: thousands of sessions connect at
+  # once); PgBouncer logs in to the server with the plain password.
+  local p=${PASS//\"/\"\"}
+  printf '"sbtest" "%s"\n' "$p" >"$pgb_dir/userlist.txt"
+  cat >"$pgb_dir/pgbouncer.ini" <<INI
+[databases]
+sbtest = host=127.0.0.1 port=$PGSQL_PORT dbname=sbtest
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $PGB_PORT
+unix_socket_dir = $pgb_dir
+auth_type = md5
+auth_file = $pgb_dir/userlist.txt
+pool_mode = transaction
+max_client_conn = $PGB_MAXCLIENTS
+default_pool_size = 20
+max_db_connections = 40
+server_reset_query =
+ignore_startup_parameters = extra_float_digits,options
+pidfile = $pgb_pid
+logfile = $pgb_log
+log_connections = 0
+log_disconnections = 0
+INI
+  raise_nofile $((PGB_MAXCLIENTS + 200))
+  local as_user=()
+  if [ "$(id -u)" = 0 ]; then
+    chown -R postgres: "$pgb_dir"
+    chmod 700 "$pgb_dir"
+    # it refuses to run as root: -u drops to postgres itself, keeping the
+    # raised descriptor limit (runuser would reset it through PAM)
+    as_user=(-u postgres)
+  fi
+  # -d: daemonises itself (it outlives this shell)
+  "$pgb" -d "${as_user[@]}" "$pgb_dir/pgbouncer.ini" >/dev/null 2>&1 ||
+    { [ -f "$pgb_log" ] && tail -20 "$pgb_log" >&2; die "pgbouncer failed to start (log: $pgb_log)"; }
+  local t
+  for ((t = 0; t < TIMEOUT * 4; t++)); do
+    port_busy "$PGB_PORT" && break
+    sleep 0.25
+  done
+  port_busy "$PGB_PORT" || die "pgbouncer did not listen within $TIMEOUT s (log: $pgb_log)"
+  echo "sandbox: pgbouncer running: 127.0.0.1:$PGB_PORT (transaction pooling), user sbtest, database sbtest"
+}
+
+stop_pgbouncer() {
+  if pgbouncer_running; then
+    local pid t
+    pid=$(cat "$pgb_pid")
+    kill -INT "$pid" 2>/dev/null || true
+    for ((t = 0; t < TIMEOUT * 4; t++)); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.25
+    done
+    kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null
+    echo "sandbox: pgbouncer stopped"
+  else
+    echo "sandbox: pgbouncer was not running"
+  fi
+  if [ "${BMK_SANDBOX_KEEP:-0}" = 1 ]; then
+    echo "sandbox: kept $pgb_dir"
+  else
+    rm -rf "$pgb_dir"
+  fi
+}
+
 # ------------------------------------------------------------------ misc
 
 status() {
@@ -343,6 +462,7 @@ status() {
     case $db in
       mysql) echo "sandbox: mysql running (pid $(cat "$my_pid"), 127.0.0.1:$MYSQL_PORT, socket $my_sock)" ;;
       pgsql) echo "sandbox: pgsql running (pid $(head -1 "$pg_data/postmaster.pid"), 127.0.0.1:$PGSQL_PORT, socket dir $pg_dir)" ;;
+      pgbouncer) echo "sandbox: pgbouncer running (pid $(cat "$pgb_pid"), 127.0.0.1:$PGB_PORT)" ;;
     esac
   else
     echo "sandbox: $db not running"
@@ -367,11 +487,13 @@ print_env() {
       echo "BMK_PGSQL_SOCKET_DIR=\"$pg_dir\""
       echo "BMK_PGSQL_SOCKET=\"$pg_sock\""
       print_tls_env ;;
+    pgbouncer)
+      echo "BMK_PGBOUNCER_OPTS=\"--pgsql-host=127.0.0.1 --pgsql-port=$PGB_PORT --pgsql-user=sbtest --pgsql-password=$PASS --pgsql-db=sbtest --db-ps-mode=disable\"" ;;
   esac
 }
 
-case $db in mysql|pgsql) ;; *) usage ;; esac
-for port in "$MYSQL_PORT" "$PGSQL_PORT"; do
+case $db in mysql|pgsql|pgbouncer) ;; *) usage ;; esac
+for port in "$MYSQL_PORT" "$PGSQL_PORT" "$PGB_PORT"; do
   [[ $port =~ ^[0-9]+$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || die "invalid port '$port'"
 done
 case $action in

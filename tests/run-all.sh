@@ -54,12 +54,14 @@ git ls-files -z | xargs -0 tar cf - | tar xf - -C build-asan
 log "starting throwaway database servers"
 export BMK_SANDBOX_DIR=${BMK_SANDBOX_DIR:-$(mktemp -d /tmp/bmk-test-XXXXXX)}
 cleanup() {
+  bash "$TOP/BMK/sandbox.sh" stop pgbouncer >/dev/null 2>&1 || true
   bash "$TOP/BMK/sandbox.sh" stop mysql >/dev/null 2>&1 || true
   bash "$TOP/BMK/sandbox.sh" stop pgsql >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 bash BMK/sandbox.sh start mysql
 bash BMK/sandbox.sh start pgsql
+bash BMK/sandbox.sh start pgbouncer
 
 log "integration tests"
 set +e

@@ -225,6 +225,15 @@ int main(int argc, char **argv)
     return 1;
   sb_results_set_test(sb_lua_workload_name());
 
+  if (sb_core_async_auto())
+  {
+    sb_opt_t *tpw = sb_opt_find("terminals_per_warehouse");
+    int terminals = tpw ? sb_opt_int("terminals_per_warehouse") : 0;
+    if (sb_core_resolve_vus(&cfg, terminals > 0 ? (unsigned) terminals : 0) != 0 ||
+        sb_counters_init(cfg.threads) != 0)
+      return 1;
+  }
+
   bool from_stdin = sb_lua_from_stdin();
   if (from_stdin && command == NULL)
     sb_opt_ignore_unknown();

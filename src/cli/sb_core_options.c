@@ -4,12 +4,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "cli/sb_core_options.h"
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
 #include "core/sb_version.h"
+#include "engine/sb_vuplan.h"
 
 static const sb_option_t general_options[] = {
   { "threads", "number of threads to use", "1", SB_ARG_TYPE_INT },
@@ -84,6 +87,9 @@ static const sb_option_t ext_options_2[] = {
   { "rand-spec-iter", "number of iterations for the special and gaussian distributions", "12", SB_ARG_TYPE_INT },
   { "rand-spec-pct", "percentage of the values to be treated as 'special' (for special distribution)", "1", SB_ARG_TYPE_INT },
   { "rand-spec-res", "percentage of 'special' values to use (for special distribution)", "75", SB_ARG_TYPE_INT },
+  { "workers", "worker threads running the --threads virtual users: auto = one per virtual user up to 1024, else an event loop on one worker per CPU; fewer than --threads = event loop", "auto", SB_ARG_TYPE_STRING },
+  { "async-sessions", "virtual users per worker thread: --threads x K sessions on --threads event-loop workers (auto = --terminals-per-warehouse)", "1", SB_ARG_TYPE_STRING },
+  { "login-delay", "event loop: the m-th virtual user of a worker connects m x this many milliseconds after the start", "0", SB_ARG_TYPE_DOUBLE },
   { "num-threads", "deprecated alias of --threads", "1", SB_ARG_TYPE_INT },
   { "max-requests", "deprecated alias of --events", "0", SB_ARG_TYPE_INT },
   { "max-time", "deprecated alias of --time", "0", SB_ARG_TYPE_INT },
@@ -143,6 +149,43 @@ static int cmp_double(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+int sb_core_resolve_vus(sb_run_config_t *cfg, unsigned terminals)
+{
+  sb_plan_in_t in = {
+    .threads = cfg->threads_given,
+    .workers = sb_opt_str("workers"),
+    .async_sessions = sb_opt_str("async-sessions"),
+    .terminals = terminals,
+    .workers_given = sb_opt_given("workers"),
+  };
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  in.ncpu = ncpu > 0 ? (unsigned) ncpu : 1;
+  sb_plan_t plan;
+  char err[512];
+  if (sb_plan_resolve(&in, &plan, err, sizeof(err)) != 0)
+  {
+    log_text(LOG_FATAL, "%s", err);
+    return -1;
+  }
+  cfg->threads = plan.vus;
+  cfg->workers = plan.workers;
+  cfg->event_mode = plan.event_mode;
+  /* scripts partition work by sysbench.opt.threads: it counts the VUs */
+  if (plan.vus != cfg->threads_given)
+  {
+    char buf[32];
+    snprintf(buf, sizeof(buf), "%u", plan.vus);
+    sb_opt_set("threads", buf);
+  }
+  return 0;
+}
+
+bool sb_core_async_auto(void)
+{
+  const char *as = sb_opt_str("async-sessions");
+  return as != NULL && strcasecmp(as, "auto") == 0;
+}
+
 int sb_core_read_config(sb_run_config_t *cfg)
 {
   memset(cfg, 0, sizeof(*cfg));
@@ -150,7 +193,17 @@ int sb_core_read_config(sb_run_config_t *cfg)
   int threads = sb_opt_int("threads");
   if (threads <= 0)
     return fatal_blank("Invalid value for --threads: %s.", sb_opt_str("threads"));
-  cfg->threads = (unsigned) threads;
+  cfg->threads = cfg->threads_given = (unsigned) threads;
+  /* --async-sessions=auto is resolved once the script's options exist */
+  if (!sb_core_async_auto() && sb_core_resolve_vus(cfg, 0) != 0)
+    return -1;
+  cfg->login_delay_ms = sb_opt_double("login-delay");
+  if (cfg->login_delay_ms < 0 || isnan(cfg->login_delay_ms))
+  {
+    log_text(LOG_FATAL, "Invalid value for --login-delay: %s (milliseconds, >= 0)",
+             sb_opt_str("login-delay"));
+    return -1;
+  }
 
   int events = sb_opt_int("events");
   int time_limit = sb_opt_int("time");
@@ -188,6 +241,21 @@ int sb_core_read_config(sb_run_config_t *cfg)
     cfg->forced_shutdown = -1;
 
   cfg->thread_init_timeout = sb_opt_int("thread-init-timeout");
+  /* --thread-init-timeout covers the whole --login-delay ramp: a ramp
+     longer than it can only end in a timeout, so say so at once */
+  if (cfg->event_mode && cfg->login_delay_ms > 0 && cfg->thread_init_timeout > 0)
+  {
+    unsigned per_worker = sb_plan_vus_of_worker(0, cfg->threads, cfg->workers);
+    double ramp_s = (double) sb_plan_login_offset_ns(per_worker - 1, cfg->login_delay_ms) / 1e9;
+    if (ramp_s >= cfg->thread_init_timeout)
+    {
+      log_text(LOG_FATAL, "--login-delay=%g staggers %u virtual users per worker over %.0f s, "
+               "longer than --thread-init-timeout=%g: raise --thread-init-timeout (0 = no "
+               "limit) or lower --login-delay", cfg->login_delay_ms, per_worker, ramp_s,
+               cfg->thread_init_timeout);
+      return -1;
+    }
+  }
   cfg->thread_stack_size = (size_t) sb_opt_size("thread-stack-size");
 
   cfg->rate = sb_opt_double("rate");

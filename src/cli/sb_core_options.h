@@ -23,6 +23,16 @@ void sb_core_apply_aliases(void);
  */
 int sb_core_read_config(sb_run_config_t *cfg);
 
+/* Resolves --threads, --workers and --async-sessions into cfg->threads
+   (virtual users), cfg->workers and cfg->event_mode (sb_vuplan.h);
+   `terminals` is --terminals-per-warehouse for --async-sessions=auto (0
+   when the workload has none). Sets the "threads" option to the number of
+   VUs when it differs. Returns 0, or -1 with a FATAL message. */
+int sb_core_resolve_vus(sb_run_config_t *cfg, unsigned terminals);
+
+/* True when --async-sessions=auto (resolved after the script loaded). */
+bool sb_core_async_auto(void);
+
 /* Initialises the random generators from the --rand-* options. Returns 0,
    or -1 with a FATAL message. */
 int sb_core_init_rand(void);

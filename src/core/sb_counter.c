@@ -7,18 +7,28 @@
 _Thread_local int sb_tls_tid = -1;
 
 static sb_counters_t *blocks;
-static unsigned nslots;
+static unsigned nslots;       /* groups + 1 spare */
+static unsigned ntids_;       /* valid thread ids: [0, ntids_) */
 
-int sb_counters_init(unsigned nthreads)
+int sb_counters_init_grouped(unsigned ntids, unsigned ngroups)
 {
   void *p;
 
-  nslots = nthreads + 1;
-  if (posix_memalign(&p, 64, sizeof(sb_counters_t) * nslots) != 0)
+  if (ngroups == 0 || ngroups > ntids)
+    ngroups = ntids;
+  if (posix_memalign(&p, 64, sizeof(sb_counters_t) * (ngroups + 1)) != 0)
     return -1;
-  memset(p, 0, sizeof(sb_counters_t) * nslots);
+  memset(p, 0, sizeof(sb_counters_t) * (ngroups + 1));
+  free(blocks);
   blocks = p;
+  nslots = ngroups + 1;
+  ntids_ = ntids;
   return 0;
+}
+
+int sb_counters_init(unsigned nthreads)
+{
+  return sb_counters_init_grouped(nthreads, nthreads);
 }
 
 void sb_counters_done(void)
@@ -26,6 +36,7 @@ void sb_counters_done(void)
   free(blocks);
   blocks = NULL;
   nslots = 0;
+  ntids_ = 0;
 }
 
 unsigned sb_counters_slots(void)
@@ -35,9 +46,10 @@ unsigned sb_counters_slots(void)
 
 unsigned sb_counter_slot(int thread_id)
 {
-  if (thread_id < 0 || (unsigned) thread_id + 1 >= nslots)
+  if (thread_id < 0 || (unsigned) thread_id >= ntids_)
     return nslots - 1;
-  return (unsigned) thread_id;
+  unsigned groups = nslots - 1;
+  return groups == ntids_ ? (unsigned) thread_id : (unsigned) thread_id % groups;
 }
 
 /* Single writer per block: a relaxed load + store is enough and avoids a

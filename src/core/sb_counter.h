@@ -37,6 +37,16 @@ typedef struct {
  */
 int sb_counters_init(unsigned nthreads);
 
+/*
+ * Re-allocates the blocks for `ntids` thread ids sharing `ngroups` slots
+ * (id t counts into slot t % ngroups, plus the spare slot): the event-loop
+ * engine gives each worker thread one slot for all its virtual users, so
+ * each slot still has one writer. Earlier counts are dropped. Not
+ * thread-safe: call before any worker starts. Returns 0, or -1 on
+ * allocation failure.
+ */
+int sb_counters_init_grouped(unsigned ntids, unsigned ngroups);
+
 /* Frees the blocks. Not thread-safe. */
 void sb_counters_done(void);
 
@@ -65,7 +75,8 @@ uint64_t sb_counter_val(int thread_id, sb_counter_type type);
 /* Sums every thread's counters into `out` (relaxed loads; any thread). */
 void sb_counters_snapshot(sb_counters_t *out);
 
-/* Maps a thread id to its slot (ids outside [0,threads) go to the spare). */
+/* Maps a thread id to its slot (ids outside [0,threads) go to the spare;
+   grouped ids to their group's slot). */
 unsigned sb_counter_slot(int thread_id);
 
 #endif

@@ -71,6 +71,18 @@ void sb_rand_thread_init(int tid)
     state[1] = 1;
 }
 
+void sb_rand_state_get(uint64_t s[2])
+{
+  s[0] = state[0];
+  s[1] = state[1];
+}
+
+void sb_rand_state_set(const uint64_t s[2])
+{
+  state[0] = s[0];
+  state[1] = s[1];
+}
+
 static inline uint64_t rotl(uint64_t x, int k)
 {
   return (x << k) | (x >> (64 - k));

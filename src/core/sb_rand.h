@@ -68,6 +68,11 @@ uint64_t sb_rand_stream_next(sb_rand_stream_t *st);
 /* splitmix64 of x (Steele, Lea, Flood 2014): a 64-bit mixing function
    for building stream keys from several numbers. Pure. */
 uint64_t sb_rand_mix64(uint64_t x);
+/* Saves / restores the calling thread's generator state (2 words): the
+   event-loop engine gives each virtual user its own stream and switches
+   it in and out around each resume. */
+void sb_rand_state_get(uint64_t s[2]);
+void sb_rand_state_set(const uint64_t s[2]);
 
 /* Next raw 64-bit value of the calling thread's generator. */
 uint64_t sb_rand_uniform_uint64(void);

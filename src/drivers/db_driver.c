@@ -61,15 +61,32 @@ static bool ps_disabled;
 static bool debug_on;
 static _Thread_local bool thread_ready[8];
 static bool (*keep_retrying)(void);
+/* The engine's "say nothing" for the calling thread (see
+   db_quiet_all_errors). */
+static _Thread_local bool quiet_all;
 
 void db_set_retry_predicate(bool (*fn)(void))
 {
   __atomic_store_n(&keep_retrying, fn, __ATOMIC_RELEASE);
 }
 
+static int (*connect_check)(void);
+
+void db_set_connect_check(int (*fn)(void))
+{
+  __atomic_store_n(&connect_check, fn, __ATOMIC_RELEASE);
+}
+
+/* The engine's check before a connection is opened (descriptor limit). */
+static bool connect_allowed(void)
+{
+  int (*fn)(void) = __atomic_load_n(&connect_check, __ATOMIC_ACQUIRE);
+  return fn == NULL || fn() == 0;
+}
+
 /* True while a lost connection should be retried (the engine's run is
    going on); false when nobody registered a predicate. */
-static bool should_retry(void)
+bool db_should_retry(void)
 {
   bool (*fn)(void) = __atomic_load_n(&keep_retrying, __ATOMIC_ACQUIRE);
   return fn != NULL && fn();
@@ -205,6 +222,8 @@ void db_set_error(db_conn_t *con, db_error_t error, int sql_errno,
 
 void db_print_error(const db_conn_t *con)
 {
+  if (quiet_all)
+    return;
   const char *msg = con->err.msg ? con->err.msg : "";
   const char *query = con->err.query ? con->err.query : "";
   const char *api = con->err.api ? con->err.api : "query";
@@ -267,7 +286,7 @@ unsigned db_next_endpoint(unsigned n)
 
 /* ---- connections --------------------------------------------------------------- */
 
-static int thread_setup(const db_driver_t *drv)
+int db_thread_setup(const db_driver_t *drv)
 {
   int idx = driver_index(drv);
   if (thread_ready[idx])
@@ -289,7 +308,7 @@ static _Thread_local struct {
   char msg[512];
 } last_connect;
 
-static void note_connect(const db_conn_t *con, bool failed)
+void db_note_connect(const db_conn_t *con, bool failed)
 {
   last_connect.failed = failed;
   last_connect.sql_errno = failed ? con->err.sql_errno : 0;
@@ -314,7 +333,12 @@ void db_quiet_connect_errors(int on)
 
 bool db_connect_errors_quiet(void)
 {
-  return last_connect.quiet;
+  return last_connect.quiet || quiet_all;
+}
+
+void db_quiet_all_errors(int on)
+{
+  quiet_all = on != 0;
 }
 
 int db_last_connect_error(int *sql_errno, const char **sql_state)
@@ -326,25 +350,39 @@ int db_last_connect_error(int *sql_errno, const char **sql_state)
   return last_connect.failed ? 1 : 0;
 }
 
-db_conn_t *db_connection_create(db_driver_t *drv)
+db_conn_t *db_connection_new(db_driver_t *drv)
 {
-  if (drv == NULL || thread_setup(drv) != 0)
+  if (drv == NULL || db_thread_setup(drv) != 0)
     return NULL;
+  if (!connect_allowed())
+  {
+    last_connect.failed = true;
+    last_connect.sql_errno = 0;
+    snprintf(last_connect.sql_state, sizeof(last_connect.sql_state), "08004");
+    snprintf(last_connect.msg, sizeof(last_connect.msg), "not enough file descriptors");
+    return NULL;
+  }
   db_conn_t *con = calloc(1, sizeof(*con));
   if (con == NULL)
     return NULL;
   con->driver = drv;
   con->thread_id = sb_tls_tid;
   con->wait_fd = -1;
-  if (drv->ops.connect(con) != 0)
-  {
-    note_connect(con, true);
-    free(con->err.msg);
-    free(con->err.query);
-    free(con);
-    return NULL;
-  }
-  note_connect(con, false);
+  return con;
+}
+
+void db_connection_discard(db_conn_t *con)
+{
+  db_note_connect(con, true);
+  free(con->err.msg);
+  free(con->err.query);
+  free(con->async);
+  free(con);
+}
+
+void db_connection_register(db_conn_t *con)
+{
+  db_note_connect(con, false);
   con->state = DB_CONN_READY;
   pthread_mutex_lock(&reg_mutex);
   con->reg_next = reg_head;
@@ -352,6 +390,19 @@ db_conn_t *db_connection_create(db_driver_t *drv)
     reg_head->reg_prev = con;
   reg_head = con;
   pthread_mutex_unlock(&reg_mutex);
+}
+
+db_conn_t *db_connection_create(db_driver_t *drv)
+{
+  db_conn_t *con = db_connection_new(drv);
+  if (con == NULL)
+    return NULL;
+  if (drv->ops.connect(con) != 0)
+  {
+    db_connection_discard(con);
+    return NULL;
+  }
+  db_connection_register(con);
   return con;
 }
 
@@ -375,7 +426,7 @@ void db_rs_release(db_result_t *rs)
 }
 
 /* Releases every statement's server-side handle (before a disconnect). */
-static void release_statements(db_conn_t *con)
+void db_release_statements(db_conn_t *con)
 {
   for (db_stmt_t *s = con->stmts; s; s = s->next)
     if (!s->emulated && !s->stale)
@@ -406,7 +457,7 @@ int db_connection_close(db_conn_t *con)
   }
   db_load_cancel(con, NULL);
   db_rs_release(&con->rs);
-  release_statements(con);
+  db_release_statements(con);
   con->driver->ops.disconnect(con);
   con->ptr = NULL;
   con->state = DB_CONN_INVALID;
@@ -436,7 +487,7 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
 {
   db_load_cancel(con, NULL);
   db_rs_release(&con->rs);
-  release_statements(con);
+  db_release_statements(con);
   con->driver->ops.disconnect(con);
   con->ptr = NULL;
   unsigned delay_ms = 1, attempts = 0;
@@ -452,7 +503,7 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
       break;
     describe_error(failed, sizeof(failed), con->err.sql_errno, con->err.sql_state,
                    con->err.msg);
-    if (!persist || !should_retry())
+    if (!persist || !db_should_retry())
     {
       last_connect.quiet = was_quiet;
       /* internal connections (negative ids, e.g. the server-statistics
@@ -599,22 +650,12 @@ void db_connection_free(db_conn_t *con)
   if (con->reg_next)
     con->reg_next->reg_prev = con->reg_prev;
   pthread_mutex_unlock(&reg_mutex);
-  db_stmt_t *s = con->stmts;
-  while (s)
-  {
-    db_stmt_t *next = s->next;
-    free(s->query);
-    for (unsigned i = 0; i < s->nbinds; i++)
-      free(s->binds[i].buf);
-    free(s->binds);
-    free(s->order);
-    free(s->emu_buf);
-    free(s);
-    s = next;
-  }
+  while (con->stmts)
+    db_stmt_free(con->stmts);
   free(con->bulk_buf);
   free(con->err.msg);
   free(con->err.query);
+  free(con->async);
   free(con);
 }
 
@@ -761,30 +802,31 @@ db_result_t *db_next_result(db_conn_t *con)
 
 /* ---- asynchronous helper ----------------------------------------------------------- */
 
+int db_wait_ready(const db_conn_t *con)
+{
+  struct pollfd pfd = { .fd = con->wait_fd, .events = 0, .revents = 0 };
+  if (con->wait_events & DB_WAIT_READ)
+    pfd.events |= POLLIN;
+  if (con->wait_events & DB_WAIT_WRITE)
+    pfd.events |= POLLOUT;
+  int timeout = (con->wait_events & DB_WAIT_TIMEOUT) ? con->wait_timeout_ms : -1;
+  /* wait_fd -1: a pure timer (the reconnect back-off) */
+  int rc = poll(&pfd, con->wait_fd >= 0 ? 1 : 0, timeout);
+  if (rc == 0)
+    return DB_WAIT_TIMEOUT;
+  if (rc < 0)
+    return errno == EINTR ? 0 : con->wait_events;
+  int ready = 0;
+  if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
+    ready |= DB_WAIT_READ;
+  if (pfd.revents & POLLOUT)
+    ready |= DB_WAIT_WRITE;
+  return ready;
+}
+
 void db_step_blocking(db_conn_t *con, db_step_t step,
                       db_step_t (*cont)(void *obj, int ready), void *obj)
 {
   while (step == DB_STEP_WAIT)
-  {
-    struct pollfd pfd = { .fd = con->wait_fd, .events = 0, .revents = 0 };
-    if (con->wait_events & DB_WAIT_READ)
-      pfd.events |= POLLIN;
-    if (con->wait_events & DB_WAIT_WRITE)
-      pfd.events |= POLLOUT;
-    int timeout = (con->wait_events & DB_WAIT_TIMEOUT) ? con->wait_timeout_ms : -1;
-    int rc = poll(&pfd, 1, timeout);
-    int ready = 0;
-    if (rc == 0)
-      ready = DB_WAIT_TIMEOUT;
-    else if (rc > 0)
-    {
-      if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
-        ready |= DB_WAIT_READ;
-      if (pfd.revents & POLLOUT)
-        ready |= DB_WAIT_WRITE;
-    }
-    else if (errno != EINTR)
-      ready = con->wait_events;
-    step = cont(obj, ready);
-  }
+    step = cont(obj, db_wait_ready(con));
 }

@@ -173,6 +173,9 @@ struct db_conn {
   db_stmt_t *stmts;
   /* fast load in progress (db_load_start .. db_load_finish), or NULL */
   db_load_t *load;
+  /* the operation in progress in the asynchronous API (db_async.c);
+     NULL until the connection first uses it */
+  struct db_async *async;
 };
 
 struct db_stmt {
@@ -299,6 +302,17 @@ typedef struct {
   int (*load_send)(db_conn_t *con, const char *data, size_t len, db_result_t *rs);
   int (*load_end)(db_conn_t *con, db_result_t *rs);
   void (*load_abort)(db_conn_t *con);
+  /* Same contract as `prepare` (outcome in con->error; stmt->emulated set
+     when the server refuses to prepare it). */
+  db_step_t (*prepare_start)(db_stmt_t *stmt);
+  db_step_t (*prepare_cont)(db_stmt_t *stmt, int ready_events);
+  /* Same contract as `next_result`. */
+  db_step_t (*next_result_start)(db_conn_t *con, db_result_t *rs);
+  db_step_t (*next_result_cont)(db_conn_t *con, int ready_events);
+  /* Same contract as `close` (must not fail). A driver whose close never
+     waits for the server leaves these NULL. */
+  db_step_t (*close_start)(db_stmt_t *stmt);
+  db_step_t (*close_cont)(db_stmt_t *stmt, int ready_events);
 } db_driver_ops_t;
 
 struct db_driver {
@@ -384,7 +398,15 @@ const char *db_last_connect_errmsg(void);
    error or fatal (and then prints it). Exported for FFI. */
 void db_quiet_connect_errors(int on);
 
-/* Drivers: true while the calling thread asked for quiet connects. */
+/* on != 0: nothing the calling thread's connections do is printed (the
+   drivers' FATAL lines for connects and statements), without touching the
+   script's own db_quiet_connect_errors() setting. The event-loop engine
+   sets it for virtual users still initialising after another one failed,
+   whose identical failures would flood the output. Thread-local. */
+void db_quiet_all_errors(int on);
+
+/* Drivers: true while the calling thread asked for quiet connects (or the
+   engine for no messages at all). */
 bool db_connect_errors_quiet(void);
 
 /* Calls fn(con, arg) for every open connection of the process, under the
@@ -564,6 +586,11 @@ void db_set_error(db_conn_t *con, db_error_t error, int sql_errno,
 /* Clears con->error / con->err / con->lost. */
 void db_clear_error(db_conn_t *con);
 
+/* Waits once (poll(), blocking the thread) for the request a start /
+   continue step left in `con`; returns the ready events (DB_WAIT_*;
+   DB_WAIT_TIMEOUT when the timeout passed, 0 when interrupted). */
+int db_wait_ready(const db_conn_t *con);
+
 /* Drives a start/continue pair to completion with poll() on con->wait_fd.
    `step` is the first step's return value; `cont` is called with the ready
    events. Returns when DB_STEP_DONE. */
@@ -580,6 +607,65 @@ unsigned db_next_endpoint(unsigned n);
    with the run. The SQL layer never calls up into the engine itself.
    NULL (the default) = never retry. Thread-safe (atomic). */
 void db_set_retry_predicate(bool (*fn)(void));
+
+/* Registers the check made before every new connection (the engine's
+   file-descriptor budget): it returns 0 to allow it, non-zero to refuse
+   (it prints why, once). NULL (the default) = always allowed.
+   Thread-safe (atomic). */
+void db_set_connect_check(int (*fn)(void));
+
+/* ---- asynchronous API (db_async.c; exported for LuaJIT FFI) --------------
+ * The same operations as the blocking API with the same results, counting
+ * and errors, in a start / step form for an event loop: a *_start function
+ * begins the operation on the connection and returns DB_STEP_DONE or
+ * DB_STEP_WAIT; on WAIT the caller waits for con->wait_events on
+ * con->wait_fd (at most con->wait_timeout_ms when DB_WAIT_TIMEOUT is set;
+ * wait_fd may be -1 for a pure timer, e.g. a reconnect back-off) and calls
+ * db_async_step(con, ready_events) until it returns DB_STEP_DONE. Then the
+ * outcome is read with db_async_result / db_async_stmt / db_async_status.
+ * One operation at a time per connection; the connection's thread only.
+ * A lost connection with an ignorable error is rebuilt inside the
+ * operation (reconnect with back-off timers, statements prepared again)
+ * before it completes with the original error, as the blocking layer does.
+ */
+
+/* A new, unconnected connection of `drv` for the calling thread (NULL as
+   db_connection_create would fail before connecting). Start it with
+   db_connect_start and complete it with db_connect_finish. */
+db_conn_t *db_connection_new(db_driver_t *drv);
+db_step_t db_connect_start(db_conn_t *con);
+/* 0: connected (registered like db_connection_create's); non-zero: the
+   connect failed (driver messages printed) and `con` was freed. */
+int db_connect_finish(db_conn_t *con);
+
+/* Asynchronous db_query / db_execute / db_next_result: the result (or
+   NULL) is db_async_result(con) once done. `query` must stay valid until
+   the operation completes. */
+db_step_t db_query_start(db_conn_t *con, const char *query, size_t len);
+db_step_t db_execute_start(db_stmt_t *stmt);
+db_step_t db_next_result_start(db_conn_t *con);
+db_result_t *db_async_result(db_conn_t *con);
+
+/* Asynchronous db_prepare: the statement (or NULL) is db_async_stmt(con). */
+db_step_t db_prepare_start(db_conn_t *con, const char *query, size_t len);
+db_stmt_t *db_async_stmt(db_conn_t *con);
+
+/* Asynchronous db_connection_reconnect and db_close; db_async_status(con)
+   is then what the blocking form returns (0 ok). */
+db_step_t db_reconnect_start(db_conn_t *con);
+db_step_t db_close_start(db_stmt_t *stmt);
+
+/* Bulk insert: true when the next row of `len` bytes would flush the
+   buffer first; db_bulk_flush_start sends the buffered rows (status 0 ok,
+   also when nothing was buffered). */
+bool db_bulk_needs_flush(const db_conn_t *con, size_t len);
+db_step_t db_bulk_flush_start(db_conn_t *con);
+
+/* Continues the operation in progress with the events that occurred. */
+db_step_t db_async_step(db_conn_t *con, int ready_events);
+
+/* Outcome of the last completed operation: 0 success, non-zero failure. */
+int db_async_status(const db_conn_t *con);
 
 /* True when --db-ps-mode=disable. */
 bool db_ps_disabled(void);

@@ -18,4 +18,40 @@ int db_pipeline_queue_failed(db_conn_t *con);
 /* False (with the "already closed" ALERT) for a closed connection. */
 bool db_usable(db_conn_t *con);
 
+/* A connect attempt on `con` failed: records it (db_last_connect_error)
+   and frees the object. */
+void db_connection_discard(db_conn_t *con);
+
+/* A connect attempt on `con` succeeded: records it, marks it ready and
+   adds it to the registry of live connections. */
+void db_connection_register(db_conn_t *con);
+
+/* Per-thread client-library setup for `drv` (once per thread). 0 ok. */
+int db_thread_setup(const db_driver_t *drv);
+
+/* Records the outcome of the calling thread's connect attempt for
+   db_last_connect_error(). */
+void db_note_connect(const db_conn_t *con, bool failed);
+
+/* Releases every statement's server-side handle and marks it stale (it is
+   prepared again on the next connection). */
+void db_release_statements(db_conn_t *con);
+
+/* True while a lost connection should still be rebuilt (the engine's
+   retry predicate). */
+bool db_should_retry(void);
+
+/* Client-side emulation: writes the statement's text with its parameters
+   substituted into stmt->emu_buf; returns its length. */
+size_t db_stmt_emulate(db_stmt_t *stmt);
+
+/* A new statement object for `query` (len bytes) on `con`, not linked
+   and not prepared; emulated when --db-ps-mode=disable. NULL when out of
+   memory. */
+db_stmt_t *db_stmt_new(db_conn_t *con, const char *query, size_t len);
+
+/* Unlinks a statement from its connection and frees it (its server-side
+   handle must already be released). */
+void db_stmt_free(db_stmt_t *stmt);
+
 #endif

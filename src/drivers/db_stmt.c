@@ -38,6 +38,26 @@ static unsigned count_placeholders(const char *q, size_t len)
   return n;
 }
 
+db_stmt_t *db_stmt_new(db_conn_t *con, const char *query, size_t len)
+{
+  db_stmt_t *s = calloc(1, sizeof(*s));
+  if (s == NULL)
+    return NULL;
+  s->con = con;
+  s->query = strndup(query, len);
+  if (s->query == NULL)
+  {
+    free(s);
+    return NULL;
+  }
+  s->query_len = len;
+  s->nparams = count_placeholders(query, len);
+  s->emulated = db_ps_disabled();
+  return s;
+}
+
+/* db_prepare / db_prepare_text: `text` = client-side emulation whatever
+   --db-ps-mode says. */
 static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool text)
 {
   if (!db_usable(con))
@@ -45,16 +65,12 @@ static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool te
   if (con->load)
     db_load_cancel(con, "prepare()");
   db_clear_error(con);
-  db_stmt_t *s = calloc(1, sizeof(*s));
+  db_stmt_t *s = db_stmt_new(con, query, len);
   if (s == NULL)
     return NULL;
-  s->con = con;
-  s->query = strndup(query, len);
-  s->query_len = len;
-  s->nparams = count_placeholders(query, len);
-  if (text || db_ps_disabled())
+  if (text)
     s->emulated = true;
-  else
+  if (!s->emulated)
   {
     db_rs_release(&con->rs);
     if (con->driver->ops.prepare(s) != 0)
@@ -220,7 +236,7 @@ static void emu_append(db_stmt_t *s, size_t *n, const char *src, size_t len)
 }
 
 /* Client-side emulation: substitutes the parameters into the query text. */
-static size_t emulate(db_stmt_t *s)
+size_t db_stmt_emulate(db_stmt_t *s)
 {
   size_t n = 0;
   unsigned k = 0;
@@ -275,7 +291,7 @@ db_result_t *db_execute(db_stmt_t *stmt)
     db_load_cancel(con, "execute()");
   if (stmt->emulated)
   {
-    size_t len = emulate(stmt);
+    size_t len = db_stmt_emulate(stmt);
     return db_query(con, stmt->emu_buf, len);
   }
   db_rs_release(&con->rs);
@@ -307,7 +323,7 @@ int db_pipeline_execute(db_stmt_t *stmt)
   int rc;
   if (stmt->emulated)
   {
-    size_t len = emulate(stmt);
+    size_t len = db_stmt_emulate(stmt);
     rc = con->driver->ops.pipeline_queue(con, NULL, stmt->emu_buf, len);
   }
   else
@@ -325,6 +341,13 @@ int db_close(db_stmt_t *stmt)
   if (!stmt->emulated && !stmt->stale && con->state == DB_CONN_READY)
     con->driver->ops.close(stmt);
   stmt->ptr = NULL;
+  db_stmt_free(stmt);
+  return 0;
+}
+
+void db_stmt_free(db_stmt_t *stmt)
+{
+  db_conn_t *con = stmt->con;
   stmt->closed = true;
   /* Unlink and free: the Lua object must not be used after close(). */
   for (db_stmt_t **p = &con->stmts; *p; p = &(*p)->next)
@@ -340,6 +363,4 @@ int db_close(db_stmt_t *stmt)
   free(stmt->order);
   free(stmt->emu_buf);
   free(stmt);
-  return 0;
 }
-

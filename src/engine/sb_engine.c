@@ -31,6 +31,8 @@
 #include "results/sb_server_stats.h"
 #include "engine/sb_sync.h"
 #include "core/sb_timer.h"
+#include "engine/sb_loop.h"
+#include "engine/sb_vuplan.h"
 
 #include "engine/sb_engine_priv.h"
 
@@ -38,17 +40,19 @@
 sb_run_config_t eng_cfg;
 const sb_c_test_t *eng_ctest;
 sb_worker_t *eng_workers;
+sb_vu_t *eng_vus;
 snap_t eng_base;
 pthread_mutex_t eng_base_mutex = PTHREAD_MUTEX_INITIALIZER;
 uint64_t eng_t0_ns;
 uint64_t eng_run_t0_ns;
 uint64_t eng_stop_ns;
-/* End of the measured time for the final report: sysbench stops its timers
-   after joining the workers, so a run ends when its last worker is done
-   (0 = use eng_stop_ns). */
-static uint64_t g_end_ns;
-/* Time the main thread spent reading the server's counters at the end
-   line, while the workers waited: not part of the run. */
+uint64_t eng_workers_t0_ns;
+uint64_t eng_end_ns;
+/* When the last VU was done (after thread_done), and the time the main
+   thread spent reading the server's counters at the end line while the
+   workers waited (not part of the run): the end of the measured time, as
+   sysbench's timers stop after joining the workers. */
+static uint64_t g_last_done_ns;
 static uint64_t g_sample_ns;
 
 
@@ -120,11 +124,25 @@ bool sb_engine_sleep(int thread_id, double seconds)
 
 /* ---- FFI entry points ------------------------------------------------------ */
 
-static sb_worker_t *worker(int tid)
+static sb_vu_t *vu(int tid)
 {
-  if (eng_workers == NULL || tid < 0 || (unsigned) tid >= eng_cfg.threads)
+  if (eng_vus == NULL || tid < 0 || (unsigned) tid >= eng_cfg.threads)
     return NULL;
-  return &eng_workers[tid];
+  return &eng_vus[tid];
+}
+
+/* Wakes event-loop workers so they see a released line or the stop flag
+   (thread-mode workers poll or wait on the condition variable). */
+static void notify_workers(void)
+{
+  if (eng_cfg.event_mode)
+    sb_loop_wake_all();
+}
+
+static void set_stop(void)
+{
+  ck_pr_store_int(&g_stop, 1);
+  notify_workers();
 }
 
 static void check_overload(uint64_t intended, uint64_t now)
@@ -146,24 +164,42 @@ static void check_overload(uint64_t intended, uint64_t now)
     {
       g_error_reason = "the event queue is full (--rate-overload=abort)";
       ck_pr_store_int(&g_error, 1);
-      ck_pr_store_int(&g_stop, 1);
+      set_stop();
     }
   }
 }
 
-bool sb_more_events(int thread_id)
+int eng_next_event(int thread_id, uint64_t *arrival)
 {
+  (void) thread_id;
+  *arrival = 0;
   if (ck_pr_load_int(&g_stop))
-    return false;
+    return 0;
   if (eng_cfg.events_limit > 0 && !ck_pr_load_int(&g_warmup))
   {
     if (ck_pr_faa_64(&g_events_issued, 1) >= eng_cfg.events_limit)
-      return false;
+      return 0;
   }
   if (eng_cfg.rate > 0)
+    *arrival = sb_rate_take();
+  return 1;
+}
+
+void eng_arrival_reached(int thread_id, uint64_t arrival)
+{
+  check_overload(arrival, sb_now_ns());
+  sb_vu_t *v = vu(thread_id);
+  if (v)
+    v->intended_ns = arrival;
+}
+
+bool sb_more_events(int thread_id)
+{
+  uint64_t t;
+  if (!eng_next_event(thread_id, &t))
+    return false;
+  if (eng_cfg.rate > 0)
   {
-    sb_worker_t *w = worker(thread_id);
-    uint64_t t = sb_rate_take();
     uint64_t now = sb_now_ns();
     /* Sleep in short slices so a stop is noticed even at low rates. */
     while (t > now)
@@ -174,22 +210,20 @@ bool sb_more_events(int thread_id)
         return false;
       now = sb_now_ns();
     }
-    check_overload(t, now);
-    if (w)
-      w->intended_ns = t;
+    eng_arrival_reached(thread_id, t);
   }
   return !ck_pr_load_int(&g_stop);
 }
 
 void sb_event_start(int thread_id)
 {
-  sb_worker_t *w = worker(thread_id);
-  if (w == NULL)
+  sb_vu_t *v = vu(thread_id);
+  if (v == NULL)
     return;
-  w->start_ns = eng_cfg.rate > 0 ? w->intended_ns : sb_now_ns();
-  w->cur_type = 0;
-  w->errors_at_start = sb_counter_val(thread_id, SB_CNT_ERROR);
-  ck_pr_store_int(&w->in_event, 1);
+  v->start_ns = eng_cfg.rate > 0 ? v->intended_ns : sb_now_ns();
+  v->cur_type = 0;
+  v->errors_at_start = eng_vu_errors(v);
+  ck_pr_store_int(&v->in_event, 1);
 }
 
 int sb_event_type_id(const char *name)
@@ -204,51 +238,98 @@ int sb_event_type_id(const char *name)
 
 void sb_event_set_type(int thread_id, int type_id)
 {
-  sb_worker_t *w = worker(thread_id);
-  if (w && type_id >= 0 && type_id < SB_EVTYPE_MAX)
-    w->cur_type = type_id;
+  sb_vu_t *v = vu(thread_id);
+  if (v && type_id >= 0 && type_id < SB_EVTYPE_MAX)
+    v->cur_type = type_id;
 }
 
 void sb_event_restarted(int thread_id)
 {
-  sb_worker_t *w = worker(thread_id);
-  if (w)
-    sb_evtype_rollback(w->types, w->cur_type);
+  sb_vu_t *v = vu(thread_id);
+  if (v)
+    sb_evtype_rollback(eng_workers[v->worker].types, v->cur_type);
 }
 
 void sb_event_stop(int thread_id)
 {
-  sb_worker_t *w = worker(thread_id);
-  if (w == NULL)
+  sb_vu_t *v = vu(thread_id);
+  if (v == NULL)
     return;
+  sb_worker_t *w = &eng_workers[v->worker];
   uint64_t now = sb_now_ns();
-  uint64_t lat = now > w->start_ns ? now - w->start_ns : 0;
+  uint64_t lat = now > v->start_ns ? now - v->start_ns : 0;
 
   sb_hdr_record(w->hist, lat);
-  ck_pr_store_64(&w->lat_sum_ns, w->lat_sum_ns + lat);
+  ck_pr_store_64(&v->lat_sum_ns, v->lat_sum_ns + lat);
   /* min/max may be reset concurrently by the main thread (exchange); a
      lost update can only attribute an event straddling the reset to the
      other side of it. */
-  uint64_t mn = ck_pr_load_64(&w->lat_min_ns);
+  uint64_t mn = ck_pr_load_64(&v->lat_min_ns);
   if (lat < mn)
-    ck_pr_store_64(&w->lat_min_ns, lat);
-  if (lat > ck_pr_load_64(&w->lat_max_ns))
-    ck_pr_store_64(&w->lat_max_ns, lat);
-  uint64_t errors = sb_counter_val(thread_id, SB_CNT_ERROR) - w->errors_at_start;
+    ck_pr_store_64(&v->lat_min_ns, lat);
+  if (lat > ck_pr_load_64(&v->lat_max_ns))
+    ck_pr_store_64(&v->lat_max_ns, lat);
+  uint64_t errors = eng_vu_errors(v) - v->errors_at_start;
   int late = eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns;
-  sb_evtype_record(w->types, w->cur_type, lat, errors, late);
+  sb_evtype_record(w->types, v->cur_type, lat, errors, late);
   sb_counter_inc(thread_id, SB_CNT_EVENT);
-  ck_pr_store_int(&w->in_event, 0);
+  ck_pr_store_64(&v->events, v->events + 1);
+  ck_pr_store_int(&v->in_event, 0);
 }
 
-/* ---- eng_workers ------------------------------------------------------------------ */
+/* ---- workers -------------------------------------------------------------- */
 
-static void worker_fail(sb_worker_t *w)
+void eng_vu_fail(int tid)
 {
-  w->failed = 1;
+  sb_vu_t *v = vu(tid);
+  if (v)
+    eng_workers[v->worker].failed = 1;
   if (ck_pr_fas_int(&g_error, 1) == 0)
-    g_error_tid = w->tid;
-  ck_pr_store_int(&g_stop, 1);
+    g_error_tid = tid;
+  set_stop();
+}
+
+void eng_vu_ready(bool failed)
+{
+  pthread_mutex_lock(&start_mutex);
+  if (failed)
+    init_failed++;
+  ready_count++;
+  pthread_cond_broadcast(&start_cond);
+  pthread_mutex_unlock(&start_mutex);
+}
+
+bool eng_start_released(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  bool r = start_released != 0;
+  pthread_mutex_unlock(&start_mutex);
+  return r;
+}
+
+void eng_vu_finished(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  finished_count++;
+  pthread_cond_broadcast(&start_cond);
+  pthread_mutex_unlock(&start_mutex);
+}
+
+bool eng_end_line_holds(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  bool r = ck_pr_load_int(&end_line) && !end_released;
+  pthread_mutex_unlock(&start_mutex);
+  return r;
+}
+
+void eng_vu_done(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  g_last_done_ns = sb_now_ns();
+  done_count++;
+  pthread_cond_broadcast(&start_cond);
+  pthread_mutex_unlock(&start_mutex);
 }
 
 static void wait_end_line(void)
@@ -267,6 +348,7 @@ static void release_end_line(void)
   end_released = 1;
   pthread_cond_broadcast(&start_cond);
   pthread_mutex_unlock(&start_mutex);
+  notify_workers();
 }
 
 static unsigned count_finished(void)
@@ -277,25 +359,27 @@ static unsigned count_finished(void)
   return n;
 }
 
+/* Thread mode: one OS thread runs VU `w->index` in its own Lua state. */
 static void *worker_main(void *arg)
 {
   sb_worker_t *w = arg;
+  sb_vu_t *v = &eng_vus[w->index];
   int rc = 0;
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, NULL);
 
-  sb_tls_tid = w->tid;
-  sb_rand_thread_init(w->tid);
+  sb_tls_tid = v->tid;
+  sb_rand_thread_init(v->tid);
   if (eng_ctest)
   {
-    if (eng_ctest->thread_init && eng_ctest->thread_init(w->tid) != 0)
+    if (eng_ctest->thread_init && eng_ctest->thread_init(v->tid) != 0)
       rc = -1;
   }
   else
   {
-    w->L = sb_lua_new_state(w->tid);
-    if (w->L == NULL || sb_lua_call(w->L, "thread_init", w->tid, NULL) != 0)
+    w->L = sb_lua_new_state(v->tid);
+    if (w->L == NULL || sb_lua_call(w->L, "thread_init", v->tid, NULL) != 0)
       rc = -1;
   }
 
@@ -310,36 +394,36 @@ static void *worker_main(void *arg)
 
   if (rc == 0 && !ck_pr_load_int(&g_stop))
   {
-    ck_pr_store_int(&w->running, 1);
+    ck_pr_store_int(&v->running, 1);
     if (eng_ctest)
     {
-      while (sb_more_events(w->tid))
+      while (sb_more_events(v->tid))
       {
-        sb_event_start(w->tid);
-        int erc = eng_ctest->event(w->tid);
+        sb_event_start(v->tid);
+        int erc = eng_ctest->event(v->tid);
         if (erc < 0)
-          worker_fail(w);
+          eng_vu_fail(v->tid);
         if (erc != 0)
           break;
-        sb_event_stop(w->tid);
+        sb_event_stop(v->tid);
       }
-      ck_pr_store_int(&w->in_event, 0);
+      ck_pr_store_int(&v->in_event, 0);
       wait_end_line();
       if (!w->failed && eng_ctest->thread_done)
-        eng_ctest->thread_done(w->tid);
+        eng_ctest->thread_done(v->tid);
     }
     else
     {
-      if (sb_lua_call(w->L, "thread_run", w->tid, NULL) != 0)
-        worker_fail(w);
+      if (sb_lua_call(w->L, "thread_run", v->tid, NULL) != 0)
+        eng_vu_fail(v->tid);
       /* An event that stopped the thread by its return value is not
          counted and no longer in flight. */
-      ck_pr_store_int(&w->in_event, 0);
+      ck_pr_store_int(&v->in_event, 0);
       wait_end_line();
-      if (!w->failed && sb_lua_call(w->L, "thread_done", w->tid, NULL) != 0)
-        worker_fail(w);
+      if (!w->failed && sb_lua_call(w->L, "thread_done", v->tid, NULL) != 0)
+        eng_vu_fail(v->tid);
     }
-    ck_pr_store_int(&w->running, 0);
+    ck_pr_store_int(&v->running, 0);
   }
   else
     wait_end_line();
@@ -348,56 +432,11 @@ static void *worker_main(void *arg)
     sb_lua_close_state(w->L);
     w->L = NULL;
   }
-
-  ck_pr_store_64(&w->done_ns, sb_now_ns());
-  pthread_mutex_lock(&start_mutex);
-  done_count++;
-  pthread_cond_broadcast(&start_cond);
-  pthread_mutex_unlock(&start_mutex);
+  eng_vu_done();
   return NULL;
 }
 
 /* ---- run -------------------------------------------------------------------- */
-
-/* Numbers print with %.15g: integers in full, as sysbench's %d (plain %g
-   would print a --rate of 2000000 as 2e+06), fractions as given. */
-static void print_mode_block(void)
-{
-  log_text(LOG_NOTICE, "Running the test with following options:");
-  log_text(LOG_NOTICE, "Number of threads: %u", eng_cfg.threads);
-  if (eng_cfg.warmup > 0)
-    log_text(LOG_NOTICE, "Warmup time: %.15gs", eng_cfg.warmup);
-  if (eng_cfg.rate > 0)
-    log_text(LOG_NOTICE, "Target transaction rate: %.15g/sec", eng_cfg.rate);
-  if (eng_cfg.report_interval > 0)
-    log_text(LOG_NOTICE, "Report intermediate results every %.15g second(s)",
-             eng_cfg.report_interval);
-  if (eng_cfg.ncheckpoints > 0)
-  {
-    char buf[4096];
-    size_t n = 0;
-    for (unsigned i = 0; i < eng_cfg.ncheckpoints && n < sizeof(buf) - 32; i++)
-      n += (size_t) snprintf(buf + n, sizeof(buf) - n, "%s%.15g", i ? ", " : "",
-                             eng_cfg.checkpoints[i]);
-    log_text(LOG_NOTICE, "Report checkpoint(s) at %s seconds", buf);
-  }
-  if (eng_cfg.debug)
-    log_text(LOG_NOTICE, "Debug mode enabled.\n");
-  if (sb_opt_bool("validate"))
-    log_text(LOG_NOTICE, "Validation checks: on.\n");
-  const sb_rand_params_t *rp = sb_rand_params();
-  if (rp->seed_from_clock)
-    log_text(LOG_NOTICE, "Initializing random number generator from current time\n");
-  else
-    log_text(LOG_NOTICE, "Initializing random number generator from seed (%lu).\n",
-             (unsigned long) rp->seed);
-  if (eng_cfg.forced_shutdown >= 0 && eng_cfg.time_limit > 0)
-    log_text(LOG_NOTICE, "Forcing shutdown in %.15g seconds",
-             eng_cfg.time_limit + eng_cfg.warmup + eng_cfg.forced_shutdown);
-  log_text(LOG_NOTICE, "%s", "");
-  if (eng_ctest && eng_ctest->print_mode)
-    eng_ctest->print_mode();
-}
 
 /* Waits for a signal or `timeout_ns`; returns the signal or 0. */
 static int wait_signal(const sigset_t *set, uint64_t timeout_ns)
@@ -453,6 +492,7 @@ static void release_workers(void)
   start_released = 1;
   pthread_cond_broadcast(&start_cond);
   pthread_mutex_unlock(&start_mutex);
+  notify_workers();
 }
 
 /* Wall-clock now, seconds since the epoch (result files' start time). */
@@ -463,133 +503,102 @@ static double epoch_now(void)
   return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
-/* Per-type rows, the latency-limit line, the server-side block and the
-   result files, after the standard report. `t` and `rows` (n of them) are
-   the run's per-type numbers (t may be NULL after an allocation
-   failure). */
-static void report_extras(const sb_stat_t *st, sb_hdr_t *run_hist, const sb_evtype_stat_t *t,
-                          const sb_type_row_t *rows, unsigned n,
-                          const char *reason, int exit_code)
-{
-  uint64_t late = 0;
-  for (unsigned i = 0; t && i < sb_evtype_count(); i++)
-    late += t[i].late;
-  if (eng_reports_enabled())
-  {
-    log_lock();
-    if (n > 1)
-      sb_report_types(stdout, rows, n);
-    if (eng_cfg.latency_limit_ns)
-      sb_report_latency_limit(stdout, (double) eng_cfg.latency_limit_ns / 1e6, late, st->events);
-    fflush(stdout);
-    log_unlock();
-    eng_print_metrics(st);
-    sb_server_stats_print();
-    sb_server_cost_print();
-  }
-  if (sb_results_finish(st, run_hist, t, rows, n, late, reason, exit_code) != 0 && exit_code == 0)
-    g_results_failed = 1;
-  /* bmk extension: the script's own end-of-run blocks (tpcc's tables,
-     dbl's figures), after everything above, on every ending of the run
-     and whatever the verbosity (like a report_cumulative hook). */
-  if (!eng_ctest && sb_lua_hook_defined(sb_lua_global(), "report_final"))
-    sb_lua_call_report_hook(sb_lua_global(), "report_final", st, true);
-}
-
 /* When the measured run ended, as sysbench's timers see it (they stop
-   after the workers are joined): the moment the last of the `created`
-   workers was done, less the end-line sampling; for a forced shutdown
-   (`all_done` false) now, the shutdown instant. */
-static uint64_t run_end_ns(bool all_done, unsigned created)
+   after the workers are joined): the moment the last VU was done, less
+   the end-line sampling; for a forced shutdown (`all_done` false) now, the
+   shutdown instant. */
+static uint64_t run_end_ns(bool all_done)
 {
   if (!all_done)
     return sb_now_ns();
-  uint64_t end = 0;
-  for (unsigned i = 0; i < created; i++)
-  {
-    uint64_t d = ck_pr_load_64(&eng_workers[i].done_ns);
-    if (d > end)
-      end = d;
-  }
+  pthread_mutex_lock(&start_mutex);
+  uint64_t end = g_last_done_ns;
+  pthread_mutex_unlock(&start_mutex);
   if (end > g_sample_ns && end - g_sample_ns > eng_t0_ns)
     end -= g_sample_ns;
   return end;
 }
 
-/* Prints the final (or interrupted) report, then report_extras with the
-   run's `exit_code`. `unfinished` closes events in flight at a forced
-   shutdown. */
-static void final_report(const char *interrupt_reason, unsigned *unfinished, int exit_code)
+/* Waits for every started VU's thread_init, within
+   --thread-init-timeout (which covers a whole --login-delay ramp).
+   Returns 0 when all succeeded; on a failure stops the workers, joins
+   them and returns 1. A timeout or a signal exits the process. */
+static int wait_init(const sigset_t *sigs, unsigned created, unsigned expected)
 {
-  snap_t cur;
-  sb_hdr_t *scratch = sb_hdr_new();
-  eng_snap_alloc(&cur);
-  eng_snap_take(&cur);
-  uint64_t end = g_end_ns ? g_end_ns : eng_stop_ns ? eng_stop_ns : cur.t_ns;
-
-  if (unfinished)
+  uint64_t init_deadline = eng_cfg.thread_init_timeout > 0
+    ? sb_now_ns() + (uint64_t) (eng_cfg.thread_init_timeout * 1e9) : 0;
+  unsigned r, failed;
+  for (;;)
   {
-    *unfinished = 0;
-    for (unsigned i = 0; i < eng_cfg.threads; i++)
-      if (ck_pr_load_int(&eng_workers[i].in_event))
-      {
-        uint64_t lat = end > eng_workers[i].start_ns ? end - eng_workers[i].start_ns : 0;
-        sb_hdr_record(cur.hist, lat);
-        cur.lat_sum_ns += lat;
-        cur.thr_lat_sum[i] += lat;
-        cur.thr_events[i]++;
-        cur.cnt.v[SB_CNT_EVENT]++;
-        sb_evtype_record(cur.types, eng_workers[i].cur_type, lat, 0,
-                         eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns);
-        if (lat > eng_workers[i].lat_max_ns)
-          eng_workers[i].lat_max_ns = lat;
-        (*unfinished)++;
-      }
-  }
-
-  double elapsed = end > eng_t0_ns ? (double) (end - eng_t0_ns) / 1e9 : 0;
-  sb_stat_t st;
-  eng_stat_cumulative(&st, &cur, scratch, elapsed);
-
-  if (unfinished && *unfinished > 0)
-    log_text(LOG_NOTICE, "\nNumber of unfinished transactions on forced shutdown: %u",
-             *unfinished);
-  if (interrupt_reason)
-    log_text(LOG_NOTICE, "Run interrupted: %s; the report covers %.2fs of measured time.",
-             interrupt_reason, elapsed);
-
-  if (eng_cfg.histogram && eng_reports_enabled())
-  {
-    sb_hdr_copy(scratch, cur.hist);
-    sb_hdr_sub(scratch, eng_base.hist);
-    log_lock();
-    sb_hdr_print_sysbench(scratch, stdout);
-    fflush(stdout);
-    log_unlock();
-  }
-  sb_evtype_stat_t *t = sb_evtype_stats_new();
-  sb_type_row_t rows[SB_EVTYPE_MAX];
-  unsigned n = 0;
-  if (t)
-  {
-    sb_evtype_add(t, cur.types);
-    sb_evtype_sub(t, eng_base.types);
-    n = eng_type_rows(t, st.time_total, rows);
-    if (sb_evtype_used())
+    pthread_mutex_lock(&start_mutex);
+    r = ready_count;
+    failed = init_failed;
+    pthread_mutex_unlock(&start_mutex);
+    if (r >= expected)
+      break;
+    if (init_deadline && sb_now_ns() >= init_deadline)
     {
-      st.types = rows;
-      st.ntypes = n;
+      log_text(LOG_FATAL, "Worker threads failed to initialize within %.15g seconds!",
+               eng_cfg.thread_init_timeout);
+      if (eng_cfg.event_mode)
+        log_text(LOG_FATAL, "%u of %u virtual users were ready, %u failed, %u still "
+                 "initializing (--thread-init-timeout covers the whole --login-delay ramp)",
+                 r - failed, eng_cfg.threads, failed, expected - r);
+      exit(2);
+    }
+    int sig = wait_signal(sigs, 20 * NS_PER_MS);
+    if (sig)
+    {
+      log_text(LOG_FATAL, "interrupted by %s", sig == SIGINT ? "SIGINT" : "SIGTERM");
+      exit(sig == SIGINT ? 130 : 143);
     }
   }
-  /* Hooks run in the global state (eng_workers' states are gone). */
-  eng_print_cumulative(eng_ctest ? NULL : sb_lua_global(), &st);
-  eng_print_debug_threads(&cur);
-  sb_hdr_copy(scratch, cur.hist);
-  sb_hdr_sub(scratch, eng_base.hist);
-  report_extras(&st, scratch, t, rows, n, interrupt_reason, exit_code);
-  sb_evtype_stats_free(t);
-  eng_snap_free(&cur);
-  sb_hdr_free(scratch);
+  if (failed == 0 && created == eng_cfg.workers)
+    return 0;
+  log_text(LOG_FATAL, "Threads initialization failed!");
+  if (eng_cfg.event_mode && failed > 0)
+    sb_loop_report_init_failures(r - failed, failed);
+  set_stop();
+  release_workers();
+  for (unsigned i = 0; i < created; i++)
+    pthread_join(eng_workers[i].thread, NULL);
+  return 1;
+}
+
+/* VUs run by worker `w`: tids w, w + W, w + 2W, ... */
+static unsigned vus_of_worker(unsigned w)
+{
+  return (eng_cfg.threads - w + eng_cfg.workers - 1) / eng_cfg.workers;
+}
+
+/* Creates the worker threads; returns how many started (a failure stops
+   the run, FATAL printed). */
+static unsigned start_workers(void)
+{
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  size_t stack = eng_cfg.thread_stack_size;
+  /* LuaJIT and the client libraries (name resolution, TLS) need more than
+     sysbench's 64K default on modern glibc; use at least 512K. */
+  if (stack < 512 * 1024)
+    stack = 512 * 1024;
+  pthread_attr_setstacksize(&attr, stack);
+  void *(*entry)(void *) = eng_cfg.event_mode ? sb_loop_worker_main : worker_main;
+  eng_workers_t0_ns = sb_now_ns();
+  unsigned created = 0;
+  for (unsigned i = 0; i < eng_cfg.workers; i++)
+  {
+    int err = pthread_create(&eng_workers[i].thread, &attr, entry, &eng_workers[i]);
+    if (err != 0)
+    {
+      log_text(LOG_FATAL, "cannot create worker thread %u: %s", i, strerror(err));
+      set_stop();
+      break;
+    }
+    created++;
+  }
+  pthread_attr_destroy(&attr);
+  return created;
 }
 
 int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
@@ -617,89 +626,32 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
 
   if (sb_results_open(eng_cfg.results_path, eng_cfg.hdrlog_path) != 0)
     return 1;
-  print_mode_block();
+  eng_print_mode_block();
   if (eng_ctest && eng_ctest->prepare && eng_ctest->prepare() != 0)
     return 1;
 
-  eng_workers = NULL;
-  if (posix_memalign((void **) &eng_workers, 64, sizeof(sb_worker_t) * eng_cfg.threads) != 0)
-  {
-    log_text(LOG_FATAL, "out of memory allocating %u threads", eng_cfg.threads);
+  if (eng_alloc_run() != 0)
     return 1;
-  }
-  memset(eng_workers, 0, sizeof(sb_worker_t) * eng_cfg.threads);
-  for (unsigned i = 0; i < eng_cfg.threads; i++)
-  {
-    eng_workers[i].tid = (int) i;
-    eng_workers[i].hist = sb_hdr_new();
-    eng_workers[i].types = sb_evtype_stats_new();
-    eng_workers[i].lat_min_ns = UINT64_MAX;
-    if (eng_workers[i].hist == NULL || eng_workers[i].types == NULL)
-    {
-      log_text(LOG_FATAL, "out of memory allocating histograms for %u threads", eng_cfg.threads);
-      return 1;
-    }
-  }
-  eng_snap_alloc(&eng_base);
+  if (!eng_ctest)
+    eng_fd_budget();
 
   log_text(LOG_NOTICE, "Initializing worker threads...\n");
   if (eng_cfg.sync_file && *eng_cfg.sync_file)
     sb_sync_announce(eng_cfg.sync_file);
 
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  size_t stack = eng_cfg.thread_stack_size;
-  /* LuaJIT and the client libraries (name resolution, TLS) need more than
-     sysbench's 64K default on modern glibc; use at least 512K. */
-  if (stack < 512 * 1024)
-    stack = 512 * 1024;
-  pthread_attr_setstacksize(&attr, stack);
-  unsigned created = 0;
-  for (unsigned i = 0; i < eng_cfg.threads; i++)
-  {
-    int err = pthread_create(&eng_workers[i].thread, &attr, worker_main, &eng_workers[i]);
-    if (err != 0)
-    {
-      log_text(LOG_FATAL, "cannot create worker thread %u: %s", i, strerror(err));
-      ck_pr_store_int(&g_stop, 1);
-      break;
-    }
-    created++;
-  }
-  pthread_attr_destroy(&attr);
+  unsigned created = start_workers();
+  unsigned expected = 0;       /* VUs of the workers that started */
+  for (unsigned i = 0; i < created; i++)
+    expected += vus_of_worker(i);
 
-  /* Wait for every worker's thread_init, within --thread-init-timeout. */
-  uint64_t init_deadline = eng_cfg.thread_init_timeout > 0
-    ? sb_now_ns() + (uint64_t) (eng_cfg.thread_init_timeout * 1e9) : 0;
-  for (;;)
-  {
-    pthread_mutex_lock(&start_mutex);
-    unsigned r = ready_count;
-    pthread_mutex_unlock(&start_mutex);
-    if (r >= created)
-      break;
-    if (init_deadline && sb_now_ns() >= init_deadline)
-    {
-      log_text(LOG_FATAL, "Worker threads failed to initialize within %.15g seconds!",
-               eng_cfg.thread_init_timeout);
-      exit(2);
-    }
-    int sig = wait_signal(&sigs, 20 * NS_PER_MS);
-    if (sig)
-    {
-      log_text(LOG_FATAL, "interrupted by %s", sig == SIGINT ? "SIGINT" : "SIGTERM");
-      exit(sig == SIGINT ? 130 : 143);
-    }
-  }
+  if (wait_init(&sigs, created, expected) != 0)
+    return 1;
+
   /* --db-checkpoint: before the barrier, so processes released together
      start together. */
-  bool reset_failed = eng_cfg.db_checkpoint && !eng_ctest && init_failed == 0 &&
-                      created == eng_cfg.threads && sb_server_checkpoint() != 0;
-  if (init_failed > 0 || created < eng_cfg.threads || reset_failed)
+  if (eng_cfg.db_checkpoint && !eng_ctest && sb_server_checkpoint() != 0)
   {
-    if (!reset_failed)
-      log_text(LOG_FATAL, "Threads initialization failed!");
-    ck_pr_store_int(&g_stop, 1);
+    set_stop();
     release_workers();
     for (unsigned i = 0; i < created; i++)
       pthread_join(eng_workers[i].thread, NULL);
@@ -722,7 +674,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
     }
     if (rc != 0)
     {
-      ck_pr_store_int(&g_stop, 1);
+      set_stop();
       release_workers();
       for (unsigned i = 0; i < created; i++)
         pthread_join(eng_workers[i].thread, NULL);
@@ -772,7 +724,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   /* Main loop: wait for the end, a failure, the deadline or a signal. */
   for (;;)
   {
-    if (count_finished() >= created)
+    if (count_finished() >= expected)
       break;
     if (ck_pr_load_int(&g_error))
       break;
@@ -810,14 +762,16 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   if (g_deadline_ns && stop_at > g_deadline_ns && !reason && !ck_pr_load_int(&g_error))
     stop_at = g_deadline_ns;
   ck_pr_store_64(&eng_stop_ns, stop_at);
-  ck_pr_store_int(&g_stop, 1);
+  set_stop();
 
   /* Let in-flight events finish: up to the forced-shutdown limit after the
      time limit, or a short grace after a signal or failure. */
   uint64_t join_deadline = 0;
   bool forced = false;
   if (reason || ck_pr_load_int(&g_error))
-    join_deadline = sb_now_ns() + 5 * NS_PER_SEC;
+    /* event mode: thousands of VUs must not hold the report (issue 9:
+       within 2 s of SIGINT) */
+    join_deadline = sb_now_ns() + (eng_cfg.event_mode ? 1500 : 5000) * NS_PER_MS;
   else if (eng_cfg.forced_shutdown >= 0 && eng_cfg.time_limit > 0)
   {
     join_deadline = g_deadline_ns + (uint64_t) (eng_cfg.forced_shutdown * 1e9);
@@ -828,7 +782,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   bool at_end_line = ck_pr_load_int(&end_line) != 0;
   for (;;)
   {
-    if (at_end_line && count_finished() >= created)
+    if (at_end_line && count_finished() >= expected)
     {
       uint64_t t = sb_now_ns();
       sb_server_cost_end();
@@ -837,7 +791,7 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
       release_end_line();
       at_end_line = false;
     }
-    if (!at_end_line && count_done() >= created)
+    if (!at_end_line && count_done() >= expected)
       break;
     uint64_t now = sb_now_ns();
     if (join_deadline && now >= join_deadline)
@@ -856,18 +810,19 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   if (at_end_line)
     release_end_line();
   ck_pr_store_int(&g_running_flag, 0);
-  bool all_done = count_done() >= created;
+  bool all_done = count_done() >= expected;
   if (!reason && !ck_pr_load_int(&g_error))
-    g_end_ns = run_end_ns(all_done, created);
+    eng_end_ns = run_end_ns(all_done);
 
   sb_reporter_stop();
 
   if (!all_done && forced && !reason && !ck_pr_load_int(&g_error))
   {
     log_text(LOG_FATAL, "The --max-time limit has expired, forcing shutdown...");
-    sb_lua_call_hook(sb_lua_global(), "measure_end");
+    if (!eng_ctest)
+      sb_lua_call_hook(sb_lua_global(), "measure_end");
     unsigned unfinished = 0;
-    final_report(NULL, &unfinished, 2);
+    eng_final_report(NULL, &unfinished, 2);
     log_flush();
     _exit(2);
   }
@@ -893,7 +848,8 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
      schema NOPM) at the end of the measured interval. */
   if (!eng_ctest)
     sb_lua_call_hook(sb_lua_global(), "measure_end");
-  final_report(reason, NULL, exit_code);
+  if (eng_final_report(reason, NULL, exit_code) != 0 && exit_code == 0)
+    g_results_failed = 1;
   sb_server_stats_close();
   if (g_results_failed && exit_code == 0)
     exit_code = 1;

@@ -17,7 +17,12 @@
 
 /* Run configuration, filled from the options by main.c. Times in seconds. */
 typedef struct {
-  unsigned threads;
+  unsigned threads;             /* virtual users (VUs) */
+  unsigned threads_given;       /* --threads (VUs / --async-sessions) */
+  unsigned workers;             /* OS threads running them (== threads in
+                                   thread mode) */
+  bool event_mode;              /* workers < threads: event loops */
+  double login_delay_ms;        /* --login-delay (event mode) */
   double time_limit;            /* 0 = none */
   uint64_t events_limit;        /* 0 = none */
   double warmup;

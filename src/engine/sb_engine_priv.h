@@ -8,6 +8,7 @@
 #define SB_ENGINE_PRIV_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <lua.h>
@@ -18,28 +19,42 @@
 #include "results/sb_evtype.h"
 #include "core/sb_histogram.h"
 
-/* One worker. Written only by its own thread except where noted; aligned so
-   no two workers share a cache line. */
+/* One virtual user (VU): what is reported per thread. Written only by
+   the worker running it except where noted; aligned so that VUs run by
+   different workers (t and t+1 in event mode) never share a cache line. */
 typedef struct {
-  pthread_t thread;
   int tid;
-  lua_State *L;
-  sb_hdr_t *hist;             /* cumulative event latencies (ns) */
+  unsigned worker;            /* index in eng_workers */
+  uint64_t start_ns;          /* latency origin of the current event */
+  uint64_t intended_ns;       /* rate mode: the taken arrival */
+  int cur_type;               /* type of the current event (0 = "event") */
+  uint64_t errors_at_start;   /* eng_vu_errors() when the event started */
+  uint64_t err_acc;           /* event mode: errors counted while this VU
+                                 ran, up to its last yield */
+  int in_event;               /* read by reporters (eng_concurrency) */
+  int running;                /* read by reporters (eng_threads_running) */
+  uint64_t events;            /* completed events (cumulative) */
   uint64_t lat_sum_ns;        /* cumulative */
   uint64_t lat_min_ns;        /* since the last baseline; the main thread
                                  resets min/max with an atomic exchange */
   uint64_t lat_max_ns;
-  uint64_t start_ns;          /* latency origin of the current event */
-  uint64_t intended_ns;       /* rate mode: the taken arrival */
+} __attribute__((aligned(64))) sb_vu_t;
+
+struct sb_loop;
+
+/* One worker: an OS thread running one VU (thread mode) or many (event
+   mode, sb_loop.c). Written only by its own thread except where noted. */
+typedef struct {
+  pthread_t thread;
+  unsigned index;
+  lua_State *L;               /* thread mode: the VU's state; event mode:
+                                 the worker's shared state */
+  sb_hdr_t *hist;             /* cumulative event latencies (ns) */
   sb_evtype_stat_t *types;    /* per-event-type numbers (sb_evtype.h) */
-  int cur_type;               /* type of the current event (0 = "event") */
-  uint64_t errors_at_start;   /* error counter when the event started */
-  int in_event;               /* read by reporters (eng_concurrency) */
-  int running;                /* read by reporters (eng_threads_running) */
-  int ready;
+  uint64_t err_mark;          /* event mode: the worker's error counter
+                                 when the running VU was resumed */
   int failed;
-  uint64_t done_ns;           /* when the thread finished (after
-                                 thread_done); read by the main thread */
+  struct sb_loop *loop;       /* event mode state, NULL in thread mode */
 } __attribute__((aligned(64))) sb_worker_t;
 
 /* A reader-side snapshot of all workers. */
@@ -48,8 +63,8 @@ typedef struct {
   sb_counters_t cnt;
   sb_hdr_t *hist;
   uint64_t lat_sum_ns;
-  uint64_t *thr_events;       /* per worker */
-  uint64_t *thr_lat_sum;      /* per worker */
+  uint64_t *thr_events;       /* per VU */
+  uint64_t *thr_lat_sum;      /* per VU */
   sb_evtype_stat_t *types;    /* merged per-type sums */
   uint64_t metrics[SB_METRIC_MAX]; /* workload metrics (sb_metric.h) */
 } snap_t;
@@ -57,14 +72,56 @@ typedef struct {
 /* Shared state, defined in sb_engine.c. */
 extern sb_run_config_t eng_cfg;          /* the run's configuration */
 extern const sb_c_test_t *eng_ctest;     /* built-in test or NULL (Lua) */
-extern sb_worker_t *eng_workers;         /* eng_cfg.threads workers */
+extern sb_worker_t *eng_workers;         /* eng_cfg.workers OS threads */
+extern sb_vu_t *eng_vus;                 /* eng_cfg.threads virtual users */
 extern snap_t eng_base;                  /* baseline of cumulative reports */
 extern pthread_mutex_t eng_base_mutex;
 extern uint64_t eng_t0_ns;               /* measured time origin (ns) */
 extern uint64_t eng_run_t0_ns;           /* interval grid origin (ns) */
 extern uint64_t eng_stop_ns;             /* when the run stopped, or 0 */
+extern uint64_t eng_end_ns;              /* end of the measured time for the
+                                            final report (0 = eng_stop_ns) */
+extern uint64_t eng_workers_t0_ns;       /* when the workers were started
+                                            (--login-delay origin) */
+
+/* Errors counted on behalf of `vu` so far (per-type error counts): the
+   counter of its worker's slot, less what other VUs of the worker added
+   (event mode keeps err_acc / err_mark around each resume). Worker's own
+   thread only. */
+static inline uint64_t eng_vu_errors(const sb_vu_t *vu)
+{
+  return vu->err_acc + sb_counter_val(vu->tid, SB_CNT_ERROR) -
+         eng_workers[vu->worker].err_mark;
+}
+
+/* sb_engine.c: run control shared with the event loop (sb_loop.c). Each
+   is thread-safe. */
+/* A VU finished its thread_init (`failed`: it raised an error). */
+void eng_vu_ready(bool failed);
+/* True once the main thread released the start line. */
+bool eng_start_released(void);
+/* A VU left its events (thread_run returned or failed): counts towards
+   the end line. */
+void eng_vu_finished(void);
+/* True while VUs that finished must wait at the end line. */
+bool eng_end_line_holds(void);
+/* A VU is completely done (thread_done ran or was skipped). */
+void eng_vu_done(void);
+/* A VU failed fatally in thread_run/thread_done: stop the run. */
+void eng_vu_fail(int tid);
+/* The first half of sb_more_events for VU `tid`: 0 when no event may
+   start (stop, --events reached); 1 otherwise, with *arrival the --rate
+   arrival to wait for (0 without --rate). */
+int eng_next_event(int tid, uint64_t *arrival);
+/* The VU reached its --rate arrival: the event's latency counts from it
+   (and the lag is checked against the queue limit). */
+void eng_arrival_reached(int tid, uint64_t arrival);
 
 /* sb_stats.c */
+/* Allocates eng_workers (eng_cfg.workers) and eng_vus (eng_cfg.threads)
+   with their statistics, the baseline, and in event mode one counter slot
+   per worker. 0, or 1 (FATAL printed). Main thread, before the workers. */
+int eng_alloc_run(void);
 int eng_snap_alloc(snap_t *s);
 void eng_snap_free(snap_t *s);
 void eng_snap_take(snap_t *s);
@@ -87,6 +144,23 @@ void eng_print_metrics(const sb_stat_t *st);
 /* Fills `rows` (SB_EVTYPE_MAX entries) from per-type sums over `seconds`:
    one row per type that ran, in registration order. Returns the count. */
 unsigned eng_type_rows(const sb_evtype_stat_t *t, double seconds, sb_type_row_t *rows);
+
+/* Prints the run-mode block (sysbench's "Running the test with following
+   options:" lines, plus the event-mode line). */
+void eng_print_mode_block(void);
+
+/* Prints the final (or interrupted) report, the per-type table, the
+   latency-limit line and the server-side block, and writes the result
+   files with the run's `exit_code`. `unfinished` (may be NULL) receives
+   the events closed in flight at a forced shutdown. Returns non-zero when
+   a result file could not be written. */
+int eng_final_report(const char *interrupt_reason, unsigned *unfinished, int exit_code);
+
+/* sb_fdlimit.c: raises RLIMIT_NOFILE towards one descriptor per VU (up
+   to the hard limit) and, when that is not enough, makes the first
+   connect attempt fail with a message naming the limit
+   (db_set_connect_check). Main thread, before the workers start. */
+void eng_fd_budget(void);
 
 /* sb_reporter.c: starts / stops the reporter thread (interval lines and
    checkpoints). stop waits for it. */

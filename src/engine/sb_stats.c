@@ -13,6 +13,54 @@
 #include "lua/sb_lua.h"
 #include "core/sb_timer.h"
 #include "core/sb_version.h"
+#include "core/sb_options.h"
+#include "core/sb_rand.h"
+#include "results/sb_results.h"
+#include "results/sb_server_cost.h"
+#include "results/sb_server_stats.h"
+
+/* ---- the run's workers and VUs --------------------------------------------- */
+
+int eng_alloc_run(void)
+{
+  if (eng_cfg.workers == 0 || eng_cfg.workers > eng_cfg.threads)
+    eng_cfg.workers = eng_cfg.threads;
+  eng_workers = NULL;
+  eng_vus = NULL;
+  if (posix_memalign((void **) &eng_workers, 64, sizeof(sb_worker_t) * eng_cfg.workers) != 0 ||
+      posix_memalign((void **) &eng_vus, 64, sizeof(sb_vu_t) * eng_cfg.threads) != 0)
+  {
+    log_text(LOG_FATAL, "out of memory allocating %u threads", eng_cfg.threads);
+    return 1;
+  }
+  memset(eng_workers, 0, sizeof(sb_worker_t) * eng_cfg.workers);
+  memset(eng_vus, 0, sizeof(sb_vu_t) * eng_cfg.threads);
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+  {
+    eng_vus[i].tid = (int) i;
+    eng_vus[i].worker = i % eng_cfg.workers;
+    eng_vus[i].lat_min_ns = UINT64_MAX;
+  }
+  for (unsigned i = 0; i < eng_cfg.workers; i++)
+  {
+    eng_workers[i].index = i;
+    eng_workers[i].hist = sb_hdr_new();
+    eng_workers[i].types = sb_evtype_stats_new();
+    if (eng_workers[i].hist == NULL || eng_workers[i].types == NULL)
+    {
+      log_text(LOG_FATAL, "out of memory allocating histograms for %u threads", eng_cfg.workers);
+      return 1;
+    }
+  }
+  /* Event mode: one counter slot per worker (its only writer). */
+  if (eng_cfg.event_mode && sb_counters_init_grouped(eng_cfg.threads, eng_cfg.workers) != 0)
+  {
+    log_text(LOG_FATAL, "out of memory allocating counters");
+    return 1;
+  }
+  eng_snap_alloc(&eng_base);
+  return 0;
+}
 
 /* ---- snapshots and statistics ------------------------------------------- */
 
@@ -43,13 +91,16 @@ void eng_snap_take(snap_t *s)
   sb_hdr_reset(s->hist);
   s->lat_sum_ns = 0;
   sb_evtype_zero(s->types);
-  for (unsigned i = 0; i < eng_cfg.threads; i++)
+  for (unsigned i = 0; i < eng_cfg.workers; i++)
   {
     sb_hdr_add(s->hist, eng_workers[i].hist);
     sb_evtype_add(s->types, eng_workers[i].types);
-    s->thr_lat_sum[i] = ck_pr_load_64(&eng_workers[i].lat_sum_ns);
+  }
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+  {
+    s->thr_lat_sum[i] = ck_pr_load_64(&eng_vus[i].lat_sum_ns);
     s->lat_sum_ns += s->thr_lat_sum[i];
-    s->thr_events[i] = sb_counter_val((int) i, SB_CNT_EVENT);
+    s->thr_events[i] = ck_pr_load_64(&eng_vus[i].events);
   }
 }
 
@@ -70,7 +121,7 @@ unsigned eng_threads_running(void)
 {
   unsigned n = 0;
   for (unsigned i = 0; i < eng_cfg.threads; i++)
-    n += (unsigned) ck_pr_load_int(&eng_workers[i].running);
+    n += (unsigned) ck_pr_load_int(&eng_vus[i].running);
   return n;
 }
 
@@ -78,7 +129,7 @@ unsigned eng_concurrency(void)
 {
   unsigned n = 0;
   for (unsigned i = 0; i < eng_cfg.threads; i++)
-    n += (unsigned) ck_pr_load_int(&eng_workers[i].in_event);
+    n += (unsigned) ck_pr_load_int(&eng_vus[i].in_event);
   return n;
 }
 
@@ -128,8 +179,8 @@ void eng_stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist,
   double ev_sum = 0, ev_sq = 0, t_sum = 0, t_sq = 0;
   for (unsigned i = 0; i < eng_cfg.threads; i++)
   {
-    uint64_t wmin = ck_pr_load_64(&eng_workers[i].lat_min_ns);
-    uint64_t wmax = ck_pr_load_64(&eng_workers[i].lat_max_ns);
+    uint64_t wmin = ck_pr_load_64(&eng_vus[i].lat_min_ns);
+    uint64_t wmax = ck_pr_load_64(&eng_vus[i].lat_max_ns);
     if (wmin < mn)
       mn = wmin;
     if (wmax > mx)
@@ -163,8 +214,8 @@ void eng_set_baseline(uint64_t t_ns)
   eng_snap_take(&eng_base);
   for (unsigned i = 0; i < eng_cfg.threads; i++)
   {
-    ck_pr_fas_64(&eng_workers[i].lat_min_ns, UINT64_MAX);
-    ck_pr_fas_64(&eng_workers[i].lat_max_ns, 0);
+    ck_pr_fas_64(&eng_vus[i].lat_min_ns, UINT64_MAX);
+    ck_pr_fas_64(&eng_vus[i].lat_max_ns, 0);
   }
   eng_t0_ns = t_ns;
   pthread_mutex_unlock(&eng_base_mutex);
@@ -241,8 +292,8 @@ void eng_print_debug_threads(const snap_t *cur)
   {
     uint64_t ev = cur->thr_events[i] - eng_base.thr_events[i];
     double total = (double) (cur->thr_lat_sum[i] - eng_base.thr_lat_sum[i]) / 1e9;
-    double mn = ev ? (double) ck_pr_load_64(&eng_workers[i].lat_min_ns) / 1e9 : 0;
-    double mx = (double) ck_pr_load_64(&eng_workers[i].lat_max_ns) / 1e9;
+    double mn = ev ? (double) ck_pr_load_64(&eng_vus[i].lat_min_ns) / 1e9 : 0;
+    double mx = (double) ck_pr_load_64(&eng_vus[i].lat_max_ns) / 1e9;
     log_lock();
     sb_report_thread_debug(stdout, i, mn, ev ? total / (double) ev : 0, mx, ev, total);
     log_unlock();
@@ -281,4 +332,158 @@ unsigned eng_type_rows(const sb_evtype_stat_t *t, double seconds, sb_type_row_t 
     }
   }
   return n;
+}
+
+/* ---- run-mode block and final report --------------------------------------- */
+
+/* Numbers print with %.15g: integers in full, as sysbench's %d (plain %g
+   would print a --rate of 2000000 as 2e+06), fractions as given. */
+void eng_print_mode_block(void)
+{
+  log_text(LOG_NOTICE, "Running the test with following options:");
+  log_text(LOG_NOTICE, "Number of threads: %u", eng_cfg.threads);
+  if (eng_cfg.event_mode)
+    log_text(LOG_NOTICE, "Virtual users: %u on %u worker thread%s (event loop)",
+             eng_cfg.threads, eng_cfg.workers, eng_cfg.workers == 1 ? "" : "s");
+  if (eng_cfg.warmup > 0)
+    log_text(LOG_NOTICE, "Warmup time: %.15gs", eng_cfg.warmup);
+  if (eng_cfg.rate > 0)
+    log_text(LOG_NOTICE, "Target transaction rate: %.15g/sec", eng_cfg.rate);
+  if (eng_cfg.report_interval > 0)
+    log_text(LOG_NOTICE, "Report intermediate results every %.15g second(s)",
+             eng_cfg.report_interval);
+  if (eng_cfg.ncheckpoints > 0)
+  {
+    char buf[4096];
+    size_t n = 0;
+    for (unsigned i = 0; i < eng_cfg.ncheckpoints && n < sizeof(buf) - 32; i++)
+      n += (size_t) snprintf(buf + n, sizeof(buf) - n, "%s%.15g", i ? ", " : "",
+                             eng_cfg.checkpoints[i]);
+    log_text(LOG_NOTICE, "Report checkpoint(s) at %s seconds", buf);
+  }
+  if (eng_cfg.debug)
+    log_text(LOG_NOTICE, "Debug mode enabled.\n");
+  if (sb_opt_bool("validate"))
+    log_text(LOG_NOTICE, "Validation checks: on.\n");
+  const sb_rand_params_t *rp = sb_rand_params();
+  if (rp->seed_from_clock)
+    log_text(LOG_NOTICE, "Initializing random number generator from current time\n");
+  else
+    log_text(LOG_NOTICE, "Initializing random number generator from seed (%lu).\n",
+             (unsigned long) rp->seed);
+  if (eng_cfg.forced_shutdown >= 0 && eng_cfg.time_limit > 0)
+    log_text(LOG_NOTICE, "Forcing shutdown in %.15g seconds",
+             eng_cfg.time_limit + eng_cfg.warmup + eng_cfg.forced_shutdown);
+  log_text(LOG_NOTICE, "%s", "");
+  if (eng_ctest && eng_ctest->print_mode)
+    eng_ctest->print_mode();
+}
+
+/* Per-type rows, the latency-limit line, the bmk blocks (metrics,
+   server-side statistics, server cost) and the result files, after the
+   standard report; then the script's report_final hook. `t` and `rows` (n
+   of them) are the run's per-type numbers (t may be NULL after an
+   allocation failure). Returns 1 when a result file could not be
+   written. */
+static int report_extras(const sb_stat_t *st, sb_hdr_t *run_hist, const sb_evtype_stat_t *t,
+                         const sb_type_row_t *rows, unsigned n,
+                         const char *reason, int exit_code)
+{
+  uint64_t late = 0;
+  for (unsigned i = 0; t && i < sb_evtype_count(); i++)
+    late += t[i].late;
+  if (eng_reports_enabled())
+  {
+    log_lock();
+    if (n > 1)
+      sb_report_types(stdout, rows, n);
+    if (eng_cfg.latency_limit_ns)
+      sb_report_latency_limit(stdout, (double) eng_cfg.latency_limit_ns / 1e6, late, st->events);
+    fflush(stdout);
+    log_unlock();
+    eng_print_metrics(st);
+    sb_server_stats_print();
+    sb_server_cost_print();
+  }
+  int failed = sb_results_finish(st, run_hist, t, rows, n, late, reason, exit_code) != 0;
+  /* bmk extension: the script's own end-of-run blocks (tpcc's tables,
+     dbl's figures), after everything above, on every ending of the run
+     and whatever the verbosity (like a report_cumulative hook). */
+  if (!eng_ctest && sb_lua_hook_defined(sb_lua_global(), "report_final"))
+    sb_lua_call_report_hook(sb_lua_global(), "report_final", st, true);
+  return failed;
+}
+
+int eng_final_report(const char *interrupt_reason, unsigned *unfinished, int exit_code)
+{
+  snap_t cur;
+  sb_hdr_t *scratch = sb_hdr_new();
+  eng_snap_alloc(&cur);
+  eng_snap_take(&cur);
+  uint64_t end = eng_end_ns ? eng_end_ns : eng_stop_ns ? eng_stop_ns : cur.t_ns;
+
+  if (unfinished)
+  {
+    *unfinished = 0;
+    for (unsigned i = 0; i < eng_cfg.threads; i++)
+      if (ck_pr_load_int(&eng_vus[i].in_event))
+      {
+        uint64_t lat = end > eng_vus[i].start_ns ? end - eng_vus[i].start_ns : 0;
+        sb_hdr_record(cur.hist, lat);
+        cur.lat_sum_ns += lat;
+        cur.thr_lat_sum[i] += lat;
+        cur.thr_events[i]++;
+        cur.cnt.v[SB_CNT_EVENT]++;
+        sb_evtype_record(cur.types, eng_vus[i].cur_type, lat, 0,
+                         eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns);
+        if (lat > eng_vus[i].lat_max_ns)
+          eng_vus[i].lat_max_ns = lat;
+        (*unfinished)++;
+      }
+  }
+
+  double elapsed = end > eng_t0_ns ? (double) (end - eng_t0_ns) / 1e9 : 0;
+  sb_stat_t st;
+  eng_stat_cumulative(&st, &cur, scratch, elapsed);
+
+  if (unfinished && *unfinished > 0)
+    log_text(LOG_NOTICE, "\nNumber of unfinished transactions on forced shutdown: %u",
+             *unfinished);
+  if (interrupt_reason)
+    log_text(LOG_NOTICE, "Run interrupted: %s; the report covers %.2fs of measured time.",
+             interrupt_reason, elapsed);
+
+  if (eng_cfg.histogram && eng_reports_enabled())
+  {
+    sb_hdr_copy(scratch, cur.hist);
+    sb_hdr_sub(scratch, eng_base.hist);
+    log_lock();
+    sb_hdr_print_sysbench(scratch, stdout);
+    fflush(stdout);
+    log_unlock();
+  }
+  sb_evtype_stat_t *t = sb_evtype_stats_new();
+  sb_type_row_t rows[SB_EVTYPE_MAX];
+  unsigned n = 0;
+  if (t)
+  {
+    sb_evtype_add(t, cur.types);
+    sb_evtype_sub(t, eng_base.types);
+    n = eng_type_rows(t, st.time_total, rows);
+    if (sb_evtype_used())
+    {
+      st.types = rows;
+      st.ntypes = n;
+    }
+  }
+  /* Hooks run in the global state (eng_workers' states are gone). */
+  eng_print_cumulative(eng_ctest ? NULL : sb_lua_global(), &st);
+  eng_print_debug_threads(&cur);
+  sb_hdr_copy(scratch, cur.hist);
+  sb_hdr_sub(scratch, eng_base.hist);
+  int failed = report_extras(&st, scratch, t, rows, n, interrupt_reason, exit_code);
+  sb_evtype_stats_free(t);
+  eng_snap_free(&cur);
+  sb_hdr_free(scratch);
+  return failed;
 }

@@ -167,7 +167,7 @@ static int c_read_cmdline_options(lua_State *L);
 static int c_print_test_options(lua_State *L);
 
 /* Builds the sysbench.* environment in a fresh state (before the chunk). */
-static lua_State *base_state(int tid)
+lua_State *sb_lua_base_state(int tid)
 {
   lua_State *L = luaL_newstate();
   if (L == NULL)
@@ -348,7 +348,7 @@ int sb_lua_load(const char *testname)
       script_path = strdup(testname);
   }
 
-  gstate = base_state(0);
+  gstate = sb_lua_base_state(0);
   if (gstate == NULL)
     return -1;
 
@@ -642,7 +642,7 @@ int sb_lua_apply_jit_cmd(lua_State *L)
 
 lua_State *sb_lua_new_state(int tid)
 {
-  lua_State *L = base_state(tid);
+  lua_State *L = sb_lua_base_state(tid);
   if (L == NULL)
     return NULL;
   if (run_chunk(L) != 0)
@@ -684,14 +684,40 @@ static int traceback(lua_State *L)
   return 1;
 }
 
+void sb_lua_log_error(lua_State *L, const char *name)
+{
+  const char *msg = lua_tostring(L, -1);
+  if (msg == NULL)
+    msg = lua_istable(L, -1) ? "(error object is a table value)" : "(error object is not a string)";
+  if (name)
+    log_text(LOG_FATAL, "`%s' function failed: %s", name, msg);
+  else
+    log_text(LOG_FATAL, "%s", msg);
+}
+
+bool sb_lua_script_source(const char **path, const char **buf, size_t *len,
+                          const char **chunkname)
+{
+  static char embedded_name[256];
+  *path = script_path;
+  *buf = script_buf;
+  *len = script_len;
+  *chunkname = "=stdin";
+  if (script_path == NULL && script_embedded != NULL)
+  {
+    *buf = script_embedded->src;
+    *len = script_embedded->len;
+    snprintf(embedded_name, sizeof(embedded_name), "@%s.lua", script_embedded->name);
+    *chunkname = embedded_name;
+  }
+  return script_path != NULL || *buf != NULL;
+}
+
 static int finish_call(lua_State *L, const char *name, int rc, bool *ret_false)
 {
   if (rc != 0)
   {
-    const char *msg = lua_tostring(L, -1);
-    if (msg == NULL)
-      msg = lua_istable(L, -1) ? "(error object is a table value)" : "(error object is not a string)";
-    log_text(LOG_FATAL, "`%s' function failed: %s", name, msg);
+    sb_lua_log_error(L, name);
     lua_pop(L, 2);
     return -1;
   }

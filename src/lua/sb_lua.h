@@ -110,6 +110,52 @@ bool sb_lua_print_test_options(void);
    chunk runs); 0 ok, -1 with the FATAL message. */
 int sb_lua_apply_jit_cmd(lua_State *L);
 
+/* A fresh state with bmk's sysbench.* API loaded (sysbench.tid = `tid`)
+   but no script run in it. NULL on failure (printed). */
+lua_State *sb_lua_base_state(int tid);
+
+/* The script every state runs: its resolved file (*path), or, with *path
+   NULL, its text (*buf, *len: the stdin contents or a bundled workload
+   embedded in the binary) and the chunk name to load it under
+   (*chunkname: "=stdin" or "@<name>.lua"). False before sb_lua_load. */
+bool sb_lua_script_source(const char **path, const char **buf, size_t *len,
+                          const char **chunkname);
+
+/* Prints the error object on top of L's stack as a FATAL line: "`name'
+   function failed: <msg>", or only the message when name is NULL (a
+   failing chunk). Leaves the stack unchanged. */
+void sb_lua_log_error(lua_State *L, const char *name);
+
+/* ---- event mode (sb_lua_vu.c) ------------------------------------------
+ * One Lua state per worker thread; each virtual user (VU) is a coroutine
+ * of it with its own global environment (docs/design.md). All functions
+ * are called by the worker's own thread. */
+
+/* Creates an event-mode worker state: the sysbench.* API with bmk.vu's
+   event-mode methods, the script compiled once (not run), --luajit-cmd
+   applied and sysbench.opt exported. NULL on failure (printed). */
+lua_State *sb_lua_worker_state(void);
+
+/* Creates VU `tid`'s coroutine in worker state `L`: its environment, and
+   a fresh closure of the script chunk with that environment, ready to be
+   resumed with no arguments (running the chunk). Returns the coroutine
+   and stores its registry reference in *ref; NULL on failure (printed). */
+lua_State *sb_lua_vu_new(lua_State *L, int tid, int *ref);
+
+/* After VU `tid`'s chunk ran: gives it its sysbench.opt. */
+void sb_lua_vu_chunk_done(lua_State *L, int tid);
+
+/* Pushes onto coroutine `co` the VU's global function `name`
+   ("thread_init", "thread_run", "thread_done") and its tid, ready to be
+   resumed with 1 argument; thread_run is bmk.vu's default event loop
+   unless the script defines its own. Returns false (nothing pushed) when
+   the VU has no such function. */
+bool sb_lua_vu_push(lua_State *L, lua_State *co, const char *name, int tid);
+
+/* Drops the coroutine's registry reference (its env and connections are
+   then garbage). */
+void sb_lua_vu_free(lua_State *L, int ref);
+
 /* Closes the global state. */
 void sb_lua_done(void);
 

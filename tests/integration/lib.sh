@@ -16,8 +16,12 @@ SANDBOX_DIR=${BMK_SANDBOX_DIR:-/tmp/bmk-sandbox}
 DBPASS=${BMK_SANDBOX_PASSWORD:-sbtest}
 MYSQL_PORT=${BMK_MYSQL_PORT:-3306}
 PGSQL_PORT=${BMK_PGSQL_PORT:-5432}
+PGBOUNCER_PORT=${BMK_PGBOUNCER_PORT:-6432}
 MYSQL_OPTS="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$MYSQL_PORT --mysql-user=sbtest --mysql-password=$DBPASS --mysql-db=sbtest"
 PGSQL_OPTS="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$DBPASS --pgsql-db=sbtest"
+# PostgreSQL through the sandbox's PgBouncer (transaction pooling: no
+# named prepared statements)
+PGBOUNCER_OPTS="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PGBOUNCER_PORT --pgsql-user=sbtest --pgsql-password=$DBPASS --pgsql-db=sbtest --db-ps-mode=disable"
 
 ok() { PASS=$((PASS + 1)); echo "ok - $*"; }
 not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $*"; }

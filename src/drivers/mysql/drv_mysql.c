@@ -625,6 +625,10 @@ const db_driver_t mysql_driver = {
     .query_cont = mydrv_query_cont,
     .execute_start = mydrv_execute_start,
     .execute_cont = mydrv_execute_cont,
+    .prepare_start = mydrv_prepare_start,
+    .prepare_cont = mydrv_prepare_cont,
+    .next_result_start = mydrv_next_result_start,
+    .next_result_cont = mydrv_next_result_cont,
 #endif
     .load_start = mydrv_load_start,
     .load_send = mydrv_load_send,

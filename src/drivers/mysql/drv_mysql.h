@@ -56,6 +56,7 @@ typedef struct {
   size_t load_sql_len;
   const char *load_data;
   size_t load_len, load_pos;
+  db_stmt_t *astmt;        /* statement being prepared / read (async) */
 } my_conn_t;
 
 /* A result column fetched as text. */
@@ -151,6 +152,10 @@ db_step_t mydrv_query_start(db_conn_t *con, const char *sql, size_t len, db_resu
 db_step_t mydrv_query_cont(db_conn_t *con, int ready);
 db_step_t mydrv_execute_start(db_stmt_t *stmt, db_result_t *rs);
 db_step_t mydrv_execute_cont(db_stmt_t *stmt, int ready);
+db_step_t mydrv_prepare_start(db_stmt_t *stmt);
+db_step_t mydrv_prepare_cont(db_stmt_t *stmt, int ready);
+db_step_t mydrv_next_result_start(db_conn_t *con, db_result_t *rs);
+db_step_t mydrv_next_result_cont(db_conn_t *con, int ready);
 
 
 /* Prepared statements (drv_mysql_stmt.c): the ops-table entries prepare,
@@ -159,6 +164,13 @@ db_step_t mydrv_execute_cont(db_stmt_t *stmt, int ready);
    connection's last result came from a statement. Same contracts as the
    db_driver_ops_t members; called only from the connection's thread. */
 int mydrv_prepare(db_stmt_t *stmt);
+/* Allocates the statement state and MYSQL_STMT for `stmt` (NULL with the
+   error recorded when the client library refuses). */
+my_stmt_t *mydrv_stmt_new(db_stmt_t *stmt);
+/* Completes a prepare whose mysql_stmt_prepare returned `err`: binds the
+   statement on success, falls back to emulation for ER_UNSUPPORTED_PS,
+   records the error otherwise. Same return as mydrv_prepare. */
+int mydrv_prepare_done(db_stmt_t *stmt, my_stmt_t *ms, int err);
 int mydrv_execute(db_stmt_t *stmt, db_result_t *rs);
 void mydrv_close(db_stmt_t *stmt);
 int mydrv_stmt_fetch(db_result_t *rs, my_conn_t *mc);

@@ -18,7 +18,8 @@
 
 #ifdef HAVE_MYSQL_REAL_QUERY_START
 
-enum { PH_NONE = 0, PH_CONNECT, PH_QUERY, PH_STORE, PH_EXEC, PH_STMT_STORE };
+enum { PH_NONE = 0, PH_CONNECT, PH_QUERY, PH_STORE, PH_EXEC, PH_STMT_STORE, PH_PREPARE,
+       PH_NEXT, PH_NEXT_STMT };
 
 static int to_mysql_wait(int ready)
 {
@@ -225,6 +226,136 @@ db_step_t mydrv_execute_cont(db_stmt_t *stmt, int ready)
     ? mysql_stmt_execute_cont(&mc->aerr, ms->stmt, w)
     : mysql_stmt_store_result_cont(&mc->aerr, ms->stmt, w);
   return exec_step(stmt, status);
+}
+
+/* ---- prepare ---- */
+
+static db_step_t prepare_step(db_stmt_t *stmt, int status)
+{
+  db_conn_t *con = stmt->con;
+  my_conn_t *mc = con->ptr;
+  my_stmt_t *ms = mc->astmt ? mc->astmt->ptr : NULL;
+  if (status != 0)
+    return wait_on(con, mc->mysql, status);
+  mc->aphase = PH_NONE;
+  mc->astmt = NULL;
+  stmt->ptr = NULL;
+  con->error = DB_ERROR_NONE;
+  mydrv_prepare_done(stmt, ms, mc->aerr);
+  return DB_STEP_DONE;
+}
+
+db_step_t mydrv_prepare_start(db_stmt_t *stmt)
+{
+  db_conn_t *con = stmt->con;
+  my_conn_t *mc = con->ptr;
+  stmt->ptr = NULL;
+  con->error = DB_ERROR_NONE;
+  if (mydrv_dry_run)
+    return DB_STEP_DONE;
+  my_stmt_t *ms = mydrv_stmt_new(stmt);
+  if (ms == NULL)
+    return DB_STEP_DONE;
+  /* parked in stmt->ptr while the prepare runs (cleared before done) */
+  stmt->ptr = ms;
+  mc->astmt = stmt;
+  mc->aphase = PH_PREPARE;
+  return prepare_step(stmt, mysql_stmt_prepare_start(&mc->aerr, ms->stmt, stmt->query,
+                                                     (unsigned long) stmt->query_len));
+}
+
+db_step_t mydrv_prepare_cont(db_stmt_t *stmt, int ready)
+{
+  my_conn_t *mc = stmt->con->ptr;
+  my_stmt_t *ms = stmt->ptr;
+  return prepare_step(stmt, mysql_stmt_prepare_cont(&mc->aerr, ms->stmt, to_mysql_wait(ready)));
+}
+
+/* ---- next result (CALL, multi-statements) ---- */
+
+static db_step_t next_step(db_conn_t *con, int status)
+{
+  my_conn_t *mc = con->ptr;
+  MYSQL *m = mc->mysql;
+  db_stmt_t *stmt = mc->astmt;
+  for (;;)
+  {
+    if (status != 0)
+      return wait_on(con, m, status);
+    if (mc->aphase == PH_NEXT || mc->aphase == PH_NEXT_STMT)
+    {
+      bool of_stmt = mc->aphase == PH_NEXT_STMT;
+      MY_TRACE("mysql_%snext_result = %d", of_stmt ? "stmt_" : "", mc->aerr);
+      if (mc->aerr != 0)
+      {
+        mc->aphase = PH_NONE;
+        if (mc->aerr < 0)
+        {
+          mc->ars->counter = SB_CNT_OTHER;
+          con->error = DB_ERROR_NONE;
+        }
+        else if (of_stmt)
+          mydrv_stmt_failed(stmt, stmt->ptr, "mysql_drv_stmt_next_result", true);
+        else
+          mydrv_conn_failed(con, "mysql_drv_next_result", "", 0);
+        return DB_STEP_DONE;
+      }
+      if (of_stmt)
+      {
+        /* the statement's next result is read like an executed one */
+        mc->aphase = PH_EXEC;
+        mc->ars->stmt = stmt;
+        return exec_step(stmt, 0);
+      }
+      mc->aphase = PH_STORE;
+      status = mysql_store_result_start(&mc->ares, m);
+      continue;
+    }
+    mc->aphase = PH_NONE;
+    if (mydrv_text_result(con, mc->ares, mc->ars) == 0)
+      con->error = DB_ERROR_NONE;
+    return DB_STEP_DONE;
+  }
+}
+
+db_step_t mydrv_next_result_start(db_conn_t *con, db_result_t *rs)
+{
+  my_conn_t *mc = con->ptr;
+  con->error = DB_ERROR_NONE;
+  if (mydrv_dry_run)
+  {
+    rs->counter = SB_CNT_OTHER;
+    return DB_STEP_DONE;
+  }
+  mc->ars = rs;
+  mc->astmt = mc->last_stmt;
+  if (mc->last_stmt != NULL)
+  {
+    my_stmt_t *ms = mc->last_stmt->ptr;
+    mc->aphase = PH_NEXT_STMT;
+    return next_step(con, mysql_stmt_next_result_start(&mc->aerr, ms->stmt));
+  }
+  mc->aphase = PH_NEXT;
+  return next_step(con, mysql_next_result_start(&mc->aerr, mc->mysql));
+}
+
+db_step_t mydrv_next_result_cont(db_conn_t *con, int ready)
+{
+  my_conn_t *mc = con->ptr;
+  int w = to_mysql_wait(ready);
+  switch (mc->aphase)
+  {
+  case PH_NEXT:
+    return next_step(con, mysql_next_result_cont(&mc->aerr, mc->mysql, w));
+  case PH_STORE:
+    return next_step(con, mysql_store_result_cont(&mc->ares, mc->mysql, w));
+  case PH_NEXT_STMT:
+    return next_step(con, mysql_stmt_next_result_cont(&mc->aerr,
+                                                      ((my_stmt_t *) mc->astmt->ptr)->stmt, w));
+  default:
+    /* reading the statement's next result set */
+    return mydrv_execute_cont(mc->astmt, ready);
+  }
 }
 
 #endif /* HAVE_MYSQL_REAL_QUERY_START */

@@ -37,26 +37,32 @@ static void free_stmt(my_stmt_t *ms)
   free(ms);
 }
 
-int mydrv_prepare(db_stmt_t *stmt)
+my_stmt_t *mydrv_stmt_new(db_stmt_t *stmt)
 {
   db_conn_t *con = stmt->con;
   my_conn_t *mc = con->ptr;
-  stmt->ptr = NULL;
-  /* dry run: no handle; execute counts the statement as "other" */
-  if (mydrv_dry_run)
-    return 0;
   my_stmt_t *ms = calloc(1, sizeof(*ms));
   if (ms == NULL)
-    return 1;
+  {
+    db_set_error(con, DB_ERROR_FATAL, 0, NULL, "out of memory", "mysql_stmt_init",
+                 stmt->query, stmt->query_len);
+    return NULL;
+  }
   mydrv_drain_results(mc);
   ms->stmt = mysql_stmt_init(mc->mysql);
   MY_TRACE("mysql_stmt_init(%p) = %p", (void *) mc->mysql, (void *) ms->stmt);
   if (ms->stmt == NULL)
   {
     free(ms);
-    return mydrv_conn_failed(con, "mysql_stmt_init", stmt->query, stmt->query_len);
+    mydrv_conn_failed(con, "mysql_stmt_init", stmt->query, stmt->query_len);
+    return NULL;
   }
-  int err = mysql_stmt_prepare(ms->stmt, stmt->query, (unsigned long) stmt->query_len);
+  return ms;
+}
+
+int mydrv_prepare_done(db_stmt_t *stmt, my_stmt_t *ms, int err)
+{
+  db_conn_t *con = stmt->con;
   MY_TRACE("mysql_stmt_prepare(%p, \"%s\", %zu) = %d", (void *) ms->stmt, stmt->query,
            stmt->query_len, err);
   if (err != 0)
@@ -95,11 +101,26 @@ int mydrv_prepare(db_stmt_t *stmt)
     {
       mysql_stmt_close(ms->stmt);
       free_stmt(ms);
+      db_set_error(con, DB_ERROR_FATAL, 0, NULL, "out of memory", "mysql_stmt_prepare",
+                   stmt->query, stmt->query_len);
       return 1;
     }
   }
   stmt->ptr = ms;
   return 0;
+}
+
+int mydrv_prepare(db_stmt_t *stmt)
+{
+  stmt->ptr = NULL;
+  /* dry run: no handle; execute counts the statement as "other" */
+  if (mydrv_dry_run)
+    return 0;
+  my_stmt_t *ms = mydrv_stmt_new(stmt);
+  if (ms == NULL)
+    return 1;
+  int err = mysql_stmt_prepare(ms->stmt, stmt->query, (unsigned long) stmt->query_len);
+  return mydrv_prepare_done(stmt, ms, err);
 }
 
 int mydrv_stmt_failed(db_stmt_t *stmt, my_stmt_t *ms, const char *api, bool with_sql)

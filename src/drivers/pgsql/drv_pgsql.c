@@ -591,6 +591,10 @@ const db_driver_t pgsql_driver = {
     .pipeline_sync = pgd_pipeline_sync,
     .pipeline_fetch = pgd_pipeline_fetch,
     .pipeline_end = pgd_pipeline_end,
+    .prepare_start = pg_prepare_start,
+    .prepare_cont = pg_prepare_cont,
+    .close_start = pg_close_start,
+    .close_cont = pg_close_cont,
   },
   .needs_commit_in_bulk = false,
   /* streamed into one COPY: small pieces keep the server busy while the

@@ -15,7 +15,7 @@
 
 /* ---- per-connection and per-statement state ----------------------------- */
 
-enum { AOP_NONE = 0, AOP_CONNECT, AOP_QUERY, AOP_EXEC };
+enum { AOP_NONE = 0, AOP_CONNECT, AOP_QUERY, AOP_EXEC, AOP_PREPARE, AOP_CLOSE };
 
 typedef struct {
   PGconn *pg;
@@ -35,6 +35,7 @@ typedef struct {
   size_t copy_len;
   unsigned pl_pending;     /* pipeline: statements queued, results not read */
   bool pl_synced;          /* pipeline: the queued batch has its sync point */
+  db_stmt_t *astmt;        /* statement being prepared / closed */
 } pg_conn_t;
 
 typedef struct {
@@ -77,6 +78,16 @@ int pgd_finish(db_conn_t *con, PGresult *res, db_result_t *rs,
 int pgd_prepare(db_stmt_t *stmt);
 int pgd_execute(db_stmt_t *stmt, db_result_t *rs);
 void pgd_close(db_stmt_t *stmt);
+/* A new handle for `stmt` on the current session (replacing an older
+   one), with the query rewritten to $n placeholders in *text (malloc'ed,
+   the caller frees it). */
+pg_stmt_t *pgd_ps_new(db_stmt_t *stmt, char **text);
+/* Frees the statement's handle (no server round trip). */
+void pgd_ps_free(db_stmt_t *stmt);
+/* True when DEALLOCATE of the statement cannot fail (see pgd_close). */
+bool pgd_can_deallocate(db_stmt_t *stmt);
+/* "DEALLOCATE <name>" into sql (len bytes). */
+void pgd_deallocate_sql(const db_stmt_t *stmt, char *sql, size_t len);
 
 /* drv_pgsql_copy.c: the fast-load entries of db_driver_ops_t (COPY FROM
    STDIN), same contracts; one thread per connection. */
@@ -99,5 +110,9 @@ db_step_t pg_execute_start(db_stmt_t *stmt, db_result_t *rs);
 db_step_t pg_execute_cont(db_stmt_t *stmt, int ready_events);
 db_step_t pg_connect_start(db_conn_t *con);
 db_step_t pg_connect_cont(db_conn_t *con, int ready_events);
+db_step_t pg_prepare_start(db_stmt_t *stmt);
+db_step_t pg_prepare_cont(db_stmt_t *stmt, int ready_events);
+db_step_t pg_close_start(db_stmt_t *stmt);
+db_step_t pg_close_cont(db_stmt_t *stmt, int ready_events);
 
 #endif

@@ -28,6 +28,43 @@ static db_step_t wait_for(db_conn_t *con, int events)
 
 static db_step_t async_step(db_conn_t *con, int ready);
 
+/* A failed operation ends, first rolling back the transaction it left
+   open when `rollback` (as the blocking forms do), without waiting. */
+static db_step_t end_or_rollback(db_conn_t *con, bool rollback)
+{
+  pg_conn_t *pc = con->ptr;
+  if (rollback && PQsendQuery(pc->pg, "ROLLBACK"))
+  {
+    pc->rolling_back = true;
+    pc->flushing = true;
+    return async_step(con, 0);
+  }
+  pc->aop = AOP_NONE;
+  return DB_STEP_DONE;
+}
+
+/* The prepare's result is in: keep the handle, or record the error (and
+   roll an open transaction back, as the blocking form does). */
+static db_step_t prepare_done(db_conn_t *con, PGresult *res)
+{
+  pg_conn_t *pc = con->ptr;
+  db_stmt_t *stmt = pc->astmt;
+
+  pc->astmt = NULL;
+  if (res != NULL && PQresultStatus(res) == PGRES_COMMAND_OK)
+  {
+    PQclear(res);
+    pgd_succeeded(con);
+    pc->aop = AOP_NONE;
+    return DB_STEP_DONE;
+  }
+  bool rollback = pgd_set_pg_error(con, res, "PQprepare", stmt->query,
+                                   stmt->query_len);
+  PQclear(res);
+  pgd_ps_free(stmt);
+  return end_or_rollback(con, rollback);
+}
+
 /* All results are in: store or classify like the blocking forms. */
 static db_step_t async_done(db_conn_t *con)
 {
@@ -43,6 +80,17 @@ static db_step_t async_done(db_conn_t *con)
     pc->aop = AOP_NONE;
     return DB_STEP_DONE;
   }
+  if (pc->aop == AOP_CLOSE)
+  {
+    /* DEALLOCATE cannot fail where it is sent (pgd_can_deallocate) */
+    PQclear(res);
+    pgd_ps_free(pc->astmt);
+    pc->astmt = NULL;
+    pc->aop = AOP_NONE;
+    return DB_STEP_DONE;
+  }
+  if (pc->aop == AOP_PREPARE)
+    return prepare_done(con, res);
   if (pgd_store(pc, res, rs))
   {
     pgd_succeeded(con);
@@ -53,14 +101,7 @@ static db_step_t async_done(db_conn_t *con)
     ? pgd_set_pg_error(con, res, "PQexec", pc->qbuf, pc->qlen)
     : pgd_set_pg_error(con, res, "PQexecPrepared", NULL, 0);
   PQclear(res);
-  if (rollback && PQsendQuery(pc->pg, "ROLLBACK"))
-  {
-    pc->rolling_back = true;
-    pc->flushing = true;
-    return async_step(con, 0);
-  }
-  pc->aop = AOP_NONE;
-  return DB_STEP_DONE;
+  return end_or_rollback(con, rollback);
 }
 
 static db_step_t async_step(db_conn_t *con, int ready)
@@ -188,4 +229,58 @@ db_step_t pg_connect_cont(db_conn_t *con, int ready_events)
     pgd_connect_failed(con);
     return DB_STEP_DONE;
   }
+}
+
+db_step_t pg_prepare_start(db_stmt_t *stmt)
+{
+  db_conn_t *con = stmt->con;
+  pg_conn_t *pc = con->ptr;
+
+  if (db_ps_disabled())
+  {
+    stmt->emulated = true;
+    con->error = DB_ERROR_NONE;
+    return DB_STEP_DONE;
+  }
+  char *text;
+  pg_stmt_t *ps = pgd_ps_new(stmt, &text);
+  make_nonblocking(pc->pg);
+  pc->astmt = stmt;
+  int sent = PQsendPrepare(pc->pg, ps->name, text, 0, NULL);
+  free(text);
+  return async_begin(con, AOP_PREPARE, NULL, sent);
+}
+
+db_step_t pg_prepare_cont(db_stmt_t *stmt, int ready_events)
+{
+  return async_step(stmt->con, ready_events);
+}
+
+db_step_t pg_close_start(db_stmt_t *stmt)
+{
+  db_conn_t *con = stmt->con;
+  pg_conn_t *pc = con->ptr;
+
+  if (!pgd_can_deallocate(stmt))
+  {
+    pgd_ps_free(stmt);
+    return DB_STEP_DONE;
+  }
+  char sql[48];
+  pgd_deallocate_sql(stmt, sql, sizeof(sql));
+  make_nonblocking(pc->pg);
+  pc->astmt = stmt;
+  int sent = PQsendQuery(pc->pg, sql);
+  if (!sent)
+  {
+    pc->astmt = NULL;
+    pgd_ps_free(stmt);
+    return DB_STEP_DONE;
+  }
+  return async_begin(con, AOP_CLOSE, NULL, sent);
+}
+
+db_step_t pg_close_cont(db_stmt_t *stmt, int ready_events)
+{
+  return async_step(stmt->con, ready_events);
 }

@@ -150,14 +150,11 @@ static void free_ps(pg_stmt_t *ps)
   free(ps);
 }
 
-/* Prepares stmt->query on the connection's current session, replacing any
-   handle from an earlier session (after a reconnect). */
-static int prepare_on(db_stmt_t *stmt)
+pg_stmt_t *pgd_ps_new(db_stmt_t *stmt, char **text)
 {
-  db_conn_t *con = stmt->con;
-  pg_conn_t *pc = con->ptr;
+  pg_conn_t *pc = stmt->con->ptr;
   unsigned n;
-  char *text = rewrite_placeholders(stmt->query, stmt->query_len, &n);
+  *text = rewrite_placeholders(stmt->query, stmt->query_len, &n);
 
   if (stmt->ptr != NULL)
     free_ps(stmt->ptr);
@@ -176,6 +173,24 @@ static int prepare_on(db_stmt_t *stmt)
     pgd_oom();
   if (stmt->nparams == 0)
     stmt->nparams = n;
+  return ps;
+}
+
+void pgd_ps_free(db_stmt_t *stmt)
+{
+  if (stmt->ptr != NULL)
+    free_ps(stmt->ptr);
+  stmt->ptr = NULL;
+}
+
+/* Prepares stmt->query on the connection's current session, replacing any
+   handle from an earlier session (after a reconnect). */
+static int prepare_on(db_stmt_t *stmt)
+{
+  db_conn_t *con = stmt->con;
+  pg_conn_t *pc = con->ptr;
+  char *text;
+  pg_stmt_t *ps = pgd_ps_new(stmt, &text);
 
   PGresult *res = pgd_collect(pc, PQsendPrepare(pc->pg, ps->name, text, 0,
                                             NULL));
@@ -199,8 +214,7 @@ static int prepare_on(db_stmt_t *stmt)
   PQclear(res);
   if (rollback)
     PQclear(PQexec(pc->pg, "ROLLBACK"));
-  free_ps(ps);
-  stmt->ptr = NULL;
+  pgd_ps_free(stmt);
   return 1;
 }
 
@@ -316,27 +330,35 @@ int pgd_execute(db_stmt_t *stmt, db_result_t *rs)
   return pgd_finish(con, res, rs, "PQexecPrepared", NULL, 0);
 }
 
-void pgd_close(db_stmt_t *stmt)
+bool pgd_can_deallocate(db_stmt_t *stmt)
 {
   pg_stmt_t *ps = stmt->ptr;
   pg_conn_t *pc = stmt->con ? stmt->con->ptr : NULL;
 
-  if (ps == NULL)
-    return;
   /* DEALLOCATE only where it cannot fail: in a failed transaction, or for
      a statement of an earlier session, it would raise an error (and abort
      an open transaction). */
-  if (pc != NULL && pc->pg != NULL && ps->conn_id == pc->id &&
-      pc->aop == AOP_NONE && PQstatus(pc->pg) == CONNECTION_OK)
+  if (ps == NULL || pc == NULL || pc->pg == NULL || ps->conn_id != pc->id ||
+      pc->aop != AOP_NONE || PQstatus(pc->pg) != CONNECTION_OK)
+    return false;
+  PGTransactionStatusType tx = PQtransactionStatus(pc->pg);
+  return tx == PQTRANS_IDLE || tx == PQTRANS_INTRANS;
+}
+
+void pgd_deallocate_sql(const db_stmt_t *stmt, char *sql, size_t len)
+{
+  snprintf(sql, len, "DEALLOCATE %s", ((const pg_stmt_t *) stmt->ptr)->name);
+}
+
+void pgd_close(db_stmt_t *stmt)
+{
+  if (stmt->ptr == NULL)
+    return;
+  if (pgd_can_deallocate(stmt))
   {
-    PGTransactionStatusType tx = PQtransactionStatus(pc->pg);
-    if (tx == PQTRANS_IDLE || tx == PQTRANS_INTRANS)
-    {
-      char sql[48];
-      snprintf(sql, sizeof(sql), "DEALLOCATE %s", ps->name);
-      PQclear(PQexec(pc->pg, sql));
-    }
+    char sql[48];
+    pgd_deallocate_sql(stmt, sql, sizeof(sql));
+    PQclear(PQexec(((pg_conn_t *) stmt->con->ptr)->pg, sql));
   }
-  free_ps(ps);
-  stmt->ptr = NULL;
+  pgd_ps_free(stmt);
 }

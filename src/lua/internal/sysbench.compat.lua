@@ -30,25 +30,29 @@ function sb_rand_uniq(a, b)
   return v
 end
 
--- The 0.5-style database calls on one implicit connection per Lua state.
-local legacy_con
+-- The 0.5-style database calls on one implicit connection per thread
+-- (event mode: per virtual user, keyed by its id).
+local legacy_cons = {}
 
 local function legacy()
-  if legacy_con == nil then
+  local con = legacy_cons[ffi.C.sb_vu_current()]
+  if con == nil then
     error("db_connect() must be called first", 3)
   end
-  return legacy_con
+  return con
 end
 
 function db_connect()
-  legacy_con = sysbench.sql.driver():connect()
-  return legacy_con
+  local con = sysbench.sql.driver():connect()
+  legacy_cons[ffi.C.sb_vu_current()] = con
+  return con
 end
 
 function db_disconnect()
-  if legacy_con ~= nil then
-    legacy_con:disconnect()
-    legacy_con = nil
+  local id = ffi.C.sb_vu_current()
+  if legacy_cons[id] ~= nil then
+    legacy_cons[id]:disconnect()
+    legacy_cons[id] = nil
   end
 end
 

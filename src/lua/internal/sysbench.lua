@@ -92,6 +92,7 @@ bool sb_engine_sleep(int thread_id, double seconds);
 int sb_metric_id(const char *name);
 void sb_metric_add(int id, uint64_t value);
 bool sb_engine_stopping(void);
+int sb_vu_current(void);
 
 ]]
 
@@ -140,7 +141,8 @@ do
       end
       ids[name] = id
     end
-    C.sb_event_set_type(sysbench.tid, id)
+    -- the calling thread's (event mode: virtual user's) id
+    C.sb_event_set_type(C.sb_vu_current(), id)
   end
 end
 
@@ -211,19 +213,21 @@ require("sysbench.histogram")
 require("sysbench.sql")
 require("sysbench.compat")
 
--- The default event loop (§4.2). A script may define its own global
--- thread_run; it then replaces this one, since the script runs later.
-function thread_run(thread_id)
-  local more_events = C.sb_more_events
+-- The event loop of a thread (§4.2): while more(thread_id), one event of
+-- env.event (env: the globals the script runs in; event mode passes a
+-- virtual user's environment), restarted on RESTART_EVENT errors with
+-- env.sysbench.hooks.before_restart_event. Globals are looked up per
+-- event, as a script may replace them.
+function sysbench.__event_loop(thread_id, more, env)
   local event_start = C.sb_event_start
   local event_stop = C.sb_event_stop
   local RESTART = sysbench.error.RESTART_EVENT
 
-  while more_events(thread_id) do
+  while more(thread_id) do
     event_start(thread_id)
     local ok, ret
     while true do
-      ok, ret = pcall(event, thread_id)
+      ok, ret = pcall(env.event, thread_id)
       if ok then
         break
       end
@@ -237,7 +241,7 @@ function thread_run(thread_id)
             C.db_conn_closed(ret.connection) then
           return
         end
-        local hook = sysbench.hooks.before_restart_event
+        local hook = env.sysbench.hooks.before_restart_event
         if hook then
           hook(ret)
         end
@@ -252,6 +256,12 @@ function thread_run(thread_id)
     end
     event_stop(thread_id)
   end
+end
+
+-- The default event loop. A script may define its own global thread_run;
+-- it then replaces this one, since the script runs later.
+function thread_run(thread_id)
+  return sysbench.__event_loop(thread_id, C.sb_more_events, _G)
 end
 
 -- ---- reporters (§6.6) -------------------------------------------------------

@@ -70,17 +70,32 @@ sql.type = {
 
 sql.error = { NONE = 0, IGNORABLE = 1, FATAL = 2 }
 
+-- The hooks of the calling thread (event mode: of the running virtual
+-- user, see bmk.vu).
+function sql.__hooks()
+  return sysbench.hooks
+end
+
 local ERR_IGNORABLE = sql.error.IGNORABLE
 local ERR_FATAL = sql.error.FATAL
 
+-- What query() and execute() return for a statement without a result set:
+-- a NULL sql_result, as in sysbench (it compares equal to nil, prints as
+-- "<sql_result>"; here nrows and nfields read 0 and free() is an invalid
+-- free instead of a crash).
+local NULL_RESULT = ffi.cast("sql_result *", nil)
+
 -- Raises the right Lua error for the last failure on `con` (§5.5 Errors).
--- Callers tail-call it (`return check_error(...)`), as sysbench's methods
--- do, so that its error levels name the same positions as sysbench's: an
--- API error 3 (above the caller's caller), an SQL error 2 (the caller).
-local function check_error(con, query)
+-- The API methods tail-call it (`return check_error(...)`), as sysbench's
+-- methods do, so that its error levels name the same positions as
+-- sysbench's: an SQL error at `level` (default 2: the script's call), an
+-- API error one above. Helpers between the method and this function pass
+-- the level that reaches the script (e.g. 4 from statement_result).
+local function check_error(con, query, level)
+  level = level or 2
   local rc = C.db_conn_error(con)
   if C.db_conn_closed(con) and rc == 0 then
-    error("SQL API error", 3)
+    error("SQL API error", level + 1)
   end
   local errdesc = {
     connection = con,
@@ -91,21 +106,51 @@ local function check_error(con, query)
   }
   if rc == ERR_IGNORABLE then
     errdesc.errcode = sysbench.error.RESTART_EVENT
-    error(errdesc, 3)
+    error(errdesc, level + 1)
   end
   -- The driver's FATAL lines come first, as sysbench's drivers print them
   -- when the statement fails, before the hook may ignore the error.
   C.db_print_error(con)
   if rc == ERR_FATAL then
-    local hook = sysbench.hooks.sql_error_ignorable
+    local hook = sql.__hooks().sql_error_ignorable
     if hook and hook(errdesc) then
       errdesc.errcode = sysbench.error.RESTART_EVENT
-      error(errdesc, 3)
+      error(errdesc, level + 1)
     end
   end
   error(string.format("SQL error, errno = %d, state = '%s': %s",
                       errdesc.sql_errno, errdesc.sql_state,
-                      errdesc.sql_errmsg), 2)
+                      errdesc.sql_errmsg), level)
+end
+
+-- The API's value for a statement whose outcome is `rs` on `con`: the
+-- result when it has columns, NULL_RESULT when it has none; on failure the error,
+-- raised at the level of the script's call (so call this as
+-- `local r = statement_result(...); return r`, never as a tail call, which
+-- would drop a stack level). `what` names the statement in the error.
+local function statement_result(con, rs, what)
+  if rs == nil then
+    check_error(con, what, 4)
+  end
+  if C.db_result_nfields(rs) > 0 then
+    return rs
+  end
+  return NULL_RESULT
+end
+
+-- The same for next_result(): nil when there is no further result.
+local function next_result_of(con, rs, what)
+  if rs == nil then
+    if C.db_conn_error(con) ~= 0 then
+      check_error(con, what, 4)
+    end
+    return nil
+  end
+  -- a CALL's trailing status is no result set
+  if C.db_result_nfields(rs) == 0 then
+    return nil
+  end
+  return rs
 end
 
 -- ---- driver -------------------------------------------------------------------
@@ -143,12 +188,6 @@ end
 -- ---- results ------------------------------------------------------------------
 
 local result_methods = {}
-
--- What query() and execute() return for a statement without a result set:
--- a NULL sql_result, as in sysbench (it compares equal to nil, prints as
--- "<sql_result>"; here nrows and nfields read 0 and free() is an invalid
--- free instead of a crash).
-local NULL_RESULT = ffi.cast("sql_result *", nil)
 
 function result_methods.fetch_row(self)
   local row = C.db_fetch_row(self)
@@ -237,30 +276,15 @@ function stmt_methods.bind_param(self, ...)
 end
 
 function stmt_methods.execute(self)
-  local rs = C.db_execute(self)
-  if rs == nil then
-    return check_error(C.db_stmt_connection(self), "<prepared statement>")
-  end
-  if C.db_result_nfields(rs) > 0 then
-    return rs
-  end
-  return NULL_RESULT
+  local r = statement_result(C.db_stmt_connection(self), C.db_execute(self),
+                             "<prepared statement>")
+  return r
 end
 
 function stmt_methods.next_result(self)
   local con = C.db_stmt_connection(self)
-  local rs = C.db_next_result(con)
-  if rs == nil then
-    if C.db_conn_error(con) ~= 0 then
-      return check_error(con, "<prepared statement>")
-    end
-    return nil
-  end
-  -- a CALL's trailing status is no result set
-  if C.db_result_nfields(rs) == 0 then
-    return nil
-  end
-  return rs
+  local r = next_result_of(con, C.db_next_result(con), "<prepared statement>")
+  return r
 end
 
 function stmt_methods.close(self)
@@ -274,14 +298,8 @@ ffi.metatype("sql_statement", { __index = stmt_methods, __tostring = named("sql_
 local con_methods = {}
 
 function con_methods.query(self, query)
-  local rs = C.db_query(self, query, #query)
-  if rs == nil then
-    return check_error(self, query)
-  end
-  if C.db_result_nfields(rs) > 0 then
-    return rs
-  end
-  return NULL_RESULT
+  local r = statement_result(self, C.db_query(self, query, #query), query)
+  return r
 end
 
 function con_methods.query_row(self, query)
@@ -473,18 +491,8 @@ function con_methods.more_results(self)
 end
 
 function con_methods.next_result(self)
-  local rs = C.db_next_result(self)
-  if rs == nil then
-    if C.db_conn_error(self) ~= 0 then
-      return check_error(self, "<next result>")
-    end
-    return nil
-  end
-  -- a CALL's trailing status is no result set
-  if C.db_result_nfields(rs) == 0 then
-    return nil
-  end
-  return rs
+  local r = next_result_of(self, C.db_next_result(self), "<next result>")
+  return r
 end
 
 -- ---- pipelines (bmk extension, PostgreSQL) ------------------------------------------
@@ -567,5 +575,13 @@ function con_methods.disconnect(self)
 end
 
 ffi.metatype("sql_connection", { __index = con_methods, __tostring = named("sql_connection") })
+
+-- For the event-mode module (bmk.vu), which replaces the methods that
+-- wait on the server with forms that yield to the worker's loop.
+sql.__methods = { driver = driver_methods, connection = con_methods,
+                  statement = stmt_methods, result = result_methods }
+sql.__check_error = check_error
+sql.__statement_result = statement_result
+sql.__next_result_of = next_result_of
 
 return sql

@@ -1,0 +1,75 @@
+/*
+ * Internal interface between the event loop (sb_loop.c) and its FFI entry
+ * points (sb_vu.c). Not for other modules. Everything here belongs to
+ * one worker thread.
+ */
+#ifndef SB_LOOP_PRIV_H
+#define SB_LOOP_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <lua.h>
+
+#include "engine/sb_engine_priv.h"
+#include "engine/sb_timerq.h"
+
+/* Where a VU is in its life (thread mode's worker_main, step by step). */
+typedef enum {
+  PH_LOGIN,          /* not started yet (--login-delay) */
+  PH_CHUNK,          /* running the script's main chunk */
+  PH_INIT,           /* thread_init */
+  PH_START_LINE,     /* waiting for the start line */
+  PH_RUN,            /* thread_run */
+  PH_END_LINE,       /* waiting at the end line */
+  PH_DONE,           /* thread_done */
+  PH_GONE            /* finished */
+} phase_t;
+
+/* What a VU waits for. */
+typedef enum { W_NONE, W_RUNQ, W_IO, W_TIMER, W_LINE } wait_t;
+
+typedef struct lvu {
+  sb_tq_ent_t timer;         /* first: timer entries map back to the VU */
+  sb_vu_t *vu;
+  lua_State *co;             /* its coroutine, NULL until it starts */
+  int ref;                   /* registry reference of the coroutine */
+  uint32_t index;            /* in the worker's array (epoll data) */
+  uint8_t phase;
+  uint8_t wait;
+  bool interruptible;        /* a stop wakes the wait early */
+  bool init_failed;
+  bool failed;               /* its coroutine raised an error */
+  bool quiet;                /* its db_quiet_connect_errors() setting */
+  bool run_ready;            /* thread_run is pushed on its coroutine */
+  bool has_value;            /* resume with `value` */
+  int value;
+  int wait_fd;
+  uint64_t arrival;          /* --rate: the arrival it waits for */
+  uint64_t rng[2];
+  struct lvu *next;          /* run queue */
+} lvu_t;
+
+struct sb_loop {
+  sb_worker_t *w;
+  lvu_t *vus;
+  unsigned n;
+  unsigned gone;             /* VUs finished */
+  sb_timerq_t tq;
+  lvu_t *rq_head, *rq_tail;
+  int epfd, evfd;
+  lvu_t *current;            /* the VU being resumed */
+  bool stop_seen, start_seen, abort_seen;
+  bool poked;                /* the eventfd fired: look at the lines */
+};
+
+/* The loop of the calling thread, NULL outside event-mode workers. */
+extern _Thread_local struct sb_loop *tl_loop;
+
+/* Appends `v` to the run queue (it must not be queued already). */
+void loop_enqueue(struct sb_loop *l, lvu_t *v);
+
+/* Arms v's timer for `due` (ns). */
+void loop_arm_timer(struct sb_loop *l, lvu_t *v, uint64_t due);
+
+#endif

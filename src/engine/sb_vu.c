@@ -1,0 +1,114 @@
+/*
+ * The event loop's entry points for the Lua side of event mode (FFI,
+ * called by src/lua/internal/bmk.vu.lua in the worker's own thread): the
+ * running VU registers what it waits for, then yields; see sb_loop.h.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <sys/epoll.h>
+
+#include "core/sb_counter.h"
+#include "core/sb_timer.h"
+#include "engine/sb_engine_priv.h"
+#include "engine/sb_loop.h"
+#include "engine/sb_loop_priv.h"
+
+/* ---- FFI entry points ----------------------------------------------------------- */
+
+int sb_vu_current(void)
+{
+  return sb_tls_tid;
+}
+
+int sb_vu_wait_db(db_conn_t *con)
+{
+  struct sb_loop *l = tl_loop;
+  lvu_t *v = l ? l->current : NULL;
+  if (v == NULL || con == NULL)
+    return 0;
+  int fd = con->wait_fd, want = con->wait_events;
+  if (fd >= 0 && (want & (DB_WAIT_READ | DB_WAIT_WRITE)))
+  {
+    struct epoll_event ev = { .events = EPOLLONESHOT | EPOLLRDHUP, .data.u64 = 0 };
+    if (want & DB_WAIT_READ)
+      ev.events |= EPOLLIN;
+    if (want & DB_WAIT_WRITE)
+      ev.events |= EPOLLOUT;
+    ev.data.u64 = ((uint64_t) (uint32_t) fd << 32) | v->index;
+    /* ONESHOT: each wait arms the descriptor once; a new socket with a
+       recycled number is simply added */
+    if (epoll_ctl(l->epfd, EPOLL_CTL_MOD, fd, &ev) != 0 &&
+        (errno != ENOENT || epoll_ctl(l->epfd, EPOLL_CTL_ADD, fd, &ev) != 0))
+      return 0;
+    v->wait_fd = fd;
+  }
+  else
+    v->wait_fd = -1;
+  if ((want & DB_WAIT_TIMEOUT) && con->wait_timeout_ms >= 0)
+    loop_arm_timer(l, v, sb_now_ns() + (uint64_t) con->wait_timeout_ms * NS_PER_MS);
+  else if (v->wait_fd < 0)
+    return 0;
+  v->wait = W_IO;
+  /* a reconnect back-off (no socket) ends early when the run stops */
+  v->interruptible = v->wait_fd < 0 && sb_engine_running();
+  return 1;
+}
+
+int sb_vu_poll_db(db_conn_t *con)
+{
+  return db_wait_ready(con);
+}
+
+int sb_vu_sleep(double seconds)
+{
+  struct sb_loop *l = tl_loop;
+  lvu_t *v = l ? l->current : NULL;
+  if (v == NULL)
+    return -1;
+  bool in_run = sb_engine_running();
+  if (in_run && sb_engine_stopping())
+    return 0;
+  if (!(seconds > 0))
+    return 2;
+  v->wait = W_TIMER;
+  v->interruptible = in_run;
+  loop_arm_timer(l, v, sb_now_ns() + (uint64_t) (seconds * 1e9));
+  return 1;
+}
+
+int sb_vu_more_events(int thread_id)
+{
+  struct sb_loop *l = tl_loop;
+  lvu_t *v = l ? l->current : NULL;
+  uint64_t arrival = 0;
+  if (!eng_next_event(thread_id, &arrival))
+    return 0;
+  if (arrival == 0)
+    return 1;
+  uint64_t now = sb_now_ns();
+  if (arrival <= now || v == NULL || v->vu->tid != thread_id)
+  {
+    if (arrival > now)
+      sb_sleep_until_ns(arrival);   /* not the running VU: wait in place */
+    eng_arrival_reached(thread_id, arrival);
+    return sb_engine_stopping() ? 0 : 1;
+  }
+  v->wait = W_TIMER;
+  v->interruptible = true;
+  v->arrival = arrival;
+  loop_arm_timer(l, v, arrival);
+  return 2;
+}
+
+int sb_vu_pass(void)
+{
+  struct sb_loop *l = tl_loop;
+  lvu_t *v = l ? l->current : NULL;
+  if (v == NULL)
+    return 0;
+  loop_enqueue(l, v);
+  return 1;
+}

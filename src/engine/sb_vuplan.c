@@ -1,0 +1,82 @@
+/* VU-to-worker planning; see sb_vuplan.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine/sb_vuplan.h"
+
+/* Parses a positive decimal count; false for anything else. */
+static bool parse_count(const char *s, unsigned *out)
+{
+  if (s == NULL || *s < '0' || *s > '9')
+    return false;
+  char *end;
+  unsigned long v = strtoul(s, &end, 10);
+  if (*end != '\0' || v > 10000000UL)
+    return false;
+  *out = (unsigned) v;
+  return true;
+}
+
+static int fail(char *err, size_t len, const char *msg, const char *value)
+{
+  snprintf(err, len, msg, value ? value : "");
+  return -1;
+}
+
+int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t errlen)
+{
+  unsigned k = 1, w = 0;
+  const char *as = in->async_sessions ? in->async_sessions : "1";
+  if (strcasecmp(as, "auto") == 0)
+  {
+    if (in->terminals == 0)
+      return fail(err, errlen, "--async-sessions=auto takes the number of sessions from "
+                  "--terminals-per-warehouse, which this workload does not have: give a "
+                  "number%s", NULL);
+    k = in->terminals;
+  }
+  else if (!parse_count(as, &k) || k == 0)
+    return fail(err, errlen, "Invalid value for --async-sessions: '%s' (a number >= 1, or auto)", as);
+
+  const char *ws = in->workers ? in->workers : "auto";
+  bool auto_w = strcasecmp(ws, "auto") == 0;
+  if (!auto_w && (!parse_count(ws, &w) || w == 0))
+    return fail(err, errlen, "Invalid value for --workers: '%s' (auto, or a number of "
+                "worker threads from 1 to --threads)", ws);
+
+  if ((uint64_t) in->threads * k > 10000000ULL)
+    return fail(err, errlen, "--threads x --async-sessions is more than 10,000,000 "
+                "virtual users%s", NULL);
+  out->vus = in->threads * k;
+  if (k > 1)
+  {
+    /* HammerDB's model: each thread runs K asynchronous sessions */
+    if (in->workers_given && !auto_w && w != in->threads)
+    {
+      snprintf(err, errlen, "--async-sessions=%u runs --threads=%u worker threads; "
+               "--workers=%u contradicts it (leave --workers out)", k, in->threads, w);
+      return -1;
+    }
+    out->workers = in->threads;
+  }
+  else if (auto_w)
+  {
+    unsigned ncpu = in->ncpu ? in->ncpu : 1;
+    out->workers = out->vus <= SB_PLAN_THREAD_MODE_MAX ? out->vus
+                                                      : (ncpu < out->vus ? ncpu : out->vus);
+  }
+  else
+  {
+    if (w > out->vus)
+    {
+      snprintf(err, errlen, "--workers=%u is more than --threads=%u: each worker thread "
+               "runs at least one virtual user (lower --workers or use auto)", w, out->vus);
+      return -1;
+    }
+    out->workers = w;
+  }
+  out->event_mode = out->workers < out->vus;
+  return 0;
+}
