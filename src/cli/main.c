@@ -227,8 +227,14 @@ int main(int argc, char **argv)
 
   if (sb_core_async_auto())
   {
+    /* one session per terminal: --terminals-per-warehouse x warehouses
+       (--scale x --tables) when the workload has them (tpcc.md §7.3) */
     sb_opt_t *tpw = sb_opt_find("terminals_per_warehouse");
-    int terminals = tpw ? sb_opt_int("terminals_per_warehouse") : 0;
+    long terminals = tpw ? sb_opt_int("terminals_per_warehouse") : 0;
+    if (terminals > 0 && sb_opt_find("scale") && sb_opt_find("tables"))
+      terminals *= (long) sb_opt_int("scale") * sb_opt_int("tables");
+    if (terminals > 10000000L)
+      terminals = 10000001L;      /* refused by the plan with its message */
     if (sb_core_resolve_vus(&cfg, terminals > 0 ? (unsigned) terminals : 0) != 0 ||
         sb_counters_init(cfg.threads) != 0)
       return 1;

@@ -28,17 +28,24 @@ static int fail(char *err, size_t len, const char *msg, const char *value)
 int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t errlen)
 {
   unsigned k = 1, w = 0;
+  uint64_t vus;
   const char *as = in->async_sessions ? in->async_sessions : "1";
-  if (strcasecmp(as, "auto") == 0)
+  bool as_auto = strcasecmp(as, "auto") == 0;
+  if (as_auto)
   {
+    /* one session per terminal (tpcc.md §7.3): terminals per warehouse x
+       warehouses sessions spread over the --threads workers */
     if (in->terminals == 0)
       return fail(err, errlen, "--async-sessions=auto takes the number of sessions from "
                   "--terminals-per-warehouse, which this workload does not have: give a "
                   "number%s", NULL);
-    k = in->terminals;
+    vus = in->terminals;
+    k = (in->terminals + in->threads - 1) / in->threads;
   }
   else if (!parse_count(as, &k) || k == 0)
     return fail(err, errlen, "Invalid value for --async-sessions: '%s' (a number >= 1, or auto)", as);
+  else
+    vus = (uint64_t) in->threads * k;
 
   const char *ws = in->workers ? in->workers : "auto";
   bool auto_w = strcasecmp(ws, "auto") == 0;
@@ -46,11 +53,11 @@ int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t er
     return fail(err, errlen, "Invalid value for --workers: '%s' (auto, or a number of "
                 "worker threads from 1 to --threads)", ws);
 
-  if ((uint64_t) in->threads * k > 10000000ULL)
+  if (vus > 10000000ULL)
     return fail(err, errlen, "--threads x --async-sessions is more than 10,000,000 "
                 "virtual users%s", NULL);
-  out->vus = in->threads * k;
-  if (k > 1)
+  out->vus = (unsigned) vus;
+  if (k > 1 || as_auto)
   {
     /* HammerDB's model: each thread runs K asynchronous sessions */
     if (in->workers_given && !auto_w && w != in->threads)
@@ -59,7 +66,7 @@ int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t er
                "--workers=%u contradicts it (leave --workers out)", k, in->threads, w);
       return -1;
     }
-    out->workers = in->threads;
+    out->workers = in->threads < out->vus ? in->threads : out->vus;
   }
   else if (auto_w)
   {

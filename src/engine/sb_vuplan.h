@@ -24,8 +24,9 @@ typedef struct {
   unsigned threads;            /* --threads */
   const char *workers;         /* --workers text: "auto" or a number */
   const char *async_sessions;  /* --async-sessions text: "1", "K" or "auto" */
-  unsigned terminals;          /* --terminals-per-warehouse when the
-                                  workload has it (for "auto"), else 0 */
+  unsigned terminals;          /* sessions "auto" asks for: the workload's
+                                  terminals (--terminals-per-warehouse x
+                                  warehouses, tpcc.md §7.3), else 0 */
   bool workers_given;          /* --workers was on the command line */
   unsigned ncpu;               /* online CPUs */
 } sb_plan_in_t;

@@ -104,8 +104,8 @@ M.options = {
   partition_tables = {"Tables to partition (comma list)", "order_line"},
   data_profile = {"Data: spec, or compressible (sysbench-tpcc's repeated characters)", "spec"},
   nurand_c = {"Run NURand constants C_LAST,C_ID,C_OL_I_ID (default: drawn per run)", ""},
-  load_batch = {"Rows per INSERT (or COPY chunk) when loading; 0 = 1000", 0},
-  load_method = {"Load with insert (multi-row INSERT) or infile (LOAD DATA / COPY)", "insert"},
+  load_batch = {"Rows per INSERT, COPY or LOAD DATA statement when loading; 0 = 1000 for INSERT, 10000 for the fast path", 0},
+  load_method = {"Load with auto (PostgreSQL: COPY, MySQL: INSERT), insert (multi-row INSERT), or copy / infile (the fast path: PostgreSQL COPY FROM STDIN, MySQL LOAD DATA LOCAL INFILE)", "auto"},
   index_build = {"Secondary indexes after or before the load", "after"},
   resume = {"Continue an interrupted prepare", false},
   force = {"Drop an existing or half-loaded schema and prepare again", false},
@@ -131,8 +131,6 @@ M.options = {
   checks = {"check: conditions to run, e.g. 1,2,8 (default all 12)", ""},
   audit = {"Run-rule audit after run (on, off)", "on"},
   audit_min_neworders = {"Fewest New-Orders for an audit verdict", 10000},
-  async_sessions = {"Sessions per thread (only 1 in this build)", "1"},
-  login_delay = {"Delay between a thread's session logins, ms (only 0 in this build)", 0},
   -- kit split runs (bmk-kit.md §3.3)
   thread_offset = {"Global id of this process's first thread (multi-process runs)", 0},
   threads_total = {"Threads over all processes; 0 means --threads", 0},
@@ -274,9 +272,14 @@ end
 -- Load options (§4).
 local function load_options(c, o)
   c.data_profile = one_of("data_profile", {"spec", "compressible"})
-  c.load_method = one_of("load_method", {"insert", "infile"})
+  c.load_method = one_of("load_method", {"auto", "insert", "infile", "copy"})
+  if c.load_method == "infile" then
+    c.load_method = "copy"             -- one fast path, named either way
+  elseif c.load_method == "auto" then
+    c.load_method = c.pg and "copy" or "insert"
+  end
   c.load_batch = int_opt("load_batch", 0, 100000)
-  if c.load_batch == 0 then c.load_batch = 1000 end
+  if c.load_batch == 0 then c.load_batch = c.load_method == "copy" and 10000 or 1000 end
   c.index_build = one_of("index_build", {"after", "before"})
   c.resume = o.resume == true
   c.force = o.force == true
@@ -311,8 +314,8 @@ local function transaction_options(c, o)
   c.pg_routines = one_of("pg_routines", {"procedure", "function"})
 end
 
--- Mix, pacing, warehouse model and sessions (§7; --async-sessions of
--- §10.1 only as 1).
+-- Mix, pacing, warehouse model and sessions (§7; the sessions of §10.1
+-- are the engine's virtual users: --async-sessions, --login-delay).
 local function pacing_options(c, o)
   c.mix, c.mix_random = parse_mix(o)
   c.mix_sysbench = tostring(o.mix):lower() == "sysbench"
@@ -329,13 +332,6 @@ local function pacing_options(c, o)
   if o.all_warehouses == true then c.pick = "all" end
   c.home_assign = one_of("home_assign", {"spread", "random"})
   c.terminals = int_opt("terminals_per_warehouse", 1, 1000)
-  if tostring(o.async_sessions) ~= "1" then
-    fail("--async-sessions=%s: asynchronous sessions are not available in this build " ..
-           "(one session per thread; use --threads)", tostring(o.async_sessions))
-  end
-  if (tonumber(o.login_delay) or 0) ~= 0 then
-    fail("--login-delay needs asynchronous sessions, which this build does not have")
-  end
   c.thread_offset = int_opt("thread_offset", 0)
   c.threads = tonumber(o.threads) or 1
   c.sessions = int_opt("threads_total", 0)

@@ -4,10 +4,10 @@
 -- ANALYZE, the stored procedures, and --resume / --force.
 --
 -- Rows come from the C generator (src/core/sb_tpcc_gen.c) straight into
--- a buffer and are shipped by a *sink*: today the insert sink (multi-row
--- INSERT of --load-batch rows). A COPY / LOAD DATA sink needs only
--- `new(con, c)` and `send(g, t, set)` returning the rows it shipped
--- (TSV format, sb_tpcc_gen_rows with fmt 1); see docs/tpcc.md.
+-- a buffer and are shipped by a *sink*: the insert sink (multi-row INSERT
+-- of --load-batch rows) or the fast-load sink (PostgreSQL COPY FROM STDIN,
+-- MySQL LOAD DATA LOCAL INFILE through the drivers' fast load path, the
+-- generator writing the load text format); see docs/tpcc.md.
 
 local common = require("tpcc_common")
 local schema = require("tpcc_schema")
@@ -129,10 +129,61 @@ function InsertSink:send(g, t, set)
   return n
 end
 
+local LoadSink = {}
+LoadSink.__index = LoadSink
+
+-- A fast-load sink on `con` (docs/drivers.md "Fast load"): each send()
+-- generates up to c.load_batch rows of one table in the load text format
+-- (tab-separated, \N = NULL) and loads them as one COPY FROM STDIN
+-- (PostgreSQL) or LOAD DATA LOCAL INFILE (MySQL) statement, in autocommit
+-- like the insert sink.
+function LoadSink.new(con, c)
+  local cap = 8 * 1024 * 1024
+  return setmetatable({ con = con, c = c, cap = cap,
+                        buf = ffi.new("char[?]", cap), len = ffi.new("size_t[1]"),
+                        names = {}, cols = {}, colv = ffi.new("const char *[1]") }, LoadSink)
+end
+
+function LoadSink:send(g, t, set)
+  self.len[0] = 0
+  local n = C.sb_tpcc_gen_rows(g, t, 1, self.buf, self.cap, self.len, self.c.load_batch)
+  if n == 0 then
+    return 0
+  end
+  local key = t * 100000 + set
+  local name = self.names[key]
+  if not name then
+    name = ffi.string(C.sb_tpcc_table_name(t)) .. set
+    self.names[key] = name
+  end
+  local cols = self.cols[t]
+  if not cols then
+    cols = ffi.string(C.sb_tpcc_gen_columns(t))
+    self.cols[t] = cols
+  end
+  self.colv[0] = cols           -- the Lua string stays alive in self.cols
+  local con = self.con
+  if C.db_load_start(con, name, self.colv, 1) ~= 0 or
+     C.db_load_rows(con, self.buf, self.len[0]) ~= 0 or
+     C.db_load_finish(con, nil, nil) ~= 0 then
+    C.db_load_cancel(con, nil)
+    if C.db_conn_error(con) ~= 0 then
+      C.db_print_error(con)
+    end
+    error(string.format("loading %s failed: %s", name,
+                        ffi.string(C.db_conn_sql_errmsg(con))), 0)
+  end
+  return n
+end
+
+-- The sink of --load-method: the fast path (copy / infile, the default on
+-- PostgreSQL as tpcc.md §4.5 has it) or multi-row INSERTs.
 local function new_sink(con, c)
-  if c.load_method == "infile" then
-    common.fail("--load-method=infile (LOAD DATA LOCAL INFILE / COPY FROM STDIN) is not " ..
-                  "available in this build; use --load-method=insert")
+  if c.load_method == "copy" then
+    if con ~= nil and not C.db_load_supported(con) then
+      common.fail("--load-method=copy: the " .. c.driver .. " driver has no fast load path")
+    end
+    return LoadSink.new(con, c)
   end
   return InsertSink.new(con, c)
 end
@@ -525,9 +576,7 @@ end
 -- A failing thread aborts the others, so the command prints one FATAL
 -- line and exits 1.
 function M.cmd_prepare()
-  return common.parallel_command(prepare_body, function(c)
-    if c.load_method == "infile" then new_sink(nil, c) end
-  end)
+  return common.parallel_command(prepare_body)
 end
 
 -- `cleanup`: drops every tpcc object, procedures included.

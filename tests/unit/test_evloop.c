@@ -186,8 +186,15 @@ static void test_plan_async_sessions(void **state)
   assert_true(p.event_mode);
   assert_int_equal(plan(4, "4", true, "10", 0, 2, &p, err), 0);
   assert_int_equal(plan(4, "2", true, "10", 0, 2, &p, err), -1);
-  assert_int_equal(plan(3, "auto", false, "auto", 10, 2, &p, err), 0);
-  assert_int_equal(p.vus, 30);
+  /* auto: one session per terminal over the --threads workers */
+  assert_int_equal(plan(3, "auto", false, "auto", 20, 2, &p, err), 0);
+  assert_int_equal(p.vus, 20);
+  assert_int_equal(p.workers, 3);
+  assert_true(p.event_mode);
+  assert_int_equal(plan(8, "auto", false, "auto", 5, 2, &p, err), 0);
+  assert_int_equal(p.vus, 5);
+  assert_int_equal(p.workers, 5);
+  assert_false(p.event_mode);
   assert_int_equal(plan(3, "auto", false, "auto", 0, 2, &p, err), -1);
   assert_non_null(strstr(err, "--terminals-per-warehouse"));
 }

@@ -40,6 +40,8 @@ int db_load_double(sql_connection *con, double v);
 int db_load_end_row(sql_connection *con);
 int db_load_rows(sql_connection *con, const char *text, size_t len);
 int db_load_finish(sql_connection *con, uint64_t *rows, unsigned *statements);
+void db_load_cancel(sql_connection *con, const char *why);
+bool db_load_supported(const sql_connection *con);
 int db_conn_error(const sql_connection *con);
 int db_conn_sql_errno(const sql_connection *con);
 const char *db_conn_sql_state(const sql_connection *con);
