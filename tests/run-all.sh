@@ -5,7 +5,8 @@
 # packages, builds bmk (plus an ASan+UBSan build), runs the cmocka unit
 # tests in both builds, starts throwaway MariaDB and PostgreSQL servers
 # (BMK/sandbox.sh: temporary data dirs, loopback and unix sockets only),
-# runs the integration tests against them, and stops the servers.
+# runs the integration tests of both builds against them (side by side,
+# one set of servers each), and stops the servers.
 # The last line is "N passed, M failed"; the exit code is non-zero on any
 # failure.
 set -euo pipefail
@@ -52,27 +53,63 @@ git ls-files -z | xargs -0 tar cf - | tar xf - -C build-asan
   { cat build-asan/tests/unit/*.log 2>/dev/null | tail -50; exit 1; }
 
 log "starting throwaway database servers"
-export BMK_SANDBOX_DIR=${BMK_SANDBOX_DIR:-$(mktemp -d /tmp/bmk-test-XXXXXX)}
+# Two sets of servers: the normal and the ASan+UBSan build's integration
+# passes run side by side, each against its own MariaDB, PostgreSQL and
+# PgBouncer (temporary data dirs, loopback and unix sockets only), so the
+# whole run stays well under 30 minutes on 2 cores.
+SB_MAIN=$(mktemp -d /tmp/bmk-test-XXXXXX)
+SB_ASAN=$(mktemp -d /tmp/bmk-test-asan-XXXXXX)
+sandbox() {  # sandbox main|asan ACTION DB
+  if [ "$1" = main ]; then
+    BMK_SANDBOX_DIR=$SB_MAIN BMK_MYSQL_PORT=3306 BMK_PGSQL_PORT=5432 BMK_PGBOUNCER_PORT=6432 \
+      bash "$TOP/BMK/sandbox.sh" "$2" "$3"
+  else
+    BMK_SANDBOX_DIR=$SB_ASAN BMK_MYSQL_PORT=3316 BMK_PGSQL_PORT=5442 BMK_PGBOUNCER_PORT=6442 \
+      bash "$TOP/BMK/sandbox.sh" "$2" "$3"
+  fi
+}
 cleanup() {
-  bash "$TOP/BMK/sandbox.sh" stop pgbouncer >/dev/null 2>&1 || true
-  bash "$TOP/BMK/sandbox.sh" stop mysql >/dev/null 2>&1 || true
-  bash "$TOP/BMK/sandbox.sh" stop pgsql >/dev/null 2>&1 || true
+  for set in main asan; do
+    for db in pgbouncer mysql pgsql; do sandbox $set stop $db >/dev/null 2>&1 || true; done
+  done
 }
 trap cleanup EXIT
-bash BMK/sandbox.sh start mysql
-bash BMK/sandbox.sh start pgsql
-bash BMK/sandbox.sh start pgbouncer
+for set in main asan; do
+  for db in mysql pgsql pgbouncer; do sandbox $set start $db; done
+done
 
-log "integration tests"
+log "integration tests (normal and ASan+UBSan builds side by side)"
 set +e
-bash tests/integration/run.sh "$TOP/bmk" | tee /tmp/bmk-it-main.log
-log "integration tests with the ASan+UBSan build"
-# The static binary is checked once, in the pass above.
-BMK_STATIC_TEST=0 ASAN_OPTIONS=detect_leaks=0 bash tests/integration/run.sh "$TOP/build-asan/bmk" | tee /tmp/bmk-it-asan.log
+( export BMK_SANDBOX_DIR=$SB_MAIN BMK_MYSQL_PORT=3306 BMK_PGSQL_PORT=5432 BMK_PGBOUNCER_PORT=6432
+  bash tests/integration/run.sh "$TOP/bmk" > /tmp/bmk-it-main.log 2>&1 ) &
+main_pid=$!
+# The static binary is checked once, in the normal pass.
+( export BMK_SANDBOX_DIR=$SB_ASAN BMK_MYSQL_PORT=3316 BMK_PGSQL_PORT=5442 BMK_PGBOUNCER_PORT=6442
+  BMK_STATIC_TEST=0 ASAN_OPTIONS=detect_leaks=0 \
+    bash tests/integration/run.sh "$TOP/build-asan/bmk" > /tmp/bmk-it-asan.log 2>&1 ) &
+asan_pid=$!
+wait $main_pid
+wait $asan_pid
+log "integration tests: normal build"
+cat /tmp/bmk-it-main.log
+log "integration tests: ASan+UBSan build"
+cat /tmp/bmk-it-asan.log
 set -e
-total() { tail -1 "$1" | awk '{print $'"$2"'}'; }
-pass=$(( $(total /tmp/bmk-it-main.log 1) + $(total /tmp/bmk-it-asan.log 1) ))
-fail=$(( $(total /tmp/bmk-it-main.log 3) + $(total /tmp/bmk-it-asan.log 3) ))
+# passed and failed counts of a pass's last line; a pass that died without
+# its summary counts as one failure
+counts() {
+  local last
+  last=$(tail -1 "$1")
+  if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"
+  else
+    echo "0 1"
+  fi
+}
+read -r p1 f1 < <(counts /tmp/bmk-it-main.log)
+read -r p2 f2 < <(counts /tmp/bmk-it-asan.log)
+pass=$((p1 + p2))
+fail=$((f1 + f2))
 echo
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
