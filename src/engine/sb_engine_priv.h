@@ -1,14 +1,16 @@
 /*
- * Internal interface between the engine's files (sb_engine.c: workers and
- * run control; sb_stats.c: snapshots, statistics and printing;
- * sb_reporter.c: the interval/checkpoint reporter thread). Not for other
- * modules.
+ * Internal interface between the engine's files (sb_engine.c: shared
+ * state, event accounting, start and end lines, thread-mode workers;
+ * sb_engine_run.c: the main thread's control of a run; sb_stats.c:
+ * snapshots, statistics and printing; sb_reporter.c: the
+ * interval/checkpoint reporter thread). Not for other modules.
  */
 #ifndef SB_ENGINE_PRIV_H
 #define SB_ENGINE_PRIV_H
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <lua.h>
@@ -116,6 +118,44 @@ int eng_next_event(int tid, uint64_t *arrival);
 /* The VU reached its --rate arrival: the event's latency counts from it
    (and the lag is checked against the queue limit). */
 void eng_arrival_reached(int tid, uint64_t arrival);
+
+/* sb_engine.c: run control for the main thread (sb_engine_run.c).
+   Thread-safe unless noted. */
+/* Sets the stop flag and wakes event-loop workers: no new event starts. */
+void eng_set_stop(void);
+/* Creates the eng_cfg.workers worker threads (stacks of at least 512 KiB)
+   and records eng_workers_t0_ns. Returns how many started; a failure
+   prints a FATAL line and sets the stop flag. Main thread only. */
+unsigned eng_start_workers(void);
+/* How many VUs finished thread_init so far (`*ready`) and how many of
+   those failed (`*failed`). */
+void eng_init_counts(unsigned *ready, unsigned *failed);
+/* Releases the start line: VUs waiting after thread_init run. */
+void eng_release_start_line(void);
+/* Makes VUs wait at the end line after their last event (server
+   statistics or server cost on). Main thread, before the start line. */
+void eng_arm_end_line(void);
+/* Releases the end line: VUs waiting there go on to thread_done. */
+void eng_release_end_line(void);
+/* VUs that left their events (at or past the end line). */
+unsigned eng_count_finished(void);
+/* VUs completely done (thread_done ran or was skipped). */
+unsigned eng_count_done(void);
+/* When the last VU was done (ns, sb_now_ns clock), 0 before. */
+uint64_t eng_last_done_ns(void);
+/* Sets what sb_engine_running() returns: true from just before the start
+   line is released until the workers stopped. */
+void eng_set_running(bool running);
+/* Warmup starts (--events does not count) / ends (--events counts from
+   zero). */
+void eng_warmup_begin(void);
+void eng_warmup_end(void);
+/* True once a VU failed or the run hit a fatal condition of its own. */
+bool eng_failed(void);
+/* Writes why the run failed into `buf` (`size` bytes): the run's own
+   reason, "fatal error in thread N" for the first VU that failed, or
+   "fatal error". Main thread, after the workers stopped. */
+void eng_failure_text(char *buf, size_t size);
 
 /* sb_stats.c */
 /* Allocates eng_workers (eng_cfg.workers) and eng_vus (eng_cfg.threads)
