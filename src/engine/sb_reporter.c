@@ -20,10 +20,25 @@ static pthread_t reporter;
 static int reporter_started;
 static int reporter_quit;
 
-static void *reporter_main(void *arg)
+/* The reporter thread's state, its own from start to end. */
+typedef struct {
+  lua_State *L;               /* for the script's report hooks, or NULL */
+  snap_t prev, cur;           /* last interval's end, this one's */
+  sb_hdr_t *scratch;          /* an interval's / the run's latencies */
+  sb_evtype_stat_t *tscratch; /* an interval's per-type numbers */
+  sb_type_row_t trows[SB_EVTYPE_MAX];
+  bool print;                 /* --report-interval: interval lines */
+  bool files;                 /* result files: interval rows */
+  uint64_t interval_ns;       /* interval length, 0 = none */
+  uint64_t next_tick;         /* next interval end, UINT64_MAX = none */
+  unsigned cp;                /* next checkpoint (index) */
+} reporter_t;
+
+/* Thread start: signals blocked, the random state, a Lua state when the
+   script has a report hook, scratch space, the first snapshot and the
+   schedule. */
+static void reporter_open(reporter_t *rp)
 {
-  (void) arg;
-  lua_State *L = NULL;
   lua_State *G = sb_lua_global();
   sigset_t all;
   sigfillset(&all);
@@ -31,41 +46,132 @@ static void *reporter_main(void *arg)
 
   sb_tls_tid = -1;
   sb_rand_thread_init((int) eng_cfg.threads);
+  rp->L = NULL;
   if (G && !eng_ctest && (sb_lua_hook_defined(G, "report_intermediate") ||
                       sb_lua_hook_defined(G, "report_cumulative")))
-    L = sb_lua_new_state((int) eng_cfg.threads);
+    rp->L = sb_lua_new_state((int) eng_cfg.threads);
 
-  snap_t prev, cur;
-  sb_hdr_t *scratch = sb_hdr_new();
-  eng_snap_alloc(&prev);
-  eng_snap_alloc(&cur);
-  eng_snap_take(&prev);
-  prev.t_ns = eng_run_t0_ns;
+  rp->scratch = sb_hdr_new();
+  eng_snap_alloc(&rp->prev);
+  eng_snap_alloc(&rp->cur);
+  eng_snap_take(&rp->prev);
+  rp->prev.t_ns = eng_run_t0_ns;
 
   /* Result files get a row per second even without --report-interval;
      only --report-interval prints. */
-  bool print = eng_cfg.report_interval > 0;
-  bool files = sb_results_enabled();
-  double every = print ? eng_cfg.report_interval : files ? 1.0 : 0.0;
-  uint64_t interval_ns = (uint64_t) (every * 1e9);
-  sb_evtype_stat_t *tscratch = sb_evtype_stats_new();
-  sb_type_row_t trows[SB_EVTYPE_MAX];
-  uint64_t next_tick = interval_ns ? eng_run_t0_ns + interval_ns : UINT64_MAX;
-  unsigned cp = 0;
+  rp->print = eng_cfg.report_interval > 0;
+  rp->files = sb_results_enabled();
+  double every = rp->print ? eng_cfg.report_interval : rp->files ? 1.0 : 0.0;
+  rp->interval_ns = (uint64_t) (every * 1e9);
+  rp->tscratch = sb_evtype_stats_new();
+  rp->next_tick = rp->interval_ns ? eng_run_t0_ns + rp->interval_ns : UINT64_MAX;
+  rp->cp = 0;
+}
+
+static void reporter_close(reporter_t *rp)
+{
+  eng_snap_free(&rp->prev);
+  eng_snap_free(&rp->cur);
+  sb_hdr_free(rp->scratch);
+  sb_evtype_stats_free(rp->tscratch);
+  sb_lua_close_state(rp->L);
+}
+
+/* Sleeps until `next_ns`, in slices so quitting is prompt. */
+static void wait_until(uint64_t next_ns)
+{
+  while (sb_now_ns() < next_ns && !ck_pr_load_int(&reporter_quit))
+  {
+    uint64_t now = sb_now_ns();
+    sb_sleep_until_ns(next_ns - now > 50 * NS_PER_MS ? now + 50 * NS_PER_MS : next_ns);
+  }
+}
+
+/* The interval's row of the result files (`st`: its statistics; the
+   per-type numbers are in rp->tscratch). */
+static void interval_row(reporter_t *rp, const sb_stat_t *st)
+{
+  sb_interval_extra_t x;
+  memset(&x, 0, sizeof(x));
+  x.start_s = (double) (rp->prev.t_ns - eng_run_t0_ns) / 1e9;
+  x.len_s = st->time_interval;
+  x.lag_ms = st->schedule_lag * 1000.0;
+  for (unsigned i = 0; i < sb_evtype_count(); i++)
+    x.late += rp->tscratch[i].late;
+  sb_results_interval(st, rp->scratch, rp->tscratch, &x);
+}
+
+/* The interval ending at the tick `next_ns`: its line, its result-file
+   row, then the next tick (missed ticks skipped). */
+static void report_interval(reporter_t *rp, uint64_t next_ns)
+{
+  eng_snap_take(&rp->cur);
+  sb_stat_t st;
+  memset(&st, 0, sizeof(st));
+  eng_stat_diff(&st, &rp->cur, &rp->prev, rp->scratch);
+  st.time_interval = (double) (rp->cur.t_ns - rp->prev.t_ns) / 1e9;
+  st.time_total = (double) (next_ns - eng_run_t0_ns) / 1e9;
+  st.threads_running = eng_threads_running();
+  if (eng_cfg.rate > 0)
+  {
+    st.queue_length = sb_rate_backlog(rp->cur.t_ns);
+    st.concurrency = eng_concurrency();
+    st.schedule_lag = (double) sb_rate_lag_ns(rp->cur.t_ns) / 1e9;
+  }
+  /* The interval's per-type numbers: for the result files, and for a
+     Lua report hook (stat.types) when the script names types. */
+  bool want_types = rp->tscratch && (rp->files || (rp->L && sb_evtype_used()));
+  if (want_types)
+  {
+    sb_evtype_zero(rp->tscratch);
+    sb_evtype_add(rp->tscratch, rp->cur.types);
+    sb_evtype_sub(rp->tscratch, rp->prev.types);
+  }
+  if (want_types && rp->L && sb_evtype_used())
+  {
+    st.ntypes = eng_type_rows(rp->tscratch, st.time_interval, rp->trows);
+    st.types = rp->trows;
+  }
+  if (st.time_interval > 0 && rp->print)
+    eng_print_interval(rp->L, &st);
+  if (st.time_interval > 0 && rp->files && rp->tscratch)
+    interval_row(rp, &st);
+  eng_snap_copy(&rp->prev, &rp->cur);
+  /* Skip missed ticks (a stalled reporter must not print bursts). */
+  uint64_t now = sb_now_ns();
+  do
+    rp->next_tick += rp->interval_ns;
+  while (rp->next_tick <= now);
+}
+
+/* The checkpoint due at `next_ns`: a cumulative report, then a new
+   baseline. */
+static void report_checkpoint(reporter_t *rp, uint64_t next_ns)
+{
+  eng_snap_take(&rp->cur);
+  sb_stat_t st;
+  double elapsed = (double) (rp->cur.t_ns - eng_t0_ns) / 1e9;
+  eng_stat_cumulative(&st, &rp->cur, rp->scratch, elapsed);
+  log_raw("\n[ %.0fs ] Checkpoint report:\n", (double) (next_ns - eng_run_t0_ns) / 1e9);
+  eng_print_cumulative(rp->L, &st);
+  eng_set_baseline(rp->cur.t_ns);
+  rp->cp++;
+}
+
+static void *reporter_main(void *arg)
+{
+  (void) arg;
+  reporter_t rp;
+  reporter_open(&rp);
 
   for (;;)
   {
-    uint64_t next_cp = cp < eng_cfg.ncheckpoints
-      ? eng_run_t0_ns + (uint64_t) (eng_cfg.checkpoints[cp] * 1e9) : UINT64_MAX;
-    uint64_t next = next_tick < next_cp ? next_tick : next_cp;
+    uint64_t next_cp = rp.cp < eng_cfg.ncheckpoints
+      ? eng_run_t0_ns + (uint64_t) (eng_cfg.checkpoints[rp.cp] * 1e9) : UINT64_MAX;
+    uint64_t next = rp.next_tick < next_cp ? rp.next_tick : next_cp;
     if (next == UINT64_MAX)
       break;
-    /* Wait in slices so quitting is prompt. */
-    while (sb_now_ns() < next && !ck_pr_load_int(&reporter_quit))
-    {
-      uint64_t now = sb_now_ns();
-      sb_sleep_until_ns(next - now > 50 * NS_PER_MS ? now + 50 * NS_PER_MS : next);
-    }
+    wait_until(next);
     /* Never print a partial last interval: a tick after the stop is
        dropped. */
     uint64_t stop_at = ck_pr_load_64(&eng_stop_ns);
@@ -74,75 +180,14 @@ static void *reporter_main(void *arg)
     if (stop_at != 0 && next > stop_at)
       break;
 
-    if (next == next_tick)
-    {
-      eng_snap_take(&cur);
-      sb_stat_t st;
-      memset(&st, 0, sizeof(st));
-      eng_stat_diff(&st, &cur, &prev, scratch);
-      st.time_interval = (double) (cur.t_ns - prev.t_ns) / 1e9;
-      st.time_total = (double) (next - eng_run_t0_ns) / 1e9;
-      st.threads_running = eng_threads_running();
-      if (eng_cfg.rate > 0)
-      {
-        st.queue_length = sb_rate_backlog(cur.t_ns);
-        st.concurrency = eng_concurrency();
-        st.schedule_lag = (double) sb_rate_lag_ns(cur.t_ns) / 1e9;
-      }
-      /* The interval's per-type numbers: for the result files, and for a
-         Lua report hook (stat.types) when the script names types. */
-      bool want_types = tscratch && (files || (L && sb_evtype_used()));
-      if (want_types)
-      {
-        sb_evtype_zero(tscratch);
-        sb_evtype_add(tscratch, cur.types);
-        sb_evtype_sub(tscratch, prev.types);
-      }
-      if (want_types && L && sb_evtype_used())
-      {
-        st.ntypes = eng_type_rows(tscratch, st.time_interval, trows);
-        st.types = trows;
-      }
-      if (st.time_interval > 0 && print)
-        eng_print_interval(L, &st);
-      if (st.time_interval > 0 && files && tscratch)
-      {
-        sb_interval_extra_t x;
-        memset(&x, 0, sizeof(x));
-        x.start_s = (double) (prev.t_ns - eng_run_t0_ns) / 1e9;
-        x.len_s = st.time_interval;
-        x.lag_ms = st.schedule_lag * 1000.0;
-        for (unsigned i = 0; i < sb_evtype_count(); i++)
-          x.late += tscratch[i].late;
-        sb_results_interval(&st, scratch, tscratch, &x);
-      }
-      eng_snap_copy(&prev, &cur);
-      /* Skip missed ticks (a stalled reporter must not print bursts). */
-      uint64_t now = sb_now_ns();
-      do
-        next_tick += interval_ns;
-      while (next_tick <= now);
-    }
+    if (next == rp.next_tick)
+      report_interval(&rp, next);
     if (next == next_cp)
-    {
-      eng_snap_take(&cur);
-      sb_stat_t st;
-      double elapsed = (double) (cur.t_ns - eng_t0_ns) / 1e9;
-      eng_stat_cumulative(&st, &cur, scratch, elapsed);
-      log_raw("\n[ %.0fs ] Checkpoint report:\n", (double) (next - eng_run_t0_ns) / 1e9);
-      eng_print_cumulative(L, &st);
-      eng_set_baseline(cur.t_ns);
-      cp++;
-    }
+      report_checkpoint(&rp, next);
   }
-  eng_snap_free(&prev);
-  eng_snap_free(&cur);
-  sb_hdr_free(scratch);
-  sb_evtype_stats_free(tscratch);
-  sb_lua_close_state(L);
+  reporter_close(&rp);
   return NULL;
 }
-
 
 void sb_reporter_start(void)
 {
