@@ -121,66 +121,74 @@ static void early_signal(int sig)
   _exit(sig == SIGINT ? 130 : 143);
 }
 
-int main(int argc, char **argv)
+/* `bmk kit ...`, `bmk series ...` and `bmk report ...` have their own
+   command lines. Returns true, with their exit code in *rc, when argv
+   names one of them. */
+static bool other_command(int argc, char **argv, int *rc)
 {
-  char *pos[MAX_POSITIONAL];
-  unsigned npos = 0;
-
-  setvbuf(stdout, NULL, _IONBF, 0);
+  if (argc <= 1)
+    return false;
   /* `bmk kit ...` has its own command line (bmk-kit.md §4.4). */
-  if (argc > 1 && strcmp(argv[1], "kit") == 0)
-    return sb_kit_main(argc, argv);
-  if (argc > 1 && strcmp(argv[1], "series") == 0)
-    return sb_series_main(argc, argv);
+  if (strcmp(argv[1], "kit") == 0)
+    *rc = sb_kit_main(argc, argv);
+  else if (strcmp(argv[1], "series") == 0)
+    *rc = sb_series_main(argc, argv);
   /* `bmk report ...`: result files (docs/report.md) */
-  if (argc > 1 && strcmp(argv[1], "report") == 0)
-    return sb_report_main(argc, argv);
+  else if (strcmp(argv[1], "report") == 0)
+    *rc = sb_report_main(argc, argv);
+  else
+    return false;
+  return true;
+}
+
+static void catch_early_signals(void)
+{
   struct sigaction sa;
   memset(&sa, 0, sizeof(sa));
   sa.sa_handler = early_signal;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
-  sb_set_progname(argv[0]);
-  sb_results_set_cmdline(argc, argv);
-  sb_opt_init();
+}
 
-  if (sb_opt_parse_argv(argc, argv, pos, MAX_POSITIONAL, &npos) != 0)
-    return 1;
-  if (sb_core_register_options() != 0 || db_register_options() != 0)
-    return 1;
-
-  log_set_verbosity(sb_opt_int("verbosity"));
-  if (sb_opt_bool("debug"))
-    log_set_verbosity(LOG_DEBUG);
-
+/* --help and --version: prints what they ask for and returns true. */
+static bool print_info(void)
+{
   if (sb_opt_bool("help"))
   {
     sb_print_help();
-    return 0;
+    return true;
   }
   if (sb_opt_bool("version"))
   {
     printf("%s\n", sb_version_string());
     if (strcmp(sb_progname(), "sysbench") != 0)
       printf("bmk release %s\n", sb_bmk_release());
-    return 0;
+    return true;
   }
+  return false;
+}
 
-  const char *test, *command, *extra;
+/* The test and the command from the positional arguments (`pos`, `npos`
+   of them), or from the deprecated --test. Returns 0, or 1 when an
+   argument is left over (message on stderr). */
+static int split_positional(char **pos, unsigned npos, const char **test,
+                            const char **command)
+{
+  const char *extra;
   const char *test_opt = sb_opt_str("test");
   if (test_opt && *test_opt)
   {
     fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a "
             "script name or path on the command line without any options.\n");
-    test = test_opt;
-    command = npos > 0 ? pos[0] : NULL;
+    *test = test_opt;
+    *command = npos > 0 ? pos[0] : NULL;
     extra = npos > 1 ? pos[1] : NULL;
   }
   else
   {
-    test = npos > 0 ? pos[0] : NULL;
-    command = npos > 1 ? pos[1] : NULL;
+    *test = npos > 0 ? pos[0] : NULL;
+    *command = npos > 1 ? pos[1] : NULL;
     extra = npos > 2 ? pos[2] : NULL;
   }
   if (extra)
@@ -188,31 +196,55 @@ int main(int argc, char **argv)
     fprintf(stderr, "Unrecognized command line argument: %s\n", extra);
     return 1;
   }
+  return 0;
+}
 
+/* The core options into `cfg`, the header line, the random numbers and
+   the counters, before the test is resolved. Returns 0, or 1 (message
+   printed). */
+static int configure_run(const char *command, sb_run_config_t *cfg)
+{
   sb_core_apply_aliases();
-  sb_run_config_t cfg;
-  if (sb_core_read_config(&cfg) != 0 || sb_server_cost_configure() != 0)
+  if (sb_core_read_config(cfg) != 0 || sb_server_cost_configure() != 0)
     return 1;
 
   sb_print_header();
-  if (cfg.events_limit == 0 && cfg.time_limit == 0 && command &&
+  if (cfg->events_limit == 0 && cfg->time_limit == 0 && command &&
       strcmp(command, "run") == 0)
     log_text(LOG_WARNING, "Both event and time limits are disabled, running an endless test");
   if (sb_core_init_rand() != 0)
     return 1;
-  if (sb_counters_init(cfg.threads) != 0 || sb_metrics_init(cfg.threads) != 0)
+  if (sb_counters_init(cfg->threads) != 0 || sb_metrics_init(cfg->threads) != 0)
   {
     log_text(LOG_FATAL, "out of memory");
     return 1;
   }
+  return 0;
+}
 
-  const sb_builtin_t *bt = test ? sb_builtin_find(test) : NULL;
-  if (bt)
-  {
-    sb_results_set_test(test);
-    return run_builtin(bt, command, &cfg);
-  }
+/* --async-sessions=auto, once the script's options exist: one session
+   per terminal, --terminals-per-warehouse x warehouses (--scale x
+   --tables) when the workload has them (tpcc.md §7.3). Returns 0, or 1
+   (FATAL printed). */
+static int resolve_async_auto(sb_run_config_t *cfg)
+{
+  sb_opt_t *tpw = sb_opt_find("terminals_per_warehouse");
+  long terminals = tpw ? sb_opt_int("terminals_per_warehouse") : 0;
+  if (terminals > 0 && sb_opt_find("scale") && sb_opt_find("tables"))
+    terminals *= (long) sb_opt_int("scale") * sb_opt_int("tables");
+  if (terminals > 10000000L)
+    terminals = 10000001L;      /* refused by the plan with its message */
+  if (sb_core_resolve_vus(cfg, terminals > 0 ? (unsigned) terminals : 0) != 0 ||
+      sb_counters_init(cfg->threads) != 0)
+    return 1;
+  return 0;
+}
 
+/* Loads the Lua benchmark `test` and runs `command` (none: only checks
+   the options). Returns the exit code. */
+static int run_script(int argc, char **argv, const char *test, const char *command,
+                      sb_run_config_t *cfg)
+{
   sb_lua_set_cmdline(argc, argv, command);
   int rc = sb_lua_load(test);
   if (rc == 1)
@@ -225,20 +257,8 @@ int main(int argc, char **argv)
     return 1;
   sb_results_set_test(sb_lua_workload_name());
 
-  if (sb_core_async_auto())
-  {
-    /* one session per terminal: --terminals-per-warehouse x warehouses
-       (--scale x --tables) when the workload has them (tpcc.md §7.3) */
-    sb_opt_t *tpw = sb_opt_find("terminals_per_warehouse");
-    long terminals = tpw ? sb_opt_int("terminals_per_warehouse") : 0;
-    if (terminals > 0 && sb_opt_find("scale") && sb_opt_find("tables"))
-      terminals *= (long) sb_opt_int("scale") * sb_opt_int("tables");
-    if (terminals > 10000000L)
-      terminals = 10000001L;      /* refused by the plan with its message */
-    if (sb_core_resolve_vus(&cfg, terminals > 0 ? (unsigned) terminals : 0) != 0 ||
-        sb_counters_init(cfg.threads) != 0)
-      return 1;
-  }
+  if (sb_core_async_auto() && resolve_async_auto(cfg) != 0)
+    return 1;
 
   bool from_stdin = sb_lua_from_stdin();
   if (from_stdin && command == NULL)
@@ -251,8 +271,49 @@ int main(int argc, char **argv)
   lua_State *G = sb_lua_global();
   sb_lua_export_options(G);
 
-  rc = run_script_command(command, &cfg);
+  rc = run_script_command(command, cfg);
   log_flush();
   sb_lua_done();
   return rc;
+}
+
+int main(int argc, char **argv)
+{
+  char *pos[MAX_POSITIONAL];
+  unsigned npos = 0;
+  int rc;
+
+  setvbuf(stdout, NULL, _IONBF, 0);
+  if (other_command(argc, argv, &rc))
+    return rc;
+  catch_early_signals();
+  sb_set_progname(argv[0]);
+  sb_results_set_cmdline(argc, argv);
+  sb_opt_init();
+
+  if (sb_opt_parse_argv(argc, argv, pos, MAX_POSITIONAL, &npos) != 0)
+    return 1;
+  if (sb_core_register_options() != 0 || db_register_options() != 0)
+    return 1;
+
+  log_set_verbosity(sb_opt_int("verbosity"));
+  if (sb_opt_bool("debug"))
+    log_set_verbosity(LOG_DEBUG);
+  if (print_info())
+    return 0;
+
+  const char *test, *command;
+  if (split_positional(pos, npos, &test, &command) != 0)
+    return 1;
+  sb_run_config_t cfg;
+  if (configure_run(command, &cfg) != 0)
+    return 1;
+
+  const sb_builtin_t *bt = test ? sb_builtin_find(test) : NULL;
+  if (bt)
+  {
+    sb_results_set_test(test);
+    return run_builtin(bt, command, &cfg);
+  }
+  return run_script(argc, argv, test, command, &cfg);
 }
