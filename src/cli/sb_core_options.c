@@ -186,10 +186,12 @@ bool sb_core_async_auto(void)
   return as != NULL && strcasecmp(as, "auto") == 0;
 }
 
-int sb_core_read_config(sb_run_config_t *cfg)
-{
-  memset(cfg, 0, sizeof(*cfg));
+/* The read_* helpers below fill their group of `cfg` from the options.
+   Each returns 0, or -1 after printing the FATAL message. */
 
+/* --threads, --workers, --async-sessions (unless auto), --login-delay. */
+static int read_vus(sb_run_config_t *cfg)
+{
   int threads = sb_opt_int("threads");
   if (threads <= 0)
     return fatal_blank("Invalid value for --threads: %s.", sb_opt_str("threads"));
@@ -204,7 +206,12 @@ int sb_core_read_config(sb_run_config_t *cfg)
              sb_opt_str("login-delay"));
     return -1;
   }
+  return 0;
+}
 
+/* --events, --time, --warmup-time. */
+static int read_limits(sb_run_config_t *cfg)
+{
   int events = sb_opt_int("events");
   int time_limit = sb_opt_int("time");
   if (events < 0)
@@ -221,7 +228,13 @@ int sb_core_read_config(sb_run_config_t *cfg)
   if (warmup < 0)
     return fatal_blank("Invalid value for --warmup-time: %s.", sb_opt_str("warmup_time"));
   cfg->warmup = warmup;
+  return 0;
+}
 
+/* --forced-shutdown (seconds, N% of --time, empty = 5%, off); after
+   read_limits. */
+static int read_forced_shutdown(sb_run_config_t *cfg)
+{
   const char *fs = sb_opt_str("forced-shutdown");
   cfg->forced_shutdown = -1;
   if (sb_opt_given("forced-shutdown") && (fs == NULL || *fs == '\0'))
@@ -239,7 +252,13 @@ int sb_core_read_config(sb_run_config_t *cfg)
   }
   if (cfg->time_limit <= 0)
     cfg->forced_shutdown = -1;
+  return 0;
+}
 
+/* --thread-init-timeout (checked against the --login-delay ramp),
+   --thread-stack-size; after read_vus. */
+static int read_thread_options(sb_run_config_t *cfg)
+{
   cfg->thread_init_timeout = sb_opt_int("thread-init-timeout");
   /* --thread-init-timeout covers the whole --login-delay ramp: a ramp
      longer than it can only end in a timeout, so say so at once */
@@ -257,7 +276,12 @@ int sb_core_read_config(sb_run_config_t *cfg)
     }
   }
   cfg->thread_stack_size = (size_t) sb_opt_size("thread-stack-size");
+  return 0;
+}
 
+/* --rate, --rate-overload. */
+static int read_rate(sb_run_config_t *cfg)
+{
   cfg->rate = sb_opt_double("rate");
   if (cfg->rate < 0 || isnan(cfg->rate))
   {
@@ -272,7 +296,12 @@ int sb_core_read_config(sb_run_config_t *cfg)
     log_text(LOG_FATAL, "Invalid value for --rate-overload: '%s'", ov);
     return -1;
   }
+  return 0;
+}
 
+/* --report-interval, --report-checkpoints (sorted). */
+static int read_report_times(sb_run_config_t *cfg)
+{
   cfg->report_interval = sb_opt_double("report-interval");
   if (cfg->report_interval < 0)
   {
@@ -299,7 +328,12 @@ int sb_core_read_config(sb_run_config_t *cfg)
     cfg->checkpoints[cfg->ncheckpoints++] = v;
   }
   qsort(cfg->checkpoints, cfg->ncheckpoints, sizeof(double), cmp_double);
+  return 0;
+}
 
+/* --percentile, --histogram, --percentiles. */
+static int read_percentiles(sb_run_config_t *cfg)
+{
   int pct = sb_opt_int("percentile");
   if (pct < 0 || pct > 100)
   {
@@ -315,6 +349,7 @@ int sb_core_read_config(sb_run_config_t *cfg)
   }
 
   /* --percentiles: ascending, no duplicates (nor the --percentile one). */
+  unsigned n;
   char **pl = sb_opt_list("percentiles", &n);
   double tmp[SB_MAX_PERCENTILES];
   unsigned m = 0;
@@ -332,7 +367,14 @@ int sb_core_read_config(sb_run_config_t *cfg)
   for (unsigned i = 0; i < m; i++)
     if ((i == 0 || tmp[i] != tmp[i - 1]))
       cfg->pct[cfg->npct++] = tmp[i];
+  return 0;
+}
 
+/* --debug and bmk's extensions: --sync-file/--sync-wait,
+   --latency-limit, --results, --hdr-log, --db-server-stats,
+   --db-checkpoint, --rate-lag. */
+static int read_extensions(sb_run_config_t *cfg)
+{
   cfg->debug = sb_opt_bool("debug");
   cfg->sync_file = sb_opt_str("sync-file");
   cfg->sync_wait_ms = sb_opt_int("sync-wait");
@@ -359,7 +401,19 @@ int sb_core_read_config(sb_run_config_t *cfg)
   cfg->server_stats = sb_opt_bool("db-server-stats");
   cfg->db_checkpoint = sb_opt_bool("db-checkpoint");
   cfg->rate_lag = sb_opt_bool("rate-lag");
+  return 0;
+}
 
+int sb_core_read_config(sb_run_config_t *cfg)
+{
+  memset(cfg, 0, sizeof(*cfg));
+  /* In this order: the messages of the first bad option come first, and
+     later groups read what earlier ones set. */
+  if (read_vus(cfg) != 0 || read_limits(cfg) != 0 || read_forced_shutdown(cfg) != 0 ||
+      read_thread_options(cfg) != 0 || read_rate(cfg) != 0 ||
+      read_report_times(cfg) != 0 || read_percentiles(cfg) != 0 ||
+      read_extensions(cfg) != 0)
+    return -1;
   return 0;
 }
 
