@@ -1,6 +1,9 @@
 /*
- * SQL driver abstraction: the generic layer (db_driver.c) and the ops table
- * every database driver implements (src/drivers/<db>/).
+ * SQL driver abstraction: the generic layer (db_driver.c: registry and
+ * options; db_conn.c: connections, errors, reconnect; db_query.c: text
+ * queries, results, pipelining; db_stmt.c, db_bulk.c, db_load.c,
+ * db_async.c) and the ops table every database driver implements
+ * (src/drivers/<db>/).
  *
  * Ownership and threading
  * -----------------------
