@@ -17,6 +17,7 @@
 
 #include "core/sb_logger.h"
 #include "drivers/db_driver.h"
+#include "drivers/db_async.h"
 #include "drivers/db_driver_priv.h"
 
 /* What the driver is doing for the operation. */

@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "drivers/db_driver.h"
+#include "drivers/db_async.h"
+#include "drivers/db_load.h"
 #include "core/sb_logger.h"
 #include "core/sb_timer.h"
 #include "drivers/db_driver_priv.h"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "drivers/db_driver.h"
+#include "drivers/db_load.h"
 #include "core/sb_logger.h"
 #include "drivers/db_driver_priv.h"
 
