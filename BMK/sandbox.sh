@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Throwaway local database servers for trying and testing bmk.
 #
-#   bash BMK/sandbox.sh start|stop|status|env mysql|pgsql|pgbouncer
+#   bash BMK/sandbox.sh start|stop|restart|status|env mysql|pgsql|pgbouncer
 #
 # start  starts MariaDB (mysql) or PostgreSQL 15 (pgsql) from Debian's
 #        packages with a fresh data directory under $BMK_SANDBOX_DIR
@@ -24,6 +24,9 @@
 #        --db-ps-mode=disable.
 # stop   stops the server and removes its data directory
 #        (BMK_SANDBOX_KEEP=1 keeps it).
+# restart stops the server cleanly (every session is cut) and starts it
+#        again on the same data directory and settings, as a server
+#        restart under load does (mysql and pgsql).
 # status says whether the server runs (exit 0) or not (exit 1).
 # env    prints shell assignments with bmk's connection options:
 #          eval "$(bash BMK/sandbox.sh env mysql)"
@@ -72,7 +75,7 @@ TLS=${BMK_SANDBOX_TLS:-0}
 tls_dir=$DIR/tls
 
 usage() {
-  echo "usage: bash $0 start|stop|status|env mysql|pgsql|pgbouncer" >&2
+  echo "usage: bash $0 start|stop|restart|status|env mysql|pgsql|pgbouncer" >&2
   exit 2
 }
 die() {
@@ -186,7 +189,7 @@ start_mysql() {
     echo "sandbox: mysql already running (127.0.0.1:$MYSQL_PORT, socket $my_sock)"
     return 0
   fi
-  local mysqld install_db tls_opts
+  local mysqld install_db
   mysqld=$(command -v mariadbd || command -v mysqld || true)
   [ -n "$mysqld" ] || { [ -x /usr/sbin/mariadbd ] && mysqld=/usr/sbin/mariadbd; } ||
     die "mariadbd not found: apt-get install mariadb-server"
@@ -201,7 +204,25 @@ start_mysql() {
   "$install_db" --no-defaults --datadir="$my_dir/data" --user=root \
     --auth-root-authentication-method=normal --skip-test-db >"$my_dir/install.log" 2>&1 ||
     { tail -20 "$my_dir/install.log" >&2; die "mariadb-install-db failed (log: $my_dir/install.log)"; }
+  launch_mysql "$mysqld"
+  local p
+  p=$(sql_quote_my "$PASS")
+  mysql_root <<SQL || die "creating user/database sbtest failed"
+CREATE DATABASE IF NOT EXISTS sbtest;
+CREATE USER IF NOT EXISTS 'sbtest'@'localhost' IDENTIFIED BY '$p';
+CREATE USER IF NOT EXISTS 'sbtest'@'127.0.0.1' IDENTIFIED BY '$p';
+CREATE USER IF NOT EXISTS 'sbtest'@'127.0.0.2' IDENTIFIED BY '$p';
+GRANT ALL ON *.* TO 'sbtest'@'localhost' WITH GRANT OPTION;
+GRANT ALL ON *.* TO 'sbtest'@'127.0.0.1' WITH GRANT OPTION;
+GRANT ALL ON *.* TO 'sbtest'@'127.0.0.2' WITH GRANT OPTION;
+SQL
+  echo "sandbox: mysql running: 127.0.0.1:$MYSQL_PORT, socket $my_sock, user sbtest, database sbtest"
+}
 
+# launch_mysql MARIADBD: starts the server on the existing data directory
+# and waits until it accepts connections (start and restart).
+launch_mysql() {
+  local mysqld=$1 tls_opts
   tls_opts=$(tls_mysql_opts) || exit 1
   # The thread pool serves thousands of connections with a few threads;
   # each connection still needs a descriptor (and a few for tables).
@@ -232,18 +253,18 @@ start_mysql() {
     kill "$spid" 2>/dev/null || true
     die "MariaDB did not accept connections within $TIMEOUT s (log: $my_log)"
   fi
-  local p
-  p=$(sql_quote_my "$PASS")
-  mysql_root <<SQL || die "creating user/database sbtest failed"
-CREATE DATABASE IF NOT EXISTS sbtest;
-CREATE USER IF NOT EXISTS 'sbtest'@'localhost' IDENTIFIED BY '$p';
-CREATE USER IF NOT EXISTS 'sbtest'@'127.0.0.1' IDENTIFIED BY '$p';
-CREATE USER IF NOT EXISTS 'sbtest'@'127.0.0.2' IDENTIFIED BY '$p';
-GRANT ALL ON *.* TO 'sbtest'@'localhost' WITH GRANT OPTION;
-GRANT ALL ON *.* TO 'sbtest'@'127.0.0.1' WITH GRANT OPTION;
-GRANT ALL ON *.* TO 'sbtest'@'127.0.0.2' WITH GRANT OPTION;
-SQL
-  echo "sandbox: mysql running: 127.0.0.1:$MYSQL_PORT, socket $my_sock, user sbtest, database sbtest"
+}
+
+# Stops the server cleanly and starts it again on the same data and
+# options: every session is cut, as in a server restart under load.
+restart_mysql() {
+  mysql_running || die "mysql is not running (bash $0 start mysql)"
+  local mysqld
+  mysqld=$(command -v mariadbd || command -v mysqld || echo /usr/sbin/mariadbd)
+  BMK_SANDBOX_KEEP=1 stop_mysql >/dev/null
+  rm -f "$my_sock" "$my_pid"
+  launch_mysql "$mysqld"
+  echo "sandbox: mysql restarted: 127.0.0.1:$MYSQL_PORT, socket $my_sock"
 }
 
 stop_mysql() {
@@ -351,6 +372,14 @@ CREATE DATABASE sbtest OWNER sbtest;
 SQL
     die "creating role/database sbtest failed"
   echo "sandbox: pgsql running: 127.0.0.1:$PGSQL_PORT, socket dir $pg_dir, user sbtest, database sbtest"
+}
+
+# Fast shutdown (sessions cut) and start on the same data directory.
+restart_pgsql() {
+  pgsql_running || die "pgsql is not running (bash $0 start pgsql)"
+  as_postgres "$PGBIN/pg_ctl" -D "$pg_data" -l "$pg_log" -m fast -w -t "$TIMEOUT" restart >/dev/null 2>&1 ||
+    { [ -f "$pg_log" ] && tail -20 "$pg_log" >&2; die "PostgreSQL did not restart within $TIMEOUT s (log: $pg_log)"; }
+  echo "sandbox: pgsql restarted: 127.0.0.1:$PGSQL_PORT, socket dir $pg_dir"
 }
 
 stop_pgsql() {
@@ -499,6 +528,7 @@ done
 case $action in
   start) mkdir -p "$DIR"; "start_$db" ;;
   stop) "stop_$db"; tls_forget ;;
+  restart) [ "$db" != pgbouncer ] || die "restart: mysql or pgsql"; "restart_$db" ;;
   status) status ;;
   env) print_env ;;
   *) usage ;;

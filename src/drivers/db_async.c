@@ -2,8 +2,8 @@
  * The generic asynchronous SQL layer (see "asynchronous API" in
  * db_driver.h): the blocking API's operations as start / step state
  * machines over the drivers' start / continue forms, for the event-loop
- * engine. Each function mirrors its blocking twin in db_driver.c /
- * db_stmt.c / db_bulk.c (same checks, counting and error handling); where
+ * engine. Each function mirrors its blocking twin in db_conn.c /
+ * db_query.c / db_stmt.c / db_bulk.c (same checks, counting and error handling); where
  * a driver lacks an asynchronous form, the blocking one is called (it then
  * blocks the calling thread for that step).
  */
@@ -17,6 +17,7 @@
 
 #include "core/sb_logger.h"
 #include "drivers/db_driver.h"
+#include "drivers/db_async.h"
 #include "drivers/db_driver_priv.h"
 
 /* What the driver is doing for the operation. */

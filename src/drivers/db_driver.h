@@ -1,6 +1,10 @@
 /*
- * SQL driver abstraction: the generic layer (db_driver.c) and the ops table
- * every database driver implements (src/drivers/<db>/).
+ * SQL driver abstraction: the generic layer (db_driver.c: registry and
+ * options; db_conn.c: connections, errors, reconnect; db_query.c: text
+ * queries, results, pipelining; db_stmt.c, db_bulk.c, db_load.c,
+ * db_async.c) and the ops table every database driver implements
+ * (src/drivers/<db>/). The fast load API is declared in db_load.h, the
+ * asynchronous API in db_async.h.
  *
  * Ownership and threading
  * -----------------------
@@ -512,51 +516,6 @@ int db_bulk_insert_init(db_conn_t *con, const char *prefix, size_t len);
 int db_bulk_insert_next(db_conn_t *con, const char *row, size_t len);
 int db_bulk_insert_done(db_conn_t *con);
 
-/* ---- fast load (db_load.c; docs/drivers.md "Fast load") -----------------
- * Loads rows into one table through the driver's bulk path: PostgreSQL
- * COPY FROM STDIN (one statement per load, rows streamed as they come) or
- * MySQL LOAD DATA LOCAL INFILE fed from memory (one statement per
- * load_chunk_bytes of rows). One load at a time per connection; it does
- * not begin or commit a transaction. Each finished statement is counted
- * like any other (write when it loaded rows, else other).
- * Returns: 0 ok; 1 SQL error (con->error / con->err set, the load is over
- * and counted like a failed query: ignorable error, reconnect); -1 misuse
- * (ALERT printed, con->error NONE; the load, if any, goes on).
- * Not thread-safe for one connection (its owner's thread only). */
-
-/* Starts a load into `table` (SQL text as given, e.g. "sbtest1" or
-   "s.t") of the `ncols` columns `cols` (SQL text, joined with ", "). */
-int db_load_start(db_conn_t *con, const char *table, const char *const *cols,
-                  unsigned ncols);
-/* Appends the next column value of the current row: text of `len` bytes
-   (escaped for the format), SQL NULL, an integer, or a double (%.17g). */
-int db_load_text(db_conn_t *con, const char *s, size_t len);
-int db_load_null(db_conn_t *con);
-int db_load_int(db_conn_t *con, int64_t v);
-int db_load_double(db_conn_t *con, double v);
-/* Ends the current row; misuse when it has not exactly ncols values. May
-   send data (SQL errors possible). */
-int db_load_end_row(db_conn_t *con);
-/* Appends `len` bytes of rows already in the load format (each line one
-   row, ending in a newline); misuse in the middle of a row or when the
-   text does not end with a newline. May send data. */
-int db_load_rows(db_conn_t *con, const char *text, size_t len);
-/* Sends what is left and ends the load: *rows = rows the server loaded,
-   *statements = load statements it took (either may be NULL). */
-int db_load_finish(db_conn_t *con, uint64_t *rows, unsigned *statements);
-/* True while a load is in progress on `con`. */
-bool db_load_active(const db_conn_t *con);
-/* Abandons a load in progress (nothing when none); `why` names the call
-   that interrupted it for the ALERT, NULL for no message. The rows sent
-   so far in an unfinished statement are discarded by the server. */
-void db_load_cancel(db_conn_t *con, const char *why);
-/* True when the connection's driver has a fast load path. */
-bool db_load_supported(const db_conn_t *con);
-/* Escapes `len` bytes of `src` into `dst` (capacity 2*len) for the load
-   text format: backslash, tab, newline, carriage return and NUL become
-   \\, \t, \n, \r and \0. Returns the escaped length. Thread-safe. */
-size_t db_load_escape(char *dst, const char *src, size_t len);
-
 /* Accessors for FFI (the structs are opaque to scripts). */
 int db_conn_error(const db_conn_t *con);          /* db_error_t */
 int db_conn_sql_errno(const db_conn_t *con);
@@ -613,59 +572,6 @@ void db_set_retry_predicate(bool (*fn)(void));
    (it prints why, once). NULL (the default) = always allowed.
    Thread-safe (atomic). */
 void db_set_connect_check(int (*fn)(void));
-
-/* ---- asynchronous API (db_async.c; exported for LuaJIT FFI) --------------
- * The same operations as the blocking API with the same results, counting
- * and errors, in a start / step form for an event loop: a *_start function
- * begins the operation on the connection and returns DB_STEP_DONE or
- * DB_STEP_WAIT; on WAIT the caller waits for con->wait_events on
- * con->wait_fd (at most con->wait_timeout_ms when DB_WAIT_TIMEOUT is set;
- * wait_fd may be -1 for a pure timer, e.g. a reconnect back-off) and calls
- * db_async_step(con, ready_events) until it returns DB_STEP_DONE. Then the
- * outcome is read with db_async_result / db_async_stmt / db_async_status.
- * One operation at a time per connection; the connection's thread only.
- * A lost connection with an ignorable error is rebuilt inside the
- * operation (reconnect with back-off timers, statements prepared again)
- * before it completes with the original error, as the blocking layer does.
- */
-
-/* A new, unconnected connection of `drv` for the calling thread (NULL as
-   db_connection_create would fail before connecting). Start it with
-   db_connect_start and complete it with db_connect_finish. */
-db_conn_t *db_connection_new(db_driver_t *drv);
-db_step_t db_connect_start(db_conn_t *con);
-/* 0: connected (registered like db_connection_create's); non-zero: the
-   connect failed (driver messages printed) and `con` was freed. */
-int db_connect_finish(db_conn_t *con);
-
-/* Asynchronous db_query / db_execute / db_next_result: the result (or
-   NULL) is db_async_result(con) once done. `query` must stay valid until
-   the operation completes. */
-db_step_t db_query_start(db_conn_t *con, const char *query, size_t len);
-db_step_t db_execute_start(db_stmt_t *stmt);
-db_step_t db_next_result_start(db_conn_t *con);
-db_result_t *db_async_result(db_conn_t *con);
-
-/* Asynchronous db_prepare: the statement (or NULL) is db_async_stmt(con). */
-db_step_t db_prepare_start(db_conn_t *con, const char *query, size_t len);
-db_stmt_t *db_async_stmt(db_conn_t *con);
-
-/* Asynchronous db_connection_reconnect and db_close; db_async_status(con)
-   is then what the blocking form returns (0 ok). */
-db_step_t db_reconnect_start(db_conn_t *con);
-db_step_t db_close_start(db_stmt_t *stmt);
-
-/* Bulk insert: true when the next row of `len` bytes would flush the
-   buffer first; db_bulk_flush_start sends the buffered rows (status 0 ok,
-   also when nothing was buffered). */
-bool db_bulk_needs_flush(const db_conn_t *con, size_t len);
-db_step_t db_bulk_flush_start(db_conn_t *con);
-
-/* Continues the operation in progress with the events that occurred. */
-db_step_t db_async_step(db_conn_t *con, int ready_events);
-
-/* Outcome of the last completed operation: 0 success, non-zero failure. */
-int db_async_status(const db_conn_t *con);
 
 /* True when --db-ps-mode=disable. */
 bool db_ps_disabled(void);

@@ -1,4 +1,5 @@
-/* Internal helpers shared by db_driver.c, db_stmt.c and db_bulk.c. */
+/* Internal helpers shared by the generic SQL layer's files (db_driver.c,
+   db_conn.c, db_query.c, db_stmt.c, db_bulk.c, db_load.c, db_async.c). */
 #ifndef DB_DRIVER_PRIV_H
 #define DB_DRIVER_PRIV_H
 

@@ -21,6 +21,7 @@
 
 #include "core/sb_logger.h"
 #include "drivers/db_driver.h"
+#include "drivers/db_load.h"
 #include "drivers/db_driver_priv.h"
 
 struct db_load {

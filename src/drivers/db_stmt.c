@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "drivers/db_driver.h"
+#include "drivers/db_load.h"
 #include "drivers/db_driver_priv.h"
 #include "core/sb_logger.h"
 #include "core/sb_rand.h"

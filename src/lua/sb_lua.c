@@ -16,6 +16,7 @@
 
 #include "core/sb_logger.h"
 #include "lua/sb_lua.h"
+#include "lua/sb_lua_priv.h"
 #include "lua/sb_workloads.h"
 #include "core/sb_options.h"
 #include "core/sb_version.h"
@@ -69,7 +70,7 @@ lua_State *sb_lua_global(void)
 
 /* ---- module search path (§2.3) ------------------------------------------ */
 
-static void append(char **dst, const char *s)
+void sb_lua_str_append(char **dst, const char *s)
 {
   size_t a = *dst ? strlen(*dst) : 0, b = strlen(s);
   *dst = realloc(*dst, a + b + 1);
@@ -82,17 +83,17 @@ static char *default_path(void)
   char buf[4 * PATH_MAX + 256];
   const char *home = getenv("HOME");
 
-  append(&p, "./?.lua;./?/init.lua;./src/lua/?.lua;");
+  sb_lua_str_append(&p, "./?.lua;./?/init.lua;./src/lua/?.lua;");
   if (home)
   {
     snprintf(buf, sizeof(buf),
              "%s/.luarocks/share/lua/5.1/?.lua;%s/.luarocks/share/lua/5.1/?/init.lua;"
              "%s/.luarocks/share/lua/?.lua;%s/.luarocks/share/lua/?/init.lua;",
              home, home, home, home);
-    append(&p, buf);
+    sb_lua_str_append(&p, buf);
   }
-  append(&p, "/usr/local/share/lua/5.1/?.lua;/usr/share/lua/5.1/?.lua;");
-  append(&p, BMK_DATADIR "/?.lua;");
+  sb_lua_str_append(&p, "/usr/local/share/lua/5.1/?.lua;/usr/share/lua/5.1/?.lua;");
+  sb_lua_str_append(&p, BMK_DATADIR "/?.lua;");
 
   /* The build tree: the executable sits at the top of the build directory
      and the bundled scripts in src/lua of the source tree. */
@@ -106,13 +107,13 @@ static char *default_path(void)
     {
       *slash = '\0';
       snprintf(buf, sizeof(buf), "%s/src/lua/?.lua;%s/lua/?.lua;", exe, exe);
-      append(&p, buf);
+      sb_lua_str_append(&p, buf);
     }
   }
 #ifdef BMK_SRCDIR
-  append(&p, BMK_SRCDIR "/src/lua/?.lua;");
+  sb_lua_str_append(&p, BMK_SRCDIR "/src/lua/?.lua;");
 #endif
-  append(&p, "/usr/share/sysbench/?.lua");
+  sb_lua_str_append(&p, "/usr/share/sysbench/?.lua");
   return p;
 }
 
@@ -130,14 +131,14 @@ static char *resolve_path(void)
   while ((dd = strstr(s, ";;")) != NULL)
   {
     char *chunk = strndup(s, (size_t) (dd - s));
-    append(&out, chunk);
+    sb_lua_str_append(&out, chunk);
     free(chunk);
-    append(&out, ";");
-    append(&out, def);
-    append(&out, ";");
+    sb_lua_str_append(&out, ";");
+    sb_lua_str_append(&out, def);
+    sb_lua_str_append(&out, ";");
     s = dd + 2;
   }
-  append(&out, s);
+  sb_lua_str_append(&out, s);
   free(def);
   return out;
 }
@@ -163,20 +164,10 @@ int sb_lua_load_embedded(lua_State *L)
   return luaL_error(L, "no embedded module %s", name);
 }
 
-static int c_read_cmdline_options(lua_State *L);
-static int c_print_test_options(lua_State *L);
-
-/* Builds the sysbench.* environment in a fresh state (before the chunk). */
-lua_State *sb_lua_base_state(int tid)
+/* package.path (lua_path), package.cpath (LUA_CPATH when set), the
+   embedded modules in package.preload and the bundled workloads' searcher. */
+static void setup_package(lua_State *L)
 {
-  lua_State *L = luaL_newstate();
-  if (L == NULL)
-  {
-    log_text(LOG_FATAL, "cannot create a Lua state: out of memory");
-    return NULL;
-  }
-  luaL_openlibs(L);
-
   lua_getglobal(L, "package");
   lua_pushstring(L, lua_path);
   lua_setfield(L, -2, "path");
@@ -194,22 +185,12 @@ lua_State *sb_lua_base_state(int tid)
   }
   lua_pop(L, 2);
   sb_workload_add_searcher(L);
+}
 
-  /* Pre-create the table so the internal modules and C agree on it. */
-  lua_newtable(L);
-  lua_pushinteger(L, tid);
-  lua_setfield(L, -2, "tid");
-  lua_pushstring(L, sb_compat_version());
-  lua_setfield(L, -2, "version");
-  lua_pushstring(L, sb_version_string());
-  lua_setfield(L, -2, "version_string");
-  lua_newtable(L);
-  lua_pushcfunction(L, c_read_cmdline_options);
-  lua_setfield(L, -2, "read_cmdline_options");
-  lua_pushcfunction(L, c_print_test_options);
-  lua_setfield(L, -2, "print_test_options");
-  lua_setfield(L, -2, "__c");
-
+/* Pushes the sysbench.cmdline table: argv (indexed from 0), command and
+   script_path. */
+static void push_cmdline(lua_State *L)
+{
   lua_newtable(L);            /* cmdline */
   lua_newtable(L);            /* argv, indexed from 0 */
   for (int i = 0; i < cmd_argc; i++)
@@ -228,8 +209,39 @@ lua_State *sb_lua_base_state(int tid)
     lua_pushstring(L, script_given);
     lua_setfield(L, -2, "script_path");
   }
+}
+
+/* Sets the global `sysbench` table that the internal modules fill in. */
+static void set_sysbench_table(lua_State *L, int tid)
+{
+  /* Pre-create the table so the internal modules and C agree on it. */
+  lua_newtable(L);
+  lua_pushinteger(L, tid);
+  lua_setfield(L, -2, "tid");
+  lua_pushstring(L, sb_compat_version());
+  lua_setfield(L, -2, "version");
+  lua_pushstring(L, sb_version_string());
+  lua_setfield(L, -2, "version_string");
+  sb_lua_push_option_api(L);
+  lua_setfield(L, -2, "__c");
+
+  push_cmdline(L);
   lua_setfield(L, -2, "cmdline");
   lua_setglobal(L, "sysbench");
+}
+
+/* Builds the sysbench.* environment in a fresh state (before the chunk). */
+lua_State *sb_lua_base_state(int tid)
+{
+  lua_State *L = luaL_newstate();
+  if (L == NULL)
+  {
+    log_text(LOG_FATAL, "cannot create a Lua state: out of memory");
+    return NULL;
+  }
+  luaL_openlibs(L);
+  setup_package(L);
+  set_sysbench_table(L, tid);
 
   lua_getglobal(L, "require");
   lua_pushstring(L, "sysbench");
@@ -384,215 +396,6 @@ int sb_lua_load(const char *testname)
   return 0;
 }
 
-/* ---- options ---------------------------------------------------------------- */
-
-/* Text of a Lua default value for the registry (NULL = none). */
-static char *default_text(lua_State *L, int idx, sb_arg_type_t *type)
-{
-  char buf[64];
-  switch (lua_type(L, idx))
-  {
-  case LUA_TBOOLEAN:
-    *type = SB_ARG_TYPE_BOOL;
-    return strdup(lua_toboolean(L, idx) ? "on" : "off");
-  case LUA_TNUMBER:
-  {
-    *type = SB_ARG_TYPE_DOUBLE;
-    double d = lua_tonumber(L, idx);
-    snprintf(buf, sizeof(buf), "%.14g", d);
-    return strdup(buf);
-  }
-  case LUA_TSTRING:
-    *type = SB_ARG_TYPE_STRING;
-    return strdup(lua_tostring(L, idx));
-  case LUA_TTABLE:
-  {
-    *type = SB_ARG_TYPE_LIST;
-    char *out = strdup("");
-    size_t n = lua_objlen(L, idx);
-    for (size_t i = 1; i <= n; i++)
-    {
-      lua_rawgeti(L, idx, (int) i);
-      const char *s = lua_tostring(L, -1);
-      if (i > 1)
-        append(&out, ",");
-      append(&out, s ? s : "");
-      lua_pop(L, 1);
-    }
-    return out;
-  }
-  default:
-    *type = SB_ARG_TYPE_STRING;
-    return NULL;
-  }
-}
-
-/* Script options whose name a core option already has: the core's
-   definition and value win (bmk decision), but the script's help still
-   lists the script's declaration, as sysbench lists every option a script
-   declares. */
-static sb_option_t *shadow;
-static unsigned nshadow;
-
-static void add_shadow(const char *name, const char *desc, const char *def,
-                       sb_arg_type_t type)
-{
-  for (unsigned i = 0; i < nshadow; i++)
-    if (strcmp(shadow[i].name, name) == 0)
-      return;
-  sb_option_t *n = realloc(shadow, sizeof(*shadow) * (nshadow + 1));
-  if (n == NULL)
-    return;
-  shadow = n;
-  shadow[nshadow++] = (sb_option_t) { strdup(name), strdup(desc), def ? strdup(def) : NULL,
-                                      type };
-}
-
-/* sysbench.__c.read_cmdline_options(): registers every entry of
-   sysbench.cmdline.options = { name = {desc, default, type?, validate?} }.
-   bmk: an entry with `bmk = true` is a bmk addition to a script's options
-   (e.g. oltp_common's --load-method): accepted under both names, listed in
-   the script's help only under the name bmk, so `sysbench <script> help`
-   stays sysbench's text.
-   The table's structure was checked by the Lua caller
-   (sysbench.cmdline.read_cmdline_options), which raises sysbench's errors. */
-static int c_read_cmdline_options(lua_State *L)
-{
-  lua_getglobal(L, "sysbench");
-  lua_getfield(L, -1, "cmdline");
-  lua_getfield(L, -1, "options");
-  if (!lua_istable(L, -1))
-  {
-    lua_pop(L, 3);
-    return 0;
-  }
-
-  int tbl = lua_gettop(L);
-  lua_pushnil(L);
-  while (lua_next(L, tbl) != 0)
-  {
-    const char *name = lua_tostring(L, -2);
-    int entry = lua_gettop(L);
-
-    lua_rawgeti(L, entry, 1);
-    const char *desc = lua_tostring(L, -1);
-    lua_rawgeti(L, entry, 2);
-    sb_arg_type_t type;
-    char *def = default_text(L, lua_gettop(L), &type);
-    lua_rawgeti(L, entry, 3);
-    if (lua_isnumber(L, -1))
-      type = (sb_arg_type_t) lua_tointeger(L, -1);
-
-    sb_opt_t *o = sb_opt_find(name);
-    int rc = 0;
-    if (o != NULL && !o->from_script)
-      add_shadow(name, desc ? desc : "", def, type);
-    else if (o == NULL)
-    {
-      rc = sb_opt_register(name, desc ? desc : "", def, type, SB_GROUP_TEST, NULL);
-      if ((o = sb_opt_find(name)) != NULL)
-      {
-        o->from_script = true;
-        lua_getfield(L, entry, "bmk");
-        o->extension = lua_toboolean(L, -1);
-        lua_pop(L, 1);
-      }
-    }
-    free(def);
-    if (rc != 0)
-      exit(1);
-    lua_pop(L, 4);
-  }
-  lua_pop(L, 3);
-  return 0;
-}
-
-static void print_script_options(void)
-{
-  sb_opt_print_group_extra(SB_GROUP_TEST, NULL, true, shadow, nshadow);
-  /* sysbench's option list ends with a blank line */
-  printf("\n");
-}
-
-static int c_print_test_options(lua_State *L)
-{
-  (void) L;
-  print_script_options();
-  return 0;
-}
-
-bool sb_lua_print_test_options(void)
-{
-  bool any = nshadow > 0;
-  for (unsigned i = 0; i < sb_opt_count(); i++)
-    if (sb_opt_at(i)->group == SB_GROUP_TEST)
-      any = true;
-  if (!any)
-    return false;
-  printf("%s options:\n", test_name);
-  print_script_options();
-  return true;
-}
-
-void sb_lua_export_options(lua_State *L)
-{
-  lua_getglobal(L, "sysbench");
-  lua_newtable(L);
-  for (unsigned i = 0; i < sb_opt_count(); i++)
-  {
-    sb_opt_t *o = sb_opt_at(i);
-    bool b;
-    double d;
-    uint64_t sz;
-    switch (o->type)
-    {
-    case SB_ARG_TYPE_BOOL:
-      /* Quirk kept from sysbench: an unset BOOL (nil default) reads true. */
-      if (o->value == NULL)
-        b = true;
-      else
-        sb_parse_bool(o->value, &b);
-      lua_pushboolean(L, b);
-      break;
-    /* An unset number reads 0, as sysbench's sb_opt_to_int() & co. */
-    case SB_ARG_TYPE_INT:
-    case SB_ARG_TYPE_DOUBLE:
-      if (o->value && sb_parse_double(o->value, &d) == 0)
-        lua_pushnumber(L, d);
-      else
-        lua_pushnumber(L, 0);
-      break;
-    case SB_ARG_TYPE_SIZE:
-      if (o->value && sb_parse_size(o->value, &sz) == 0)
-        lua_pushnumber(L, (double) sz);
-      else
-        lua_pushnumber(L, 0);
-      break;
-    case SB_ARG_TYPE_LIST:
-    {
-      unsigned n;
-      char **items = sb_opt_list(o->name, &n);
-      lua_newtable(L);
-      for (unsigned k = 0; k < n; k++)
-      {
-        lua_pushstring(L, items[k]);
-        lua_rawseti(L, -2, (int) k + 1);
-      }
-      break;
-    }
-    case SB_ARG_TYPE_FILE:
-      lua_pushnil(L);
-      break;
-    default:
-      lua_pushstring(L, o->value ? o->value : "");
-      break;
-    }
-    lua_setfield(L, -2, o->name);
-  }
-  lua_setfield(L, -2, "opt");
-  lua_pop(L, 1);
-}
-
 int sb_lua_apply_jit_cmd(lua_State *L)
 {
   const char *cmd = sb_opt_str("luajit_cmd");
@@ -667,34 +470,6 @@ void sb_lua_done(void)
   gstate = NULL;
 }
 
-/* ---- calls ------------------------------------------------------------------- */
-
-bool sb_lua_has_function(lua_State *L, const char *name)
-{
-  lua_getglobal(L, name);
-  bool r = lua_isfunction(L, -1);
-  lua_pop(L, 1);
-  return r;
-}
-
-static int traceback(lua_State *L)
-{
-  /* Keep the message as sysbench prints it (no traceback): the message
-     already has file:line. */
-  return 1;
-}
-
-void sb_lua_log_error(lua_State *L, const char *name)
-{
-  const char *msg = lua_tostring(L, -1);
-  if (msg == NULL)
-    msg = lua_istable(L, -1) ? "(error object is a table value)" : "(error object is not a string)";
-  if (name)
-    log_text(LOG_FATAL, "`%s' function failed: %s", name, msg);
-  else
-    log_text(LOG_FATAL, "%s", msg);
-}
-
 bool sb_lua_script_source(const char **path, const char **buf, size_t *len,
                           const char **chunkname)
 {
@@ -711,97 +486,4 @@ bool sb_lua_script_source(const char **path, const char **buf, size_t *len,
     *chunkname = embedded_name;
   }
   return script_path != NULL || *buf != NULL;
-}
-
-static int finish_call(lua_State *L, const char *name, int rc, bool *ret_false)
-{
-  if (rc != 0)
-  {
-    sb_lua_log_error(L, name);
-    lua_pop(L, 2);
-    return -1;
-  }
-  if (ret_false)
-    *ret_false = lua_isboolean(L, -1) && !lua_toboolean(L, -1);
-  lua_pop(L, 2);
-  return 0;
-}
-
-int sb_lua_call(lua_State *L, const char *name, int tid, bool *ret_false)
-{
-  if (ret_false)
-    *ret_false = false;
-  lua_pushcfunction(L, traceback);
-  lua_getglobal(L, name);
-  if (!lua_isfunction(L, -1))
-  {
-    lua_pop(L, 2);
-    return 0;
-  }
-  int nargs = 0;
-  if (tid >= 0)
-  {
-    lua_pushinteger(L, tid);
-    nargs = 1;
-  }
-  int rc = lua_pcall(L, nargs, 1, -2 - nargs);
-  return finish_call(L, name, rc, ret_false);
-}
-
-static bool command_entry(lua_State *L, const char *name)
-{
-  lua_getglobal(L, "sysbench");
-  lua_getfield(L, -1, "cmdline");
-  lua_getfield(L, -1, "commands");
-  bool ok = false;
-  if (lua_istable(L, -1))
-  {
-    lua_getfield(L, -1, name);
-    if (lua_istable(L, -1))
-    {
-      lua_rawgeti(L, -1, 1);
-      ok = lua_isfunction(L, -1);
-      lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 3);
-  return ok;
-}
-
-bool sb_lua_command_defined(const char *name)
-{
-  return gstate && command_entry(gstate, name);
-}
-
-bool sb_lua_command_parallel(const char *name)
-{
-  if (!sb_lua_command_defined(name))
-    return false;
-  lua_State *L = gstate;
-  lua_getglobal(L, "sysbench");
-  lua_getfield(L, -1, "cmdline");
-  lua_getfield(L, -1, "commands");
-  lua_getfield(L, -1, name);
-  lua_rawgeti(L, -1, 2);
-  bool par = lua_toboolean(L, -1);
-  lua_pop(L, 5);
-  return par;
-}
-
-int sb_lua_call_command(lua_State *L, const char *name, bool *ret_false)
-{
-  if (ret_false)
-    *ret_false = false;
-  lua_pushcfunction(L, traceback);
-  lua_getglobal(L, "sysbench");
-  lua_getfield(L, -1, "cmdline");
-  lua_getfield(L, -1, "commands");
-  lua_getfield(L, -1, name);
-  lua_rawgeti(L, -1, 1);
-  /* stack: tb sysbench cmdline commands entry func */
-  lua_replace(L, -5);
-  lua_pop(L, 3);
-  int rc = lua_pcall(L, 0, 1, -2);
-  return finish_call(L, name, rc, ret_false);
 }

@@ -5,6 +5,10 @@
  * registers its options and commands. Every worker, parallel command thread
  * and reporter builds its own state by re-executing the same chunk. A state
  * must only be used by one thread at a time.
+ *
+ * Implemented in sb_lua.c (script loading, state creation), sb_lua_options.c
+ * (script options, sysbench.opt), sb_lua_call.c (calls into the script),
+ * sb_lua_report.c (report and measure hooks) and sb_lua_vu.c (event mode).
  */
 #ifndef SB_LUA_H
 #define SB_LUA_H

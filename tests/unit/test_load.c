@@ -12,6 +12,7 @@
 
 #include "core/sb_counter.h"
 #include "drivers/db_driver.h"
+#include "drivers/db_load.h"
 
 /* ---- a driver that records what it is given -------------------------- */
 

@@ -21,7 +21,7 @@
 #include "drv_mysql.h"
 #include "core/sb_logger.h"
 
-/* The driver descriptor; the registry in src/db_driver.c refers to it. */
+/* The driver descriptor; the registry in src/drivers/db_driver.c refers to it. */
 extern const db_driver_t mysql_driver;
 
 #define SAFESTR(s) ((s) ? (s) : "(null)")

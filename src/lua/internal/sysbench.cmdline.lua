@@ -1,6 +1,6 @@
 -- bmk internal module: sysbench.cmdline (sysbench-compat.md §5.2).
 -- `argv`, `command` and `script_path` are filled in by the C core before
--- the script runs; option parsing itself is done in C (src/lua/sb_lua.c).
+-- the script runs; option parsing itself is done in C (src/lua/sb_lua_options.c).
 
 sysbench.cmdline = sysbench.cmdline or {}
 local cmdline = sysbench.cmdline

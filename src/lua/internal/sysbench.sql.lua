@@ -1,6 +1,6 @@
 -- bmk internal module: sysbench.sql (sysbench-compat.md §5.5).
 -- The C structures stay opaque (§5.6); everything goes through the db_*
--- functions of src/drivers/db_driver.c. Connections, statements and results are the
+-- functions of src/drivers/db_*.c. Connections, statements and results are the
 -- C pointers themselves, with methods attached by ffi.metatype, so the hot
 -- path (execute / query) allocates no Lua objects.
 
