@@ -31,6 +31,7 @@
 #include "engine/sb_loop.h"
 #include "engine/sb_rate.h"
 #include "engine/sb_sync.h"
+#include "engine/sb_vuplan.h"
 
 #include "engine/sb_engine_priv.h"
 
@@ -186,12 +187,6 @@ static int wait_init(const run_t *r)
   return 1;
 }
 
-/* VUs run by worker `w`: tids w, w + W, w + 2W, ... */
-static unsigned vus_of_worker(unsigned w)
-{
-  return (eng_cfg.threads - w + eng_cfg.workers - 1) / eng_cfg.workers;
-}
-
 /* Before any worker: the script's init(), the result files, the run-mode
    block, a built-in test's prepare, the run's allocations. Returns 0, or
    1 (the reason printed). */
@@ -234,7 +229,7 @@ static int run_start_workers(run_t *r)
   r->created = eng_start_workers();
   r->expected = 0;
   for (unsigned i = 0; i < r->created; i++)
-    r->expected += vus_of_worker(i);
+    r->expected += sb_plan_vus_of_worker(i, eng_cfg.threads, eng_cfg.workers);
 
   return wait_init(r);
 }

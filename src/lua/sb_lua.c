@@ -27,9 +27,10 @@
 
 /* What every state executes: a file (path) or a buffer read from stdin. */
 static char *script_path;      /* resolved file, NULL for stdin */
+static char script_chunk[4200];  /* "@" + script_path once read */
 static char *script_given;     /* the test name as given (script_path) */
 static const sb_lua_module_t *script_embedded; /* no file: a bundled copy */
-static char *script_buf;       /* stdin contents */
+static char *script_buf;       /* stdin contents, or the script file read once */
 static size_t script_len;
 static char test_name[256];    /* sysbench's name: basename as given */
 static char workload_name[256];  /* the same without ".lua" */
@@ -267,8 +268,10 @@ static int run_chunk(lua_State *L)
 {
   int rc;
   char chunk[128];
-  if (script_path)
-    rc = luaL_loadfile(L, script_path);
+  if (script_path && script_buf)
+    rc = luaL_loadbuffer(L, script_buf, script_len, script_chunk);
+  else if (script_path)
+    rc = luaL_loadfile(L, script_path);   /* unreadable: its own message */
   else if (script_embedded)
   {
     snprintf(chunk, sizeof(chunk), "@%s.lua", script_embedded->name);
@@ -285,6 +288,50 @@ static int run_chunk(lua_State *L)
     return -1;
   }
   return 0;
+}
+
+/* Reads the script file into script_buf once, so that every state (one
+   per worker or VU) compiles the same text even when the path is a pipe
+   that can be read only once (`bmk <(generate) run`). On a read error
+   script_buf stays NULL and luaL_loadfile reports it. */
+static void read_script_file(void)
+{
+  FILE *f = fopen(script_path, "rb");
+  if (f == NULL)
+    return;
+  size_t cap = 65536, len = 0;
+  char *buf = malloc(cap);
+  while (buf != NULL)
+  {
+    if (len == cap)
+    {
+      char *bigger = realloc(buf, cap * 2);
+      if (bigger == NULL)
+      {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = bigger;
+      cap *= 2;
+    }
+    size_t n = fread(buf + len, 1, cap - len, f);
+    if (n == 0)
+      break;
+    len += n;
+  }
+  if (buf != NULL && ferror(f))
+  {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  if (buf == NULL)
+    return;
+  script_buf = buf;
+  script_len = len;
+  /* the chunk name luaL_loadfile gives: messages name the file as before */
+  snprintf(script_chunk, sizeof(script_chunk), "@%s", script_path);
 }
 
 static int read_stdin(void)
@@ -377,6 +424,8 @@ int sb_lua_load(const char *testname)
     }
   }
 
+  if (script_path)
+    read_script_file();
   if (run_chunk(gstate) != 0)
     return -1;
 
@@ -474,10 +523,11 @@ bool sb_lua_script_source(const char **path, const char **buf, size_t *len,
                           const char **chunkname)
 {
   static char embedded_name[256];
-  *path = script_path;
+  /* a script file is handed out as its text, read once at load */
+  *path = script_buf ? NULL : script_path;
   *buf = script_buf;
   *len = script_len;
-  *chunkname = "=stdin";
+  *chunkname = script_path ? script_chunk : "=stdin";
   if (script_path == NULL && script_embedded != NULL)
   {
     *buf = script_embedded->src;
