@@ -480,4 +480,15 @@ assert_eq "a long sysbench.sleep ends with the run" 0 "$RC"
 assert_eq "each thread was woken by the stop" 3 "$(echo "$OUT" | grep -c '^slept=false$')"
 assert_eq "the woken events count" 3 "$(report_value "total number of events:" "$OUT")"
 
+# A script given as a pipe (read once) runs in every thread and worker,
+# and a shebang line keeps error line numbers.
+run_bmk --threads=3 --events=30 <(echo 'function event() end') run
+assert_eq "script from a pipe: exit 0" 0 "$RC"
+assert_eq "script from a pipe: every event" 30 "$(report_value "total number of events:" "$OUT")"
+run_bmk --threads=64 --workers=2 --events=300 <(echo 'function event() end') run
+assert_eq "script from a pipe in event mode: every event" 300 "$(report_value "total number of events:" "$OUT")"
+printf '#!/usr/bin/env sysbench\nfunction event()\n  error("boom")\nend\n' > "$WORK/shebang.lua"
+run_bmk --events=1 "$WORK/shebang.lua" run
+assert_contains "shebang script: error names file and line" "$OUT" "$WORK/shebang.lua:3: boom"
+
 finish
