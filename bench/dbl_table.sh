@@ -127,7 +127,9 @@ set logscale x 2
 set yrange [0:*]
 set xlabel 'rows per commit (1 job)'
 set ylabel 'rows/s'
+set key bottom right
 plot '%s' index 0 using 1:2 with linespoints title 'insert load (%s)'
+set key top left
 set xlabel 'jobs (one commit per job)'
 plot %s
 unset multiplot

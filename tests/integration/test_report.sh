@@ -326,6 +326,14 @@ else
   probe bad.html
   assert_eq "html probe: a chart without svg is not drawn" "1 0" "$CHARTS"
   check "html probe: a console error is seen" test "$CONSOLE" -ge 1
+  # --svg-dir: a directory it creates, one standalone file per chart
+  report --html=charts2.html --svg-dir=svgs ser-$db/*.json "$FIX"/dbl-pg-*.json t-$db.json
+  assert_eq "--svg-dir: exit 0" 0 "$RC"
+  assert_eq "--svg-dir: every chart listed" 15 "$(grep -c '^chart-[0-9]*\.svg: ' svgs/charts.txt 2>/dev/null)"
+  assert_eq "--svg-dir: every chart written" 15 "$(ls svgs/chart-*.svg 2>/dev/null | wc -l)"
+  report --html=charts3.html --svg-dir=no/such/parent t-$db.json
+  assert_eq "--svg-dir under a missing parent: exit 1" 1 "$RC"
+  assert_contains "--svg-dir under a missing parent: says so" "$OUT" "--svg-dir: cannot create no/such/parent"
   report --merge t-$db.p1.json t-$db.p2.json --html=merged.html
   assert_eq "html of a merge: one timeline and the series charts" 3 "$(grep -c '^<figure class="chart"' merged.html)"
 fi
