@@ -11,7 +11,10 @@
 # BMK_SANDBOX_PASSWORD as for the sandbox). BMK_TEST_DBS="mysql" (or
 # "pgsql") limits it to one database. Instructions need a PMU and root (or
 # CAP_PERFMON): elsewhere the instruction columns show "-" and the line
-# below the table says why.
+# below the table says why. SVG=FILE also writes a chart (gnuplot-nox),
+# and `--chart-from LOG SVG` draws it from an earlier run's output:
+# per step, server CPU and elapsed microseconds per row on each database,
+# beside the seed's elapsed microseconds per row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BMK=$(pwd)/bmk
@@ -37,6 +40,54 @@ seed() {  # seed DB STEP -> "instructions/row elapsed-us/row totals"
   esac
 }
 
+# chart DATFILE SVG ROWS: the grouped bar chart (lines "db step cpu-us/row
+# elapsed-us/row seed-elapsed-us/row").
+chart() {
+  local dat=$1 SVG=$2 rows=$3
+  command -v gnuplot >/dev/null || { echo "SVG: gnuplot not found (apt-get install gnuplot-nox)" >&2; exit 1; }
+  # one line per step: CPU and elapsed us/row per database, seed's elapsed
+  plot=$(mktemp)
+  for step in insert update count delete; do
+    printf '%s' "$step"
+    for db in mysql pgsql; do
+      awk -v d=$db -v s=$step '$1 == d && $2 == s { printf " %s %s %s", $3, $4, $5; f = 1 }
+                               END { if (!f) printf " NaN NaN NaN" }' "$dat"
+    done
+    echo
+  done >"$plot"
+  gnuplot <<GP
+set terminal svg size 900,420 dynamic font "sans,12"
+set output "$SVG"
+set title "DML cost per row ($rows rows): server CPU and elapsed time, beside the seed's elapsed time"
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set ylabel "microseconds per row"
+set key top right
+set grid ytics
+plot "$plot" using 2:xtic(1) title "MariaDB server CPU", '' using 3 title "MariaDB elapsed", \
+     '' using 4 title "MySQL (seed) elapsed", '' using 5 title "PostgreSQL server CPU", \
+     '' using 6 title "PostgreSQL elapsed", '' using 7 title "PostgreSQL 16 (seed) elapsed"
+GP
+  rm -f "$plot"
+  echo "chart: $SVG"
+}
+
+# --chart-from LOG SVG: the chart from an earlier run's printed tables.
+if [ "${1:-}" = --chart-from ]; then
+  [ -f "${2:-}" ] && [ -n "${3:-}" ] || { echo "usage: bash bench/dml_cost.sh --chart-from LOG SVG" >&2; exit 2; }
+  dat=$(mktemp)
+  trap 'rm -f "$dat"' EXIT
+  awk '/^== (mysql|pgsql):/ { db = substr($2, 1, 5); rows = $3 }
+       db != "" && $1 ~ /^(insert|update|count|delete)$/ && $2 ~ /^[0-9]+$/ { print db, $1, $7, $8, $11 }
+       END { print rows > "/dev/stderr" }' "$2" >"$dat" 2>"$dat.rows"
+  chart "$dat" "$3" "$(cat "$dat.rows")"
+  rm -f "$dat.rows"
+  exit 0
+fi
+
+dat=$(mktemp)
+trap 'rm -f "$dat"' EXIT
 for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   opts=$mysql_opts
   [ "$db" = pgsql ] && opts=$pgsql_opts
@@ -54,8 +105,12 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
       read -r s_ipr s_epr s_tot <<<"$(seed "$db" "$step")"
       printf '%-8s %10s %10s %10s %10s %12s %11s %12s | %12s %12s %10s\n' "$step" "$n" "$instr" \
         "$cpu" "$el" "$ipr" "$cpr" "$epr" "$s_ipr" "$s_epr" "$s_tot"
+      [ "$step" = sleep ] || echo "$db $step $cpr $epr $s_epr" >>"$dat"
     done
   printf '%s\n' "$out" | grep '^instructions:u not counted' || true
   echo
 done
 echo "(seed: 2,000,000 rows in Docker with default settings; elapsed/row in us; this run: $rows rows, $trx insert transaction(s))"
+if [ -n "${SVG:-}" ]; then
+  chart "$dat" "$SVG" "$rows"
+fi

@@ -10,7 +10,8 @@
 #
 # Usage: SYSBENCH_TPCC_DIR=/path/to/sysbench-tpcc bash bench/tpcc_vs_sysbench_tpcc.sh \
 #          [seconds per run (60)] [scale (10)] [threads (8)] [repetitions (3)]
-# SYSBENCH_TPCC_DIR must hold sysbench-tpcc's tpcc.lua (and its modules);
+# BMK_TPCC_OPTS adds bmk options to its prepare and runs (e.g.
+# "--load-method=infile" on MariaDB). SYSBENCH_TPCC_DIR must hold sysbench-tpcc's tpcc.lua (and its modules);
 # nothing is downloaded: without it the script says so and exits 0.
 # Needs ./bmk, `apt-get install sysbench`, the sandbox servers (ports from
 # BMK_MYSQL_PORT / BMK_PGSQL_PORT); BENCH_DBS="mysql pgsql" selects the
@@ -78,7 +79,7 @@ def tps(out):
 size = ["--scale=" + scale, "--tables=1"]
 results = []
 for db in dbs.split():
-    bmk_cmd = [bmk, "tpcc"] + conn(db, "sbtest") + size
+    bmk_cmd = [bmk, "tpcc"] + conn(db, "sbtest") + size + os.environ.get("BMK_TPCC_OPTS", "").split()
     sb_cmd = ["sysbench", "./tpcc.lua"] + conn(db, "sbtpcc") + size
     subprocess.run(bmk_cmd + ["cleanup"], capture_output=True)
     subprocess.run(sb_cmd + ["cleanup"], cwd=sbdir, capture_output=True)
