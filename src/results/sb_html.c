@@ -188,6 +188,20 @@ static double interval_p95(const json_t *row)
   return v;
 }
 
+/* One panel of a stacked chart: the plot command, or, when its column
+   has no value at all (a run shorter than one interval, no latency
+   recorded), an empty frame saying so: gnuplot stops on a plot without
+   a valid point, which would lose the whole page. */
+static void panel(FILE *gp, unsigned valid, const char *ylabel, const char *plot)
+{
+  fprintf(gp, "set ylabel '%s'\n", ylabel);
+  if (valid > 0)
+    fprintf(gp, "set yrange [0:*]\n%s\n", plot);
+  else
+    fprintf(gp, "set yrange [0:1]\nset label 1 'no data' at graph 0.5, 0.5 center\n"
+            "plot NaN notitle\nunset label 1\n");
+}
+
 /* The per-interval timeline of one run: tps, p95, errors/s stacked. */
 static int chart_timeline(html_ctx_t *c, const sb_rdoc_t *doc)
 {
@@ -198,22 +212,43 @@ static int chart_timeline(html_ctx_t *c, const sb_rdoc_t *doc)
   unsigned id = c->ncharts;
   size_t i;
   const json_t *row;
+  unsigned valid[3] = { 0, 0, 0 };
+  double tmax = 0;
   json_array_foreach(json_object_get(doc->doc, "intervals"), i, row)
   {
-    num(d, sb_json_num(row, "time_s", NULL));
-    num(d, sb_json_num(row, "tps", NULL));
-    num(d, interval_p95(row));
-    num(d, sb_json_num(row, "errors_per_s", NULL));
+    double t = sb_json_num(row, "time_s", NULL);
+    double v[3] = { sb_json_num(row, "tps", NULL), interval_p95(row),
+                    sb_json_num(row, "errors_per_s", NULL) };
+    num(d, t);
+    for (int k = 0; k < 3; k++)
+    {
+      num(d, v[k]);
+      if (!isnan(t) && isfinite(v[k]))
+        valid[k]++;
+    }
     fputc('\n', d);
+    if (isfinite(t) && t > tmax)
+      tmax = t;
   }
   if (json_array_size(json_object_get(doc->doc, "intervals")) == 0)
     fprintf(d, "0 - - -\n");
   fclose(d);
-  fprintf(c->gp, "set multiplot layout 3,1\nset lmargin 10\nset xrange [0:*]\nunset key\nset yrange [0:*]\n"
-          "set ylabel 'tps'\nplot '%s/c%u.dat' using 1:2 with linespoints pt 7 ps 0.4 lw 1.5\n"
-          "set ylabel 'p95 (ms)'\nplot '' using 1:3 with linespoints pt 7 ps 0.4 lw 1.5 lc 2\n"
-          "set ylabel 'errors/s'\nset xlabel 'seconds'\n"
-          "plot '' using 1:4 with linespoints pt 7 ps 0.4 lw 1.5 lc 7\nunset multiplot\n", c->dir, id);
+  /* an explicit x range: autoscaling has nothing to scale on in an
+     empty panel */
+  fprintf(c->gp, "set multiplot layout 3,1\nset lmargin 10\nset xrange [0:%g]\nunset key\n",
+          tmax > 0 ? tmax : 1.0);
+  char plot[4200];
+  snprintf(plot, sizeof(plot), "plot '%s/c%u.dat' using 1:2 with linespoints pt 7 ps 0.4 lw 1.5",
+           c->dir, id);
+  panel(c->gp, valid[0], "tps", plot);
+  snprintf(plot, sizeof(plot), "plot '%s/c%u.dat' using 1:3 with linespoints pt 7 ps 0.4 lw 1.5 lc 2",
+           c->dir, id);
+  panel(c->gp, valid[1], "p95 (ms)", plot);
+  fprintf(c->gp, "set xlabel 'seconds'\n");
+  snprintf(plot, sizeof(plot), "plot '%s/c%u.dat' using 1:4 with linespoints pt 7 ps 0.4 lw 1.5 lc 7",
+           c->dir, id);
+  panel(c->gp, valid[2], "errors/s", plot);
+  fprintf(c->gp, "unset multiplot\n");
   return 0;
 }
 

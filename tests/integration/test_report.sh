@@ -326,6 +326,22 @@ else
   probe bad.html
   assert_eq "html probe: a chart without svg is not drawn" "1 0" "$CHARTS"
   check "html probe: a console error is seen" test "$CONSOLE" -ge 1
+  # runs too short for an interval, or with intervals but no latency
+  # (a DBL bulk load of one commit): an empty "no data" panel, the page
+  # still made (gnuplot stops on a plot without any valid point)
+  python3 - t-$db.json <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = dict(d); e["intervals"] = []
+json.dump(e, open("no-intervals.json", "w"))
+n = dict(d); n["intervals"] = [dict(r, latency_ms={}) for r in d["intervals"]]
+for r in n["intervals"]:
+    r.pop("hdr_v2_compressed_base64", None)
+json.dump(n, open("no-latency.json", "w"))
+EOF
+  report --html=short.html no-intervals.json no-latency.json
+  assert_eq "html of runs without intervals or latency: exit 0" 0 "$RC"
+  assert_eq "html of runs without intervals or latency: empty panels say so" 4 "$(grep -o '>no data<' short.html | wc -l)"
   # --svg-dir: a directory it creates, one standalone file per chart
   report --html=charts2.html --svg-dir=svgs ser-$db/*.json "$FIX"/dbl-pg-*.json t-$db.json
   assert_eq "--svg-dir: exit 0" 0 "$RC"
