@@ -252,13 +252,25 @@ static int chart_timeline(html_ctx_t *c, const sb_rdoc_t *doc)
   return 0;
 }
 
+/* A DBL chart's line: the value of the key not on the x axis (jobs or
+   tx size) and the load method, which changes the rates as much. */
+typedef struct {
+  double v;
+  const char *method;
+} dbl_line_t;
+
+static double dbl_key(const sb_series_row_t *r, bool tx)
+{
+  return tx ? r->tx_size : r->users;
+}
+
 /* Distinct values of a DBL key (users or tx size), sorted. */
 static unsigned distinct(const sb_series_row_t *const *rows, unsigned n, bool tx, double *out)
 {
   unsigned k = 0;
   for (unsigned i = 0; i < n; i++)
   {
-    double v = tx ? rows[i]->tx_size : rows[i]->users;
+    double v = dbl_key(rows[i], tx);
     unsigned j = 0;
     while (j < k && out[j] != v)
       j++;
@@ -275,12 +287,41 @@ static unsigned distinct(const sb_series_row_t *const *rows, unsigned n, bool tx
   return k;
 }
 
-/* rows/s vs one key (x), one line per value of the other: gnuplot data
-   blocks separated by two blank lines (index N). */
+/* Distinct (key value, load method) pairs, sorted by method then value. */
+static unsigned distinct_lines(const sb_series_row_t *const *rows, unsigned n, bool tx,
+                               dbl_line_t *out)
+{
+  unsigned k = 0;
+  for (unsigned i = 0; i < n; i++)
+  {
+    double v = dbl_key(rows[i], tx);
+    const char *m = rows[i]->load_method;
+    unsigned j = 0;
+    while (j < k && !(out[j].v == v && strcmp(out[j].method, m) == 0))
+      j++;
+    if (j == k && k < MAX_DBL_GROUPS && !isnan(v))
+      out[k++] = (dbl_line_t) { v, m };
+  }
+  for (unsigned i = 1; i < k; i++)
+    for (unsigned j = i; j > 0; j--)
+    {
+      int c = strcmp(out[j - 1].method, out[j].method);
+      if (c < 0 || (c == 0 && out[j - 1].v <= out[j].v))
+        break;
+      dbl_line_t t = out[j];
+      out[j] = out[j - 1];
+      out[j - 1] = t;
+    }
+  return k;
+}
+
+/* rows/s vs one key (x), one line per value of the other key and load
+   method: gnuplot data blocks separated by two blank lines (index N). */
 static int chart_dbl(html_ctx_t *c, const sb_series_row_t *const *rows, unsigned n, bool x_tx)
 {
-  double xs[MAX_DBL_GROUPS], lines[MAX_DBL_GROUPS];
-  unsigned nx = distinct(rows, n, x_tx, xs), nl = distinct(rows, n, !x_tx, lines);
+  double xs[MAX_DBL_GROUPS];
+  dbl_line_t lines[MAX_DBL_GROUPS];
+  unsigned nx = distinct(rows, n, x_tx, xs), nl = distinct_lines(rows, n, !x_tx, lines);
   FILE *d = chart_begin(c, "DBL", 360, "DBL: rows/s vs %s", x_tx ? "transaction size (rows per "
                         "commit, 0 = bulk)" : "jobs");
   if (d == NULL)
@@ -290,8 +331,8 @@ static int chart_dbl(html_ctx_t *c, const sb_series_row_t *const *rows, unsigned
   {
     for (unsigned k = 0; k < nx; k++)
       for (unsigned i = 0; i < n; i++)
-        if ((x_tx ? rows[i]->tx_size : rows[i]->users) == xs[k] &&
-            (x_tx ? rows[i]->users : rows[i]->tx_size) == lines[l])
+        if (dbl_key(rows[i], x_tx) == xs[k] && dbl_key(rows[i], !x_tx) == lines[l].v &&
+            strcmp(rows[i]->load_method, lines[l].method) == 0)
         {
           fprintf(d, "%u", k);
           num(d, rows[i]->rows_s);
@@ -306,8 +347,9 @@ static int chart_dbl(html_ctx_t *c, const sb_series_row_t *const *rows, unsigned
     fprintf(c->gp, "%s'%g' %u", k ? ", " : "", xs[k], k);
   fprintf(c->gp, ")\nplot ");
   for (unsigned l = 0; l < nl; l++)
-    fprintf(c->gp, "%s'%s/c%u.dat' index %u using 1:2 with linespoints pt 7 title '%s %g'",
-            l ? ", " : "", c->dir, id, l, x_tx ? "jobs" : "tx size", lines[l]);
+    fprintf(c->gp, "%s'%s/c%u.dat' index %u using 1:2 with linespoints pt 7 title '%s %g%s%s'",
+            l ? ", " : "", c->dir, id, l, x_tx ? "jobs" : "tx size", lines[l].v,
+            lines[l].method[0] ? ", " : "", lines[l].method);
   fprintf(c->gp, "%s\n", nl ? "" : "NaN notitle");
   return 0;
 }

@@ -42,6 +42,8 @@ static void dbl_columns(sb_series_row_t *r, const json_t *doc)
   static const char *const redo_writes[] = { "Innodb_log_writes", "wal_write", NULL };
   const char *tx = sb_json_str(doc, "manifest", "options", "tx_size", NULL);
   r->tx_size = tx ? strtod(tx, NULL) : NAN;
+  const char *m = sb_json_str(doc, "manifest", "options", "load_method", NULL);
+  snprintf(r->load_method, sizeof(r->load_method), "%s", m ? m : "");
   r->rows_s = sb_json_num(doc, "summary", "metrics", "rows", "per_sec", NULL);
   r->trx_s = sb_json_num(doc, "summary", "metrics", "commits", "per_sec", NULL);
   if (isnan(r->trx_s))

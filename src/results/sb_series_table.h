@@ -29,6 +29,7 @@ typedef struct {
   double cpu_us_trx, instr_trx;          /* server.cost.per_transaction */
   bool dbl;                              /* summary.metrics.rows present */
   double tx_size;                        /* --tx-size (0 = bulk) */
+  char load_method[16];                  /* --load-method ("" unknown) */
   double rows_s, trx_s, stmt_ms, commit_ms, cpu_busy_pct;
   double wr_iops, wr_mbs, redo_mbs, redo_wr_s, redo_ms, elapsed_s;
 } sb_series_row_t;

@@ -342,6 +342,19 @@ EOF
   report --html=short.html no-intervals.json no-latency.json
   assert_eq "html of runs without intervals or latency: exit 0" 0 "$RC"
   assert_eq "html of runs without intervals or latency: empty panels say so" 4 "$(grep -o '>no data<' short.html | wc -l)"
+  # DBL charts: one line per load method (bulk loads by COPY and by
+  # multi-row INSERT are not one curve)
+  python3 - "$FIX/dbl-pg-bulk-2jobs.json" <<'EOF'
+import json, sys
+for m in ("copy", "multi"):
+    d = json.load(open(sys.argv[1]))
+    d["manifest"]["options"]["load_method"] = m
+    json.dump(d, open("dbl-%s.json" % m, "w"))
+EOF
+  report --html=methods.html dbl-copy.json dbl-multi.json
+  assert_eq "html DBL by load method: exit 0" 0 "$RC"
+  assert_eq "html DBL: a line per method in the jobs chart" "tx size 0, copy|tx size 0, multi" \
+    "$(grep -o 'tx size 0, [a-z]*' methods.html | sort -u | paste -sd'|')"
   # --svg-dir: a directory it creates, one standalone file per chart
   report --html=charts2.html --svg-dir=svgs ser-$db/*.json "$FIX"/dbl-pg-*.json t-$db.json
   assert_eq "--svg-dir: exit 0" 0 "$RC"
