@@ -290,6 +290,37 @@ static int run_chunk(lua_State *L)
   return 0;
 }
 
+char *sb_lua_read_stream(FILE *f, size_t *len)
+{
+  size_t cap = 65536, n = 0;
+  char *buf = malloc(cap);
+  while (buf != NULL)
+  {
+    if (n == cap)
+    {
+      char *bigger = realloc(buf, cap * 2);
+      if (bigger == NULL)
+      {
+        free(buf);
+        return NULL;
+      }
+      buf = bigger;
+      cap *= 2;
+    }
+    size_t r = fread(buf + n, 1, cap - n, f);
+    if (r == 0)
+      break;
+    n += r;
+  }
+  if (buf != NULL && ferror(f))
+  {
+    free(buf);
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
 /* Reads the script file into script_buf once, so that every state (one
    per worker or VU) compiles the same text even when the path is a pipe
    that can be read only once (`bmk <(generate) run`). On a read error
@@ -299,32 +330,8 @@ static void read_script_file(void)
   FILE *f = fopen(script_path, "rb");
   if (f == NULL)
     return;
-  size_t cap = 65536, len = 0;
-  char *buf = malloc(cap);
-  while (buf != NULL)
-  {
-    if (len == cap)
-    {
-      char *bigger = realloc(buf, cap * 2);
-      if (bigger == NULL)
-      {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = bigger;
-      cap *= 2;
-    }
-    size_t n = fread(buf + len, 1, cap - len, f);
-    if (n == 0)
-      break;
-    len += n;
-  }
-  if (buf != NULL && ferror(f))
-  {
-    free(buf);
-    buf = NULL;
-  }
+  size_t len;
+  char *buf = sb_lua_read_stream(f, &len);
   fclose(f);
   if (buf == NULL)
     return;
@@ -336,22 +343,13 @@ static void read_script_file(void)
 
 static int read_stdin(void)
 {
-  size_t cap = 65536;
-  script_buf = malloc(cap);
-  script_len = 0;
   if (isatty(STDIN_FILENO))
     log_text(LOG_NOTICE, "Reading the script from the standard input:");
-  for (;;)
+  script_buf = sb_lua_read_stream(stdin, &script_len);
+  if (script_buf == NULL)
   {
-    if (script_len == cap)
-    {
-      cap *= 2;
-      script_buf = realloc(script_buf, cap);
-    }
-    size_t n = fread(script_buf + script_len, 1, cap - script_len, stdin);
-    if (n == 0)
-      break;
-    script_len += n;
+    log_text(LOG_FATAL, "cannot read the script from the standard input: %s", strerror(errno));
+    return -1;
   }
   return 0;
 }
@@ -395,7 +393,8 @@ int sb_lua_load(const char *testname)
 
   if (testname == NULL || strcmp(testname, "-") == 0)
   {
-    read_stdin();
+    if (read_stdin() != 0)
+      return -1;
     snprintf(test_name, sizeof(test_name), "<stdin>");
     snprintf(workload_name, sizeof(workload_name), "stdin");
   }

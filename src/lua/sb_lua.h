@@ -14,6 +14,7 @@
 #define SB_LUA_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include <lua.h>
@@ -122,6 +123,13 @@ lua_State *sb_lua_base_state(int tid);
    NULL, its text (*buf, *len: the stdin contents or a bundled workload
    embedded in the binary) and the chunk name to load it under
    (*chunkname: "=stdin" or "@<name>.lua"). False before sb_lua_load. */
+/* Reads `f` to its end into a malloc'd buffer (the caller frees it) and
+   stores its length in bytes in *len. NULL on a read error or when out
+   of memory (errno from the failing call). Thread-safe (no shared
+   state); used for the script from stdin or a file and for modules in
+   event mode. */
+char *sb_lua_read_stream(FILE *f, size_t *len);
+
 bool sb_lua_script_source(const char **path, const char **buf, size_t *len,
                           const char **chunkname);
 

@@ -6,6 +6,7 @@
 
 #include "core/sb_logger.h"
 #include "lua/sb_lua.h"
+#include "lua/sb_lua_priv.h"
 
 /* ---- calls ------------------------------------------------------------------- */
 
@@ -17,10 +18,9 @@ bool sb_lua_has_function(lua_State *L, const char *name)
   return r;
 }
 
-static int traceback(lua_State *L)
+int sb_lua_keep_message(lua_State *L)
 {
-  /* Keep the message as sysbench prints it (no traceback): the message
-     already has file:line. */
+  (void) L;
   return 1;
 }
 
@@ -53,7 +53,7 @@ int sb_lua_call(lua_State *L, const char *name, int tid, bool *ret_false)
 {
   if (ret_false)
     *ret_false = false;
-  lua_pushcfunction(L, traceback);
+  lua_pushcfunction(L, sb_lua_keep_message);
   lua_getglobal(L, name);
   if (!lua_isfunction(L, -1))
   {
@@ -116,7 +116,7 @@ int sb_lua_call_command(lua_State *L, const char *name, bool *ret_false)
 {
   if (ret_false)
     *ret_false = false;
-  lua_pushcfunction(L, traceback);
+  lua_pushcfunction(L, sb_lua_keep_message);
   lua_getglobal(L, "sysbench");
   lua_getfield(L, -1, "cmdline");
   lua_getfield(L, -1, "commands");

@@ -1,4 +1,4 @@
-/* Internal helpers shared by sb_lua.c and sb_lua_options.c (not part of
+/* Internal helpers shared by the sb_lua*.c files (not part of
    the Lua layer's API in sb_lua.h). */
 #ifndef SB_LUA_PRIV_H
 #define SB_LUA_PRIV_H
@@ -16,5 +16,11 @@ void sb_lua_str_append(char **dst, const char *s);
    script's options with the core registry and print them: main thread
    only (the registry is not locked). */
 void sb_lua_push_option_api(lua_State *L);
+
+/* lua_pcall message handler that keeps the error message as sysbench
+   prints it (it already names file:line; no traceback added). Its slot
+   below the function keeps the callers' stack layout fixed. Lua C
+   function, thread-safe. */
+int sb_lua_keep_message(lua_State *L);
 
 #endif

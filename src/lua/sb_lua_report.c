@@ -4,6 +4,7 @@
 
 #include "core/sb_logger.h"
 #include "core/sb_metric.h"
+#include "lua/sb_lua_priv.h"
 #include "lua/sb_lua.h"
 
 bool sb_lua_hook_defined(lua_State *L, const char *hook)
@@ -21,12 +22,6 @@ bool sb_lua_hook_defined(lua_State *L, const char *hook)
   return r;
 }
 
-/* Message handler: keeps the message as sysbench prints it (it already
-   names file:line), no traceback. */
-static int keep_message(lua_State *L)
-{
-  return 1;
-}
 
 static void set_num(lua_State *L, const char *k, double v)
 {
@@ -54,7 +49,7 @@ static void push_metrics(lua_State *L, const sb_stat_t *st)
    [handler, fn] on the stack. */
 static void push_hook(lua_State *L, const char *hook)
 {
-  lua_pushcfunction(L, keep_message);
+  lua_pushcfunction(L, sb_lua_keep_message);
   lua_getglobal(L, "sysbench");
   lua_getfield(L, -1, "hooks");
   lua_getfield(L, -1, hook);

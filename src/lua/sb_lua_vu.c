@@ -69,30 +69,14 @@ static int push_factory(lua_State *L, const char *src, size_t len, const char *c
   return 1;
 }
 
-/* Reads a whole file; NULL (errno set) on failure. */
+/* Reads a whole file; NULL on failure. */
 static char *read_file(const char *path, size_t *len)
 {
   FILE *f = fopen(path, "rb");
   if (f == NULL)
     return NULL;
-  size_t cap = 65536, n = 0;
-  char *buf = malloc(cap);
-  while (buf != NULL)
-  {
-    size_t r = fread(buf + n, 1, cap - n, f);
-    n += r;
-    if (r == 0)
-      break;
-    if (n == cap)
-    {
-      char *b = realloc(buf, cap *= 2);
-      if (b == NULL)
-        free(buf);
-      buf = b;
-    }
-  }
+  char *buf = sb_lua_read_stream(f, len);
   fclose(f);
-  *len = n;
   return buf;
 }
 
