@@ -234,9 +234,14 @@ static int resolve_async_auto(sb_run_config_t *cfg)
     terminals *= (long) sb_opt_int("scale") * sb_opt_int("tables");
   if (terminals > 10000000L)
     terminals = 10000001L;      /* refused by the plan with its message */
-  if (sb_core_resolve_vus(cfg, terminals > 0 ? (unsigned) terminals : 0) != 0 ||
-      sb_counters_init(cfg->threads) != 0)
+  if (sb_core_resolve_vus(cfg, terminals > 0 ? (unsigned) terminals : 0) != 0)
     return 1;
+  /* per-VU counters and metric slots for the VU count now known */
+  if (sb_counters_init(cfg->threads) != 0 || sb_metrics_init(cfg->threads) != 0)
+  {
+    log_text(LOG_FATAL, "out of memory");
+    return 1;
+  }
   return 0;
 }
 
@@ -312,6 +317,9 @@ int main(int argc, char **argv)
   const sb_builtin_t *bt = test ? sb_builtin_find(test) : NULL;
   if (bt)
   {
+    /* a built-in test has no terminals: auto gets the plan's message */
+    if (sb_core_async_auto() && sb_core_resolve_vus(&cfg, 0) != 0)
+      return 1;
     sb_results_set_test(test);
     return run_builtin(bt, command, &cfg);
   }

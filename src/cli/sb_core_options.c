@@ -88,7 +88,7 @@ static const sb_option_t ext_options_2[] = {
   { "rand-spec-pct", "percentage of the values to be treated as 'special' (for special distribution)", "1", SB_ARG_TYPE_INT },
   { "rand-spec-res", "percentage of 'special' values to use (for special distribution)", "75", SB_ARG_TYPE_INT },
   { "workers", "worker threads running the --threads virtual users: auto = one per virtual user up to 1024, else an event loop on one worker per CPU; fewer than --threads = event loop", "auto", SB_ARG_TYPE_STRING },
-  { "async-sessions", "virtual users per worker thread: --threads x K sessions on --threads event-loop workers (auto = --terminals-per-warehouse)", "1", SB_ARG_TYPE_STRING },
+  { "async-sessions", "virtual users per worker thread: --threads x K sessions on --threads event-loop workers (auto: one session per terminal, --terminals-per-warehouse x warehouses, on --threads workers)", "1", SB_ARG_TYPE_STRING },
   { "login-delay", "event loop: the m-th virtual user of a worker connects m x this many milliseconds after the start", "0", SB_ARG_TYPE_DOUBLE },
   { "num-threads", "deprecated alias of --threads", "1", SB_ARG_TYPE_INT },
   { "max-requests", "deprecated alias of --events", "0", SB_ARG_TYPE_INT },
@@ -149,6 +149,8 @@ static int cmp_double(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+static int check_login_ramp(const sb_run_config_t *cfg);
+
 int sb_core_resolve_vus(sb_run_config_t *cfg, unsigned terminals)
 {
   sb_plan_in_t in = {
@@ -177,7 +179,9 @@ int sb_core_resolve_vus(sb_run_config_t *cfg, unsigned terminals)
     snprintf(buf, sizeof(buf), "%u", plan.vus);
     sb_opt_set("threads", buf);
   }
-  return 0;
+  /* with --async-sessions=auto the plan comes after the options were
+     read: check the ramp now (a no-op before --login-delay is read) */
+  return check_login_ramp(cfg);
 }
 
 bool sb_core_async_auto(void)
@@ -255,13 +259,12 @@ static int read_forced_shutdown(sb_run_config_t *cfg)
   return 0;
 }
 
-/* --thread-init-timeout (checked against the --login-delay ramp),
-   --thread-stack-size; after read_vus. */
-static int read_thread_options(sb_run_config_t *cfg)
+/* --thread-init-timeout covers the whole --login-delay ramp: a ramp
+   longer than it can only end in a timeout, so say so at once. Needs the
+   VU plan (read_vus, or sb_core_resolve_vus for --async-sessions=auto).
+   0, or -1 (FATAL printed). */
+static int check_login_ramp(const sb_run_config_t *cfg)
 {
-  cfg->thread_init_timeout = sb_opt_int("thread-init-timeout");
-  /* --thread-init-timeout covers the whole --login-delay ramp: a ramp
-     longer than it can only end in a timeout, so say so at once */
   if (cfg->event_mode && cfg->login_delay_ms > 0 && cfg->thread_init_timeout > 0)
   {
     unsigned per_worker = sb_plan_vus_of_worker(0, cfg->threads, cfg->workers);
@@ -275,6 +278,16 @@ static int read_thread_options(sb_run_config_t *cfg)
       return -1;
     }
   }
+  return 0;
+}
+
+/* --thread-init-timeout (checked against the --login-delay ramp),
+   --thread-stack-size; after read_vus. */
+static int read_thread_options(sb_run_config_t *cfg)
+{
+  cfg->thread_init_timeout = sb_opt_int("thread-init-timeout");
+  if (check_login_ramp(cfg) != 0)
+    return -1;
   cfg->thread_stack_size = (size_t) sb_opt_size("thread-stack-size");
   return 0;
 }

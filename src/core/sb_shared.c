@@ -103,7 +103,12 @@ uint64_t *sb_shared_counters(int tid)
   if (blocks == NULL)
     return NULL;
   unsigned n = __atomic_load_n(&nblocks, __ATOMIC_ACQUIRE);
-  unsigned slot = tid >= 0 && (unsigned) tid + 1 < n ? (unsigned) tid : n - 1;
+  /* the engine counters' slot: per thread in thread mode, per worker in
+     event mode (its VUs are coroutines of one OS thread, so each block
+     keeps a single writer) */
+  unsigned slot = sb_counter_slot(tid);
+  if (slot >= n)
+    slot = n - 1;
   return blocks + (size_t) slot * SB_SHARED_COUNTERS;
 }
 

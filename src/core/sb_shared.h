@@ -10,8 +10,10 @@
  *   cursors, flags, totals).
  * - A barrier for the threads of one command, with an abort that wakes
  *   every waiter (a failing thread must not leave the others waiting).
- * - Counter blocks: one block of SB_SHARED_COUNTERS uint64 per thread,
- *   written only by its thread (plain stores from Lua through the pointer
+ * - Counter blocks: one block of SB_SHARED_COUNTERS uint64 per thread
+ *   (per worker thread in event mode, shared by its VUs, which are
+ *   coroutines of that thread), written only by that OS thread (plain
+ *   stores from Lua through the pointer
  *   sb_shared_counters returns; no locked instructions on the hot path)
  *   and summed by readers with relaxed loads, plus one "mark" copy of the
  *   sums that any thread can take and read (the measured interval's
@@ -53,10 +55,11 @@ void sb_shared_abort(void);
 /* True once sb_shared_abort() was called. */
 bool sb_shared_aborted(void);
 
-/* The counter block of thread `tid` (0-based worker or command thread;
-   any other id, e.g. -1 for the main thread, gets a spare block), all
-   zero at first. NULL when the blocks cannot be allocated. The block
-   belongs to that thread: only it may write. */
+/* The counter block of VU `tid` (0-based; in event mode the block of
+   the worker running it, sb_counter_slot; any other id, e.g. -1 for the
+   main thread, gets a spare block), all zero at first. NULL when the
+   blocks cannot be allocated. The block belongs to that OS thread: only
+   it may write. */
 uint64_t *sb_shared_counters(int tid);
 
 /* out[0..SB_SHARED_COUNTERS) = sum over all blocks (relaxed loads). */

@@ -88,6 +88,8 @@ bool sb_engine_sleep(int thread_id, double seconds)
   (void) thread_id;
   if (!(seconds > 0))
     return !sb_engine_stopping();
+  if (seconds > SB_SLEEP_MAX_S)     /* (uint64_t) of a larger double overflows */
+    seconds = SB_SLEEP_MAX_S;
   uint64_t end = sb_now_ns() + (uint64_t) (seconds * 1e9);
   for (;;)
   {

@@ -127,6 +127,10 @@ void sb_event_restarted(int thread_id);
  */
 bool sb_engine_sleep(int thread_id, double seconds);
 
+/* Longest single wait of sb_engine_sleep, seconds (about 31 years): a
+   longer one is cut to it, so the ns deadline cannot overflow. */
+#define SB_SLEEP_MAX_S 1e9
+
 /* True while a run is being measured (used by drivers for debug). */
 bool sb_engine_running(void);
 

@@ -460,12 +460,9 @@ static int run_finish(run_t *r)
      schema NOPM) at the end of the measured interval. */
   if (!eng_ctest)
     sb_lua_call_hook(sb_lua_global(), "measure_end");
-  bool results_failed = false;   /* a result file could not be written */
   if (eng_final_report(r->reason, NULL, r->exit_code) != 0 && r->exit_code == 0)
-    results_failed = true;
+    r->exit_code = 1;            /* a result file could not be written */
   sb_server_stats_close();
-  if (results_failed && r->exit_code == 0)
-    r->exit_code = 1;
 
   if (!r->reason && !eng_ctest)
   {

@@ -636,7 +636,10 @@ static void run_ctest(struct sb_loop *l)
       if (more)
       {
         sb_event_start(tid);
-        if (t->event(tid) == 0)
+        int erc = t->event(tid);
+        if (erc < 0)
+          eng_vu_fail(tid);   /* as in thread mode: the run fails */
+        if (erc == 0)
           sb_event_stop(tid);
         else
           more = false;

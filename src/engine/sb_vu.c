@@ -73,6 +73,8 @@ int sb_vu_sleep(double seconds)
     return 0;
   if (!(seconds > 0))
     return 2;
+  if (seconds > SB_SLEEP_MAX_S)     /* (uint64_t) of a larger double overflows */
+    seconds = SB_SLEEP_MAX_S;
   v->wait = W_TIMER;
   v->interruptible = in_run;
   loop_arm_timer(l, v, sb_now_ns() + (uint64_t) (seconds * 1e9));

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/sb_logger.h"
 #include "engine/sb_vuplan.h"
 
 /* Parses a positive decimal count; false for anything else. */
@@ -19,12 +20,6 @@ static bool parse_count(const char *s, unsigned *out)
   return true;
 }
 
-static int fail(char *err, size_t len, const char *msg, const char *value)
-{
-  snprintf(err, len, msg, value ? value : "");
-  return -1;
-}
-
 int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t errlen)
 {
   unsigned k = 1, w = 0;
@@ -36,35 +31,34 @@ int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t er
     /* one session per terminal (tpcc.md §7.3): terminals per warehouse x
        warehouses sessions spread over the --threads workers */
     if (in->terminals == 0)
-      return fail(err, errlen, "--async-sessions=auto takes the number of sessions from "
+      return sb_errf(err, errlen, "--async-sessions=auto takes the number of sessions from "
                   "--terminals-per-warehouse, which this workload does not have: give a "
-                  "number%s", NULL);
+                  "number");
     vus = in->terminals;
     k = (in->terminals + in->threads - 1) / in->threads;
   }
   else if (!parse_count(as, &k) || k == 0)
-    return fail(err, errlen, "Invalid value for --async-sessions: '%s' (a number >= 1, or auto)", as);
+    return sb_errf(err, errlen, "Invalid value for --async-sessions: '%s' (a number >= 1, or auto)", as);
   else
     vus = (uint64_t) in->threads * k;
 
   const char *ws = in->workers ? in->workers : "auto";
   bool auto_w = strcasecmp(ws, "auto") == 0;
   if (!auto_w && (!parse_count(ws, &w) || w == 0))
-    return fail(err, errlen, "Invalid value for --workers: '%s' (auto, or a number of "
+    return sb_errf(err, errlen, "Invalid value for --workers: '%s' (auto, or a number of "
                 "worker threads from 1 to --threads)", ws);
 
   if (vus > 10000000ULL)
-    return fail(err, errlen, "--threads x --async-sessions is more than 10,000,000 "
-                "virtual users%s", NULL);
+    return sb_errf(err, errlen, "--threads x --async-sessions is more than 10,000,000 "
+                "virtual users");
   out->vus = (unsigned) vus;
   if (k > 1 || as_auto)
   {
     /* HammerDB's model: each thread runs K asynchronous sessions */
     if (in->workers_given && !auto_w && w != in->threads)
     {
-      snprintf(err, errlen, "--async-sessions=%u runs --threads=%u worker threads; "
-               "--workers=%u contradicts it (leave --workers out)", k, in->threads, w);
-      return -1;
+      return sb_errf(err, errlen, "--async-sessions=%u runs --threads=%u worker threads; "
+                     "--workers=%u contradicts it (leave --workers out)", k, in->threads, w);
     }
     out->workers = in->threads < out->vus ? in->threads : out->vus;
   }
@@ -78,9 +72,8 @@ int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t er
   {
     if (w > out->vus)
     {
-      snprintf(err, errlen, "--workers=%u is more than --threads=%u: each worker thread "
-               "runs at least one virtual user (lower --workers or use auto)", w, out->vus);
-      return -1;
+      return sb_errf(err, errlen, "--workers=%u is more than --threads=%u: each worker thread "
+                     "runs at least one virtual user (lower --workers or use auto)", w, out->vus);
     }
     out->workers = w;
   }

@@ -12,20 +12,6 @@ static double per(double num, double den)
   return !isnan(num) && den > 0 ? num / den : NAN;
 }
 
-/* The first of the server counter deltas `names` (NULL-terminated) that
-   the document has, per second of the server window; NAN when none. */
-static double counter_rate(const json_t *doc, const char *const *names, double scale)
-{
-  double window = sb_json_num(doc, "server", "window_s", NULL);
-  for (; *names; names++)
-  {
-    double v = sb_json_num(doc, "server", "counter_deltas", *names, NULL);
-    if (!isnan(v))
-      return per(v * scale, window);
-  }
-  return NAN;
-}
-
 /* A workload metric's total (summary.metrics.<name>.total). */
 static double metric(const json_t *doc, const char *name)
 {
@@ -35,11 +21,6 @@ static double metric(const json_t *doc, const char *name)
 /* The DBL columns (docs/results.md, "Series table"). */
 static void dbl_columns(sb_series_row_t *r, const json_t *doc)
 {
-  static const char *const wr_ios[] = { "Innodb_data_writes", "pg_stat_io_writes",
-                                        "buffers_written", NULL };
-  static const char *const wr_bytes[] = { "Innodb_data_written", "pg_stat_io_write_bytes", NULL };
-  static const char *const redo_bytes[] = { "Innodb_os_log_written", "wal_bytes", NULL };
-  static const char *const redo_writes[] = { "Innodb_log_writes", "wal_write", NULL };
   const char *tx = sb_json_str(doc, "manifest", "options", "tx_size", NULL);
   r->tx_size = tx ? strtod(tx, NULL) : NAN;
   const char *m = sb_json_str(doc, "manifest", "options", "load_method", NULL);
@@ -51,19 +32,13 @@ static void dbl_columns(sb_series_row_t *r, const json_t *doc)
   r->stmt_ms = per(metric(doc, "statement_time_us") / 1000.0, metric(doc, "statements"));
   r->commit_ms = per(metric(doc, "commit_time_us") / 1000.0, metric(doc, "commits"));
   r->cpu_busy_pct = sb_json_num(doc, "server", "cost", "host_cpu_busy_pct", NULL);
-  r->wr_iops = counter_rate(doc, wr_ios, 1);
-  r->wr_mbs = counter_rate(doc, wr_bytes, 1e-6);
-  if (isnan(r->wr_mbs))
-  {
-    /* PostgreSQL before pg_stat_io: buffers of 8 KiB */
-    static const char *const bufs[] = { "buffers_written", NULL };
-    r->wr_mbs = counter_rate(doc, bufs, 8192e-6);
-  }
-  r->redo_mbs = counter_rate(doc, redo_bytes, 1e-6);
-  r->redo_wr_s = counter_rate(doc, redo_writes, 1);
-  /* pg_stat_wal's wal_write_time is in ms (track_wal_io_timing=on) */
-  r->redo_ms = per(sb_json_num(doc, "server", "counter_deltas", "wal_write_time", NULL),
-                   sb_json_num(doc, "server", "counter_deltas", "wal_write", NULL));
+  /* the server block's redo/WAL and data-write figures (sb_results:
+     the driver's counters, per second of the server window) */
+  r->wr_iops = sb_json_num(doc, "server", "data_writes", "writes_per_s", NULL);
+  r->wr_mbs = sb_json_num(doc, "server", "data_writes", "bytes_per_s", NULL) / 1e6;
+  r->redo_mbs = sb_json_num(doc, "server", "redo", "bytes_per_s", NULL) / 1e6;
+  r->redo_wr_s = sb_json_num(doc, "server", "redo", "writes_per_s", NULL);
+  r->redo_ms = sb_json_num(doc, "server", "redo", "avg_write_ms", NULL);
   r->elapsed_s = sb_json_num(doc, "summary", "time_s", NULL);
 }
 

@@ -155,8 +155,9 @@ end
 do
   local sleep = C.sb_engine_sleep
   function sysbench.sleep(seconds)
-    if type(seconds) ~= "number" or seconds ~= seconds or seconds < 0 then
-      error("sysbench.sleep: seconds must be a number >= 0, got " ..
+    if type(seconds) ~= "number" or seconds ~= seconds or seconds < 0 or
+       seconds == math.huge then
+      error("sysbench.sleep: seconds must be a finite number >= 0, got " ..
               tostring(seconds), 2)
     end
     return sleep(sysbench.tid, seconds)
