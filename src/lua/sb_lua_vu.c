@@ -147,21 +147,24 @@ static int load_script(lua_State *L)
   else
     lua_pushstring(L, chunkname);
   int n = push_factory(L, buf, len, lua_tostring(L, -1));
-  free(src);
   if (n == 2)
   {
+    free(src);
     log_text(LOG_FATAL, "%s", lua_tostring(L, -1));
     lua_pop(L, 4);
     return -1;
   }
   if (lua_isnil(L, -1))
   {
-    /* bytecode: each VU loads its own copy */
+    /* bytecode: each VU loads its own copy from the bytes read once */
     lua_pop(L, 1);
-    lua_pushstring(L, path ? path : "");
-    lua_setfield(L, -3, "bytecode_path");
+    lua_pushlstring(L, buf, len);
+    lua_setfield(L, -3, "bytecode");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "bytecode_name");
     lua_pushnil(L);
   }
+  free(src);
   lua_setfield(L, -3, "factory");
   lua_pop(L, 2);
   return 0;

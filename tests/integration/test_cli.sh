@@ -466,6 +466,7 @@ function prepare()
   print("short=" .. tostring(sysbench.sleep(0.01)))
   print("zero=" .. tostring(sysbench.sleep(0)))
   print("neg=" .. tostring((pcall(sysbench.sleep, -1))))
+  print("inf=" .. tostring((pcall(sysbench.sleep, math.huge))))
   local ok, err = pcall(sysbench.sleep, "x")
   print("str=" .. tostring(err))
 end
@@ -474,7 +475,8 @@ run_bmk sleep.lua prepare
 assert_contains "sysbench.sleep completes outside a run" "$OUT" "short=true"
 assert_contains "sysbench.sleep(0)" "$OUT" "zero=true"
 assert_contains "sysbench.sleep rejects a negative time" "$OUT" "neg=false"
-assert_contains "sysbench.sleep rejects a string" "$OUT" "sysbench.sleep: seconds must be a number >= 0, got x"
+assert_contains "sysbench.sleep rejects an infinite time" "$OUT" "inf=false"
+assert_contains "sysbench.sleep rejects a string" "$OUT" "sysbench.sleep: seconds must be a finite number >= 0, got x"
 run_bmk sleep.lua --time=1 --threads=3 run
 assert_eq "a long sysbench.sleep ends with the run" 0 "$RC"
 assert_eq "each thread was woken by the stop" 3 "$(echo "$OUT" | grep -c '^slept=false$')"
@@ -487,6 +489,18 @@ assert_eq "script from a pipe: exit 0" 0 "$RC"
 assert_eq "script from a pipe: every event" 30 "$(report_value "total number of events:" "$OUT")"
 run_bmk --threads=64 --workers=2 --events=300 <(echo 'function event() end') run
 assert_eq "script from a pipe in event mode: every event" 300 "$(report_value "total number of events:" "$OUT")"
+# a script declaring a struct with ffi.cdef at its top level: in event
+# mode the top level runs once per VU in one Lua state
+printf 'ffi.cdef[[struct cli_pt { int x; };]]\nlocal p = ffi.new("struct cli_pt")\nfunction event() p.x = p.x + 1 end\n' > "$WORK/cdef.lua"
+run_bmk "$WORK/cdef.lua" --threads=4 --workers=2 --events=40 run
+assert_eq "ffi.cdef of a struct in event mode: every event" 40 "$(report_value "total number of events:" "$OUT")"
+# a precompiled (bytecode) script, in thread and event mode
+echo 'local f = io.open(arg and arg[1] or os.getenv("BC"), "wb"); f:write(string.dump(loadstring("function event() end"))); f:close()' |
+  BC="$WORK/t.bc" "$BMK" >/dev/null 2>&1
+run_bmk "$WORK/t.bc" --threads=4 --events=40 run
+assert_eq "bytecode script: every event" 40 "$(report_value "total number of events:" "$OUT")"
+run_bmk "$WORK/t.bc" --threads=4 --workers=2 --events=40 run
+assert_eq "bytecode script in event mode: every event" 40 "$(report_value "total number of events:" "$OUT")"
 printf '#!/usr/bin/env sysbench\nfunction event()\n  error("boom")\nend\n' > "$WORK/shebang.lua"
 run_bmk --events=1 "$WORK/shebang.lua" run
 assert_contains "shebang script: error names file and line" "$OUT" "$WORK/shebang.lua:3: boom"

@@ -187,6 +187,18 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   check "$db: --all-warehouses: one session reaches warehouse 2" test "$(next_o_sum 2)" -gt "$w2"
   assert_match "$db: the audit flags a model other than home" "$OUT" 'warehouse model +all +home +home  (FAIL|INSUFFICIENT SAMPLE)$'
 
+  # ---- event mode: 16 sessions on 2 workers (--async-sessions) -----------------------------
+  # the workload's modules run once per VU in each worker's Lua state and
+  # the client counters are per worker: every count exact
+  tpcc --threads=2 --async-sessions=8 --time=2 --audit-min-neworders=0 run
+  assert_eq "$db async sessions: exit 0, no FATAL" "0 0" "$RC $(printf '%s\n' "$OUT" | grep -c '^FATAL')"
+  assert_contains "$db async sessions: event mode" "$OUT" "Virtual users: 16 on 2 worker threads (event loop)"
+  assert_contains "$db async sessions: schema and client NOPM agree exactly" "$OUT" "agree (difference 0 New-Orders"
+  tr=$(report_value "transactions:" "$OUT")
+  sum=$(printf '%s\n' "$OUT" | awk 'NF == 13 && $2 ~ /^[0-9]+$/ {s += $2} END {print s}')
+  check "$db async sessions: per-type CALLS add up to the transactions ($sum, $tr)" \
+    test "${tr:-0}" -gt 0 -a "${sum:-x}" = "$tr"
+
   # ---- NOPM disagreement with another writer (§8.2) -------------------------------------
   "$BMK" tpcc $O $T --trx-debug=1 --time=3 run > "$WORK/dis.out" 2>&1 &
   pid=$!

@@ -34,6 +34,24 @@ int db_async_step(sql_connection *con, int ready_events);
 int db_async_status(const sql_connection *con);
 ]]
 
+-- Every VU runs the script's and modules' top level in this one Lua
+-- state, so a declaration of the script (`ffi.cdef[[struct x {...};]]`)
+-- would run once per VU and LuaJIT refuses to define a struct twice. The
+-- same text declared again is a no-op here, as it is in thread mode where
+-- each state sees it once; a different definition of a name still fails.
+do
+  local cdef, declared = ffi.cdef, {}
+  ffi.cdef = function(def, ...)
+    if type(def) == "string" and select("#", ...) == 0 then
+      if declared[def] then return end
+      cdef(def)
+      declared[def] = true
+      return
+    end
+    return cdef(def, ...)
+  end
+end
+
 local C = ffi.C
 local S = sysbench
 local G = _G
@@ -283,11 +301,14 @@ function M.new_vu(tid)
   local E = setmetatable({sysbench = V, thread_id = tid}, env_mt)
   E._G = E
   E.require = vu_require(E, {})
+  -- the default loop as a global, as sysbench.lua defines it in thread
+  -- mode: a script that wraps it (local core = thread_run) gets this one
+  E.thread_run = M.run
   local chunk
   if M.factory then
     chunk = M.factory()
   else
-    chunk = assert(loadfile(M.bytecode_path))
+    chunk = assert(loadstring(M.bytecode, M.bytecode_name))
   end
   setfenv(chunk, E)
   local co = co_create(chunk)
