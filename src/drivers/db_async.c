@@ -19,6 +19,7 @@
 #include "drivers/db_driver.h"
 #include "drivers/db_async.h"
 #include "drivers/db_driver_priv.h"
+#include "drivers/db_load.h"
 
 /* What the driver is doing for the operation. */
 typedef enum {
@@ -156,6 +157,7 @@ static db_step_t reopen_attempt(db_conn_t *con, struct db_async *a)
    needs no round trips, then connect again and re-prepare. */
 static db_step_t reopen_start(db_conn_t *con, struct db_async *a, bool persist)
 {
+  db_load_cancel(con, NULL);       /* its driver state goes with the session */
   db_rs_release(&con->rs);
   con->driver->ops.disconnect(con);
   con->ptr = NULL;
@@ -252,6 +254,9 @@ static bool begin_result(db_conn_t *con, struct db_async *a, db_stmt_t *stmt)
     done(a, 1);
     return false;
   }
+  /* as the blocking calls do: another statement cancels a fast load */
+  if (con->load)
+    db_load_cancel(con, stmt ? "execute()" : "query()");
   db_rs_release(&con->rs);
   db_clear_error(con);
   memset(&con->rs, 0, sizeof(con->rs));
@@ -395,6 +400,8 @@ db_step_t db_prepare_start(db_conn_t *con, const char *query, size_t len)
   a->stmt = NULL;
   if (!db_usable(con))
     return done(a, 1);
+  if (con->load)
+    db_load_cancel(con, "prepare()");
   db_clear_error(con);
   db_stmt_t *s = db_stmt_new(con, query, len);
   if (s == NULL)
