@@ -204,6 +204,9 @@ start_mysql() {
   "$install_db" --no-defaults --datadir="$my_dir/data" --user=root \
     --auth-root-authentication-method=normal --skip-test-db >"$my_dir/install.log" 2>&1 ||
     { tail -20 "$my_dir/install.log" >&2; die "mariadb-install-db failed (log: $my_dir/install.log)"; }
+  # what restart needs to start the same server again
+  printf 'TLS=%q\nMY_MAXCONN=%q\nMY_EXTRA=%q\n' "$TLS" "$MY_MAXCONN" "${BMK_MYSQL_EXTRA_OPTS:-}" \
+    >"$my_dir/launch.env"
   launch_mysql "$mysqld"
   local p
   p=$(sql_quote_my "$PASS")
@@ -238,7 +241,7 @@ launch_mysql() {
     --thread-handling=pool-of-threads --max-connections="$MY_MAXCONN" \
     --open-files-limit=$((MY_MAXCONN + 2000)) --back-log=4096 \
     --max-prepared-stmt-count=1000000 --local-infile=1 \
-    ${BMK_MYSQL_EXTRA_OPTS:-} </dev/null >/dev/null 2>&1 &
+    ${MY_EXTRA:-${BMK_MYSQL_EXTRA_OPTS:-}} </dev/null >/dev/null 2>&1 &
   local spid=$! t
   for ((t = 0; t < TIMEOUT * 4; t++)); do
     mysql_root -e "SELECT 1" >/dev/null 2>&1 && break
@@ -261,6 +264,9 @@ restart_mysql() {
   mysql_running || die "mysql is not running (bash $0 start mysql)"
   local mysqld
   mysqld=$(command -v mariadbd || command -v mysqld || echo /usr/sbin/mariadbd)
+  # the settings it was started with (TLS, max_connections, extra options)
+  # shellcheck disable=SC1091
+  [ -f "$my_dir/launch.env" ] && . "$my_dir/launch.env"
   BMK_SANDBOX_KEEP=1 stop_mysql >/dev/null
   rm -f "$my_sock" "$my_pid"
   launch_mysql "$mysqld"

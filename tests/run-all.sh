@@ -37,7 +37,11 @@ if [ ! -f "$PGSTATIC/libpgcommon_shlib.a" ]; then
     dpkg-deb -x postgresql-server-dev-15_*.deb root )
   PGSTATIC=$PGDEV/root/usr/lib/postgresql/15/lib
 fi
-./configure -q --with-pg-static-libdir="$PGSTATIC" && make -s -j"$(nproc)" && make -s static 2>&1 | grep -vE 'statically linked applications|: in function' || true
+rm -f bmk-x64      # a stale one must not pass the check below
+./configure -q --with-pg-static-libdir="$PGSTATIC" && make -s -j"$(nproc)" ||
+  { echo "configure/make for the static binary failed"; exit 1; }
+# (glibc's warnings about static getaddrinfo etc. are expected: README)
+make -s static 2>&1 | grep -vE 'statically linked applications|: in function' || true
 test -x bmk-x64 || { echo "make static failed"; exit 1; }
 
 log "unit tests"
@@ -59,19 +63,24 @@ log "starting throwaway database servers"
 # whole run stays well under 30 minutes on 2 cores.
 SB_MAIN=$(mktemp -d /tmp/bmk-test-XXXXXX)
 SB_ASAN=$(mktemp -d /tmp/bmk-test-asan-XXXXXX)
+# Ports: BMK_MYSQL_PORT / BMK_PGSQL_PORT / BMK_PGBOUNCER_PORT (defaults
+# 3306, 5432, 6432) for the normal pass, the same + 10 for the ASan pass.
+MY_PORT=${BMK_MYSQL_PORT:-3306} PG_PORT=${BMK_PGSQL_PORT:-5432} PGB_PORT=${BMK_PGBOUNCER_PORT:-6432}
+ports() {  # ports main|asan: the environment assignments of that set
+  local d=0
+  [ "$1" = asan ] && d=10
+  echo "BMK_MYSQL_PORT=$((MY_PORT + d)) BMK_PGSQL_PORT=$((PG_PORT + d)) BMK_PGBOUNCER_PORT=$((PGB_PORT + d))"
+}
 sandbox() {  # sandbox main|asan ACTION DB
-  if [ "$1" = main ]; then
-    BMK_SANDBOX_DIR=$SB_MAIN BMK_MYSQL_PORT=3306 BMK_PGSQL_PORT=5432 BMK_PGBOUNCER_PORT=6432 \
-      bash "$TOP/BMK/sandbox.sh" "$2" "$3"
-  else
-    BMK_SANDBOX_DIR=$SB_ASAN BMK_MYSQL_PORT=3316 BMK_PGSQL_PORT=5442 BMK_PGBOUNCER_PORT=6442 \
-      bash "$TOP/BMK/sandbox.sh" "$2" "$3"
-  fi
+  local dir=$SB_MAIN
+  [ "$1" = asan ] && dir=$SB_ASAN
+  env BMK_SANDBOX_DIR="$dir" $(ports "$1") bash "$TOP/BMK/sandbox.sh" "$2" "$3"
 }
 cleanup() {
   for set in main asan; do
     for db in pgbouncer mysql pgsql; do sandbox $set stop $db >/dev/null 2>&1 || true; done
   done
+  rm -rf "$SB_MAIN" "$SB_ASAN" ${PGDEV:+"$PGDEV"}
 }
 trap cleanup EXIT
 for set in main asan; do
@@ -80,11 +89,11 @@ done
 
 log "integration tests (normal and ASan+UBSan builds side by side)"
 set +e
-( export BMK_SANDBOX_DIR=$SB_MAIN BMK_MYSQL_PORT=3306 BMK_PGSQL_PORT=5432 BMK_PGBOUNCER_PORT=6432
+( export BMK_SANDBOX_DIR=$SB_MAIN $(ports main)
   bash tests/integration/run.sh "$TOP/bmk" > /tmp/bmk-it-main.log 2>&1 ) &
 main_pid=$!
 # The static binary is checked once, in the normal pass.
-( export BMK_SANDBOX_DIR=$SB_ASAN BMK_MYSQL_PORT=3316 BMK_PGSQL_PORT=5442 BMK_PGBOUNCER_PORT=6442
+( export BMK_SANDBOX_DIR=$SB_ASAN $(ports asan)
   BMK_STATIC_TEST=0 ASAN_OPTIONS=detect_leaks=0 \
     bash tests/integration/run.sh "$TOP/build-asan/bmk" > /tmp/bmk-it-asan.log 2>&1 ) &
 asan_pid=$!
