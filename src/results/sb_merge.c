@@ -73,7 +73,7 @@ static int check_mergeable(const sb_rdoc_t *d, unsigned n, char *err, size_t err
     if ((d[i].driver == NULL) != (d[0].driver == NULL) ||
         (d[i].driver && strcmp(d[i].driver, d[0].driver) != 0))
       return sb_errf(err, errlen, "%s ran against %s and %s against %s: --merge combines runs "
-                  "of one test", d[0].path, d[0].driver ? d[0].driver : "no database",
+                  "of one test against one database driver", d[0].path, d[0].driver ? d[0].driver : "no database",
                   d[i].path, d[i].driver ? d[i].driver : "no database");
     if (strcmp(opt(&d[i], "report_interval"), opt(&d[0], "report_interval")) != 0)
       return sb_errf(err, errlen, "%s has --report-interval=%s and %s --report-interval=%s: "
@@ -605,7 +605,10 @@ static json_t *merge_manifest(const sb_rdoc_t *d, unsigned n, double base)
   json_t *from = json_array();
   for (unsigned i = 0; i < n; i++)
   {
-    if (!strstr(hosts, d[i].host) || !d[i].host[0])
+    bool seen = false;            /* whole names: db1 is not in db10 */
+    for (unsigned j = 0; j < i && !seen; j++)
+      seen = strcmp(d[j].host, d[i].host) == 0;
+    if (!seen || !d[i].host[0])
       snprintf(hosts + strlen(hosts), sizeof(hosts) - strlen(hosts), "%s%s",
                hosts[0] ? "," : "", d[i].host);
     json_array_append_new(from, json_pack("{s:s,s:s,s:I,s:I,s:I,s:f}", "file", d[i].path,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/sb_logger.h"
 #include "results/sb_hdrlog.h"
@@ -59,6 +60,14 @@ int sb_rdoc_load(const char *path, sb_rdoc_t *d, char *err, size_t errlen)
   FILE *f = fopen(path, "r");
   if (f == NULL)
     return sb_errf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+  {
+    fclose(f);
+    /* bmk series writes a directory per series: a likely slip */
+    return sb_errf(err, errlen, "%s is a directory: give its result files (%s/*.json)", path,
+                   path);
+  }
   json_error_t je;
   json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
   fclose(f);

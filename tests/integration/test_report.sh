@@ -31,6 +31,9 @@ assert_eq "not JSON: exit 1" 1 "$RC"
 assert_match "not JSON: line and column" "$OUT" "^bmk report: cut.json: not a JSON document \(line 1, column [0-9]+: "
 report missing.json
 assert_eq "missing file: exit 1 and message" "1:bmk report: missing.json: cannot read: No such file or directory" "$RC:$OUT"
+mkdir -p adir
+report adir
+assert_eq "a directory: exit 1 and what to give" "1:bmk report: adir is a directory: give its result files (adir/*.json)" "$RC:$OUT"
 report --output=x.json "$FIX/dbl-pg-tx1.json"
 assert_eq "--output without --merge: exit 1" 1 "$RC"
 assert_contains "--output without --merge: message" "$OUT" "--output writes the merged file: it needs --merge"
@@ -230,6 +233,8 @@ series -- bmk quick.lua run
 assert_contains "series without --users" "$RC:$OUT" "1:bmk series: --users=LIST is required"
 series --users=1,0 -- bmk quick.lua run
 assert_contains "series --users=1,0" "$RC:$OUT" "1:bmk series: --users: invalid user count '0' (integers >= 1)"
+series --users=1,,2 -- cpu run
+assert_contains "series --users=1,,2" "$RC:$OUT" "1:bmk series: --users: an empty user count in '1,,2'"
 series --users=1,2,...,5 --results-dir=prog -- bmk quick.lua --events=1 run
 assert_eq "series 1,2,...,5 = 1 2 4 5" "01-u1.json 02-u2.json 03-u4.json 04-u5.json" "$(ls prog | tr '\n' ' ' | sed 's/ $//')"
 series --users=1 -- bmk quick.lua --results=x.json run

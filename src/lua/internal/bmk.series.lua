@@ -48,6 +48,9 @@ end
 function M.parse_users(s)
   local toks = {}
   for t in s:gmatch("[^,%s]+") do toks[#toks + 1] = t end
+  if s:find("^%s*,") or s:find(",%s*,") or s:find(",%s*$") then
+    return nil, "an empty user count in '" .. s .. "' (two commas, or one at an end)"
+  end
   local out = {}
   for i, t in ipairs(toks) do
     if t == "..." then
