@@ -210,6 +210,10 @@ static int read_vus(sb_run_config_t *cfg)
              sb_opt_str("login-delay"));
     return -1;
   }
+  if (cfg->login_delay_ms > 0 && !cfg->event_mode && !sb_core_async_auto())
+    log_text(LOG_WARNING, "--login-delay applies to the event loop only (--workers below "
+             "--threads, or --async-sessions): ignored in this run of one thread per "
+             "virtual user");
   return 0;
 }
 

@@ -1,6 +1,7 @@
 /*
- * The run engine (sysbench-compat.md §4): worker threads each with their
- * own Lua state, the event accounting behind sb_more_events /
+ * The run engine (sysbench-compat.md §4): worker threads running the
+ * virtual users (one Lua state per VU in thread mode, one per worker in
+ * event mode: sb_loop.h), the event accounting behind sb_more_events /
  * sb_event_start / sb_event_stop, time and event limits, warmup, the
  * open-loop rate schedule, interval and checkpoint reports, forced
  * shutdown, signals, and the final report.

@@ -119,10 +119,6 @@ int sb_lua_apply_jit_cmd(lua_State *L);
    but no script run in it. NULL on failure (printed). */
 lua_State *sb_lua_base_state(int tid);
 
-/* The script every state runs: its resolved file (*path), or, with *path
-   NULL, its text (*buf, *len: the stdin contents or a bundled workload
-   embedded in the binary) and the chunk name to load it under
-   (*chunkname: "=stdin" or "@<name>.lua"). False before sb_lua_load. */
 /* Reads `f` to its end into a malloc'd buffer (the caller frees it) and
    stores its length in bytes in *len. NULL on a read error or when out
    of memory (errno from the failing call). Thread-safe (no shared
@@ -130,6 +126,11 @@ lua_State *sb_lua_base_state(int tid);
    event mode. */
 char *sb_lua_read_stream(FILE *f, size_t *len);
 
+/* The script every state runs: its text (*buf, *len: the script file read
+   once at load, the stdin contents, or a bundled workload embedded in the
+   binary) and the chunk name to load it under (*chunkname: "@<path>",
+   "=stdin" or "@<name>.lua"). *path is set only when the file could not
+   be read (the caller then reports it). False before sb_lua_load. */
 bool sb_lua_script_source(const char **path, const char **buf, size_t *len,
                           const char **chunkname);
 

@@ -3,12 +3,13 @@
  * of charts from a set of --results documents, drawn by gnuplot (Debian
  * gnuplot-nox, SVG terminal) and embedded inline, so the page needs no
  * network access and no script:
- *  - per series (sb_series_table.h grouping): throughput (tps, qps) vs
- *    users, and p95/p99 latency vs users;
- *  - per run: its per-interval timeline of tps, p95 and errors/s;
+ *  - per series (sb_series_table.h grouping): throughput vs users (tps
+ *    and qps on their own axes), and p95/p99 latency vs users;
+ *  - per run: its per-interval timeline of tps, p95 and errors/s (an
+ *    empty "no data" panel for a figure the run does not have);
  *  - when DBL runs are present (summary.metrics.rows): rows/s vs the
- *    transaction size (one line per job count) and rows/s vs jobs (one line
- *    per transaction size).
+ *    transaction size (one line per job count and load method) and rows/s
+ *    vs jobs (one line per transaction size and load method).
  * Every chart is a <figure class="chart"> holding one <svg>, so a browser
  * test can count them. gnuplot runs as a child process (`gnuplot` on PATH,
  * or $BMK_GNUPLOT); its absence is an error naming the package.

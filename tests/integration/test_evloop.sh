@@ -53,6 +53,13 @@ run_bmk cpu --threads=100 --workers=2 --login-delay=1000 --thread-init-timeout=3
 assert_eq "--login-delay ramp longer than --thread-init-timeout: exit 1" 1 "$RC"
 assert_contains "--login-delay ramp: what to do" "$OUT" \
   "--login-delay=1000 staggers 50 virtual users per worker over 49 s, longer than --thread-init-timeout=30"
+run_bmk cpu --threads=2 --login-delay=100 --events=10 run
+assert_eq "--login-delay in thread mode: runs" 0 "$RC"
+assert_contains "--login-delay in thread mode: says it is ignored" "$OUT" \
+  "WARNING: --login-delay applies to the event loop only"
+run_bmk cpu --threads=4 --async-sessions=auto run
+assert_eq "--async-sessions=auto for a built-in test: exit 1" 1 "$RC"
+assert_contains "--async-sessions=auto for a built-in test: why" "$OUT" "which this workload does not have"
 run_bmk cpu --threads=2 --workers=3 --async-sessions=4 run
 assert_contains "--async-sessions with other --workers" "$OUT" "--workers=3 contradicts it"
 run_bmk cpu --threads=8 --workers=2 --events=4000 --cpu-max-prime=100 --debug run
