@@ -170,8 +170,13 @@ function LoadSink:send(g, t, set)
     if C.db_conn_error(con) ~= 0 then
       C.db_print_error(con)
     end
-    error(string.format("loading %s failed: %s", name,
-                        ffi.string(C.db_conn_sql_errmsg(con))), 0)
+    local hint = ""
+    if self.c.driver == "mysql" then
+      hint = " (LOAD DATA LOCAL INFILE needs local_infile=1 on the server; " ..
+             "or use --load-method=insert)"
+    end
+    error(string.format("loading %s failed: %s%s", name,
+                        ffi.string(C.db_conn_sql_errmsg(con)), hint), 0)
   end
   return n
 end

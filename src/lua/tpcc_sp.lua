@@ -119,6 +119,10 @@ function M.cmd_procs()
   local c = common.config()
   local con = common.monitor(c)
   local meta = require("tpcc_run").check_schema(con, c, "procs")
+  if meta == nil then
+    common.fail("the stored procedures need a schema prepared by bmk (its tpcc_meta table " ..
+                  "records their options): run `bmk tpcc prepare`")
+  end
   print(string.format("Creating the stored procedures of %d set(s) (for-update %d, force-primary %d, " ..
                         "%s variant)...", c.tables, c.for_update, c.force_primary and 1 or 0,
                       c.null_variant and "NULL" or "DEFAULT"))
@@ -129,6 +133,10 @@ end
 
 -- run in sp mode: the routines must exist with this run's options.
 function M.check_ready(con, c, meta)
+  if meta == nil then
+    common.fail("--tpcc-mode=sp needs a schema prepared by bmk (its tpcc_meta table records " ..
+                  "the stored procedures' options): run `bmk tpcc prepare`, or use ps or text mode")
+  end
   local want = M.options_text(c)
   local have = meta and meta.proc_options
   if have ~= want then
