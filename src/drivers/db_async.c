@@ -383,8 +383,7 @@ static db_step_t prepared(db_conn_t *con, struct db_async *a)
   db_stmt_t *s = a->stmt;
   if (con->error != DB_ERROR_NONE)
   {
-    free(s->query);
-    free(s);
+    db_stmt_free(s);              /* not linked yet: frees it whole */
     a->stmt = NULL;
     return done(a, 1);
   }

@@ -78,8 +78,7 @@ static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool te
     {
       if (con->error == DB_ERROR_NONE)
         con->error = DB_ERROR_FATAL;
-      free(s->query);
-      free(s);
+      db_stmt_free(s);            /* not linked yet: frees it whole */
       return NULL;
     }
   }

@@ -8,6 +8,7 @@
 #include "config.h"
 #endif
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,7 @@ static int c_load_factory(lua_State *L)
   if (src == NULL)
   {
     lua_pushnil(L);
-    lua_pushfstring(L, "cannot read %s", path);
+    lua_pushfstring(L, "cannot read %s: %s", path, strerror(errno));
     return 2;
   }
   lua_pushfstring(L, "@%s", path);
@@ -136,7 +137,7 @@ static int load_script(lua_State *L)
     src = read_file(path, &len);
     if (src == NULL)
     {
-      log_text(LOG_FATAL, "cannot open %s", path);
+      log_text(LOG_FATAL, "cannot open %s: %s", path, strerror(errno));
       return -1;
     }
     buf = src;
