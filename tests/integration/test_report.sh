@@ -233,6 +233,9 @@ series -- bmk quick.lua run
 assert_contains "series without --users" "$RC:$OUT" "1:bmk series: --users=LIST is required"
 series --users=1,0 -- bmk quick.lua run
 assert_contains "series --users=1,0" "$RC:$OUT" "1:bmk series: --users: invalid user count '0' (integers >= 1)"
+series --users=1 --id=nowhere -- bmk nosuchtest run
+assert_eq "series whose step writes nothing: exit 1, no empty directory left" "1 no" \
+  "$RC $([ -d nowhere ] && echo yes || echo no)"
 series --users=1,,2 -- cpu run
 assert_contains "series --users=1,,2" "$RC:$OUT" "1:bmk series: --users: an empty user count in '1,,2'"
 series --users=1,2,...,5 --results-dir=prog -- bmk quick.lua --events=1 run

@@ -11,6 +11,7 @@ local ffi = require("ffi")
 
 ffi.cdef [[
 int mkdir(const char *path, unsigned int mode);
+int rmdir(const char *path);
 long time(long *t);
 ]]
 
@@ -243,8 +244,12 @@ function M.main(args, info)
   if not c then return err(e) end
   o.id = o.id or default_id(c.name)
   local dir = o.dir or o.id
-  if not sys.isdir(dir) and ffi.C.mkdir(dir, 493) ~= 0 then
-    return err("cannot create the results directory " .. dir .. ": " .. sys.errstr())
+  local created = false
+  if not sys.isdir(dir) then
+    if ffi.C.mkdir(dir, 493) ~= 0 then
+      return err("cannot create the results directory " .. dir .. ": " .. sys.errstr())
+    end
+    created = true
   end
   local extra = { "--series-id=" .. o.id }
   if o.reset == "checkpoint" then extra[#extra + 1] = "--db-checkpoint=on" end
@@ -286,6 +291,7 @@ function M.main(args, info)
   io.stdout:flush()
   if #files == 0 then
     io.write("=> series ", o.id, ": no step wrote its results\n")
+    if created then ffi.C.rmdir(dir) end     -- empty: leave nothing behind
     return rc ~= 0 and rc or 1
   end
   local argv = { info.exe, "report" }
