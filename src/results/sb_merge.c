@@ -548,19 +548,55 @@ static json_t *merge_types(const sb_rdoc_t *d, unsigned n, double t, char *err, 
 
 /* The cost totals divided by the merged transactions; per-transaction
    figures without totals cannot be recomputed and are dropped. */
-static void rescale_cost(json_t *cost, uint64_t events)
+/* The merged run's cost block: the server's figures are those of the
+   longest window (one server measured by each process), the client's CPU
+   and the transactions and queries are the sums over the runs, and every
+   per-transaction and per-query figure is recomputed from those totals
+   (a figure without its total is dropped). */
+static void rescale_cost(json_t *cost, const sb_rdoc_t *d, unsigned n, uint64_t events)
 {
-  json_t *per = json_object_get(cost, "per_transaction");
-  if (per == NULL)
-    return;
-  static const char *keys[] = { "server_cpu_us", "instructions" };
-  for (int k = 0; k < 2; k++)
+  double queries = 0, cu = 0, cs = 0;
+  bool have_client = true;
+  for (unsigned i = 0; i < n; i++)
   {
-    double total = sb_json_num(cost, keys[k], NULL);
-    if (isnan(total) || events == 0)
-      json_object_del(per, keys[k]);
+    const json_t *c = json_object_get(json_object_get(d[i].doc, "server"), "cost");
+    double q = sb_json_num(c, "queries", NULL);
+    queries += isnan(q) ? 0 : q;
+    double u = sb_json_num(c, "client_cpu_s", "user", NULL);
+    double y = sb_json_num(c, "client_cpu_s", "system", NULL);
+    if (isnan(u) || isnan(y))
+      have_client = false;
     else
-      json_object_set_new(per, keys[k], json_real(total / (double) events));
+    {
+      cu += u;
+      cs += y;
+    }
+  }
+  json_object_set_new(cost, "transactions", jcount(events));
+  json_object_set_new(cost, "queries", jcount((uint64_t) queries));
+  if (have_client)
+    json_object_set_new(cost, "client_cpu_s", json_pack("{s:f,s:f,s:f}", "user", cu, "system",
+                                                        cs, "total", cu + cs));
+  else
+    json_object_del(cost, "client_cpu_s");
+  double totals[3] = { sb_json_num(cost, "server_cpu_us", NULL),
+                       sb_json_num(cost, "instructions", NULL),
+                       have_client ? (cu + cs) * 1e6 : NAN };
+  static const char *keys[3] = { "server_cpu_us", "instructions", "client_cpu_us" };
+  static const char *per_keys[2] = { "per_transaction", "per_query" };
+  double dens[2] = { (double) events, queries };
+  for (int p = 0; p < 2; p++)
+  {
+    json_t *per = json_object_get(cost, per_keys[p]);
+    if (per == NULL)
+      continue;
+    for (int k = 0; k < 3; k++)
+    {
+      if (isnan(totals[k]) || dens[p] <= 0)
+        json_object_del(per, keys[k]);
+      else
+        json_object_set_new(per, keys[k], json_real(totals[k] / dens[p]));
+    }
   }
 }
 
@@ -589,7 +625,7 @@ static json_t *merge_server(const sb_rdoc_t *d, unsigned n, uint64_t events)
   json_object_set_new(s, "client_statements", jcount(stmts));
   json_t *cost = json_object_get(s, "cost");
   if (json_is_object(cost))
-    rescale_cost(cost, events);
+    rescale_cost(cost, d, n, events);
   return s;
 }
 

@@ -31,6 +31,24 @@ assert_eq "not JSON: exit 1" 1 "$RC"
 assert_match "not JSON: line and column" "$OUT" "^bmk report: cut.json: not a JSON document \(line 1, column [0-9]+: "
 report missing.json
 assert_eq "missing file: exit 1 and message" "1:bmk report: missing.json: cannot read: No such file or directory" "$RC:$OUT"
+# --merge of the server cost: the server's totals once (one server), the
+# client's CPU, transactions and queries summed, every per-transaction and
+# per-query figure recomputed from those totals
+python3 - "$FIX/dbl-pg-tx1.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["server"]["cost"]
+c.update(queries=30000, transactions=10000, client_cpu_s={"user": 1.0, "system": 0.5, "total": 1.5},
+         per_query={"server_cpu_us": 83.5, "client_cpu_us": 50.0})
+c["per_transaction"]["client_cpu_us"] = 150.0
+for n in ("cost1.json", "cost2.json"):
+    json.dump(d, open(n, "w"))
+EOF
+report --merge --output=costm.json cost1.json cost2.json
+assert_eq "merge of the cost: exit 0" 0 "$RC"
+assert_eq "merge of the cost: totals and per-unit figures" \
+  "20000 60000 3.0 125.25 150.0 41.75 50.0" \
+  "$(python3 -c 'import json; c = json.load(open("costm.json"))["server"]["cost"]; pt, pq = c["per_transaction"], c["per_query"]; print(c["transactions"], c["queries"], c["client_cpu_s"]["total"], pt["server_cpu_us"], pt["client_cpu_us"], pq["server_cpu_us"], pq["client_cpu_us"])')"
 mkdir -p adir
 report adir
 assert_eq "a directory: exit 1 and what to give" "1:bmk report: adir is a directory: give its result files (adir/*.json)" "$RC:$OUT"
