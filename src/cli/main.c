@@ -222,16 +222,15 @@ static int configure_run(const char *command, sb_run_config_t *cfg)
   return 0;
 }
 
-/* --async-sessions=auto, once the script's options exist: one session
-   per terminal, --terminals-per-warehouse x warehouses (--scale x
-   --tables) when the workload has them (tpcc.md §7.3). Returns 0, or 1
-   (FATAL printed). */
+/* --async-sessions=auto, once the script's options exist: the session
+   count the workload states through its sysbench.hooks.async_sessions
+   (tpcc: one per terminal, tpcc.md §7.3). Returns 0, or 1 (FATAL
+   printed). */
 static int resolve_async_auto(sb_run_config_t *cfg)
 {
-  sb_opt_t *tpw = sb_opt_find("terminals_per_warehouse");
-  long terminals = tpw ? sb_opt_int("terminals_per_warehouse") : 0;
-  if (terminals > 0 && sb_opt_find("scale") && sb_opt_find("tables"))
-    terminals *= (long) sb_opt_int("scale") * sb_opt_int("tables");
+  long terminals = sb_lua_hook_count(sb_lua_global(), "async_sessions");
+  if (terminals < 0)
+    return 1;
   if (terminals > 10000000L)
     terminals = 10000001L;      /* refused by the plan with its message */
   if (sb_core_resolve_vus(cfg, terminals > 0 ? (unsigned) terminals : 0) != 0)

@@ -32,7 +32,8 @@ int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t er
        warehouses sessions spread over the --threads workers */
     if (in->terminals == 0)
       return sb_errf(err, errlen, "--async-sessions=auto takes the number of sessions from "
-                  "--terminals-per-warehouse, which this workload does not have: give a "
+                  "the workload's terminals (tpcc: --terminals-per-warehouse), which this "
+                  "workload does not have: give a "
                   "number");
     vus = in->terminals;
     k = (in->terminals + in->threads - 1) / in->threads;

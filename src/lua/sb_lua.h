@@ -107,6 +107,13 @@ int sb_lua_call_report_hook(lua_State *L, const char *hook,
    "FATAL: `<hook>' hook failed: ..."). */
 int sb_lua_call_hook(lua_State *L, const char *hook);
 
+/* The number sysbench.hooks.<hook>() returns in `L` (called without
+   arguments, sysbench.opt exported first): bmk's async_sessions, the
+   session count of --async-sessions=auto. 0 when the hook is not defined
+   or returns no positive number; -1 when it raised an error (printed).
+   Main thread. */
+long sb_lua_hook_count(lua_State *L, const char *hook);
+
 /* Prints "<test> options:" and the script's options (help fallback). Returns
    false when the script declares no options. */
 bool sb_lua_print_test_options(void);

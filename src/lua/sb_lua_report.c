@@ -57,6 +57,23 @@ static void push_hook(lua_State *L, const char *hook)
   lua_pop(L, 1);
 }
 
+long sb_lua_hook_count(lua_State *L, const char *hook)
+{
+  if (L == NULL || !sb_lua_hook_defined(L, hook))
+    return 0;
+  sb_lua_export_options(L);
+  push_hook(L, hook);
+  if (lua_pcall(L, 0, 1, -2) != 0)
+  {
+    log_text(LOG_FATAL, "`%s' hook failed: %s", hook, lua_tostring(L, -1));
+    lua_pop(L, 2);
+    return -1;
+  }
+  double v = lua_isnumber(L, -1) ? lua_tonumber(L, -1) : 0;
+  lua_pop(L, 2);
+  return v >= 1 && v <= 1e9 ? (long) v : (v > 1e9 ? 1000000000L : 0);
+}
+
 int sb_lua_call_hook(lua_State *L, const char *hook)
 {
   if (L == NULL || !sb_lua_hook_defined(L, hook))

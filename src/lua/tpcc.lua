@@ -60,3 +60,10 @@ sysbench.hooks.report_intermediate = report.report_intermediate
 sysbench.hooks.measure_start = report.measure_start
 sysbench.hooks.measure_end = report.measure_end
 sysbench.hooks.report_final = report.report_final
+-- --async-sessions=auto: one session per terminal (tpcc.md §7.3),
+-- --terminals-per-warehouse x warehouses (--scale in each of --tables sets)
+function sysbench.hooks.async_sessions()
+  local o = sysbench.opt
+  return (tonumber(o.terminals_per_warehouse) or 0) * (tonumber(o.scale) or 0) *
+    (tonumber(o.tables) or 0)
+end
