@@ -199,6 +199,11 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   check "$db async sessions: per-type CALLS add up to the transactions ($sum, $tr)" \
     test "${tr:-0}" -gt 0 -a "${sum:-x}" = "$tr"
 
+  # --async-sessions=auto: one session per terminal, 10 x 2 warehouses
+  tpcc --threads=2 --async-sessions=auto --time=1 --audit-min-neworders=0 run
+  assert_contains "$db --async-sessions=auto: a session per terminal" "$OUT" \
+    "Virtual users: 20 on 2 worker threads (event loop)"
+
   # ---- NOPM disagreement with another writer (§8.2) -------------------------------------
   "$BMK" tpcc $O $T --trx-debug=1 --time=3 run > "$WORK/dis.out" 2>&1 &
   pid=$!
