@@ -12,7 +12,7 @@
 #        no fsync); MariaDB allows LOAD DATA LOCAL INFILE (bmk's fast
 #        load). Waits up to 60 s for the server to accept connections.
 #        Does nothing (exit 0) when the server already runs. Works as root.
-#        For many sessions (bmk's event loop, issue 9): MariaDB runs its
+#        For many sessions (bmk's event loop): MariaDB runs its
 #        thread pool (thread_handling=pool-of-threads) with
 #        max_connections $BMK_MYSQL_MAX_CONNECTIONS (default 25000) and the
 #        open-files limit to match; `pgbouncer` starts PgBouncer in front

@@ -1,5 +1,5 @@
 /*
- * Cost of recording one latency sample, per thread (issue 3 "Done means").
+ * Cost of recording one latency sample, per thread.
  *
  * Each thread records N pseudo-random latencies (log-uniform over 10 us ..
  * 100 ms, the range OLTP events fall in) into its own HDR histogram, the

@@ -7,7 +7,7 @@
 # per 1,000 committed New-Orders.
 #
 # Usage: bash bench/tpcc_modes.sh [seconds per run (60)] [scale (2)] [threads (4)] [warmup s (10)]
-# Defaults reproduce HammerDB's reference setup of issue 8 (2 warehouses,
+# Defaults reproduce HammerDB's reference setup (2 warehouses,
 # 4 virtual users). Needs ./bmk built and the sandbox servers started
 # (BMK/sandbox.sh); BMK_MYSQL_PORT / BMK_PGSQL_PORT / BMK_SANDBOX_PASSWORD
 # as for the sandbox; BENCH_DBS="mysql pgsql" selects the databases.

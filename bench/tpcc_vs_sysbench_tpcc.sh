@@ -2,7 +2,7 @@
 # bmk tpcc (--tpcc-mode=ps) against Percona-Lab's sysbench-tpcc run by
 # Debian's sysbench 1.0.20, on the same server, scale and threads:
 #   1. prepare: wall time and rows/s per table of each tool's load
-#      (issue 8 target: bmk >= 2x);
+#      (target: bmk >= 2x);
 #   2. run: runs of the two alternate; transactions/s and client CPU
 #      seconds (user+sys of the load generator) per transaction, medians
 #      (target: bmk's CPU per transaction <= 0.6x sysbench-tpcc's, although

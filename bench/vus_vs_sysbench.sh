@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Many virtual users from one process (issue 9): bmk's event loop vs
+# Many virtual users from one process: bmk's event loop vs
 # Debian's sysbench 1.0.20 (one OS thread per user), on the MariaDB
 # sandbox (thread pool), and bmk's client CPU per query in event mode vs
 # thread mode.

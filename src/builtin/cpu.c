@@ -1,4 +1,4 @@
-/* Built-in test `cpu`: primes by trial division (sysbench-compat.md §8). */
+/* Built-in test `cpu`: primes by trial division (sysbench's sb_cpu.c). */
 #include <math.h>
 
 #include "builtin/sb_builtin.h"

@@ -1,7 +1,7 @@
 /*
  * Built-in test `fileio`: file I/O over test_file.N in the current
- * directory (sysbench-compat.md §8), with sysbench 1.1's texts, request
- * generators and accounting:
+ * directory (sysbench's src/tests/fileio/sb_fileio.c), with its texts,
+ * request generators and accounting:
  *
  * - sequential modes cycle over the files until a time or event limit;
  * - random modes pick a block uniformly over all files; rndrw chooses read

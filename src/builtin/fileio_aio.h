@@ -1,6 +1,6 @@
 /*
  * Linux native AIO (libaio) for the fileio test's --file-io-mode=async
- * (sysbench-compat.md §8). Each worker thread owns one kernel AIO context
+ * (as sysbench's sb_fileio.c). Each worker thread owns one kernel AIO context
  * with room for --file-async-backlog requests: a request is submitted and
  * the event returns at once; when the backlog is full the thread waits for
  * at least one completion. Completed reads and writes are counted then

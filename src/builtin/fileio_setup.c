@@ -1,6 +1,6 @@
 /*
  * fileio's options, request buffers, --validate checksums and the
- * `prepare` / `cleanup` commands (sysbench-compat.md §8); the run itself
+ * `prepare` / `cleanup` commands (as sysbench's sb_fileio.c); the run itself
  * is in fileio.c.
  */
 #define _GNU_SOURCE /* O_DIRECT */

@@ -1,5 +1,5 @@
 /* Built-in test `memory`: block reads/writes over a buffer
-   (sysbench-compat.md §8). */
+   (sysbench's src/tests/memory/sb_memory.c). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,7 +104,7 @@ static int memory_init(sb_run_config_t *cfg)
     if (!sb_opt_given("time"))
       cfg->time_limit = sb_opt_int("time");
   }
-  /* bmk decision (sysbench-compat.md §8): each thread's share rounds up,
+  /* bmk decision: each thread's share rounds up,
      so it is never 0 events. --memory-total-size=0: no limit of its own. */
   uint64_t blocks = total_size / block_size;
   per_thread_events = total_size == 0 ? 0 : (blocks + threads - 1) / threads;

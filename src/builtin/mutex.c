@@ -1,5 +1,5 @@
 /* Built-in test `mutex`: every thread takes random mutexes of a shared
-   array; one event per thread (sysbench-compat.md §8). */
+   array; one event per thread (sysbench's src/tests/mutex/sb_mutex.c). */
 #include <pthread.h>
 #include <stdlib.h>
 

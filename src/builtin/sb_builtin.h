@@ -1,7 +1,7 @@
 /*
- * Built-in tests (cpu, fileio, memory, threads, mutex; sysbench-compat.md
- * §8). Each is a C implementation of the engine's test callbacks plus its
- * options and the commands it supports.
+ * Built-in tests (cpu, fileio, memory, threads, mutex; sysbench 1.1's
+ * src/tests/). Each is a C implementation of the engine's test callbacks
+ * plus its options and the commands it supports.
  */
 #ifndef SB_BUILTIN_H
 #define SB_BUILTIN_H

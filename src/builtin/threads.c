@@ -1,5 +1,5 @@
 /* Built-in test `threads`: scheduler stress with locks and yields
-   (sysbench-compat.md §8). */
+   (sysbench's src/tests/threads/sb_threads.c). */
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * bmk entry point: option parsing, test resolution and command dispatch
- * (sysbench-compat.md §2, §4.1).
+ * (as sysbench 1.1's src/sysbench.c does them).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -128,7 +128,7 @@ static bool other_command(int argc, char **argv, int *rc)
 {
   if (argc <= 1)
     return false;
-  /* `bmk kit ...` has its own command line (bmk-kit.md §4.4). */
+  /* `bmk kit ...` has its own command line (docs/kit.md). */
   if (strcmp(argv[1], "kit") == 0)
     *rc = sb_kit_main(argc, argv);
   else if (strcmp(argv[1], "series") == 0)
@@ -224,7 +224,7 @@ static int configure_run(const char *command, sb_run_config_t *cfg)
 
 /* --async-sessions=auto, once the script's options exist: the session
    count the workload states through its sysbench.hooks.async_sessions
-   (tpcc: one per terminal, tpcc.md §7.3). Returns 0, or 1 (FATAL
+   (tpcc: one per terminal, 10 per warehouse by default). Returns 0, or 1 (FATAL
    printed). */
 static int resolve_async_auto(sb_run_config_t *cfg)
 {

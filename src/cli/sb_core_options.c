@@ -1,5 +1,5 @@
 /* Core options; see sb_core_options.h. Help texts are sysbench 1.1's,
-   byte for byte (sysbench-compat.md §3.1). */
+   byte for byte (tests/integration/golden/help.txt). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * The core's own options (general, random numbers, log, report, bmk
  * extensions, deprecated 1.0.20 aliases) and their conversion into a run
- * configuration (sysbench-compat.md §3.1, §3.2, §1.1).
+ * configuration. Names, defaults and FATAL texts are sysbench 1.1's.
  */
 #ifndef SB_CORE_OPTIONS_H
 #define SB_CORE_OPTIONS_H

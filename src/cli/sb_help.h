@@ -1,4 +1,4 @@
-/* `--help` output (sysbench-compat.md §3.1). */
+/* `--help` output: sysbench 1.1's text, then bmk's extension blocks. */
 #ifndef SB_HELP_H
 #define SB_HELP_H
 

@@ -16,8 +16,7 @@
  * 2. sb_histogram_t: the sysbench.histogram Lua object, sysbench's bounded
  *    histogram (its src/sb_histogram.c): `size` buckets spread evenly in
  *    log space over [min,max] (values outside go to the end buckets),
- *    thread-safe updates, and sysbench's row layout (sysbench-compat.md
- *    §5.4, §6.5).
+ *    thread-safe updates, and sysbench's `--histogram` row layout.
  */
 #ifndef SB_HISTOGRAM_H
 #define SB_HISTOGRAM_H

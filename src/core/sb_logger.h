@@ -1,6 +1,6 @@
 /*
- * Log output (sysbench-compat.md §6.1): everything goes to stdout,
- * unbuffered, with a level prefix; a line prints when its level <=
+ * Log output, as sysbench 1.1's src/sb_logger.c: everything goes to
+ * stdout, unbuffered, with a level prefix; a line prints when its level <=
  * --verbosity. Identical consecutive non-interval lines collapse into
  * "(last message repeated N times)". Thread-safe (one lock around output).
  */

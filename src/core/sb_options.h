@@ -1,6 +1,6 @@
 /*
- * Option registry and command-line / config-file parsing
- * (sysbench-compat.md §2.2).
+ * Option registry and command-line / config-file parsing, with sysbench
+ * 1.1's syntax (src/sb_options.c).
  *
  * Every option (general, driver, built-in test, script) is registered with
  * a name, description, default (text) and type. Values given on the command

@@ -5,7 +5,7 @@
  * seeded from a hash (splitmix64) of (--rand-seed, t), so a non-zero seed
  * reproduces every thread's stream; seed 0 means "from the clock".
  * Bounds are inclusive; u denotes a uniform draw in [0,1).
- * Formulas: sysbench-compat.md §5.3.
+ * Formulas: sysbench 1.1's src/sb_rand.c (gaussian as in 1.0.20).
  */
 #ifndef SB_RAND_H
 #define SB_RAND_H
@@ -52,8 +52,8 @@ void sb_rand_thread_init(int tid);
 
 /* An explicit generator state (same xoroshiro128+ as the per-thread one)
    for streams that must not depend on which thread draws them, e.g. one
-   stream per TPC-C load unit or per session (tpcc.md §4.4). Plain data:
-   copy it, keep it anywhere (FFI), one user at a time. */
+   stream per TPC-C load unit or per session. Plain data: copy it, keep it
+   anywhere (FFI), one user at a time. */
 typedef struct {
   uint64_t s[2];
 } sb_rand_stream_t;

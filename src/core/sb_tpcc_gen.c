@@ -1,4 +1,4 @@
-/* TPC-C load rows; see sb_tpcc_gen.h. Population rules: tpcc.md §4.3. */
+/* TPC-C load rows; see sb_tpcc_gen.h. Population rules: TPC-C clause 4.3.3. */
 #include <stdlib.h>
 #include <string.h>
 

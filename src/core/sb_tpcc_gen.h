@@ -1,17 +1,17 @@
 /*
- * Row generation for the TPC-C-derived load (tpcc.md §4.1, §4.3, §4.5).
+ * Row generation for the TPC-C-derived load (TPC-C clause 4.3).
  *
- * The data of one *load unit* (tpcc.md §4.5: the item table of a set; a
- * warehouse with its districts and stock; one district's customers,
- * history, orders, new orders and order lines) is produced here, in C,
- * as SQL tuples for a multi-row INSERT or as tab-separated lines for
- * COPY / LOAD DATA, straight into the caller's buffer: the Lua loader
- * never builds row strings, which is most of the client CPU a load costs.
+ * The data of one *load unit* (the item table of a set; a warehouse with
+ * its districts and stock; one district's customers, history, orders, new
+ * orders and order lines) is produced here, in C, as SQL tuples for a
+ * multi-row INSERT or as tab-separated lines for COPY / LOAD DATA, straight
+ * into the caller's buffer: the Lua loader never builds row strings, which
+ * is most of the client CPU a load costs.
  *
- * Determinism (§4.4): each table of a unit draws from its own stream,
- * seeded from (--rand-seed, set, warehouse, part, table), so a unit's
- * rows are the same whatever thread loads it, in whatever batch sizes,
- * and a resumed load equals an uninterrupted one.
+ * Determinism: each table of a unit draws from its own stream, seeded from
+ * (--rand-seed, set, warehouse, part, table), so a unit's rows are the same
+ * whatever thread loads it, in whatever batch sizes, and a resumed load
+ * equals an uninterrupted one.
  *
  * A generator is used by one thread at a time; distinct generators are
  * independent. Exported for LuaJIT FFI (src/lua/tpcc_load.lua).
@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Tables, in the order tpcc.md §3.1 names them. */
+/* Tables, in the order of TABLES in src/lua/tpcc_common.lua. */
 typedef enum {
   SB_TPCC_WAREHOUSE = 0,
   SB_TPCC_DISTRICT,

@@ -1,17 +1,17 @@
 /*
- * Random primitives of the TPC-C-derived workload (tpcc.md §4.2, §5, §7).
+ * Random primitives of the TPC-C-derived workload.
  *
  * Every function draws from an explicit stream (sb_rand_stream_t), never
  * from the per-thread generator: a load unit and a session each own a
  * stream seeded from (--rand-seed, unit or session), so one seed gives the
- * same data and the same inputs whatever the thread count (§4.4). The Lua
- * workload (src/lua/tpcc_*.lua) calls these through FFI; they are
- * thread-safe as long as a stream has one user at a time.
+ * same data and the same inputs whatever the thread count. The Lua workload
+ * (src/lua/tpcc_*.lua) calls these through FFI; they are thread-safe as
+ * long as a stream has one user at a time.
  *
  * Sources: TPC-C Standard Specification revision 5.11, clauses 2.1.6
  * (NURand), 4.3.2.2 (a-/n-strings), 4.3.2.3 (last names), 4.3.2.7 (zip),
- * 2.1.6.1 (C_RUN vs C_LOAD), 5.2.5.4 (think time); tpcc.md for the bmk
- * decisions (62-character a-string alphabet, millisecond think times).
+ * 2.1.6.1 (C_RUN vs C_LOAD), 5.2.5.4 (think time). bmk's own decisions:
+ * a 62-character a-string alphabet, think times in whole milliseconds.
  */
 #ifndef SB_TPCC_RAND_H
 #define SB_TPCC_RAND_H
@@ -55,8 +55,9 @@ int32_t sb_tpcc_nurand(sb_rand_stream_t *r, int32_t A, int32_t x, int32_t y,
 size_t sb_tpcc_lastname(int32_t num, char *buf);
 
 /* a-string[min..max]: random length, characters from the 62 ASCII
-   alphanumerics (bmk decision, tpcc.md §4.2). Writes into `buf` (at least
-   max bytes, not NUL-terminated); returns the length. */
+   alphanumerics (bmk decision: byte lengths stay the same under any
+   charset). Writes into `buf` (at least max bytes, not NUL-terminated);
+   returns the length. */
 size_t sb_tpcc_astring(sb_rand_stream_t *r, char *buf, int32_t min, int32_t max);
 
 /* n-string[min..max]: like sb_tpcc_astring with digits only. */
@@ -73,9 +74,9 @@ void sb_tpcc_zip(sb_rand_stream_t *r, char *buf);
    "ORIGINAL" (clause 4.3.3.1, i_data and s_data). */
 void sb_tpcc_original(sb_rand_stream_t *r, char *buf, size_t len);
 
-/* Remote warehouse in the same set (tpcc.md §5.1): r = rand(1, scale-1),
-   w = r if r < home else r+1, so never `home`; returns `home` when
-   scale < 2 (nothing can be remote). home in 1..scale. */
+/* Remote warehouse in the same set: r = rand(1, scale-1), w = r if
+   r < home else r+1, so never `home`; returns `home` when scale < 2
+   (nothing can be remote). home in 1..scale. */
 int32_t sb_tpcc_remote_wh(sb_rand_stream_t *r, int32_t home, int32_t scale);
 
 /* True when C_RUN satisfies clause 2.1.6.1 against C_LOAD (both 0..255):
@@ -109,7 +110,7 @@ bool sb_tpcc_select(sb_rand_stream_t *r, int64_t *k_left, int64_t n_left);
    integer scaled by 10^scale, exactly, truncating digits beyond `scale`
    (e.g. scale 2: "-12.5" -> -1250). Sets *ok (may be NULL) to false on
    empty or malformed input (then returns 0). For money and rates read
-   from the server (tpcc.md §5.2: amounts exact in cents). */
+   from the server (amounts are kept exact, in cents). */
 int64_t sb_tpcc_parse_fixed(const char *p, size_t len, int scale, bool *ok);
 
 /* Formats v / 10^scale as decimal text ("-12.50" for v=-1250, scale 2)

@@ -1,4 +1,4 @@
-/* Program name and version strings (sysbench-compat.md §1.1). */
+/* Program name and version strings (sysbench 1.1.0 compatible). */
 #ifndef SB_VERSION_H
 #define SB_VERSION_H
 

@@ -1,5 +1,5 @@
 /* Bulk insert: multi-row INSERTs in a 524,288-byte buffer
-   (sysbench-compat.md §5.5); see db_driver.h. */
+   (as sysbench's src/db_driver.c); see db_driver.h. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -15,7 +15,7 @@
 
 #define BULK_BUFFER_SIZE 524288
 
-/* ---- bulk insert (sysbench-compat.md §5.5) ------------------------------------ */
+/* ---- bulk insert -------------------------------------------------------- */
 
 int db_bulk_insert_init(db_conn_t *con, const char *prefix, size_t len)
 {

@@ -511,7 +511,7 @@ int db_pipeline_sync(db_conn_t *con);
 db_result_t *db_pipeline_fetch(db_conn_t *con);
 int db_pipeline_end(db_conn_t *con);
 
-/* Bulk insert (sysbench-compat.md §5.5). Return 0 ok, non-zero on error. */
+/* Bulk insert (sysbench's bulk_insert_*). Return 0 ok, non-zero on error. */
 int db_bulk_insert_init(db_conn_t *con, const char *prefix, size_t len);
 int db_bulk_insert_next(db_conn_t *con, const char *row, size_t len);
 int db_bulk_insert_done(db_conn_t *con);
@@ -531,7 +531,7 @@ const char *db_row_value(const db_row_t *row, const db_result_t *rs,
                          uint32_t i, size_t *len);
 
 /* Prints the driver's FATAL lines for the last error of `con`
-   (sysbench-compat.md §5.5 "Errors"). */
+   (in sysbench 1.1's wording). */
 void db_print_error(const db_conn_t *con);
 
 /* ---- helpers for drivers ---------------------------------------------- */

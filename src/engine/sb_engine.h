@@ -1,5 +1,5 @@
 /*
- * The run engine (sysbench-compat.md §4): worker threads running the
+ * The run engine (sysbench 1.1's run lifecycle): worker threads running the
  * virtual users (one Lua state per VU in thread mode, one per worker in
  * event mode: sb_loop.h), the event accounting behind sb_more_events /
  * sb_event_start / sb_event_stop, time and event limits, warmup, the

@@ -367,8 +367,8 @@ static void run_wait_end(run_t *r)
 static uint64_t join_deadline_ns(run_t *r)
 {
   if (r->reason || eng_failed())
-    /* event mode: thousands of VUs must not hold the report (issue 9:
-       within 2 s of SIGINT) */
+    /* event mode: thousands of VUs must not hold the report (it must
+       come within 2 s of SIGINT) */
     return sb_now_ns() + (eng_cfg.event_mode ? 1500 : 5000) * NS_PER_MS;
   if (eng_cfg.forced_shutdown >= 0 && eng_cfg.time_limit > 0)
   {

@@ -1,5 +1,5 @@
 /*
- * The event loop of a worker thread in event mode (issue 9; see
+ * The event loop of a worker thread in event mode (see
  * docs/design.md "Virtual users, workers and the event loop").
  *
  * Each worker runs many virtual users (VUs): one Lua coroutine per VU in

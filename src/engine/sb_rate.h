@@ -1,5 +1,5 @@
 /*
- * Open-loop arrival schedule for --rate (sysbench-compat.md §4.4).
+ * Open-loop arrival schedule for --rate (sysbench 1.1's model).
  *
  * Arrivals form a Poisson process: exponential gaps with mean 1/rate,
  * drawn from a generator seeded by --rand-seed so a fixed seed gives the

@@ -1,5 +1,5 @@
 /*
- * SYNC_file start barrier (bmk-kit.md §8; options --sync-file, --sync-wait):
+ * BMK-kit's SYNC_file start barrier (docs/kit.md; --sync-file, --sync-wait):
  * lets several processes or hosts start their measured run at one moment.
  */
 #ifndef SB_SYNC_H

@@ -28,8 +28,8 @@ int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t er
   bool as_auto = strcasecmp(as, "auto") == 0;
   if (as_auto)
   {
-    /* one session per terminal (tpcc.md §7.3): terminals per warehouse x
-       warehouses sessions spread over the --threads workers */
+    /* one session per terminal: terminals per warehouse x warehouses
+       sessions spread over the --threads workers */
     if (in->terminals == 0)
       return sb_errf(err, errlen, "--async-sessions=auto takes the number of sessions from "
                   "the workload's terminals (tpcc: --terminals-per-warehouse), which this "

@@ -1,5 +1,5 @@
 /*
- * How virtual users (VUs) map onto worker threads (issue 9): pure
+ * How virtual users (VUs) map onto worker threads (event mode): pure
  * functions, so the rules can be unit-tested without threads or servers.
  *
  * VU t runs on worker t % W and is the (t / W)-th VU of that worker; with
@@ -26,7 +26,7 @@ typedef struct {
   const char *async_sessions;  /* --async-sessions text: "1", "K" or "auto" */
   unsigned terminals;          /* sessions "auto" asks for: the workload's
                                   terminals (--terminals-per-warehouse x
-                                  warehouses, tpcc.md §7.3), else 0 */
+                                  warehouses), else 0 */
   bool workers_given;          /* --workers was on the command line */
   unsigned ncpu;               /* online CPUs */
 } sb_plan_in_t;

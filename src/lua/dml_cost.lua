@@ -1,9 +1,9 @@
 -- bmk bundled workload: what simple DML costs the server, per step and
--- per row (issue 11, item 3; F. Pachot's "CPU instructions for simple
--- DML" method): an idle baseline, then insert N rows in K transactions,
--- update them all, count them, delete them; for each step the server's
--- user-space instructions, its CPU seconds and the elapsed seconds, and
--- the same per row.
+-- per row (F. Pachot's "CPU instructions for simple DML" method,
+-- docs/capacity.md): an idle baseline, then insert N rows in K
+-- transactions, update them all, count them, delete them; for each step
+-- the server's user-space instructions, its CPU seconds and the elapsed
+-- seconds, and the same per row.
 --
 --   bmk dml_cost --db-driver=pgsql <connection options> [--rows=N]
 --       [--insert-transactions=K] [--sleep=S] [--vacuum=on|off] run

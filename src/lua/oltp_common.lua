@@ -1,7 +1,7 @@
 -- bmk bundled workload: code shared by the OLTP scripts.
 --
 -- Schema, data, statements and per-event query mix follow sysbench 1.1's
--- bundled OLTP scripts (sysbench-compat.md §7), so results compare with
+-- bundled OLTP scripts (its src/lua/oltp_common.lua), so results compare with
 -- sysbench's. Scripts written for sysbench that require("oltp_common") and
 -- call its global functions (prepare_point_selects, execute_index_updates,
 -- begin, commit, check_reconnect, ...) work unchanged.

@@ -1,6 +1,6 @@
 -- bmk bundled workload: OLTP read/write transactions
 -- (BEGIN; point selects; the four range selects; index and non-index
--- updates; delete+insert; COMMIT). sysbench-compat.md §7.5.
+-- updates; delete+insert; COMMIT), as sysbench's oltp_read_write.lua.
 
 require("oltp_common")
 

@@ -1,5 +1,5 @@
 /*
- * `bmk kit ...` entry (bmk-kit.md §4.4): the kit is written in Lua and
+ * `bmk kit ...` entry (docs/kit.md): the kit is written in Lua and
  * embedded in the binary (bmk.kit* modules); this runs it in a plain Lua
  * state of its own, without the sysbench.* environment of workloads.
  * `bmk series ...` (bmk.series, docs/report.md) runs the same way.

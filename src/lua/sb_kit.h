@@ -1,4 +1,4 @@
-/* `bmk kit ...` (bmk-kit.md §4.4) and `bmk series ...`; see sb_kit.c. */
+/* `bmk kit ...` (docs/kit.md) and `bmk series ...`; see sb_kit.c. */
 #ifndef SB_KIT_H
 #define SB_KIT_H
 

@@ -69,7 +69,7 @@ lua_State *sb_lua_global(void)
   return gstate;
 }
 
-/* ---- module search path (§2.3) ------------------------------------------ */
+/* ---- module search path (sysbench 1.1's, then bmk's) ------------------- */
 
 void sb_lua_str_append(char **dst, const char *s)
 {

@@ -1,5 +1,5 @@
 /*
- * Lua states for scripts (sysbench-compat.md §2.3, §4.1, §5).
+ * Lua states for scripts, as in sysbench 1.1's src/sb_lua.c.
  *
  * The script is loaded once into the global state (main thread), which
  * registers its options and commands. Every worker, parallel command thread
@@ -94,7 +94,7 @@ int sb_lua_call_command(lua_State *L, const char *name, bool *ret_false);
 /* True if sysbench.hooks.<hook> is a function in `L`. */
 bool sb_lua_hook_defined(lua_State *L, const char *hook);
 
-/* Calls sysbench.hooks.<hook>(stat) with `st` as a Lua table (§5.2 stat;
+/* Calls sysbench.hooks.<hook>(stat) with `st` as a Lua table (sysbench's stat;
    bmk adds stat.threads, stat.percentiles and stat.metrics, name -> sum of
    each workload metric over the report's time). Returns 0, or -1 on error
    (printed). Defined in sb_lua_report.c. */

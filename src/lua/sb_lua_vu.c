@@ -1,5 +1,5 @@
 /*
- * Event mode, Lua side (issue 9): the worker state, the script compiled
+ * Event mode, Lua side: the worker state, the script compiled
  * once per worker as a closure factory, and the per-VU coroutines and
  * environments built by the internal module bmk.vu
  * (src/lua/internal/bmk.vu.lua). See sb_lua.h and docs/design.md.

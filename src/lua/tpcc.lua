@@ -1,7 +1,7 @@
 -- bmk bundled workload: a TPROC-C-style order-entry workload derived from
 -- TPC-C (results are not TPC-C results). `bmk tpcc [options]
--- prepare|run|check|procs|cleanup|help`. Specification: tpcc.md of the
--- project specs; bmk's decisions and the module map: docs/tpcc.md.
+-- prepare|run|check|procs|cleanup|help`. Documentation, bmk's decisions
+-- and the module map: docs/tpcc.md.
 
 BMK_TPCC = true
 
@@ -60,7 +60,7 @@ sysbench.hooks.report_intermediate = report.report_intermediate
 sysbench.hooks.measure_start = report.measure_start
 sysbench.hooks.measure_end = report.measure_end
 sysbench.hooks.report_final = report.report_final
--- --async-sessions=auto: one session per terminal (tpcc.md §7.3),
+-- --async-sessions=auto: one session per terminal,
 -- --terminals-per-warehouse x warehouses (--scale in each of --tables sets)
 function sysbench.hooks.async_sessions()
   local o = sysbench.opt

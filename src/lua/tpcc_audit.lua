@@ -1,4 +1,4 @@
--- bmk tpcc: the run-rule audit printed after every `run` (tpcc.md §9.2).
+-- bmk tpcc: the run-rule audit printed after every `run`.
 -- It uses the client-side counters of the measured interval only (no
 -- database queries) and shows how faithful a run was to the TPC-C input
 -- rules; it never makes it a TPC-C result.
@@ -166,7 +166,7 @@ local function kt_lines(out, c, cur, stat)
        (achieved >= 99 and c.kt_scale == 1) and "PASS" or "FAIL")
 end
 
--- Every audit line of §9.2: {quantity, value, target, band, verdict}, and
+-- Every audit line: {quantity, value, target, band, verdict}, and
 -- the number of completed New-Orders.
 function M.lines(c, cur, stat)
   local out = {}

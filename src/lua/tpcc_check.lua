@@ -1,9 +1,9 @@
--- bmk tpcc: `check`, the 12 consistency conditions of TPC-C 3.3.2
--- (tpcc.md §9.1), spread over --threads by warehouse (a parallel command;
--- each warehouse is checked in every set). Comparisons are exact decimal
--- comparisons in SQL, every sum wrapped in COALESCE(...,0): a customer
--- whose only order is undelivered has a NULL sum of delivered amounts,
--- which must count as 0, not pass silently.
+-- bmk tpcc: `check`, the 12 consistency conditions of TPC-C clause 3.3.2,
+-- spread over --threads by warehouse (a parallel command; each warehouse is
+-- checked in every set). Comparisons are exact decimal comparisons in SQL,
+-- every sum wrapped in COALESCE(...,0): a customer whose only order is
+-- undelivered has a NULL sum of delivered amounts, which must count as 0,
+-- not pass silently.
 --
 -- Output: sysbench-tpcc's lines, "Check N, warehouse: W PASSED" or
 -- "... FAILED!!! (sets ...)", "N/A" where a condition no longer holds by
@@ -16,7 +16,7 @@ local SLOT = common.SLOT
 
 local M = {}
 
--- Undelivered tests of the NULL / DEFAULT variant (tpcc.md §3.4).
+-- Undelivered tests of the NULL / DEFAULT variant (NULL, or the sentinels).
 local function und(c)
   if c.null_variant then
     return "o_carrier_id IS NULL", "ol_delivery_d IS NULL"

@@ -1,7 +1,7 @@
 -- bmk bundled workload `tpcc` (TPROC-C-style, derived from TPC-C; results
 -- are not TPC-C results): options, configuration, FFI declarations,
 -- connections and session setup, the bookkeeping tables. Spec:
--- docs/tpcc.md (bmk's decisions) and tpcc.md of the project specs.
+-- docs/tpcc.md (bmk's decisions) and the TPC-C standard's clauses.
 --
 -- The entry script is tpcc.lua; this module is required by it and by the
 -- other tpcc_*.lua modules. sysbench-tpcc ships modules of the same names
@@ -65,7 +65,7 @@ local M = {}
 M.C = C
 M.ffi = ffi
 
--- ---- options (tpcc.md §2.2, §2.3, §2.5) --------------------------------------
+-- ---- options ------------------------------------------------------------------
 -- Defaults are sysbench-tpcc's and BMK-kit's; names are written with
 -- underscores, and the core treats '-' and '_' alike (--use_fk = --use-fk).
 
@@ -97,7 +97,7 @@ M.options = {
                   "with DEFAULT sentinels", 1},
   mysql_table_compression = {"COMPRESSION='ALG' on MySQL tables", ""},
   mysql_session_options = {"Statements run on every new connection, ';'-separated", ""},
-  -- bmk (tpcc.md §2.5)
+  -- bmk's own
   fk_checks = {"MySQL FOREIGN_KEY_CHECKS in the sessions (on, off)", "on"},
   partition = {"Partitioning: none or hash (by warehouse)", "none"},
   partitions = {"Hash partitions: N or auto (scale/100 from scale 200)", "auto"},
@@ -131,7 +131,7 @@ M.options = {
   checks = {"check: conditions to run, e.g. 1,2,8 (default all 12)", ""},
   audit = {"Run-rule audit after run (on, off)", "on"},
   audit_min_neworders = {"Fewest New-Orders for an audit verdict", 10000},
-  -- kit split runs (bmk-kit.md §3.3)
+  -- kit runs split over several processes (sb11_MAX)
   thread_offset = {"Global id of this process's first thread (multi-process runs)", 0},
   threads_total = {"Threads over all processes; 0 means --threads", 0},
 }
@@ -232,7 +232,7 @@ local function driver_name()
   return d
 end
 
--- Schema options (tpcc.md §2.2, §2.3, §3).
+-- Schema options.
 local function schema_options(c, o)
   c.scale = int_opt("scale", 1, 32767)
   c.tables = int_opt("tables", 1, 1000)
@@ -269,7 +269,7 @@ local function schema_options(c, o)
   end
 end
 
--- Load options (§4).
+-- Load options.
 local function load_options(c, o)
   c.data_profile = one_of("data_profile", {"spec", "compressible"})
   c.load_method = one_of("load_method", {"auto", "insert", "infile", "copy"})
@@ -285,7 +285,7 @@ local function load_options(c, o)
   c.force = o.force == true
 end
 
--- Session and transaction options (§5, §6).
+-- Session and transaction options.
 local function transaction_options(c, o)
   c.trx_level = trx_level(o.trx_level)
   c.purge = yesno("enable_purge", o.enable_purge)
@@ -314,8 +314,8 @@ local function transaction_options(c, o)
   c.pg_routines = one_of("pg_routines", {"procedure", "function"})
 end
 
--- Mix, pacing, warehouse model and sessions (§7; the sessions of §10.1
--- are the engine's virtual users: --async-sessions, --login-delay).
+-- Mix, pacing, warehouse model and sessions (the sessions are the
+-- engine's virtual users: --async-sessions, --login-delay).
 local function pacing_options(c, o)
   c.mix, c.mix_random = parse_mix(o)
   c.mix_sysbench = tostring(o.mix):lower() == "sysbench"
@@ -326,7 +326,7 @@ local function pacing_options(c, o)
     fail("--kt-scale must be a number >= 0 (got '%s')", tostring(o.kt_scale))
   end
   if c.kt and (tonumber(o.rate) or 0) > 0 then
-    fail("--keying-thinking=on and --rate exclude each other (tpcc.md §7.2)")
+    fail("--keying-thinking=on and --rate exclude each other")
   end
   c.pick = one_of("warehouse_pick", {"home", "all", "random"})
   if o.all_warehouses == true then c.pick = "all" end
@@ -341,7 +341,7 @@ local function pacing_options(c, o)
   end
 end
 
--- Reports, check and audit (§8, §9).
+-- Reports, check and audit.
 local function report_options(c, o)
   c.report_csv = yesno("report_csv", o.report_csv)
   c.tpm_scope = one_of("tpm_scope", {"all", "db"})
@@ -403,7 +403,7 @@ M.WCOL = { warehouse = "w_id", district = "d_w_id", customer = "c_w_id",
 M.DCOL = { district = "d_id", customer = "c_d_id", history = "h_d_id",
            orders = "o_d_id", new_orders = "no_d_id", order_line = "ol_d_id" }
 
--- Sentinels of the DEFAULT variant (tpcc.md §3.4).
+-- Sentinels of the DEFAULT variant (NOT NULL columns, undelivered rows).
 M.CARRIER_SENTINEL = 0
 M.DATE_SENTINEL = "2000-01-01 00:00:00"
 
@@ -448,11 +448,11 @@ end
 local ISO_MY = { RC = "READ-COMMITTED", RR = "REPEATABLE-READ", SER = "SERIALIZABLE" }
 local ISO_PG = { RC = "READ COMMITTED", RR = "REPEATABLE READ", SER = "SERIALIZABLE" }
 
--- Session setup of tpcc.md §5.1: isolation, FOREIGN_KEY_CHECKS and
--- --mysql-session-options on MySQL; isolation and search_path on
--- PostgreSQL. `purpose` "load" turns FK checks off (units load in any
--- order) and, on PostgreSQL, synchronous commit (a lost tail is reloaded
--- by --resume, since the unit's record is lost with it).
+-- Session setup: isolation, FOREIGN_KEY_CHECKS and --mysql-session-options
+-- on MySQL; isolation and search_path on PostgreSQL. `purpose` "load" turns
+-- FK checks off (units load in any order) and, on PostgreSQL, synchronous
+-- commit (a lost tail is reloaded by --resume, since the unit's record is
+-- lost with it).
 function M.setup_session(con, c, purpose)
   if c.pg then
     con:query("SET search_path TO " .. c.schema)
@@ -489,7 +489,7 @@ function M.error_text(err)
   return (tostring(err):gsub("^[^:]*%.lua:%d+: ", ""))
 end
 
--- ---- bookkeeping (tpcc.md §3.1) --------------------------------------------------
+-- ---- bookkeeping (tpcc_meta, tpcc_load_units) -----------------------------------
 
 -- True when the catalog has `name`: kind "table" (in --pgsql-schema /
 -- the database) or "index" (of table `tbl`).

@@ -1,7 +1,7 @@
--- bmk tpcc: `prepare` (tpcc.md §4.4, §4.5): the schema, a parallel load
--- by units drained from one queue by all --threads, progress lines with
--- rows/s per table and an ETA, indexes and foreign keys after the load,
--- ANALYZE, the stored procedures, and --resume / --force.
+-- bmk tpcc: `prepare`: the schema, a parallel load by units drained from
+-- one queue by all --threads, progress lines with rows/s per table and an
+-- ETA, indexes and foreign keys after the load, ANALYZE, the stored
+-- procedures, and --resume / --force.
 --
 -- Rows come from the C generator (src/core/sb_tpcc_gen.c) straight into
 -- a buffer and are shipped by a *sink*: the insert sink (multi-row INSERT
@@ -76,7 +76,7 @@ local function unit_key(set, w, d)
   return set * 100000000 + w * 100 + (d + 1)
 end
 
--- Deletes whatever rows unit (set, w, d) may have loaded (key ranges, §4.5).
+-- Deletes whatever rows unit (set, w, d) may have loaded, by key range.
 local function delete_unit_rows(con, c, set, w, d)
   if d < 0 then
     con:query("DELETE FROM item" .. set)
@@ -181,8 +181,8 @@ function LoadSink:send(g, t, set)
   return n
 end
 
--- The sink of --load-method: the fast path (copy / infile, the default on
--- PostgreSQL as tpcc.md §4.5 has it) or multi-row INSERTs.
+-- The sink of --load-method: the fast path (copy / infile; COPY is the
+-- default on PostgreSQL) or multi-row INSERTs.
 local function new_sink(con, c)
   if c.load_method == "copy" then
     if con ~= nil and not C.db_load_supported(con) then

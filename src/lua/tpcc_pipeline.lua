@@ -1,4 +1,4 @@
--- bmk tpcc: `--tpcc-mode=pipeline` (PostgreSQL, tpcc.md §6 (d)). The
+-- bmk tpcc: `--tpcc-mode=pipeline` (PostgreSQL). The
 -- statements of a transaction go to the server in libpq pipeline batches
 -- (db_pipeline_* of the SQL layer): dependencies move into SQL (UPDATE
 -- ... RETURNING, INSERT ... SELECT, the by-name customer as a LIMIT/OFFSET

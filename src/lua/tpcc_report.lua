@@ -1,4 +1,4 @@
--- bmk tpcc: what `run` prints beyond sysbench's report (tpcc.md §8):
+-- bmk tpcc: what `run` prints beyond sysbench's report:
 -- the banner, the per-interval tpcc and per-type lines, the measured
 -- interval's samples (schema NOPM, server TPM), the end-of-run blocks
 -- (HammerDB xtprof-style table, client TPM per type, errors by code, the

@@ -1,9 +1,9 @@
--- bmk tpcc: `run` (tpcc.md §5, §7): the session (home warehouse, own
--- random stream, deck of transaction types), the inputs of each type,
--- one business transaction per event with retries and error accounting,
--- keying and thinking times, and the client-side counters behind NOPM and
--- the audit. The SQL of each mode lives in tpcc_txn.lua (ps, text),
--- tpcc_sp.lua (sp) and tpcc_pipeline.lua (pipeline).
+-- bmk tpcc: `run`: the session (home warehouse, own random stream, deck of
+-- transaction types), the inputs of each type, one business transaction per
+-- event with retries and error accounting, keying and thinking times, and
+-- the client-side counters behind NOPM and the audit. The SQL of each mode
+-- lives in tpcc_txn.lua (ps, text), tpcc_sp.lua (sp) and tpcc_pipeline.lua
+-- (pipeline).
 
 local common = require("tpcc_common")
 local ffi = common.ffi
@@ -28,7 +28,7 @@ function M.ck(code, t, k) return M.CODE_BASE + (code * 8 + t) * 3 + k end
 -- Shared slots set by init() for the sessions: the run's NURand constants.
 local SLOT_C_LAST, SLOT_C_ID, SLOT_C_ITEM, SLOT_C_LOAD = 10, 11, 12, 13
 
--- Keying times and mean think times, seconds (tpcc.md §7.2); purge as
+-- Keying times and mean think times, seconds (TPC-C clause 5.2.5.7); purge as
 -- Delivery.
 M.KEYING = { 18, 3, 2, 2, 2, 2 }
 M.THINK = { 12, 12, 10, 5, 5, 5 }
@@ -72,7 +72,7 @@ local function build_deck(c)
 end
 M.build_deck = build_deck
 
--- Home (set, warehouse, district) of session k of K (tpcc.md §7.3).
+-- Home (set, warehouse, district) of session k of K (--home-assign).
 function M.home(c, k, r)
   if c.home_assign == "random" then
     return tonumber(C.sb_tpcc_rand(r, 1, c.tables)), tonumber(C.sb_tpcc_rand(r, 1, c.scale)),
@@ -147,7 +147,7 @@ local function next_type()
 end
 M.next_type = function() return next_type() end
 
--- ---- inputs (tpcc.md §5.2-5.7) ---------------------------------------------------------
+-- ---- inputs (TPC-C clauses 2.4.1-2.8.1; purge is bmk's) ------------------------------
 
 local rand, nurand = C.sb_tpcc_rand, C.sb_tpcc_nurand
 
@@ -272,8 +272,10 @@ local function code_id(code)
 end
 
 -- After an error: exactly one ROLLBACK, and only while a transaction is
--- open (tpcc.md §5.8). The PostgreSQL driver has already rolled back for
--- the errors of its ignore list; a lost connection has no transaction.
+-- open (a second one, as sysbench-tpcc sends, makes PostgreSQL warn "no
+-- transaction in progress"). The PostgreSQL driver has already rolled
+-- back for the errors of its ignore list; a lost connection has no
+-- transaction.
 local function rollback_after(e)
   local lost = (S.pg and (e.state:sub(1, 2) == "08" or e.state:sub(1, 3) == "57P"))
     or (not S.pg and LOST_MY[e.code])
@@ -461,8 +463,8 @@ local function run_constants(c, c_load)
   return last, id, item
 end
 
--- Checks the schema against the options (tpcc.md §2.4, §3.1). Returns
--- tpcc_meta (nil for a schema sysbench-tpcc built).
+-- Checks the schema against the options (the choices prepare recorded).
+-- Returns tpcc_meta (nil for a schema sysbench-tpcc built).
 function M.check_schema(con, c, command)
   if common.count_tables(con, c) == 0 then
     common.fail("no tpcc tables in %s: run `bmk tpcc ... prepare` first",

@@ -1,11 +1,11 @@
--- bmk tpcc: schema (tpcc.md §3): tables, keys, secondary indexes,
+-- bmk tpcc: schema (sysbench-tpcc's names): tables, keys, secondary indexes,
 -- foreign keys, partitioning, the bookkeeping tables, and cleanup.
 
 local common = require("tpcc_common")
 
 local M = {}
 
--- Column types per database (§3.2 aliases).
+-- Column types per database (the TINY, WID, DT aliases).
 local function types(c)
   if c.pg then
     return { TINY = "smallint", WID = "smallint", DT = "timestamp" }
@@ -14,7 +14,8 @@ local function types(c)
 end
 
 -- Column definitions per table, with {T}-style aliases resolved by
--- `expand`. The NULL/DEFAULT variant changes two columns (§3.4).
+-- `expand`. The NULL/DEFAULT variant changes two columns
+-- (o_carrier_id, ol_delivery_d).
 local COLUMNS = {
   warehouse = [[w_id {WID} NOT NULL, w_name varchar(10), w_street_1 varchar(20),
   w_street_2 varchar(20), w_city varchar(20), w_state char(2), w_zip char(9),
@@ -64,7 +65,7 @@ local function expand(c, text)
   return (text:gsub("{(%u+)}", t))
 end
 
--- MySQL's table suffix: engine, --mysql-table-options, compression (§3.2).
+-- MySQL's table suffix: engine, --mysql-table-options, compression.
 local function mysql_suffix(c)
   local s = "/*! ENGINE=" .. c.engine .. " */"
   if c.table_options ~= "" then s = s .. " " .. c.table_options end
@@ -102,7 +103,7 @@ function M.create_sql(c, name, n)
   return { body }
 end
 
--- Secondary indexes of set n: {name, table, columns} (§3.3).
+-- Secondary indexes of set n: {name, table, columns}, sysbench-tpcc's names.
 function M.indexes(c, n)
   local out = {
     { "idx_customer" .. n, "customer" .. n, "c_w_id, c_d_id, c_last, c_first" },
@@ -117,7 +118,7 @@ function M.indexes(c, n)
   return out
 end
 
--- Foreign keys of set n (§3.3), sysbench-tpcc's names:
+-- Foreign keys of set n, sysbench-tpcc's names:
 -- {name, table, columns, referenced table, referenced columns}.
 function M.foreign_keys(c, n)
   if c.use_fk ~= 1 then return {} end
@@ -170,7 +171,7 @@ function M.add_foreign_keys(con, c, n)
   end
 end
 
--- The bookkeeping tables (§3.1).
+-- The bookkeeping tables: prepare's choices and finished load units.
 function M.create_meta(con, c)
   local dt = c.pg and "timestamp(3)" or "datetime(3)"
   con:query("CREATE TABLE tpcc_meta (k varchar(64) NOT NULL, v varchar(1024), PRIMARY KEY (k))")

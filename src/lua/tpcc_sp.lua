@@ -1,4 +1,4 @@
--- bmk tpcc: `--tpcc-mode=sp` (tpcc.md §6 (c)): the stored procedures
+-- bmk tpcc: `--tpcc-mode=sp`: the stored procedures
 -- are created by `prepare` and by `bmk tpcc procs`, and each business
 -- transaction is one call with every input generated on the client. The
 -- bodies: tpcc_sp_mysql.lua, tpcc_sp_pgsql.lua. Purge has no procedure:

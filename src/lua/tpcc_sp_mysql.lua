@@ -1,11 +1,11 @@
--- bmk tpcc: MySQL/MariaDB stored procedures of `--tpcc-mode=sp`
--- (tpcc.md §6 (c)). NEWORD<N>, PAYMENT<N>, OSTAT<N>, DELIVERY<N> and
--- SLEV<N> run §5's statements with the same locks, relative updates and
--- outcomes inside START TRANSACTION ... COMMIT and end with one result
--- set (status, detail), so one CALL is one round trip. Inputs come from
--- the client: the New-Order lines as comma-separated lists, amounts in
--- cents. An SQL error rolls back and is re-raised to the client (EXIT
--- handler + RESIGNAL), so deadlocks reach it with their own code.
+-- bmk tpcc: MySQL/MariaDB stored procedures of `--tpcc-mode=sp` (HammerDB's
+-- approach). NEWORD<N>, PAYMENT<N>, OSTAT<N>, DELIVERY<N> and SLEV<N> run
+-- tpcc_txn.lua's statements with the same locks, relative updates and
+-- outcomes inside START TRANSACTION ... COMMIT and end with one result set
+-- (status, detail), so one CALL is one round trip. Inputs come from the
+-- client: the New-Order lines as comma-separated lists, amounts in cents.
+-- An SQL error rolls back and is re-raised to the client (EXIT handler +
+-- RESIGNAL), so deadlocks reach it with their own code.
 --
 -- --for-update, --force-primary and the NULL/DEFAULT variant are fixed
 -- when the procedures are created (recorded in tpcc_meta.proc_options).

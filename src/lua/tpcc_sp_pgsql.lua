@@ -1,4 +1,4 @@
--- bmk tpcc: PostgreSQL routines of `--tpcc-mode=sp` (tpcc.md §6 (c)).
+-- bmk tpcc: PostgreSQL routines of `--tpcc-mode=sp`.
 --
 -- Procedures (PostgreSQL 11+), the default: neword<N>, payment<N>,
 -- ostat<N>, delivery<N>, slev<N>, called with CALL in autocommit; they

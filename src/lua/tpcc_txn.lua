@@ -1,4 +1,4 @@
--- bmk tpcc: the five transactions and purge as client SQL (tpcc.md §5),
+-- bmk tpcc: the five transactions and purge as client SQL,
 -- `--tpcc-mode=ps` (server-side prepared statements, prepared once per
 -- connection and set) and `text` (the same statements as literal SQL).
 --
@@ -68,7 +68,7 @@ function SQL.new_order(S, n)
   local fu1 = c.for_update >= 1 and " FOR UPDATE" or ""
   local carrier = c.null_variant and "NULL" or "DEFAULT"
   -- DEFAULT variant: the DEFAULT keyword in text mode, the column left
-  -- out with prepared statements (tpcc.md §3.4).
+  -- out with prepared statements.
   local no4, no9
   if S.text or c.null_variant then
     no4 = "INSERT INTO orders%d (o_id,o_d_id,o_w_id,o_c_id,o_entry_d,o_carrier_id,o_ol_cnt," ..
@@ -276,7 +276,7 @@ end
 
 M.col_int, M.col_fixed, M.col_str = col_int, col_fixed, col_str
 
--- Row number ceil(n/2) (1-based) of a by-name result (tpcc.md §5.3 P5).
+-- Row number ceil(n/2) (1-based) of a by-name result (TPC-C clause 2.5.2.2).
 local function middle_row(S, rs)
   local n = tonumber(db_result_nrows(rs))
   if n == 0 then
@@ -324,7 +324,7 @@ M.TX = TX
 
 local dist_buf = ffi.new("char[25]")
 
--- New-Order (§5.2).
+-- New-Order (TPC-C clause 2.4).
 function TX.new_order(S, I)
   local t = stmts(S, "new_order", I.set)
   local w, d = I.w, I.d
@@ -375,7 +375,7 @@ function TX.new_order(S, I)
     set_int(no8, 0, qty); set_int(no8, 1, qty); set_int(no8, 2, qty); set_int(no8, 3, qty)
     set_int(no8, 4, sw ~= w and 1 or 0); set_int(no8, 5, i_id); set_int(no8, 6, sw)
     ex(S, no8)
-    local amount = qty * price          -- cents, exact (spec 2.4.2.2)
+    local amount = qty * price          -- cents, exact (TPC-C clause 2.4.2.2)
     total = total + amount
     set_int(no9, 0, o_id); set_int(no9, 1, d); set_int(no9, 2, w); set_int(no9, 3, k)
     set_int(no9, 4, i_id); set_int(no9, 5, sw); set_int(no9, 6, qty); set_int(no9, 7, amount)
@@ -384,12 +384,13 @@ function TX.new_order(S, I)
     I.brand = brand
   end
   commit(S)
-  -- The order total is shown to the terminal, never stored (spec 2.4.2.2).
+  -- The order total is shown to the terminal, never stored (TPC-C
+  -- clause 2.4.2.2).
   I.total = total * (10000 - disc) * (10000 + w_tax + d_tax) / 1e10
   return "c"
 end
 
--- Payment (§5.3).
+-- Payment (TPC-C clause 2.5).
 function TX.payment(S, I)
   local t = stmts(S, "payment", I.set)
   local w, d, cw, cd = I.w, I.d, I.c_w, I.c_d
@@ -439,7 +440,7 @@ function TX.payment(S, I)
   return "c"
 end
 
--- Order-Status (§5.4, read-only). OS3 reads the order OS2 found.
+-- Order-Status (TPC-C clause 2.6, read-only). OS3 reads the order OS2 found.
 function TX.order_status(S, I)
   local t = stmts(S, "order_status", I.set)
   local w, d = I.w, I.d
@@ -466,7 +467,8 @@ function TX.order_status(S, I)
   return "c"
 end
 
--- Delivery (§5.5): districts 1..10, an empty one is skipped and counted.
+-- Delivery (TPC-C clause 2.7): districts 1..10, an empty one is skipped
+-- and counted.
 function TX.delivery(S, I)
   local t = stmts(S, "delivery", I.set)
   local w = I.w
@@ -514,7 +516,8 @@ function TX.delivery(S, I)
   return "c"
 end
 
--- Stock-Level (§5.6, read-only), on the session's Stock-Level district.
+-- Stock-Level (TPC-C clause 2.8, read-only), on the session's Stock-Level
+-- district.
 function TX.stock_level(S, I)
   local t = stmts(S, "stock_level", I.set)
   local w, d = I.w, I.d
@@ -533,7 +536,8 @@ function TX.stock_level(S, I)
   return "c"
 end
 
--- Purge (§5.7): 10 small transactions, one per district of the warehouse.
+-- Purge (bmk's, not TPC-C's): 10 small transactions, one per district of
+-- the warehouse.
 function TX.purge(S, I)
   local t = stmts(S, "purge", I.set)
   local w = I.w

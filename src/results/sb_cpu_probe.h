@@ -1,8 +1,8 @@
 /*
- * What a set of processes costs the host, read from the kernel (issue 11,
- * item 2): the operating-system half of the server-cost measurement
- * (sb_server_cost.h is the other half: options, finding the server,
- * reports).
+ * What a set of processes costs the host, read from the kernel
+ * (docs/capacity.md): the operating-system half of the server-cost
+ * measurement (sb_server_cost.h is the other half: options, finding the
+ * server, reports).
  *
  *   - CPU time of process trees from /proc/PID/stat: a process's own user
  *     and system time (all its threads, dead ones included) plus cutime and

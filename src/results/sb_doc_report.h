@@ -1,6 +1,6 @@
 /*
  * Prints a --results document (typically a merged one) in the layout of
- * bmk's own report (sysbench-compat.md §6.3, §6.4): the interval lines
+ * bmk's own report: the interval lines
  * when the run had --report-interval, the final report (SQL statistics
  * when it used a database, throughput, latency with the --percentile and
  * --percentiles lines, thread fairness), the per-type table when several

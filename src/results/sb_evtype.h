@@ -1,5 +1,5 @@
 /*
- * Per-event-type statistics (issue 3, item 3).
+ * Per-event-type statistics (docs/results.md, "Event types").
  *
  * A script names the kind of the current event with
  * sysbench.event_type("new_order"); bmk then keeps, per type, the events,

@@ -1,5 +1,5 @@
 /*
- * `bmk report --html=FILE` (issue 11 item 5): one self-contained HTML page
+ * `bmk report --html=FILE` (docs/report.md): one self-contained HTML page
  * of charts from a set of --results documents, drawn by gnuplot (Debian
  * gnuplot-nox, SVG terminal) and embedded inline, so the page needs no
  * network access and no script:

@@ -1,7 +1,8 @@
 /*
- * Merging the result documents of runs that ran at the same time (issue
- * 11 item 6): the kit's sb11_MAX split, or one test driven from several
- * load hosts started on one SYNC file or at one time.
+ * Merging the result documents of runs that ran at the same time
+ * (`bmk report --merge`, docs/report.md): the kit's sb11_MAX split, or one
+ * test driven from several load hosts started on one SYNC file or at one
+ * time.
  *
  * The merged document has the --results layout (docs/results.md):
  *  - summary: counts summed; time = the longest run's measured time, so

@@ -1,5 +1,5 @@
 /*
- * Hardware instruction counts of a database server (issue 11, item 2): the
+ * Hardware instruction counts of a database server (server cost): the
  * seed's `perf stat -e instructions:u`, done with perf_event_open.
  *
  * A process tree gets one counter per thread that exists when counting

@@ -1,6 +1,6 @@
 /*
  * Statistics snapshots and the sysbench report layouts
- * (sysbench-compat.md §6.3 interval lines, §6.4 final report).
+ * (sysbench 1.1's interval lines and final report).
  * Pure formatting: functions write to a FILE and keep no state, so they are
  * thread-safe and unit-testable.
  */
@@ -15,7 +15,7 @@
 
 #define SB_MAX_PERCENTILES 32
 
-/* One event type's numbers for the per-type table (issue 3) and the
+/* One event type's numbers for the per-type table and the
    report hooks' stat.types. Latencies in seconds; `sum` is the total
    latency of the type's events, `stddev` from its histogram. */
 typedef struct {

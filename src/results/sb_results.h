@@ -1,5 +1,5 @@
 /*
- * Machine-readable results (issue 3, item 5): the --results JSON document
+ * Machine-readable results: the --results JSON document
  * and the --hdr-log HdrHistogram interval log.
  *
  * The JSON document (schema: docs/results.schema.json, described in

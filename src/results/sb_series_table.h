@@ -1,5 +1,5 @@
 /*
- * The series table (issue 11 item 4): one row per run, one table per
+ * The series table (docs/report.md): one row per run, one table per
  * series, built from --results documents (bmk series prints it at its
  * end, bmk report FILE.json... from any set of files, the HTML report
  * charts it).

@@ -1,5 +1,5 @@
 /*
- * Server cost per transaction (issue 11, item 2).
+ * Server cost per transaction (docs/capacity.md).
  *
  * Over the engine's measured window (from the start line, where the
  * workers wait after thread_init, to the end line after their last event;

@@ -1,5 +1,5 @@
 /*
- * Results reconciled with the server (issue 3, item 4).
+ * Results reconciled with the server (docs/results.md).
  *
  * Around the measured run bmk reads the server's own counters through the
  * script's driver on a separate connection, so the report can put the
@@ -50,7 +50,7 @@ typedef enum {
   SB_SRV_ROWS_READ, SB_SRV_ROWS_FETCHED, SB_SRV_ROWS_INSERTED,
   SB_SRV_ROWS_UPDATED, SB_SRV_ROWS_DELETED,
   SB_SRV_AUTOVACUUM,              /* PostgreSQL: autovacuum + autoanalyze runs */
-  /* redo / WAL and data-file writes (issue 11; present only when the
+  /* redo / WAL and data-file writes (DBL table; present only when the
      server has them, see has[]) */
   SB_SRV_REDO_BYTES,              /* Innodb_os_log_written / wal_bytes */
   SB_SRV_REDO_WRITES,             /* Innodb_log_writes / wal_write */
@@ -117,7 +117,7 @@ void sb_server_stats_close(void);
 
 /*
  * The server's transaction counter, for workloads that report
- * transactions per minute from it (tpcc's TPM, tpcc.md §8.3): MySQL
+ * transactions per minute from it (tpcc's TPM, as HammerDB's): MySQL
  * Com_commit + Com_rollback (server-wide); PostgreSQL xact_commit +
  * xact_rollback of all databases (all_dbs) or of the current one.
  * which = 0 reads it now on the sampler's connection (PostgreSQL's

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Built-in tests cpu, memory, threads, mutex, fileio (sysbench-compat.md §8,
-# issue 10 item 12): help texts, whole outputs compared with sysbench 1.1's
+# Built-in tests cpu, memory, threads, mutex, fileio (sysbench's src/tests/):
+# help texts, whole outputs compared with sysbench 1.1's
 # layout apart from numbers (norm), exact counts from --results, fileio
 # prepare/run/cleanup effects, errors, async I/O through Linux AIO.
 set -u

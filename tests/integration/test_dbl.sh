@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# DBL load tests and what they are built from (issue 11, item 1): workload
+# DBL load tests and what they are built from (docs/capacity.md): workload
 # metrics (sysbench.metric, no database), the fast load API (COPY FROM
 # STDIN / LOAD DATA LOCAL INFILE: escaping, NULL, errors, counting),
 # `bmk dbl` on MariaDB and PostgreSQL (rows/transactions in the exact ratio

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# sysbench 1.1 drop-in details (issue 10): each check compares bmk's exact
-# output with what sysbench 1.1 prints for the same command. The sysbench
-# source each expectation comes from is named beside it (files of
+# sysbench 1.1 drop-in details, numbered "item N" below: each check compares
+# bmk's exact output with what sysbench 1.1 prints for the same command. The
+# sysbench source each expectation comes from is named beside it (files of
 # akopytov/sysbench: src/lua/internal/*.lua, src/sb_*.c, src/db_driver.c,
 # src/drivers/*/drv_*.c, tests/t/*.t).
 set -u

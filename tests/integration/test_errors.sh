@@ -108,7 +108,8 @@ done
 
 # A lost connection being re-established (ignorable lost errors) gives one
 # WARNING per thread naming the retry and its back-off and one line when it
-# is back, not the connect FATAL lines at every attempt (issue 10, item 13).
+# is back, not the connect FATAL lines at every attempt (test_dropin.sh,
+# item 13).
 # The server refuses the reconnects for a while: the account is locked
 # (MySQL) or may not log in (PostgreSQL) when its sessions are killed.
 lock() {  # db on|off

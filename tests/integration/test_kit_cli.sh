@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# `bmk kit` (bmk-kit.md §2-§4, §8, §10, §11): the default catalogue, the
-# names of §4.3 and their options (through `bmk kit explain`), name and
-# usage errors, K sizes, passwords, and — on MariaDB and PostgreSQL — the
-# launcher: create/prepare/cleanup, the sb11_MAX split with its SYNC-file
-# start, a user --sync-file, and a generated script. The kit workloads are
-# written elsewhere, so the runs use the test-only hook BMK_KIT_WORKLOAD
-# with tests/integration/kit/kit_probe.lua.
+# `bmk kit` (docs/kit.md): the default catalogue, the names BMK-kit's
+# documentation uses verbatim and their options (through `bmk kit explain`),
+# name and usage errors, K sizes, passwords, and — on MariaDB and
+# PostgreSQL — the launcher: create/prepare/cleanup, the sb11_MAX split with
+# its SYNC-file start, a user --sync-file, and a generated script. The kit
+# workloads are written elsewhere, so the runs use the test-only hook
+# BMK_KIT_WORKLOAD with tests/integration/kit/kit_probe.lua.
 set -u
 source "$(dirname "$0")/lib.sh"
 cd "$WORK" || exit 1
@@ -52,9 +52,9 @@ for n in $DOC_NAMES; do
     for s in 50M 500M; do m=${n/_10M_/_${s}_}; [ -x "$H/sb_exec/$m" ] || missing="$missing $m"; done ;;
   esac
 done
-assert_eq "generate: every §4.3 name (and 50M/500M OLTP twins) exists" "" "$missing"
+assert_eq "generate: every name of the kit's catalogue (and 50M/500M OLTP twins) exists" "" "$missing"
 
-# ---- §4.3 names: explain lines carry the documented options ------------------
+# ---- BMK-kit's own names: explain lines carry the documented options ---------
 export BMK_HOME=$H
 RUN="--threads=64 --time=300 --events=0 --forced-shutdown=1 --thread-init-timeout=0"
 CONN="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=3306 --mysql-user=sbtest --mysql-db=sbtest --mysql-ssl=disabled"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The kit's dbSTRESS workload (BMK/sb_exec/lua/kit_dbstress.lua,
-# bmk-kit.md §9) on MariaDB and PostgreSQL: create + parallel prepare (row
-# counts, byte-exact rows, indexes, refusal to overwrite), exact per-event
-# r/w/o of the standard scenarios with --events and one thread, HISTORY
-# size kept by DELETE+INSERT, multi-set data, warmup, cleanup.
+# docs/kit-dbstress.md) on MariaDB and PostgreSQL: create + parallel prepare
+# (row counts, byte-exact rows, indexes, refusal to overwrite), exact
+# per-event r/w/o of the standard scenarios with --events and one thread,
+# HISTORY size kept by DELETE+INSERT, multi-set data, warmup, cleanup.
 set -u
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"

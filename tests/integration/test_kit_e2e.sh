@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The kit end to end (bmk-kit.md §2-§9, §11) on MariaDB and PostgreSQL:
+# The kit end to end (docs/kit.md) on MariaDB and PostgreSQL:
 # `bmk kit generate --sizes=10K` into a temporary BMK_HOME whose .bench
 # points at the sandbox, then the generated sb_exec scripts themselves
 # (`bash <script> <users> <seconds> [options]`) with the real kit_oltp.lua

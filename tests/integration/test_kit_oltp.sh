@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The kit OLTP workload BMK/sb_exec/lua/kit_oltp.lua on MariaDB and
-# PostgreSQL (bmk-kit.md §5, §6, §7): create/prepare (schema, rows, ids,
+# PostgreSQL (docs/kit-oltp.md): create/prepare (schema, rows, ids,
 # load modes, refusal of existing tables), exact per-event query mix of the
 # kit's statement sets, the reconnect workload, and the SQL that options
 # produce as seen by the server (MariaDB general log, PostgreSQL
@@ -202,7 +202,7 @@ EOS
   run_bmk "$KIT" $O --statements=point --point-selects=1 --sleep-before-commit=30000 $TS --events=3 run
   check "$db sleep-before-commit 30 ms (min $(report_value "min:" "$OUT") ms)" awk "BEGIN{exit !($(report_value "min:" "$OUT") >= 30)}"
 
-  # ---- reconnect workload (§7) ---------------------------------------------------
+  # ---- reconnect workload -------------------------------------------------------
   if [ $db = mysql ]; then c0=$(mysql_q "SHOW GLOBAL STATUS LIKE 'Connections'" | awk '{print $2}'); fi
   run_bmk "$KIT" $O --statements=point --point-selects=1 --reconnect-event=on --skip-trx=on $R
   assert_eq "$db reconnect notrx: reconnects == transactions" "20/0/0/20/0/20" "$(mix)"
@@ -331,7 +331,7 @@ EOS
   done
   log_off $db
 
-  # ---- user-to-table attribution (§5.1) ---------------------------------------
+  # ---- user-to-table attribution: each user stays on its own table -----------
   k1=$(q $db 'SELECT SUM(k) FROM sbtest1'); k2=$(q $db 'SELECT SUM(k) FROM sbtest2')
   run_bmk "$KIT" $O --statements=index_update --thread-offset=1 --threads-total=2 $TS --events=20 --skip-trx=on run
   assert_eq "$db global thread 1 of 2 uses only sbtest2" "0 20" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every bundled OLTP workload on MariaDB and PostgreSQL: prepare (schema,
 # rows, indexes, messages), exact per-event query mix with --events, zero
-# errors, option variants, cleanup (sysbench-compat.md §7, §9 item 22).
+# errors, option variants, cleanup, as sysbench's oltp_*.lua scripts do.
 set -u
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Capacity runs (issue 11 items 4-6): `bmk series` (steps, series id, one
+# Capacity runs (docs/report.md): `bmk series` (steps, series id, one
 # table, --reset=checkpoint, Ctrl-C), `bmk report` (the same table from
 # the files; server cost and DBL columns from fixtures), `--merge` of a
 # 2-process split (counts equal the single-process totals, p95 equals the

@@ -2,7 +2,7 @@
 # The sysbench.sql Lua API on both servers: bind types, NULLs, query_row,
 # rows from prepared SELECTs, several connections per thread, counting,
 # ignorable errors and hooks, misuse ALERTs, bulk insert limits, reconnects
-# (sysbench-compat.md §5.5, §9 items 18-21).
+# (as in sysbench 1.1).
 set -u
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"

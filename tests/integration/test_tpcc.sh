@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# bmk tpcc, schema and load (docs/tpcc.md; tpcc.md §3, §4, §9.1, §11 items
-# 1-3, 6-14, 37): bad input, the kit's Prepare script with size overrides
-# (--scale=2), exact cardinalities and population rules, keys, indexes and
-# FKs, parallel load, prepare idempotence and refusals, check on a fresh
-# and on a corrupted schema, and a NULL-variant, partitioned schema without
-# FKs or FK indexes, killed mid-load and resumed: its data equals the main
-# schema's warehouse 1 (same seed, another thread count and scale: every
-# unit has its own stream), then cleanup.
+# bmk tpcc, schema and load (docs/tpcc.md): bad input, the kit's Prepare
+# script with size overrides (--scale=2), exact cardinalities and population
+# rules, keys, indexes and FKs, parallel load, prepare idempotence and
+# refusals, check on a fresh and on a corrupted schema, and a NULL-variant,
+# partitioned schema without FKs or FK indexes, killed mid-load and resumed:
+# its data equals the main schema's warehouse 1 (same seed, another thread
+# count and scale: every unit has its own stream), then cleanup.
 #
 # The main schema (sbtest database / public schema, DEFAULT variant,
 # --scale=2, seed 42) is left for test_tpcc_run.sh, which reuses it; the
@@ -91,7 +90,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_match "$db: summary per table" "$OUT" '^  order_line +[0-9]+ +[0-9.]+ +[0-9]+$'
   assert_contains "$db: summary index/FK times" "$OUT" "secondary indexes"
 
-  # cardinalities (§4.1)
+  # cardinalities per warehouse and per set
   for t in "warehouse 2" "district 20" "customer 60000" "history 60000" "orders 60000" \
            "new_orders 18000" "stock 200000" "item 100000"; do
     set -- $t
@@ -101,7 +100,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     "$(q $db 'SELECT SUM(o_ol_cnt) FROM orders1' )" "$(q $db 'SELECT COUNT(*) FROM order_line1' )"
   assert_eq "$db: per warehouse: 10 districts, 30000 customers, 100000 stock" "10 30000 100000" \
     "$(q $db "SELECT (SELECT COUNT(*) FROM district1 WHERE d_w_id=2), (SELECT COUNT(*) FROM customer1 WHERE c_w_id=2), (SELECT COUNT(*) FROM stock1 WHERE s_w_id=2)"  | tr '\t|' '  ')"
-  # population rules (§4.3)
+  # population rules (TPC-C clause 4.3.3.1)
   assert_eq "$db: exactly 10% ORIGINAL in item and in each warehouse's stock" "10000 10000 10000" \
     "$(q $db "SELECT (SELECT COUNT(*) FROM item1 WHERE i_data LIKE '%ORIGINAL%'), (SELECT COUNT(*) FROM stock1 WHERE s_w_id=1 AND s_data LIKE '%ORIGINAL%'), (SELECT COUNT(*) FROM stock1 WHERE s_w_id=2 AND s_data LIKE '%ORIGINAL%')"  | tr '\t|' '  ')"
   assert_eq "$db: exactly 300 BC customers in every district" 0 \
@@ -116,7 +115,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     "$(q $db "SELECT COUNT(*) FROM order_line1 WHERE (ol_o_id < 2101 AND ol_amount <> 0) OR (ol_o_id >= 2101 AND ol_amount = 0)" )"
   assert_eq "$db: taxes 0..0.2, discounts 0..0.5, s_quantity 10..100" "1 1 1" \
     "$(q $db "SELECT (SELECT CASE WHEN MIN(w_tax) >= 0 AND MAX(d_tax) <= 0.2 AND MAX(w_tax) <= 0.2 THEN 1 ELSE 0 END FROM warehouse1, district1), (SELECT CASE WHEN MIN(c_discount) >= 0 AND MAX(c_discount) <= 0.5 THEN 1 ELSE 0 END FROM customer1), (SELECT CASE WHEN MIN(s_quantity) = 10 AND MAX(s_quantity) = 100 THEN 1 ELSE 0 END FROM stock1)"  | tr '\t|' '  ')"
-  # DEFAULT variant (§3.4): NOT NULL sentinel columns
+  # DEFAULT variant: NOT NULL sentinel columns
   if [ $db = mysql ]; then
     nn=$(q mysql "SELECT CONCAT(is_nullable, ' ', column_default) FROM information_schema.columns WHERE table_schema='sbtest' AND table_name='orders1' AND column_name='o_carrier_id'")
     assert_eq "$db: o_carrier_id NOT NULL DEFAULT 0" "NO 0" "$nn"
@@ -126,7 +125,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   fi
   assert_eq "$db: undelivered orders and lines carry the sentinels" "18000 0" \
     "$(q $db "SELECT (SELECT COUNT(*) FROM orders1 WHERE o_carrier_id = 0), (SELECT COUNT(*) FROM order_line1 WHERE (ol_delivery_d = '2000-01-01 00:00:00') <> (ol_o_id >= 2101))" | tr '\t|' '  ')"
-  # keys, indexes and FKs for --use-fk=1 (§3.3)
+  # keys, indexes and FKs for --use-fk=1 (sysbench-tpcc's names)
   main=$([ $db = mysql ] && echo sbtest || echo public)
   set -- $(schema_facts $db $main)
   ix=$1 fk=$2
@@ -157,7 +156,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: other options: exit 1" 1 "$RC"
   assert_contains "$db: other options: message" "$OUT" "prepared with other options: scale=2 (now 3)"
 
-  # ---- check (§9.1) ---------------------------------------------------------------
+  # ---- check (TPC-C clause 3.3.2) ------------------------------------------------
   run_bmk tpcc $O --scale=2 --force-null=0 --threads=2 check
   assert_eq "$db: fresh schema: 24 PASSED, exit 0" "0 24 0" \
     "$RC $(printf '%s\n' "$OUT" | grep -c 'PASSED$') $(printf '%s\n' "$OUT" | grep -c 'FAILED!!!')"

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# bmk tpcc, runs (docs/tpcc.md; tpcc.md §5-§9, §11 items 3, 5, 15, 17-27,
-# 29-32, 34, 36, 38, 39, 44): the kit's run scripts and the variant
+# bmk tpcc, runs (docs/tpcc.md): the kit's run scripts and the variant
 # refusal, every mode (ps, text, sp; pipeline on PostgreSQL) under
 # contention followed by `check`, one round trip per transaction in sp
 # mode, statement captures (--splittable, --for-update, --force-primary,
@@ -37,7 +36,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   [ $RC -ne 0 ] && run_bmk tpcc $O $T --threads=4 --force prepare
   assert_eq "$db: schema ready" 0 "$RC"
 
-  # ---- the kit's run scripts (bmk-kit.md §10) --------------------------------
+  # ---- the kit's run scripts (TPCC_<n>W names) --------------------------------
   K=$WORK/kit-$db
   kit_home $db "$K" TPCC_100W TPCC_100W-NULL
   OUT=$(BMK_HOME=$K timeout -k 5 60 bash "$K/sb_exec/sb11-TPCC_100W.sh" 4 2 --scale=2 --report-interval=1 2>&1)
@@ -90,7 +89,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: after all modes and lock levels: check exit 0, no FAILED" "0 0" \
     "$RC $(printf '%s\n' "$OUT" | grep -c 'FAILED!!!')"
   assert_contains "$db: check 11 N/A after Deliveries" "$OUT" "Check 11, warehouse: 1 N/A (a Delivery has run)"
-  # stock and customer counters follow the committed work (§5.2, §5.3)
+  # stock and customer counters follow the committed work (New-Order and Payment, TPC-C clauses 2.4, 2.5)
   assert_eq "$db: sum(s_ytd) = quantities of the new lines, s_order_cnt and s_remote_cnt agree" "0 0 0" \
     "$(q $db "SELECT (SELECT SUM(s_ytd) FROM stock1) - (SELECT COALESCE(SUM(ol_quantity),0) FROM order_line1 WHERE ol_o_id > 3000), (SELECT SUM(s_order_cnt) FROM stock1) - (SELECT COUNT(*) FROM order_line1 WHERE ol_o_id > 3000), (SELECT SUM(s_remote_cnt) FROM stock1) - (SELECT COUNT(*) FROM order_line1 WHERE ol_supply_w_id <> ol_w_id)" | tr '\t' ' ')"
   assert_eq "$db: c_payment_cnt = the customer's history rows" 0 \
@@ -132,7 +131,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   tpcc --tpcc-mode=text --db-debug=on --verbosity=5 --trx-debug=4 --events=1 run
   assert_not_contains "$db: --for-update=1: Delivery's orders select does not lock" "$OUT" "SELECT o_c_id FROM orders1 WHERE o_id=1 AND o_d_id=1 AND o_w_id=1 FOR UPDATE"
 
-  # ---- the intended rollback (§5.2, §5.8) --------------------------------------------
+  # ---- the intended rollback (1% of New-Orders) -----------------------------------------
   tpcc --trx-debug=1 --threads=1 --events=600 --trx-retry=on --rollback-as-error=on --rand-seed=3 run
   rb=$(pertype new_order 4)
   check "$db: New-Orders rolled back ($rb)" test "${rb:-0}" -gt 0
@@ -147,7 +146,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   tpcc --trx-debug=5 --events=5 run
   assert_eq "$db: --trx-debug=5 runs Stock-Level only" "stock_level " "$(printf '%s\n' "$OUT" | awk 'NF == 13 && $2 ~ /^[0-9]+$/ {print $1}' | tr '\n' ' ')"
 
-  # ---- the deck (§7.1) ---------------------------------------------------------------
+  # ---- the deck (45/43/4/4/4 per session) -----------------------------------------------------------
   tpcc --events=100 --rand-seed=16 run
   assert_eq "$db: one full deck = 45/43/4/4/4" "45 43 4 4 4" \
     "$(calls new_order) $(calls payment) $(calls order_status) $(calls delivery) $(calls stock_level)"
@@ -159,7 +158,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     "$(printf '%s\n' "$OUT" | grep -E '^  mix: .* FAIL$' | sed 's/ share .*/ share/; s/^  //' | tr '\n' '|' | sed 's/|$//')"
   assert_contains "$db: the audit fails" "$OUT" "Audit verdict: FAIL"
 
-  # ---- NURand constants fixed per run, recorded, delta rule (§4.2) --------------------
+  # ---- NURand constants fixed per run, recorded, delta rule (TPC-C 2.1.6.1) ----------------
   b=$(printf '%s\n' "$OUT" | sed -n 's/^tpcc: NURand constants C_LOAD \([0-9]*\), C_RUN (C_LAST) \([0-9]*\), C_ID \([0-9]*\), C_OL_I_ID \([0-9]*\).*/\1 \2 \3 \4/p')
   m=$(printf '%s\n' "$OUT" | sed -n 's/.*NURand C_LOAD \([0-9]*\) C_RUN \([0-9]*\) C_ID \([0-9]*\) C_OL_I_ID \([0-9]*\)$/\1 \2 \3 \4/p')
   assert_eq "$db: banner and manifest show the same constants" "$b" "$m"
@@ -170,7 +169,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_contains "$db: --nurand-c overrides" "$OUT" "C_RUN (C_LAST) $cl, C_ID 2, C_OL_I_ID 3"
   assert_contains "$db: --nurand-c delta breach warns" "$OUT" "breaks the delta rule"
 
-  # ---- keying and thinking (§7.2) ------------------------------------------------------
+  # ---- keying and thinking (TPC-C 5.2.5.7) ---------------------------------------------------
   tpcc --keying-thinking=on --kt-scale=0.01 --threads=2 --time=1 --audit-min-neworders=0 run
   assert_eq "$db: keying/thinking run exit 0" 0 "$RC"
   assert_match "$db: keying/thinking means shown, flagged for --kt-scale" "$OUT" 'keying/thinking means +[0-9.]+% \(x0.01\) .* FAIL$'
@@ -179,7 +178,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   tpcc --keying-thinking=on --rate=10 --time=1 run
   assert_contains "$db: keying/thinking excludes --rate" "$OUT" "exclude each other"
 
-  # ---- warehouse models (§7.3) -------------------------------------------------------------
+  # ---- warehouse models (home, all, random) ----------------------------------------------------------
   w2=$(next_o_sum 2)
   tpcc --trx-debug=1 --events=30 run
   assert_eq "$db: home: one session (home warehouse 1) leaves warehouse 2's districts alone" "$w2" "$(next_o_sum 2)"
@@ -204,7 +203,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_contains "$db --async-sessions=auto: a session per terminal" "$OUT" \
     "Virtual users: 20 on 2 worker threads (event loop)"
 
-  # ---- NOPM disagreement with another writer (§8.2) -------------------------------------
+  # ---- NOPM disagreement with another writer (agree within 2 x sessions) ----------------------------------
   "$BMK" tpcc $O $T --trx-debug=1 --time=3 run > "$WORK/dis.out" 2>&1 &
   pid=$!
   sleep 1.5
@@ -226,7 +225,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_match "$db: SIGINT: NOPM and the audit still printed" "$int" '^Audit verdict: '
   assert_match "$db: SIGINT: schema and client NOPM agree" "$int" '; agree \('
 
-  # ---- warmup excluded (§8.1) ------------------------------------------------------------
+  # ---- warmup excluded ------------------------------------------------------------------
   tpcc --threads=2 --warmup-time=1 --time=2 --tpcc-report=$WORK/r.csv --report-interval=1 run
   tr=$(report_value "transactions:" "$OUT")
   sum=$(printf '%s\n' "$OUT" | awk 'NF == 13 && $2 ~ /^[0-9]+$/ {s += $2} END {print s}')
@@ -242,7 +241,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_match "$db: --report_csv=yes: sysbench CSV lines" "$OUT" '^1,1,[0-9.]+,[0-9.]+,'
   assert_not_contains "$db: --report_csv=yes: no tpcc interval line" "$OUT" "] tpcc NOPM"
 
-  # ---- by-name: row ceil(n/2) of the rows ordered by c_first (§5.3), via PAYMENT ---------
+  # ---- by-name: row ceil(n/2) of the rows ordered by c_first (TPC-C 2.5.2.2), via PAYMENT ---------
   for n in 1 2 3 4 5 6; do
     for k in $(seq 1 $n); do
       q $db "UPDATE customer1 SET c_last='ZZFIX$n', c_first='F$((10 - k))' WHERE c_w_id=1 AND c_d_id=1 AND c_id=$((2000 + 10 * n + k))" >/dev/null
@@ -256,14 +255,14 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     assert_eq "$db: by-name with $n customer(s) takes row $(( (n + 1) / 2 ))" "$want" "$got"
   done
 
-  # ---- purge: checks 8, 9, 10, 12 N/A afterwards (§5.7, §9.1) ------------------------------
+  # ---- purge: checks 8, 9, 10, 12 N/A afterwards (TPC-C 3.3.2) ------------------------------
   tpcc --enable_purge=yes --mix=0,0,0,0,1 --purge-weight=9 --events=10 run
   check "$db: purge ran" test "$(calls purge)" -gt 0
   tpcc --threads=2 check
   assert_eq "$db: after purge: 8, 9, 10, 12 N/A, the rest pass" "0 4 0" \
     "$RC $(printf '%s\n' "$OUT" | grep -E -c 'Check (8|9|10|12), warehouse: 1 N/A \(purge has run\)') $(printf '%s\n' "$OUT" | grep -c 'FAILED!!!')"
 
-  # ---- Delivery skips an empty district and goes on (§5.5); last: deleting
+  # ---- Delivery skips an empty district and goes on (TPC-C 2.7); last: deleting
   # new orders breaks check 5 ---------------------------------------------------
   q $db "DELETE FROM new_orders1 WHERE no_w_id=1 AND no_d_id=1" >/dev/null
   before=$(q $db "SELECT COUNT(*) FROM new_orders1 WHERE no_w_id=1")
@@ -276,7 +275,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: cleanup" 0 "$RC"
 done
 
-# ---- Percona's sysbench-tpcc scripts, unmodified (tpcc.md §2.4, §11 item 4) ---
+# ---- Percona's sysbench-tpcc scripts, unmodified ---------------------------
 # Only when SYSBENCH_TPCC_DIR holds them (nothing is fetched): run from
 # their directory, in a database of their own.
 if [ -f "${SYSBENCH_TPCC_DIR:-}/tpcc.lua" ]; then
@@ -297,7 +296,7 @@ if [ -f "${SYSBENCH_TPCC_DIR:-}/tpcc.lua" ]; then
     if [ $db = mysql ]; then q mysql "DROP DATABASE sbtpcc" >/dev/null; else q pgsql "DROP DATABASE sbtpcc" >/dev/null; fi
   done
 else
-  echo "# sysbench-tpcc's own scripts: skipped (set SYSBENCH_TPCC_DIR to their directory)"
+  skip "sysbench-tpcc's own scripts run unmodified" "SYSBENCH_TPCC_DIR is not set (Percona's sysbench-tpcc is no Debian package: clone it and point SYSBENCH_TPCC_DIR at it)"
 fi
 
 assert_not_contains "no output says tpmC" "$(cat "$ALL_OUT")" "tpmC"

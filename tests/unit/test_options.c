@@ -1,4 +1,4 @@
-/* Unit tests: option parsing (sysbench-compat.md §2.2). */
+/* Unit tests: option parsing (sysbench 1.1's rules). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Unit tests: random number distributions (sysbench-compat.md §5.3). */
+/* Unit tests: random number distributions (sysbench 1.1's formulas). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

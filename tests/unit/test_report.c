@@ -1,4 +1,4 @@
-/* Unit tests: report layouts, byte for byte (sysbench-compat.md §6.3, §6.4). */
+/* Unit tests: report layouts, byte for byte (sysbench 1.1's). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Unit tests: TPC-C load rows (tpcc.md §4.1, §4.3, §4.4). */
+/* Unit tests: TPC-C load rows (TPC-C clause 4.3; same rows for one seed). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

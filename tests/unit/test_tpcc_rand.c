@@ -1,4 +1,4 @@
-/* Unit tests: TPC-C random primitives (tpcc.md §4.2, §5.1, §7.2). */
+/* Unit tests: TPC-C random primitives (TPC-C clauses 2.1.6, 4.3.2, 5.2.5.4). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -75,7 +75,7 @@ static void test_nurand_formula_and_bounds(void **state)
 
 /* NURand is non-uniform: with C fixed, the most frequent customer id is
    drawn far more often than the uniform share; re-drawing C per call (the
-   sysbench-tpcc bug, tpcc.md §5.9) flattens that. */
+   sysbench-tpcc bug) flattens that. */
 static void test_nurand_nonuniform_with_fixed_c(void **state)
 {
   (void) state;

@@ -1,5 +1,5 @@
 -- bmk kit: BMK-kit compatibility module for the SYNC_file start barrier
--- (bmk-kit.md §8, §6 "Module compatibility").
+-- (docs/kit.md).
 --
 -- The core options --sync-file/--sync-wait do the barrier for the whole
 -- process after every thread is connected; SYNC_wait() exists so that

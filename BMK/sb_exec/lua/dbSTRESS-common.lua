@@ -1,5 +1,5 @@
 -- bmk kit: BMK-kit compatibility module for dbSTRESS wrapper scripts
--- (bmk-kit.md §6 "Module compatibility", §9).
+-- (docs/kit-dbstress.md).
 --
 -- A wrapper written for BMK-kit does `require("dbSTRESS-common")` and
 -- defines its own event(); this module gives it the kit's options,
@@ -13,8 +13,8 @@
 local run = require("kit_dbstress_run")
 run.install(false)
 
--- ops: the per-thread event counter (§9.5). dbstress_event() increments
--- it; a wrapper with its own event() increments it itself.
+-- ops: the per-thread event counter (drives --rw-ratio). dbstress_event()
+-- increments it; a wrapper with its own event() increments it itself.
 ops = ops or 0
 
 -- prepare_SEL1() / prepare_SEL2() / prepare_UPDATE() / prepare_INSDEL():
@@ -48,5 +48,5 @@ function get_ref() return run.get_ref() end
 function begin() run.begin() end
 function commit() run.commit() end
 
--- dbstress_event(): the kit's whole event (§9.5), incrementing ops.
+-- dbstress_event(): the kit's whole event, incrementing ops.
 function dbstress_event() run.event() end

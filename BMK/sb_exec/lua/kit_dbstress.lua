@@ -1,4 +1,4 @@
--- bmk kit workload: dbSTRESS (bmk-kit.md §9).
+-- bmk kit workload: dbSTRESS (docs/kit-dbstress.md).
 --
 --   bmk <dir>/kit_dbstress.lua [options] create|prepare|run|warmup|prewarm|cleanup
 --

@@ -1,5 +1,5 @@
 -- bmk kit, dbSTRESS: schema, data and the data-set commands create,
--- prepare, warmup/prewarm and cleanup (bmk-kit.md §9.1, §9.2, §9.6, §5.2).
+-- prepare, warmup/prewarm and cleanup (docs/kit-dbstress.md).
 
 local opts = require("kit_dbstress_opts")
 
@@ -16,7 +16,7 @@ local function connect()
   return drv, con
 end
 
--- ---- schema (§9.1) -------------------------------------------------------------
+-- ---- schema ------------------------------------------------------------------
 
 -- Text after the column list: ENGINE and table options on MySQL, nothing
 -- on PostgreSQL.
@@ -68,7 +68,7 @@ end
 
 local table_exists = require("mysql_common").table_exists
 
--- ---- data (§9.2) ----------------------------------------------------------------
+-- ---- data --------------------------------------------------------------------
 
 local X12 = string.rep("X", 12)
 local X75 = string.rep("X", 75)
@@ -112,8 +112,9 @@ local function load_batch(con, n, a, b)
 end
 
 -- work(g, P, T, S, ordered): the loading work of global loader g among P
--- (§5.2 with sets as tables): a list of {set = n, batches = {{a, b}, ...}}
--- where each batch is objects [a, b) of at most 100 objects.
+-- (the kit OLTP split, sets as tables): a list of
+-- {set = n, batches = {{a, b}, ...}} where each batch is objects [a, b) of
+-- at most 100 objects.
 function M.work(g, P, T, S, ordered)
   local list = {}
   local function whole(n)
@@ -200,7 +201,7 @@ function M.cmd_create()
 end
 
 -- prepare (parallel): loads OBJECT and HISTORY of the sets/chunks that
--- the §5.2 split gives this thread, 100 objects per batch.
+-- the kit's load split gives this thread, 100 objects per batch.
 function M.cmd_prepare()
   if not config_ok() then
     return false

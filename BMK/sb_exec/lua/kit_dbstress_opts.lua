@@ -1,5 +1,5 @@
 -- bmk kit, dbSTRESS: options and the helpers shared by the load and run
--- parts (bmk-kit.md §9.6, §5.1, §6 "Option rules").
+-- parts (docs/kit-dbstress.md).
 --
 -- Module state is per Lua state: every worker re-runs the script, so
 -- nothing here is shared between threads.
@@ -11,7 +11,7 @@ local M = {}
 
 local ARG_INT = sysbench.cmdline.ARG_INT
 
--- Option table of the workload (§9.6 plus the kit's shared interface).
+-- Option table of the workload (plus the kit's shared interface).
 M.options = {
   obj_table_size = {"Number of OBJECTs per set; HISTORY holds 20 rows per OBJECT",
                     1000000, ARG_INT},
@@ -57,7 +57,7 @@ function M.is_pg(drv)
   return drv:name() == "pgsql"
 end
 
--- threads_total(): U of §5.1, the thread count over all processes.
+-- threads_total(): U, the thread count over all processes.
 function M.threads_total()
   local u = sysbench.opt.threads_total
   if u == nil or u <= 0 then
@@ -66,7 +66,7 @@ function M.threads_total()
   return u
 end
 
--- gid(): the global id g of the calling thread (§5.1).
+-- gid(): the global id g of the calling thread (--thread-offset + tid).
 function M.gid()
   return sysbench.opt.thread_offset + sysbench.tid
 end
@@ -180,7 +180,7 @@ function M.ref(i)
   return string.format("%010d", i)
 end
 
--- date(d): the `DD/MM/19YY` string of day number d (§9.2, §9.3).
+-- date(d): the `DD/MM/19YY` string of day number d.
 function M.date(d)
   return string.format("%02d/%02d/19%02d", d % 28 + 1, d % 12 + 1, d % 100)
 end

@@ -1,6 +1,6 @@
 -- bmk kit, dbSTRESS: run-time statements, REF/set choice, the event, the
 -- thread hooks, and install() which publishes the workload's globals
--- (bmk-kit.md §9.3 - §9.5; §6 "Module compatibility").
+-- (docs/kit-dbstress.md; the globals carry BMK-kit's names).
 --
 -- The per-thread event counter is the global `ops`, so that BMK-kit style
 -- wrapper scripts (dbSTRESS-common) and the kit share it.
@@ -26,7 +26,7 @@ local restarting = false        -- the next event() call is a restart
 local anti_dead = true          -- effective (false when slices are < 11)
 local slice = 0
 
--- ---- statements (§9.3) -------------------------------------------------------
+-- ---- statements --------------------------------------------------------------
 
 local function sql_defs(n)
   local fu = sysbench.opt.for_update and " FOR UPDATE" or ""
@@ -129,7 +129,7 @@ function M.close_all()
   stmt, param, begin_stmt, commit_stmt = {}, {}, nil, nil
 end
 
--- ---- REF and set choice (§9.4) ---------------------------------------------------
+-- ---- REF and set choice ----------------------------------------------------------
 
 local function plan()
   if cfg == nil then
@@ -203,7 +203,7 @@ function M.execute_SEL2(count, set, ref)
   run_select("SEL2", count or plan().sel2, set, ref)
 end
 
--- Random new HISTORY values for (ref, horder): state, date, note (§9.3).
+-- Random new HISTORY values for (ref, horder): state, date, note.
 local function history_values(ref, horder)
   local state = string.format("%03d", sysbench.rand.uniform(0, 999))
   local date = opts.date(sysbench.rand.uniform(0, 99))
@@ -254,7 +254,7 @@ function M.commit()
   in_trx = false
 end
 
--- ---- the event (§9.5) ------------------------------------------------------------------
+-- ---- the event -------------------------------------------------------------------------
 
 -- event(): one dbSTRESS event. `ops` counts events, not restarts.
 function M.event()

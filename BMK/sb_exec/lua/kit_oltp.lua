@@ -1,4 +1,4 @@
--- bmk kit OLTP workload (bmk-kit.md §5, §6, §7).
+-- bmk kit OLTP workload (docs/kit-oltp.md).
 --
 -- Usage: bmk <dir>/kit_oltp.lua [options] create|prepare|run|cleanup|warmup
 -- `create` makes the tables (thread 0), `prepare` loads them in parallel,

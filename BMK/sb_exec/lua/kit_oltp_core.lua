@@ -1,4 +1,4 @@
--- bmk kit OLTP: run-time part (bmk-kit.md §5.1, §6, §7).
+-- bmk kit OLTP: run-time part (docs/kit-oltp.md).
 --
 -- Statement preparation and execution per class, user-to-table
 -- attribution, id generators (--rand-loop), --trx-retry replay, session
@@ -20,7 +20,7 @@ local mc = require("mysql_common")
 
 local T = sysbench.sql.type
 
--- ---- users, tables and ids (§5.1, --rand-loop) ------------------------------
+-- ---- users, tables (user-to-table attribution) and ids (--rand-loop) -------
 
 -- The table this thread always uses when U >= tables, else nil.
 local function fixed_table()
@@ -79,7 +79,7 @@ end
 
 local loop_v, loop_calls = nil, 0
 
--- Raw id draw per --rand-loop (integer arithmetic, §6).
+-- Raw id draw per --rand-loop (integer arithmetic).
 local function draw_id()
   local S, U, g = kit.S, kit.U, kit.g
   local mode = sysbench.opt.rand_loop
@@ -127,7 +127,8 @@ end
 
 -- ---- prepared statements ----------------------------------------------------
 
--- Statement text per class for table <name><t> (§6, sysbench-compat §7.4).
+-- Statement text per class for table <name><t>: sysbench's, changed by the
+-- kit options.
 local function sql_for(class, t)
   local o = sysbench.opt
   local tn = kit.name .. t
@@ -325,7 +326,7 @@ function execute_distinct_ranges() execute_range("distinct") end
 
 -- Index and non-index UPDATEs of one group. The key is a fresh id per
 -- statement, or with --update-range-size=N the range [start, start+N-1]
--- of one start id per group (§6). The non-index UPDATE sets c first.
+-- of one start id per group. The non-index UPDATE sets c first.
 local function execute_updates(class)
   local t = get_table_num()
   local s, p = stmt[t][class], param[t][class]
@@ -454,12 +455,12 @@ function kit_event()
   check_reconnect()
 end
 
--- ---- reconnect workload (§7) ------------------------------------------------
+-- ---- reconnect workload ----------------------------------------------------
 
 local rcon            -- the event's connection while it is open
 
 -- connect_ignorable(): true when the failed connect just made by this
--- thread is listed as ignorable (§7): its MySQL error number in
+-- thread is listed as ignorable: its MySQL error number in
 -- --mysql-ignore-errors, or its SQLSTATE in --pgsql-ignore-errors (`all`
 -- matches any). The connection is freed by the core, so the code comes
 -- from db_last_connect_error().
@@ -608,7 +609,7 @@ function kit_thread_done()
   end
 end
 
--- ---- startup lines (§6) -----------------------------------------------------
+-- ---- startup lines ---------------------------------------------------------
 
 local function orz(v, unit)
   if v == nil or v == "" then return "none" end

@@ -1,5 +1,5 @@
 -- bmk kit OLTP: create, prepare (parallel load), warmup and cleanup
--- (bmk-kit.md §5.2 and §6 "Kit table", "Data").
+-- (docs/kit-oltp.md).
 
 local mc = require("mysql_common")
 local now = mc.now
@@ -17,7 +17,7 @@ local function table_exists(c, tn)
   return mc.table_exists(c, kit.pg, tn)
 end
 
--- DDL of table n (§6 "Kit table").
+-- DDL of table n (BIGINT id and k, optional extra columns).
 local function create_sql(n)
   local o = sysbench.opt
   local tn = kit.name .. n
@@ -144,7 +144,7 @@ local function row_values(id)
 end
 
 -- Work items of loader thread t over P threads: list of
--- {table, {{lo, hi}, ...}} id ranges (inclusive), per §5.2.
+-- {table, {{lo, hi}, ...}} id ranges (inclusive), per --load-mode.
 function kit.load_plan(t, P)
   local o = sysbench.opt
   local T, S = o.tables, kit.S

@@ -1,5 +1,5 @@
 -- bmk kit OLTP: option table, alias resolution and validation
--- (bmk-kit.md §6 "Option rules"; stock options of sysbench-compat.md §7.1).
+-- (docs/kit-oltp.md; stock options as sysbench's oltp_common.lua).
 --
 -- Loaded by kit_oltp.lua and the compat module oltp_common.lua. Sets
 -- sysbench.cmdline.options at load time (the core reads it after the
@@ -41,7 +41,7 @@ sysbench.cmdline.options = {
                      "create_secondary is automatically disabled, and " ..
                      "delete_inserts is set to 0"},
 
-  -- kit extensions (bmk-kit.md §6)
+  -- kit extensions (docs/kit-oltp.md)
   table_name = {"Table name prefix: tables <name><n>, index k_<n>", "sbtest"},
   extra_cols = {"Number of extra columns col1..colN after pad", 0, ARG_INT},
   extra_cols_type = {"Type of the extra columns", "VARCHAR(32)"},
@@ -255,7 +255,7 @@ function kit.setup(drv_name)
   kit.session_text = mc.session_text(kit.pg)
   kit.session = split_list(kit.session_text, ";")
 
-  -- c / pad templates (§6 Data)
+  -- c / pad templates: --rand-data % random, the rest fixed
   local rc = math.floor(o.rand_data * 119 / 100)
   local rp = math.floor(o.rand_data * 59 / 100)
   local rand_c = string.rep("###########", 10, "-")

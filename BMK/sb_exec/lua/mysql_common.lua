@@ -1,6 +1,6 @@
--- bmk kit compat module `mysql_common` (bmk-kit.md §6 "Module
--- compatibility"): BMK-kit's helper functions under their global names,
--- usable by kit_oltp, kit_dbstress and users' own wrapper scripts.
+-- bmk kit compat module `mysql_common` (BMK-kit's module of that name):
+-- BMK-kit's helper functions under their global names, usable by kit_oltp,
+-- kit_dbstress and users' own wrapper scripts.
 --
 --   usleep(us)              sleep in microseconds
 --   mysql_session_opt(con)  run the session statements on a new connection

@@ -1,9 +1,9 @@
--- bmk kit compat module `oltp_common` (bmk-kit.md §6 "Module
--- compatibility"): the kit OLTP options, commands and BMK-kit's global
--- functions, for kit_oltp.lua and for users' wrapper scripts written for
--- BMK-kit, which `require("oltp_common")`, define prepare_statements() and
--- event(), and call prepare_<class>() / execute_<class>(), begin(),
--- commit(), get_table_num(), get_id(), start_id(), reset_id(),
+-- bmk kit compat module `oltp_common` (BMK-kit's module of that name): the
+-- kit OLTP options, commands and BMK-kit's global functions, for
+-- kit_oltp.lua and for users' wrapper scripts written for BMK-kit, which
+-- `require("oltp_common")`, define prepare_statements() and event(), and
+-- call prepare_<class>() / execute_<class>(), begin(), commit(),
+-- get_table_num(), get_id(), start_id(), reset_id(),
 -- execute_point_selects_reconnect(trx), check_extra_query_before/after(),
 -- mysql_session_opt(con), usleep(us), do_reconnect().
 -- Wrapper scripts need this directory first on LUA_PATH, e.g.

@@ -2,7 +2,7 @@
  * MySQL / MariaDB driver (MariaDB Connector/C, or libmysqlclient): options,
  * connections, text queries and server-side prepared statements in their
  * blocking forms. Options, messages, counting and error handling follow
- * sysbench-compat.md §3.1, §3.2 and §5.5; drv_mysql_async.c has the
+ * sysbench 1.1's src/drivers/mysql/drv_mysql.c; drv_mysql_async.c has the
  * non-blocking forms.
  */
 #ifdef HAVE_CONFIG_H

@@ -10,7 +10,8 @@
  *
  * Prepared statements are prepared without parameter types (the server
  * infers them from context) and executed with text parameters and text
- * results, so fetch_row() always returns text (sysbench-compat.md §1.2).
+ * results, so fetch_row() always returns text (sysbench's prepared SELECTs
+ * return binary values).
  *
  * Threading: the option-derived configuration is built once by init() in
  * the main thread and only read afterwards; everything else hangs off a

@@ -3,7 +3,7 @@
  * mode (libpq 14+). A batch of statements goes out without waiting for
  * results and comes back in order after one sync point: one round trip
  * for what would otherwise be one per statement (bmk's tpcc pipeline
- * mode, tpcc.md §6 (d)). Blocking, like the driver's other operations;
+ * mode, --tpcc-mode=pipeline). Blocking, like the driver's other operations;
  * batches are small (a few KB), so the server's replies never fill its
  * buffers while we are still sending.
  */

@@ -1,5 +1,5 @@
 -- bmk kit: BMK_HOME resolution and the `.bench` configuration
--- (bmk-kit.md §2, §2.1).
+-- (docs/kit.md).
 
 local sys = require("bmk.kit.sys")
 

@@ -1,5 +1,5 @@
 -- bmk kit: the default catalogue of script names and the script generator
--- (bmk-kit.md §4.4).
+-- (docs/kit.md).
 
 local names = require("bmk.kit.names")
 local sys = require("bmk.kit.sys")
@@ -80,8 +80,9 @@ function M.build(opts)
   return out
 end
 
--- Body of a generated script (§4.4): BMK_HOME with the §2 fallback,
--- .bench sourced and exported, then bmk kit.
+-- Body of a generated script: BMK_HOME (else /BMK if /BMK/.bench exists,
+-- else the kit directory the script sits in), .bench sourced and
+-- exported, then bmk kit.
 function M.script_body(body)
   local file = "sb11-" .. body .. ".sh"
   return table.concat({

@@ -1,6 +1,6 @@
--- bmk kit: runs the bmk processes of a plan (bmk-kit.md §3.2, §3.3, §8,
--- §11): one process live on the terminal, or n processes released together
--- through the SYNC-file barrier, their logs and the combined line.
+-- bmk kit: runs the bmk processes of a plan (docs/kit.md): one process
+-- live on the terminal, or n processes released together through the
+-- SYNC-file barrier, their logs and the combined line.
 
 local sys = require("bmk.kit.sys")
 local report = require("bmk.kit.report")
@@ -223,7 +223,8 @@ function M.execute(plan)
   for k, v in pairs(plan.env) do sys.setenv(k, v) end
   for _, l in ipairs(plan.notices) do io.write(l, "\n") end
   if plan.spec.reconnect and not plan.spec.socket then
-    -- A connection per event piles up TIME_WAIT sockets (bmk-kit.md §1).
+    -- A connection per event piles up TIME_WAIT sockets (BMK-kit asks for
+    -- net.ipv4.tcp_tw_reuse=1).
     local f = io.open("/proc/sys/net/ipv4/tcp_tw_reuse", "r")
     local v = f and f:read("*l")
     if f then f:close() end

@@ -1,4 +1,4 @@
--- bmk kit: the `bmk kit ...` command line (bmk-kit.md §4.4). Entered from
+-- bmk kit: the `bmk kit ...` command line (docs/kit.md). Entered from
 -- C (src/lua/sb_kit.c) with main(args, info): args are the words after "kit",
 -- info = { exe = path of the running binary, datadir = pkgdatadir }.
 -- Returns the process exit status.

@@ -1,4 +1,4 @@
--- bmk kit: script-name grammar and resolver (bmk-kit.md §4.1).
+-- bmk kit: script-name grammar and resolver (docs/kit.md, Names).
 --
 -- A name such as "sb11-OLTP_RO_10M_8tab-uniform-ps-p_sel1-notrx.sh" is
 -- turned into a plain table (a "spec") that the option mapper reads. Every

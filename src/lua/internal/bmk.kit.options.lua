@@ -1,5 +1,5 @@
 -- bmk kit: from a resolved name, the .bench configuration and the script's
--- arguments to the bmk command lines (bmk-kit.md §2.1, §3, §4.2, §10).
+-- arguments to the bmk command lines (docs/kit.md).
 
 local names = require("bmk.kit.names")
 
@@ -28,7 +28,7 @@ function M.workload(spec, b)
   return b.BMK_HOME .. "/sb_exec/lua/" .. f
 end
 
--- Connection options (§2.1). PostgreSQL socket names use the socket
+-- Connection options. PostgreSQL socket names use the socket
 -- directory as host.
 function M.connection(spec, b)
   if b.driver == "pgsql" then
@@ -50,7 +50,7 @@ function M.connection(spec, b)
   return o
 end
 
--- OLTP statement options from the query-set tokens (§4.2).
+-- OLTP statement options from the query-set tokens.
 local function oltp_statements(spec, o)
   local counts, ranges = {}, {}
   for _, q in ipairs(spec.qsets) do
@@ -99,7 +99,7 @@ function M.name_options(spec, b)
     add("--obj-table-size=" .. spec.obj_size)
     add("--obj-tables=" .. spec.obj_tables)
     if spec.hpk then add("--hpk=on") end
-  else -- TPCC (tpcc.md §2.4)
+  else -- TPCC: <n>W or <n>x<m>W
     add("--tables=" .. spec.tpcc_tables)
     add("--scale=" .. spec.tpcc_scale)
     add("--force-null=" .. (spec.null and 1 or 0))
@@ -226,7 +226,7 @@ function M.plan(spec, b, args, what, pid)
     for i = rest, #args do extra[#extra + 1] = args[i] end
     extra = extract_passwords(extra, env)
     local front = { "--threads=" .. par }
-    -- TPC-C has no separate create step (tpcc.md §2.4: one `prepare`).
+    -- TPC-C has no separate create step: its `prepare` does both.
     local cmds = spec.family == "tpcc" and { "prepare" } or { "create", "prepare" }
     for _, c in ipairs(cmds) do
       plan.steps[#plan.steps + 1] = { command = c, procs = { { argv = cmd(front, extra, c), threads = par } } }
@@ -241,7 +241,7 @@ function M.plan(spec, b, args, what, pid)
   local extra = {}
   for i = 3, #args do extra[#extra + 1] = args[i] end
   extra = extract_passwords(extra, env)
-  -- The run options of §3.1 for a process of `t` threads.
+  -- The options every kit run passes, for a process of `t` threads.
   local function front(t)
     return { "--threads=" .. t, "--time=" .. secs, "--events=0",
       "--forced-shutdown=1", "--thread-init-timeout=0" }

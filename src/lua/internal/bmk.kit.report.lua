@@ -1,5 +1,5 @@
 -- bmk kit: reading the standard report of a bmk process and the kit's own
--- summary lines (bmk-kit.md §11); a split run's Combined line comes from
+-- summary lines (docs/kit.md); a split run's Combined line comes from
 -- merging the processes' --results files.
 
 local ffi = require("ffi")

@@ -1,4 +1,4 @@
--- bmk internal module: the Lua side of event mode (issue 9,
+-- bmk internal module: the Lua side of event mode (see
 -- docs/design.md "Virtual users, workers and the event loop").
 --
 -- Loaded only into the Lua state of an event-mode worker, which runs many

@@ -1,4 +1,4 @@
--- bmk internal module: sysbench.cmdline (sysbench-compat.md §5.2).
+-- bmk internal module: sysbench.cmdline, as sysbench's.
 -- `argv`, `command` and `script_path` are filled in by the C core before
 -- the script runs; option parsing itself is done in C (src/lua/sb_lua_options.c).
 

@@ -1,4 +1,4 @@
--- bmk internal module: sysbench.histogram (sysbench-compat.md §5.4).
+-- bmk internal module: sysbench.histogram, as sysbench's.
 
 local ffi = require("ffi")
 

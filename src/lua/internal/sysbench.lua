@@ -1,13 +1,13 @@
 -- bmk internal module: the global `sysbench` table, the FFI declarations
 -- scripts rely on, the default event loop and the Lua reporters.
--- Contract: sysbench-compat.md §4.2, §5.2, §5.6, §6.6.
+-- Contract: sysbench 1.1's src/lua/internal/sysbench.lua.
 
 -- A global, as in sysbench (its internal sysbench.lua sets it): third-party
 -- scripts call ffi.cdef without require("ffi").
 ffi = require("ffi")
 local ffi = ffi
 
--- Exactly sysbench's public FFI names (§5.6): scripts use them without
+-- Exactly sysbench's public FFI names: scripts use them without
 -- declaring them, and must be able to declare their own libc structs.
 ffi.cdef[[
 typedef enum
@@ -214,7 +214,7 @@ require("sysbench.histogram")
 require("sysbench.sql")
 require("sysbench.compat")
 
--- The event loop of a thread (§4.2): while more(thread_id), one event of
+-- The event loop of a thread: while more(thread_id), one event of
 -- env.event (env: the globals the script runs in; event mode passes a
 -- virtual user's environment), restarted on RESTART_EVENT errors with
 -- env.sysbench.hooks.before_restart_event. Globals are looked up per
@@ -265,7 +265,7 @@ function thread_run(thread_id)
   return sysbench.__event_loop(thread_id, C.sb_more_events, _G)
 end
 
--- ---- reporters (§6.6) -------------------------------------------------------
+-- ---- reporters --------------------------------------------------------------
 
 local function pct_label()
   return sysbench.opt and sysbench.opt.percentile or 95

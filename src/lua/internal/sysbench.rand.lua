@@ -1,4 +1,4 @@
--- bmk internal module: sysbench.rand (sysbench-compat.md §5.3), thin FFI
+-- bmk internal module: sysbench.rand, as sysbench's; thin FFI
 -- wrappers over src/core/sb_rand.c.
 
 local ffi = require("ffi")

@@ -1,8 +1,8 @@
--- bmk internal module: sysbench.sql (sysbench-compat.md §5.5).
--- The C structures stay opaque (§5.6); everything goes through the db_*
--- functions of src/drivers/db_*.c. Connections, statements and results are the
--- C pointers themselves, with methods attached by ffi.metatype, so the hot
--- path (execute / query) allocates no Lua objects.
+-- bmk internal module: sysbench.sql, as sysbench's.
+-- The C structures stay opaque, as in sysbench; everything goes through the
+-- db_* functions of src/drivers/db_*.c. Connections, statements and results
+-- are the C pointers themselves, with methods attached by ffi.metatype, so
+-- the hot path (execute / query) allocates no Lua objects.
 
 local ffi = require("ffi")
 
@@ -87,7 +87,7 @@ local ERR_FATAL = sql.error.FATAL
 -- free instead of a crash).
 local NULL_RESULT = ffi.cast("sql_result *", nil)
 
--- Raises the right Lua error for the last failure on `con` (§5.5 Errors).
+-- Raises the right Lua error for the last failure on `con`, as sysbench.
 -- The API methods tail-call it (`return check_error(...)`), as sysbench's
 -- methods do, so that its error levels name the same positions as
 -- sysbench's: an SQL error at `level` (default 2: the script's call), an
