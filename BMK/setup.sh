@@ -3,6 +3,9 @@
 # source tree (./bmk). Used by BMK/quickstart.sh and tests/run-all.sh.
 #   BMK_SKIP_APT=1   skip the apt step (packages already installed)
 #   BMK_WITH_SERVERS=0  do not install the MariaDB/PostgreSQL servers
+#   BMK_NO_BUILD=1   install only (tests/run-all.sh builds by itself)
+#   BMK_CONFIGURE_FLAGS  extra ./configure options (tests/run-all.sh: the
+#                    static libpq helpers, so one build serves make static)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,8 +23,10 @@ if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
   apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
 fi
 
+[ "${BMK_NO_BUILD:-0}" = 1 ] && exit 0
 echo "==> building bmk"
 ./autogen.sh >/dev/null 2>&1
-./configure -q
+# shellcheck disable=SC2086
+./configure -q ${BMK_CONFIGURE_FLAGS:-}
 make -s -j"$(nproc)"
 echo "==> built $(pwd)/bmk: $(./bmk --version | head -1)"

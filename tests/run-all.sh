@@ -2,20 +2,32 @@
 # The test command (README "Tests"; .ci/run calls exactly this).
 #
 # On a fresh Debian 12 machine, as root: installs the build and server
-# packages, builds bmk (plus an ASan+UBSan build), runs the cmocka unit
-# tests in both builds, starts throwaway MariaDB and PostgreSQL servers
-# (BMK/sandbox.sh: temporary data dirs, loopback and unix sockets only),
-# runs the integration tests of both builds against them (side by side,
-# one set of servers each), and stops the servers.
-# The last line is "N passed, M failed"; the exit code is non-zero on any
-# failure.
+# packages, builds bmk once (also the static bmk-x64) and an ASan+UBSan
+# build, runs the cmocka unit tests in both builds, starts throwaway
+# MariaDB and PostgreSQL servers (BMK/sandbox.sh: temporary data dirs,
+# loopback and unix sockets only), runs the integration tests of both
+# builds against them, and stops the servers. tests/README.md says how to
+# run a part of it.
+#
+# The two integration passes run side by side, each against its own
+# servers: no check depends on the machine's speed or CPU share (checks
+# wait for conditions and assert counts, order and exact relations). The
+# files that measure latency or rates against the wall clock (QUIET below)
+# run after that, one pass at a time, on an otherwise idle machine.
+# LeakSanitizer is on in the ASan pass (suppressions: tests/lsan.supp).
+#
+# The last line is "N passed, M failed, K skipped" (unit test cases and
+# integration checks of both builds); the exit code is non-zero on any
+# failure. As root (CI) a core check that cannot run is a failure, not a
+# skip (tests/integration/lib.sh, skip_core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOP=$(pwd)
+T0=$(date +%s)
 
-log() { printf '\n==> %s\n' "$*"; }
+log() { printf '\n==> %s (%ds)\n' "$*" "$(( $(date +%s) - T0 ))"; }
 
-bash BMK/setup.sh
+BMK_NO_BUILD=1 bash BMK/setup.sh
 if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
   # Debian's sysbench 1.0.20: its scripts are run by bmk in test_compat.sh;
   # reference checkers for the result files (test_results.sh): a JSON
@@ -26,11 +38,12 @@ if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
     libhdrhistogram-java default-jdk-headless gnuplot-nox chromium >/dev/null
 fi
 
-log "static binary (make static)"
+log "build (one configure for ./bmk and make static)"
 # libpq.a needs libpgcommon_shlib.a and libpgport_shlib.a, which Debian
 # ships in postgresql-server-dev-15; installing that package would pull in
 # clang and LLVM, so its files are unpacked aside instead (dpkg-deb -x).
 PGSTATIC=/usr/lib/postgresql/15/lib
+PGDEV=
 if [ ! -f "$PGSTATIC/libpgcommon_shlib.a" ]; then
   PGDEV=$(mktemp -d /tmp/bmk-pgdev-XXXXXX)
   ( cd "$PGDEV" && apt-get download -qq postgresql-server-dev-15 >/dev/null &&
@@ -38,29 +51,41 @@ if [ ! -f "$PGSTATIC/libpgcommon_shlib.a" ]; then
   PGSTATIC=$PGDEV/root/usr/lib/postgresql/15/lib
 fi
 rm -f bmk-x64      # a stale one must not pass the check below
+./autogen.sh >/dev/null 2>&1
 ./configure -q --with-pg-static-libdir="$PGSTATIC" && make -s -j"$(nproc)" ||
-  { echo "configure/make for the static binary failed"; exit 1; }
+  { echo "configure/make failed"; exit 1; }
 # (glibc's warnings about static getaddrinfo etc. are expected: README)
 make -s static 2>&1 | grep -vE 'statically linked applications|: in function' || true
 test -x bmk-x64 || { echo "make static failed"; exit 1; }
 
+# unit_counts DIR: "passed failed" of the cmocka cases in DIR's logs
+unit_counts() {
+  cat "$1"/tests/unit/test_*.log 2>/dev/null | awk '
+    /^\[  PASSED  \] [0-9]+ test/ { p += $4 }
+    /^\[  FAILED  \] [0-9]+ test/ { f += $4 }
+    END { print p + 0, f + 0 }'
+}
+
 log "unit tests"
 make -s check || { cat test-suite.log tests/unit/*.log 2>/dev/null | tail -50; exit 1; }
+read -r up1 uf1 < <(unit_counts .)
 
-log "unit tests under ASan+UBSan"
+log "ASan+UBSan build and its unit tests (LeakSanitizer on)"
 # A separate copy of the sources: automake does not allow a second build
 # directory beside an in-tree build.
+export LSAN_OPTIONS="suppressions=$TOP/tests/lsan.supp:print_suppressions=0"
+ASAN_ENV="detect_leaks=1:abort_on_error=0"
+SANLOG=$(mktemp -d /tmp/bmk-test-sanitizers-XXXXXX)
 rm -rf build-asan && mkdir build-asan
 git ls-files -z | xargs -0 tar cf - | tar xf - -C build-asan
 ( cd build-asan && ./autogen.sh >/dev/null 2>&1 && ./configure -q --enable-sanitizers &&
-  make -s -j"$(nproc)" && ASAN_OPTIONS=detect_leaks=0 make -s check ) ||
+  make -s -j"$(nproc)" && ASAN_OPTIONS=$ASAN_ENV make -s check ) ||
   { cat build-asan/tests/unit/*.log 2>/dev/null | tail -50; exit 1; }
+read -r up2 uf2 < <(unit_counts build-asan)
 
 log "starting throwaway database servers"
-# Two sets of servers: the normal and the ASan+UBSan build's integration
-# passes run side by side, each against its own MariaDB, PostgreSQL and
-# PgBouncer (temporary data dirs, loopback and unix sockets only), so the
-# whole run stays well under 30 minutes on 2 cores.
+# Two sets of servers, one per pass (temporary data dirs, loopback and unix
+# sockets only).
 SB_MAIN=$(mktemp -d /tmp/bmk-test-XXXXXX)
 SB_ASAN=$(mktemp -d /tmp/bmk-test-asan-XXXXXX)
 # Ports: BMK_MYSQL_PORT / BMK_PGSQL_PORT / BMK_PGBOUNCER_PORT (defaults
@@ -76,49 +101,82 @@ sandbox() {  # sandbox main|asan ACTION DB
   [ "$1" = asan ] && dir=$SB_ASAN
   env BMK_SANDBOX_DIR="$dir" $(ports "$1") bash "$TOP/BMK/sandbox.sh" "$2" "$3"
 }
+LOGS=$(mktemp -d /tmp/bmk-test-logs-XXXXXX)
 cleanup() {
   for set in main asan; do
     for db in pgbouncer mysql pgsql; do sandbox $set stop $db >/dev/null 2>&1 || true; done
   done
-  rm -rf "$SB_MAIN" "$SB_ASAN" ${PGDEV:+"$PGDEV"}
+  rm -rf "$SB_MAIN" "$SB_ASAN" "$LOGS" "$SANLOG" ${PGDEV:+"$PGDEV"}
 }
 trap cleanup EXIT
 for set in main asan; do
   for db in mysql pgsql pgbouncer; do sandbox $set start $db; done
 done
 
-log "integration tests (normal and ASan+UBSan builds side by side)"
+# Files that compare latency or rates with the wall clock: run alone.
+QUIET="test_results.sh"
+# The ASan pass leaves to the normal pass what does not run its binary.
+ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and checked in the normal pass
+test_layers.sh: reads the source tree only (no binary), done in the normal pass"
+files=()
+for t in tests/integration/test_*.sh; do
+  [[ " $QUIET " == *" $(basename "$t") "* ]] || files+=("$(basename "$t")")
+done
+run_pass() {  # run_pass main|asan LOG FILES...: one integration pass, output to LOG
+  local set=$1 log=$2
+  shift 2
+  if [ "$set" = main ]; then
+    ( export BMK_SANDBOX_DIR=$SB_MAIN $(ports main)
+      bash tests/integration/run.sh "$TOP/bmk" "$@" > "$log" 2>&1 )
+  else
+    # every ASan/LSan/UBSan report goes to a file of its own: each is a
+    # failure of the test file that was running (run.sh), even where no
+    # check looked at that bmk's exit code
+    mkdir -p "$SANLOG/$(basename "$log").d"
+    ( export BMK_SANDBOX_DIR=$SB_ASAN $(ports asan) BMK_TEST_EXCLUDE="$ASAN_EXCLUDE" \
+        BMK_SANITIZER_LOGS="$SANLOG/$(basename "$log").d" \
+        ASAN_OPTIONS="$ASAN_ENV:log_path=$SANLOG/$(basename "$log").d/asan" \
+        UBSAN_OPTIONS="print_stacktrace=1:log_path=$SANLOG/$(basename "$log").d/ubsan"
+      bash tests/integration/run.sh "$TOP/build-asan/bmk" "$@" > "$log" 2>&1 )
+  fi
+}
+
+log "integration tests: normal and ASan+UBSan builds side by side"
 set +e
-( export BMK_SANDBOX_DIR=$SB_MAIN $(ports main)
-  bash tests/integration/run.sh "$TOP/bmk" > /tmp/bmk-it-main.log 2>&1 ) &
+run_pass main "$LOGS/main.log" "${files[@]}" &
 main_pid=$!
-# The static binary is checked once, in the normal pass.
-( export BMK_SANDBOX_DIR=$SB_ASAN $(ports asan)
-  BMK_STATIC_TEST=0 ASAN_OPTIONS=detect_leaks=0 \
-    bash tests/integration/run.sh "$TOP/build-asan/bmk" > /tmp/bmk-it-asan.log 2>&1 ) &
+run_pass asan "$LOGS/asan.log" "${files[@]}" &
 asan_pid=$!
 wait $main_pid
 wait $asan_pid
-log "integration tests: normal build"
-cat /tmp/bmk-it-main.log
-log "integration tests: ASan+UBSan build"
-cat /tmp/bmk-it-asan.log
+log "integration tests that time against the clock, one pass at a time: $QUIET"
+# shellcheck disable=SC2086
+run_pass main "$LOGS/main-quiet.log" $QUIET
+# shellcheck disable=SC2086
+run_pass asan "$LOGS/asan-quiet.log" $QUIET
 set -e
-# passed and failed counts of a pass's last line; a pass that died without
+for l in main main-quiet asan asan-quiet; do
+  log "integration tests: $l"
+  cat "$LOGS/$l.log"
+done
+
+# passed/failed/skipped of a pass's last line; a pass that died without
 # its summary counts as one failure
 counts() {
   local last
   last=$(tail -1 "$1")
-  if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-    echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"
+  if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
+    echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[3]}"
   else
-    echo "0 1"
+    echo "0 1 0"
   fi
 }
-read -r p1 f1 < <(counts /tmp/bmk-it-main.log)
-read -r p2 f2 < <(counts /tmp/bmk-it-asan.log)
-pass=$((p1 + p2))
-fail=$((f1 + f2))
+pass=$((up1 + up2)) fail=$((uf1 + uf2)) skip=0
+for l in main main-quiet asan asan-quiet; do
+  read -r p f s < <(counts "$LOGS/$l.log")
+  pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+done
+log "done: unit tests $up1 + $up2 (ASan) cases passed"
 echo
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

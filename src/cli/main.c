@@ -244,21 +244,10 @@ static int resolve_async_auto(sb_run_config_t *cfg)
   return 0;
 }
 
-/* Loads the Lua benchmark `test` and runs `command` (none: only checks
-   the options). Returns the exit code. */
-static int run_script(int argc, char **argv, const char *test, const char *command,
-                      sb_run_config_t *cfg)
+/* Runs `command` (none: only checks the options) of the loaded script.
+   Returns the exit code. */
+static int run_loaded_script(const char *command, sb_run_config_t *cfg)
 {
-  sb_lua_set_cmdline(argc, argv, command);
-  int rc = sb_lua_load(test);
-  if (rc == 1)
-  {
-    log_text(LOG_FATAL, "Cannot find benchmark '%s': no such built-in test, file or module",
-             test);
-    return 1;
-  }
-  if (rc != 0)
-    return 1;
   sb_results_set_test(sb_lua_workload_name());
 
   if (sb_core_async_auto() && resolve_async_auto(cfg) != 0)
@@ -274,8 +263,27 @@ static int run_script(int argc, char **argv, const char *test, const char *comma
 
   lua_State *G = sb_lua_global();
   sb_lua_export_options(G);
+  return run_script_command(command, cfg);
+}
 
-  rc = run_script_command(command, cfg);
+/* Loads the Lua benchmark `test` and runs `command` (none: only checks
+   the options). The script's state is closed on every path, so the
+   finalizers of what it made (ffi.gc'd histograms, connections) run
+   before exit. Returns the exit code. */
+static int run_script(int argc, char **argv, const char *test, const char *command,
+                      sb_run_config_t *cfg)
+{
+  sb_lua_set_cmdline(argc, argv, command);
+  int rc = sb_lua_load(test);
+  if (rc == 1)
+    log_text(LOG_FATAL, "Cannot find benchmark '%s': no such built-in test, file or module",
+             test);
+  if (rc != 0)
+  {
+    sb_lua_done();
+    return 1;
+  }
+  rc = run_loaded_script(command, cfg);
   log_flush();
   sb_lua_done();
   return rc;

@@ -115,6 +115,9 @@ int main(int argc, char **argv)
   check("failing query is FATAL", run_query(con, "SELEKT 1", &rs) == DB_ERROR_FATAL);
   run_query(con, "DROP TABLE bmk_async", &rs);
   ops->disconnect(con);
+  /* a connection made by hand: its last error's texts are ours to free */
+  free(con->err.msg);
+  free(con->err.query);
   free(con);
 
 out:

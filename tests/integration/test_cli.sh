@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Command line, test resolution, script options, lifecycle and bad input
-# (sysbench-compat.md §2, §4, §9 items 1-10, 12, 24), no database needed.
+# with sysbench 1.1's texts and exit codes; no database needed.
 set -u
 source "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -44,7 +44,7 @@ assert_contains "--help footer" "$OUT" "See 'bmk <testname> help' for a list of 
 assert_contains "--help names the kit command" "$OUT" "  bmk kit ...                the benchmark kit"
 run_bmk cpu --help
 assert_eq "--help with a test exits 0" 0 "$RC"
-# byte for byte (sysbench-compat.md §3.1 plus the bmk blocks)
+# byte for byte (sysbench 1.1's help plus the bmk extension blocks)
 "$BMK" --help > help.out
 check "--help byte-identical to the golden text" cmp -s help.out "$HERE/golden/help.txt"
 OUT=$("$BMK" --help --verbosity=0)
@@ -263,6 +263,7 @@ function event() ffi.C.usleep(10000) end
 LUA
 "$BMK" sleepy.lua --time=30 --threads=2 run > sig.out 2>&1 &
 pid=$!
+for _ in $(seq 3000); do grep -q '^Threads started!' sig.out && break; sleep 0.1; done
 sleep 2
 kill -INT $pid
 wait $pid
@@ -272,7 +273,7 @@ assert_eq "SIGINT exit 130" 130 "$rc"
 assert_contains "SIGINT message" "$OUT" "FATAL: interrupted by SIGINT"
 assert_match "SIGINT marker" "$OUT" "^Run interrupted: SIGINT; the report covers [0-9.]+s of measured time\.$"
 t=$(report_value "time elapsed:" "$OUT")
-check "SIGINT report covers about 2 s" awk -v t="$t" 'BEGIN{exit !(t > 1.5 && t < 3.5)}'
+check "SIGINT report covers the 2 s before the interrupt, not the 30 asked ($t)" awk -v t="$t" 'BEGIN{exit !(t >= 1.9 && t < 30)}'
 "$BMK" sleepy.lua --time=30 run > sig.out 2>&1 &
 pid=$!
 sleep 1
@@ -289,7 +290,7 @@ function event() end
 LUA
 "$BMK" slowload.lua run > load.out 2>&1 &
 pid=$!
-for _ in $(seq 200); do grep -q '^bmk 1' load.out && break; sleep 0.05; done
+for _ in $(seq 3000); do grep -q '^bmk 1' load.out && break; sleep 0.05; done
 kill -TERM $pid
 wait $pid
 assert_eq "SIGTERM while loading: exit 143 and a FATAL line" "143:FATAL: interrupted by SIGTERM" "$?:$(tail -1 load.out)"
@@ -323,16 +324,22 @@ assert_contains "thread-init timeout message" "$OUT" "FATAL: Worker threads fail
 run_bmk sleepy.lua --time=1 --warmup-time=1 run
 assert_contains "warmup message" "$OUT" "Warming up for 1 seconds..."
 t=$(report_value "time elapsed:" "$OUT")
-check "warmup excluded from time elapsed" awk -v t="$t" 'BEGIN{exit !(t >= 0.95 && t < 1.3)}'
+# (with the warmup second counted, time elapsed would be 2 s or more)
+check "warmup excluded from time elapsed ($t)" awk -v t="$t" 'BEGIN{exit !(t >= 0.95 && t < 1.95)}'
 ev=$(report_value "total number of events:" "$OUT")
-check "warmup events not counted (<= 1 s of events)" test "$ev" -le 105
+# one thread, each event sleeps 10 ms: at most t / 10 ms events (+1 at the edge)
+check "warmup events not counted ($ev events in $t s)" awk -v e="$ev" -v t="$t" 'BEGIN{exit !(e <= t * 100 + 1)}'
 
 # interval lines on the grid, generic reporter
+# (the tick at the run's last second races with its end: it may or may not
+# be printed; every earlier one is, on the grid, in order)
 run_bmk sleepy.lua --time=3 --report-interval=1 run
-assert_eq "three interval lines" 3 "$(echo "$OUT" | grep -cE '^\[ [0-9]+s \] thds: 1 eps: [0-9]+\.[0-9]{2} lat \(ms,95%\): [0-9]+\.[0-9]{2}$')"
-assert_match "interval line 3s" "$OUT" '^\[ 3s \] thds: 1 eps'
+grid=$(echo "$OUT" | sed -nE 's/^\[ ([0-9]+)s \] thds: 1 eps: [0-9]+\.[0-9]{2} lat \(ms,95%\): [0-9]+\.[0-9]{2}$/\1/p' | paste -sd' ')
+check "interval lines at 1s, 2s (and 3s) in order ('$grid')" test "$grid" = "1 2" -o "$grid" = "1 2 3"
+assert_eq "no other interval line" "$(echo "$OUT" | grep -c '^\[ ')" "$(echo "$OUT" | grep -cE '^\[ [0-9]+s \] thds: 1 eps')"
 run_bmk sleepy.lua --time=2 --report-interval=0.5 run
-assert_eq "sub-second intervals" 4 "$(echo "$OUT" | grep -cE '^\[ [0-9]+s \] thds')"
+n=$(echo "$OUT" | grep -cE '^\[ [0-9]+s \] thds')
+check "sub-second intervals: 3 or 4 lines in 2 s ($n)" test "$n" -ge 3 -a "$n" -le 4
 run_bmk sleepy.lua --time=2 --rate=20 --report-interval=1 run
 assert_match "rate queue line (generic)" "$OUT" '^\[ 1s \] queue length: [0-9]+ concurrency: [0-9]+ lag \(ms\): [0-9.]+$'
 assert_contains "rate mode block" "$OUT" "Target transaction rate: 20/sec"

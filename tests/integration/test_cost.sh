@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Server cost per transaction and `bmk dml_cost` (issue 11, items 2 and 3):
-# the sandbox server found by itself, its CPU over the run compared with
-# what this test reads from /proc around the run, instructions counted or
-# explained in one line, the counter plumbing checked with the software
-# task clock (no PMU needed), --server-pid, --server-cgroup (a cgroup v2
-# directory the test creates when it may), the JSON against the schema, the
-# sysbench persona, dml_cost's five steps with exact rows, and bad input.
+# Server cost per transaction and `bmk dml_cost` (docs/capacity.md): the
+# sandbox server found by itself, its CPU over the run bounded by what this
+# test reads from /proc around the run, instructions counted or explained
+# in one line, the counter plumbing checked exactly against a process tree
+# of the test's own whose CPU is known (tools/busy_tree.py: existing
+# threads, new threads and forked children, all burning inside the window),
+# --server-pid, --server-cgroup (a cgroup v2 directory the test creates),
+# the JSON against the schema, the sysbench persona, dml_cost's five steps
+# with exact rows, and bad input. Comparisons of two different clocks on
+# the real servers (task-clock vs /proc, cgroup cpu.stat vs task-clock) are
+# figures, not checks: bench/cost_clocks.sh prints them.
 set -u
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
@@ -63,13 +67,18 @@ run_bmk oltp_point_select $MYSQL_OPTS --server-cgroup=/etc/hostname --time=1 run
 assert_eq "a file: exit 1" 1 "$RC"
 assert_contains "a file: message" "$OUT" "is not a directory, so not a cgroup"
 V1=$(awk '$3 == "cgroup" {print $2; exit}' /proc/mounts)
+V1_MOUNTED=
+if [ -z "$V1" ] && mkdir -p "$WORK/cg1" && mount -t cgroup -o none,name=bmktest cgroup "$WORK/cg1" 2>/dev/null; then
+  V1=$WORK/cg1 V1_MOUNTED=1     # a named v1 hierarchy without controllers
+fi
 if [ -n "$V1" ]; then
   run_bmk oltp_point_select $MYSQL_OPTS --server-cgroup="$V1" --time=1 run
   assert_eq "cgroup v1: exit 1" 1 "$RC"
   assert_contains "cgroup v1: says v1 and what to use" "$OUT" "is a cgroup v1 directory; bmk reads the cgroup v2 cpu.stat"
   assert_contains "cgroup v1: points to --server-pid" "$OUT" "give the server's process id with --server-pid"
+  [ -n "$V1_MOUNTED" ] && umount "$WORK/cg1"
 else
-  echo "# no cgroup v1 hierarchy mounted: v1 message not checked"
+  skip_core "cgroup v1: the message" "no cgroup v1 hierarchy mounted and none can be mounted (needs root)"
 fi
 run_bmk oltp_point_select $MYSQL_OPTS --server-pid=1 --server-cgroup=/tmp --time=1 run
 assert_eq "pid and cgroup: exit 1" 1 "$RC"
@@ -84,13 +93,11 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: prepare" 0 "$RC"
 
   # ---- the sandbox server found automatically; CPU vs /proc around the run ----
-  # What a run costs the server outside its window (connections, backend
-  # start and exit, statement preparation: tens of ms on PostgreSQL) is
-  # measured with a run of two events and subtracted, so a loaded machine
-  # (little server CPU in 3 s) does not blur the comparison.
-  fixed0=$(tree_cpu "$spid")
-  run_bmk oltp_point_select $O $T --threads=2 --events=2 --server-cost=off run
-  fixed1=$(tree_cpu "$spid")
+  # The window (workers' start to end) lies inside the test's reading
+  # around the whole bmk process, and both read the same /proc counters: the
+  # window's CPU is at most the reading around it. (How close they are
+  # depends on what the run costs outside its window and on the machine:
+  # bench/cost_clocks.sh prints it.)
   before=$(tree_cpu "$spid")
   run_bmk oltp_point_select $O $T --threads=2 --time=3 --results=auto.json run
   after=$(tree_cpu "$spid")
@@ -105,10 +112,11 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: window transactions = events" "$(json_get auto.json "d['summary']['events']")" \
     "$(json_get auto.json "d['server']['cost']['transactions']")"
   bmk_cpu=$(json_get auto.json "d['server']['cost']['server_cpu_s']['total']")
-  test_cpu=$(awk -v a="$after" -v b="$before" -v f1="$fixed1" -v f0="$fixed0" \
-    'BEGIN{printf "%.3f", (a - b) - (f1 - f0)}')
-  check "$db: server CPU $bmk_cpu s within 10% of /proc around the run ($test_cpu s, less a 2-event run's)" \
-    within "$bmk_cpu" "$test_cpu" 10
+  test_cpu=$(awk -v a="$after" -v b="$before" 'BEGIN{printf "%.3f", a - b}')
+  check "$db: server CPU $bmk_cpu s > 0" positive "$bmk_cpu"
+  # (+0.01 s: /proc counts in clock ticks, bmk's reading may round the other way)
+  check "$db: server CPU $bmk_cpu s at most /proc around the run ($test_cpu s)" \
+    awk -v a="$bmk_cpu" -v b="$test_cpu" 'BEGIN{exit !(a <= b + 0.01)}'
   json_trx=$(json_get auto.json "round(d['server']['cost']['per_transaction']['server_cpu_us'], 2)")
   check "$db: JSON server_cpu_us per transaction > 0" positive "$json_trx"
   assert_eq "$db: per transaction = CPU / transactions" "$json_trx" \
@@ -135,21 +143,20 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: bmk report CPU us/trx column" "$(json_get auto.json "'%.1f' % d['server']['cost']['per_transaction']['server_cpu_us']")" \
     "$(printf '%s\n' "$OUT" | awk '$1 == 2 && NF == 9 {print $8}')"
 
-  # ---- counter plumbing with the software task clock (no PMU needed) ----------
-  # New backends/threads during the run (reconnects) must be counted through
-  # inheritance: task-clock then matches the CPU time from /proc. (A backend's
-  # exit, after its counter is gone, is CPU time only: few reconnects keep
-  # that small.)
+  # ---- the software task clock on the real server (no PMU needed) ------------------
+  # New backends/threads during the run (reconnects) are counted through
+  # inheritance; that this is exact is checked on busy_tree.py below.
   BMK_COST_PERF_EVENT=task-clock run_bmk oltp_point_select $O $T --threads=2 --time=2 \
     --reconnect=200 --results=clock.json run
   assert_eq "$db: task-clock run exit 0" 0 "$RC"
   if [ "$(json_get clock.json "d['server']['cost']['counter']")" = None ]; then
-    echo "# $db: perf_event_open not permitted here: $(json_get clock.json "d['server']['cost']['counter_unavailable']")"
+    skip_core "$db: task-clock of the server" "perf_event_open not permitted here: $(json_get clock.json "d['server']['cost']['counter_unavailable']")"
   else
     clock_s=$(json_get clock.json "d['server']['cost']['counter']['count'] / 1e9")
-    cpu_s=$(json_get clock.json "d['server']['cost']['server_cpu_s']['total']")
-    check "$db: task-clock of the server tree ($clock_s s) within 15% of its CPU time ($cpu_s s)" \
-      within "$clock_s" "$cpu_s" 15
+    check "$db: task-clock of the server tree counted ($clock_s s)" positive "$clock_s"
+    assert_eq "$db: task-clock JSON per transaction = count / transactions" \
+      "$(json_get clock.json "round(d['server']['cost']['counter']['count'] / d['server']['cost']['transactions'], 1)")" \
+      "$(json_get clock.json "round(d['server']['cost']['per_transaction']['task_clock_ns'], 1)")"
     check "$db: reconnects happened" positive "$(report_value "reconnects:" "$OUT")"
   fi
 
@@ -165,6 +172,8 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     assert_match "$db: unreadable pid file: one line says why" "$OUT" \
       "^Server cost: the server's CPU is not measured: the server's (pid file \(@@pid_file\)|postmaster.pid) '.*' is not readable here \(Permission denied\).*; give --server-pid=PID or --server-cgroup=PATH"
     assert_match "$db: unreadable pid file: block says so" "$OUT" '^    server: +not measured: the server.s (pid file|postmaster.pid)'
+  else
+    skip_core "$db: another OS user's server (not permitted, unreadable pid file)" "needs root and runuser"
   fi
 
   # ---- --server-pid, reconciliation off: JSON server holds only the cost -------
@@ -214,44 +223,108 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   run_bmk oltp_point_select $O $T cleanup
 done
 
-# ---- --server-cgroup: a cgroup v2 directory holding the MariaDB server ----------
+# ---- exact: a process tree whose CPU is known ----------------------------------
+# tools/busy_tree.py burns BURN s of CPU in each of four places (a thread
+# that exists when counting starts, a thread and two processes created
+# during the window) once wait_busy.lua, the one event of the run, says go;
+# the event ends when the tree says done. So all of the burning is inside
+# bmk's window whatever the machine's speed, and:
+#   burned <= bmk's figure            (every thread and child counted)
+#   bmk's figure <= the tree's life   (nothing counted twice, nothing else)
+# for the /proc CPU and the task clock (--server-pid), and for cpu.stat and
+# the per-CPU task clock (--server-cgroup).
+BURN=0.2
+cat > wait_busy.lua <<'EOF'
+function event()
+  local d = os.getenv("BUSY_DIR")
+  local f = assert(io.open(d .. "/go", "w"))
+  f:close()
+  while true do
+    local g = io.open(d .. "/done")
+    if g then g:close() return end
+    sysbench.sleep(0.01)
+  end
+end
+EOF
+# busy_start DIR [CGROUP]: starts the tree (in CGROUP when given); BUSY_PID
+busy_start() {
+  rm -rf "$1" && mkdir -p "$1"
+  if [ -n "${2:-}" ]; then
+    sh -c 'echo $$ > "$1/cgroup.procs" && exec python3 "$2" "$3" "$4"' sh "$2" \
+      "$TOP/tests/integration/tools/busy_tree.py" "$1" "$BURN" &
+  else
+    python3 "$TOP/tests/integration/tools/busy_tree.py" "$1" "$BURN" &
+  fi
+  BUSY_PID=$!
+  for _ in $(seq 1 600); do [ -f "$1/ready" ] && break; sleep 0.1; done
+}
+# busy_stop DIR: ends the tree (it writes DIR/total, its whole life's CPU
+# seconds, as it exits); not in a subshell: wait needs the tree as a child
+busy_stop() {
+  kill -TERM "$BUSY_PID" 2>/dev/null
+  wait "$BUSY_PID" 2>/dev/null
+}
+le() { awk -v a="$1" -v b="$2" 'BEGIN{exit !(a != "" && b != "" && a + 0 <= b + 0)}'; }
+
+B=$WORK/busy
+busy_start "$B"
+BUSY_DIR=$B BMK_COST_PERF_EVENT=task-clock run_bmk wait_busy.lua --events=1 --time=0 \
+  --server-pid="$BUSY_PID" --results=busy.json run
+busy_stop "$B"
+life=$(cat "$B/total" 2>/dev/null)
+burned=$(cat "$B/done" 2>/dev/null)
+assert_eq "busy tree: exit 0" 0 "$RC"
+assert_match "busy tree: one line names the pid" "$OUT" "^Server cost: measuring pid $BUSY_PID \(.*\) and its child processes \(--server-pid\)$"
+cpu=$(json_get busy.json "d['server']['cost']['server_cpu_s']['total']")
+# (/proc counts clock ticks: 0.02 s of rounding either way)
+check "busy tree: /proc CPU $cpu s >= burned $burned s" le "$burned" "$(awk -v c="$cpu" 'BEGIN{print c + 0.02}')"
+check "busy tree: /proc CPU $cpu s <= the tree's life $life s" le "$cpu" "$(awk -v c="$life" 'BEGIN{print c + 0.02}')"
+if [ "$(json_get busy.json "d['server']['cost']['counter']")" = None ]; then
+  skip_core "busy tree: task-clock" "perf_event_open not permitted here: $(json_get busy.json "d['server']['cost']['counter_unavailable']")"
+else
+  clock_s=$(json_get busy.json "'%.6f' % (d['server']['cost']['counter']['count'] / 1e9)")
+  check "busy tree: task-clock $clock_s s >= burned $burned s (threads that existed, new threads, forked children)" le "$burned" "$clock_s"
+  check "busy tree: task-clock $clock_s s <= the tree's life $life s" le "$clock_s" "$(awk -v c="$life" 'BEGIN{print c + 0.001}')"
+fi
+
+# ---- --server-cgroup: a cgroup v2 directory holding the busy tree -----------------
 V2=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
 CG=bmk-test-cost-$$
-if [[ " ${BMK_TEST_DBS:-mysql pgsql} " == *" mysql "* ]] && [ -n "$V2" ] &&
-   mkdir "$V2/$CG" 2>/dev/null; then
-  spid=$(server_pid mysql)
-  home=$(awk -F: '$1 == "0" {print $3}' "/proc/$spid/cgroup")
-  restore() {
-    echo "$spid" > "$V2$home/cgroup.procs" 2>/dev/null
-    rmdir "$V2/$CG" 2>/dev/null
-  }
-  trap 'restore; rm -rf "$WORK"' EXIT
-  if echo "$spid" > "$V2/$CG/cgroup.procs" 2>/dev/null; then
-    run_bmk oltp_point_select $MYSQL_OPTS --tables=1 --table-size=1000 prepare
+if [ -n "$V2" ] && mkdir "$V2/$CG" 2>/dev/null; then
+  trap 'kill -TERM "$BUSY_PID" 2>/dev/null; wait; rmdir "$V2/$CG" 2>/dev/null; rm -rf "$WORK"' EXIT
+  busy_start "$B" "$V2/$CG"
+  if [ "$(awk -F: '$1 == "0" {print $3}' "/proc/$BUSY_PID/cgroup")" = "/$CG" ]; then
     u0=$(awk '$1 == "usage_usec" {print $2}' "$V2/$CG/cpu.stat")
     # a path relative to the v2 mount point, and the cgroup's counters (one per CPU)
-    BMK_COST_PERF_EVENT=task-clock run_bmk oltp_point_select $MYSQL_OPTS --tables=1 \
-      --table-size=1000 --threads=2 --time=2 --server-cgroup="$CG" --results=cg.json run
+    BUSY_DIR=$B BMK_COST_PERF_EVENT=task-clock run_bmk wait_busy.lua --events=1 --time=0 \
+      --server-cgroup="$CG" --results=cg.json run
     u1=$(awk '$1 == "usage_usec" {print $2}' "$V2/$CG/cpu.stat")
+    busy_stop "$B"
+    burned=$(cat "$B/done" 2>/dev/null)
     assert_eq "cgroup: exit 0" 0 "$RC"
     assert_contains "cgroup: one line names it" "$OUT" "Server cost: measuring cgroup $V2/$CG (--server-cgroup)"
     check "cgroup: JSON valid" json_ok cg.json
-    bmk_cpu=$(json_get cg.json "d['server']['cost']['server_cpu_s']['total']")
-    test_cpu=$(awk -v a="$u1" -v b="$u0" 'BEGIN{printf "%.3f", (a-b)/1e6}')
-    check "cgroup: server CPU $bmk_cpu s within 10% of cpu.stat around the run ($test_cpu s)" \
-      within "$bmk_cpu" "$test_cpu" 10
-    if [ "$(json_get cg.json "d['server']['cost']['counter']")" != None ]; then
-      clock_s=$(json_get cg.json "d['server']['cost']['counter']['count'] / 1e9")
-      check "cgroup: task-clock on every CPU ($clock_s s) within 15% of cpu.stat ($bmk_cpu s)" \
-        within "$clock_s" "$bmk_cpu" 15
+    cpu=$(json_get cg.json "'%.6f' % d['server']['cost']['server_cpu_s']['total']")
+    around=$(awk -v a="$u1" -v b="$u0" 'BEGIN{printf "%.6f", (a - b) / 1e6}')
+    check "cgroup: cpu.stat in the window $cpu s >= burned $burned s" le "$burned" "$cpu"
+    check "cgroup: cpu.stat in the window $cpu s <= cpu.stat around the run $around s" le "$cpu" "$around"
+    if [ "$(json_get cg.json "d['server']['cost']['counter']")" = None ]; then
+      skip_core "cgroup: task-clock on every CPU" "perf_event_open not permitted here: $(json_get cg.json "d['server']['cost']['counter_unavailable']")"
+    else
+      clock_s=$(json_get cg.json "'%.6f' % (d['server']['cost']['counter']['count'] / 1e9)")
+      check "cgroup: task-clock on every CPU $clock_s s >= burned $burned s" le "$burned" "$clock_s"
+      # (the cgroup's perf clock and cpu.stat are updated at slightly
+      # different moments of a task switch: 10 ms of slack)
+      check "cgroup: task-clock on every CPU $clock_s s <= cpu.stat around the run $around s" \
+        le "$clock_s" "$(awk -v c="$around" 'BEGIN{print c + 0.01}')"
     fi
-    run_bmk oltp_point_select $MYSQL_OPTS --tables=1 --table-size=1000 cleanup
   else
-    echo "# cannot move the server into a cgroup here: --server-cgroup run not checked"
+    busy_stop "$B"
+    skip_core "--server-cgroup" "cannot move a process into $V2/$CG"
   fi
-  restore
+  rmdir "$V2/$CG" 2>/dev/null
 else
-  echo "# no writable cgroup v2 hierarchy: --server-cgroup run not checked"
+  skip_core "--server-cgroup" "no writable cgroup v2 hierarchy (needs root and a cgroup2 mount)"
 fi
 
 finish

@@ -68,7 +68,7 @@ kill_pg_conns() {
 # by the run's own progress, not by a sleep).
 kill_running() {
   wait_for lost.out '^Threads started!$' 1
-  for _ in $(seq 200); do
+  for _ in $(seq 3000); do
     if [ $1 = mysql ]; then
       n=$(mysql_q "SELECT COUNT(*) FROM information_schema.processlist WHERE user='sbtest' AND info LIKE 'SELECT SLEEP%'")
     else

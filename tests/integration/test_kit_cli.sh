@@ -341,7 +341,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   # the logs still printed, no process, sync file or log left behind
   "$BMK" kit OLTP_RO_10K_1tab-uniform-p_sel1-notrx 6 30 > "$WORK/sig.out" 2>&1 &
   pid=$!
-  for _ in $(seq 100); do grep -q '^=> SYNC-file : started !$' "$WORK/sig.out" && break; sleep 0.1; done
+  for _ in $(seq 3000); do grep -q '^=> SYNC-file : started !$' "$WORK/sig.out" && break; sleep 0.1; done
   sleep 0.5
   kill -TERM $pid
   wait $pid; RC=$?
@@ -355,7 +355,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   rm -f "$WORK/start"*
   "$BMK" kit OLTP_RO_10K_1tab-uniform-p_sel1-notrx 2 1 --sync-file="$WORK/start" > "$WORK/sync.out" 2>&1 &
   pid=$!
-  for _ in $(seq 100); do ls "$WORK"/start.ready.* >/dev/null 2>&1 && break; sleep 0.1; done
+  for _ in $(seq 3000); do ls "$WORK"/start.ready.* >/dev/null 2>&1 && break; sleep 0.1; done
   check "$db: user sync file created" test -e "$WORK/start"
   check "$db: one ready marker" test "$(ls "$WORK"/start.ready.* 2>/dev/null | wc -l)" -eq 1
   mpid=$(ls "$WORK"/start.ready.* | sed 's/.*\.ready\.//')

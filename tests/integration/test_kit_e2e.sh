@@ -148,7 +148,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     shift
     timeout -k 5 60 bash "$S/sb11-OLTP_RO_10K_2tab-uniform-p_sel1-reconnect-notrx-socket.sh" 2 2 "$@" > "$WORK/bg.out" 2>&1 &
     pid=$!
-    for _ in $(seq 200); do grep -q '^Threads started!' "$WORK/bg.out" && break; sleep 0.05; done
+    for _ in $(seq 6000); do grep -q '^Threads started!' "$WORK/bg.out" && break; sleep 0.05; done
     sleep 0.2
     mv "$L/$(basename "$SOCK")" "$L/gone"
     if [ "$gap" != 0 ]; then sleep "$gap"; mv "$L/gone" "$L/$(basename "$SOCK")"; fi

@@ -291,7 +291,7 @@ EOS
       unlock() { pgsql_q "SELECT pg_terminate_backend($1)" >/dev/null 2>&1; }
     fi
     lid=""
-    for _ in $(seq 300); do lid=$(locker); [ -n "$lid" ] && break; sleep 0.1; done
+    for _ in $(seq 3000); do lid=$(locker); [ -n "$lid" ] && break; sleep 0.1; done
     log_mark $db
     ( timeout -k 5 120 "$BMK" "$KIT" $O "${LOCKOPT[@]}" --statements=point,index_update --point-selects=3 \
         --trx-retry=$retry --thread-offset=0 --threads-total=2 $TS --events=1 run > "$WORK/retry.out" 2>&1

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""A stand-in 'server' process tree whose CPU use is known exactly
+(test_cost.sh). bmk measures it with --server-pid or --server-cgroup while
+a workload script of the test signals the start and waits for the end, so
+all of the burning happens inside bmk's measured window by construction,
+however slow or busy the machine is.
+
+  busy_tree.py DIR BURN_S
+
+At start one thread already exists that will burn (counters must be
+attached to existing threads). When DIR/go appears, the process starts a
+second thread and forks two child processes (counted only through
+inheritance, as new backends and connection threads are), and all four burn
+BURN_S seconds of their own CPU each, measured with the kernel's precise
+per-thread / per-process clocks (the same runtime that task-clock counts).
+Children are reaped before DIR/done is written with the sum of the four
+measured burns. On SIGTERM it writes DIR/total: its whole life's CPU
+(itself and reaped children, getrusage), an upper bound of anything that
+counted it, then exits.
+"""
+import os
+import resource
+import signal
+import sys
+import threading
+import time
+
+d, burn = sys.argv[1], float(sys.argv[2])
+go = threading.Event()
+
+
+def spin(clock):
+    t0 = clock()
+    while clock() - t0 < burn:
+        pass
+    return clock() - t0
+
+
+results = []
+
+
+def thread_body():
+    go.wait()
+    results.append(spin(time.thread_time))
+
+
+def write(name, text):
+    with open(os.path.join(d, name + ".tmp"), "w") as f:
+        f.write(text)
+    os.rename(os.path.join(d, name + ".tmp"), os.path.join(d, name))
+
+
+def on_term(*_):
+    s = resource.getrusage(resource.RUSAGE_SELF)
+    c = resource.getrusage(resource.RUSAGE_CHILDREN)
+    write("total", "%.6f\n" % (s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime))
+    os._exit(0)
+
+
+signal.signal(signal.SIGTERM, on_term)
+t1 = threading.Thread(target=thread_body)
+t1.start()
+write("ready", "%d\n" % os.getpid())
+while not os.path.exists(os.path.join(d, "go")):
+    time.sleep(0.01)
+
+children = []
+for i in range(2):
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        v = spin(time.process_time)
+        os.write(w, ("%.6f" % v).encode())
+        os._exit(0)
+    os.close(w)
+    children.append((pid, r))
+t2 = threading.Thread(target=thread_body)
+t2.start()
+go.set()
+t1.join()
+t2.join()
+for pid, r in children:
+    results.append(float(os.read(r, 64).decode()))
+    os.close(r)
+    os.waitpid(pid, 0)
+write("done", "%.6f\n" % sum(results))
+while True:
+    time.sleep(1)
