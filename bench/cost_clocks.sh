@@ -38,30 +38,7 @@ trap 'rm -rf "$W"' EXIT
 cd "$W"
 
 # CPU seconds of a process tree from /proc (own + reaped children)
-tree_cpu() {
-  python3 - "$1" <<'EOF'
-import os, sys
-hz = os.sysconf("SC_CLK_TCK")
-procs = {}
-for d in os.listdir("/proc"):
-    if not d.isdigit():
-        continue
-    try:
-        s = open("/proc/%s/stat" % d).read()
-    except OSError:
-        continue
-    f = s[s.rindex(")") + 2:].split()
-    procs[int(d)] = (int(f[1]), sum(int(x) for x in f[11:15]))
-tree, changed = {int(sys.argv[1])}, True
-while changed:
-    changed = False
-    for p, (pp, _) in procs.items():
-        if p not in tree and pp in tree:
-            tree.add(p)
-            changed = True
-print("%.3f" % (sum(procs[p][1] for p in tree if p in procs) / hz))
-EOF
-}
+tree_cpu() { python3 "$TOP/tests/integration/tools/tree_cpu.py" "$1"; }
 jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 line() {  # what a b: prints both and a/b
   awk -v w="$1" -v a="$2" -v b="$3" 'BEGIN{printf "%-44s %10.3f %10.3f %7.3f\n", w, a, b, (b > 0 ? a / b : 0)}'

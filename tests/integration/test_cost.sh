@@ -20,30 +20,7 @@ positive() { awk -v a="$1" 'BEGIN{exit !(a+0 > 0)}'; }
 # CPU seconds of process PID and all its descendants, read here from
 # /proc/*/stat independently of bmk: own utime+stime plus cutime+cstime
 # (children already reaped).
-tree_cpu() {
-  python3 - "$1" <<'EOF'
-import os, sys
-hz = os.sysconf("SC_CLK_TCK")
-procs = {}
-for d in os.listdir("/proc"):
-    if not d.isdigit():
-        continue
-    try:
-        s = open("/proc/%s/stat" % d).read()
-    except OSError:
-        continue
-    f = s[s.rindex(")") + 2:].split()
-    procs[int(d)] = (int(f[1]), sum(int(x) for x in f[11:15]))
-tree, changed = {int(sys.argv[1])}, True
-while changed:
-    changed = False
-    for p, (pp, _) in procs.items():
-        if p not in tree and pp in tree:
-            tree.add(p)
-            changed = True
-print("%.3f" % (sum(procs[p][1] for p in tree if p in procs) / hz))
-EOF
-}
+tree_cpu() { python3 "$TOP/tests/integration/tools/tree_cpu.py" "$1"; }
 server_pid() {
   if [ "$1" = mysql ]; then cat "$SANDBOX_DIR/mysql/mysqld.pid"; else head -1 "$SANDBOX_DIR/pgsql/data/postmaster.pid"; fi
 }
