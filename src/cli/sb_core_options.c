@@ -111,6 +111,14 @@ int sb_core_register_options(void)
                           sb_persona_sysbench() ? "off" : "on", SB_ARG_TYPE_BOOL,
                           SB_GROUP_EXT_GENERAL, NULL);
   rc |= sb_opt_register_table(ext_options_2, SB_GROUP_EXT_GENERAL, NULL);
+  /* off under the sysbench persona, which waits for stuck events as
+     sysbench does (docs/reliability.md) */
+  rc |= sb_opt_register("stuck-grace", "seconds to wait after the --time limit for events "
+                        "still waiting for the server; then the run ends, lists them with "
+                        "their age, counts them in the latency and exits with code 2 ('off' "
+                        "waits for them, as sysbench does; --forced-shutdown, when given, "
+                        "comes first)", sb_persona_sysbench() ? "off" : "5",
+                        SB_ARG_TYPE_STRING, SB_GROUP_EXT_GENERAL, NULL);
   return rc ? -1 : 0;
 }
 
@@ -239,6 +247,27 @@ static int read_limits(sb_run_config_t *cfg)
   return 0;
 }
 
+/* --stuck-grace (seconds, or off): bmk's end of a run whose events outlive
+   --time because the server stopped answering (its default is off under
+   the sysbench persona). */
+static int read_stuck_grace(sb_run_config_t *cfg)
+{
+  const char *g = sb_opt_str("stuck-grace");
+  cfg->stuck_grace = -1;
+  if (g == NULL || strcmp(g, "off") == 0)
+    return 0;
+  char *end;
+  double v = strtod(g, &end);
+  if (end == g || *end != '\0' || !(v >= 0) || v > 86400)
+  {
+    log_text(LOG_FATAL, "Invalid value for --stuck-grace: '%s' (seconds, or off)", g);
+    return -1;
+  }
+  if (cfg->time_limit > 0)
+    cfg->stuck_grace = v;
+  return 0;
+}
+
 /* --forced-shutdown (seconds, N% of --time, empty = 5%, off); after
    read_limits. */
 static int read_forced_shutdown(sb_run_config_t *cfg)
@@ -260,7 +289,7 @@ static int read_forced_shutdown(sb_run_config_t *cfg)
   }
   if (cfg->time_limit <= 0)
     cfg->forced_shutdown = -1;
-  return 0;
+  return read_stuck_grace(cfg);
 }
 
 /* --thread-init-timeout covers the whole --login-delay ramp: a ramp

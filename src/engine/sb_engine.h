@@ -33,6 +33,10 @@ typedef struct {
   unsigned ncheckpoints;
   double checkpoints[SB_MAX_CHECKPOINTS];
   double forced_shutdown;       /* seconds after time_limit; < 0 = off */
+  double stuck_grace;           /* bmk: seconds after time_limit before a run
+                                   whose events still wait ends (exit 2,
+                                   docs/reliability.md); < 0 = wait for them;
+                                   forced_shutdown, when set, comes first */
   double thread_init_timeout;   /* 0 = none */
   size_t thread_stack_size;     /* bytes */
   unsigned percentile;          /* 0 = disabled */

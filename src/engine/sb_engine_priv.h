@@ -196,6 +196,25 @@ void eng_print_mode_block(void);
    a result file could not be written. */
 int eng_final_report(const char *interrupt_reason, unsigned *unfinished, int exit_code);
 
+/* sb_stuck.c: stuck work (docs/reliability.md). Thread-safe: read the
+   VUs' in_event and start_ns. */
+/* How many VUs are inside an event that started at least `older_than_ns`
+   before `now_ns` (sb_now_ns clock); the oldest one's age in seconds in
+   `*oldest_s` (may be NULL). */
+unsigned eng_in_flight(uint64_t now_ns, uint64_t older_than_ns, double *oldest_s);
+/* Fills st->stalled / st->stalled_oldest_s for an interval of `interval_s`
+   ending at `now_ns` (events in flight for longer than the interval), and
+   when nothing completed makes the waiting time the interval's latency.
+   Nothing under the sysbench persona. */
+void eng_note_stalls(sb_stat_t *st, uint64_t now_ns, double interval_s);
+/* The "[ Ns ] stalled: ..." line after an interval line (when st->stalled). */
+void eng_print_stalls(const sb_stat_t *st);
+/* At the end of a run whose events outlived --time by the stuck grace
+   `grace_s`: a FATAL line and one line per VU still in its event (ages at
+   `end_ns`, the end of the measured time; the first 10 VUs by name).
+   Returns how many. */
+unsigned eng_print_stuck(uint64_t end_ns, double grace_s);
+
 /* sb_fdlimit.c: raises RLIMIT_NOFILE towards one descriptor per VU (up
    to the hard limit) and, when that is not enough, makes the first
    connect attempt fail with a message naming the limit

@@ -47,6 +47,7 @@ typedef struct {
   bool need_reporter;         /* interval lines, checkpoints or files */
   bool end_line;              /* VUs wait at the end line */
   bool forced;                /* --forced-shutdown bounds the join */
+  bool stuck;                 /* --stuck-grace bounds the join */
   bool all_done;              /* every VU done when the join ended */
   /* The time the main thread spent reading the server's counters at the
      end line while the workers waited (not part of the run). */
@@ -375,7 +376,43 @@ static uint64_t join_deadline_ns(run_t *r)
     r->forced = true;
     return r->deadline_ns + (uint64_t) (eng_cfg.forced_shutdown * 1e9);
   }
+  if (eng_cfg.stuck_grace >= 0 && eng_cfg.time_limit > 0)
+  {
+    r->stuck = true;
+    return r->deadline_ns + (uint64_t) (eng_cfg.stuck_grace * 1e9);
+  }
   return 0;
+}
+
+/* The end of a run whose workers cannot be joined (events still running):
+   the script's measure_end hook, the report with the unfinished events
+   counted to the end of the measured time (`why`: the interruption's
+   reason, NULL for sysbench's forced shutdown), then exit code 2. */
+static void exit_with_unfinished(const char *why)
+{
+  if (!eng_ctest)
+    sb_lua_call_hook(sb_lua_global(), "measure_end");
+  unsigned unfinished = 0;
+  eng_final_report(why, &unfinished, 2);
+  log_flush();
+  _exit(2);
+}
+
+/* bmk's end of a run whose events outlived --time by the stuck grace (the
+   server stopped answering): names them, reports the --time window with
+   them counted to its end (their waiting time as latency) and the reason
+   in the report and the result files, and exits with 2, as a forced
+   shutdown does (the stuck workers cannot be joined). */
+static void finish_stuck(void)
+{
+  /* the measured time is --time, not --time + the grace, in which nothing
+     could complete */
+  eng_end_ns = ck_pr_load_64(&eng_stop_ns);
+  unsigned n = eng_print_stuck(eng_end_ns, eng_cfg.stuck_grace);
+  static char why[160];
+  snprintf(why, sizeof(why), "%u event(s) still waiting for the server %.1f s after the "
+           "end of --time", n, eng_cfg.stuck_grace);
+  exit_with_unfinished(why);
 }
 
 /* Stops the workers and waits for them (the end-line samples on the
@@ -436,13 +473,10 @@ static int run_finish(run_t *r)
   if (!r->all_done && r->forced && !r->reason && !eng_failed())
   {
     log_text(LOG_FATAL, "The --max-time limit has expired, forcing shutdown...");
-    if (!eng_ctest)
-      sb_lua_call_hook(sb_lua_global(), "measure_end");
-    unsigned unfinished = 0;
-    eng_final_report(NULL, &unfinished, 2);
-    log_flush();
-    _exit(2);
+    exit_with_unfinished(NULL);
   }
+  if (!r->all_done && r->stuck && !r->reason && !eng_failed())
+    finish_stuck();
 
   if (eng_failed() && !r->reason)
   {

@@ -132,8 +132,12 @@ static void report_interval(reporter_t *rp, uint64_t next_ns)
     st.ntypes = eng_type_rows(rp->tscratch, st.time_interval, rp->trows);
     st.types = rp->trows;
   }
+  eng_note_stalls(&st, rp->cur.t_ns, st.time_interval);
   if (st.time_interval > 0 && rp->print)
+  {
     eng_print_interval(rp->L, &st);
+    eng_print_stalls(&st);
+  }
   if (st.time_interval > 0 && rp->files && rp->tscratch)
     interval_row(rp, &st);
   eng_snap_copy(&rp->prev, &rp->cur);

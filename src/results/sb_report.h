@@ -54,6 +54,10 @@ typedef struct {
      Borrowed: valid during the report only. */
   const sb_type_row_t *types;
   unsigned ntypes;
+  /* intermediate (bmk): events in flight for longer than the interval and
+     the oldest one's age in seconds (docs/reliability.md) */
+  unsigned stalled;
+  double stalled_oldest_s;
 } sb_stat_t;
 
 /* "[ 1s ] thds: ... reconn/s: ..." (DB) and, with `rate`, sysbench's queue

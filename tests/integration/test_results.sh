@@ -242,19 +242,21 @@ function thread_done()
 end
 EOF
   # Injected truth. The server measures each SLEEP itself and the script
-  # times each query with its own clock; bmk's p50 must agree with the
-  # script's median within 2 %, and lie between the server's sleep and the
-  # sleep + round trip (p50 of SLEEP(0)) + 0.5 ms (the client's wake-up
-  # after a 10 ms wait, 0.1-0.3 ms on a VM).
-  run_bmk sleep.lua $O --secs=0 --events=300 --threads=1 --percentiles=50 run
-  floor=$(pct_line 50 "$OUT")
+  # times each query with its own clock inside the event; bmk's p50 must
+  # agree with the script's median within 2 %, be at least the script's
+  # (bmk's event encloses the query; 0.2 % for the histogram's precision)
+  # and at least the server's sleep. (How far above the server's sleep it
+  # lies is the round trip and the client's wake-up after the wait: the
+  # machine's, not bmk's, so it is not asserted.)
   run_bmk sleep.lua $O --secs=0.01 --events=200 --threads=1 --percentiles=50 run
   p50=$(pct_line 50 "$OUT")
   srv=$(printf '%s\n' "$OUT" | awk -F': ' '/^server-measured median/{print $2}')
   cli=$(printf '%s\n' "$OUT" | awk -F': ' '/^client-measured median/{print $2}')
   check "$db: SLEEP(0.01) p50 $p50 ms within 2% of the script's own timing $cli ms" within "$p50" "$cli" 2
-  check "$db: p50 $p50 between the server's sleep $srv and + round trip $floor + 0.5 ms" \
-    awk -v p="$p50" -v s="$srv" -v f="$floor" 'BEGIN{exit !(p >= s && p <= s + f + 0.5)}'
+  check "$db: p50 $p50 at least the script's own median $cli ms" \
+    awk -v p="$p50" -v c="$cli" 'BEGIN{exit !(p >= c * 0.998)}'
+  check "$db: p50 $p50 at least the server's sleep $srv ms" \
+    awk -v p="$p50" -v s="$srv" 'BEGIN{exit !(p >= s)}'
   check "$db: the sleep is about 10 ms ($srv)" awk -v s="$srv" 'BEGIN{exit !(s >= 10 && s < 12)}'
 
   # Coordinated omission: stop the server for 1 s under --rate=200; the
