@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `bmk dml_cost` on both sandbox databases, with the seed's figures beside
+# `bmk dml_cost` on both sandbox databases, with the figures of F. Pachot's article beside
 # it (F. Pachot, "Comparing SQL engines by CPU instructions for simple
 # DML": PostgreSQL 16 and MySQL in Docker, perf stat -e instructions:u -G,
-# 2,000,000 rows inserted in 2 transactions). docs/capacity.md "DML cost".
+# 2,000,000 rows inserted in 2 transactions; "the seed" below and in the
+# output). docs/capacity.md "DML cost".
 #
 # Usage: bash bench/dml_cost.sh [rows (2000000)] [insert transactions (2)] [sleep s (10)]
 #   e.g. bash bench/dml_cost.sh 20000 2 1      (a quick try)
@@ -14,7 +15,7 @@
 # below the table says why. SVG=FILE also writes a chart (gnuplot-nox),
 # and `--chart-from LOG SVG` draws it from an earlier run's output:
 # per step, server CPU and elapsed microseconds per row on each database,
-# beside the seed's elapsed microseconds per row.
+# beside the article's elapsed microseconds per row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BMK=$(pwd)/bmk
@@ -24,7 +25,7 @@ pass=${BMK_SANDBOX_PASSWORD:-sbtest}
 mysql_opts="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=${BMK_MYSQL_PORT:-3306} --mysql-user=sbtest --mysql-password=$pass --mysql-db=sbtest"
 pgsql_opts="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=${BMK_PGSQL_PORT:-5432} --pgsql-user=sbtest --pgsql-password=$pass --pgsql-db=sbtest"
 
-# The seed's per-row figures: instructions per row and elapsed us per row
+# The article's per-row figures: instructions per row and elapsed us per row
 # (its totals divided by 2,000,000).
 seed() {  # seed DB STEP -> "instructions/row elapsed-us/row totals"
   case "$1:$2" in

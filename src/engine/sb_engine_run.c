@@ -126,6 +126,16 @@ static void abort_workers(const run_t *r)
     pthread_join(eng_workers[i].thread, NULL);
 }
 
+/* Ends the process while worker threads may still be running (in
+   thread_init, connecting): _exit, not exit, whose atexit handlers and
+   library destructors (the client libraries', OpenSSL's) would free what
+   those threads are using. The log is flushed first. */
+static void exit_now(int code)
+{
+  log_flush();
+  _exit(code);
+}
+
 /* Wall-clock now, seconds since the epoch (result files' start time). */
 static double epoch_now(void)
 {
@@ -170,13 +180,13 @@ static int wait_init(const run_t *r)
         log_text(LOG_FATAL, "%u of %u virtual users were ready, %u failed, %u still "
                  "initializing (--thread-init-timeout covers the whole --login-delay ramp)",
                  ready - failed, eng_cfg.threads, failed, r->expected - ready);
-      exit(2);
+      exit_now(2);
     }
     int sig = wait_signal(&r->sigs, 20 * NS_PER_MS);
     if (sig)
     {
       log_text(LOG_FATAL, "interrupted by %s", sig == SIGINT ? "SIGINT" : "SIGTERM");
-      exit(sig == SIGINT ? 130 : 143);
+      exit_now(sig == SIGINT ? 130 : 143);
     }
   }
   if (failed == 0 && r->created == eng_cfg.workers)
