@@ -128,11 +128,9 @@ EOF
 run_bmk empty.lua --rate=1000 --time=20 --threads=2 --rand-seed=42 run
 ev=$(report_value "total number of events:" "$OUT")
 check "rate 1000/s for 20 s: within 2% ($ev events)" within "$ev" 20000 2
-run_bmk empty.lua --rate=1000 --time=3 --threads=2 --rand-seed=7 run
-a=$(report_value "total number of events:" "$OUT")
-run_bmk empty.lua --rate=1000 --time=3 --threads=2 --rand-seed=7 run
-b=$(report_value "total number of events:" "$OUT")
-assert_eq "rate: same seed, same schedule" "$a" "$b"
+# (that a seed fixes the schedule is checked on the schedule itself, in
+# tests/unit/test_rate.c: two runs' event counts can differ by the one
+# arrival that falls on the --time boundary)
 run_bmk empty.lua --rate=2.5 --time=4 --rand-seed=3 run
 ev=$(report_value "total number of events:" "$OUT")
 check "fractional rate 2.5/s runs ($ev events in 4 s)" awk -v e="$ev" 'BEGIN{exit !(e >= 2 && e <= 25)}'
