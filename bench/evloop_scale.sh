@@ -10,8 +10,8 @@
 # Usage: bash bench/evloop_scale.sh [many VUs (5000)] [restart VUs (1000)] [VUS:LIMIT (2000:1500)]
 # Needs ./bmk built and the sandbox servers started with the sizes these
 # need (bash BMK/sandbox.sh start mysql; ... start pgsql; ... start
-# pgbouncer: MariaDB's thread pool, PostgreSQL max_connections 1,100) and
-# an open-files limit above the VU count (ulimit -n 20000).
+# pgbouncer: MariaDB's thread pool, PostgreSQL max_connections 1,100); bmk
+# raises its open-files limit up to the hard limit by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x ./bmk ] || { echo "build bmk first (./autogen.sh && ./configure && make)" >&2; exit 1; }
