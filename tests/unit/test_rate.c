@@ -14,23 +14,24 @@
 #define N 20000
 #define START 1000000000ULL
 
-static void schedule(double rate, uint64_t seed, uint64_t *out)
+/* A new array of the first N arrivals of the schedule (rate, seed). */
+static uint64_t *schedule(double rate, uint64_t seed)
 {
+  uint64_t *out = malloc(N * sizeof(*out));
+  assert_non_null(out);
   sb_rate_init(rate, START, seed);
   for (int i = 0; i < N; i++)
     out[i] = sb_rate_take();
+  return out;
 }
 
 static void test_same_seed_same_schedule(void **state)
 {
   (void) state;
-  uint64_t *a = malloc(N * sizeof(*a)), *b = malloc(N * sizeof(*b));
-  assert_non_null(a);
-  assert_non_null(b);
-  schedule(1000, 7, a);
-  schedule(1000, 7, b);
+  uint64_t *a = schedule(1000, 7), *b = schedule(1000, 7);
   assert_memory_equal(a, b, N * sizeof(*a));
-  schedule(1000, 8, b);
+  free(b);
+  b = schedule(1000, 8);
   int same = 0;
   for (int i = 0; i < N; i++)
     same += a[i] == b[i];
@@ -42,9 +43,7 @@ static void test_same_seed_same_schedule(void **state)
 static void test_arrivals_ordered_after_start_at_rate(void **state)
 {
   (void) state;
-  uint64_t *a = malloc(N * sizeof(*a));
-  assert_non_null(a);
-  schedule(1000, 42, a);
+  uint64_t *a = schedule(1000, 42);
   assert_true(a[0] >= START);
   for (int i = 1; i < N; i++)
     assert_true(a[i] >= a[i - 1]);
@@ -58,9 +57,7 @@ static void test_arrivals_ordered_after_start_at_rate(void **state)
 static void test_backlog_counts_due_arrivals(void **state)
 {
   (void) state;
-  uint64_t *a = malloc(N * sizeof(*a));
-  assert_non_null(a);
-  schedule(1000, 3, a);
+  uint64_t *a = schedule(1000, 3);
   sb_rate_init(1000, START, 3);
   /* before anything is taken, the arrivals due 1 ns after a[99] are
      a[0..99] (a[] holds the exact times rounded down) */
