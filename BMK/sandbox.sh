@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Throwaway local database servers for trying and testing bmk.
 #
-#   bash BMK/sandbox.sh start|stop|restart|status|env mysql|pgsql|pgbouncer
+#   bash BMK/sandbox.sh start|stop|restart|crash|status|env mysql|pgsql|pgbouncer
 #
 # start  starts MariaDB (mysql) or PostgreSQL 15 (pgsql) from Debian's
 #        packages with a fresh data directory under $BMK_SANDBOX_DIR
@@ -27,6 +27,13 @@
 # restart stops the server cleanly (every session is cut) and starts it
 #        again on the same data directory and settings, as a server
 #        restart under load does (mysql and pgsql).
+# crash  kills the server with SIGKILL, as a crash does, and waits until it
+#        accepts connections again after its crash recovery: MariaDB's
+#        server process is killed and started again on the same data;
+#        PostgreSQL's background writer is killed, upon which the
+#        postmaster ends every session, recovers and accepts connections
+#        again by itself (restart_after_crash; the statistics counters
+#        restart from 0, as after any crash) (mysql and pgsql).
 # status says whether the server runs (exit 0) or not (exit 1).
 # env    prints shell assignments with bmk's connection options:
 #          eval "$(bash BMK/sandbox.sh env mysql)"
@@ -273,6 +280,25 @@ restart_mysql() {
   echo "sandbox: mysql restarted: 127.0.0.1:$MYSQL_PORT, socket $my_sock"
 }
 
+# SIGKILL, then the same server started again on its data (crash recovery).
+crash_mysql() {
+  mysql_running || die "mysql is not running (bash $0 start mysql)"
+  local mysqld pid t
+  mysqld=$(command -v mariadbd || command -v mysqld || echo /usr/sbin/mariadbd)
+  # shellcheck disable=SC1091
+  [ -f "$my_dir/launch.env" ] && . "$my_dir/launch.env"
+  pid=$(cat "$my_pid")
+  kill -9 "$pid"
+  for ((t = 0; t < TIMEOUT * 10; t++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -0 "$pid" 2>/dev/null && die "MariaDB (pid $pid) did not die of SIGKILL within $TIMEOUT s"
+  rm -f "$my_sock" "$my_pid"
+  launch_mysql "$mysqld"
+  echo "sandbox: mysql killed (SIGKILL, pid $pid) and started again: 127.0.0.1:$MYSQL_PORT"
+}
+
 stop_mysql() {
   if mysql_running; then
     local pid t
@@ -386,6 +412,31 @@ restart_pgsql() {
   as_postgres "$PGBIN/pg_ctl" -D "$pg_data" -l "$pg_log" -m fast -w -t "$TIMEOUT" restart >/dev/null 2>&1 ||
     { [ -f "$pg_log" ] && tail -20 "$pg_log" >&2; die "PostgreSQL did not restart within $TIMEOUT s (log: $pg_log)"; }
   echo "sandbox: pgsql restarted: 127.0.0.1:$PGSQL_PORT, socket dir $pg_dir"
+}
+
+# SIGKILL of a server process: the postmaster ends every session and
+# recovers (restart_after_crash), then accepts connections again.
+crash_pgsql() {
+  pgsql_running || die "pgsql is not running (bash $0 start pgsql)"
+  local pm victim t
+  pm=$(head -1 "$pg_data/postmaster.pid")
+  victim=$(ps --ppid "$pm" -o pid=,args= | awk '/background writer/ { print $1; exit }')
+  [ -n "$victim" ] || die "no background writer process under postmaster $pm"
+  kill -9 "$victim"
+  # the old writer gone, then a new one (the recovery's end) and a login
+  for ((t = 0; t < TIMEOUT * 10; t++)); do
+    kill -0 "$victim" 2>/dev/null || break
+    sleep 0.1
+  done
+  for ((t = 0; t < TIMEOUT * 10; t++)); do
+    if ps --ppid "$pm" -o pid=,args= | awk -v v="$victim" '/background writer/ && $1 != v { f = 1 } END { exit !f }' &&
+       as_postgres "$PGBIN/psql" -h "$pg_dir" -p "$PGSQL_PORT" -d postgres -Atc "SELECT 1" >/dev/null 2>&1; then
+      echo "sandbox: pgsql crashed (SIGKILL of pid $victim, its background writer) and recovered: 127.0.0.1:$PGSQL_PORT"
+      return 0
+    fi
+    sleep 0.1
+  done
+  die "PostgreSQL did not accept connections within $TIMEOUT s of the crash (log: $pg_log)"
 }
 
 stop_pgsql() {
@@ -535,6 +586,7 @@ case $action in
   start) mkdir -p "$DIR"; "start_$db" ;;
   stop) "stop_$db"; tls_forget ;;
   restart) [ "$db" != pgbouncer ] || die "restart: mysql or pgsql"; "restart_$db" ;;
+  crash) [ "$db" != pgbouncer ] || die "crash: mysql or pgsql"; "crash_$db" ;;
   status) status ;;
   env) print_env ;;
   *) usage ;;

@@ -6,7 +6,8 @@
  * the blocks with relaxed atomic loads and keep their own snapshots; counters
  * are never reset (a "reset" is a new baseline snapshot taken by the reader).
  *
- * The names and numbering are sysbench's (scripts use them through FFI).
+ * The names and numbering are sysbench's (scripts use them through FFI),
+ * followed by bmk's own counters, which scripts do not see.
  */
 #ifndef SB_COUNTER_H
 #define SB_COUNTER_H
@@ -22,10 +23,15 @@ typedef enum {
   SB_CNT_RECONNECT,
   SB_CNT_BYTES_READ,
   SB_CNT_BYTES_WRITTEN,
+  /* bmk: statements (and automatic reconnects) that got no answer within
+     --db-query-timeout / --db-connect-timeout; each is also counted as an
+     error or, when its connection was rebuilt, a reconnect */
+  SB_CNT_TIMEOUT,
   SB_CNT_MAX
 } sb_counter_type;
 
-/* One thread's counters: exactly one 64-byte cache line. */
+/* One thread's counters: two 64-byte cache lines (sysbench's eight
+   counters fill the first), never shared with another thread. */
 typedef struct {
   uint64_t v[SB_CNT_MAX];
 } __attribute__((aligned(64))) sb_counters_t;

@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "core/sb_logger.h"
+#include "core/sb_timer.h"
 #include "drivers/db_driver.h"
 #include "drivers/db_async.h"
 #include "drivers/db_driver_priv.h"
@@ -52,7 +54,12 @@ struct db_async {
   unsigned delay_ms;
   db_err_t saved;
   db_error_t saved_error;
-  bool saved_lost;
+  bool saved_lost, saved_timed_out;
+  /* --db-query-timeout / --db-connect-timeout of the phase in progress */
+  phase_t armed;             /* phase the deadline belongs to */
+  uint64_t deadline_ns;      /* 0: none */
+  bool own_timer;            /* the wait's DB_WAIT_TIMEOUT is the deadline's */
+  bool expired;              /* the deadline passed; socket shut down */
 };
 
 static struct db_async *state(db_conn_t *con)
@@ -73,7 +80,81 @@ static db_step_t done(struct db_async *a, int status)
 {
   a->phase = AP_IDLE;
   a->status = status;
+  a->armed = AP_IDLE;
+  a->deadline_ns = 0;
+  a->own_timer = false;
+  a->expired = false;
   return DB_STEP_DONE;
+}
+
+static bool connect_phase(phase_t p)
+{
+  return p == AP_CONNECT || p == AP_REOPEN;
+}
+
+/*
+ * The driver asked to wait (con->wait_*): adds the phase's deadline to
+ * the request. Each phase that waits on the server gets its own deadline
+ * when it first waits (--db-connect-timeout for a connect, else
+ * --db-query-timeout); the wait's timer is the earlier of the driver's
+ * and the deadline. A pure timer (the reconnect back-off) has none.
+ */
+static db_step_t waiting(db_conn_t *con, struct db_async *a)
+{
+  a->own_timer = false;
+  if (con->wait_fd < 0 || a->phase == AP_BACKOFF)
+    return DB_STEP_WAIT;
+  uint64_t now = sb_now_ns();
+  if (a->armed != a->phase)
+  {
+    unsigned s = connect_phase(a->phase) ? db_connect_timeout_s() : db_query_timeout_s();
+    a->armed = a->phase;
+    a->expired = false;
+    a->deadline_ns = s ? now + (uint64_t) s * 1000000000ULL : 0;
+  }
+  if (a->deadline_ns == 0)
+    return DB_STEP_WAIT;
+  uint64_t left_ns = a->deadline_ns > now ? a->deadline_ns - now : 0;
+  int left_ms = (int) ((left_ns + 999999) / 1000000);   /* never early */
+  if (!(con->wait_events & DB_WAIT_TIMEOUT) || con->wait_timeout_ms < 0 ||
+      left_ms < con->wait_timeout_ms)
+  {
+    a->own_timer = !(con->wait_events & DB_WAIT_TIMEOUT) || con->wait_timeout_ms < 0;
+    con->wait_events |= DB_WAIT_TIMEOUT;
+    con->wait_timeout_ms = left_ms;
+  }
+  return DB_STEP_WAIT;
+}
+
+/*
+ * Before a step: when the phase's deadline has passed, shuts the socket
+ * down so that the driver's next step fails at once as on a lost
+ * connection (the drivers have no other way to abandon an operation
+ * mid-protocol; a cancel request would need the server to answer), and
+ * returns the ready events to give the driver. The failure is turned
+ * into a timeout where the operation completes (timed_out()).
+ */
+static int check_deadline(db_conn_t *con, struct db_async *a, int ready)
+{
+  if (a->deadline_ns == 0 || a->armed != a->phase || a->expired)
+    return ready;
+  if (sb_now_ns() >= a->deadline_ns)
+  {
+    a->expired = true;
+    if (con->wait_fd >= 0)
+      shutdown(con->wait_fd, SHUT_RDWR);
+    return DB_WAIT_READ | DB_WAIT_WRITE;
+  }
+  if (a->own_timer)
+    ready &= ~DB_WAIT_TIMEOUT;
+  return ready;
+}
+
+/* After a phase failed: a timeout if its deadline had passed. */
+static void timed_out(db_conn_t *con, struct db_async *a)
+{
+  if (a->expired && con->error != DB_ERROR_NONE && !con->timed_out)
+    db_mark_timeout(con, connect_phase(a->armed));
 }
 
 /* Waits `ms` before the next rebuild attempt: a pure timer request. */
@@ -83,6 +164,7 @@ static db_step_t backoff(db_conn_t *con, struct db_async *a)
   con->wait_fd = -1;
   con->wait_events = DB_WAIT_TIMEOUT;
   con->wait_timeout_ms = (int) a->delay_ms;
+  a->own_timer = false;
   if (a->delay_ms < 1000)
     a->delay_ms = a->delay_ms * 2 > 1000 ? 1000 : a->delay_ms * 2;
   return DB_STEP_WAIT;
@@ -136,6 +218,7 @@ static db_step_t reopen_attempted(db_conn_t *con, struct db_async *a)
     return reprepare_next(con, a);
   }
   con->ptr = NULL;
+  /* a rebuild that timed out counts like any failed attempt */
   if (!a->persist || !db_should_retry())
   {
     con->state = DB_CONN_INVALID;
@@ -150,7 +233,7 @@ static db_step_t reopen_attempt(db_conn_t *con, struct db_async *a)
   a->phase = AP_REOPEN;
   db_step_t st = quietly(con, a, con->driver->ops.connect_start ? connect_start_fn
                                                                 : blocking_connect_fn, 0);
-  return st == DB_STEP_WAIT ? st : reopen_attempted(con, a);
+  return st == DB_STEP_WAIT ? waiting(con, a) : reopen_attempted(con, a);
 }
 
 /* Starts rebuilding `con`: disconnect first, so releasing the statements
@@ -181,7 +264,7 @@ static db_step_t reprepare_next(db_conn_t *con, struct db_async *a)
   if (ops->prepare_start)
   {
     if (ops->prepare_start(s) == DB_STEP_WAIT)
-      return DB_STEP_WAIT;
+      return waiting(con, a);
     if (con->error == DB_ERROR_NONE)
       s->stale = false;
   }
@@ -202,6 +285,7 @@ static db_step_t reopen_done(db_conn_t *con, struct db_async *a, int status)
   db_set_error(con, a->saved_error, a->saved.sql_errno, a->saved.sql_state, a->saved.msg,
                a->saved.api, a->saved.query, a->saved.query ? strlen(a->saved.query) : 0);
   con->lost = a->saved_lost;
+  con->timed_out = a->saved_timed_out;
   free(a->saved.msg);
   free(a->saved.query);
   memset(&a->saved, 0, sizeof(a->saved));
@@ -228,10 +312,14 @@ static db_step_t finish_result(db_conn_t *con, struct db_async *a)
   }
   rs->state = DB_RS_FREE;
   a->result = NULL;
+  timed_out(con, a);
+  if (con->timed_out)
+    sb_counter_inc(con->thread_id, SB_CNT_TIMEOUT);
   if (con->error == DB_ERROR_IGNORABLE && con->lost)
   {
     a->saved_error = con->error;
     a->saved_lost = con->lost;
+    a->saved_timed_out = con->timed_out;
     a->saved = con->err;
     a->saved.msg = con->err.msg ? strdup(con->err.msg) : NULL;
     a->saved.query = con->err.query ? strdup(con->err.query) : NULL;
@@ -276,7 +364,7 @@ static db_step_t query_go(db_conn_t *con, struct db_async *a, const char *query,
   }
   a->phase = AP_QUERY;
   if (con->driver->ops.query_start(con, query, len, &con->rs) == DB_STEP_WAIT)
-    return DB_STEP_WAIT;
+    return waiting(con, a);
   return finish_result(con, a);
 }
 
@@ -301,7 +389,7 @@ static db_step_t execute_go(db_conn_t *con, struct db_async *a)
   }
   a->phase = AP_EXECUTE;
   if (con->driver->ops.execute_start(stmt, &con->rs) == DB_STEP_WAIT)
-    return DB_STEP_WAIT;
+    return waiting(con, a);
   return finish_result(con, a);
 }
 
@@ -333,7 +421,7 @@ db_step_t db_execute_start(db_stmt_t *stmt)
   if (con->driver->ops.prepare_start)
   {
     if (con->driver->ops.prepare_start(stmt) == DB_STEP_WAIT)
-      return DB_STEP_WAIT;
+      return waiting(con, a);
   }
   else if (con->driver->ops.prepare(stmt) != 0 && con->error == DB_ERROR_NONE)
     con->error = DB_ERROR_FATAL;
@@ -362,7 +450,7 @@ db_step_t db_next_result_start(db_conn_t *con)
   }
   a->phase = AP_NEXT;
   if (con->driver->ops.next_result_start(con, &con->rs) == DB_STEP_WAIT)
-    return DB_STEP_WAIT;
+    return waiting(con, a);
   return finish_result(con, a);
 }
 
@@ -381,6 +469,7 @@ int db_async_status(const db_conn_t *con)
 static db_step_t prepared(db_conn_t *con, struct db_async *a)
 {
   db_stmt_t *s = a->stmt;
+  timed_out(con, a);
   if (con->error != DB_ERROR_NONE)
   {
     db_stmt_free(s);              /* not linked yet: frees it whole */
@@ -420,7 +509,7 @@ db_step_t db_prepare_start(db_conn_t *con, const char *query, size_t len)
   }
   a->phase = AP_PREPARE;
   if (con->driver->ops.prepare_start(s) == DB_STEP_WAIT)
-    return DB_STEP_WAIT;
+    return waiting(con, a);
   return prepared(con, a);
 }
 
@@ -445,7 +534,7 @@ db_step_t db_close_start(db_stmt_t *stmt)
     {
       a->phase = AP_CLOSE;
       if (con->driver->ops.close_start(stmt) == DB_STEP_WAIT)
-        return DB_STEP_WAIT;
+        return waiting(con, a);
     }
   }
   stmt->ptr = NULL;
@@ -464,7 +553,7 @@ db_step_t db_connect_start(db_conn_t *con)
     return done(a, con->driver->ops.connect(con) != 0);
   a->phase = AP_CONNECT;
   if (con->driver->ops.connect_start(con) == DB_STEP_WAIT)
-    return DB_STEP_WAIT;
+    return waiting(con, a);
   return done(a, con->ptr == NULL || con->error != DB_ERROR_NONE);
 }
 
@@ -520,52 +609,68 @@ db_step_t db_bulk_flush_start(db_conn_t *con)
 
 /* ---- stepping ------------------------------------------------------------------ */
 
+/* One step of the phase in progress; every wait the driver asks for goes
+   through waiting() once. */
+static db_step_t step(db_conn_t *con, struct db_async *a, int ready);
+
 db_step_t db_async_step(db_conn_t *con, int ready)
 {
   struct db_async *a = state(con);
+  if (a->phase == AP_IDLE)
+    return DB_STEP_DONE;
+  ready = check_deadline(con, a, ready);
+  if (ready == 0 && a->own_timer)
+    return waiting(con, a);         /* the deadline's timer, a little early */
+  return step(con, a, ready);
+}
+
+static db_step_t step(db_conn_t *con, struct db_async *a, int ready)
+{
   const db_driver_ops_t *ops = &con->driver->ops;
   switch (a->phase)
   {
   case AP_CONNECT:
     if (ops->connect_cont(con, ready) == DB_STEP_WAIT)
-      return DB_STEP_WAIT;
+      return waiting(con, a);
+    timed_out(con, a);
     return done(a, con->ptr == NULL || con->error != DB_ERROR_NONE);
   case AP_QUERY:
     if (ops->query_cont(con, ready) == DB_STEP_WAIT)
-      return DB_STEP_WAIT;
+      return waiting(con, a);
     return finish_result(con, a);
   case AP_EXECUTE:
     if (ops->execute_cont(a->stmt, ready) == DB_STEP_WAIT)
-      return DB_STEP_WAIT;
+      return waiting(con, a);
     return finish_result(con, a);
   case AP_NEXT:
     if (ops->next_result_cont(con, ready) == DB_STEP_WAIT)
-      return DB_STEP_WAIT;
+      return waiting(con, a);
     return finish_result(con, a);
   case AP_STALE:
     if (ops->prepare_cont(a->stmt, ready) == DB_STEP_WAIT)
-      return DB_STEP_WAIT;
+      return waiting(con, a);
     return stale_prepared(con, a);
   case AP_PREPARE:
     if (ops->prepare_cont(a->stmt, ready) == DB_STEP_WAIT)
-      return DB_STEP_WAIT;
+      return waiting(con, a);
     return prepared(con, a);
   case AP_CLOSE:
     if (ops->close_cont(a->stmt, ready) == DB_STEP_WAIT)
-      return DB_STEP_WAIT;
+      return waiting(con, a);
     a->stmt->ptr = NULL;
     db_stmt_free(a->stmt);
     a->stmt = NULL;
     return done(a, 0);
   case AP_REOPEN:
     if (quietly(con, a, connect_cont_fn, ready) == DB_STEP_WAIT)
-      return DB_STEP_WAIT;
+      return waiting(con, a);
+    timed_out(con, a);
     return reopen_attempted(con, a);
   case AP_BACKOFF:
     return reopen_attempt(con, a);
   case AP_REPREPARE:
     if (ops->prepare_cont(a->stmt, ready) == DB_STEP_WAIT)
-      return DB_STEP_WAIT;
+      return waiting(con, a);
     if (con->error == DB_ERROR_NONE)
       a->stmt->stale = false;
     a->stmt = a->stmt->next;

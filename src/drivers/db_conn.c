@@ -61,6 +61,11 @@ void db_clear_error(db_conn_t *con)
 {
   con->error = DB_ERROR_NONE;
   con->lost = false;
+  con->timed_out = false;
+  /* the blocking forms tell a timeout from a lost connection by the time
+     they took (Connector/C reports both as error 2013) */
+  if (db_query_timeout_s() > 0)
+    con->op_start_ns = sb_now_ns();
   con->err.sql_errno = 0;
   con->err.sql_state[0] = '\0';
   con->err.api = NULL;
@@ -84,6 +89,52 @@ void db_set_error(db_conn_t *con, db_error_t error, int sql_errno,
     con->err.query = strndup(query, query_len);
   else
     con->err.query = strdup("<prepared statement>");
+}
+
+void db_mark_timeout(db_conn_t *con, bool connecting)
+{
+  char msg[160];
+  unsigned s = connecting ? db_connect_timeout_s() : db_query_timeout_s();
+  snprintf(msg, sizeof(msg), "no answer from the server within %u s (--db-%s-timeout); "
+           "the connection is closed", s, connecting ? "connect" : "query");
+  bool (*ign)(void) = con->driver->ops.timeout_ignorable;
+  con->error = connecting || ign == NULL || !ign() ? DB_ERROR_FATAL : DB_ERROR_IGNORABLE;
+  if (con->err.sql_errno == 0 && con->err.sql_state[0] == '\0')
+    snprintf(con->err.sql_state, sizeof(con->err.sql_state), "%s", "08006");
+  free(con->err.msg);
+  con->err.msg = strdup(msg);
+  con->timed_out = true;
+  con->lost = true;
+}
+
+bool db_connect_timed_out(const db_conn_t *con)
+{
+  unsigned s = db_connect_timeout_s();
+  if (con->timed_out)
+    return true;
+  return s > 0 && con->op_start_ns != 0 &&
+    sb_now_ns() - con->op_start_ns + 50000000ULL >= (uint64_t) s * 1000000000ULL;
+}
+
+void db_print_connect_timeout(const db_conn_t *con, const char *where)
+{
+  if (!db_connect_errors_quiet() && db_connect_timed_out(con))
+    log_text(LOG_FATAL, "no answer from %s within %u s (--db-connect-timeout): is the "
+             "server up, and is nothing between bmk and it dropping packets?", where,
+             db_connect_timeout_s());
+}
+
+/* A blocking statement failed on a lost connection: a timeout when it
+   lasted the whole --db-query-timeout (the client library's own read
+   timeout, or the driver's wait, ended it). */
+static void classify_timeout(db_conn_t *con)
+{
+  unsigned s = db_query_timeout_s();
+  if (con->timed_out || !con->lost || s == 0 || con->op_start_ns == 0)
+    return;
+  /* 50 ms below the limit: the libraries' timers start a little after ours */
+  if (sb_now_ns() - con->op_start_ns + 50000000ULL >= (uint64_t) s * 1000000000ULL)
+    db_mark_timeout(con, false);
 }
 
 void db_print_error(const db_conn_t *con)
@@ -444,6 +495,9 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
   rs->state = DB_RS_FREE;
   if (con->error == DB_ERROR_NONE)
     con->error = DB_ERROR_FATAL;
+  classify_timeout(con);
+  if (con->timed_out)
+    sb_counter_inc(con->thread_id, SB_CNT_TIMEOUT);
   if (con->error == DB_ERROR_IGNORABLE)
   {
     if (con->lost)
@@ -452,13 +506,14 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
       db_err_t saved = con->err;
       char *msg = saved.msg ? strdup(saved.msg) : NULL;
       char *query = saved.query ? strdup(saved.query) : NULL;
-      bool lost = con->lost;
+      bool lost = con->lost, timed_out = con->timed_out;
       db_err_t why = saved;
       why.msg = msg;
       reopen(con, true, &why);
       db_set_error(con, DB_ERROR_IGNORABLE, saved.sql_errno, saved.sql_state,
                    msg, saved.api, query, query ? strlen(query) : 0);
       con->lost = lost;
+      con->timed_out = timed_out;
       free(msg);
       free(query);
       sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);

@@ -45,6 +45,18 @@ static const sb_option_t db_general_options[] = {
   { NULL, NULL, NULL, 0 }
 };
 
+/* bmk: how long to wait for the server (docs/reliability.md "Timeouts") */
+static const sb_option_t db_ext_options[] = {
+  { "db-connect-timeout", "seconds a new connection (TCP connect, TLS, login) may take "
+    "before it fails with a timeout error naming the server; 0 = no limit",
+    "30", SB_ARG_TYPE_INT },
+  { "db-query-timeout", "seconds a statement may wait for the server's answer; then it "
+    "fails with a timeout error (ignorable as 'timeout' or 'lost' in "
+    "--mysql-ignore-errors / --pgsql-ignore-errors, and then its connection is "
+    "opened again) and is counted in the timeouts; 0 = no limit", "0", SB_ARG_TYPE_INT },
+  { NULL, NULL, NULL, 0 }
+};
+
 static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
 static bool initialised[8];
 static bool init_failed[8];
@@ -53,6 +65,7 @@ static db_driver_t *last_driver;
 static bool ps_disabled;
 static bool debug_on;
 static _Thread_local bool thread_ready[8];
+static unsigned connect_timeout_s, query_timeout_s;
 
 const db_driver_t *const *db_drivers(void)
 {
@@ -62,6 +75,8 @@ const db_driver_t *const *db_drivers(void)
 int db_register_options(void)
 {
   int rc = sb_opt_register_table(db_general_options, SB_GROUP_DB, NULL);
+  if (sb_opt_register_table(db_ext_options, SB_GROUP_EXT_GENERAL, NULL))
+    rc = -1;
   for (unsigned i = 0; drivers[i]; i++)
   {
     if (sb_opt_register_table(drivers[i]->options, SB_GROUP_DRIVER, drivers[i]->name))
@@ -81,6 +96,36 @@ bool db_ps_disabled(void)
 bool db_debug(void)
 {
   return debug_on;
+}
+
+unsigned db_connect_timeout_s(void)
+{
+  return __atomic_load_n(&connect_timeout_s, __ATOMIC_RELAXED);
+}
+
+unsigned db_query_timeout_s(void)
+{
+  return __atomic_load_n(&query_timeout_s, __ATOMIC_RELAXED);
+}
+
+/* --db-connect-timeout / --db-query-timeout: whole seconds, 0 = none (the
+   client libraries take whole seconds). False with a FATAL line when bad. */
+static bool read_timeouts(void)
+{
+  static const char *const names[] = { "db-connect-timeout", "db-query-timeout" };
+  unsigned *dst[] = { &connect_timeout_s, &query_timeout_s };
+  for (unsigned i = 0; i < 2; i++)
+  {
+    int v = sb_opt_int(names[i]);
+    if (v < 0 || v > 86400)
+    {
+      log_text(LOG_FATAL, "Invalid value for --%s: %d (whole seconds from 0 to 86400; "
+               "0 = no limit)", names[i], v);
+      return false;
+    }
+    __atomic_store_n(dst[i], (unsigned) v, __ATOMIC_RELAXED);
+  }
+  return true;
 }
 
 db_driver_t *db_last_driver(void)
@@ -133,6 +178,8 @@ db_driver_t *db_create(const char *name)
       init_failed[idx] = true;
     }
     debug_on = sb_opt_bool("db_debug");
+    if (!read_timeouts())
+      init_failed[idx] = true;
     if (!init_failed[idx] && drv->ops.init && drv->ops.init() != 0)
       init_failed[idx] = true;
     initialised[idx] = true;

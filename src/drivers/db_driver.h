@@ -163,6 +163,11 @@ struct db_conn {
   db_conn_state_t state;
   db_error_t error;        /* outcome of the last operation */
   bool lost;               /* driver: the connection is gone */
+  bool timed_out;          /* the last operation got no answer within
+                              --db-query-timeout / --db-connect-timeout
+                              (then `lost` is set too) */
+  uint64_t op_start_ns;    /* generic layer: start of the blocking
+                              operation (only while a timeout is set) */
   db_err_t err;
   db_result_t rs;          /* the connection's single live result */
   /* bulk insert (generic layer) */
@@ -317,6 +322,10 @@ typedef struct {
      waits for the server leaves these NULL. */
   db_step_t (*close_start)(db_stmt_t *stmt);
   db_step_t (*close_cont)(db_stmt_t *stmt, int ready_events);
+  /* True when a timeout (--db-query-timeout) is ignorable: its
+     --<db>-ignore-errors list has "timeout", "lost" (or the driver's
+     lost-connection codes) or "all". Optional: NULL = never. */
+  bool (*timeout_ignorable)(void);
 } db_driver_ops_t;
 
 struct db_driver {
@@ -572,6 +581,32 @@ void db_set_retry_predicate(bool (*fn)(void));
    (it prints why, once). NULL (the default) = always allowed.
    Thread-safe (atomic). */
 void db_set_connect_check(int (*fn)(void));
+
+/* --db-connect-timeout / --db-query-timeout in whole seconds (0 = no
+   limit), read when the first driver is created. Thread-safe. */
+unsigned db_connect_timeout_s(void);
+unsigned db_query_timeout_s(void);
+
+/* Drivers and the generic layer: the operation in progress on `con` got
+   no answer within the timeout (`connecting`: --db-connect-timeout, else
+   --db-query-timeout) and its socket was shut down. Turns the error the
+   driver recorded into a timeout: message "no answer from the server
+   within N s (--db-...-timeout)", con->timed_out and con->lost set, class
+   ignorable when the driver's timeout_ignorable() says so (else fatal).
+   Keeps the driver's errno, SQLSTATE, API name and query text. The
+   connection's thread only. */
+void db_mark_timeout(db_conn_t *con, bool connecting);
+
+/* Drivers, for a failed connect: true when it failed because it got no
+   answer within --db-connect-timeout (the generic layer's deadline, or a
+   blocking connect that lasted the whole limit; the driver set
+   con->op_start_ns = sb_now_ns() when it began). */
+bool db_connect_timed_out(const db_conn_t *con);
+
+/* Drivers: prints "no answer from <where> within N s (--db-connect-timeout)
+   ..." as a FATAL line when db_connect_timed_out(con), unless connect
+   errors are quiet. `where` names the server ("host '...', port N"). */
+void db_print_connect_timeout(const db_conn_t *con, const char *where);
 
 /* True when --db-ps-mode=disable. */
 bool db_ps_disabled(void);

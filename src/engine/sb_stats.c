@@ -146,6 +146,7 @@ void eng_stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev,
   st->other = c[SB_CNT_OTHER] - p[SB_CNT_OTHER];
   st->errors = c[SB_CNT_ERROR] - p[SB_CNT_ERROR];
   st->reconnects = c[SB_CNT_RECONNECT] - p[SB_CNT_RECONNECT];
+  st->timeouts = c[SB_CNT_TIMEOUT] - p[SB_CNT_TIMEOUT];
   st->nmetrics = sb_metric_count();
   for (unsigned i = 0; i < st->nmetrics; i++)
     st->metrics[i] = cur->metrics[i] - prev->metrics[i];

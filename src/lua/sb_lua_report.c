@@ -135,6 +135,7 @@ int sb_lua_call_report_hook(lua_State *L, const char *hook,
   set_num(L, "other", (double) st->other);
   set_num(L, "errors", (double) st->errors);
   set_num(L, "reconnects", (double) st->reconnects);
+  set_num(L, "timeouts", (double) st->timeouts);
   if (cumulative)
   {
     set_num(L, "latency_min", st->latency_min);

@@ -37,6 +37,7 @@ static void fill_counts(sb_stat_t *st, const json_t *o, const json_t *q, const c
   st->other = cnt(q, ok);
   st->errors = cnt(o, "errors");
   st->reconnects = cnt(o, "reconnects");
+  st->timeouts = cnt(o, "timeouts");
 }
 
 static int cmp_double(const void *a, const void *b)

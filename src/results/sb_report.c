@@ -89,6 +89,10 @@ void sb_report_cumulative(FILE *out, const sb_stat_t *s, bool db)
             (unsigned long) s->errors, per_sec(s->errors, t));
     fprintf(out, "    reconnects:                          %-6lu (%.2f per sec.)\n",
             (unsigned long) s->reconnects, per_sec(s->reconnects, t));
+    /* bmk: only when a statement timed out (sysbench's layout otherwise) */
+    if (s->timeouts > 0)
+      fprintf(out, "    timeouts:                            %-6lu (%.2f per sec.)\n",
+              (unsigned long) s->timeouts, per_sec(s->timeouts, t));
     fprintf(out, "\n");
   }
   else

@@ -58,6 +58,8 @@ typedef struct {
      the oldest one's age in seconds (docs/reliability.md) */
   unsigned stalled;
   double stalled_oldest_s;
+  /* statements that got no answer within --db-query-timeout (bmk) */
+  uint64_t timeouts;
 } sb_stat_t;
 
 /* "[ 1s ] thds: ... reconn/s: ..." (DB) and, with `rate`, sysbench's queue

@@ -209,6 +209,7 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   json_object_set_new(row, "other", json_integer((json_int_t) st->other));
   json_object_set_new(row, "errors", json_integer((json_int_t) st->errors));
   json_object_set_new(row, "reconnects", json_integer((json_int_t) st->reconnects));
+  json_object_set_new(row, "timeouts", json_integer((json_int_t) st->timeouts));
   json_object_set_new(row, "errors_per_s", json_real(rate(st->errors, len)));
   json_object_set_new(row, "reconnects_per_s", json_real(rate(st->reconnects, len)));
   json_t *lat = json_object();
@@ -352,6 +353,7 @@ static json_t *summary_json(const sb_stat_t *st, uint64_t late,
   json_object_set_new(s, "qps", json_real(rate(q, t)));
   json_object_set_new(s, "errors", json_integer((json_int_t) st->errors));
   json_object_set_new(s, "reconnects", json_integer((json_int_t) st->reconnects));
+  json_object_set_new(s, "timeouts", json_integer((json_int_t) st->timeouts));
   json_object_set_new(s, "late_events", json_integer((json_int_t) late));
   json_t *lat = json_object();
   json_object_set_new(lat, "min", json_real(ms(st->latency_min)));
@@ -490,6 +492,8 @@ static json_t *server_json(void)
   json_object_set_new(o, "source", json_string(strcmp(sv->driver, "pgsql") == 0
                                                ? "pg_stat_database" : "SHOW GLOBAL STATUS"));
   json_object_set_new(o, "window_s", json_real(sv->window_s));
+  json_object_set_new(o, "sampler_reconnected", json_boolean(sv->reconnected));
+  json_object_set_new(o, "counters_restarted", json_boolean(sv->counters_restarted));
   json_t *d = json_object();
   for (int i = 0; i < SB_SRV_NCOUNTERS; i++)
     if (sv->has[i])

@@ -383,6 +383,18 @@ int sb_cost_read(sb_cost_meas_t *m, sb_cost_reading_t *out)
   out->counter = out->has_counter ? (double) count : -1;
   uint64_t u = 0, s = 0;
   out->has_server_cpu = m->have_server && server_cpu(m, &u, &s) == 0;
+  if (m->have_server && !out->has_server_cpu && m->server_note[0] == '\0')
+  {
+    /* a process's CPU time ends with it: after a restart there is no
+       honest figure for the window, only this note */
+    if (m->kind == SB_COST_PIDS)
+      snprintf(m->server_note, sizeof(m->server_note), "pid %d is gone at the end of the "
+               "run (the server exited or restarted during it), and its CPU time with it",
+               (int) m->pids[0]);
+    else
+      snprintf(m->server_note, sizeof(m->server_note), "cannot read the server's CPU time "
+               "at the end: %s", strerror(errno));
+  }
   if (out->has_server_cpu)
   {
     /* ticks are truncated per process: never report a negative time */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "drivers/db_driver.h"
 #include "core/sb_logger.h"
@@ -108,6 +109,8 @@ const sb_srv_stats_t *sb_server_stats(void)
    when the query failed (the reason is in the connection's error). */
 static int query_pairs(const char *sql, void (*row)(const char *, const char *))
 {
+  if (con == NULL)
+    return -1;
   db_result_t *rs = db_query(con, sql, strlen(sql));
   if (rs == NULL)
     return -1;
@@ -124,6 +127,43 @@ static int query_pairs(const char *sql, void (*row)(const char *, const char *))
   }
   db_free_results(rs);
   return 0;
+}
+
+/* The server's incarnation, to tell a restart: MySQL's start time (now -
+   Uptime, in seconds), PostgreSQL's shared statistics reset time (a crash
+   restart resets it; a clean restart keeps the counters and this). */
+static char start_epoch[64], epoch_buf[64];
+static double epoch_age_s;       /* seconds since that moment */
+
+static void store_epoch(const char *name, const char *value)
+{
+  epoch_age_s = atof(value);
+  if (is_pg)
+    snprintf(epoch_buf, sizeof(epoch_buf), "%s", name);
+  else
+    snprintf(epoch_buf, sizeof(epoch_buf), "%lld", (long long) time(NULL) - atoll(value));
+}
+
+static void read_epoch(char *out, size_t len)
+{
+  epoch_buf[0] = '\0';
+  epoch_age_s = 0;
+  if (query_pairs(is_pg ? "SELECT coalesce(stats_reset::text, 'never'), "
+                          "coalesce(extract(epoch FROM now() - stats_reset), 0) FROM pg_stat_bgwriter"
+                        : "SHOW GLOBAL STATUS WHERE Variable_name = 'Uptime'", store_epoch) != 0)
+    db_clear_error(con);
+  snprintf(out, len, "%s", epoch_buf);
+}
+
+/* True when both incarnations are known and differ (MySQL: by more than
+   the 2 s that two readings of "now - Uptime" can differ by). */
+static bool epoch_changed(const char *a, const char *b)
+{
+  if (*a == '\0' || *b == '\0')
+    return false;
+  if (is_pg)
+    return strcmp(a, b) != 0;
+  return llabs(atoll(a) - atoll(b)) > 2;
 }
 
 static uint64_t *sample_target;
@@ -325,6 +365,7 @@ static void begin_locked(bool enabled)
     st.have_info = true;
   else
     warn_failed("read the server version and settings");
+  read_epoch(start_epoch, sizeof(start_epoch));
   int rc;
   if (is_pg)
   {
@@ -352,6 +393,30 @@ static void begin_locked(bool enabled)
 
 static void end_locked(void);
 
+/* The end sample failed on a lost connection (the server restarted or the
+   connection was killed): opens a new one and takes the end sample on it.
+   0 when it worked. */
+static int resample_on_new_connection(void)
+{
+  db_driver_t *drv = (db_driver_t *) con->driver;
+  close_locked();
+  int saved_tid = sb_tls_tid;
+  sb_tls_tid = SB_TID_UNCOUNTED;
+  db_quiet_connect_errors(1);
+  con = db_connection_create(drv);
+  db_quiet_connect_errors(0);
+  sb_tls_tid = saved_tid;
+  if (con == NULL)
+  {
+    log_text(LOG_WARNING, "server statistics: the sampler's connection was lost during the "
+             "run and cannot be opened again: %s; no server-side statistics",
+             db_last_connect_errmsg());
+    return -1;
+  }
+  st.reconnected = true;
+  return is_pg ? pg_read_snapshot(end_vals, false) : sample(end_vals, false);
+}
+
 void sb_server_stats_end(void)
 {
   pthread_mutex_lock(&con_mtx);
@@ -376,14 +441,31 @@ static void end_locked(void)
   }
   else
     rc = sample(end_vals, false);
+  if (rc != 0 && con != NULL && con->lost)
+    rc = resample_on_new_connection();
   if (rc != 0)
   {
-    warn_failed("read the server counters at the end of the run");
+    if (con != NULL)
+      warn_failed("read the server counters at the end of the run");
     return;
   }
   have_end = true;
+  /* Did the server restart in the window? Its incarnation changed (read
+     after the end sample, so not counted in it), or Questions /
+     xact_commit, which only grow while it runs, went back. The sampler's
+     connection may have been rebuilt in place (lost connections
+     ignored), so this does not rely on its own failure. */
+  char now_epoch[64];
+  read_epoch(now_epoch, sizeof(now_epoch));
+  int probe = is_pg ? SB_SRV_COMMITS : SB_SRV_QUERIES;
+  st.counters_restarted = epoch_changed(start_epoch, now_epoch) ||
+    end_vals[probe] < start_vals[probe];
+  st.since_restart_s = st.counters_restarted ? epoch_age_s : 0;
+  if (st.counters_restarted)
+    st.reconnected = true;
   for (int i = 0; i < SB_SRV_NCOUNTERS; i++)
-    st.delta[i] = end_vals[i] >= start_vals[i] ? end_vals[i] - start_vals[i] : 0;
+    st.delta[i] = st.counters_restarted ? end_vals[i]
+      : end_vals[i] >= start_vals[i] ? end_vals[i] - start_vals[i] : 0;
   /* MySQL counts the end sample's SHOW in Questions; on PostgreSQL the
      end-line report requests are commits of their own. */
   if (!is_pg && st.delta[SB_SRV_QUERIES] > 0)
@@ -394,6 +476,9 @@ static void end_locked(void)
   st.client_statements = st.client.v[SB_CNT_READ] + st.client.v[SB_CNT_WRITE] +
                          st.client.v[SB_CNT_OTHER] + st.client.v[SB_CNT_ERROR];
   st.window_s = (double) (t_end_ns - t_start_ns) / 1e9;
+  /* the counters cover the time since the restart: rates over that */
+  if (st.counters_restarted && st.since_restart_s > 0 && st.since_restart_s < st.window_s)
+    st.window_s = st.since_restart_s;
   st.have_delta = true;
 }
 
@@ -408,7 +493,7 @@ static void print_line(const char *label, uint64_t server, uint64_t client, bool
   char head[96];
   snprintf(head, sizeof(head), "    %s:", label);
   printf("%-*s %12" PRIu64 "  (%.2f per sec.)", LABEL_W, head, server, (double) server / w);
-  if (compare)
+  if (compare && !st.counters_restarted)
   {
     double diff = client ? ((double) server - (double) client) * 100.0 / (double) client : 0;
     printf("  client %s: %" PRIu64 "  diff: %+.3f%%", client_what, client, diff);
@@ -462,8 +547,17 @@ void sb_server_stats_print(void)
   const uint64_t *d = st.delta;
 
   log_lock();
-  printf("Server-side statistics (%s, %.2fs from the start of the workers to their end):\n",
-         is_pg ? "pg_stat_database" : "SHOW GLOBAL STATUS", st.window_s);
+  printf("Server-side statistics (%s, %.2fs from the %s):\n",
+         is_pg ? "pg_stat_database" : "SHOW GLOBAL STATUS", st.window_s,
+         st.counters_restarted ? "server's restart during the run to the end of the workers"
+                               : "start of the workers to their end");
+  if (st.counters_restarted)
+    printf("    (the server restarted during the run and its counters started again from 0: "
+           "the figures below count from the restart to the end, without the client's "
+           "figures beside them; the sampler reconnected)\n");
+  else if (st.reconnected)
+    printf("    (the sampler's connection was lost during the run and opened again; the "
+           "server's counters did not restart)\n");
   /* Every event of a transactional workload ends in one COMMIT; a
      rolled-back attempt is restarted and counted once. */
   print_line(is_pg ? "commits (xact_commit)" : "commits (Com_commit)",

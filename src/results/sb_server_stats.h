@@ -84,6 +84,14 @@ typedef struct {
   sb_counters_t client;           /* client counters over the same window */
   uint64_t client_statements;     /* reads + writes + other + ignored errors:
                                      a failed statement reached the server */
+  bool reconnected;               /* the sampler's connection was lost in the
+                                     window and opened again for the end
+                                     sample */
+  bool counters_restarted;        /* ... and the server's counters had gone
+                                     back (it restarted): the deltas are the
+                                     end sample's values, i.e. since then */
+  double since_restart_s;         /* then: seconds from the restart to the
+                                     end sample (window_s is set to it) */
 } sb_srv_stats_t;
 
 /*

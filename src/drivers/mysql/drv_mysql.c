@@ -20,6 +20,7 @@
 #include "drivers/db_driver.h"
 #include "drv_mysql.h"
 #include "core/sb_logger.h"
+#include "core/sb_timer.h"
 
 /* The driver descriptor; the registry in src/drivers/db_driver.c refers to it. */
 extern const db_driver_t mysql_driver;
@@ -67,6 +68,7 @@ static struct {
   const char *ssl_key, *ssl_ca, *ssl_cert, *ssl_cipher;
   const char *compression_alg;
   bool compression, ignore_all;
+  bool ignore_timeout;            /* "timeout" in --mysql-ignore-errors */
   unsigned *ignore;
   unsigned nignore;
 } cfg;
@@ -101,6 +103,7 @@ static int parse_ignore_list(void)
   free(cfg.ignore);
   cfg.nignore = 0;
   cfg.ignore_all = false;
+  cfg.ignore_timeout = false;
   /* "lost" expands to four errnos */
   cfg.ignore = malloc(sizeof(unsigned) * (4 * (size_t) n + 1));
   if (cfg.ignore == NULL)
@@ -109,6 +112,8 @@ static int parse_ignore_list(void)
   {
     if (strcasecmp(items[i], "all") == 0)
       cfg.ignore_all = true;
+    else if (strcasecmp(items[i], "timeout") == 0)
+      cfg.ignore_timeout = true;    /* bmk: --db-query-timeout */
     else if (strcasecmp(items[i], "lost") == 0)
     {
       static const unsigned lost[] = { 2006, 2011, 2013, 2055 };
@@ -197,6 +202,13 @@ static bool ignorable(unsigned e)
     if (cfg.ignore[i] == e)
       return true;
   return false;
+}
+
+/* A statement timeout is ignorable when "timeout" is listed, or a lost
+   connection (2013, which Connector/C reports for it) is. */
+static bool my_timeout_ignorable(void)
+{
+  return cfg.ignore_timeout || ignorable(2013);
 }
 
 void mydrv_set_error(db_conn_t *con, unsigned e, const char *state, const char *msg,
@@ -300,9 +312,22 @@ MYSQL *mydrv_new_handle(my_conn_t *mc, bool nonblocking)
 #ifdef HAVE_MYSQL_REAL_QUERY_START
   if (nonblocking)
     mysql_options(m, MYSQL_OPT_NONBLOCK, 0);
-#else
-  (void) nonblocking;
 #endif
+  if (!nonblocking)
+  {
+    /* Connector/C's own timeouts for the blocking calls (the connect one
+       covers the handshake too; a read timeout ends a statement with
+       error 2013 after one wait, see db_mark_timeout); the event loop's
+       connections have the generic layer's deadline instead */
+    unsigned ct = db_connect_timeout_s(), qt = db_query_timeout_s();
+    if (ct > 0)
+      mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &ct);
+    if (qt > 0)
+    {
+      mysql_options(m, MYSQL_OPT_READ_TIMEOUT, &qt);
+      mysql_options(m, MYSQL_OPT_WRITE_TIMEOUT, &qt);
+    }
+  }
   set_tls_options(m);
   mydrv_infile_setup(m, mc);
   if (cfg.compression)
@@ -362,13 +387,21 @@ int mydrv_connect_failed(db_conn_t *con, MYSQL *m)
   }
   if (!db_connect_errors_quiet())
   {
+    char where[300];
     if (mc->socket)
+    {
       log_text(LOG_FATAL, "unable to connect to MySQL server on socket '%s', aborting...", mc->socket);
+      snprintf(where, sizeof(where), "socket '%s'", mc->socket);
+    }
     else
+    {
       log_text(LOG_FATAL, "unable to connect to MySQL server on host '%s', port %u, aborting...",
                mc->host, mc->port);
+      snprintf(where, sizeof(where), "host '%s', port %u", mc->host, mc->port);
+    }
     log_text(LOG_FATAL, "error %u: %s", e, msg);
     tls_hint(e, msg, mc);
+    db_print_connect_timeout(con, where);
   }
   db_set_error(con, DB_ERROR_FATAL, (int) e, state, msg, "mysql_real_connect", "", 0);
   mysql_close(m);
@@ -385,6 +418,7 @@ static int my_connect(db_conn_t *con)
   con->ptr = mc;
   if (mydrv_dry_run)
     return 0;
+  con->op_start_ns = sb_now_ns();
   MYSQL *m = mydrv_new_handle(mc, false);
   if (m == NULL)
   {
@@ -634,6 +668,7 @@ const db_driver_t mysql_driver = {
     .load_send = mydrv_load_send,
     .load_end = mydrv_load_end,
     .load_abort = mydrv_load_abort,
+    .timeout_ignorable = my_timeout_ignorable,
   },
   /* one LOAD DATA statement per 4 MiB of rows: the client library pulls
      a statement's data while it runs, so a statement's rows are gathered

@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 
+#include "core/sb_timer.h"
 #include "drivers/db_driver.h"
 #include "drv_mysql.h"
 
@@ -82,6 +83,7 @@ db_step_t mydrv_connect_start(db_conn_t *con)
   con->error = DB_ERROR_NONE;
   if (mydrv_dry_run)
     return DB_STEP_DONE;
+  con->op_start_ns = sb_now_ns();
   MYSQL *m = mydrv_new_handle(mc, true);
   if (m == NULL)
   {

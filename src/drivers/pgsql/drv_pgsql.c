@@ -26,12 +26,16 @@
 #include <string.h>
 #include <strings.h>
 
+#include <poll.h>
+#include <sys/socket.h>
+
 #include <libpq-fe.h>
 
 #include "drivers/db_driver.h"
 #include "drv_pgsql.h"
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
+#include "core/sb_timer.h"
 
 /* The driver descriptor; the registry in db_driver.c lists it. */
 extern const db_driver_t pgsql_driver;
@@ -77,6 +81,8 @@ static struct {
   char **ignore;           /* SQLSTATEs, upper case */
   unsigned nignore;
   bool ignore_all;
+  bool ignore_timeout;     /* "timeout" in --pgsql-ignore-errors */
+  char connect_timeout[16];  /* libpq connect_timeout, "" = none */
 } cfg;
 
 static atomic_uint next_conn_id = 1;
@@ -181,12 +187,18 @@ static int pg_init(void)
       continue;
     if (strcasecmp(items[i], "all") == 0)
       cfg.ignore_all = true;
+    else if (strcasecmp(items[i], "timeout") == 0)
+      cfg.ignore_timeout = true;    /* bmk: --db-query-timeout */
     else if (strcasecmp(items[i], "lost") == 0)
       for (size_t j = 0; j < sizeof(lost_states) / sizeof(*lost_states); j++)
         add_ignore(lost_states[j]);
     else
       add_ignore(items[i]);
   }
+  /* libpq's own limit for the blocking connect (it takes 1 as 2 s); the
+     event loop's connections have the generic layer's deadline */
+  if (db_connect_timeout_s() > 0)
+    snprintf(cfg.connect_timeout, sizeof(cfg.connect_timeout), "%u", db_connect_timeout_s());
   return 0;
 }
 
@@ -200,6 +212,13 @@ static bool ignorable(const char *state)
     if (strcmp(cfg.ignore[i], state) == 0)
       return true;
   return false;
+}
+
+/* A statement timeout is ignorable when "timeout" is listed, or a lost
+   connection (08006, what a closed socket gives) is. */
+static bool pg_timeout_ignorable(void)
+{
+  return cfg.ignore_timeout || ignorable("08006");
 }
 
 static bool lost_state(const char *state)
@@ -346,8 +365,35 @@ void pgd_keep(pg_conn_t *pc, PGresult *res)
   }
 }
 
+bool pgd_wait_input(PGconn *pg)
+{
+  unsigned s = db_query_timeout_s();
+  if (s == 0 || !PQisBusy(pg))
+    return true;
+  uint64_t end = sb_now_ns() + (uint64_t) s * 1000000000ULL;
+  int fd = PQsocket(pg);
+  while (PQisBusy(pg))
+  {
+    uint64_t now = sb_now_ns();
+    if (now >= end)
+    {
+      /* the next PQgetResult finds the socket closed: "server closed the
+         connection", a lost connection that db_finish, seeing how long
+         it took, turns into a timeout */
+      shutdown(fd, SHUT_RDWR);
+      return false;
+    }
+    struct pollfd pfd = { .fd = fd, .events = POLLIN, .revents = 0 };
+    int ms = (int) ((end - now + 999999) / 1000000);
+    if (poll(&pfd, 1, ms) > 0 && !PQconsumeInput(pg))
+      return true;              /* broken: PQgetResult reports it */
+  }
+  return true;
+}
+
 /* PQexec's result collection after a PQsend* that returned `sent`, with
-   pgd_keep's choice of result. Same calls, so same cost. */
+   pgd_keep's choice of result. Same calls, so same cost (with
+   --db-query-timeout, a poll() per wait bounds it). */
 PGresult *pgd_collect(pg_conn_t *pc, int sent)
 {
   PGresult *res;
@@ -355,8 +401,11 @@ PGresult *pgd_collect(pg_conn_t *pc, int sent)
   pc->ares = NULL;
   if (!sent)
     return NULL;
-  while ((res = PQgetResult(pc->pg)) != NULL)
+  for (;;)
   {
+    pgd_wait_input(pc->pg);      /* on a timeout PQgetResult fails at once */
+    if ((res = PQgetResult(pc->pg)) == NULL)
+      break;
     ExecStatusType st = PQresultStatus(res);
     pgd_keep(pc, res);
     if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH)
@@ -428,7 +477,7 @@ static void quiet_notices(void *arg, const char *msg)
 
 PGconn *pgd_open_params(bool async)
 {
-  const char *kw[9], *val[9];
+  const char *kw[10], *val[10];
   unsigned n = 0;
   unsigned h = 0, p = 0, total = cfg.nhosts * cfg.nports;
 
@@ -450,6 +499,8 @@ PGconn *pgd_open_params(bool async)
   ADD("dbname", cfg.db);
   ADD("sslmode", cfg.sslmode);
   ADD("sslrootcert", cfg.sslrootcert);   /* else PGSSLROOTCERT / ~/.postgresql */
+  if (!async)
+    ADD("connect_timeout", cfg.connect_timeout);
 #undef ADD
   kw[n] = NULL;
   val[n] = NULL;
@@ -486,8 +537,15 @@ int pgd_connect_failed(db_conn_t *con)
   /* libpq's message keeps its trailing newline here, as sysbench prints
      it (a blank line follows); the recorded error is trimmed */
   if (!db_connect_errors_quiet())
+  {
     log_text(LOG_FATAL, "Connection to database failed: %s",
              pc->pg ? PQerrorMessage(pc->pg) : m);
+    char where[300];
+    const char *h = pc->pg ? PQhost(pc->pg) : NULL, *p = pc->pg ? PQport(pc->pg) : NULL;
+    snprintf(where, sizeof(where), "host '%s', port %s", h && *h ? h : "(default)",
+             p && *p ? p : "(default)");
+    db_print_connect_timeout(con, where);
+  }
   db_set_error(con, DB_ERROR_FATAL, 0, "08001", m, "PQconnectdbParams",
                "", 0);
   free(m);
@@ -509,6 +567,7 @@ static int pg_connect(db_conn_t *con)
 {
   pg_conn_t *pc = pgd_new_pc();
   con->ptr = pc;
+  con->op_start_ns = sb_now_ns();
   pc->pg = pgd_open_params(false);
   if (pc->pg == NULL || PQstatus(pc->pg) != CONNECTION_OK)
     return pgd_connect_failed(con);
@@ -596,6 +655,7 @@ const db_driver_t pgsql_driver = {
     .prepare_cont = pg_prepare_cont,
     .close_start = pg_close_start,
     .close_cont = pg_close_cont,
+    .timeout_ignorable = pg_timeout_ignorable,
   },
   .needs_commit_in_bulk = false,
   /* streamed into one COPY: small pieces keep the server busy while the

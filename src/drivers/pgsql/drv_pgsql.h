@@ -67,6 +67,13 @@ void pgd_oom(void);
 void *pgd_xrealloc(void *p, size_t n);
 /* Collects the results after a PQsend* that returned `sent` (PQexec's
    loop, keeping pgd_keep's choice); NULL when nothing was sent. */
+/* Blocking mode with --db-query-timeout: waits (poll) until libpq has a
+   whole result to give, at most the timeout; returns false, with the
+   socket shut down, when the timeout passed (the caller's next
+   PQgetResult then fails as on a broken connection). Without the option,
+   or when a result is already there, returns true at once. */
+bool pgd_wait_input(PGconn *pg);
+
 PGresult *pgd_collect(pg_conn_t *pc, int sent);
 /* Completes a blocking operation: result into `rs` (0), or the error
    recorded, ROLLBACK sent when a transaction is open (1). */

@@ -11,6 +11,7 @@
 
 #include <libpq-fe.h>
 
+#include "core/sb_timer.h"
 #include "drivers/db_driver.h"
 #include "drv_pgsql.h"
 #include "core/sb_logger.h"
@@ -199,6 +200,7 @@ db_step_t pg_connect_start(db_conn_t *con)
   pg_conn_t *pc = pgd_new_pc();
 
   con->ptr = pc;
+  con->op_start_ns = sb_now_ns();
   pc->pg = pgd_open_params(true);
   if (pc->pg == NULL || PQstatus(pc->pg) == CONNECTION_BAD)
   {

@@ -101,10 +101,11 @@ int pgd_pipeline_fetch(db_conn_t *con, db_result_t *rs)
   pgd_reset_rs(rs);
   for (;;)
   {
+    pgd_wait_input(pg);          /* on a timeout PQgetResult fails at once */
     PGresult *res = PQgetResult(pg);
     if (res == NULL)
     {
-      /* Nothing left at all: the connection broke. */
+      /* Nothing left at all: the connection broke (or timed out). */
       return send_failed(con, "PQgetResult");
     }
     ExecStatusType st = PQresultStatus(res);
