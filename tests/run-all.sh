@@ -2,19 +2,22 @@
 # The test command (README "Tests"; .ci/run calls exactly this).
 #
 # On a fresh Debian 12 machine, as root: installs the build and server
-# packages, builds bmk once (also the static bmk-x64) and an ASan+UBSan
-# build, runs the cmocka unit tests in both builds, starts throwaway
-# MariaDB and PostgreSQL servers (BMK/sandbox.sh: temporary data dirs,
-# loopback and unix sockets only), runs the integration tests of both
-# builds against them, and stops the servers. tests/README.md says how to
-# run a part of it.
+# packages, builds bmk once (also the static bmk-x64), an ASan+UBSan build
+# and a ThreadSanitizer build, runs the cmocka unit tests in the first two,
+# starts throwaway MariaDB and PostgreSQL servers (BMK/sandbox.sh:
+# temporary data dirs, loopback and unix sockets only), runs the
+# integration tests of the first two builds against them and the files
+# that exercise threads (TSAN_FILES) with the third, and stops the
+# servers. tests/README.md says how to run a part of it.
 #
-# The two integration passes run side by side, each against its own
+# The three integration passes run side by side, each against its own
 # servers: no check depends on the machine's speed or CPU share (checks
 # wait for conditions and assert counts, order and exact relations). The
 # files that measure latency or rates against the wall clock (QUIET below)
 # run after that, one pass at a time, on an otherwise idle machine.
-# LeakSanitizer is on in the ASan pass (suppressions: tests/lsan.supp).
+# LeakSanitizer is on in the ASan pass (suppressions: tests/lsan.supp);
+# every sanitizer report of the ASan and TSan passes is a failure
+# (suppressions: tests/tsan.supp).
 #
 # The last line is "N passed, M failed, K skipped" (unit test cases and
 # integration checks of both builds); the exit code is non-zero on any
@@ -83,38 +86,53 @@ git ls-files -z | xargs -0 tar cf - | tar xf - -C build-asan
   { cat build-asan/tests/unit/*.log 2>/dev/null | tail -50; exit 1; }
 read -r up2 uf2 < <(unit_counts build-asan)
 
+log "ThreadSanitizer build"
+rm -rf build-tsan && mkdir build-tsan
+git ls-files -z | xargs -0 tar cf - | tar xf - -C build-tsan
+( cd build-tsan && ./autogen.sh >/dev/null 2>&1 && ./configure -q --enable-sanitizers=thread &&
+  make -s -j"$(nproc)" ) || { echo "ThreadSanitizer build failed"; exit 1; }
+
 log "starting throwaway database servers"
-# Two sets of servers, one per pass (temporary data dirs, loopback and unix
-# sockets only).
+# Three sets of servers, one per pass (temporary data dirs, loopback and
+# unix sockets only).
 SB_MAIN=$(mktemp -d /tmp/bmk-test-XXXXXX)
 SB_ASAN=$(mktemp -d /tmp/bmk-test-asan-XXXXXX)
+SB_TSAN=$(mktemp -d /tmp/bmk-test-tsan-XXXXXX)
 # Ports: BMK_MYSQL_PORT / BMK_PGSQL_PORT / BMK_PGBOUNCER_PORT (defaults
-# 3306, 5432, 6432) for the normal pass, the same + 10 for the ASan pass.
+# 3306, 5432, 6432) for the normal pass, the same + 10 for the ASan pass,
+# + 20 for the TSan pass.
 MY_PORT=${BMK_MYSQL_PORT:-3306} PG_PORT=${BMK_PGSQL_PORT:-5432} PGB_PORT=${BMK_PGBOUNCER_PORT:-6432}
-ports() {  # ports main|asan: the environment assignments of that set
+ports() {  # ports main|asan|tsan: the environment assignments of that set
   local d=0
   [ "$1" = asan ] && d=10
+  [ "$1" = tsan ] && d=20
   echo "BMK_MYSQL_PORT=$((MY_PORT + d)) BMK_PGSQL_PORT=$((PG_PORT + d)) BMK_PGBOUNCER_PORT=$((PGB_PORT + d))"
 }
-sandbox() {  # sandbox main|asan ACTION DB
+sandbox() {  # sandbox main|asan|tsan ACTION DB
   local dir=$SB_MAIN
   [ "$1" = asan ] && dir=$SB_ASAN
+  [ "$1" = tsan ] && dir=$SB_TSAN
   env BMK_SANDBOX_DIR="$dir" $(ports "$1") bash "$TOP/BMK/sandbox.sh" "$2" "$3"
 }
 LOGS=$(mktemp -d /tmp/bmk-test-logs-XXXXXX)
 cleanup() {
-  for set in main asan; do
+  for set in main asan tsan; do
     for db in pgbouncer mysql pgsql; do sandbox $set stop $db >/dev/null 2>&1 || true; done
   done
-  rm -rf "$SB_MAIN" "$SB_ASAN" "$LOGS" "$SANLOG" ${PGDEV:+"$PGDEV"}
+  rm -rf "$SB_MAIN" "$SB_ASAN" "$SB_TSAN" "$LOGS" "$SANLOG" ${PGDEV:+"$PGDEV"}
 }
 trap cleanup EXIT
 for set in main asan; do
   for db in mysql pgsql pgbouncer; do sandbox $set start $db; done
 done
+for db in mysql pgsql; do sandbox tsan start $db; done
 
 # Files that compare latency or rates with the wall clock: run alone.
 QUIET="test_results.sh"
+# The TSan pass: many threads and workers, reconnect storms, Ctrl-C, runs
+# that end while VUs are stuck (ThreadSanitizer slows a run 5-15 times, so
+# it runs these only; every file runs in the other two passes).
+TSAN_FILES="test_threads.sh test_faults.sh"
 # The ASan pass leaves to the normal pass what does not run its binary.
 ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and checked in the normal pass
 test_layers.sh: reads the source tree only (no binary), done in the normal pass"
@@ -122,12 +140,20 @@ files=()
 for t in tests/integration/test_*.sh; do
   [[ " $QUIET " == *" $(basename "$t") "* ]] || files+=("$(basename "$t")")
 done
-run_pass() {  # run_pass main|asan LOG FILES...: one integration pass, output to LOG
+run_pass() {  # run_pass main|asan|tsan LOG FILES...: one integration pass, output to LOG
   local set=$1 log=$2
   shift 2
   if [ "$set" = main ]; then
     ( export BMK_SANDBOX_DIR=$SB_MAIN $(ports main)
       bash tests/integration/run.sh "$TOP/bmk" "$@" > "$log" 2>&1 )
+  elif [ "$set" = tsan ]; then
+    # report files as in the ASan pass; halt_on_error=0: the run goes on
+    # and every report is found
+    mkdir -p "$SANLOG/$(basename "$log").d"
+    ( export BMK_SANDBOX_DIR=$SB_TSAN $(ports tsan) \
+        BMK_SANITIZER_LOGS="$SANLOG/$(basename "$log").d" \
+        TSAN_OPTIONS="halt_on_error=0:suppressions=$TOP/tests/tsan.supp:log_path=$SANLOG/$(basename "$log").d/tsan"
+      bash tests/integration/run.sh "$TOP/build-tsan/bmk" "$@" > "$log" 2>&1 )
   else
     # every ASan/LSan/UBSan report goes to a file of its own: each is a
     # failure of the test file that was running (run.sh), even where no
@@ -141,21 +167,25 @@ run_pass() {  # run_pass main|asan LOG FILES...: one integration pass, output to
   fi
 }
 
-log "integration tests: normal and ASan+UBSan builds side by side"
+log "integration tests: normal, ASan+UBSan and ThreadSanitizer builds side by side"
 set +e
 run_pass main "$LOGS/main.log" "${files[@]}" &
 main_pid=$!
 run_pass asan "$LOGS/asan.log" "${files[@]}" &
 asan_pid=$!
+# shellcheck disable=SC2086
+run_pass tsan "$LOGS/tsan.log" $TSAN_FILES &
+tsan_pid=$!
 wait $main_pid
 wait $asan_pid
+wait $tsan_pid
 log "integration tests that time against the clock, one pass at a time: $QUIET"
 # shellcheck disable=SC2086
 run_pass main "$LOGS/main-quiet.log" $QUIET
 # shellcheck disable=SC2086
 run_pass asan "$LOGS/asan-quiet.log" $QUIET
 set -e
-for l in main main-quiet asan asan-quiet; do
+for l in main main-quiet asan asan-quiet tsan; do
   log "integration tests: $l"
   cat "$LOGS/$l.log"
 done
@@ -172,7 +202,7 @@ counts() {
   fi
 }
 pass=$((up1 + up2)) fail=$((uf1 + uf2)) skip=0
-for l in main main-quiet asan asan-quiet; do
+for l in main main-quiet asan asan-quiet tsan; do
   read -r p f s < <(counts "$LOGS/$l.log")
   pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done

@@ -366,6 +366,21 @@ static void describe_error(char *buf, size_t n, int sql_errno, const char *state
     snprintf(buf, n, "%s: %s", state, msg ? msg : "");
   else
     snprintf(buf, n, "%s", msg ? msg : "");
+  /* one line: libpq's messages span several ("...\n\tThis probably
+     means ...") */
+  char *w = buf;
+  bool space = false;
+  for (const char *r = buf; *r; r++)
+  {
+    bool ws = *r == '\n' || *r == '\t' || *r == '\r' || *r == ' ';
+    if (ws && (space || w == buf))
+      continue;
+    *w++ = ws ? ' ' : *r;
+    space = ws;
+  }
+  while (w > buf && w[-1] == ' ')
+    w--;
+  *w = '\0';
 }
 
 /* Reopens the connection with a fresh handle. `persist` (a lost connection

@@ -204,8 +204,9 @@ void sb_event_start(int thread_id)
   sb_vu_t *v = vu(thread_id);
   if (v == NULL)
     return;
-  v->start_ns = eng_cfg.rate > 0 ? v->intended_ns : sb_now_ns();
-  v->cur_type = 0;
+  /* read by the reporter and the end of the run while the event runs */
+  ck_pr_store_64(&v->start_ns, eng_cfg.rate > 0 ? v->intended_ns : sb_now_ns());
+  ck_pr_store_int(&v->cur_type, 0);
   v->errors_at_start = eng_vu_errors(v);
   ck_pr_store_int(&v->in_event, 1);
 }
@@ -224,7 +225,7 @@ void sb_event_set_type(int thread_id, int type_id)
 {
   sb_vu_t *v = vu(thread_id);
   if (v && type_id >= 0 && type_id < SB_EVTYPE_MAX)
-    v->cur_type = type_id;
+    ck_pr_store_int(&v->cur_type, type_id);
 }
 
 void sb_event_restarted(int thread_id)

@@ -27,9 +27,11 @@
 typedef struct {
   int tid;
   unsigned worker;            /* index in eng_workers */
-  uint64_t start_ns;          /* latency origin of the current event */
+  uint64_t start_ns;          /* latency origin of the current event (ck_pr:
+                                 read by the reporter while it runs) */
   uint64_t intended_ns;       /* rate mode: the taken arrival */
-  int cur_type;               /* type of the current event (0 = "event") */
+  int cur_type;               /* type of the current event (0 = "event";
+                                 ck_pr, as start_ns) */
   uint64_t errors_at_start;   /* eng_vu_errors() when the event started */
   uint64_t err_acc;           /* event mode: errors counted while this VU
                                  ran, up to its last yield */

@@ -429,16 +429,18 @@ int eng_final_report(const char *interrupt_reason, unsigned *unfinished, int exi
     for (unsigned i = 0; i < eng_cfg.threads; i++)
       if (ck_pr_load_int(&eng_vus[i].in_event))
       {
-        uint64_t lat = end > eng_vus[i].start_ns ? end - eng_vus[i].start_ns : 0;
+        /* the worker is still inside that event: atomic reads */
+        uint64_t start = ck_pr_load_64(&eng_vus[i].start_ns);
+        uint64_t lat = end > start ? end - start : 0;
         sb_hdr_record(cur.hist, lat);
         cur.lat_sum_ns += lat;
         cur.thr_lat_sum[i] += lat;
         cur.thr_events[i]++;
         cur.cnt.v[SB_CNT_EVENT]++;
-        sb_evtype_record(cur.types, eng_vus[i].cur_type, lat, 0,
+        sb_evtype_record(cur.types, ck_pr_load_int(&eng_vus[i].cur_type), lat, 0,
                          eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns);
-        if (lat > eng_vus[i].lat_max_ns)
-          eng_vus[i].lat_max_ns = lat;
+        if (lat > ck_pr_load_64(&eng_vus[i].lat_max_ns))
+          ck_pr_store_64(&eng_vus[i].lat_max_ns, lat);
         (*unfinished)++;
       }
   }

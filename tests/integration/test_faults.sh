@@ -145,7 +145,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     assert_eq "$name: one reconnect per VU" $VUS "$(report_value "reconnects:" "$OUT")"
     assert_eq "$name: no ignored error besides them" 0 "$(report_value "ignored errors:" "$OUT")"
     assert_eq "$name: every event done" $TO_EVENTS "$(report_value "total number of events:" "$OUT")"
-    assert_eq "$name: no FATAL line" "" "$(printf '%s\n' "$OUT" | grep FATAL)"
+    assert_eq "$name: no FATAL line" "" "$(printf '%s\n' "$OUT" | grep '^FATAL')"
     check "$name: JSON valid" json_ok timeout.json
     assert_eq "$name: JSON: timeouts and reconnects" "$VUS $VUS" \
       "$(json_get timeout.json "'%s %s' % (d['summary']['timeouts'], d['summary']['reconnects'])")"
@@ -223,7 +223,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     assert_eq "$name: exit 0" 0 "$RC"
     assert_eq "$name: one reconnect per VU" $n "$(report_value "reconnects:" "$OUT")"
     assert_eq "$name: every event done" $events "$(report_value "total number of events:" "$OUT")"
-    assert_eq "$name: no FATAL line" "" "$(printf '%s\n' "$OUT" | grep FATAL)"
+    assert_eq "$name: no FATAL line" "" "$(printf '%s\n' "$OUT" | grep '^FATAL')"
     assert_contains "$name: the server-statistics block, from the restart" "$OUT" \
       "from the server's restart during the run to the end of the workers):"
     assert_contains "$name: ... which says the counters restarted" "$OUT" \
