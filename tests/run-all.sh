@@ -35,9 +35,10 @@ if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
   # Debian's sysbench 1.0.20: its scripts are run by bmk in test_compat.sh;
   # reference checkers for the result files (test_results.sh): a JSON
   # Schema validator and the Java HdrHistogram library with a JDK;
+  # test_metrics.sh: a real Prometheus scrapes --metrics-listen;
   # test_report.sh: gnuplot draws `bmk report --html` charts, headless
   # Chromium opens the page.
-  apt-get install -y -qq --no-install-recommends sysbench python3-jsonschema \
+  apt-get install -y -qq --no-install-recommends sysbench python3-jsonschema prometheus \
     libhdrhistogram-java default-jdk-headless gnuplot-nox chromium >/dev/null
 fi
 
@@ -130,9 +131,10 @@ for db in mysql pgsql; do sandbox tsan start $db; done
 # Files that compare latency or rates with the wall clock: run alone.
 QUIET="test_results.sh"
 # The TSan pass: many threads and workers, reconnect storms, Ctrl-C, runs
-# that end while VUs are stuck (ThreadSanitizer slows a run 5-15 times, so
-# it runs these only; every file runs in the other two passes).
-TSAN_FILES="test_threads.sh test_faults.sh"
+# that end while VUs are stuck, the metrics server's thread
+# (ThreadSanitizer slows a run 5-15 times, so it runs these only; every
+# file runs in the other two passes).
+TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh"
 # The ASan pass leaves to the normal pass what does not run its binary.
 ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and checked in the normal pass
 test_layers.sh: reads the source tree only (no binary), done in the normal pass"

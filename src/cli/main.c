@@ -25,6 +25,8 @@
 #include "lua/sb_lua.h"
 #include "core/sb_options.h"
 #include "results/sb_results.h"
+#include "cli/sb_outputs.h"
+#include "metrics/sb_metrics.h"
 #include "results/sb_server_cost.h"
 #include "core/sb_version.h"
 
@@ -63,6 +65,8 @@ static int run_builtin(const sb_builtin_t *bt, const char *command,
   }
   if (strcmp(command, "run") == 0)
   {
+    if (sb_cli_register_outputs(bt->name, cfg) != 0)
+      return 1;
     if (bt->init && bt->init(cfg) != 0)
       return 1;
     int rc = sb_engine_run(cfg, &bt->run);
@@ -88,7 +92,11 @@ static int run_script_command(const char *command, sb_run_config_t *cfg)
     return ret_false ? 1 : 0;
   }
   if (strcmp(command, "run") == 0)
+  {
+    if (sb_cli_register_outputs(sb_lua_workload_name(), cfg) != 0)
+      return 1;
     return sb_engine_run(cfg, NULL);
+  }
   if (strcmp(command, "prepare") == 0 || strcmp(command, "cleanup") == 0 ||
       strcmp(command, "help") == 0)
   {
@@ -305,7 +313,8 @@ int main(int argc, char **argv)
 
   if (sb_opt_parse_argv(argc, argv, pos, MAX_POSITIONAL, &npos) != 0)
     return 1;
-  if (sb_core_register_options() != 0 || db_register_options() != 0)
+  if (sb_core_register_options() != 0 || db_register_options() != 0 ||
+      sb_metrics_register_options() != 0)
     return 1;
 
   log_set_verbosity(sb_opt_int("verbosity"));

@@ -18,7 +18,7 @@
 #include "core/sb_counter.h"
 #include "core/sb_metric.h"
 #include "engine/sb_engine.h"
-#include "results/sb_evtype.h"
+#include "core/sb_evtype.h"
 #include "core/sb_histogram.h"
 
 /* One virtual user (VU): what is reported per thread. Written only by

@@ -23,7 +23,7 @@
 #include "core/sb_rand.h"
 #include "core/sb_timer.h"
 #include "lua/sb_lua.h"
-#include "results/sb_results.h"
+#include "core/sb_output.h"
 #include "results/sb_server_cost.h"
 #include "results/sb_server_reset.h"
 #include "results/sb_server_stats.h"
@@ -215,7 +215,7 @@ static int run_prepare(void)
     }
   }
 
-  if (sb_results_open(eng_cfg.results_path, eng_cfg.hdrlog_path) != 0)
+  if (sb_output_open() != 0)
     return 1;
   eng_print_mode_block();
   if (eng_ctest && eng_ctest->prepare && eng_ctest->prepare() != 0)
@@ -283,6 +283,14 @@ static int run_barriers(run_t *r)
   return 0;
 }
 
+/* The measured time starts: tells the outputs. */
+static void publish_start(void)
+{
+  sb_out_start_t s = { .epoch_s = epoch_now(), .threads = eng_cfg.threads,
+                       .rate = eng_cfg.rate };
+  sb_output_start(&s);
+}
+
 /* Starts the clocks and releases the start line: the server-side samples,
    limits, rate schedule, baseline, measure_start hook (without warmup)
    and the reporter thread (without warmup). */
@@ -301,7 +309,7 @@ static void run_release(run_t *r)
   /* Clocks start now. */
   r->start_ns = sb_now_ns();
   if (eng_cfg.warmup <= 0)
-    sb_results_start(epoch_now());
+    publish_start();
   eng_t0_ns = eng_run_t0_ns = r->start_ns;
   if (eng_cfg.warmup > 0)
     eng_warmup_begin();
@@ -322,7 +330,7 @@ static void run_release(run_t *r)
   r->warmup_end_ns = eng_cfg.warmup > 0
     ? r->start_ns + (uint64_t) (eng_cfg.warmup * 1e9) : 0;
   r->need_reporter = eng_cfg.report_interval > 0 || eng_cfg.ncheckpoints > 0 ||
-                     sb_results_enabled();
+                     sb_output_wants_intervals();
 
   if (!r->warmup_end_ns && r->need_reporter)
     sb_reporter_start();
@@ -335,7 +343,7 @@ static void end_warmup(run_t *r, uint64_t now_ns)
   eng_run_t0_ns = now_ns;
   if (!eng_ctest)
     sb_lua_call_hook(sb_lua_global(), "measure_start");
-  sb_results_start(epoch_now());
+  publish_start();
   eng_warmup_end();
   r->warmup_end_ns = 0;
   if (r->need_reporter)
@@ -404,6 +412,7 @@ static void exit_with_unfinished(const char *why)
     sb_lua_call_hook(sb_lua_global(), "measure_end");
   unsigned unfinished = 0;
   eng_final_report(why, &unfinished, 2);
+  sb_output_close();
   log_flush();
   _exit(2);
 }
@@ -505,7 +514,8 @@ static int run_finish(run_t *r)
   if (!eng_ctest)
     sb_lua_call_hook(sb_lua_global(), "measure_end");
   if (eng_final_report(r->reason, NULL, r->exit_code) != 0 && r->exit_code == 0)
-    r->exit_code = 1;            /* a result file could not be written */
+    r->exit_code = 1;            /* an output failed (a result file not written) */
+  sb_output_close();
   sb_server_stats_close();
 
   if (!r->reason && !eng_ctest)
@@ -531,13 +541,17 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   sigaddset(&r.sigs, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &r.sigs, NULL);
 
-  if (run_prepare() != 0)
+  if (run_prepare() != 0 || run_start_workers(&r) != 0)
+  {
+    sb_output_close();
     return 1;
-  if (run_start_workers(&r) != 0)
-    return 1;
+  }
   int rc = run_barriers(&r);
   if (rc != 0)
+  {
+    sb_output_close();
     return rc;
+  }
   run_release(&r);
   run_wait_end(&r);
   run_stop(&r);

@@ -11,7 +11,7 @@
 #include "lua/sb_lua.h"
 #include "core/sb_rand.h"
 #include "engine/sb_rate.h"
-#include "results/sb_results.h"
+#include "core/sb_output.h"
 #include "core/sb_timer.h"
 
 /* ---- reporter thread --------------------------------------------------------- */
@@ -60,7 +60,7 @@ static void reporter_open(reporter_t *rp)
   /* Result files get a row per second even without --report-interval;
      only --report-interval prints. */
   rp->print = eng_cfg.report_interval > 0;
-  rp->files = sb_results_enabled();
+  rp->files = sb_output_wants_intervals();
   double every = rp->print ? eng_cfg.report_interval : rp->files ? 1.0 : 0.0;
   rp->interval_ns = (uint64_t) (every * 1e9);
   rp->tscratch = sb_evtype_stats_new();
@@ -87,18 +87,21 @@ static void wait_until(uint64_t next_ns)
   }
 }
 
-/* The interval's row of the result files (`st`: its statistics; the
+/* The interval's snapshot for the outputs (`st`: its statistics; the
    per-type numbers are in rp->tscratch). */
 static void interval_row(reporter_t *rp, const sb_stat_t *st)
 {
-  sb_interval_extra_t x;
-  memset(&x, 0, sizeof(x));
-  x.start_s = (double) (rp->prev.t_ns - eng_run_t0_ns) / 1e9;
-  x.len_s = st->time_interval;
-  x.lag_ms = st->schedule_lag * 1000.0;
+  sb_out_interval_t iv;
+  memset(&iv, 0, sizeof(iv));
+  iv.st = st;
+  iv.hist = rp->scratch;
+  iv.types = rp->tscratch;
+  iv.start_s = (double) (rp->prev.t_ns - eng_run_t0_ns) / 1e9;
+  iv.lag_ms = st->schedule_lag * 1000.0;
   for (unsigned i = 0; i < sb_evtype_count(); i++)
-    x.late += rp->tscratch[i].late;
-  sb_results_interval(st, rp->scratch, rp->tscratch, &x);
+    iv.late += rp->tscratch[i].late;
+  iv.vus_running = st->threads_running;
+  sb_output_interval(&iv);
 }
 
 /* The interval ending at the tick `next_ns`: its line, its result-file

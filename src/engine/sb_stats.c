@@ -15,7 +15,7 @@
 #include "core/sb_version.h"
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
-#include "results/sb_results.h"
+#include "core/sb_output.h"
 #include "results/sb_server_cost.h"
 #include "results/sb_server_stats.h"
 
@@ -406,7 +406,9 @@ static int report_extras(const sb_stat_t *st, sb_hdr_t *run_hist, const sb_evtyp
     sb_server_stats_print();
     sb_server_cost_print();
   }
-  int failed = sb_results_finish(st, run_hist, t, rows, n, late, reason, exit_code) != 0;
+  sb_out_end_t e = { .st = st, .hist = run_hist, .types = t, .rows = rows, .nrows = n,
+                     .late = late, .interrupted = reason, .exit_code = exit_code };
+  int failed = sb_output_end(&e) != 0;
   /* bmk extension: the script's own end-of-run blocks (tpcc's tables,
      dbl's figures), after everything above, on every ending of the run
      and whatever the verbosity (like a report_cumulative hook). */

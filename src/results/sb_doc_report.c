@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "results/sb_doc_report.h"
-#include "results/sb_evtype.h"
+#include "core/sb_evtype.h"
 #include "results/sb_rdoc.h"
 #include "results/sb_report.h"
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -639,14 +640,23 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
     json_object_set_new(doc, "server", server_and_cost_json());
     json_object_set_new(doc, "histogram", sb_results_histogram_json(h));
+    /* A regular file is replaced whole (a reader never sees half a
+       document); anything else (/dev/stdout, a FIFO) is written in place:
+       renaming over a device node would replace it. */
+    struct stat sb;
+    bool in_place = stat(json_path, &sb) == 0 && !S_ISREG(sb.st_mode);
     size_t len = strlen(json_path) + 16;
     char *tmp = malloc(len);
     snprintf(tmp, len, "%s.tmp", json_path);
-    if (json_dump_file(doc, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
-        rename(tmp, json_path) != 0)
+    const char *target = in_place ? json_path : tmp;
+    errno = 0;
+    if (json_dump_file(doc, target, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
+        (!in_place && rename(tmp, json_path) != 0))
     {
-      log_text(LOG_ALERT, "--results: cannot write '%s': %s", json_path, strerror(errno));
-      unlink(tmp);
+      log_text(LOG_ALERT, "--results: cannot write '%s': %s", json_path,
+               errno ? strerror(errno) : "write error");
+      if (!in_place)
+        unlink(tmp);
       rc = -1;
     }
     free(tmp);

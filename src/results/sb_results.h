@@ -31,7 +31,7 @@
 
 #include <jansson.h>
 
-#include "results/sb_evtype.h"
+#include "core/sb_evtype.h"
 #include "core/sb_histogram.h"
 #include "results/sb_report.h"
 

@@ -66,6 +66,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     relay_opts "$db" > opts.txt
     O=$(cat opts.txt)
     start=$(date +%s)
+    : > run.out    # emptied first: the wait below must not see an earlier run's lines
     timeout -k 5 300 "$BMK" oltp_point_select $O $T --threads=$VUS $M --time=$RUN_S \
       --report-interval=1 --results=stuck.json run > run.out 2>&1 &
     pid=$!
@@ -121,6 +122,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     M=""; [ $mode = events ] && M="--workers=2"
     relay_opts "$db" > opts.txt
     O=$(cat opts.txt)
+    : > run.out    # emptied first: the wait below must not see an earlier run's lines
     timeout -k 5 600 "$BMK" "$EV/think_point_select.lua" $O $T --think-ms=10 --threads=$VUS $M \
       --time=0 --events=$TO_EVENTS --report-interval=1 --db-query-timeout=1 \
       --$db-ignore-errors=timeout --results=timeout.json run > run.out 2>&1 &
@@ -153,6 +155,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   # not ignored: the timeout is the run's fatal error, named as such
   relay_opts "$db" > opts.txt
   O=$(cat opts.txt)
+  : > run.out    # emptied first: the wait below must not see an earlier run's lines
   timeout -k 5 600 "$BMK" "$EV/think_point_select.lua" $O $T --think-ms=10 --threads=2 \
     --time=0 --events=$TO_EVENTS --report-interval=1 --db-query-timeout=1 --db-server-stats=off \
     run > run.out 2>&1 &
@@ -210,6 +213,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     if [ $mode = threads ]; then n=64; M=""; else n=$CRASH_EV_VUS; M="--workers=2"; fi
     events=$((n * 5 * 5))
     name="$db $mode, $n VUs, server killed"
+    : > run.out    # emptied first: the wait below must not see an earlier run's lines
     timeout -k 5 900 "$BMK" "$EV/think_point_select.lua" $D $T --think-ms=200 --threads=$n $M \
       --time=0 --events=$events --report-interval=1 --$db-ignore-errors=lost \
       --thread-init-timeout=600 --results=crash.json run > run.out 2>&1 &

@@ -8,11 +8,12 @@ source "$(dirname "$0")/lib.sh"
 declare -A ALLOWED=(
   [core]="core"
   [drivers]="core drivers"
+  [metrics]="core metrics"
   [results]="core drivers results"
   [lua]="core drivers results lua"
   [engine]="core drivers results lua engine"
   [builtin]="core engine builtin"
-  [cli]="core drivers results lua engine builtin cli"
+  [cli]="core drivers results lua engine builtin metrics cli"
 )
 
 for layer in "${!ALLOWED[@]}"; do

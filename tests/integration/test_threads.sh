@@ -35,6 +35,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     assert_eq "$name: no FATAL line" "" "$(printf '%s\n' "$OUT" | grep '^FATAL')"
 
     name="$db $mode, SIGINT"
+    : > sig.out    # emptied first: the wait below must not see an earlier run's lines
     "$BMK" oltp_read_write $D $T --threads=16 $M --time=300 --report-interval=1 run > sig.out 2>&1 &
     pid=$!
     for _ in $(seq 1 3000); do grep -q '^\[ 1s \] thds' sig.out && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done

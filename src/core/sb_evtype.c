@@ -5,7 +5,7 @@
 
 #include <ck_pr.h>
 
-#include "results/sb_evtype.h"
+#include "core/sb_evtype.h"
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static char names[SB_EVTYPE_MAX][SB_EVTYPE_NAME_MAX] = { "event" };

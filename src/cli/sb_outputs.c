@@ -1,0 +1,21 @@
+/* The outputs of a run; see cli/sb_outputs.h. */
+#include "cli/sb_outputs.h"
+#include "core/sb_output.h"
+#include "metrics/sb_metrics.h"
+#include "results/sb_results_output.h"
+
+int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg)
+{
+  sb_output_t out;
+  if (cfg->results_path || cfg->hdrlog_path)
+  {
+    sb_results_output(cfg->results_path, cfg->hdrlog_path, &out);
+    sb_output_register(&out);
+  }
+  int rc = sb_metrics_output(test, cfg->threads, cfg->rate, &out);
+  if (rc < 0)
+    return 1;
+  if (rc > 0)
+    sb_output_register(&out);
+  return 0;
+}

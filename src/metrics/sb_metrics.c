@@ -1,0 +1,332 @@
+/* --metrics-listen as an output of the engine: options, labels, the
+   listening socket and the page every scrape gets; see
+   metrics/sb_metrics.h and docs/metrics.md. */
+#include <ctype.h>
+#include <errno.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/sb_logger.h"
+#include "core/sb_options.h"
+#include "core/sb_timer.h"
+#include "metrics/sb_metrics.h"
+#include "metrics/sb_prom.h"
+
+static const sb_option_t metrics_options[] = {
+  { "metrics-listen", "serve live Prometheus metrics at http://ADDRESS:PORT/metrics "
+    "(e.g. 127.0.0.1:9464, or :9464 on every address; docs/metrics.md)", NULL,
+    SB_ARG_TYPE_STRING },
+  { "metrics-linger", "after the final report, keep --metrics-listen up until a scrape has "
+    "read the final numbers, at most this many seconds (when nothing scraped during the "
+    "run, it closes at once)", "30", SB_ARG_TYPE_DOUBLE },
+  { "tag", "labels of this run, key=value[,key=value...] (the metrics' labels)", NULL,
+    SB_ARG_TYPE_LIST },
+  { NULL, NULL, NULL, 0 }
+};
+
+int sb_metrics_register_options(void)
+{
+  return sb_opt_register_table(metrics_options, SB_GROUP_EXT_GENERAL, NULL);
+}
+
+/* ---- labels ------------------------------------------------------------- */
+
+static bool label_key_ok(const char *k, size_t n)
+{
+  static const char *const own[] = { "test", "run_id", "host", "type", "kind", "class", "le" };
+  if (n == 0 || isdigit((unsigned char) k[0]))
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (!isalnum((unsigned char) k[i]) && k[i] != '_')
+      return false;
+  if (n >= 2 && k[0] == '_' && k[1] == '_')
+    return false;                       /* reserved by Prometheus */
+  for (size_t i = 0; i < sizeof(own) / sizeof(*own); i++)
+    if (strlen(own[i]) == n && strncmp(own[i], k, n) == 0)
+      return false;
+  return true;
+}
+
+int sb_metrics_check_tags(void)
+{
+  unsigned n = 0;
+  char **items = sb_opt_list("tag", &n);
+  for (unsigned i = 0; i < n; i++)
+  {
+    const char *eq = items[i] ? strchr(items[i], '=') : NULL;
+    if (eq == NULL || !label_key_ok(items[i], (size_t) (eq - items[i])))
+    {
+      log_text(LOG_FATAL, "--tag: '%s' is not key=value with a key of letters, digits and _ "
+               "(not starting with a digit or __, and none of test, run_id, host, type, kind, "
+               "class, le)", items[i] ? items[i] : "");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The label text of every sample: test, run_id, host, then the tags. */
+static char run_id[64];
+
+static char *make_labels(const char *test)
+{
+  char host[256] = "";
+  gethostname(host, sizeof(host) - 1);
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  snprintf(run_id, sizeof(run_id), "%04d%02d%02dT%02d%02d%02dZ-%d", tm.tm_year + 1900,
+           tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int) getpid());
+  size_t cap = 4096;
+  char *l = calloc(1, cap);
+  if (l == NULL)
+    return NULL;
+  const char *keys[3] = { "test", "run_id", "host" };
+  const char *vals[3] = { test ? test : "", run_id, host };
+  for (int i = 0; i < 3; i++)
+  {
+    snprintf(l + strlen(l), cap - strlen(l), "%s%s=\"", i ? "," : "", keys[i]);
+    sb_prom_escape(l, cap - 2, vals[i]);
+    strcat(l, "\"");
+  }
+  unsigned n = 0;
+  char **items = sb_opt_list("tag", &n);
+  for (unsigned i = 0; i < n; i++)
+  {
+    const char *eq = strchr(items[i], '=');
+    snprintf(l + strlen(l), cap - strlen(l), ",%.*s=\"", (int) (eq - items[i]), items[i]);
+    if (!sb_prom_escape(l, cap - 2, eq + 1))
+      break;
+    strcat(l, "\"");
+  }
+  return l;
+}
+
+/* ---- the listening socket ----------------------------------------------- */
+
+/* Binds ADDRESS:PORT ("[::1]:9464", "127.0.0.1:9464", ":9464"); the socket
+   or -1 after a FATAL line saying what is wrong with it. */
+static int listen_on(const char *spec)
+{
+  char host[256];
+  const char *colon = strrchr(spec, ':');
+  const char *port = colon ? colon + 1 : NULL;
+  if (colon == NULL || *port == '\0' || strspn(port, "0123456789") != strlen(port) ||
+      (size_t) (colon - spec) >= sizeof(host))
+  {
+    log_text(LOG_FATAL, "--metrics-listen=%s: give ADDRESS:PORT, e.g. 127.0.0.1:9464, or "
+             ":9464 for every address", spec);
+    return -1;
+  }
+  size_t hl = (size_t) (colon - spec);
+  memcpy(host, spec, hl);
+  host[hl] = '\0';
+  if (hl >= 2 && host[0] == '[' && host[hl - 1] == ']')
+  {
+    memmove(host, host + 1, hl - 2);
+    host[hl - 2] = '\0';
+  }
+  struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                            .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+  struct addrinfo *res = NULL;
+  int gai = getaddrinfo(*host ? host : NULL, port, &hints, &res);
+  if (gai != 0)
+  {
+    log_text(LOG_FATAL, "--metrics-listen=%s: cannot resolve '%s': %s", spec, host,
+             gai_strerror(gai));
+    return -1;
+  }
+  int fd = -1, err = 0;
+  for (struct addrinfo *a = res; a != NULL && fd < 0; a = a->ai_next)
+  {
+    fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0)
+    {
+      err = errno;
+      continue;
+    }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(fd, a->ai_addr, a->ai_addrlen) != 0 || listen(fd, 64) != 0)
+    {
+      err = errno;
+      close(fd);
+      fd = -1;
+    }
+  }
+  freeaddrinfo(res);
+  if (fd >= 0)
+    return fd;
+  if (err == EADDRINUSE)
+    log_text(LOG_FATAL, "--metrics-listen=%s: the port is in use (another bmk or exporter "
+             "there?); choose another port", spec);
+  else if (err == EADDRNOTAVAIL)
+    log_text(LOG_FATAL, "--metrics-listen=%s: '%s' is not an address of this host; give one "
+             "of its own addresses, or :PORT for every address", spec, host);
+  else if (err == EACCES)
+    log_text(LOG_FATAL, "--metrics-listen=%s: not permitted (a port below 1024 needs root)",
+             spec);
+  else
+    log_text(LOG_FATAL, "--metrics-listen=%s: cannot listen there: %s", spec, strerror(err));
+  return -1;
+}
+
+/* ---- the output ------------------------------------------------------------ */
+
+static struct {
+  pthread_mutex_t mtx;
+  sb_prom_t *prom;
+  char *page_text, *page_om;   /* the rendered pages */
+  size_t len_text, len_om;
+  void *server;
+  unsigned long scrapes, scrapes_after_end;
+  bool ended;
+  double linger_s;
+  char *spec;
+} m = { .mtx = PTHREAD_MUTEX_INITIALIZER };
+
+/* Renders both pages from m.prom (the caller holds the lock). */
+static void render_locked(void)
+{
+  size_t lt = 0, lo = 0;
+  char *t = sb_prom_render(m.prom, false, &lt), *o = sb_prom_render(m.prom, true, &lo);
+  if (t == NULL || o == NULL)
+  {
+    free(t);
+    free(o);
+    return;                   /* the last good pages stay */
+  }
+  free(m.page_text);
+  free(m.page_om);
+  m.page_text = t;
+  m.page_om = o;
+  m.len_text = lt;
+  m.len_om = lo;
+}
+
+static char *serve_page(bool openmetrics, size_t *len, const char **type)
+{
+  pthread_mutex_lock(&m.mtx);
+  const char *src = openmetrics ? m.page_om : m.page_text;
+  size_t n = openmetrics ? m.len_om : m.len_text;
+  char *copy = src ? malloc(n + 1) : NULL;
+  if (copy)
+  {
+    memcpy(copy, src, n + 1);
+    *len = n;
+    m.scrapes++;
+    if (m.ended)
+      m.scrapes_after_end++;
+  }
+  pthread_mutex_unlock(&m.mtx);
+  *type = openmetrics ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+                      : "text/plain; version=0.0.4; charset=utf-8";
+  return copy;
+}
+
+static int out_interval(void *ctx, const sb_out_interval_t *iv)
+{
+  (void) ctx;
+  pthread_mutex_lock(&m.mtx);
+  sb_prom_add_interval(m.prom, iv);
+  render_locked();
+  pthread_mutex_unlock(&m.mtx);
+  return 0;
+}
+
+static int out_end(void *ctx, const sb_out_end_t *e)
+{
+  (void) ctx;
+  pthread_mutex_lock(&m.mtx);
+  sb_prom_set_end(m.prom, e);
+  render_locked();
+  m.ended = true;
+  pthread_mutex_unlock(&m.mtx);
+  return 0;
+}
+
+/* Keeps serving until a scrape read the final page (when anything scraped
+   during the run), at most --metrics-linger seconds. */
+static void out_close(void *ctx)
+{
+  (void) ctx;
+  pthread_mutex_lock(&m.mtx);
+  bool wait = m.ended && m.scrapes > 0 && m.scrapes_after_end == 0 && m.linger_s > 0;
+  pthread_mutex_unlock(&m.mtx);
+  if (wait)
+  {
+    log_text(LOG_NOTICE, "Metrics: waiting up to %.0f s for a last scrape of %s "
+             "(--metrics-linger)", m.linger_s, m.spec);
+    uint64_t until = sb_now_ns() + (uint64_t) (m.linger_s * 1e9);
+    for (;;)
+    {
+      pthread_mutex_lock(&m.mtx);
+      bool done = m.scrapes_after_end > 0;
+      pthread_mutex_unlock(&m.mtx);
+      if (done || sb_now_ns() >= until)
+        break;
+      sb_sleep_until_ns(sb_now_ns() + 50 * NS_PER_MS);
+    }
+  }
+  sb_metrics_http_stop(m.server);
+  m.server = NULL;
+  pthread_mutex_lock(&m.mtx);
+  sb_prom_free(m.prom);
+  m.prom = NULL;
+  free(m.page_text);
+  free(m.page_om);
+  m.page_text = m.page_om = NULL;
+  free(m.spec);
+  m.spec = NULL;
+  pthread_mutex_unlock(&m.mtx);
+}
+
+int sb_metrics_output(const char *test, unsigned vus, double rate, sb_output_t *out)
+{
+  const char *spec = sb_opt_str("metrics-listen");
+  if (spec == NULL || *spec == '\0')
+    return 0;
+  m.linger_s = sb_opt_double("metrics-linger");
+  if (!(m.linger_s >= 0) || m.linger_s > 86400)
+  {
+    log_text(LOG_FATAL, "Invalid value for --metrics-linger: %g (seconds, 0 to 86400)",
+             m.linger_s);
+    return -1;
+  }
+  if (sb_metrics_check_tags() != 0)
+    return -1;
+  int fd = listen_on(spec);
+  if (fd < 0)
+    return -1;
+  char *labels = make_labels(test);
+  m.prom = labels ? sb_prom_new(labels) : NULL;
+  free(labels);
+  if (m.prom == NULL)
+  {
+    log_text(LOG_FATAL, "--metrics-listen: out of memory");
+    close(fd);
+    return -1;
+  }
+  sb_prom_set_config(m.prom, vus, rate);
+  render_locked();
+  m.spec = strdup(spec);
+  m.scrapes = m.scrapes_after_end = 0;
+  m.ended = false;
+  m.server = sb_metrics_http_start(fd, serve_page);
+  if (m.server == NULL)
+  {
+    sb_prom_free(m.prom);
+    m.prom = NULL;
+    return -1;
+  }
+  log_text(LOG_NOTICE, "Metrics: run_id %s at http://%s/metrics", run_id, spec);
+  *out = (sb_output_t) { .name = "--metrics-listen", .interval = out_interval,
+                         .end = out_end, .close = out_close, .ctx = NULL };
+  return 1;
+}

@@ -1,0 +1,50 @@
+/*
+ * --metrics-listen: the live Prometheus endpoint as an output of the
+ * engine (core/sb_output.h); docs/metrics.md.
+ *
+ * The HTTP server is libmicrohttpd's, on its own thread
+ * (sb_metrics_http.c); the exposition is rendered once per interval
+ * (metrics/sb_prom.h) and every scrape is served that page, so a scrape
+ * never sees half an interval.
+ */
+#ifndef SB_METRICS_H
+#define SB_METRICS_H
+
+#include <stdbool.h>
+
+#include "core/sb_output.h"
+
+/* Registers --metrics-listen, --metrics-linger and --tag (bmk extension
+   options). Returns 0 or -1. Main thread, at option registration. */
+int sb_metrics_register_options(void);
+
+/*
+ * When --metrics-listen is given: checks --tag, binds the address (before
+ * any connection to the database, so a port in use or an address of
+ * another host is reported first) and fills `out` with the output, whose
+ * interval and end publish the numbers and whose close keeps the endpoint
+ * up until a scrape saw the final numbers or --metrics-linger seconds
+ * passed. `test` names the workload (label "test"). Returns 1 with `out`
+ * filled, 0 when the option is not given, -1 after a FATAL message (bad
+ * option). Main thread.
+ */
+int sb_metrics_output(const char *test, unsigned vus, double rate, sb_output_t *out);
+
+/* The --tag list checked: 0, or -1 after a FATAL message naming the bad
+   item (key=value, key of letters, digits and _ not starting with a
+   digit, not one of bmk's own label names). Main thread. */
+int sb_metrics_check_tags(void);
+
+/* ---- the HTTP side (sb_metrics_http.c; a stand-in in the static binary) */
+
+/* Serves GET /metrics on the listening socket `fd` (taken over) from its
+   own thread: `page` is called for each scrape with `openmetrics` (the
+   scraper asked for it) and returns a malloc'ed body and its length, or
+   NULL. Returns an opaque server, or NULL after a FATAL message. */
+void *sb_metrics_http_start(int fd, char *(*page)(bool openmetrics, size_t *len,
+                                                  const char **content_type));
+
+/* Stops the server (waits for its thread). */
+void sb_metrics_http_stop(void *server);
+
+#endif

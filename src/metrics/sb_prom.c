@@ -1,0 +1,338 @@
+/* bmk's Prometheus metrics: accumulation and exposition; see
+   metrics/sb_prom.h. Names follow Prometheus's conventions (bmk_ prefix,
+   base units, _total for counters); docs/metrics.md lists them. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sb_counter.h"
+#include "core/sb_evtype.h"
+#include "core/sb_histogram.h"
+#include "metrics/sb_prom.h"
+
+const double sb_prom_bounds[SB_PROM_NBUCKETS] = {
+  0.0001, 0.00015, 0.0002, 0.0003, 0.0005, 0.0007,
+  0.001, 0.0015, 0.002, 0.003, 0.005, 0.007,
+  0.01, 0.015, 0.02, 0.03, 0.05, 0.07,
+  0.1, 0.15, 0.2, 0.3, 0.5, 0.7,
+  1, 1.5, 2, 3, 5, 7,
+  10, 15, 20, 30, 50, 70,
+  100
+};
+
+/* One event type's cumulative latency histogram. */
+typedef struct {
+  uint64_t buckets[SB_PROM_NBUCKETS];   /* not cumulative: per bucket */
+  uint64_t inf;                         /* above the last bound */
+  uint64_t count;
+  double sum_s;
+} lat_t;
+
+struct sb_prom {
+  char *labels;
+  unsigned vus;
+  double rate;
+  uint64_t events, reads, writes, other, ignored, timeouts, reconnects;
+  unsigned vus_running;
+  uint64_t backlog, in_flight;
+  double interval_s;
+  bool finished;
+  lat_t lat[SB_EVTYPE_MAX];             /* by type id; [0] when untyped */
+  bool typed;                           /* a script named event types */
+};
+
+sb_prom_t *sb_prom_new(const char *labels)
+{
+  sb_prom_t *p = calloc(1, sizeof(*p));
+  if (p == NULL)
+    return NULL;
+  p->labels = strdup(labels ? labels : "");
+  if (p->labels == NULL)
+  {
+    free(p);
+    return NULL;
+  }
+  return p;
+}
+
+void sb_prom_free(sb_prom_t *p)
+{
+  if (p == NULL)
+    return;
+  free(p->labels);
+  free(p);
+}
+
+void sb_prom_set_config(sb_prom_t *p, unsigned vus, double rate)
+{
+  p->vus = vus;
+  p->rate = rate;
+}
+
+/* The bucket index of an HDR bucket whose values end at `hi_ns`
+   (SB_PROM_NBUCKETS = above every bound). */
+static unsigned bucket_of(uint64_t hi_ns)
+{
+  double s = (double) hi_ns / 1e9;
+  unsigned lo = 0, hi = SB_PROM_NBUCKETS;
+  while (lo < hi)
+  {
+    unsigned mid = (lo + hi) / 2;
+    if (sb_prom_bounds[mid] >= s)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+/* Adds the latencies of `h` to `l`; the sum from the buckets' middles
+   (within 0.05 %: the interval snapshots carry no exact sum). */
+static void add_hist(lat_t *l, const sb_hdr_t *h)
+{
+  if (h == NULL)
+    return;
+  uint32_t n = sb_hdr_counts_len(h);
+  for (uint32_t i = 0; i < n; i++)
+  {
+    uint64_t c = sb_hdr_count_at(h, i);
+    if (c == 0)
+      continue;
+    unsigned b = bucket_of(sb_hdr_value_hi(i));
+    if (b < SB_PROM_NBUCKETS)
+      l->buckets[b] += c;
+    else
+      l->inf += c;
+    l->count += c;
+    l->sum_s += (double) c * ((double) sb_hdr_value_lo(i) + (double) sb_hdr_value_hi(i)) / 2e9;
+  }
+}
+
+/* The per-type histograms of `types` (or the whole one, `all`, untyped)
+   added to the state. */
+static void add_types(sb_prom_t *p, const sb_evtype_stat_t *types, const sb_hdr_t *all)
+{
+  if (types != NULL && sb_evtype_used())
+  {
+    p->typed = true;
+    for (unsigned i = 0; i < sb_evtype_count() && i < SB_EVTYPE_MAX; i++)
+      add_hist(&p->lat[i], types[i].hist);
+  }
+  else
+    add_hist(&p->lat[0], all);
+}
+
+void sb_prom_add_interval(sb_prom_t *p, const sb_out_interval_t *iv)
+{
+  const sb_stat_t *st = iv->st;
+  p->events += st->events;
+  p->reads += st->reads;
+  p->writes += st->writes;
+  p->other += st->other;
+  p->ignored += st->errors;
+  p->timeouts += st->timeouts;
+  p->reconnects += st->reconnects;
+  p->vus_running = iv->vus_running;
+  p->backlog = st->queue_length;
+  p->in_flight = st->concurrency;
+  p->interval_s = st->time_interval;
+  add_types(p, iv->types, iv->hist);
+}
+
+/* `*dst` becomes `v` when that is higher (a counter never goes back). */
+static void raise_to(uint64_t *dst, uint64_t v)
+{
+  if (v > *dst)
+    *dst = v;
+}
+
+void sb_prom_set_end(sb_prom_t *p, const sb_out_end_t *e)
+{
+  const sb_stat_t *st = e->st;
+  if (st->events >= p->events)
+  {
+    /* the run's histograms cover what the intervals did and the partial
+       last one: they replace the sums */
+    memset(p->lat, 0, sizeof(p->lat));
+    add_types(p, e->types, e->hist);
+  }
+  raise_to(&p->events, st->events);
+  raise_to(&p->reads, st->reads);
+  raise_to(&p->writes, st->writes);
+  raise_to(&p->other, st->other);
+  raise_to(&p->ignored, st->errors);
+  raise_to(&p->timeouts, st->timeouts);
+  raise_to(&p->reconnects, st->reconnects);
+  p->vus_running = 0;
+  p->in_flight = 0;
+  p->finished = true;
+}
+
+/* ---- rendering ---------------------------------------------------------- */
+
+typedef struct {
+  char *buf;
+  size_t len, cap;
+  bool oom;
+  bool om;                      /* OpenMetrics */
+} out_t;
+
+static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(out_t *o, const char *fmt, ...)
+{
+  if (o->oom)
+    return;
+  for (;;)
+  {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+    {
+      o->oom = true;
+      return;
+    }
+    if ((size_t) n < o->cap - o->len)
+    {
+      o->len += (size_t) n;
+      return;
+    }
+    size_t cap = o->cap * 2 + (size_t) n;
+    char *b = realloc(o->buf, cap);
+    if (b == NULL)
+    {
+      o->oom = true;
+      return;
+    }
+    o->buf = b;
+    o->cap = cap;
+  }
+}
+
+/* "# HELP" and "# TYPE" of a family. OpenMetrics names a counter family
+   without its _total suffix. */
+static void family(out_t *o, const char *name, const char *type, const char *help)
+{
+  size_t n = strlen(name);
+  int base = (int) n;
+  if (o->om && strcmp(type, "counter") == 0 && n > 6 && strcmp(name + n - 6, "_total") == 0)
+    base = (int) n - 6;
+  put(o, "# HELP %.*s %s\n# TYPE %.*s %s\n", base, name, help, base, name, type);
+}
+
+/* A sample: name{labels[,extra]} value */
+static void sample(out_t *o, const sb_prom_t *p, const char *name, const char *extra,
+                   double v)
+{
+  const char *sep = *p->labels && extra && *extra ? "," : "";
+  put(o, "%s{%s%s%s} %.17g\n", name, p->labels, sep, extra ? extra : "", v);
+}
+
+static void counter(out_t *o, const sb_prom_t *p, const char *name, const char *help,
+                    uint64_t v)
+{
+  family(o, name, "counter", help);
+  sample(o, p, name, NULL, (double) v);
+}
+
+static void gauge(out_t *o, const sb_prom_t *p, const char *name, const char *help, double v)
+{
+  family(o, name, "gauge", help);
+  sample(o, p, name, NULL, v);
+}
+
+static void latency(out_t *o, const sb_prom_t *p)
+{
+  family(o, "bmk_latency_seconds", "histogram",
+         "Event latency (from the intended start under --rate), seconds");
+  unsigned ntypes = p->typed ? sb_evtype_count() : 1;
+  for (unsigned t = 0; t < ntypes && t < SB_EVTYPE_MAX; t++)
+  {
+    const lat_t *l = &p->lat[t];
+    if (p->typed && l->count == 0)
+      continue;
+    char type[SB_EVTYPE_NAME_MAX * 2 + 16] = "", esc[SB_EVTYPE_NAME_MAX * 2 + 1] = "";
+    if (p->typed)
+    {
+      sb_prom_escape(esc, sizeof(esc), sb_evtype_name((int) t) ? sb_evtype_name((int) t) : "?");
+      snprintf(type, sizeof(type), "type=\"%s\"", esc);
+    }
+    uint64_t cum = 0;
+    char extra[sizeof(type) + 32];
+    for (unsigned b = 0; b < SB_PROM_NBUCKETS; b++)
+    {
+      cum += l->buckets[b];
+      snprintf(extra, sizeof(extra), "%s%sle=\"%g\"", type, *type ? "," : "", sb_prom_bounds[b]);
+      sample(o, p, "bmk_latency_seconds_bucket", extra, (double) cum);
+    }
+    snprintf(extra, sizeof(extra), "%s%sle=\"+Inf\"", type, *type ? "," : "");
+    sample(o, p, "bmk_latency_seconds_bucket", extra, (double) l->count);
+    sample(o, p, "bmk_latency_seconds_count", type, (double) l->count);
+    sample(o, p, "bmk_latency_seconds_sum", type, l->sum_s);
+  }
+}
+
+char *sb_prom_render(const sb_prom_t *p, bool openmetrics, size_t *len)
+{
+  out_t o = { .buf = malloc(16384), .len = 0, .cap = 16384, .oom = false, .om = openmetrics };
+  if (o.buf == NULL)
+    return NULL;
+  o.buf[0] = '\0';
+  counter(&o, p, "bmk_events_total", "Completed events (sysbench's transactions)", p->events);
+  counter(&o, p, "bmk_transactions_total",
+          "Completed transactions: the events of the final report's 'transactions:' line",
+          p->events);
+  family(&o, "bmk_queries_total", "counter", "Statements run, by kind");
+  sample(&o, p, "bmk_queries_total", "kind=\"read\"", (double) p->reads);
+  sample(&o, p, "bmk_queries_total", "kind=\"write\"", (double) p->writes);
+  sample(&o, p, "bmk_queries_total", "kind=\"other\"", (double) p->other);
+  family(&o, "bmk_errors_total", "counter",
+         "Statement errors that did not stop the run, by class (ignored: in the ignore list; "
+         "timeout: no answer within --db-query-timeout)");
+  sample(&o, p, "bmk_errors_total", "class=\"ignored\"", (double) p->ignored);
+  sample(&o, p, "bmk_errors_total", "class=\"timeout\"", (double) p->timeouts);
+  counter(&o, p, "bmk_reconnects_total", "Connections opened again after a lost one",
+          p->reconnects);
+  gauge(&o, p, "bmk_vus", "Virtual users (--threads)", p->vus);
+  gauge(&o, p, "bmk_vus_running", "Virtual users still running their events", p->vus_running);
+  gauge(&o, p, "bmk_rate_target_events_per_second", "Target rate (--rate; 0 = none)", p->rate);
+  gauge(&o, p, "bmk_backlog_events", "Events scheduled by --rate but not started",
+        (double) p->backlog);
+  gauge(&o, p, "bmk_events_in_flight", "Events running at the end of the interval (--rate)",
+        (double) p->in_flight);
+  gauge(&o, p, "bmk_interval_seconds", "Length of the last interval these values include",
+        p->interval_s);
+  gauge(&o, p, "bmk_run_finished", "1 once the final report is out", p->finished ? 1 : 0);
+  latency(&o, p);
+  if (openmetrics)
+    put(&o, "# EOF\n");
+  if (o.oom)
+  {
+    free(o.buf);
+    return NULL;
+  }
+  *len = o.len;
+  return o.buf;
+}
+
+bool sb_prom_escape(char *dst, size_t cap, const char *v)
+{
+  size_t n = strlen(dst);
+  for (; *v; v++)
+  {
+    const char *rep = *v == '\\' ? "\\\\" : *v == '"' ? "\\\"" : *v == '\n' ? "\\n" : NULL;
+    size_t k = rep ? 2 : 1;
+    if (n + k + 1 > cap)
+      return false;
+    if (rep)
+      memcpy(dst + n, rep, 2);
+    else
+      dst[n] = *v;
+    n += k;
+  }
+  dst[n] = '\0';
+  return true;
+}

@@ -1,0 +1,143 @@
+/* Unit tests: the Prometheus exposition (metrics/sb_prom.c): bucket
+   placement from the HDR histogram, cumulative buckets, counters that
+   only grow, the end replacing the interval sums, both formats, label
+   escaping. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/sb_histogram.h"
+#include "metrics/sb_prom.h"
+
+/* The value of the sample line starting with `prefix` in `page`, or -1. */
+static double value_of(const char *page, const char *prefix)
+{
+  const char *p = page;
+  size_t n = strlen(prefix);
+  while (p && *p)
+  {
+    if (strncmp(p, prefix, n) == 0)
+    {
+      const char *sp = strchr(p + n, ' ');
+      return sp ? atof(sp + 1) : -1;
+    }
+    p = strchr(p, '\n');
+    if (p)
+      p++;
+  }
+  return -1;
+}
+
+static void interval(sb_prom_t *p, sb_hdr_t *h, uint64_t events, uint64_t reads)
+{
+  sb_stat_t st;
+  memset(&st, 0, sizeof(st));
+  st.events = events;
+  st.reads = reads;
+  st.time_interval = 1;
+  sb_out_interval_t iv = { .st = &st, .hist = h, .types = NULL, .vus_running = 4 };
+  sb_prom_add_interval(p, &iv);
+}
+
+static void test_buckets(void **state)
+{
+  (void) state;
+  sb_prom_t *p = sb_prom_new("test=\"t\"");
+  assert_non_null(p);
+  sb_prom_set_config(p, 4, 0);
+  sb_hdr_t *h = sb_hdr_new();
+  sb_hdr_record(h, 120000);          /* 0.12 ms: le 0.00015 */
+  sb_hdr_record(h, 2900000);         /* 2.9 ms: le 0.003 */
+  sb_hdr_record(h, 2900000);
+  sb_hdr_record(h, 200000000000ULL); /* 200 s: +Inf only */
+  interval(p, h, 4, 4);
+  size_t len = 0;
+  char *page = sb_prom_render(p, false, &len);
+  assert_non_null(page);
+  assert_int_equal(len, strlen(page));
+  assert_true(value_of(page, "bmk_latency_seconds_bucket{test=\"t\",le=\"0.0001\"}") == 0);
+  assert_true(value_of(page, "bmk_latency_seconds_bucket{test=\"t\",le=\"0.00015\"}") == 1);
+  assert_true(value_of(page, "bmk_latency_seconds_bucket{test=\"t\",le=\"0.002\"}") == 1);
+  assert_true(value_of(page, "bmk_latency_seconds_bucket{test=\"t\",le=\"0.003\"}") == 3);
+  assert_true(value_of(page, "bmk_latency_seconds_bucket{test=\"t\",le=\"100\"}") == 3);
+  assert_true(value_of(page, "bmk_latency_seconds_bucket{test=\"t\",le=\"+Inf\"}") == 4);
+  assert_true(value_of(page, "bmk_latency_seconds_count{test=\"t\"}") == 4);
+  double sum = value_of(page, "bmk_latency_seconds_sum{test=\"t\"}");
+  double exact = 0.00012 + 2 * 0.0029 + 200;
+  assert_true(sum > exact * 0.999 && sum < exact * 1.001);
+  assert_true(value_of(page, "bmk_vus{test=\"t\"}") == 4);
+  assert_non_null(strstr(page, "# TYPE bmk_events_total counter\n"));
+  assert_null(strstr(page, "# EOF"));
+  free(page);
+  sb_hdr_free(h);
+  sb_prom_free(p);
+}
+
+static void test_counters_and_end(void **state)
+{
+  (void) state;
+  sb_prom_t *p = sb_prom_new("test=\"t\",env=\"a\"");
+  sb_hdr_t *h = sb_hdr_new();
+  sb_hdr_record_n(h, 1000000, 10);
+  interval(p, h, 10, 20);
+  interval(p, h, 10, 20);
+  size_t len;
+  char *page = sb_prom_render(p, false, &len);
+  assert_true(value_of(page, "bmk_events_total{test=\"t\",env=\"a\"}") == 20);
+  assert_true(value_of(page, "bmk_queries_total{test=\"t\",env=\"a\",kind=\"read\"}") == 40);
+  assert_true(value_of(page, "bmk_run_finished{test=\"t\",env=\"a\"}") == 0);
+  free(page);
+  /* the end: the final report's numbers (the partial last interval
+     included) replace the sums */
+  sb_stat_t st;
+  memset(&st, 0, sizeof(st));
+  st.events = 23;
+  st.reads = 46;
+  sb_hdr_t *run = sb_hdr_new();
+  sb_hdr_record_n(run, 1000000, 23);
+  sb_out_end_t e = { .st = &st, .hist = run };
+  sb_prom_set_end(p, &e);
+  page = sb_prom_render(p, true, &len);
+  assert_true(value_of(page, "bmk_events_total{test=\"t\",env=\"a\"}") == 23);
+  assert_true(value_of(page, "bmk_latency_seconds_count{test=\"t\",env=\"a\"}") == 23);
+  assert_true(value_of(page, "bmk_run_finished{test=\"t\",env=\"a\"}") == 1);
+  /* OpenMetrics: a counter family is named without _total; # EOF ends it */
+  assert_non_null(strstr(page, "# TYPE bmk_events counter\n"));
+  assert_non_null(strstr(page, "\n# EOF\n"));
+  free(page);
+  /* a smaller end (a checkpoint restarted the report) never lowers a counter */
+  st.events = 5;
+  sb_prom_set_end(p, &e);
+  page = sb_prom_render(p, false, &len);
+  assert_true(value_of(page, "bmk_events_total{test=\"t\",env=\"a\"}") == 23);
+  free(page);
+  sb_hdr_free(h);
+  sb_hdr_free(run);
+  sb_prom_free(p);
+}
+
+static void test_escape(void **state)
+{
+  (void) state;
+  char buf[32] = "x=\"";
+  assert_true(sb_prom_escape(buf, sizeof(buf), "a\"b\\c\nd"));
+  assert_string_equal(buf, "x=\"a\\\"b\\\\c\\nd");
+  char small[6] = "";
+  assert_false(sb_prom_escape(small, sizeof(small), "abcdefgh"));
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_buckets),
+    cmocka_unit_test(test_counters_and_end),
+    cmocka_unit_test(test_escape),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
