@@ -27,7 +27,7 @@
 #include "results/sb_results.h"
 #include "cli/sb_outputs.h"
 #include "metrics/sb_metrics.h"
-#include "results/sb_server_cost.h"
+#include "server/sb_server_cost.h"
 #include "core/sb_version.h"
 
 #define MAX_POSITIONAL 8
@@ -65,7 +65,7 @@ static int run_builtin(const sb_builtin_t *bt, const char *command,
   }
   if (strcmp(command, "run") == 0)
   {
-    if (sb_cli_register_outputs(bt->name, cfg) != 0)
+    if (sb_cli_register_outputs(bt->name, cfg, true) != 0)
       return 1;
     if (bt->init && bt->init(cfg) != 0)
       return 1;
@@ -93,7 +93,7 @@ static int run_script_command(const char *command, sb_run_config_t *cfg)
   }
   if (strcmp(command, "run") == 0)
   {
-    if (sb_cli_register_outputs(sb_lua_workload_name(), cfg) != 0)
+    if (sb_cli_register_outputs(sb_lua_workload_name(), cfg, false) != 0)
       return 1;
     return sb_engine_run(cfg, NULL);
   }

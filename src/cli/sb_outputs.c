@@ -3,9 +3,14 @@
 #include "core/sb_output.h"
 #include "metrics/sb_metrics.h"
 #include "results/sb_results_output.h"
+#include "server/sb_server_probes.h"
 
-int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg)
+int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg, bool builtin)
 {
+  /* a built-in test talks to no server: only the cost probe, which
+     decides itself */
+  if (sb_server_register_probes(cfg->server_stats && !builtin, cfg->db_checkpoint && !builtin) != 0)
+    return 1;
   sb_output_t out;
   if (cfg->results_path || cfg->hdrlog_path)
   {

@@ -24,9 +24,7 @@
 #include "core/sb_timer.h"
 #include "lua/sb_lua.h"
 #include "core/sb_output.h"
-#include "results/sb_server_cost.h"
-#include "results/sb_server_reset.h"
-#include "results/sb_server_stats.h"
+#include "core/sb_probe.h"
 #include "engine/sb_engine.h"
 #include "engine/sb_loop.h"
 #include "engine/sb_rate.h"
@@ -250,9 +248,9 @@ static int run_start_workers(run_t *r)
    ends here (workers joined). */
 static int run_barriers(run_t *r)
 {
-  /* --db-checkpoint: before the barrier, so processes released together
-     start together. */
-  if (eng_cfg.db_checkpoint && !eng_ctest && sb_server_checkpoint() != 0)
+  /* The probes' actions (--db-checkpoint): before the barrier, so
+     processes released together start together. */
+  if (sb_probe_at_start_line() != 0)
   {
     abort_workers(r);
     return 1;
@@ -298,9 +296,7 @@ static void run_release(run_t *r)
 {
   /* The server's counters are read while the workers wait at the start
      line, so both sides count the same window. */
-  sb_server_cost_begin();
-  sb_server_stats_begin(eng_cfg.server_stats && !eng_ctest);
-  if (sb_server_stats_active() || sb_server_cost_active())
+  if (sb_probe_begin())
   {
     eng_arm_end_line();
     r->end_line = true;
@@ -454,8 +450,7 @@ static void run_stop(run_t *r)
     if (at_end_line && eng_count_finished() >= r->expected)
     {
       uint64_t t = sb_now_ns();
-      sb_server_cost_end();
-      sb_server_stats_end();
+      sb_probe_end();
       r->sample_ns = sb_now_ns() - t;
       eng_release_end_line();
       at_end_line = false;
@@ -516,7 +511,7 @@ static int run_finish(run_t *r)
   if (eng_final_report(r->reason, NULL, r->exit_code) != 0 && r->exit_code == 0)
     r->exit_code = 1;            /* an output failed (a result file not written) */
   sb_output_close();
-  sb_server_stats_close();
+  sb_probe_close();
 
   if (!r->reason && !eng_ctest)
   {
@@ -544,12 +539,14 @@ int sb_engine_run(const sb_run_config_t *config, const sb_c_test_t *test)
   if (run_prepare() != 0 || run_start_workers(&r) != 0)
   {
     sb_output_close();
+    sb_probe_close();
     return 1;
   }
   int rc = run_barriers(&r);
   if (rc != 0)
   {
     sb_output_close();
+    sb_probe_close();
     return rc;
   }
   run_release(&r);

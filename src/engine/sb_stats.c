@@ -16,8 +16,7 @@
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
 #include "core/sb_output.h"
-#include "results/sb_server_cost.h"
-#include "results/sb_server_stats.h"
+#include "core/sb_probe.h"
 
 /* ---- the run's workers and VUs --------------------------------------------- */
 
@@ -403,8 +402,7 @@ static int report_extras(const sb_stat_t *st, sb_hdr_t *run_hist, const sb_evtyp
     fflush(stdout);
     log_unlock();
     eng_print_metrics(st);
-    sb_server_stats_print();
-    sb_server_cost_print();
+    sb_probe_print();
   }
   sb_out_end_t e = { .st = st, .hist = run_hist, .types = t, .rows = rows, .nrows = n,
                      .late = late, .interrupted = reason, .exit_code = exit_code };

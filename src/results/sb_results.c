@@ -16,8 +16,8 @@
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
 #include "results/sb_results.h"
-#include "results/sb_server_cost.h"
-#include "results/sb_server_stats.h"
+#include "server/sb_server_cost.h"
+#include "server/sb_server_stats.h"
 #include "core/sb_version.h"
 
 #define RESULTS_FORMAT_VERSION 1

@@ -246,6 +246,12 @@ assert_eq "65536 users: 20000x3 + 5536" "20000 20000 20000 5536" \
   "$(printf '%s\n' "$OUT" | sed -n 's/.*--threads=\([0-9]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
 kit explain OLTP_RW_10M_8tab-uniform-trx 20000 300
 assert_not_contains "20000 users: one process, no sync file" "$OUT" "--sync-file"
+# --metrics-listen in a split: a port per process
+kit explain OLTP_RW_10M_8tab-uniform-trx 32768 300 --metrics-listen=127.0.0.1:9464
+assert_eq "split --metrics-listen: ports 9464 and 9465, one per process" "9464 9465" \
+  "$(printf '%s\n' "$OUT" | grep ' run$' | sed -n 's/.*--metrics-listen=127\.0\.0\.1:\([0-9]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
+assert_eq "split --metrics-listen: the user's option is not passed as well" 2 \
+  "$(printf '%s\n' "$OUT" | grep -o -- '--metrics-listen=' | wc -l)"
 
 # TPCC names run `bmk tpcc` (tests/integration/test_tpcc_kit.sh runs them);
 # explain shows the tpcc options a name sets and passes extra ones on.

@@ -9,11 +9,12 @@ declare -A ALLOWED=(
   [core]="core"
   [drivers]="core drivers"
   [metrics]="core metrics"
-  [results]="core drivers results"
-  [lua]="core drivers results lua"
+  [server]="core drivers server"
+  [results]="core drivers server results"
+  [lua]="core drivers server results lua"
   [engine]="core drivers results lua engine"
   [builtin]="core engine builtin"
-  [cli]="core drivers results lua engine builtin metrics cli"
+  [cli]="core drivers server results lua engine builtin metrics cli"
 )
 
 for layer in "${!ALLOWED[@]}"; do

@@ -1,6 +1,6 @@
 /* Unit tests: reading CPU time of process trees, cgroups and the host
-   (src/results/sb_cpu_probe.c) and the instruction counters' plumbing
-   (src/results/sb_perf_count.c). The CPU bounds are CPU time the test's
+   (src/server/sb_cpu_probe.c) and the instruction counters' plumbing
+   (src/server/sb_perf_count.c). The CPU bounds are CPU time the test's
    own children burn (measured on their own CPU clock), not wall-clock
    time, so a busy machine does not change them. */
 #include <errno.h>
@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "results/sb_cpu_probe.h"
-#include "results/sb_perf_count.h"
+#include "server/sb_cpu_probe.h"
+#include "server/sb_perf_count.h"
 
 #define BURN_MS 300
 

@@ -1,5 +1,5 @@
 -- bmk internal module: bmk.cost, the server-cost measurement for scripts
--- (docs/lua-api.md "bmk.cost"; C side: src/results/sb_server_cost.h).
+-- (docs/lua-api.md "bmk.cost"; C side: src/server/sb_server_cost.h).
 --
 --   local cost = require("bmk.cost")
 --   local found, what = cost.locate(con)   -- the server to measure

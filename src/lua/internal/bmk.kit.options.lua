@@ -267,10 +267,27 @@ function M.plan(spec, b, args, what, pid)
       end
       extra = kept
     end
+    -- The user's --metrics-listen=ADDR:PORT: process i serves PORT+i-1
+    -- (each process is an endpoint of its own; docs/metrics.md).
+    local ml = M.extra_value(extra, "metrics-listen")
+    local ml_host, ml_port = (ml or ""):match("^(.*):(%d+)$")
+    if ml_port then
+      local kept = {}
+      for _, a in ipairs(extra) do
+        if not a:match("^%-%-metrics%-listen=") then kept[#kept + 1] = a end
+      end
+      extra = kept
+      plan.notices[#plan.notices + 1] = ("=> kit: --metrics-listen: process i of %d serves "
+        .. "%s:%d+i-1 (ports %d to %d)"):format(n, ml_host, tonumber(ml_port), tonumber(ml_port),
+        tonumber(ml_port) + n - 1)
+    end
     local offset = 0
     for i = 1, n do
       local t = (i < n) and b.sb11_MAX or (users - b.sb11_MAX * (n - 1))
       local f = front(t)
+      if ml_port then
+        f[#f + 1] = "--metrics-listen=" .. ml_host .. ":" .. (tonumber(ml_port) + i - 1)
+      end
       f[#f + 1] = "--thread-offset=" .. offset
       f[#f + 1] = "--threads-total=" .. users
       if plan.sync then f[#f + 1] = "--sync-file=" .. plan.sync end

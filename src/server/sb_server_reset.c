@@ -9,7 +9,7 @@
 #include "core/sb_logger.h"
 #include "core/sb_timer.h"
 #include "drivers/db_driver.h"
-#include "results/sb_server_reset.h"
+#include "server/sb_server_reset.h"
 
 #define MY_WAIT_LIMIT_S 300
 #define MY_CHECKPOINT_AGE_OK 65536

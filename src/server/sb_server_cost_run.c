@@ -8,9 +8,9 @@
 
 #include "core/sb_counter.h"
 #include "core/sb_logger.h"
-#include "results/sb_server_cost.h"
-#include "results/sb_perf_count.h"
-#include "results/sb_server_cost_priv.h"
+#include "server/sb_server_cost.h"
+#include "server/sb_perf_count.h"
+#include "server/sb_server_cost_priv.h"
 
 /* The engine's measurement. Main thread only. */
 static struct {

@@ -10,8 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "results/sb_cpu_probe.h"
-#include "results/sb_perf_count.h"
+#include "server/sb_cpu_probe.h"
+#include "server/sb_perf_count.h"
 
 /* At most this many processes in a measured tree (PostgreSQL: one per
    connection). */

@@ -8,7 +8,7 @@
 
 #include "drivers/db_driver.h"
 #include "core/sb_logger.h"
-#include "results/sb_server_stats.h"
+#include "server/sb_server_stats.h"
 #include "core/sb_timer.h"
 
 static sb_srv_stats_t st;

@@ -11,10 +11,10 @@
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
 #include "core/sb_timer.h"
-#include "results/sb_cpu_probe.h"
-#include "results/sb_perf_count.h"
-#include "results/sb_server_cost.h"
-#include "results/sb_server_cost_priv.h"
+#include "server/sb_cpu_probe.h"
+#include "server/sb_perf_count.h"
+#include "server/sb_server_cost.h"
+#include "server/sb_server_cost_priv.h"
 
 /* A pid file's process must have started within this many seconds of the
    server's own start time (MySQL Uptime has 1 s steps; the server sets its

@@ -14,7 +14,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "results/sb_cpu_probe.h"
+#include "server/sb_cpu_probe.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270

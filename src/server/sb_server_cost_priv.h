@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "results/sb_server_cost.h"
+#include "server/sb_server_cost.h"
 
 typedef enum {
   SB_COST_NONE = 0,            /* no server to measure (reason says why) */
