@@ -13,7 +13,7 @@ if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
   echo "==> installing packages (apt-get)"
   export DEBIAN_FRONTEND=noninteractive
   pkgs="build-essential autoconf automake libtool pkg-config
-        libluajit-5.1-dev libck-dev libmariadb-dev libpq-dev libssl-dev zlib1g-dev libjansson-dev libmicrohttpd-dev
+        libluajit-5.1-dev libck-dev libmariadb-dev libpq-dev libssl-dev zlib1g-dev libjansson-dev libmicrohttpd-dev libsqlite3-dev
         libcmocka-dev libaio-dev python3 procps strace"
   if [ "${BMK_WITH_SERVERS:-1}" = 1 ]; then
     pkgs="$pkgs mariadb-server mariadb-client postgresql postgresql-client openssl pgbouncer"

@@ -26,6 +26,9 @@
 #include "core/sb_options.h"
 #include "results/sb_results.h"
 #include "cli/sb_outputs.h"
+#include "cli/sb_runs_cmd.h"
+#include "cli/sb_compare_cmd.h"
+#include "store/sb_store_output.h"
 #include "metrics/sb_metrics.h"
 #include "server/sb_server_cost.h"
 #include "core/sb_version.h"
@@ -144,6 +147,11 @@ static bool other_command(int argc, char **argv, int *rc)
   /* `bmk report ...`: result files (docs/report.md) */
   else if (strcmp(argv[1], "report") == 0)
     *rc = sb_report_main(argc, argv);
+  /* `bmk runs ...`: the results database (docs/results-db.md) */
+  else if (strcmp(argv[1], "runs") == 0)
+    *rc = sb_runs_main(argc, argv);
+  else if (strcmp(argv[1], "compare") == 0)
+    *rc = sb_compare_main(argc, argv);
   else
     return false;
   return true;
@@ -314,7 +322,7 @@ int main(int argc, char **argv)
   if (sb_opt_parse_argv(argc, argv, pos, MAX_POSITIONAL, &npos) != 0)
     return 1;
   if (sb_core_register_options() != 0 || db_register_options() != 0 ||
-      sb_metrics_register_options() != 0)
+      sb_metrics_register_options() != 0 || sb_store_register_options() != 0)
     return 1;
 
   log_set_verbosity(sb_opt_int("verbosity"));

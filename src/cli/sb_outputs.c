@@ -4,6 +4,7 @@
 #include "metrics/sb_metrics.h"
 #include "results/sb_results_output.h"
 #include "server/sb_server_probes.h"
+#include "store/sb_store_output.h"
 
 int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg, bool builtin)
 {
@@ -12,9 +13,16 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg, bool b
   if (sb_server_register_probes(cfg->server_stats && !builtin, cfg->db_checkpoint && !builtin) != 0)
     return 1;
   sb_output_t out;
-  if (cfg->results_path || cfg->hdrlog_path)
+  bool save = sb_store_save_requested();
+  /* --save needs the document the result files' output builds */
+  if (cfg->results_path || cfg->hdrlog_path || save)
   {
     sb_results_output(cfg->results_path, cfg->hdrlog_path, &out);
+    sb_output_register(&out);
+  }
+  if (save)
+  {
+    sb_store_output(&out);
     sb_output_register(&out);
   }
   int rc = sb_metrics_output(test, cfg->threads, cfg->rate, &out);

@@ -23,6 +23,10 @@
 #define RESULTS_FORMAT_VERSION 1
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* --save: the document is built even without --results and kept for
+   sb_results_document() */
+static bool keep_document;
+static json_t *kept;
 static char *json_path;
 static sb_hdrlog_t *hdrlog;
 static bool hdrlog_opened;      /* opened once (never truncated again) */
@@ -296,6 +300,21 @@ static json_t *manifest_json(void)
   json_object_set_new(m, "start_epoch_us", json_integer((json_int_t) (start_epoch * 1e6)));
   const char *series = sb_opt_str("series-id");
   json_object_set_new(m, "series_id", series && *series ? json_string(series) : json_null());
+  /* --tag key=value items (checked by the metrics module's sb_metrics_check_tags
+     when a run starts; here any item with '=' is kept) */
+  json_t *tags = json_object();
+  unsigned ntags = 0;
+  char **items = sb_opt_list("tag", &ntags);
+  for (unsigned i = 0; i < ntags; i++)
+  {
+    const char *eq = items[i] ? strchr(items[i], '=') : NULL;
+    if (eq == NULL)
+      continue;
+    char key[128];
+    snprintf(key, sizeof(key), "%.*s", (int) (eq - items[i]), items[i]);
+    json_object_set_new(tags, key, json_string(eq + 1));
+  }
+  json_object_set_new(m, "tags", tags);
   const sb_rand_params_t *rp = sb_rand_params();
   json_object_set_new(m, "rand_seed", json_integer((json_int_t) rp->seed));
   json_object_set_new(m, "rand_seed_from_clock", json_boolean(rp->seed_from_clock));
@@ -629,9 +648,10 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     }
     hdrlog = NULL;
   }
-  if (json_path)
+  json_t *doc = NULL;
+  if (json_path || keep_document)
   {
-    json_t *doc = json_object();
+    doc = json_object();
     json_object_set_new(doc, "format", json_string("bmk-results"));
     json_object_set_new(doc, "format_version", json_integer(RESULTS_FORMAT_VERSION));
     json_object_set_new(doc, "manifest", manifest_json());
@@ -640,6 +660,9 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
     json_object_set_new(doc, "server", server_and_cost_json());
     json_object_set_new(doc, "histogram", sb_results_histogram_json(h));
+  }
+  if (json_path)
+  {
     /* A regular file is replaced whole (a reader never sees half a
        document); anything else (/dev/stdout, a FIFO) is written in place:
        renaming over a device node would replace it. */
@@ -660,8 +683,29 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
       rc = -1;
     }
     free(tmp);
-    json_decref(doc);
   }
+  if (keep_document)
+  {
+    json_decref(kept);
+    kept = doc;              /* the caller's: sb_results_document() */
+  }
+  else
+    json_decref(doc);
   pthread_mutex_unlock(&lock);
   return rc;
+}
+
+void sb_results_keep_document(void)
+{
+  pthread_mutex_lock(&lock);
+  keep_document = true;
+  pthread_mutex_unlock(&lock);
+}
+
+const json_t *sb_results_document(void)
+{
+  pthread_mutex_lock(&lock);
+  const json_t *d = kept;
+  pthread_mutex_unlock(&lock);
+  return d;
 }

@@ -88,6 +88,15 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
                       const sb_type_row_t *rows, unsigned n, uint64_t late,
                       const char *interrupted_reason, int exit_code);
 
+/* Asks sb_results_finish to build the JSON document even without a
+   --results file and to keep it (for --save). Main thread, before the
+   run. */
+void sb_results_keep_document(void);
+
+/* The document of the finished run when sb_results_keep_document was
+   called (borrowed; valid until exit), else NULL. Thread-safe. */
+const json_t *sb_results_document(void);
+
 /* `epoch_s` (seconds since the epoch) as the manifest's start_time text,
    "YYYY-MM-DDThh:mm:ssZ" (UTC), into `buf` (`len` bytes). Thread-safe. */
 void sb_results_iso_time(double epoch_s, char *buf, size_t len);

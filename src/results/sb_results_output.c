@@ -48,7 +48,7 @@ void sb_results_output(const char *json_path, const char *hdrlog_path, sb_output
   paths.json_path = json_path;
   paths.hdrlog_path = hdrlog_path;
   *out = (sb_output_t) {
-    .name = json_path ? "--results" : "--hdr-log",
+    .name = json_path ? "--results" : hdrlog_path ? "--hdr-log" : "the run's document",
     .open = out_open, .start = out_start, .interval = out_interval, .end = out_end,
     .close = NULL, .ctx = &paths
   };

@@ -25,7 +25,7 @@ source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
 RELAY=$TOP/tests/integration/tools/relay.py
-GRACE=5
+GRACE=2
 RUN_S=6
 VUS=4
 relay_pid=
@@ -67,7 +67,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     O=$(cat opts.txt)
     start=$(date +%s)
     : > run.out    # emptied first: the wait below must not see an earlier run's lines
-    timeout -k 5 300 "$BMK" oltp_point_select $O $T --threads=$VUS $M --time=$RUN_S \
+    timeout -k 5 300 "$BMK" oltp_point_select $O $T --threads=$VUS $M --time=$RUN_S --stuck-grace=$GRACE \
       --report-interval=1 --results=stuck.json run > run.out 2>&1 &
     pid=$!
     # two interval lines of a working server, then the cut

@@ -14,7 +14,8 @@ declare -A ALLOWED=(
   [lua]="core drivers server results lua"
   [engine]="core drivers results lua engine"
   [builtin]="core engine builtin"
-  [cli]="core drivers server results lua engine builtin metrics cli"
+  [store]="core drivers server results store"
+  [cli]="core drivers server results lua engine builtin metrics store cli"
 )
 
 for layer in "${!ALLOWED[@]}"; do

@@ -3,7 +3,7 @@
 # prometheus package, started here on a loopback port, scrape interval
 # 1 s), and the engine's output interface (core/sb_output.h):
 #   - an oltp_read_write run on each database, threads, and one in event
-#     mode with BMK_METRICS_VUS VUs (default 500): Prometheus's last
+#     mode with BMK_METRICS_VUS VUs (default 300): Prometheus's last
 #     sample of bmk_transactions_total is the final report's transaction
 #     count, histogram_quantile(0.95) lies in the bucket that holds the
 #     report's p95, bmk_vus is --threads;
@@ -20,7 +20,14 @@ set -u
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
-freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# freeports N: N distinct free loopback ports (all held open while the
+# kernel picks them: one at a time, it may give the same port twice)
+freeports() {
+  python3 -c 'import socket, sys
+s = [socket.socket() for _ in range(int(sys.argv[1]))]
+for x in s: x.bind(("127.0.0.1", 0))
+print(" ".join(str(x.getsockname()[1]) for x in s))' "$1"
+}
 
 if ! command -v prometheus >/dev/null; then
   skip_core "metrics: a real Prometheus" "the prometheus package is not installed (apt-get install prometheus)"
@@ -28,9 +35,7 @@ if ! command -v prometheus >/dev/null; then
   exit $?
 fi
 
-PROM_PORT=$(freeport)
-P1=$(freeport)
-P2=$(freeport)
+read -r PROM_PORT P1 P2 P3 <<< "$(freeports 4)"
 cat > prom.yml <<EOF
 global:
   scrape_interval: 1s
@@ -51,7 +56,10 @@ for _ in $(seq 1 600); do
 done
 assert_eq "Prometheus is up on 127.0.0.1:$PROM_PORT" 1 $ready
 
-# q EXPR: the value of an instant query's first result ("" when none)
+# q EXPR: the value of an instant query's first result ("" when none).
+# Queries read a run's series with last_over_time(...[10m]): once bmk has
+# exited, Prometheus marks its series stale at the next failed scrape and
+# a plain instant query no longer returns them.
 q() {
   curl -sf -G "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1" |
     python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "")'
@@ -60,7 +68,7 @@ q() {
 wait_final() {
   local v=""
   for _ in $(seq 1 600); do
-    v=$(q "max(bmk_run_finished{run_id=\"$1\"})")
+    v=$(q "max(last_over_time(bmk_run_finished{run_id=\"$1\"}[10m]))")
     [ "$v" = 1 ] && return 0
     sleep 0.1
   done
@@ -91,10 +99,10 @@ check_run() {  # NAME OUTFILE THREADS
   check "$name: Prometheus has the final sample" wait_final "$id"
   trx=$(report_value "transactions:" "$OUT")
   assert_eq "$name: bmk_transactions_total = the report's transactions" "$trx" \
-    "$(q "bmk_transactions_total{run_id=\"$id\"}")"
-  assert_eq "$name: bmk_vus = --threads" "$n" "$(q "bmk_vus{run_id=\"$id\"}")"
+    "$(q "last_over_time(bmk_transactions_total{run_id=\"$id\"}[10m])")"
+  assert_eq "$name: bmk_vus = --threads" "$n" "$(q "last_over_time(bmk_vus{run_id=\"$id\"}[10m])")"
   p95=$(report_value "95th percentile:" "$OUT")
-  est=$(q "histogram_quantile(0.95, sum by (le) (bmk_latency_seconds_bucket{run_id=\"$id\"}))")
+  est=$(q "histogram_quantile(0.95, sum by (le) (last_over_time(bmk_latency_seconds_bucket{run_id=\"$id\"}[10m])))")
   read -r lo hi <<< "$(bucket_of "$est")"
   check "$name: histogram_quantile(0.95) $est s is in the bucket ($lo, $hi] holding the report's p95 $p95 ms" \
     awk -v p="$p95" -v lo="$lo" -v hi="$hi" 'BEGIN { p /= 1000; exit !(p >= lo * 0.999 && (hi == "inf" || p <= hi * 1.001)) }'
@@ -117,12 +125,13 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   wait $pid
   RC=$?
   assert_eq "$db threads: exit 0" 0 "$RC"
+  [ "$RC" = 0 ] || tail -5 run.out | sed 's/^/    | /'
   check_run "$db threads, 8 VUs" run.out 8
   "$BMK" oltp_read_write $D $T cleanup >/dev/null 2>&1
 done
 
 # event mode, many VUs (think time 100 ms)
-VUS=${BMK_METRICS_VUS:-500}
+VUS=${BMK_METRICS_VUS:-300}
 db=${BMK_TEST_DBS:-mysql}; db=${db%% *}
 if [ "$db" = mysql ]; then D=$MYSQL_OPTS; else D=$PGSQL_OPTS; fi
 "$BMK" oltp_point_select $D --tables=1 --table-size=1000 prepare >/dev/null 2>&1
@@ -175,9 +184,9 @@ check "two processes: ... the second too" wait_final "$ib"
 ea=$(report_value "total number of events:" "$(cat a.out)")
 eb=$(report_value "total number of events:" "$(cat b.out)")
 assert_eq "two processes: sum(bmk_events_total) over both tags = the sum of the reports" \
-  "$((ea + eb))" "$(q "sum(bmk_events_total{node=~\"a|b\",run_id=~\"$ia|$ib\"})")"
+  "$((ea + eb))" "$(q "sum(last_over_time(bmk_events_total{node=~\"a|b\",run_id=~\"$ia|$ib\"}[10m]))")"
 assert_eq "two processes: each tag's own count" "$ea $eb" \
-  "$(q "sum(bmk_events_total{node=\"a\",run_id=\"$ia\"})") $(q "sum(bmk_events_total{node=\"b\",run_id=\"$ib\"})")"
+  "$(q "sum(last_over_time(bmk_events_total{node=\"a\",run_id=\"$ia\"}[10m]))") $(q "sum(last_over_time(bmk_events_total{node=\"b\",run_id=\"$ib\"}[10m]))")"
 
 # bad input: FATAL before any connection (the server named here does not exist)
 NOWHERE="--mysql-host=127.0.0.1 --mysql-port=1"
@@ -191,7 +200,7 @@ assert_eq "not a local address: exit 1" 1 "$RC"
 assert_contains "not a local address: says so" "$OUT" \
   "FATAL: --metrics-listen=192.0.2.1:9464: '192.0.2.1' is not an address of this host"
 for bad in nokey 1a=b test=x "a b=c"; do
-  run_bmk oltp_point_select $NOWHERE --time=1 --metrics-listen=127.0.0.1:$(freeport) "--tag=$bad" run
+  run_bmk oltp_point_select $NOWHERE --time=1 --metrics-listen=127.0.0.1:$P3 "--tag=$bad" run
   assert_eq "--tag=$bad: exit 1" 1 "$RC"
   assert_contains "--tag=$bad: names it" "$OUT" "FATAL: --tag: '$bad' is not key=value"
   check "--tag=$bad: before connecting" eval '! printf "%s" "$OUT" | grep -q "unable to connect"'

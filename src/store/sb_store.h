@@ -1,0 +1,81 @@
+/*
+ * The results database (docs/results-db.md): every saved run, in a SQLite
+ * file through Debian's libsqlite3.
+ *
+ * A run is stored as its whole --results JSON document (so everything the
+ * document holds, and `bmk runs export` gives it back byte for byte in
+ * content), plus the columns a listing and a comparison need (start, test,
+ * VUs, tps, qps, p50/p95/p99 from the run's HDR histogram, errors, how it
+ * ended) and its tags (manifest.tags). The schema has a version table;
+ * opening a database migrates it to the version this bmk writes.
+ *
+ * Concurrency: WAL journal and a 30 s busy timeout, and each save is one
+ * IMMEDIATE transaction, so several bmk processes can save into one file
+ * at the same moment. One sb_store_t per thread.
+ */
+#ifndef SB_STORE_H
+#define SB_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define SB_STORE_SCHEMA_VERSION 1
+
+typedef struct sb_store sb_store_t;
+
+/* The database to use: --results-db, else $BMK_RESULTS_DB, else
+   $XDG_DATA_HOME/bmk/results.db (~/.local/share/bmk/results.db), into
+   `buf` (`len` bytes). Returns buf. */
+const char *sb_store_path(const char *option, char *buf, size_t len);
+
+/* Opens (creating the file and its directory when needed) and migrates.
+   NULL with the reason in `err` (naming the file). */
+sb_store_t *sb_store_open(const char *path, char *err, size_t errlen);
+void sb_store_close(sb_store_t *s);
+
+/* Stores a --results document; the new run's id, or -1 with the reason
+   in `err`. The document must be a bmk-results one (sb_rdoc checks). */
+int64_t sb_store_save(sb_store_t *s, const json_t *doc, char *err, size_t errlen);
+
+/* One line of a listing. */
+typedef struct {
+  int64_t id;
+  const char *started, *test, *tags; /* tags: "k=v,k2=v2" */
+  unsigned threads;
+  double tps, p95_ms, p99_ms;        /* NAN when not known */
+  bool completed;
+} sb_store_row_t;
+
+/* Filters of a listing: NULL / 0 = any. `tags`: "key=value" items, all
+   of which a run must have; `since`: an ISO date or time prefix compared
+   with the start (UTC); `last`: only the newest N (listed oldest first). */
+typedef struct {
+  const char *test;
+  char **tags;
+  unsigned ntags;
+  const char *since;
+  unsigned last;
+} sb_store_filter_t;
+
+/* Calls `fn` for each run matching `f`, oldest first. Returns the number
+   of runs, or -1 with the reason in `err`. */
+int sb_store_list(sb_store_t *s, const sb_store_filter_t *f,
+                  void (*fn)(const sb_store_row_t *row, void *arg), void *arg,
+                  char *err, size_t errlen);
+
+/* The ids of the runs matching `f` (malloc'ed, *n of them, oldest first),
+   or NULL with *n = 0 (none, or an error in `err`). */
+int64_t *sb_store_ids(sb_store_t *s, const sb_store_filter_t *f, unsigned *n,
+                      char *err, size_t errlen);
+
+/* The document of run `id` (a new reference), or NULL: *found false when
+   there is no such run, else an error in `err`. */
+json_t *sb_store_get(sb_store_t *s, int64_t id, bool *found, char *err, size_t errlen);
+
+/* Deletes run `id`: 0, 1 when there is no such run, -1 with `err`. */
+int sb_store_delete(sb_store_t *s, int64_t id, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The results database (docs/results-db.md): --save stores a run in a
+# SQLite file, `bmk runs` lists, shows, exports, imports and deletes,
+# `bmk compare` compares. Checks:
+#   - a saved run read back (export) is the --results JSON of the same
+#     run, field for field, and validates against the schema; the listing
+#     shows its columns and tags; tag and test filters select exactly;
+#   - two runs saving into one file at the same moment are both saved;
+#   - a database that cannot be written: the report is printed, --results
+#     written, the failure named, exit 1;
+#   - the repository's result fixtures import;
+#   - bad input to `bmk runs`: a message, exit 1.
+set -u
+source "$(dirname "$0")/lib.sh"
+cd "$WORK"
+
+export BMK_RESULTS_DB=$WORK/db/results.db
+CPU="cpu --cpu-max-prime=2000 --threads=2"
+
+run_bmk $CPU --time=1 --tag=build=1,env=ci --save --results=r1.json run
+assert_eq "save: exit 0" 0 "$RC"
+assert_match "save: says where" "$OUT" "^Saved as run 1 in $BMK_RESULTS_DB \(bmk runs show 1\)$"
+"$BMK" runs export 1 > e1.json
+assert_eq "export: the saved document is the --results JSON, field for field" True \
+  "$(python3 -c 'import json,sys; print(json.load(open("r1.json")) == json.load(open("e1.json")))')"
+check "export: valid against docs/results.schema.json" json_ok e1.json
+assert_eq "the manifest holds the tags" "{'build': '1', 'env': 'ci'}" \
+  "$(json_get e1.json "d['manifest']['tags']")"
+
+# BMK_RESULTS_DB alone saves too
+run_bmk $CPU --time=1 --tag=build=2,env=ci run
+assert_match "BMK_RESULTS_DB alone: saved" "$OUT" "^Saved as run 2 in "
+run_bmk $CPU --threads=1 --time=1 --tag=build=2 --results-db="$BMK_RESULTS_DB" run
+assert_match "--results-db: saved" "$OUT" "^Saved as run 3 in "
+
+run_bmk runs list
+assert_eq "list: a header and three runs" 4 "$(printf '%s\n' "$OUT" | grep -c .)"
+assert_match "list: run 1's line (id, start, test, VUs, tps, p95, p99, tags)" "$OUT" \
+  "^ +1  [0-9T:-]+Z +cpu +2 +[0-9.]+ +[0-9.]+ +[0-9.]+  build=1,env=ci$"
+tps1=$(json_get r1.json "d['summary']['tps']")
+check "list: run 1's tps is the document's (to the 2 decimals shown)" awk -v a="$tps1" \
+  -v b="$(printf '%s\n' "$OUT" | awk '$1 == 1 {print $5}')" 'BEGIN{d = a - b; exit !(d < 0.006 && d > -0.006)}'
+run_bmk runs list --tag=build=2
+assert_eq "list --tag=build=2: runs 2 and 3" "2 3" \
+  "$(printf '%s\n' "$OUT" | awk 'NR > 1 {print $1}' | tr '\n' ' ' | sed 's/ $//')"
+run_bmk runs list --tag=build=2 --tag=env=ci
+assert_eq "list with two tags: run 2" "2" "$(printf '%s\n' "$OUT" | awk 'NR > 1 {print $1}')"
+run_bmk runs list --last=1
+assert_eq "list --last=1: run 3" "3" "$(printf '%s\n' "$OUT" | awk 'NR > 1 {print $1}')"
+run_bmk runs list --test=oltp_read_write
+assert_eq "list --test of another test: none" 1 "$(printf '%s\n' "$OUT" | grep -c .)"
+run_bmk runs show 1
+assert_eq "show: exit 0" 0 "$RC"
+assert_contains "show: the report's events" "$OUT" \
+  "total number of events:              $(json_get r1.json "d['summary']['events']")"
+
+# two processes saving at the same moment
+"$BMK" $CPU --time=2 --tag=pair=a run > a.out 2>&1 &
+pa=$!
+"$BMK" $CPU --time=2 --tag=pair=b run > b.out 2>&1 &
+pb=$!
+wait $pa; ra=$?
+wait $pb; rb=$?
+assert_eq "two processes saving at once: both exit 0" "0 0" "$ra $rb"
+run_bmk runs list --tag=pair=a
+na=$(printf '%s\n' "$OUT" | awk 'NR > 1' | wc -l)
+run_bmk runs list --tag=pair=b
+nb=$(printf '%s\n' "$OUT" | awk 'NR > 1' | wc -l)
+assert_eq "two processes saving at once: both saved" "1 1" "$na $nb"
+
+# a database that cannot be written: the run and --results survive
+touch notadir
+run_bmk $CPU --time=1 --results-db="$WORK/notadir/results.db" --results=kept.json run
+assert_eq "unwritable database: exit 1" 1 "$RC"
+assert_contains "unwritable database: the report is printed" "$OUT" "total number of events:"
+assert_contains "unwritable database: the failure is named" "$OUT" "--save: the run was not saved: results database '$WORK/notadir/results.db'"
+check "unwritable database: --results is written" json_ok kept.json
+
+# import: the repository's fixtures
+n=0
+for f in "$TOP"/tests/integration/fixtures/*.json; do n=$((n + 1)); done
+run_bmk runs import --results-db=imp.db "$TOP"/tests/integration/fixtures/*.json
+assert_eq "import of $n fixtures: exit 0" 0 "$RC"
+assert_eq "import: one run per file" "$n" "$(printf '%s\n' "$OUT" | grep -c ': run [0-9]*$')"
+run_bmk runs list --results-db=imp.db
+assert_eq "import: listed" $((n + 1)) "$(printf '%s\n' "$OUT" | grep -c .)"
+echo '{"not": "bmk"}' > bad.json
+run_bmk runs import --results-db=imp.db bad.json
+assert_eq "import of a non-bmk file: exit 1" 1 "$RC"
+assert_contains "import of a non-bmk file: says so" "$OUT" "bad.json"
+
+# delete and bad input
+run_bmk runs delete 2
+assert_eq "delete: exit 0" 0 "$RC"
+run_bmk runs show 2
+assert_eq "show a deleted run: exit 1" 1 "$RC"
+assert_contains "show a deleted run: says so" "$OUT" "bmk runs: no run 2 in the results database"
+run_bmk runs show abc
+assert_eq "show abc: exit 1" 1 "$RC"
+assert_contains "show abc: says so" "$OUT" "a run id is a positive number, not 'abc'"
+run_bmk runs frobnicate
+assert_eq "unknown command: exit 1" 1 "$RC"
+assert_contains "unknown command: says so" "$OUT" "bmk runs: unknown command 'frobnicate'"
+
+# ---- bmk compare ------------------------------------------------------------
+run_bmk $CPU --time=4 --tag=self=1 run
+run_bmk compare --results-db="$BMK_RESULTS_DB" tag:self=1 tag:self=1
+assert_eq "compare a run with itself: exit 0" 0 "$RC"
+assert_eq "compare a run with itself: every difference shown is +0.00%" "" \
+  "$(printf '%s\n' "$OUT" | grep -E '^(tps|p[0-9]+ ms) ' | grep -v ' - ' | grep -v '+0.00% \[' )"
+check "compare a run with itself: no significant difference" \
+  test "$(printf '%s\n' "$OUT" | grep -c 'no significant difference')" -ge 2
+assert_contains "compare: says which method" "$OUT" "method: batch means of the per-interval samples"
+
+# 3 runs sleeping 10 ms per event against 3 sleeping 20 ms: p50 doubles
+db=${BMK_TEST_DBS:-mysql}; db=${db%% *}
+if [ "$db" = mysql ]; then D=$MYSQL_OPTS; S="SELECT SLEEP(%s)"; else D=$PGSQL_OPTS; S="SELECT pg_sleep(%s)"; fi
+cat > sleep.lua <<LUA
+sysbench.cmdline.options = { sleep_s = {"seconds", 0.01} }
+function thread_init() drv = sysbench.sql.driver(); con = drv:connect() end
+function thread_done() con:disconnect() end
+function event() con:query(string.format("$S", sysbench.opt.sleep_s)) end
+LUA
+for i in 1 2 3; do
+  "$BMK" sleep.lua $D --sleep-s=0.010 --threads=2 --time=2 --report-interval=1 --tag=sleep=10 --save run >/dev/null 2>&1
+  "$BMK" sleep.lua $D --sleep-s=0.020 --threads=2 --time=2 --report-interval=1 --tag=sleep=20 --save run >/dev/null 2>&1
+done
+run_bmk compare tag:sleep=10 tag:sleep=20
+assert_eq "compare 3 x 10 ms with 3 x 20 ms: exit 0" 0 "$RC"
+assert_contains "compare: by repetitions" "$OUT" "method: the runs' values (repetitions)"
+p50=$(printf '%s\n' "$OUT" | awk '$1 == "p50" { print }')
+check "compare: p50 about doubles, significantly ($p50)" awk -v l="$p50" 'BEGIN {
+  n = split(l, f, " "); pct = f[5] + 0; sub(/^\[/, "", f[6]); lo = f[6] + 0; hi = f[7] + 0
+  exit !(pct >= 80 && pct <= 100.5 && lo > 0 && lo <= pct && pct <= hi && l ~ /B slower/) }'
+run_bmk compare tag:sleep=10 tag:sleep=20 --fail-if='p50>+150%'
+assert_eq "a threshold that holds: exit 0" 0 "$RC"
+run_bmk compare tag:sleep=10 tag:sleep=20 --fail-if='p50>+50%'
+assert_eq "a threshold violated: exit 3" 3 "$RC"
+assert_match "a threshold violated: the failing line" "$OUT" "^FAILED: --fail-if='p50>\+50%': p50 changed by \+[0-9.]+% \(significant\)$"
+for bad in 'p99<=fast' 'speed<-5%'; do
+  run_bmk compare tag:sleep=10 tag:sleep=20 "--fail-if=$bad"
+  assert_eq "--fail-if='$bad': exit 1" 1 "$RC"
+  assert_contains "--fail-if='$bad': says so" "$OUT" "bmk compare: --fail-if='$bad'"
+  assert_not_contains "--fail-if='$bad': nothing compared" "$OUT" "method:"
+done
+run_bmk compare 1
+assert_eq "compare with one side: exit 1" 1 "$RC"
+
+finish
