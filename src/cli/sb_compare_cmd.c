@@ -1,6 +1,7 @@
 /* `bmk compare A B`: is B faster or slower than A, beyond the noise?
    See cli/sb_compare_cmd.h and docs/results-db.md "Comparing". */
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +41,17 @@ typedef struct {
   const char *text;
 } gate_t;
 
-static int usage(const char *msg, const char *arg)
+/* A usage error: the message (printf format, checked by the compiler),
+   the usage text, exit code 1. */
+static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage(const char *fmt, ...)
 {
+  va_list ap;
+  va_start(ap, fmt);
   fprintf(stderr, "bmk compare: ");
-  fprintf(stderr, msg, arg);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
   fprintf(stderr, "\n%s", USAGE);
   return 1;
 }
@@ -62,7 +70,7 @@ static int parse_gate(const char *s, gate_t *g)
   const char *op = strpbrk(s, "<>");
   char *end;
   if (op == NULL || (g->metric = metric_index(s, (size_t) (op - s))) < 0)
-    return usage("--fail-if='%s': give METRIC<-N% or METRIC>+N% with METRIC one of tps, "
+    return usage("--fail-if='%s': give METRIC<-N%% or METRIC>+N%% with METRIC one of tps, "
                  "p50, p95, p99", s);
   g->op = *op;
   g->pct = strtod(op + 1, &end);

@@ -1,6 +1,7 @@
 /* `bmk runs`: the results database's runs (docs/results-db.md); see
    cli/sb_runs_cmd.h. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +30,17 @@ typedef struct {
   unsigned nargs;
 } runs_args_t;
 
-static int usage(const char *msg, const char *arg)
+/* A usage error: the message (printf format, checked by the compiler),
+   the usage text, exit code 1. */
+static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage(const char *fmt, ...)
 {
+  va_list ap;
+  va_start(ap, fmt);
   fprintf(stderr, "bmk runs: ");
-  fprintf(stderr, msg, arg);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
   fprintf(stderr, "\n%s", USAGE);
   return 1;
 }

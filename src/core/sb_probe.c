@@ -34,7 +34,7 @@ int sb_probe_at_start_line(void)
 bool sb_probe_begin(void)
 {
   bool any = false;
-  for (unsigned i = 0; i < nprobes; i++)
+  for (unsigned i = nprobes; i-- > 0;)
   {
     active[i] = probes[i].begin && probes[i].begin(probes[i].ctx);
     any = any || active[i];
@@ -44,7 +44,7 @@ bool sb_probe_begin(void)
 
 void sb_probe_end(void)
 {
-  for (unsigned i = nprobes; i-- > 0;)
+  for (unsigned i = 0; i < nprobes; i++)
     if (active[i] && probes[i].end)
       probes[i].end(probes[i].ctx);
 }

@@ -40,14 +40,15 @@ int sb_probe_register(const sb_probe_t *p);
    the first failure's non-zero value (the others are not run). */
 int sb_probe_at_start_line(void);
 
-/* Starts every probe, in registration order; true when one is active
-   (the engine then holds the workers at an end line for the end
-   samples). */
+/* Starts every probe, in the reverse order of registration; true when
+   one is active (the engine then holds the workers at an end line for
+   the end samples). */
 bool sb_probe_begin(void);
 
-/* Ends the active probes in the reverse order: each probe's window holds
-   the later ones' (the server-cost window does not count the statistics
-   sampler's own queries). */
+/* Ends the active probes in registration order. So the first registered
+   probe's window is the innermost: no other probe's work falls in it
+   (the server-statistics sampler's: a server-cost query at the start
+   would count in Questions). */
 void sb_probe_end(void);
 
 /* Prints the active probes' blocks, in registration order. */
