@@ -9,7 +9,6 @@
 
 #include "cli/sb_compare_cmd.h"
 #include "core/sb_compare_stats.h"
-#include "core/sb_histogram.h"
 #include "results/sb_rdoc.h"
 #include "store/sb_store.h"
 
@@ -157,14 +156,7 @@ static double run_value(const json_t *doc, int m)
   if (m == 0)
     return sb_json_num(doc, "summary", "tps", NULL);
   static const double pct[] = { 0, 50, 95, 99 };
-  sb_hdr_t *h = sb_hdr_new();
-  char err[128];
-  double v = NAN;
-  if (h && sb_rdoc_add_hist(sb_json_at(doc, "histogram", NULL), h, err, sizeof(err)) == 1 &&
-      h->total > 0)
-    v = (double) sb_hdr_percentile(h, pct[m]) / 1e6;
-  sb_hdr_free(h);
-  return v;
+  return sb_rdoc_percentile_ms(doc, pct[m]);
 }
 
 /* The per-interval samples of metric m over every run of a side

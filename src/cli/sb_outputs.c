@@ -12,6 +12,10 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg, bool b
      decides itself */
   if (sb_server_register_probes(cfg->server_stats && !builtin, cfg->db_checkpoint && !builtin) != 0)
     return 1;
+  /* --tag labels the metrics and the saved run, and goes into the
+     --results manifest: checked for every run, before anything connects */
+  if (sb_metrics_check_tags() != 0)
+    return 1;
   sb_output_t out;
   bool save = sb_store_save_requested();
   /* --save needs the document the result files' output builds */

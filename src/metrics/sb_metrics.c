@@ -299,8 +299,6 @@ int sb_metrics_output(const char *test, unsigned vus, double rate, sb_output_t *
              m.linger_s);
     return -1;
   }
-  if (sb_metrics_check_tags() != 0)
-    return -1;
   int fd = listen_on(spec);
   if (fd < 0)
     return -1;

@@ -19,7 +19,8 @@
 int sb_metrics_register_options(void);
 
 /*
- * When --metrics-listen is given: checks --tag, binds the address (before
+ * When --metrics-listen is given (--tag checked before, by
+ * sb_metrics_check_tags): binds the address (before
  * any connection to the database, so a port in use or an address of
  * another host is reported first) and fills `out` with the output, whose
  * interval and end publish the numbers and whose close keeps the endpoint

@@ -169,3 +169,15 @@ int sb_rdoc_add_hist(const json_t *holder, sb_hdr_t *h, char *err, size_t errlen
     return add_buckets(b, h, err, errlen);
   return 0;
 }
+
+double sb_rdoc_percentile_ms(const json_t *doc, double pct)
+{
+  sb_hdr_t *h = sb_hdr_new();
+  char err[128];
+  double v = NAN;
+  if (h && sb_rdoc_add_hist(sb_json_at(doc, "histogram", NULL), h, err, sizeof(err)) == 1 &&
+      h->total > 0)
+    v = (double) sb_hdr_percentile(h, pct) / 1e6;
+  sb_hdr_free(h);
+  return v;
+}

@@ -75,4 +75,9 @@ const char *sb_json_str(const json_t *root, ...);
  */
 int sb_rdoc_add_hist(const json_t *holder, sb_hdr_t *h, char *err, size_t errlen);
 
+/* Percentile `pct` (0-100) of the document's run histogram ("histogram"),
+   in milliseconds; NAN when the document has none, it is empty or
+   corrupt. Thread-safe. */
+double sb_rdoc_percentile_ms(const json_t *doc, double pct);
+
 #endif

@@ -329,6 +329,20 @@ void sb_server_stats_begin(bool enabled)
 
 static void close_locked(void);
 
+/* A connection of the sampler: its statements must not count as the
+   client's, and a failed connect is not fatal here, so the driver must
+   not say FATAL. NULL when it cannot connect. */
+static db_conn_t *open_sampler(db_driver_t *drv)
+{
+  int saved_tid = sb_tls_tid;
+  sb_tls_tid = SB_TID_UNCOUNTED;
+  db_quiet_connect_errors(1);
+  db_conn_t *c = db_connection_create(drv);
+  db_quiet_connect_errors(0);
+  sb_tls_tid = saved_tid;
+  return c;
+}
+
 static void begin_locked(bool enabled)
 {
   memset(&st, 0, sizeof(st));
@@ -339,14 +353,7 @@ static void begin_locked(bool enabled)
   is_pg = strcmp(db_driver_name(drv), "pgsql") == 0;
   snprintf(st.driver, sizeof(st.driver), "%s", db_driver_name(drv));
   st.wal_timing = -1;
-  /* The sampler's statements must not count as the client's, and a
-     failed connect is not fatal here, so the driver must not say FATAL. */
-  int saved_tid = sb_tls_tid;
-  sb_tls_tid = SB_TID_UNCOUNTED;
-  db_quiet_connect_errors(1);
-  con = db_connection_create(drv);
-  db_quiet_connect_errors(0);
-  sb_tls_tid = saved_tid;
+  con = open_sampler(drv);
   if (con == NULL)
   {
     /* one line: libpq's messages span several */
@@ -400,12 +407,7 @@ static int resample_on_new_connection(void)
 {
   db_driver_t *drv = (db_driver_t *) con->driver;
   close_locked();
-  int saved_tid = sb_tls_tid;
-  sb_tls_tid = SB_TID_UNCOUNTED;
-  db_quiet_connect_errors(1);
-  con = db_connection_create(drv);
-  db_quiet_connect_errors(0);
-  sb_tls_tid = saved_tid;
+  con = open_sampler(drv);
   if (con == NULL)
   {
     log_text(LOG_WARNING, "server statistics: the sampler's connection was lost during the "

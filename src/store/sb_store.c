@@ -9,7 +9,6 @@
 
 #include <sqlite3.h>
 
-#include "core/sb_histogram.h"
 #include "results/sb_rdoc.h"
 #include "store/sb_store.h"
 
@@ -158,19 +157,6 @@ void sb_store_close(sb_store_t *s)
   free(s);
 }
 
-/* A percentile of the document's run histogram, ms (NAN when none). */
-static double doc_pct(const json_t *doc, double pct)
-{
-  sb_hdr_t *h = sb_hdr_new();
-  char err[128];
-  double v = NAN;
-  if (h && sb_rdoc_add_hist(sb_json_at(doc, "histogram", NULL), h, err, sizeof(err)) == 1 &&
-      h->total > 0)
-    v = (double) sb_hdr_percentile(h, pct) / 1e6;
-  sb_hdr_free(h);
-  return v;
-}
-
 static void bind_num(sqlite3_stmt *st, int i, double v)
 {
   if (isnan(v))
@@ -206,9 +192,9 @@ static int insert_run(sb_store_t *s, const json_t *doc, const char *text, int64_
   bind_num(st, 5, sb_json_num(doc, "summary", "events", NULL));
   bind_num(st, 6, sb_json_num(doc, "summary", "tps", NULL));
   bind_num(st, 7, sb_json_num(doc, "summary", "qps", NULL));
-  bind_num(st, 8, doc_pct(doc, 50));
-  bind_num(st, 9, doc_pct(doc, 95));
-  bind_num(st, 10, doc_pct(doc, 99));
+  bind_num(st, 8, sb_rdoc_percentile_ms(doc, 50));
+  bind_num(st, 9, sb_rdoc_percentile_ms(doc, 95));
+  bind_num(st, 10, sb_rdoc_percentile_ms(doc, 99));
   bind_num(st, 11, sb_json_num(doc, "summary", "errors", NULL));
   const json_t *c = sb_json_at(doc, "summary", "completed", NULL);
   sqlite3_bind_int(st, 12, c == NULL || json_is_true(c));

@@ -89,6 +89,13 @@ run_bmk runs import --results-db=imp.db bad.json
 assert_eq "import of a non-bmk file: exit 1" 1 "$RC"
 assert_contains "import of a non-bmk file: says so" "$OUT" "bad.json"
 
+# a malformed --tag (checked for every run, not only with --metrics-listen):
+# a message before the run, nothing saved
+run_bmk $CPU --time=1 --tag=1a=b --save run
+assert_eq "--tag=1a=b with --save: exit 1" 1 "$RC"
+assert_contains "--tag=1a=b with --save: says so" "$OUT" "FATAL: --tag: '1a=b' is not key=value"
+assert_not_contains "--tag=1a=b with --save: nothing saved" "$OUT" "Saved as run"
+
 # delete and bad input
 run_bmk runs delete 2
 assert_eq "delete: exit 0" 0 "$RC"
