@@ -19,6 +19,7 @@ static unsigned noutputs;
    failure count is read from either */
 static pthread_mutex_t mtx = PTHREAD_MUTEX_INITIALIZER;
 static unsigned failures;
+static int requested_exit;
 
 int sb_output_register(const sb_output_t *out)
 {
@@ -52,7 +53,10 @@ static void fail(slot_t *s, const char *what)
 
 int sb_output_open(void)
 {
+  pthread_mutex_lock(&mtx);
   failures = 0;
+  requested_exit = 0;
+  pthread_mutex_unlock(&mtx);
   for (unsigned i = 0; i < noutputs; i++)
   {
     slot_t *s = &outputs[i];
@@ -110,4 +114,20 @@ unsigned sb_output_failures(void)
   unsigned n = failures;
   pthread_mutex_unlock(&mtx);
   return n;
+}
+
+void sb_output_request_exit(int code)
+{
+  pthread_mutex_lock(&mtx);
+  if (code > requested_exit)
+    requested_exit = code;
+  pthread_mutex_unlock(&mtx);
+}
+
+int sb_output_requested_exit(void)
+{
+  pthread_mutex_lock(&mtx);
+  int c = requested_exit;
+  pthread_mutex_unlock(&mtx);
+  return c;
 }

@@ -102,4 +102,14 @@ void sb_output_close(void);
 /* Outputs that failed so far in this run. Any thread. */
 unsigned sb_output_failures(void);
 
+/* An output's verdict on the run (a missed --threshold: 3): asks that the
+   run exit with `code` (1..125) when nothing worse happened. The highest
+   code asked for wins; the engine uses it only when the run itself would
+   exit 0. Called from an output's end; any thread. */
+void sb_output_request_exit(int code);
+
+/* The exit code asked for by sb_output_request_exit in this run, or 0.
+   Reset by sb_output_open. Any thread. */
+int sb_output_requested_exit(void);
+
 #endif

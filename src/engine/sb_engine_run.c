@@ -510,6 +510,8 @@ static int run_finish(run_t *r)
     sb_lua_call_hook(sb_lua_global(), "measure_end");
   if (eng_final_report(r->reason, NULL, r->exit_code) != 0 && r->exit_code == 0)
     r->exit_code = 1;            /* an output failed (a result file not written) */
+  if (r->exit_code == 0)
+    r->exit_code = sb_output_requested_exit(); /* an output's verdict (--threshold) */
   sb_output_close();
   sb_probe_close();
 
