@@ -68,7 +68,7 @@ static int run_builtin(const sb_builtin_t *bt, const char *command,
   }
   if (strcmp(command, "run") == 0)
   {
-    if (sb_cli_register_outputs(bt->name, cfg, true) != 0)
+    if (sb_cli_register_outputs(bt->name, cfg, &bt->run) != 0)
       return 1;
     if (bt->init && bt->init(cfg) != 0)
       return 1;
@@ -96,7 +96,7 @@ static int run_script_command(const char *command, sb_run_config_t *cfg)
   }
   if (strcmp(command, "run") == 0)
   {
-    if (sb_cli_register_outputs(sb_lua_workload_name(), cfg, false) != 0)
+    if (sb_cli_register_outputs(sb_lua_workload_name(), cfg, NULL) != 0)
       return 1;
     return sb_engine_run(cfg, NULL);
   }

@@ -1,21 +1,72 @@
 /* The outputs of a run; see cli/sb_outputs.h. */
+#include <stddef.h>
+
 #include "cli/sb_outputs.h"
+#include "core/sb_logger.h"
 #include "core/sb_output.h"
+#include "lua/sb_lua_output.h"
 #include "metrics/sb_metrics.h"
 #include "results/sb_results_output.h"
+#include "results/sb_text_output.h"
 #include "server/sb_server_probes.h"
 #include "store/sb_store_output.h"
 
-int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg, bool builtin)
+/* A built-in test's report functions as the text report's sections: they
+   print only at the reports' verbosity (unlike a script's hooks). */
+static bool ctest_interval(void *ctx, const sb_stat_t *st)
+{
+  const sb_c_test_t *t = ctx;
+  if (t->report_intermediate == NULL)
+    return false;
+  if (sb_text_reports_enabled())
+    t->report_intermediate(st);
+  return true;
+}
+
+static sb_text_hook_rc_t ctest_cumulative(void *ctx, const sb_stat_t *st, bool checkpoint)
+{
+  (void) checkpoint;
+  const sb_c_test_t *t = ctx;
+  if (t->report_cumulative == NULL)
+    return SB_TEXT_STANDARD;
+  if (sb_text_reports_enabled())
+  {
+    log_lock();
+    t->report_cumulative(st);
+    log_unlock();
+  }
+  return t->replace_cumulative ? SB_TEXT_REPLACED : SB_TEXT_BEFORE;
+}
+
+/* The text report, first: everything else prints after it. */
+static void register_text(const sb_run_config_t *cfg, const sb_c_test_t *ctest)
+{
+  sb_text_config_t tc = { .intervals = cfg->report_interval > 0, .rate = cfg->rate > 0,
+                          .rate_lag = cfg->rate_lag, .histogram = cfg->histogram,
+                          .latency_limit_ns = cfg->latency_limit_ns };
+  sb_text_hooks_t hooks;
+  if (ctest)
+    hooks = (sb_text_hooks_t) { .interval = ctest_interval, .cumulative = ctest_cumulative,
+                                .ctx = (void *) ctest };
+  else
+    sb_lua_text_hooks(cfg->threads, &hooks);
+  sb_output_t out;
+  sb_text_output(&tc, &hooks, &out);
+  sb_output_register(&out);
+}
+
+int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
+                            const sb_c_test_t *ctest)
 {
   /* a built-in test talks to no server: only the cost probe, which
      decides itself */
-  if (sb_server_register_probes(cfg->server_stats && !builtin, cfg->db_checkpoint && !builtin) != 0)
+  if (sb_server_register_probes(cfg->server_stats && !ctest, cfg->db_checkpoint && !ctest) != 0)
     return 1;
   /* --tag labels the metrics and the saved run, and goes into the
      --results manifest: checked for every run, before anything connects */
   if (sb_metrics_check_tags() != 0)
     return 1;
+  register_text(cfg, ctest);
   sb_output_t out;
   bool save = sb_store_save_requested();
   /* --save needs the document the result files' output builds */
@@ -34,5 +85,11 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg, bool b
     return 1;
   if (rc > 0)
     sb_output_register(&out);
+  /* bmk's report_final hook: after everything above */
+  if (!ctest)
+  {
+    sb_lua_final_output(&out);
+    sb_output_register(&out);
+  }
   return 0;
 }

@@ -8,14 +8,18 @@
 #include "engine/sb_engine.h"
 
 /*
- * Registers the outputs `cfg` asks for: the --results / --hdr-log files,
- * the --metrics-listen endpoint (bound here, before any connection to the
- * database); and the probes: --db-checkpoint, the server-statistics and
- * server-cost samplers (src/server/; no statistics or checkpoint for a
- * `builtin` test). `test` names the workload. Returns 0, or 1 after a
- * FATAL message (a bad option, a port in use). Main thread, before
- * sb_engine_run.
+ * Registers the outputs `cfg` asks for, in the order they print: the text
+ * report (with `ctest`'s report functions for a built-in test, or the Lua
+ * script's report hooks), the --results / --hdr-log files, --save, the
+ * --metrics-listen endpoint (bound here, before any connection to the
+ * database), and last a script's report_final hook; and the probes:
+ * --db-checkpoint, the server-statistics and server-cost samplers
+ * (src/server/; no statistics or checkpoint for a built-in test).
+ * `test` names the workload; `ctest` is the built-in test, or NULL for
+ * a Lua script. Returns 0, or 1 after a FATAL message (a bad option, a
+ * port in use). Main thread, before sb_engine_run.
  */
-int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg, bool builtin);
+int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
+                            const sb_c_test_t *ctest);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "core/sb_figure.h"
 #include "core/sb_logger.h"
 #include "core/sb_output.h"
 
@@ -57,6 +58,7 @@ int sb_output_open(void)
   failures = 0;
   requested_exit = 0;
   pthread_mutex_unlock(&mtx);
+  sb_figure_reset();
   for (unsigned i = 0; i < noutputs; i++)
   {
     slot_t *s = &outputs[i];
@@ -86,6 +88,16 @@ void sb_output_interval(const sb_out_interval_t *iv)
     slot_t *s = &outputs[i];
     if (!s->off && s->o.interval && s->o.interval(s->o.ctx, iv) != 0)
       fail(s, "writing an interval");
+  }
+}
+
+void sb_output_checkpoint(const sb_out_checkpoint_t *c)
+{
+  for (unsigned i = 0; i < noutputs; i++)
+  {
+    slot_t *s = &outputs[i];
+    if (!s->off && s->o.checkpoint && s->o.checkpoint(s->o.ctx, c) != 0)
+      fail(s, "at a checkpoint");
   }
 }
 

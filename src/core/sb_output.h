@@ -7,7 +7,9 @@
  * time starts (start), at the end of every interval (interval: about once
  * a second, or every --report-interval), and once at the end (end). Who
  * registers what is decided above the engine (src/cli/sb_outputs.c): the
- * --results / --hdr-log files and the --metrics-listen endpoint today.
+ * text report (with a built-in test's or a script's report hooks), the
+ * --results / --hdr-log files, the --metrics-listen endpoint, --save and
+ * a script's report_final hook.
  *
  * An output that fails while the run goes on (a full disk, a socket
  * error) returns non-zero: the registry prints one WARNING naming it and
@@ -18,7 +20,8 @@
  * written, a port in use) is the run's error instead.
  *
  * Threads: register, open, start and end are called by the main thread;
- * interval by the reporter thread (one at a time, between start and end).
+ * interval and checkpoint by the reporter thread (one at a time, between
+ * start and end).
  * Snapshots are borrowed: valid during the call only.
  */
 #ifndef SB_OUTPUT_H
@@ -51,6 +54,19 @@ typedef struct {
   unsigned vus_running;        /* VUs still running their events */
 } sb_out_interval_t;
 
+/* A checkpoint (--report-checkpoints): the cumulative numbers since the
+   last checkpoint (or the start), after which the counting starts anew. */
+typedef struct {
+  const sb_stat_t *st;
+  double at_s;                 /* when, seconds since the measured start */
+} sb_out_checkpoint_t;
+
+/* One VU's figures for --debug's per-thread lines (seconds). */
+typedef struct {
+  double min, avg, max, total;
+  uint64_t events;
+} sb_out_thread_t;
+
 /* The end: cumulative numbers of the measured time (what the final report
    prints). */
 typedef struct {
@@ -62,6 +78,11 @@ typedef struct {
   uint64_t late;               /* events over --latency-limit */
   const char *interrupted;     /* why the run was cut short, or NULL */
   int exit_code;               /* the run's exit code so far */
+  unsigned unfinished;         /* events still running at a forced end,
+                                  counted to its end */
+  bool forced;                 /* a forced shutdown (or a stuck end) */
+  const sb_out_thread_t *vus;  /* per VU (nvus), with --debug only, else NULL */
+  unsigned nvus;
 } sb_out_end_t;
 
 /* An output. Every function is optional (NULL = not interested); each
@@ -72,6 +93,7 @@ typedef struct {
   int (*open)(void *ctx);
   int (*start)(void *ctx, const sb_out_start_t *s);
   int (*interval)(void *ctx, const sb_out_interval_t *iv);
+  int (*checkpoint)(void *ctx, const sb_out_checkpoint_t *c);
   int (*end)(void *ctx, const sb_out_end_t *e);
   void (*close)(void *ctx);    /* after end, or instead of it; frees ctx */
   void *ctx;
@@ -82,7 +104,9 @@ typedef struct {
 int sb_output_register(const sb_output_t *out);
 
 /* True when an output wants interval snapshots (the reporter then makes
-   one every second even without --report-interval). Any thread. */
+   one every second even without --report-interval: an output that only
+   wants them with it registers its interval function only then). Any
+   thread. */
 bool sb_output_wants_intervals(void);
 
 /* Publishing (the engine). open: 0, or -1 when an output cannot open (its
@@ -93,6 +117,7 @@ bool sb_output_wants_intervals(void);
 int sb_output_open(void);
 void sb_output_start(const sb_out_start_t *s);
 void sb_output_interval(const sb_out_interval_t *iv);
+void sb_output_checkpoint(const sb_out_checkpoint_t *c);
 unsigned sb_output_end(const sb_out_end_t *e);
 
 /* Closes every output and forgets them (after end, or at a run that

@@ -173,16 +173,6 @@ unsigned eng_concurrency(void);
 void eng_stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev, sb_hdr_t *hist);
 void eng_stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist, double elapsed_s);
 void eng_set_baseline(uint64_t t_ns);
-/* True when report text is printed: sysbench prints reports at LOG_NOTICE,
-   so nothing below --verbosity=3 (Lua report hooks still run). */
-bool eng_reports_enabled(void);
-void eng_print_interval(lua_State *L, const sb_stat_t *st);
-void eng_print_cumulative(lua_State *L, const sb_stat_t *st);
-void eng_print_debug_threads(const snap_t *cur);
-/* After the final report: the "Workload metrics:" block of the cumulative
-   statistics `st` (not under the sysbench persona), then the script's
-   sysbench.hooks.report_final(stat) in the global Lua state, if defined. */
-void eng_print_metrics(const sb_stat_t *st);
 /* Fills `rows` (SB_EVTYPE_MAX entries) from per-type sums over `seconds`:
    one row per type that ran, in registration order. Returns the count. */
 unsigned eng_type_rows(const sb_evtype_stat_t *t, double seconds, sb_type_row_t *rows);
@@ -191,11 +181,11 @@ unsigned eng_type_rows(const sb_evtype_stat_t *t, double seconds, sb_type_row_t 
    options:" lines, plus the event-mode line). */
 void eng_print_mode_block(void);
 
-/* Prints the final (or interrupted) report, the per-type table, the
-   latency-limit line and the server-side block, and writes the result
-   files with the run's `exit_code`. `unfinished` (may be NULL) receives
-   the events closed in flight at a forced shutdown. Returns non-zero when
-   a result file could not be written. */
+/* The end of the run: the final (or interrupted) numbers published to
+   the outputs (core/sb_output.h: the text report, result files, ...) with
+   the run's `exit_code`. `unfinished` (NULL but at a forced end) receives
+   the events closed in flight, counted to the end of the measured time.
+   Returns non-zero when an output failed during the run. */
 int eng_final_report(const char *interrupt_reason, unsigned *unfinished, int exit_code);
 
 /* sb_stuck.c: stuck work (docs/reliability.md). Thread-safe: read the
@@ -209,8 +199,6 @@ unsigned eng_in_flight(uint64_t now_ns, uint64_t older_than_ns, double *oldest_s
    when nothing completed makes the waiting time the interval's latency.
    Nothing under the sysbench persona. */
 void eng_note_stalls(sb_stat_t *st, uint64_t now_ns, double interval_s);
-/* The "[ Ns ] stalled: ..." line after an interval line (when st->stalled). */
-void eng_print_stalls(const sb_stat_t *st);
 /* At the end of a run whose events outlived --time by the stuck grace
    `grace_s`: a FATAL line and one line per VU still in its event (ages at
    `end_ns`, the end of the measured time; the first 10 VUs by name).

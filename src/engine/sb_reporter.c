@@ -1,5 +1,5 @@
-/* The reporter thread: interval lines on the grid and checkpoint reports;
-   see sb_engine_priv.h. */
+/* The reporter thread: interval and checkpoint snapshots on the grid,
+   published to the outputs (core/sb_output.h); see sb_engine_priv.h. */
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -8,7 +8,6 @@
 
 #include "engine/sb_engine_priv.h"
 #include "core/sb_logger.h"
-#include "lua/sb_lua.h"
 #include "core/sb_rand.h"
 #include "engine/sb_rate.h"
 #include "core/sb_output.h"
@@ -22,46 +21,37 @@ static int reporter_quit;
 
 /* The reporter thread's state, its own from start to end. */
 typedef struct {
-  lua_State *L;               /* for the script's report hooks, or NULL */
   snap_t prev, cur;           /* last interval's end, this one's */
   sb_hdr_t *scratch;          /* an interval's / the run's latencies */
   sb_evtype_stat_t *tscratch; /* an interval's per-type numbers */
   sb_type_row_t trows[SB_EVTYPE_MAX];
-  bool print;                 /* --report-interval: interval lines */
-  bool files;                 /* result files: interval rows */
+  bool intervals;             /* an output wants interval snapshots */
   uint64_t interval_ns;       /* interval length, 0 = none */
   uint64_t next_tick;         /* next interval end, UINT64_MAX = none */
   unsigned cp;                /* next checkpoint (index) */
 } reporter_t;
 
-/* Thread start: signals blocked, the random state, a Lua state when the
-   script has a report hook, scratch space, the first snapshot and the
-   schedule. */
+/* Thread start: signals blocked, the random state, scratch space, the
+   first snapshot and the schedule. */
 static void reporter_open(reporter_t *rp)
 {
-  lua_State *G = sb_lua_global();
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, NULL);
 
   sb_tls_tid = -1;
   sb_rand_thread_init((int) eng_cfg.threads);
-  rp->L = NULL;
-  if (G && !eng_ctest && (sb_lua_hook_defined(G, "report_intermediate") ||
-                      sb_lua_hook_defined(G, "report_cumulative")))
-    rp->L = sb_lua_new_state((int) eng_cfg.threads);
-
   rp->scratch = sb_hdr_new();
   eng_snap_alloc(&rp->prev);
   eng_snap_alloc(&rp->cur);
   eng_snap_take(&rp->prev);
   rp->prev.t_ns = eng_run_t0_ns;
 
-  /* Result files get a row per second even without --report-interval;
-     only --report-interval prints. */
-  rp->print = eng_cfg.report_interval > 0;
-  rp->files = sb_output_wants_intervals();
-  double every = rp->print ? eng_cfg.report_interval : rp->files ? 1.0 : 0.0;
+  /* Every --report-interval; without it, every second when an output
+     wants intervals (result files, metrics) anyway. */
+  rp->intervals = sb_output_wants_intervals();
+  double every = !rp->intervals ? 0.0 : eng_cfg.report_interval > 0
+    ? eng_cfg.report_interval : 1.0;
   rp->interval_ns = (uint64_t) (every * 1e9);
   rp->tscratch = sb_evtype_stats_new();
   rp->next_tick = rp->interval_ns ? eng_run_t0_ns + rp->interval_ns : UINT64_MAX;
@@ -74,7 +64,6 @@ static void reporter_close(reporter_t *rp)
   eng_snap_free(&rp->cur);
   sb_hdr_free(rp->scratch);
   sb_evtype_stats_free(rp->tscratch);
-  sb_lua_close_state(rp->L);
 }
 
 /* Sleeps until `next_ns`, in slices so quitting is prompt. */
@@ -98,14 +87,14 @@ static void interval_row(reporter_t *rp, const sb_stat_t *st)
   iv.types = rp->tscratch;
   iv.start_s = (double) (rp->prev.t_ns - eng_run_t0_ns) / 1e9;
   iv.lag_ms = st->schedule_lag * 1000.0;
-  for (unsigned i = 0; i < sb_evtype_count(); i++)
+  for (unsigned i = 0; rp->tscratch && i < sb_evtype_count(); i++)
     iv.late += rp->tscratch[i].late;
   iv.vus_running = st->threads_running;
   sb_output_interval(&iv);
 }
 
-/* The interval ending at the tick `next_ns`: its line, its result-file
-   row, then the next tick (missed ticks skipped). */
+/* The interval ending at the tick `next_ns`: its snapshot to the
+   outputs, then the next tick (missed ticks skipped). */
 static void report_interval(reporter_t *rp, uint64_t next_ns)
 {
   eng_snap_take(&rp->cur);
@@ -121,27 +110,21 @@ static void report_interval(reporter_t *rp, uint64_t next_ns)
     st.concurrency = eng_concurrency();
     st.schedule_lag = (double) sb_rate_lag_ns(rp->cur.t_ns) / 1e9;
   }
-  /* The interval's per-type numbers: for the result files, and for a
-     Lua report hook (stat.types) when the script names types. */
-  bool want_types = rp->tscratch && (rp->files || (rp->L && sb_evtype_used()));
-  if (want_types)
+  /* The interval's per-type numbers (st.types as rows when the script
+     names types: a Lua report hook's stat.types). */
+  if (rp->tscratch)
   {
     sb_evtype_zero(rp->tscratch);
     sb_evtype_add(rp->tscratch, rp->cur.types);
     sb_evtype_sub(rp->tscratch, rp->prev.types);
-  }
-  if (want_types && rp->L && sb_evtype_used())
-  {
-    st.ntypes = eng_type_rows(rp->tscratch, st.time_interval, rp->trows);
-    st.types = rp->trows;
+    if (sb_evtype_used())
+    {
+      st.ntypes = eng_type_rows(rp->tscratch, st.time_interval, rp->trows);
+      st.types = rp->trows;
+    }
   }
   eng_note_stalls(&st, rp->cur.t_ns, st.time_interval);
-  if (st.time_interval > 0 && rp->print)
-  {
-    eng_print_interval(rp->L, &st);
-    eng_print_stalls(&st);
-  }
-  if (st.time_interval > 0 && rp->files && rp->tscratch)
+  if (st.time_interval > 0)
     interval_row(rp, &st);
   eng_snap_copy(&rp->prev, &rp->cur);
   /* Skip missed ticks (a stalled reporter must not print bursts). */
@@ -159,8 +142,8 @@ static void report_checkpoint(reporter_t *rp, uint64_t next_ns)
   sb_stat_t st;
   double elapsed = (double) (rp->cur.t_ns - eng_t0_ns) / 1e9;
   eng_stat_cumulative(&st, &rp->cur, rp->scratch, elapsed);
-  log_raw("\n[ %.0fs ] Checkpoint report:\n", (double) (next_ns - eng_run_t0_ns) / 1e9);
-  eng_print_cumulative(rp->L, &st);
+  sb_out_checkpoint_t c = { .st = &st, .at_s = (double) (next_ns - eng_run_t0_ns) / 1e9 };
+  sb_output_checkpoint(&c);
   eng_set_baseline(rp->cur.t_ns);
   rp->cp++;
 }

@@ -221,86 +221,6 @@ void eng_set_baseline(uint64_t t_ns)
   pthread_mutex_unlock(&eng_base_mutex);
 }
 
-/* ---- printing ------------------------------------------------------------- */
-
-bool eng_reports_enabled(void)
-{
-  return log_get_verbosity() >= LOG_NOTICE;
-}
-
-void eng_print_interval(lua_State *L, const sb_stat_t *st)
-{
-  if (L && sb_lua_hook_defined(L, "report_intermediate"))
-  {
-    sb_lua_call_report_hook(L, "report_intermediate", st, false);
-    return;
-  }
-  /* sysbench prints its reports at LOG_NOTICE: nothing below
-     --verbosity=3 (a script's own hook still runs). */
-  if (!eng_reports_enabled())
-    return;
-  if (eng_ctest && eng_ctest->report_intermediate)
-  {
-    eng_ctest->report_intermediate(st);
-    return;
-  }
-  log_lock();
-  if (db_driver_used())
-    sb_report_interval_db(stdout, st, eng_cfg.rate > 0, eng_cfg.rate_lag);
-  else
-    sb_report_interval_generic(stdout, st, eng_cfg.rate > 0, eng_cfg.rate_lag);
-  fflush(stdout);
-  log_unlock();
-}
-
-void eng_print_cumulative(lua_State *L, const sb_stat_t *st)
-{
-  if (L && sb_lua_hook_defined(L, "report_cumulative"))
-  {
-    sb_lua_call_report_hook(L, "report_cumulative", st, true);
-    return;
-  }
-  if (!eng_reports_enabled())
-    return;
-  log_lock();
-  if (eng_ctest && eng_ctest->report_cumulative)
-    eng_ctest->report_cumulative(st);
-  if (!(eng_ctest && eng_ctest->replace_cumulative))
-    sb_report_cumulative(stdout, st, db_driver_used());
-  fflush(stdout);
-  log_unlock();
-}
-
-void eng_print_metrics(const sb_stat_t *st)
-{
-  /* sysbench's persona prints exactly sysbench's report */
-  if (!sb_persona_sysbench())
-  {
-    log_lock();
-    sb_report_metrics(stdout, st);
-    fflush(stdout);
-    log_unlock();
-  }
-}
-
-void eng_print_debug_threads(const snap_t *cur)
-{
-  if (!eng_cfg.debug)
-    return;
-  log_text(LOG_DEBUG, "Verbose per-thread statistics:\n");
-  for (unsigned i = 0; i < eng_cfg.threads; i++)
-  {
-    uint64_t ev = cur->thr_events[i] - eng_base.thr_events[i];
-    double total = (double) (cur->thr_lat_sum[i] - eng_base.thr_lat_sum[i]) / 1e9;
-    double mn = ev ? (double) ck_pr_load_64(&eng_vus[i].lat_min_ns) / 1e9 : 0;
-    double mx = (double) ck_pr_load_64(&eng_vus[i].lat_max_ns) / 1e9;
-    log_lock();
-    sb_report_thread_debug(stdout, i, mn, ev ? total / (double) ev : 0, mx, ev, total);
-    log_unlock();
-  }
-}
-
-
 unsigned eng_type_rows(const sb_evtype_stat_t *t, double seconds, sb_type_row_t *rows)
 {
   unsigned n = 0, count = sb_evtype_count();
@@ -379,40 +299,50 @@ void eng_print_mode_block(void)
     eng_ctest->print_mode();
 }
 
-/* Per-type rows, the latency-limit line, the bmk blocks (metrics,
-   server-side statistics, server cost) and the result files, after the
-   standard report; then the script's report_final hook. `t` and `rows` (n
-   of them) are the run's per-type numbers (t may be NULL after an
-   allocation failure). Returns 1 when a result file could not be
-   written. */
-static int report_extras(const sb_stat_t *st, sb_hdr_t *run_hist, const sb_evtype_stat_t *t,
-                         const sb_type_row_t *rows, unsigned n,
-                         const char *reason, int exit_code)
+/* --debug's per-VU figures over the measured time (malloc'd, nvus =
+   --threads), or NULL without --debug or memory. */
+static sb_out_thread_t *vu_figures(const snap_t *cur)
 {
-  uint64_t late = 0;
-  for (unsigned i = 0; t && i < sb_evtype_count(); i++)
-    late += t[i].late;
-  if (eng_reports_enabled())
+  if (!eng_cfg.debug)
+    return NULL;
+  sb_out_thread_t *v = calloc(eng_cfg.threads, sizeof(*v));
+  for (unsigned i = 0; v && i < eng_cfg.threads; i++)
   {
-    log_lock();
-    if (n > 1)
-      sb_report_types(stdout, rows, n);
-    if (eng_cfg.latency_limit_ns)
-      sb_report_latency_limit(stdout, (double) eng_cfg.latency_limit_ns / 1e6, late, st->events);
-    fflush(stdout);
-    log_unlock();
-    eng_print_metrics(st);
-    sb_probe_print();
+    uint64_t ev = cur->thr_events[i] - eng_base.thr_events[i];
+    double total = (double) (cur->thr_lat_sum[i] - eng_base.thr_lat_sum[i]) / 1e9;
+    v[i].events = ev;
+    v[i].total = total;
+    v[i].min = ev ? (double) ck_pr_load_64(&eng_vus[i].lat_min_ns) / 1e9 : 0;
+    v[i].max = (double) ck_pr_load_64(&eng_vus[i].lat_max_ns) / 1e9;
+    v[i].avg = ev ? total / (double) ev : 0;
   }
-  sb_out_end_t e = { .st = st, .hist = run_hist, .types = t, .rows = rows, .nrows = n,
-                     .late = late, .interrupted = reason, .exit_code = exit_code };
-  int failed = sb_output_end(&e) != 0;
-  /* bmk extension: the script's own end-of-run blocks (tpcc's tables,
-     dbl's figures), after everything above, on every ending of the run
-     and whatever the verbosity (like a report_cumulative hook). */
-  if (!eng_ctest && sb_lua_hook_defined(sb_lua_global(), "report_final"))
-    sb_lua_call_report_hook(sb_lua_global(), "report_final", st, true);
-  return failed;
+  return v;
+}
+
+/* Events still running at a forced end (a worker inside one): counted as
+   ending at `end`, with their waiting time as latency, into `cur`.
+   Returns how many. */
+static unsigned count_unfinished(snap_t *cur, uint64_t end)
+{
+  unsigned n = 0;
+  for (unsigned i = 0; i < eng_cfg.threads; i++)
+    if (ck_pr_load_int(&eng_vus[i].in_event))
+    {
+      /* the worker is still inside that event: atomic reads */
+      uint64_t start = ck_pr_load_64(&eng_vus[i].start_ns);
+      uint64_t lat = end > start ? end - start : 0;
+      sb_hdr_record(cur->hist, lat);
+      cur->lat_sum_ns += lat;
+      cur->thr_lat_sum[i] += lat;
+      cur->thr_events[i]++;
+      cur->cnt.v[SB_CNT_EVENT]++;
+      sb_evtype_record(cur->types, ck_pr_load_int(&eng_vus[i].cur_type), lat, 0,
+                       eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns);
+      if (lat > ck_pr_load_64(&eng_vus[i].lat_max_ns))
+        ck_pr_store_64(&eng_vus[i].lat_max_ns, lat);
+      n++;
+    }
+  return n;
 }
 
 int eng_final_report(const char *interrupt_reason, unsigned *unfinished, int exit_code)
@@ -422,52 +352,18 @@ int eng_final_report(const char *interrupt_reason, unsigned *unfinished, int exi
   eng_snap_alloc(&cur);
   eng_snap_take(&cur);
   uint64_t end = eng_end_ns ? eng_end_ns : eng_stop_ns ? eng_stop_ns : cur.t_ns;
-
+  unsigned n_unfinished = unfinished ? count_unfinished(&cur, end) : 0;
   if (unfinished)
-  {
-    *unfinished = 0;
-    for (unsigned i = 0; i < eng_cfg.threads; i++)
-      if (ck_pr_load_int(&eng_vus[i].in_event))
-      {
-        /* the worker is still inside that event: atomic reads */
-        uint64_t start = ck_pr_load_64(&eng_vus[i].start_ns);
-        uint64_t lat = end > start ? end - start : 0;
-        sb_hdr_record(cur.hist, lat);
-        cur.lat_sum_ns += lat;
-        cur.thr_lat_sum[i] += lat;
-        cur.thr_events[i]++;
-        cur.cnt.v[SB_CNT_EVENT]++;
-        sb_evtype_record(cur.types, ck_pr_load_int(&eng_vus[i].cur_type), lat, 0,
-                         eng_cfg.latency_limit_ns && lat > eng_cfg.latency_limit_ns);
-        if (lat > ck_pr_load_64(&eng_vus[i].lat_max_ns))
-          ck_pr_store_64(&eng_vus[i].lat_max_ns, lat);
-        (*unfinished)++;
-      }
-  }
+    *unfinished = n_unfinished;
 
   double elapsed = end > eng_t0_ns ? (double) (end - eng_t0_ns) / 1e9 : 0;
   sb_stat_t st;
   eng_stat_cumulative(&st, &cur, scratch, elapsed);
 
-  if (unfinished && *unfinished > 0)
-    log_text(LOG_NOTICE, "\nNumber of unfinished transactions on forced shutdown: %u",
-             *unfinished);
-  if (interrupt_reason)
-    log_text(LOG_NOTICE, "Run interrupted: %s; the report covers %.2fs of measured time.",
-             interrupt_reason, elapsed);
-
-  if (eng_cfg.histogram && eng_reports_enabled())
-  {
-    sb_hdr_copy(scratch, cur.hist);
-    sb_hdr_sub(scratch, eng_base.hist);
-    log_lock();
-    sb_hdr_print_sysbench(scratch, stdout);
-    fflush(stdout);
-    log_unlock();
-  }
   sb_evtype_stat_t *t = sb_evtype_stats_new();
   sb_type_row_t rows[SB_EVTYPE_MAX];
   unsigned n = 0;
+  uint64_t late = 0;
   if (t)
   {
     sb_evtype_add(t, cur.types);
@@ -478,13 +374,18 @@ int eng_final_report(const char *interrupt_reason, unsigned *unfinished, int exi
       st.types = rows;
       st.ntypes = n;
     }
+    for (unsigned i = 0; i < sb_evtype_count(); i++)
+      late += t[i].late;
   }
-  /* Hooks run in the global state (eng_workers' states are gone). */
-  eng_print_cumulative(eng_ctest ? NULL : sb_lua_global(), &st);
-  eng_print_debug_threads(&cur);
   sb_hdr_copy(scratch, cur.hist);
   sb_hdr_sub(scratch, eng_base.hist);
-  int failed = report_extras(&st, scratch, t, rows, n, interrupt_reason, exit_code);
+  sb_out_thread_t *vus = vu_figures(&cur);
+  sb_out_end_t e = { .st = &st, .hist = scratch, .types = t, .rows = rows, .nrows = n,
+                     .late = late, .interrupted = interrupt_reason, .exit_code = exit_code,
+                     .unfinished = n_unfinished, .forced = unfinished != NULL,
+                     .vus = vus, .nvus = vus ? eng_cfg.threads : 0 };
+  int failed = sb_output_end(&e) != 0;
+  free(vus);
   sb_evtype_stats_free(t);
   eng_snap_free(&cur);
   sb_hdr_free(scratch);

@@ -63,24 +63,6 @@ void eng_note_stalls(sb_stat_t *st, uint64_t now_ns, double interval_s)
     st->latency_pct = st->stalled_oldest_s;
 }
 
-void eng_print_stalls(const sb_stat_t *st)
-{
-  if ((st->stalled == 0 && st->timeouts == 0) || !eng_reports_enabled())
-    return;
-  log_lock();
-  if (st->timeouts > 0)
-    printf("[ %.0fs ] timeouts: %llu statement(s) got no answer within --db-query-timeout; "
-           "their connections were closed (%llu reconnect(s) in the interval)\n",
-           st->time_total, (unsigned long long) st->timeouts,
-           (unsigned long long) st->reconnects);
-  if (st->stalled > 0)
-    printf("[ %.0fs ] stalled: %u event(s) in flight for longer than the interval, "
-           "oldest %.2f s (the server is not answering?)\n",
-           st->time_total, st->stalled, st->stalled_oldest_s);
-  fflush(stdout);
-  log_unlock();
-}
-
 unsigned eng_print_stuck(uint64_t end_ns, double grace_s)
 {
   double oldest = 0;

@@ -133,6 +133,21 @@ function M.measure_end()
   local ok, v = pcall(sum_next_o_id, mon)
   mon.no_end = ok and v or nil
   mon.tpm_end = xacts(mon.c, 1) or xacts(mon.c, 0)
+  -- NOPM and TPM as figures of the run (the metrics endpoint's gauges,
+  -- summary.figures in --results): counts over the window, shown per
+  -- minute of it, as the report below divides them
+  local n, src = nil, "the schema's sum(d_next_o_id)"
+  if mon.no_start and mon.no_end then n = mon.no_end - mon.no_start end
+  if not n then
+    n, src = M.counters()[tk(run.NO, run.COMMIT)], "the client's committed New-Orders"
+  end
+  sysbench.figure("tpcc_nopm", n, { per_minute = true,
+    help = "TPC-C New-Order transactions per minute of measured time (" .. src .. ")" })
+  if mon.tpm_start and mon.tpm_end then
+    sysbench.figure("tpcc_tpm", mon.tpm_end - mon.tpm_start, { per_minute = true,
+      help = "Server transactions (commits and rollbacks) per minute of measured time, " ..
+        "HammerDB's TPM" })
+  end
 end
 
 -- ---- interval lines (reporter state) -------------------------------------------------

@@ -9,6 +9,8 @@
 #include "core/sb_counter.h"
 #include "core/sb_evtype.h"
 #include "core/sb_histogram.h"
+#include "core/sb_metric.h"
+#include "core/sb_figure.h"
 #include "metrics/sb_prom.h"
 
 const double sb_prom_bounds[SB_PROM_NBUCKETS] = {
@@ -40,6 +42,11 @@ struct sb_prom {
   bool finished;
   lat_t lat[SB_EVTYPE_MAX];             /* by type id; [0] when untyped */
   bool typed;                           /* a script named event types */
+  sb_figure_t figures[SB_FIGURE_MAX];   /* the run's figures, at the end */
+  unsigned nfigures;
+  double window_s;                      /* the measured time, at the end */
+  uint64_t workload[SB_METRIC_MAX];     /* workload metrics (sysbench.metric) */
+  unsigned nworkload;
 };
 
 sb_prom_t *sb_prom_new(const char *labels)
@@ -137,6 +144,10 @@ void sb_prom_add_interval(sb_prom_t *p, const sb_out_interval_t *iv)
   p->backlog = st->queue_length;
   p->in_flight = st->concurrency;
   p->interval_s = st->time_interval;
+  for (unsigned i = 0; i < st->nmetrics && i < SB_METRIC_MAX; i++)
+    p->workload[i] += st->metrics[i];
+  if (st->nmetrics > p->nworkload)
+    p->nworkload = st->nmetrics < SB_METRIC_MAX ? st->nmetrics : SB_METRIC_MAX;
   add_types(p, iv->types, iv->hist);
 }
 
@@ -167,6 +178,12 @@ void sb_prom_set_end(sb_prom_t *p, const sb_out_end_t *e)
   p->vus_running = 0;
   p->in_flight = 0;
   p->finished = true;
+  for (unsigned i = 0; i < st->nmetrics && i < SB_METRIC_MAX; i++)
+    raise_to(&p->workload[i], st->metrics[i]);
+  if (st->nmetrics > p->nworkload)
+    p->nworkload = st->nmetrics < SB_METRIC_MAX ? st->nmetrics : SB_METRIC_MAX;
+  p->nfigures = sb_figure_list(p->figures, SB_FIGURE_MAX);
+  p->window_s = st->time_total;
 }
 
 /* ---- rendering ---------------------------------------------------------- */
@@ -275,6 +292,38 @@ static void latency(out_t *o, const sb_prom_t *p)
   }
 }
 
+/* The workload metrics (sysbench.metric) as one counter family. */
+static void workload(out_t *o, const sb_prom_t *p)
+{
+  if (p->nworkload == 0)
+    return;
+  family(o, "bmk_workload_total", "counter",
+         "Workload metrics (sysbench.metric), by name: sums over the measured time");
+  for (unsigned i = 0; i < p->nworkload; i++)
+  {
+    const char *name = sb_metric_name((int) i);
+    char extra[SB_METRIC_NAME_MAX * 2 + 16] = "metric=\"";
+    if (name == NULL || !sb_prom_escape(extra, sizeof(extra) - 1, name))
+      continue;
+    strcat(extra, "\"");
+    sample(o, p, "bmk_workload_total", extra, (double) p->workload[i]);
+  }
+}
+
+/* The run's figures (core/sb_figure.h) as gauges bmk_<name>, once the
+   run ended: the server's counters over the window, tpcc's NOPM/TPM. */
+static void figures(out_t *o, const sb_prom_t *p)
+{
+  for (unsigned i = 0; i < p->nfigures; i++)
+  {
+    const sb_figure_t *f = &p->figures[i];
+    char name[SB_FIGURE_NAME_MAX + 8];
+    snprintf(name, sizeof(name), "bmk_%s", f->name);
+    gauge(o, p, name, f->help[0] ? f->help : "A figure of the run (docs/metrics.md)",
+          sb_figure_shown(f, p->window_s));
+  }
+}
+
 char *sb_prom_render(const sb_prom_t *p, bool openmetrics, size_t *len)
 {
   out_t o = { .buf = malloc(16384), .len = 0, .cap = 16384, .oom = false, .om = openmetrics };
@@ -307,6 +356,8 @@ char *sb_prom_render(const sb_prom_t *p, bool openmetrics, size_t *len)
         p->interval_s);
   gauge(&o, p, "bmk_run_finished", "1 once the final report is out", p->finished ? 1 : 0);
   latency(&o, p);
+  workload(&o, p);
+  figures(&o, p);
   if (openmetrics)
     put(&o, "# EOF\n");
   if (o.oom)

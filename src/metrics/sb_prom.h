@@ -53,7 +53,8 @@ void sb_prom_add_interval(sb_prom_t *p, const sb_out_interval_t *iv);
 /* The end of the run: counters become the final report's totals where
    those are higher (they are, by the partial last interval, unless
    --report-checkpoints restarted the report's baseline), the latency
-   histograms the run's, and bmk_run_finished 1. */
+   histograms the run's, bmk_run_finished 1, and the run's figures
+   (core/sb_figure.h) as gauges bmk_<name>. */
 void sb_prom_set_end(sb_prom_t *p, const sb_out_end_t *e);
 
 /* Renders the exposition into a malloc'ed, NUL-terminated buffer (*len

@@ -12,6 +12,7 @@
 
 #include "results/sb_hdrlog.h"
 #include "core/sb_logger.h"
+#include "core/sb_figure.h"
 #include "core/sb_metric.h"
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
@@ -153,6 +154,29 @@ static json_t *metrics_counts_json(const sb_stat_t *st)
   json_t *o = json_object();
   for (unsigned i = 0; i < st->nmetrics; i++)
     json_object_set_new(o, sb_metric_name((int) i), json_integer((json_int_t) st->metrics[i]));
+  return o;
+}
+
+/* {name: {value, per_minute, count, help}} of the run's figures
+   (core/sb_figure.h) over a window of `window_s`, or NULL when there are
+   none. */
+static json_t *figures_json(double window_s)
+{
+  sb_figure_t f[SB_FIGURE_MAX];
+  unsigned n = sb_figure_list(f, SB_FIGURE_MAX);
+  if (n == 0)
+    return NULL;
+  json_t *o = json_object();
+  for (unsigned i = 0; i < n; i++)
+  {
+    json_t *x = json_object();
+    json_object_set_new(x, "value", json_real(sb_figure_shown(&f[i], window_s)));
+    json_object_set_new(x, "per_minute", json_boolean(f[i].per_minute));
+    if (f[i].per_minute)
+      json_object_set_new(x, "count", json_real(f[i].value));
+    json_object_set_new(x, "help", json_string(f[i].help));
+    json_object_set_new(o, f[i].name, x);
+  }
   return o;
 }
 
@@ -401,6 +425,9 @@ static json_t *summary_json(const sb_stat_t *st, uint64_t late,
   json_object_set_new(fair, "execution_time_stddev_s", json_real(st->exec_stddev));
   json_object_set_new(s, "fairness", fair);
   json_object_set_new(s, "metrics", metrics_summary_json(st));
+  json_t *figs = figures_json(st->time_total);
+  if (figs)
+    json_object_set_new(s, "figures", figs);
   return s;
 }
 

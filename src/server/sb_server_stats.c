@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "drivers/db_driver.h"
+#include "core/sb_figure.h"
 #include "core/sb_logger.h"
 #include "server/sb_server_stats.h"
 #include "core/sb_timer.h"
@@ -426,6 +427,33 @@ void sb_server_stats_end(void)
   pthread_mutex_unlock(&con_mtx);
 }
 
+/* The window's counters as figures of the run (core/sb_figure.h: the
+   --metrics-listen gauges bmk_server_*, summary.figures in --results):
+   the ones the server reported. */
+static void publish_figures(void)
+{
+  static const struct { int counter; const char *name, *what; } figs[] = {
+    { SB_SRV_COMMITS, "server_commits", "Commits" },
+    { SB_SRV_ROLLBACKS, "server_rollbacks", "Rollbacks" },
+    { SB_SRV_QUERIES, "server_queries", "Statements (Questions)" },
+    { SB_SRV_ROWS_READ, "server_rows_read", "Rows read" },
+    { SB_SRV_ROWS_INSERTED, "server_rows_inserted", "Rows inserted" },
+    { SB_SRV_ROWS_UPDATED, "server_rows_updated", "Rows updated" },
+    { SB_SRV_ROWS_DELETED, "server_rows_deleted", "Rows deleted" },
+  };
+  for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)
+  {
+    int c = figs[i].counter;
+    if (!st.has[c])
+      continue;
+    char help[SB_FIGURE_HELP_MAX];
+    snprintf(help, sizeof(help), "%s the server counted in the measured window (%s, "
+             "--db-server-stats)", figs[i].what, st.counter_source[c] ? st.counter_source[c]
+             : is_pg ? "pg_stat_database" : "SHOW GLOBAL STATUS");
+    sb_figure_set(figs[i].name, help, 0, (double) st.delta[c]);
+  }
+}
+
 static void end_locked(void)
 {
   if (con == NULL)
@@ -482,6 +510,7 @@ static void end_locked(void)
   if (st.counters_restarted && st.since_restart_s > 0 && st.since_restart_s < st.window_s)
     st.window_s = st.since_restart_s;
   st.have_delta = true;
+  publish_figures();
 }
 
 /* Width of the label column: the longest label is

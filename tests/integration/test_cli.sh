@@ -387,6 +387,27 @@ for p in parts:
         json.loads(p+"\n]"); n+=1
 sys.exit(0 if n==2 else 1)'
 
+# sysbench.figure: a figure of the run, set at the end of the window, in
+# summary.figures of --results (per_minute: count / window minutes); a bad
+# name is an error of the script
+cat > fig.lua <<'LUA'
+local ffi = require("ffi")
+ffi.cdef[[int usleep(unsigned int);]]
+function event() ffi.C.usleep(1000) end
+function sysbench.hooks.measure_end()
+  sysbench.figure("orders", 90, { per_minute = true, help = "orders a minute" })
+  sysbench.figure("answer", 42)
+  local ok, err = pcall(sysbench.figure, "Bad-Name", 1)
+  print("bad name: " .. tostring(ok) .. " " .. tostring(err))
+end
+LUA
+run_bmk fig.lua --time=1 --events=0 --results=fig.json run
+assert_eq "sysbench.figure: exit 0" 0 "$RC"
+assert_contains "sysbench.figure: a bad name raises an error" "$OUT" "bad name: false"
+assert_eq "sysbench.figure: summary.figures, per minute of the window" "42 90 orders a minute" \
+  "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["summary"]["figures"]; print("%g %g %s" % (f["answer"]["value"], round(f["orders"]["value"] * d["summary"]["time_s"] / 60, 6), f["orders"]["help"]))' fig.json)"
+check "sysbench.figure: the document validates" json_ok fig.json
+
 # report_default keeps sysbench's missing colon after err/s
 cat > rdef.lua <<'LUA'
 local ffi = require("ffi")

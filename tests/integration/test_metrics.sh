@@ -127,6 +127,13 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db threads: exit 0" 0 "$RC"
   [ "$RC" = 0 ] || tail -5 run.out | sed 's/^/    | /'
   check_run "$db threads, 8 VUs" run.out 8
+  # the server's counters over the window, once the run ended: the
+  # server-side block's numbers
+  label="commits (Com_commit):"; [ "$db" = pgsql ] && label="commits (xact_commit):"
+  id=$(run_id_of run.out)
+  assert_eq "$db: bmk_server_commits = the server-side block's commits" \
+    "$(report_value "$(printf '%s' "$label" | sed 's/[()]/\\&/g')" "$(cat run.out)")" \
+    "$(q "last_over_time(bmk_server_commits{run_id=\"$id\"}[10m])")"
   "$BMK" oltp_read_write $D $T cleanup >/dev/null 2>&1
 done
 

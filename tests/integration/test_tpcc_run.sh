@@ -57,13 +57,18 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     # retries on, except text mode on PostgreSQL: 40001 then ignored
     retry=on
     [ $db = pgsql ] && [ $m = text ] && retry=off
-    tpcc --tpcc-mode=$m --threads=8 --time=2 --trx-retry=$retry --audit-min-neworders=0 --rand-seed=11 run
+    tpcc --tpcc-mode=$m --threads=8 --time=2 --trx-retry=$retry --audit-min-neworders=0 --rand-seed=11 \
+      --results="$WORK/fig.json" run
     assert_eq "$db $m: exit 0, no FATAL" "0 0" "$RC $(printf '%s\n' "$OUT" | grep -c '^FATAL')"
     for t in new_order payment order_status delivery stock_level; do
       check "$db $m: $t ran" test "$(calls $t)" -gt 0
     done
     assert_match "$db $m: schema and client NOPM agree" "$OUT" '^NOPM \(schema, sum\(d_next_o_id\)\): [0-9]+; NOPM \(client, committed New-Orders\): [0-9]+; agree'
     assert_contains "$db $m: audit passes" "$OUT" "Audit verdict: PASS"
+    # NOPM and TPM as figures of the run: the numbers the report prints
+    nt=$(printf '%s\n' "$OUT" | sed -nE 's/^NOPM ([0-9]+) from ([0-9]+) (MariaDB|MySQL|PostgreSQL) TPM$/\1 \2/p')
+    assert_eq "$db $m: summary.figures tpcc_nopm, tpcc_tpm = the report's NOPM and TPM" "$nt" \
+      "$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["summary"]["figures"]; print("%.0f %.0f" % (f["tpcc_nopm"]["value"], f["tpcc_tpm"]["value"]))' "$WORK/fig.json")"
     assert_contains "$db $m: disclaimer" "$OUT" "TPROC-C-style workload derived from TPC-C; results are not TPC-C results"
     if [ $m = sp ]; then
       tr=$(report_value "transactions:" "$OUT")

@@ -1,7 +1,7 @@
 /* Unit tests: the Prometheus exposition (metrics/sb_prom.c): bucket
    placement from the HDR histogram, cumulative buckets, counters that
    only grow, the end replacing the interval sums, both formats, label
-   escaping. */
+   escaping, the run's figures as gauges. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "core/sb_figure.h"
 #include "core/sb_histogram.h"
 #include "metrics/sb_prom.h"
 
@@ -122,6 +123,47 @@ static void test_counters_and_end(void **state)
   sb_prom_free(p);
 }
 
+/* The run's figures become gauges at the end, per-minute ones divided by
+   the window's minutes; before the end there are none. Figure names are
+   checked. */
+static void test_figures(void **state)
+{
+  (void) state;
+  sb_figure_reset();
+  assert_int_equal(sb_figure_set("server_commits", "Commits", 0, 1234), 0);
+  assert_int_equal(sb_figure_set("tpcc_nopm", "NOPM", 1, 300), 0);
+  assert_int_equal(sb_figure_set("tpcc_nopm", "NOPM", 1, 600), 0);   /* replaces */
+  assert_int_equal(sb_figure_set("Bad", NULL, 0, 1), -1);
+  assert_int_equal(sb_figure_set("a-b", NULL, 0, 1), -1);
+  assert_int_equal(sb_figure_set("", NULL, 0, 1), -1);
+  sb_figure_t f[SB_FIGURE_MAX];
+  assert_int_equal(sb_figure_list(f, SB_FIGURE_MAX), 2);
+  assert_true(sb_figure_shown(&f[1], 120) == 300);     /* 600 in 2 minutes */
+  assert_true(sb_figure_shown(&f[1], 0) == 0);
+  assert_true(sb_figure_shown(&f[0], 120) == 1234);
+
+  sb_prom_t *p = sb_prom_new("test=\"t\"");
+  size_t len;
+  char *page = sb_prom_render(p, false, &len);
+  assert_null(strstr(page, "bmk_server_commits"));
+  free(page);
+  sb_stat_t st;
+  memset(&st, 0, sizeof(st));
+  st.time_total = 120;
+  sb_hdr_t *run = sb_hdr_new();
+  sb_out_end_t e = { .st = &st, .hist = run };
+  sb_prom_set_end(p, &e);
+  page = sb_prom_render(p, false, &len);
+  assert_true(value_of(page, "bmk_server_commits{test=\"t\"}") == 1234);
+  assert_true(value_of(page, "bmk_tpcc_nopm{test=\"t\"}") == 300);
+  assert_non_null(strstr(page, "# HELP bmk_tpcc_nopm NOPM\n# TYPE bmk_tpcc_nopm gauge\n"));
+  free(page);
+  sb_hdr_free(run);
+  sb_prom_free(p);
+  sb_figure_reset();
+  assert_int_equal(sb_figure_list(f, SB_FIGURE_MAX), 0);
+}
+
 static void test_escape(void **state)
 {
   (void) state;
@@ -138,6 +180,7 @@ int main(void)
     cmocka_unit_test(test_buckets),
     cmocka_unit_test(test_counters_and_end),
     cmocka_unit_test(test_escape),
+    cmocka_unit_test(test_figures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

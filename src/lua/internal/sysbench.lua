@@ -91,6 +91,7 @@ void sb_event_restarted(int thread_id);
 bool sb_engine_sleep(int thread_id, double seconds);
 int sb_metric_id(const char *name);
 void sb_metric_add(int id, uint64_t value);
+int sb_figure_set(const char *name, const char *help, int per_minute, double value);
 bool sb_engine_stopping(void);
 int sb_vu_current(void);
 
@@ -161,6 +162,31 @@ do
               tostring(seconds), 2)
     end
     return sleep(sysbench.tid, seconds)
+  end
+end
+
+-- sysbench.figure(name, value [, opts]) (bmk): publishes one figure of
+-- the run, a single value measured at the end of the measured window
+-- (call it from sysbench.hooks.measure_end): the --metrics-listen gauge
+-- bmk_<name> and summary.figures.<name> in --results. name: [a-z][a-z0-9_]*,
+-- at most 47 bytes; value: a finite number; opts.help: one line saying
+-- what it is (the gauge's HELP); opts.per_minute = true: value is a count
+-- over the measured window, shown per minute of it (tpcc's NOPM: the
+-- New-Orders counted, shown as count / window minutes, the same division
+-- as its report). Setting a name again replaces its value. Raises an
+-- error for a bad name or value, or a 33rd figure.
+function sysbench.figure(name, value, opts)
+  if type(value) ~= "number" or value ~= value or value == math.huge or value == -math.huge then
+    error("sysbench.figure: the value must be a finite number, got " .. tostring(value), 2)
+  end
+  if opts ~= nil and type(opts) ~= "table" then
+    error("sysbench.figure: opts must be a table {help=..., per_minute=...}", 2)
+  end
+  opts = opts or {}
+  if type(name) ~= "string" or
+    C.sb_figure_set(name, tostring(opts.help or ""), opts.per_minute and 1 or 0, value) ~= 0 then
+    error("sysbench.figure: bad name " .. tostring(name) .. " (give [a-z][a-z0-9_]*, at " ..
+            "most 47 bytes) or more than 32 figures", 2)
   end
 end
 
