@@ -5,7 +5,11 @@
 # by curl with the OpenMetrics Accept header Prometheus sends, at 16 VUs
 # (threads) and at 5,000 VUs (event loop, think time 100 ms). Each pair of
 # runs does the same fixed number of events; pairs alternate which goes
-# first; prints every run and the median ratio per size.
+# first; prints every run and the median ratio per size. The ratio is
+# noisy on a shared machine; each run with the endpoint also prints the
+# endpoint's own CPU (its closing "Metrics: ... used X s of CPU" line: the
+# reporter thread's adding and rendering, and the HTTP server's thread) as
+# a share of bmk's CPU, which is not.
 #
 # Usage: bash bench/metrics_overhead.sh [pairs (5)] [events at 16 VUs (300000)] [events at 5000 VUs (200000)]
 # BMK_BENCH_SKIP_5K=1 runs the 16-VU size only.
@@ -37,19 +41,31 @@ run() {  # metrics(0|1) args...
   else
     out=$(./bmk "$@" run 2>&1)
   fi
-  printf '%s\n' "$out" | sed -n 's/^ *client CPU (bmk) per transaction: *\([0-9.]*\) us.*/\1/p'
+  local per trx ep
+  per=$(printf '%s\n' "$out" | sed -n 's/^ *client CPU (bmk) per transaction: *\([0-9.]*\) us.*/\1/p')
+  trx=$(printf '%s\n' "$out" | sed -n 's/^ *transactions: *\([0-9]*\) .*/\1/p')
+  # the endpoint's own CPU (its closing line) as a share of bmk's CPU
+  ep=$(printf '%s\n' "$out" | sed -n 's/^Metrics: .* the endpoint used \([0-9.]*\) s of CPU.*/\1/p')
+  if [ -n "$ep" ]; then
+    echo "$per $(awk -v e="$ep" -v p="$per" -v t="$trx" 'BEGIN{printf "%.3f", e * 100 / (p * t / 1e6)}')"
+  else
+    echo "$per"
+  fi
 }
 
 size() {  # label args...
   local label=$1 ratios=() a b
   shift
   echo "== $label"
+  local share
   for i in $(seq 1 "$pairs"); do
     if [ $((i % 2)) = 1 ]; then a=$(run 0 "$@"); b=$(run 1 "$@")
     else b=$(run 1 "$@"); a=$(run 0 "$@"); fi
+    read -r b share <<< "$b"
     r=$(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.4f", b / a}')
     ratios+=("$r")
-    printf '  pair %d: without %s us, with %s us per transaction: ratio %s\n' "$i" "$a" "$b" "$r"
+    printf '  pair %d: without %s us, with %s us per transaction: ratio %s; the endpoint itself: %s%% of bmk CPU\n' \
+      "$i" "$a" "$b" "$r" "$share"
   done
   printf '%s\n' "${ratios[@]}" | sort -n | awk '{v[NR]=$1} END{printf "  median ratio (with / without): %.4f (%+.2f%%)\n", v[int((NR+1)/2)], (v[int((NR+1)/2)] - 1) * 100}'
 }

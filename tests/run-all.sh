@@ -135,6 +135,8 @@ QUIET="test_results.sh"
 # (ThreadSanitizer slows a run 5-15 times, so it runs these only; every
 # file runs in the other two passes).
 TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh"
+# test_metrics.sh's event-mode case runs 2,000 VUs in the normal pass and
+# 300 under the sanitizers (each VU's work costs them 2-15 times as much).
 # The ASan pass leaves to the normal pass what does not run its binary.
 ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and checked in the normal pass
 test_layers.sh: reads the source tree only (no binary), done in the normal pass"
@@ -152,7 +154,7 @@ run_pass() {  # run_pass main|asan|tsan LOG FILES...: one integration pass, outp
     # report files as in the ASan pass; halt_on_error=0: the run goes on
     # and every report is found
     mkdir -p "$SANLOG/$(basename "$log").d"
-    ( export BMK_SANDBOX_DIR=$SB_TSAN $(ports tsan) \
+    ( export BMK_SANDBOX_DIR=$SB_TSAN $(ports tsan) BMK_METRICS_VUS=300 \
         BMK_SANITIZER_LOGS="$SANLOG/$(basename "$log").d" \
         TSAN_OPTIONS="halt_on_error=0:suppressions=$TOP/tests/tsan.supp:log_path=$SANLOG/$(basename "$log").d/tsan"
       bash tests/integration/run.sh "$TOP/build-tsan/bmk" "$@" > "$log" 2>&1 )
@@ -161,7 +163,7 @@ run_pass() {  # run_pass main|asan|tsan LOG FILES...: one integration pass, outp
     # failure of the test file that was running (run.sh), even where no
     # check looked at that bmk's exit code
     mkdir -p "$SANLOG/$(basename "$log").d"
-    ( export BMK_SANDBOX_DIR=$SB_ASAN $(ports asan) BMK_TEST_EXCLUDE="$ASAN_EXCLUDE" \
+    ( export BMK_SANDBOX_DIR=$SB_ASAN $(ports asan) BMK_TEST_EXCLUDE="$ASAN_EXCLUDE" BMK_METRICS_VUS=300 \
         BMK_SANITIZER_LOGS="$SANLOG/$(basename "$log").d" \
         ASAN_OPTIONS="$ASAN_ENV:log_path=$SANLOG/$(basename "$log").d/asan" \
         UBSAN_OPTIONS="print_stacktrace=1:log_path=$SANLOG/$(basename "$log").d/ubsan"

@@ -189,7 +189,20 @@ static struct {
   bool ended;
   double linger_s;
   char *spec;
+  /* what the endpoint costs bmk (CPU time, ns): adding and rendering in
+     the reporter thread, and the HTTP server's thread as a whole (its
+     thread clock, read at each scrape) */
+  uint64_t render_cpu_ns, http_cpu_ns;
 } m = { .mtx = PTHREAD_MUTEX_INITIALIZER };
+
+/* The calling thread's CPU time so far, ns. */
+static uint64_t thread_cpu_ns(void)
+{
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    return 0;
+  return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+}
 
 /* Renders both pages from m.prom (the caller holds the lock). */
 static void render_locked(void)
@@ -220,6 +233,7 @@ static char *serve_page(bool openmetrics, size_t *len, const char **type)
   {
     memcpy(copy, src, n + 1);
     *len = n;
+    m.http_cpu_ns = thread_cpu_ns();
     m.scrapes++;
     if (m.ended)
       m.scrapes_after_end++;
@@ -233,9 +247,11 @@ static char *serve_page(bool openmetrics, size_t *len, const char **type)
 static int out_interval(void *ctx, const sb_out_interval_t *iv)
 {
   (void) ctx;
+  uint64_t t0 = thread_cpu_ns();
   pthread_mutex_lock(&m.mtx);
   sb_prom_add_interval(m.prom, iv);
   render_locked();
+  m.render_cpu_ns += thread_cpu_ns() - t0;
   pthread_mutex_unlock(&m.mtx);
   return 0;
 }
@@ -243,9 +259,11 @@ static int out_interval(void *ctx, const sb_out_interval_t *iv)
 static int out_end(void *ctx, const sb_out_end_t *e)
 {
   (void) ctx;
+  uint64_t t0 = thread_cpu_ns();
   pthread_mutex_lock(&m.mtx);
   sb_prom_set_end(m.prom, e);
   render_locked();
+  m.render_cpu_ns += thread_cpu_ns() - t0;
   m.ended = true;
   pthread_mutex_unlock(&m.mtx);
   return 0;
@@ -277,6 +295,10 @@ static void out_close(void *ctx)
   sb_metrics_http_stop(m.server);
   m.server = NULL;
   pthread_mutex_lock(&m.mtx);
+  log_text(LOG_NOTICE, "Metrics: %lu scrape(s) served; the endpoint used %.3f s of CPU "
+           "(rendering %.3f s, HTTP server %.3f s)", m.scrapes,
+           (double) (m.render_cpu_ns + m.http_cpu_ns) / 1e9, (double) m.render_cpu_ns / 1e9,
+           (double) m.http_cpu_ns / 1e9);
   sb_prom_free(m.prom);
   m.prom = NULL;
   free(m.page_text);
@@ -315,6 +337,7 @@ int sb_metrics_output(const char *test, unsigned vus, double rate, sb_output_t *
   render_locked();
   m.spec = strdup(spec);
   m.scrapes = m.scrapes_after_end = 0;
+  m.render_cpu_ns = m.http_cpu_ns = 0;
   m.ended = false;
   m.server = sb_metrics_http_start(fd, serve_page);
   if (m.server == NULL)

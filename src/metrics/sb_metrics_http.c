@@ -65,7 +65,12 @@ static MHD_Result_t handle(void *cls, struct MHD_Connection *c, const char *url,
 
 void *sb_metrics_http_start(int fd, page_fn page)
 {
-  struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL,
+  /* MHD_USE_AUTO: epoll on Linux, not select(). A run of thousands of
+     VUs holds a connection each, so a scraper's socket gets a descriptor
+     above FD_SETSIZE (1024), which select() cannot watch: libmicrohttpd
+     then closes it at once and every scrape fails. */
+  struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO,
+                                          0, NULL, NULL,
                                           handle, (void *) page,
                                           MHD_OPTION_LISTEN_SOCKET, fd,
                                           MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) 30,

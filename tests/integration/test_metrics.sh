@@ -3,10 +3,12 @@
 # prometheus package, started here on a loopback port, scrape interval
 # 1 s), and the engine's output interface (core/sb_output.h):
 #   - an oltp_read_write run on each database, threads, and one in event
-#     mode with BMK_METRICS_VUS VUs (default 300): Prometheus's last
+#     mode with BMK_METRICS_VUS VUs (default 2,000; each holds a connection,
+#     so the scraper's socket gets a descriptor above 1024): Prometheus's last
 #     sample of bmk_transactions_total is the final report's transaction
 #     count, histogram_quantile(0.95) lies in the bucket that holds the
-#     report's p95, bmk_vus is --threads;
+#     report's p95, bmk_vus is --threads; bmk_server_commits is the
+#     server-side block's commits;
 #   - two processes with different --tag at once: the sum over both is
 #     the sum of their reports;
 #   - bad input (a port in use, an address of no local interface, a
@@ -138,7 +140,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
 done
 
 # event mode, many VUs (think time 100 ms)
-VUS=${BMK_METRICS_VUS:-300}
+VUS=${BMK_METRICS_VUS:-2000}
 db=${BMK_TEST_DBS:-mysql}; db=${db%% *}
 if [ "$db" = mysql ]; then D=$MYSQL_OPTS; else D=$PGSQL_OPTS; fi
 "$BMK" oltp_point_select $D --tables=1 --table-size=1000 prepare >/dev/null 2>&1
