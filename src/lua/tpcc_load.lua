@@ -274,6 +274,13 @@ local function decide(con, c)
   end
   local diffs = meta_diffs(meta, c)
   if meta.state == "complete" then
+    -- complete by tpcc_meta, but a table of it may have been dropped since
+    local want = #common.TABLES * c.tables
+    if #diffs == 0 and present < want then
+      common.fail("the tpcc schema is marked prepared but %d of its %d tables are missing " ..
+                    "(dropped by hand or by another tool): run prepare --force to load it again",
+                  want - present, want)
+    end
     if #diffs == 0 then
       print(string.format("The tpcc schema is already prepared (%d x %d warehouses); nothing to do.",
                           c.tables, c.scale))

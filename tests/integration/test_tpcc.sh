@@ -152,6 +152,14 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   run_bmk tpcc $O --scale=2 --force-null=0 prepare
   assert_eq "$db: same options: nothing to do, exit 0" 0 "$RC"
   assert_contains "$db: same options: message" "$OUT" "already prepared"
+  # a table of a schema marked complete went missing: refused, not
+  # "nothing to do" (moved away and back: no reload)
+  q $db "ALTER TABLE history1 RENAME TO moved_away" >/dev/null
+  run_bmk tpcc $O --scale=2 --force-null=0 prepare
+  q $db "ALTER TABLE moved_away RENAME TO history1" >/dev/null
+  assert_eq "$db: a missing table: exit 1" 1 "$RC"
+  assert_contains "$db: a missing table: message" "$OUT" \
+    "the tpcc schema is marked prepared but 1 of its 9 tables are missing"
   run_bmk tpcc $O --scale=3 --force-null=0 prepare
   assert_eq "$db: other options: exit 1" 1 "$RC"
   assert_contains "$db: other options: message" "$OUT" "prepared with other options: scale=2 (now 3)"
