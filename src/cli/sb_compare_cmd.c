@@ -19,7 +19,7 @@
 
 static const char USAGE[] =
   "Usage:\n"
-  "  bmk compare [--results-db=FILE] [--fail-if=METRIC<-N%|METRIC>+N%]... [--ignore-noise] A B\n"
+  "  bmk compare [--results-db=FILE|URL] [--fail-if=METRIC<-N%|METRIC>+N%]... [--ignore-noise] A B\n"
   "A and B: a run id, ids separated by commas (repetitions), tag:KEY=VALUE (the runs\n"
   "with that tag) or a result file (FILE.json). METRIC: tps, p50, p95, p99.\n"
   "Exit code 3 when a --fail-if is violated. See docs/results-db.md.\n";

@@ -19,8 +19,8 @@ static const char USAGE[] =
   "  bmk runs export ID            (the run's --results JSON on stdout)\n"
   "  bmk runs import FILE.json...  (result files of earlier runs)\n"
   "  bmk runs delete ID\n"
-  "Every form takes --results-db=FILE (default $BMK_RESULTS_DB, else\n"
-  "$XDG_DATA_HOME/bmk/results.db). See docs/results-db.md.\n";
+  "Every form takes --results-db=FILE or postgresql://USER@HOST[:PORT]/DB (default\n"
+  "$BMK_RESULTS_DB, else $XDG_DATA_HOME/bmk/results.db). See docs/results-db.md.\n";
 
 typedef struct {
   const char *db;

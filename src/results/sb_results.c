@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "results/sb_hdrlog.h"
+#include "core/sb_redact.h"
 #include "core/sb_logger.h"
 #include "core/sb_figure.h"
 #include "core/sb_metric.h"
@@ -62,7 +63,11 @@ void sb_results_set_cmdline(int argc, char **argv)
       json_array_append_new(cmdline, json_string(buf));
     }
     else
-      json_array_append_new(cmdline, json_string(a));
+    {
+      /* nor one in a URL (--results-db=postgresql://user:PASSWORD@...) */
+      char buf[4096];
+      json_array_append_new(cmdline, json_string(sb_redact(a, buf, sizeof(buf))));
+    }
   }
 }
 
@@ -354,7 +359,10 @@ static json_t *manifest_json(void)
     else if (strstr(o->name, "password"))
       json_object_set_new(opts, o->name, json_string(*o->value ? "***" : ""));
     else
-      json_object_set_new(opts, o->name, json_string(o->value));
+    {
+      char buf[4096];
+      json_object_set_new(opts, o->name, json_string(sb_redact(o->value, buf, sizeof(buf))));
+    }
   }
   json_object_set_new(m, "options", opts);
 

@@ -1,37 +1,22 @@
-/* The results database on SQLite; see store/sb_store.h and
-   docs/results-db.md. */
-#include <errno.h>
+/* The results database: the logic and SQL both backends share (SQLite in
+   sb_store_sqlite.c, PostgreSQL in sb_store_pgsql.c); see store/sb_store.h
+   and docs/results-db.md. */
+#include "config.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include <sqlite3.h>
-
+#include "core/sb_redact.h"
 #include "results/sb_rdoc.h"
 #include "store/sb_store.h"
+#include "store/sb_store_backend.h"
 
 struct sb_store {
-  sqlite3 *db;
-  char *path;
-};
-
-/* Schema steps: STEPS[v] takes a database from version v to v + 1. */
-static const char *const STEPS[SB_STORE_SCHEMA_VERSION] = {
-  "CREATE TABLE runs ("
-  "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
-  "  started TEXT NOT NULL,"          /* manifest.start_time, UTC ISO 8601 */
-  "  test TEXT NOT NULL,"
-  "  threads INTEGER, time_s REAL, events INTEGER,"
-  "  tps REAL, qps REAL, p50_ms REAL, p95_ms REAL, p99_ms REAL,"
-  "  errors INTEGER, completed INTEGER, exit_code INTEGER,"
-  "  host TEXT, bmk_version TEXT, series_id TEXT,"
-  "  document TEXT NOT NULL);"        /* the --results JSON, whole */
-  "CREATE INDEX runs_test_started ON runs(test, started);"
-  "CREATE TABLE run_tags ("
-  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-  "  key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (run_id, key));"
+  const sb_store_ops_t *ops;
+  void *h;
+  char shown[1024];  /* the file or URL, its password masked */
 };
 
 const char *sb_store_path(const char *option, char *buf, size_t len)
@@ -49,71 +34,76 @@ const char *sb_store_path(const char *option, char *buf, size_t len)
   return buf;
 }
 
-static void set_err(char *err, size_t errlen, const sb_store_t *s, const char *what)
+bool sb_store_is_url(const char *path)
 {
-  snprintf(err, errlen, "results database '%s': %s: %s", s->path, what,
-           s->db ? sqlite3_errmsg(s->db) : "out of memory");
+  return strncmp(path, "postgresql://", 13) == 0 || strncmp(path, "postgres://", 11) == 0;
 }
 
-/* mkdir -p of the file's directory */
-static void make_dirs(const char *path)
+const char *sb_store_name(const sb_store_t *s)
 {
-  char *d = strdup(path);
-  if (d == NULL)
-    return;
-  for (char *p = d + 1; *p; p++)
-    if (*p == '/')
-    {
-      *p = '\0';
-      mkdir(d, 0755);
-      *p = '/';
-    }
-  free(d);
+  return s->shown;
 }
 
-static int exec(sb_store_t *s, const char *sql, char *err, size_t errlen, const char *what)
+/* `tmpl` with its parameter marks ?N written the backend's way. */
+static const char *sql_of(const sb_store_t *s, const char *tmpl, char *out, size_t len)
 {
-  if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-  {
-    set_err(err, errlen, s, what);
+  snprintf(out, len, "%s", tmpl);
+  for (char *p = out; *p; p++)
+    if (*p == '?')
+      *p = s->ops->ph;
+  return out;
+}
+
+static void first_col(const char *const *v, void *arg)
+{
+  snprintf(arg, 32, "%s", v[0] ? v[0] : "");
+}
+
+/* The schema's version, or -1 when it cannot be read. */
+static int schema_version(sb_store_t *s, char *err, size_t errlen)
+{
+  char v[32] = "";
+  if (s->ops->query(s->h, "SELECT version FROM schema_version", NULL, 0, first_col, v, err,
+                    errlen) < 0)
     return -1;
-  }
-  return 0;
+  return *v ? atoi(v) : 0;
 }
 
-/* Brings the schema to SB_STORE_SCHEMA_VERSION, one step per transaction. */
+/* Brings the schema to SB_STORE_SCHEMA_VERSION, one step per transaction;
+   a database already there is only read (no lock, no CREATE right needed). */
 static int migrate(sb_store_t *s, char *err, size_t errlen)
 {
-  if (exec(s, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
-           err, errlen, "creating the schema") != 0)
-    return -1;
+  const sb_store_ops_t *o = s->ops;
+  char ignored[512];
+  if (schema_version(s, ignored, sizeof(ignored)) == SB_STORE_SCHEMA_VERSION)
+    return 0;
   for (;;)
   {
-    if (exec(s, "BEGIN IMMEDIATE", err, errlen, "locking for the schema") != 0)
+    if (o->begin(s->h, true, err, errlen) != 0)
       return -1;
-    sqlite3_stmt *st = NULL;
-    int v = 0;
-    if (sqlite3_prepare_v2(s->db, "SELECT version FROM schema_version", -1, &st, NULL) ==
-        SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-      v = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
+    int v;
+    if (o->exec(s->h, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
+                err, errlen) != 0 || (v = schema_version(s, err, errlen)) < 0)
+    {
+      o->end(s->h, false, NULL, 0);
+      return -1;
+    }
     if (v > SB_STORE_SCHEMA_VERSION)
     {
-      exec(s, "ROLLBACK", err, errlen, "");
+      o->end(s->h, false, NULL, 0);
       snprintf(err, errlen, "results database '%s' has schema version %d, newer than this "
-               "bmk's %d: use a newer bmk", s->path, v, SB_STORE_SCHEMA_VERSION);
+               "bmk's %d: use a newer bmk", s->shown, v, SB_STORE_SCHEMA_VERSION);
       return -1;
     }
     if (v == SB_STORE_SCHEMA_VERSION)
-      return exec(s, "COMMIT", err, errlen, "reading the schema");
-    char upd[96];
-    snprintf(upd, sizeof(upd), "%s INTO schema_version VALUES (%d)", "INSERT", v + 1);
-    if (exec(s, STEPS[v], err, errlen, "migrating the schema") != 0 ||
-        exec(s, v == 0 ? upd : "UPDATE schema_version SET version = version + 1", err,
-             errlen, "migrating the schema") != 0 ||
-        exec(s, "COMMIT", err, errlen, "migrating the schema") != 0)
+      return o->end(s->h, true, err, errlen);
+    if (o->exec(s->h, o->steps[v], err, errlen) != 0 ||
+        o->exec(s->h, v == 0 ? "INSERT INTO schema_version VALUES (1)"
+                             : "UPDATE schema_version SET version = version + 1",
+                err, errlen) != 0 ||
+        o->end(s->h, true, err, errlen) != 0)
     {
-      sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+      o->end(s->h, false, NULL, 0);
       return -1;
     }
   }
@@ -122,24 +112,25 @@ static int migrate(sb_store_t *s, char *err, size_t errlen)
 sb_store_t *sb_store_open(const char *path, char *err, size_t errlen)
 {
   sb_store_t *s = calloc(1, sizeof(*s));
-  if (s == NULL || (s->path = strdup(path)) == NULL)
+  if (s == NULL)
   {
-    free(s);
     snprintf(err, errlen, "out of memory");
     return NULL;
   }
-  make_dirs(path);
-  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+  sb_redact(path, s->shown, sizeof(s->shown));
+  s->ops = &sb_store_sqlite_ops;
+  if (sb_store_is_url(path))
   {
-    set_err(err, errlen, s, "cannot open it");
-    sb_store_close(s);
+#ifdef USE_PGSQL
+    s->ops = &sb_store_pgsql_ops;
+#else
+    snprintf(err, errlen, "results database '%s': this bmk was built without PostgreSQL "
+             "(configure --without-pgsql): use a SQLite file or another build", s->shown);
+    free(s);
     return NULL;
+#endif
   }
-  sqlite3_busy_timeout(s->db, 30000);
-  /* WAL: readers never block the writer; the busy timeout serialises
-     writers that meet */
-  if (exec(s, "PRAGMA journal_mode=WAL", err, errlen, "cannot use it") != 0 ||
-      exec(s, "PRAGMA foreign_keys=ON", err, errlen, "cannot use it") != 0 ||
+  if ((s->h = s->ops->open(path, s->shown, err, errlen)) == NULL ||
       migrate(s, err, errlen) != 0)
   {
     sb_store_close(s);
@@ -152,87 +143,77 @@ void sb_store_close(sb_store_t *s)
 {
   if (s == NULL)
     return;
-  sqlite3_close(s->db);
-  free(s->path);
+  if (s->h)
+    s->ops->close(s->h);
   free(s);
 }
 
-static void bind_num(sqlite3_stmt *st, int i, double v)
+/* A number as a parameter: NULL for NAN; integers without a fraction. */
+static const char *num(double v, char *buf)
 {
   if (isnan(v))
-    sqlite3_bind_null(st, i);
+    return NULL;
+  if (v == floor(v) && fabs(v) < 9e15)
+    snprintf(buf, 32, "%lld", (long long) v);
   else
-    sqlite3_bind_double(st, i, v);
-}
-
-static void bind_str(sqlite3_stmt *st, int i, const char *v)
-{
-  if (v)
-    sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-  else
-    sqlite3_bind_null(st, i);
+    snprintf(buf, 32, "%.17g", v);
+  return buf;
 }
 
 /* The run's row; its id in *id. */
-static int insert_run(sb_store_t *s, const json_t *doc, const char *text, int64_t *id)
+static int insert_run(sb_store_t *s, const json_t *doc, const char *text, int64_t *id,
+                      char *err, size_t errlen)
 {
-  static const char sql[] =
+  static const char tmpl[] =
     "INSERT INTO runs (started, test, threads, time_s, events, tps, qps, p50_ms, p95_ms,"
     " p99_ms, errors, completed, exit_code, host, bmk_version, series_id, document)"
-    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-  sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return -1;
+    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17) RETURNING id";
+  char b[11][32], sql[512], idtext[32] = "";
   const char *started = sb_json_str(doc, "manifest", "start_time", NULL);
   const char *test = sb_json_str(doc, "manifest", "test", NULL);
-  bind_str(st, 1, started ? started : "");
-  bind_str(st, 2, test ? test : "");
-  bind_num(st, 3, sb_json_num(doc, "summary", "threads", NULL));
-  bind_num(st, 4, sb_json_num(doc, "summary", "time_s", NULL));
-  bind_num(st, 5, sb_json_num(doc, "summary", "events", NULL));
-  bind_num(st, 6, sb_json_num(doc, "summary", "tps", NULL));
-  bind_num(st, 7, sb_json_num(doc, "summary", "qps", NULL));
-  bind_num(st, 8, sb_rdoc_percentile_ms(doc, 50));
-  bind_num(st, 9, sb_rdoc_percentile_ms(doc, 95));
-  bind_num(st, 10, sb_rdoc_percentile_ms(doc, 99));
-  bind_num(st, 11, sb_json_num(doc, "summary", "errors", NULL));
   const json_t *c = sb_json_at(doc, "summary", "completed", NULL);
-  sqlite3_bind_int(st, 12, c == NULL || json_is_true(c));
-  bind_num(st, 13, sb_json_num(doc, "summary", "exit_code", NULL));
-  bind_str(st, 14, sb_json_str(doc, "manifest", "host", NULL));
-  bind_str(st, 15, sb_json_str(doc, "manifest", "bmk_version", NULL));
-  bind_str(st, 16, sb_json_str(doc, "manifest", "series_id", NULL));
-  bind_str(st, 17, text);
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-  sqlite3_finalize(st);
-  *id = sqlite3_last_insert_rowid(s->db);
-  return rc;
+  const char *p[17] = {
+    started ? started : "", test ? test : "",
+    num(sb_json_num(doc, "summary", "threads", NULL), b[0]),
+    num(sb_json_num(doc, "summary", "time_s", NULL), b[1]),
+    num(sb_json_num(doc, "summary", "events", NULL), b[2]),
+    num(sb_json_num(doc, "summary", "tps", NULL), b[3]),
+    num(sb_json_num(doc, "summary", "qps", NULL), b[4]),
+    num(sb_rdoc_percentile_ms(doc, 50), b[5]),
+    num(sb_rdoc_percentile_ms(doc, 95), b[6]),
+    num(sb_rdoc_percentile_ms(doc, 99), b[7]),
+    num(sb_json_num(doc, "summary", "errors", NULL), b[8]),
+    c == NULL || json_is_true(c) ? "1" : "0",
+    num(sb_json_num(doc, "summary", "exit_code", NULL), b[9]),
+    sb_json_str(doc, "manifest", "host", NULL),
+    sb_json_str(doc, "manifest", "bmk_version", NULL),
+    sb_json_str(doc, "manifest", "series_id", NULL),
+    text,
+  };
+  if (s->ops->query(s->h, sql_of(s, tmpl, sql, sizeof(sql)), p, 17, first_col, idtext, err,
+                    errlen) != 1)
+    return -1;
+  *id = strtoll(idtext, NULL, 10);
+  return 0;
 }
 
-static int insert_tags(sb_store_t *s, const json_t *doc, int64_t id)
+static int insert_tags(sb_store_t *s, const json_t *doc, int64_t id, char *err, size_t errlen)
 {
   const json_t *tags = sb_json_at(doc, "manifest", "tags", NULL);
   if (!json_is_object(tags))
     return 0;
-  sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(s->db, "INSERT INTO run_tags VALUES (?,?,?)", -1, &st, NULL) != SQLITE_OK)
-    return -1;
+  char sql[96], idtext[32];
+  sql_of(s, "INSERT INTO run_tags (run_id, key, value) VALUES (?1,?2,?3)", sql, sizeof(sql));
+  snprintf(idtext, sizeof(idtext), "%lld", (long long) id);
   const char *k;
   json_t *v;
-  int rc = 0;
   json_object_foreach((json_t *) tags, k, v)
   {
-    if (!json_is_string(v))
-      continue;
-    sqlite3_reset(st);
-    sqlite3_bind_int64(st, 1, id);
-    bind_str(st, 2, k);
-    bind_str(st, 3, json_string_value(v));
-    if (sqlite3_step(st) != SQLITE_DONE)
-      rc = -1;
+    const char *p[3] = { idtext, k, json_string_value(v) };
+    if (json_is_string(v) && s->ops->query(s->h, sql, p, 3, NULL, NULL, err, errlen) < 0)
+      return -1;
   }
-  sqlite3_finalize(st);
-  return rc;
+  return 0;
 }
 
 int64_t sb_store_save(sb_store_t *s, const json_t *doc, char *err, size_t errlen)
@@ -244,174 +225,190 @@ int64_t sb_store_save(sb_store_t *s, const json_t *doc, char *err, size_t errlen
     return -1;
   }
   int64_t id = -1;
-  if (exec(s, "BEGIN IMMEDIATE", err, errlen, "cannot lock it for writing") != 0)
+  if (s->ops->begin(s->h, false, err, errlen) != 0)
   {
     free(text);
     return -1;
   }
-  if (insert_run(s, doc, text, &id) != 0 || insert_tags(s, doc, id) != 0)
+  if (insert_run(s, doc, text, &id, err, errlen) != 0 ||
+      insert_tags(s, doc, id, err, errlen) != 0)
   {
-    set_err(err, errlen, s, "cannot store the run");
-    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    s->ops->end(s->h, false, NULL, 0);
     free(text);
     return -1;
   }
   free(text);
-  if (exec(s, "COMMIT", err, errlen, "cannot store the run") != 0)
-  {
-    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    return -1;
-  }
-  return id;
+  return s->ops->end(s->h, true, err, errlen) == 0 ? id : -1;
 }
 
-/* The WHERE clause of a filter, its parameters bound from 1. */
-static sqlite3_stmt *select_runs(sb_store_t *s, const sb_store_filter_t *f, const char *cols)
+/* A SELECT of `cols` over the runs matching `f` into `sql`, its
+   parameters into p (up to 2 + 2 * ntags; the tags' keys copied into
+   keys); the number of parameters. */
+static unsigned select_runs(const sb_store_t *s, const sb_store_filter_t *f, const char *cols,
+                            char *sql, size_t len, const char **p, char *keys)
 {
   char where[1536] = "";
   size_t n = 0;
+  unsigned np = 0;
+  char ph = s->ops->ph;
   if (f && f->test)
-    n += (size_t) snprintf(where + n, sizeof(where) - n, " AND r.test = ?");
+  {
+    p[np++] = f->test;
+    n += (size_t) snprintf(where + n, sizeof(where) - n, " AND r.test = %c%u", ph, np);
+  }
   if (f && f->since)
-    n += (size_t) snprintf(where + n, sizeof(where) - n, " AND r.started >= ?");
-  for (unsigned i = 0; f && i < f->ntags && n < sizeof(where) - 128; i++)
-    n += (size_t) snprintf(where + n, sizeof(where) - n, " AND EXISTS (SELECT 1 FROM run_tags t "
-                           "WHERE t.run_id = r.id AND t.key = ? AND t.value = ?)");
-  char sql[2560];
-  if (f && f->last)
-    /* the newest N that match, listed oldest first */
-    snprintf(sql, sizeof(sql), "SELECT %s FROM runs r WHERE r.id IN (SELECT r.id FROM runs r "
-             "WHERE 1%s ORDER BY r.id DESC LIMIT %u) ORDER BY r.id", cols, where, f->last);
-  else
-    snprintf(sql, sizeof(sql), "SELECT %s FROM runs r WHERE 1%s ORDER BY r.id", cols, where);
-  sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return NULL;
-  int k = 1;
-  if (f && f->test)
-    sqlite3_bind_text(st, k++, f->test, -1, SQLITE_TRANSIENT);
-  if (f && f->since)
-    sqlite3_bind_text(st, k++, f->since, -1, SQLITE_TRANSIENT);
-  for (unsigned i = 0; f && i < f->ntags; i++)
+  {
+    p[np++] = f->since;
+    n += (size_t) snprintf(where + n, sizeof(where) - n, " AND r.started >= %c%u", ph, np);
+  }
+  for (unsigned i = 0; f && i < f->ntags && n < sizeof(where) - 160; i++)
   {
     const char *eq = strchr(f->tags[i], '=');
     size_t kl = eq ? (size_t) (eq - f->tags[i]) : strlen(f->tags[i]);
-    sqlite3_bind_text(st, k++, f->tags[i], (int) kl, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, k++, eq ? eq + 1 : "", -1, SQLITE_TRANSIENT);
+    memcpy(keys, f->tags[i], kl);
+    keys[kl] = '\0';
+    p[np++] = keys;
+    p[np++] = eq ? eq + 1 : "";
+    keys += kl + 1;
+    n += (size_t) snprintf(where + n, sizeof(where) - n, " AND EXISTS (SELECT 1 FROM run_tags t "
+                           "WHERE t.run_id = r.id AND t.key = %c%u AND t.value = %c%u)",
+                           ph, np - 1, ph, np);
   }
-  return st;
+  if (f && f->last)
+    /* the newest N that match, listed oldest first */
+    snprintf(sql, len, "SELECT %s FROM runs r WHERE r.id IN (SELECT r.id FROM runs r "
+             "WHERE 1=1%s ORDER BY r.id DESC LIMIT %u) ORDER BY r.id", cols, where, f->last);
+  else
+    snprintf(sql, len, "SELECT %s FROM runs r WHERE 1=1%s ORDER BY r.id", cols, where);
+  return np;
 }
 
-static double col_num(sqlite3_stmt *st, int i)
+/* Runs the SELECT of a filter, `fn` per row. */
+static int64_t query_runs(sb_store_t *s, const sb_store_filter_t *f, const char *cols,
+                          sb_store_row_fn fn, void *arg, char *err, size_t errlen)
 {
-  return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+  size_t nt = f ? f->ntags : 0, klen = 1;
+  for (size_t i = 0; i < nt; i++)
+    klen += strlen(f->tags[i]) + 1;
+  const char **p = malloc((2 + 2 * nt) * sizeof(*p));
+  char *keys = malloc(klen), sql[4096];
+  if (p == NULL || keys == NULL)
+  {
+    free(p);
+    free(keys);
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  unsigned np = select_runs(s, f, cols, sql, sizeof(sql), p, keys);
+  int64_t n = s->ops->query(s->h, sql, p, np, fn, arg, err, errlen);
+  free(p);
+  free(keys);
+  return n;
+}
+
+static double col_num(const char *v)
+{
+  return v ? strtod(v, NULL) : NAN;
+}
+
+typedef struct {
+  void (*fn)(const sb_store_row_t *row, void *arg);
+  void *arg;
+} list_cb_t;
+
+static void list_row(const char *const *v, void *arg)
+{
+  list_cb_t *cb = arg;
+  sb_store_row_t row = {
+    .id = strtoll(v[0], NULL, 10), .started = v[1], .test = v[2],
+    .threads = v[3] ? (unsigned) strtoul(v[3], NULL, 10) : 0,
+    .tps = col_num(v[4]), .p95_ms = col_num(v[5]), .p99_ms = col_num(v[6]),
+    .completed = v[7] && atoi(v[7]) != 0, .tags = v[8],
+  };
+  cb->fn(&row, cb->arg);
 }
 
 int sb_store_list(sb_store_t *s, const sb_store_filter_t *f,
                   void (*fn)(const sb_store_row_t *row, void *arg), void *arg,
                   char *err, size_t errlen)
 {
-  sqlite3_stmt *st = select_runs(s, f, "r.id, r.started, r.test, r.threads, r.tps, r.p95_ms, "
-                                 "r.p99_ms, r.completed, (SELECT group_concat(key || '=' || "
-                                 "value, ',') FROM (SELECT key, value FROM run_tags t WHERE "
-                                 "t.run_id = r.id ORDER BY key))");
-  if (st == NULL)
+  char cols[512];
+  snprintf(cols, sizeof(cols), "r.id, r.started, r.test, r.threads, r.tps, r.p95_ms, "
+           "r.p99_ms, r.completed, %s", s->ops->tags_agg);
+  list_cb_t cb = { fn, arg };
+  return (int) query_runs(s, f, cols, list_row, &cb, err, errlen);
+}
+
+typedef struct {
+  int64_t *ids;
+  unsigned n, cap;
+  bool oom;
+} ids_t;
+
+static void id_row(const char *const *v, void *arg)
+{
+  ids_t *a = arg;
+  if (a->n == a->cap)
   {
-    set_err(err, errlen, s, "cannot list the runs");
-    return -1;
+    unsigned cap = a->cap ? a->cap * 2 : 16;
+    int64_t *t = realloc(a->ids, cap * sizeof(*t));
+    if (t == NULL)
+    {
+      a->oom = true;
+      return;
+    }
+    a->ids = t;
+    a->cap = cap;
   }
-  int n = 0, rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-  {
-    sb_store_row_t row = {
-      .id = sqlite3_column_int64(st, 0),
-      .started = (const char *) sqlite3_column_text(st, 1),
-      .test = (const char *) sqlite3_column_text(st, 2),
-      .threads = (unsigned) sqlite3_column_int(st, 3),
-      .tps = col_num(st, 4), .p95_ms = col_num(st, 5), .p99_ms = col_num(st, 6),
-      .completed = sqlite3_column_int(st, 7) != 0,
-      .tags = (const char *) sqlite3_column_text(st, 8),
-    };
-    fn(&row, arg);
-    n++;
-  }
-  if (rc != SQLITE_DONE)
-  {
-    set_err(err, errlen, s, "cannot list the runs");
-    n = -1;
-  }
-  sqlite3_finalize(st);
-  return n;
+  a->ids[a->n++] = strtoll(v[0], NULL, 10);
 }
 
 int64_t *sb_store_ids(sb_store_t *s, const sb_store_filter_t *f, unsigned *n,
                       char *err, size_t errlen)
 {
-  *n = 0;
-  sqlite3_stmt *st = select_runs(s, f, "r.id");
-  if (st == NULL)
+  ids_t a = { 0 };
+  if (query_runs(s, f, "r.id", id_row, &a, err, errlen) < 0 || a.oom)
   {
-    set_err(err, errlen, s, "cannot select the runs");
-    return NULL;
+    if (a.oom)
+      snprintf(err, errlen, "out of memory");
+    free(a.ids);
+    a.ids = NULL;
+    a.n = 0;
   }
-  int64_t *ids = NULL;
-  unsigned cap = 0;
-  while (sqlite3_step(st) == SQLITE_ROW)
-  {
-    if (*n == cap)
-    {
-      cap = cap ? cap * 2 : 16;
-      int64_t *t = realloc(ids, cap * sizeof(*ids));
-      if (t == NULL)
-        break;
-      ids = t;
-    }
-    ids[(*n)++] = sqlite3_column_int64(st, 0);
-  }
-  sqlite3_finalize(st);
-  return ids;
+  *n = a.n;
+  return a.ids;
+}
+
+static void doc_row(const char *const *v, void *arg)
+{
+  *(char **) arg = v[0] ? strdup(v[0]) : NULL;
 }
 
 json_t *sb_store_get(sb_store_t *s, int64_t id, bool *found, char *err, size_t errlen)
 {
-  *found = false;
-  sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(s->db, "SELECT document FROM runs WHERE id = ?", -1, &st, NULL) !=
-      SQLITE_OK)
-  {
-    set_err(err, errlen, s, "cannot read the run");
+  char sql[64], idtext[32], *text = NULL;
+  snprintf(idtext, sizeof(idtext), "%lld", (long long) id);
+  const char *p[1] = { idtext };
+  int64_t n = s->ops->query(s->h, sql_of(s, "SELECT document FROM runs WHERE id = ?1", sql,
+                                         sizeof(sql)), p, 1, doc_row, &text, err, errlen);
+  *found = n > 0;
+  if (n <= 0)
     return NULL;
-  }
-  sqlite3_bind_int64(st, 1, id);
-  json_t *doc = NULL;
-  if (sqlite3_step(st) == SQLITE_ROW)
-  {
-    *found = true;
-    json_error_t je;
-    doc = json_loads((const char *) sqlite3_column_text(st, 0), 0, &je);
-    if (doc == NULL)
-      snprintf(err, errlen, "results database '%s': run %lld: its document is not JSON: %s",
-               s->path, (long long) id, je.text);
-  }
-  sqlite3_finalize(st);
+  json_error_t je;
+  json_t *doc = text ? json_loads(text, 0, &je) : NULL;
+  if (doc == NULL)
+    snprintf(err, errlen, "results database '%s': run %lld: its document is not JSON: %s",
+             s->shown, (long long) id, text ? je.text : "out of memory");
+  free(text);
   return doc;
 }
 
 int sb_store_delete(sb_store_t *s, int64_t id, char *err, size_t errlen)
 {
-  sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(s->db, "DELETE FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
-  {
-    set_err(err, errlen, s, "cannot delete the run");
-    return -1;
-  }
-  sqlite3_bind_int64(st, 1, id);
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-  sqlite3_finalize(st);
-  if (rc != 0)
-  {
-    set_err(err, errlen, s, "cannot delete the run");
-    return -1;
-  }
-  return sqlite3_changes(s->db) > 0 ? 0 : 1;
+  char sql[64], idtext[32];
+  snprintf(idtext, sizeof(idtext), "%lld", (long long) id);
+  const char *p[1] = { idtext };
+  int64_t n = s->ops->query(s->h, sql_of(s, "DELETE FROM runs WHERE id = ?1 RETURNING id", sql,
+                                         sizeof(sql)), p, 1, NULL, NULL, err, errlen);
+  return n < 0 ? -1 : n > 0 ? 0 : 1;
 }

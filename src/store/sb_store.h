@@ -1,6 +1,9 @@
 /*
  * The results database (docs/results-db.md): every saved run, in a SQLite
- * file through Debian's libsqlite3.
+ * file through Debian's libsqlite3, or in a PostgreSQL database through
+ * libpq when the path is a postgresql:// (or postgres://) URL: a team's
+ * shared store. Both have the same logical schema (sb_store_sqlite.c,
+ * sb_store_pgsql.c; the shared logic in sb_store.c).
  *
  * A run is stored as its whole --results JSON document (so everything the
  * document holds, and `bmk runs export` gives it back byte for byte in
@@ -9,9 +12,12 @@
  * ended) and its tags (manifest.tags). The schema has a version table;
  * opening a database migrates it to the version this bmk writes.
  *
- * Concurrency: WAL journal and a 30 s busy timeout, and each save is one
- * IMMEDIATE transaction, so several bmk processes can save into one file
- * at the same moment. One sb_store_t per thread.
+ * Concurrency: each save is one transaction, so several bmk processes can
+ * save into one store at the same moment (SQLite: WAL journal, a 30 s
+ * busy timeout, IMMEDIATE transactions; PostgreSQL: schema changes under
+ * an advisory lock). One sb_store_t per thread.
+ *
+ * Messages never hold a URL's password (core/sb_redact.h).
  */
 #ifndef SB_STORE_H
 #define SB_STORE_H
@@ -31,10 +37,20 @@ typedef struct sb_store sb_store_t;
    `buf` (`len` bytes). Returns buf. */
 const char *sb_store_path(const char *option, char *buf, size_t len);
 
-/* Opens (creating the file and its directory when needed) and migrates.
-   NULL with the reason in `err` (naming the file). */
+/* True when `path` names a PostgreSQL store (postgresql:// or
+   postgres://). Thread-safe. */
+bool sb_store_is_url(const char *path);
+
+/* Opens (creating the file and its directory when needed; connecting,
+   with a 10 s connect_timeout unless the URL sets one) and migrates.
+   NULL with the reason in `err` (naming the file or URL, password
+   masked, and what to do). */
 sb_store_t *sb_store_open(const char *path, char *err, size_t errlen);
 void sb_store_close(sb_store_t *s);
+
+/* The store's file or URL as messages show it (password masked); valid
+   until sb_store_close. */
+const char *sb_store_name(const sb_store_t *s);
 
 /* Stores a --results document; the new run's id, or -1 with the reason
    in `err`. The document must be a bmk-results one (sb_rdoc checks). */

@@ -11,8 +11,10 @@
 static const sb_option_t store_options[] = {
   { "save", "store this run in the results database (docs/results-db.md; also when "
     "--results-db or $BMK_RESULTS_DB is given)", "off", SB_ARG_TYPE_BOOL },
-  { "results-db", "the results database file (default $BMK_RESULTS_DB, else "
-    "$XDG_DATA_HOME/bmk/results.db)", NULL, SB_ARG_TYPE_STRING },
+  { "results-db", "the results database: a SQLite file (default $BMK_RESULTS_DB, else "
+    "$XDG_DATA_HOME/bmk/results.db) or postgresql://USER[:PASSWORD]@HOST[:PORT]/DB, a shared "
+    "PostgreSQL store (connect_timeout 10 s; the password is never printed)", NULL,
+    SB_ARG_TYPE_STRING },
   { NULL, NULL, NULL, 0 }
 };
 
@@ -64,7 +66,7 @@ static int out_end(void *ctx, const sb_out_end_t *e)
     return -1;
   }
   log_text(LOG_NOTICE, "Saved as run %lld in %s (bmk runs show %lld)", (long long) id,
-           so.path, (long long) id);
+           sb_store_name(so.store), (long long) id);
   return 0;
 }
 

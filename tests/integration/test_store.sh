@@ -9,7 +9,12 @@
 #   - a database that cannot be written: the report is printed, --results
 #     written, the failure named, exit 1;
 #   - the repository's result fixtures import;
-#   - bad input to `bmk runs`: a message, exit 1.
+#   - bad input to `bmk runs`: a message, exit 1;
+#   - the same on a PostgreSQL store (postgresql:// URL, a database and a
+#     role the test creates): concurrent first saves create the schema
+#     once and both land, list/export/show/compare/delete, an unreachable
+#     server and a wrong password keep the run and exit 1, the URL's
+#     password is in no output and nothing stored.
 set -u
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
@@ -152,5 +157,100 @@ for bad in 'p99<=fast' 'speed<-5%'; do
 done
 run_bmk compare 1
 assert_eq "compare with one side: exit 1" 1 "$RC"
+
+# ---- a PostgreSQL store (--results-db=postgresql://...) ---------------------
+# A database and a role of the test's own (the sandbox's sbtest is a
+# superuser): the role owns the database and nothing else, as a team's
+# store would be set up (docs/results-db.md), and its password, unlike
+# sbtest's, is a string no other output holds.
+PGDB=bmk_results_test PGROLE=bmk_results_test PGPW=bmkStorePw7q2x
+if ! pgsql_q "SELECT 1" >/dev/null 2>&1; then
+  skip_core "PostgreSQL store" "no PostgreSQL sandbox on 127.0.0.1:$PGSQL_PORT"
+  finish
+fi
+pgsql_q "DROP DATABASE IF EXISTS $PGDB" >/dev/null 2>&1
+pgsql_q "DROP ROLE IF EXISTS $PGROLE" >/dev/null 2>&1
+pgsql_q "CREATE ROLE $PGROLE LOGIN PASSWORD '$PGPW'" >/dev/null
+pgsql_q "CREATE DATABASE $PGDB OWNER $PGROLE" >/dev/null
+URL="postgresql://$PGROLE:$PGPW@127.0.0.1:$PGSQL_PORT/$PGDB"
+SHOWN="postgresql://$PGROLE:\*\*\*@127.0.0.1:$PGSQL_PORT/$PGDB"
+pg_store_q() { PGPASSWORD=$PGPW psql -h 127.0.0.1 -p "$PGSQL_PORT" -U "$PGROLE" -d "$PGDB" -At -c "$1"; }
+ALL=""
+
+# the first two saves into the empty database, at the same moment: both
+# create the schema (serialised), both runs land
+"$BMK" $CPU --time=1 --tag=pair=a --results-db="$URL" run > pa.out 2>&1 &
+pa=$!
+"$BMK" $CPU --time=1 --tag=pair=b --results-db="$URL" run > pb.out 2>&1 &
+pb=$!
+wait $pa; ra=$?
+wait $pb; rb=$?
+ALL="$(cat pa.out pb.out)"
+assert_eq "pg: two processes creating the schema and saving at once: both exit 0" "0 0" "$ra $rb"
+assert_eq "pg: both saved (runs 1 and 2)" "1 2" \
+  "$(cat pa.out pb.out | sed -n 's/^Saved as run \([0-9]*\) in .*/\1/p' | sort | tr '\n' ' ' | sed 's/ $//')"
+assert_eq "pg: schema version 1, two runs, two tags" "1 2 2" \
+  "$(pg_store_q "SELECT (SELECT version FROM schema_version), (SELECT count(*) FROM runs), (SELECT count(*) FROM run_tags)" | tr '|' ' ')"
+
+run_bmk $CPU --time=1 --tag=build=1,env=ci --results-db="$URL" --results=p1.json run
+ALL="$ALL$OUT"
+assert_eq "pg: save: exit 0" 0 "$RC"
+assert_match "pg: save: says where, password masked" "$OUT" "^Saved as run 3 in $SHOWN \(bmk runs show 3\)$"
+BMK_RESULTS_DB=$URL run_bmk $CPU --threads=1 --time=1 --tag=build=2 run
+ALL="$ALL$OUT"
+assert_match "pg: BMK_RESULTS_DB=postgresql://...: saved" "$OUT" "^Saved as run 4 in $SHOWN "
+
+run_bmk runs list --results-db="$URL"
+ALL="$ALL$OUT"
+assert_eq "pg: list: a header and four runs" 5 "$(printf '%s\n' "$OUT" | grep -c .)"
+assert_match "pg: list: run 3's line" "$OUT" \
+  "^ +3  [0-9T:-]+Z +cpu +2 +[0-9.]+ +[0-9.]+ +[0-9.]+  build=1,env=ci$"
+BMK_RESULTS_DB=$URL run_bmk runs list --tag=env=ci --tag=build=1
+assert_eq "pg: list with two tags (BMK_RESULTS_DB): run 3" "3" "$(printf '%s\n' "$OUT" | awk 'NR > 1 {print $1}')"
+run_bmk runs list --results-db="$URL" --last=2
+assert_eq "pg: list --last=2: runs 3 and 4" "3 4" "$(printf '%s\n' "$OUT" | awk 'NR > 1 {print $1}' | tr '\n' ' ' | sed 's/ $//')"
+"$BMK" runs export 3 --results-db="$URL" > pe3.json
+assert_eq "pg: export: the saved document is the --results JSON, field for field" True \
+  "$(python3 -c 'import json,sys; print(json.load(open("p1.json")) == json.load(open("pe3.json")))')"
+assert_eq "pg: the document column is JSON SQL can query (test, events)" \
+  "cpu|$(json_get p1.json "d['summary']['events']")" \
+  "$(pg_store_q "SELECT document->'manifest'->>'test', document->'summary'->>'events' FROM runs WHERE id = 3")"
+run_bmk runs show 3 --results-db="$URL"
+ALL="$ALL$OUT"
+assert_contains "pg: show: the report's events" "$OUT" \
+  "total number of events:              $(json_get p1.json "d['summary']['events']")"
+run_bmk compare --results-db="$URL" 1,2 3,4
+ALL="$ALL$OUT"
+assert_eq "pg: compare 1,2 with 3,4: exit 0" 0 "$RC"
+assert_contains "pg: compare: both sides read" "$OUT" "A: 1,2: 2 run(s) of cpu"
+assert_match "pg: compare: a tps line" "$OUT" "^tps +[0-9.]+ +[0-9.]+ "
+run_bmk runs delete 4 --results-db="$URL"
+assert_eq "pg: delete: exit 0, the run and its tag gone" "0 3 0" \
+  "$RC $(pg_store_q "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM run_tags WHERE run_id = 4)" | tr '|' ' ')"
+
+# the password: in no output, nor in anything stored
+assert_not_contains "pg: the password is in no output" "$ALL" "$PGPW"
+assert_not_contains "pg: nor in the exported document" "$(cat pe3.json)" "$PGPW"
+assert_eq "pg: nor in any stored document" 0 "$(pg_store_q "SELECT count(*) FROM runs WHERE document::text LIKE '%$PGPW%'")"
+assert_contains "pg: the stored command line masks it" "$(json_get pe3.json "d['manifest']['command_line']")" \
+  "--results-db=$(printf '%s' "$SHOWN" | tr -d '\\')"
+
+# unreachable (a closed local port) and a wrong password: the report and
+# --results survive, the failure is named, exit 1
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+run_bmk $CPU --time=1 --results-db="postgresql://$PGROLE:$PGPW@127.0.0.1:$port/$PGDB" --results=pk.json run
+assert_eq "pg unreachable: exit 1" 1 "$RC"
+assert_contains "pg unreachable: the report is printed" "$OUT" "total number of events:"
+check "pg unreachable: --results is written" json_ok pk.json
+assert_match "pg unreachable: the failure names host:port/db, password masked" "$OUT" \
+  "^ALERT: --save: the run was not saved: results database 'postgresql://$PGROLE:\*\*\*@127.0.0.1:$port/$PGDB': cannot connect: .*Connection refused"
+assert_not_contains "pg unreachable: no password printed" "$OUT" "$PGPW"
+run_bmk runs list --results-db="postgresql://$PGROLE:wrong$PGPW@127.0.0.1:$PGSQL_PORT/$PGDB"
+assert_eq "pg wrong password: bmk runs exits 1" 1 "$RC"
+assert_contains "pg wrong password: says what to do" "$OUT" "password authentication failed for user \"$PGROLE\"; check the user and password"
+assert_not_contains "pg wrong password: no password printed" "$OUT" "$PGPW"
+
+pgsql_q "DROP DATABASE IF EXISTS $PGDB" >/dev/null
+pgsql_q "DROP ROLE IF EXISTS $PGROLE" >/dev/null
 
 finish
