@@ -194,7 +194,7 @@ static int out_end(void *ctx, const sb_out_end_t *e)
     else if (strcmp(t->unit, "/s") == 0)
       snprintf(shown, sizeof(shown), "%.2f/s", v);
     else
-      snprintf(shown, sizeof(shown), "%.*f %s", strcmp(t->unit, "s") == 0 ? 4 : 2, v, t->unit);
+      snprintf(shown, sizeof(shown), strcmp(t->unit, "s") == 0 ? "%.4g %s" : "%.2f %s", v, t->unit);
     log_text(LOG_NOTICE, "threshold %s: %s — %s", t->text, shown, ok ? "passed" : "FAILED");
     json_t *o = json_object();
     json_object_set_new(o, "threshold", json_string(t->text));
