@@ -73,7 +73,7 @@ static int parse_args(int argc, char **argv, report_args_t *a)
       return usage_error("unknown option or missing value: '%s'", x);
   }
   if (a->nfiles == 0)
-    return usage_error("%s", "no runs given (result files, run ids or tag:KEY=VALUE)");
+    return usage_error("%s", "no result files given (nor run ids, nor tag:KEY=VALUE)");
   if (a->output && !a->merge)
     return usage_error("%s", "--output writes the merged file: it needs --merge");
   if (a->svg_dir && !a->html)
