@@ -25,6 +25,7 @@
 #include "lua/sb_lua.h"
 #include "core/sb_options.h"
 #include "results/sb_results.h"
+#include "results/sb_threshold.h"
 #include "cli/sb_outputs.h"
 #include "cli/sb_runs_cmd.h"
 #include "cli/sb_compare_cmd.h"
@@ -322,7 +323,8 @@ int main(int argc, char **argv)
   if (sb_opt_parse_argv(argc, argv, pos, MAX_POSITIONAL, &npos) != 0)
     return 1;
   if (sb_core_register_options() != 0 || db_register_options() != 0 ||
-      sb_metrics_register_options() != 0 || sb_store_register_options() != 0)
+      sb_metrics_register_options() != 0 || sb_store_register_options() != 0 ||
+      sb_threshold_register_options() != 0)
     return 1;
 
   log_set_verbosity(sb_opt_int("verbosity"));

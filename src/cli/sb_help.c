@@ -68,8 +68,12 @@ void sb_print_help(void)
          "split runs; '%s kit help' for its usage\n", p, p);
   printf("  %s series ...             runs a command once per user count (--users=1,2,4,...) "
          "and prints one table; '%s series --help'\n", p, p);
-  printf("  %s report FILE.json...    series table of --results files, --merge of "
-         "concurrent runs, --html charts; '%s report --help'\n\n", p, p);
+  printf("  %s report RUNS...         series table of --results files or saved runs (ids, "
+         "tag:K=V), --merge of concurrent runs, --html charts; '%s report --help'\n", p, p);
+  printf("  %s runs ...               the results database (--save): list, show, export, "
+         "import, delete; '%s runs --help'\n", p, p);
+  printf("  %s compare A B            B against A with confidence intervals, --json, "
+         "--fail-if gates (exit 3); '%s compare --help'\n\n", p, p);
 
   printf("Compiled-in tests:\n");
   for (const sb_builtin_t *const *t = sb_builtins(); *t; t++)

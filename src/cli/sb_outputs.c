@@ -8,6 +8,7 @@
 #include "metrics/sb_metrics.h"
 #include "results/sb_results_output.h"
 #include "results/sb_text_output.h"
+#include "results/sb_threshold.h"
 #include "server/sb_server_probes.h"
 #include "store/sb_store_output.h"
 
@@ -68,6 +69,13 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
     return 1;
   register_text(cfg, ctest);
   sb_output_t out;
+  /* --threshold: checked before anything connects; registered before the
+     result files' output so that its verdicts reach the document */
+  int nth = sb_threshold_output(&out);
+  if (nth < 0)
+    return 1;
+  if (nth > 0)
+    sb_output_register(&out);
   bool save = sb_store_save_requested();
   /* --save needs the document the result files' output builds */
   if (cfg->results_path || cfg->hdrlog_path || save)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/sb_report_cmd.h"
+#include "cli/sb_run_select.h"
 #include "results/sb_doc_report.h"
 #include "results/sb_html.h"
 #include "results/sb_merge.h"
@@ -13,9 +14,11 @@
 
 static const char USAGE[] =
   "Usage:\n"
-  "  bmk report [--series=ID] [--html=FILE.html [--svg-dir=DIR]] FILE.json...\n"
-  "  bmk report --merge [--output=MERGED.json] [--html=FILE.html [--svg-dir=DIR]] FILE.json...\n"
-  "The series table of the runs in the --results files (one table per series; runs\n"
+  "  bmk report [--series=ID] [--html=FILE.html [--svg-dir=DIR]] RUNS...\n"
+  "  bmk report --merge [--output=MERGED.json] [--html=FILE.html [--svg-dir=DIR]] RUNS...\n"
+  "RUNS: --results files (FILE.json), run ids of the results database (17, or 17,18),\n"
+  "or tag:KEY=VALUE (every saved run with that tag); --results-db=FILE names the database.\n"
+  "The series table of the runs (one table per series; runs\n"
   "without a series id are grouped by test), or with --merge the runs that ran at the\n"
   "same time (a split kit run, several load hosts) combined into one report.\n"
   "--html writes one self-contained page of charts (gnuplot: apt-get install gnuplot-nox);\n"
@@ -24,7 +27,7 @@ static const char USAGE[] =
 
 typedef struct {
   bool merge;
-  const char *output, *html, *series, *svg_dir;
+  const char *output, *html, *series, *svg_dir, *db;
   const char **files;
   unsigned nfiles;
 } report_args_t;
@@ -64,11 +67,13 @@ static int parse_args(int argc, char **argv, report_args_t *a)
       a->series = x + 9;
     else if (strncmp(x, "--svg-dir=", 10) == 0 && x[10])
       a->svg_dir = x + 10;
+    else if (strncmp(x, "--results-db=", 13) == 0 && x[13])
+      a->db = x + 13;
     else
       return usage_error("unknown option or missing value: '%s'", x);
   }
   if (a->nfiles == 0)
-    return usage_error("%s", "no result files given");
+    return usage_error("%s", "no result files given (nor run ids, nor tag:KEY=VALUE)");
   if (a->output && !a->merge)
     return usage_error("%s", "--output writes the merged file: it needs --merge");
   if (a->svg_dir && !a->html)
@@ -79,19 +84,51 @@ static int parse_args(int argc, char **argv, report_args_t *a)
   return 0;
 }
 
-/* Loads every file; prints the first error. Returns 0 or 1. */
-static int load_all(const report_args_t *a, sb_rdoc_t *docs)
+/* The documents loaded so far. */
+typedef struct {
+  sb_rdoc_t *docs;
+  unsigned n, cap;
+} loaded_t;
+
+/* sb_run_select's callback: one more document. */
+static int add_doc(json_t *doc, int64_t id, const char *name, void *arg)
 {
-  for (unsigned i = 0; i < a->nfiles; i++)
+  (void) id;
+  loaded_t *l = arg;
+  if (l->n == l->cap)
   {
-    char err[1024];
-    if (sb_rdoc_load(a->files[i], &docs[i], err, sizeof(err)) != 0)
+    unsigned cap = l->cap ? l->cap * 2 : 16;
+    sb_rdoc_t *t = realloc(l->docs, cap * sizeof(*t));
+    if (t == NULL)
     {
-      fprintf(stderr, "bmk report: %s\n", err);
+      json_decref(doc);
+      fprintf(stderr, "bmk report: out of memory\n");
       return 1;
     }
+    l->docs = t;
+    l->cap = cap;
   }
+  char err[1024];
+  memset(&l->docs[l->n], 0, sizeof(l->docs[0]));
+  if (sb_rdoc_adopt(&l->docs[l->n], name, doc, err, sizeof(err)) != 0)
+  {
+    fprintf(stderr, "bmk report: %s\n", err);
+    return 1;
+  }
+  l->n++;
   return 0;
+}
+
+/* Loads every file, run id and tag selector (cli/sb_run_select.h);
+   prints the first error. Returns 0 or 1. */
+static int load_all(const report_args_t *a, loaded_t *l)
+{
+  sb_store_t *st = NULL;
+  int rc = 0;
+  for (unsigned i = 0; rc == 0 && i < a->nfiles; i++)
+    rc = sb_run_select("bmk report", a->files[i], a->db, &st, add_doc, l);
+  sb_store_close(st);
+  return rc;
 }
 
 static void print_merge_header(const json_t *doc, const char *note)
@@ -115,10 +152,10 @@ static void print_merge_header(const json_t *doc, const char *note)
   printf("\n");
 }
 
-static int do_merge(const report_args_t *a, sb_rdoc_t *docs)
+static int do_merge(const report_args_t *a, sb_rdoc_t *docs, unsigned ndocs)
 {
   char err[1024], note[256];
-  json_t *doc = sb_merge_docs(docs, a->nfiles, note, sizeof(note), err, sizeof(err));
+  json_t *doc = sb_merge_docs(docs, ndocs, note, sizeof(note), err, sizeof(err));
   if (doc == NULL)
   {
     fprintf(stderr, "bmk report --merge: %s\n", err);
@@ -155,11 +192,11 @@ static int do_merge(const report_args_t *a, sb_rdoc_t *docs)
   return rc;
 }
 
-static int do_table(const report_args_t *a, sb_rdoc_t *docs)
+static int do_table(const report_args_t *a, sb_rdoc_t *docs, unsigned ndocs)
 {
   /* --series: only that series' runs */
   unsigned n = 0;
-  for (unsigned i = 0; i < a->nfiles; i++)
+  for (unsigned i = 0; i < ndocs; i++)
   {
     if (a->series && !(docs[i].series_id && strcmp(docs[i].series_id, a->series) == 0))
       sb_rdoc_free(&docs[i]);
@@ -209,13 +246,13 @@ int sb_report_main(int argc, char **argv)
     return rc < 0 ? 0 : 1;
   }
   sb_html_set_svg_dir(a.svg_dir);
-  sb_rdoc_t *docs = calloc(a.nfiles, sizeof(sb_rdoc_t));
-  rc = docs ? load_all(&a, docs) : 1;
+  loaded_t l = { NULL, 0, 0 };
+  rc = load_all(&a, &l);
   if (rc == 0)
-    rc = a.merge ? do_merge(&a, docs) : do_table(&a, docs);
-  for (unsigned i = 0; docs && i < a.nfiles; i++)
-    sb_rdoc_free(&docs[i]);
-  free(docs);
+    rc = a.merge ? do_merge(&a, l.docs, l.n) : do_table(&a, l.docs, l.n);
+  for (unsigned i = 0; i < l.n; i++)
+    sb_rdoc_free(&l.docs[i]);
+  free(l.docs);
   free(a.files);
   return rc;
 }

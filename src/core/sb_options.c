@@ -630,6 +630,21 @@ char **sb_opt_list(const char *name, unsigned *n)
   return o->list;
 }
 
+unsigned sb_opt_all_values(const char *name, const char **out, unsigned max)
+{
+  char *key = normalise(name, strlen(name));
+  unsigned n = 0;
+  for (int pass = 0; pass < 2 && n == 0; pass++)
+  {
+    const pending_list_t *l = pass == 0 ? &cmdline : &config;
+    for (unsigned i = 0; i < l->n && n < max; i++)
+      if (strcmp(l->v[i].name, key) == 0 && l->v[i].value)
+        out[n++] = l->v[i].value;
+  }
+  free(key);
+  return n;
+}
+
 unsigned sb_opt_count(void)
 {
   return nopts;

@@ -144,6 +144,12 @@ double sb_opt_double(const char *name);
 const char *sb_opt_str(const char *name); /* NULL if unset */
 /* LIST items; *n receives the count. */
 char **sb_opt_list(const char *name, unsigned *n);
+/* Every value the command line gave for a repeatable option, in order
+   (--threshold=A --threshold=B: both; the getters above keep the last
+   one): up to `max` pointers into `out` (valid until the options are
+   freed). When the command line has none, the config file's values.
+   Returns the number of values. Main thread. */
+unsigned sb_opt_all_values(const char *name, const char **out, unsigned max);
 
 /* Sets a value programmatically (e.g. deprecated aliases). Returns 0 or
    -1 if the value is invalid for the type. */

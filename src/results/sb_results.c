@@ -29,6 +29,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
    sb_results_document() */
 static bool keep_document;
 static json_t *kept;
+static json_t *thresholds;      /* --threshold verdicts, or NULL */
 static char *json_path;
 static sb_hdrlog_t *hdrlog;
 static bool hdrlog_opened;      /* opened once (never truncated again) */
@@ -695,6 +696,8 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
     json_object_set_new(doc, "server", server_and_cost_json());
     json_object_set_new(doc, "histogram", sb_results_histogram_json(h));
+    if (thresholds)
+      json_object_set(doc, "thresholds", thresholds);
   }
   if (json_path)
   {
@@ -728,6 +731,14 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     json_decref(doc);
   pthread_mutex_unlock(&lock);
   return rc;
+}
+
+void sb_results_set_thresholds(json_t *verdicts)
+{
+  pthread_mutex_lock(&lock);
+  json_decref(thresholds);
+  thresholds = verdicts;
+  pthread_mutex_unlock(&lock);
 }
 
 void sb_results_keep_document(void)

@@ -93,6 +93,11 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
    run. */
 void sb_results_keep_document(void);
 
+/* The --threshold verdicts (an array; the reference is taken over) to
+   write as the document's "thresholds" by sb_results_finish. Main
+   thread, before sb_results_finish. */
+void sb_results_set_thresholds(json_t *verdicts);
+
 /* The document of the finished run when sb_results_keep_document was
    called (borrowed; valid until exit), else NULL. Thread-safe. */
 const json_t *sb_results_document(void);

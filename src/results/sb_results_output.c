@@ -39,8 +39,11 @@ static int out_interval(void *ctx, const sb_out_interval_t *iv)
 static int out_end(void *ctx, const sb_out_end_t *e)
 {
   (void) ctx;
+  /* an output registered before this one may have given its verdict (a
+     missed --threshold): the code the run will exit with */
+  int code = e->exit_code ? e->exit_code : sb_output_requested_exit();
   return sb_results_finish(e->st, e->hist, e->types, e->rows, e->nrows, e->late,
-                           e->interrupted, e->exit_code) != 0 ? -1 : 0;
+                           e->interrupted, code) != 0 ? -1 : 0;
 }
 
 void sb_results_output(const char *json_path, const char *hdrlog_path, sb_output_t *out)

@@ -1,0 +1,234 @@
+/* --threshold as an output; see results/sb_threshold.h. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/sb_logger.h"
+#include "core/sb_options.h"
+#include "core/sb_output.h"
+#include "results/sb_results.h"
+#include "results/sb_threshold.h"
+
+/* Exit code of a missed threshold: the same as `bmk compare --fail-if`
+   (docs/reliability.md "Exit codes"). */
+#define EXIT_THRESHOLD 3
+#define MAX_THRESHOLDS 32
+
+static const char GRAMMAR[] =
+  "A threshold is METRIC OP VALUE[UNIT], e.g. --threshold='p95<=20ms' --threshold='tps>=1000'\n"
+  "--threshold='errors<=0.1%':\n"
+  "  METRIC  tps, qps (per second; UNIT none or /s); p50, p95, p99, any pN such as p99.9,\n"
+  "          avg, max (latency; UNIT ms, the default, s or us); errors (per second, UNIT\n"
+  "          none or /s; or with % the percentage of events)\n"
+  "  OP      <=, <, >=, >\n"
+  "See docs/results-db.md \"Thresholds\".\n";
+
+static const sb_option_t threshold_options[] = {
+  { "threshold", "pass/fail gate on the run's final numbers, repeatable, e.g. 'p95<=20ms', "
+    "'tps>=1000', 'errors<=0.1%' (METRIC tps qps pN avg max errors; OP <= < >= >); a missed "
+    "one makes the exit code 3 (docs/results-db.md)", NULL, SB_ARG_TYPE_STRING },
+  { NULL, NULL, NULL, 0 }
+};
+
+typedef enum { M_TPS, M_QPS, M_PCT, M_AVG, M_MAX, M_ERRORS } metric_t;
+
+typedef struct {
+  const char *text;            /* as given */
+  metric_t metric;
+  double pct;                  /* M_PCT: the percentile, (0, 100] */
+  char op[3];                  /* "<=", "<", ">=", ">" */
+  double limit;                /* in `unit` */
+  const char *unit;            /* "ms", "s", "us", "/s", "%" */
+  double scale;                /* latency: seconds -> unit */
+} threshold_t;
+
+static threshold_t th[MAX_THRESHOLDS];
+static unsigned nth;
+
+int sb_threshold_register_options(void)
+{
+  return sb_opt_register_table(threshold_options, SB_GROUP_EXT_GENERAL, NULL);
+}
+
+/* The metric name at the start of `s` (up to the operator) into t; false
+   when unknown. */
+static bool parse_metric(const char *s, size_t n, threshold_t *t)
+{
+  static const struct { const char *name; metric_t m; } names[] = {
+    { "tps", M_TPS }, { "qps", M_QPS }, { "avg", M_AVG }, { "max", M_MAX },
+    { "errors", M_ERRORS },
+  };
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+    if (strlen(names[i].name) == n && strncmp(s, names[i].name, n) == 0)
+    {
+      t->metric = names[i].m;
+      return true;
+    }
+  if (n < 2 || s[0] != 'p')
+    return false;
+  char num[32], *end;
+  if (n - 1 >= sizeof(num))
+    return false;
+  memcpy(num, s + 1, n - 1);
+  num[n - 1] = '\0';
+  t->pct = strtod(num, &end);
+  t->metric = M_PCT;
+  return *end == '\0' && t->pct > 0 && t->pct <= 100;
+}
+
+/* The unit after the number: false when it does not fit the metric. */
+static bool parse_unit(const char *u, threshold_t *t)
+{
+  bool latency = t->metric == M_PCT || t->metric == M_AVG || t->metric == M_MAX;
+  if (latency)
+  {
+    static const struct { const char *u; double scale; } units[] = {
+      { "", 1e3 }, { "ms", 1e3 }, { "s", 1 }, { "us", 1e6 },
+    };
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+      if (strcmp(u, units[i].u) == 0)
+      {
+        t->unit = *u ? units[i].u : "ms";
+        t->scale = units[i].scale;
+        return true;
+      }
+    return false;
+  }
+  if (strcmp(u, "") == 0 || strcmp(u, "/s") == 0)
+  {
+    t->unit = "/s";
+    return true;
+  }
+  if (t->metric == M_ERRORS && strcmp(u, "%") == 0)
+  {
+    t->unit = "%";
+    return true;
+  }
+  return false;
+}
+
+/* One threshold; 0, or -1 after a message. */
+static int parse_one(const char *s, threshold_t *t)
+{
+  memset(t, 0, sizeof(*t));
+  t->text = s;
+  const char *op = strpbrk(s, "<>");
+  if (op == NULL || !parse_metric(s, (size_t) (op - s), t))
+  {
+    fprintf(stderr, "FATAL: --threshold='%s': %s\n%s", s,
+            op ? "unknown metric" : "no operator (<=, <, >=, >)", GRAMMAR);
+    return -1;
+  }
+  size_t oplen = op[1] == '=' ? 2 : 1;
+  memcpy(t->op, op, oplen);
+  char *end;
+  const char *num = op + oplen;
+  t->limit = strtod(num, &end);
+  if (end == num || !isfinite(t->limit) || !parse_unit(end, t))
+  {
+    fprintf(stderr, "FATAL: --threshold='%s': %s\n%s", s,
+            end == num ? "no number after the operator" : "a unit that does not fit the metric",
+            GRAMMAR);
+    return -1;
+  }
+  return 0;
+}
+
+/* The run's value of t's metric in t's unit; NAN when not measured. */
+static double value_of(const threshold_t *t, const sb_out_end_t *e)
+{
+  const sb_stat_t *st = e->st;
+  double secs = st->time_total;
+  switch (t->metric)
+  {
+  case M_TPS:
+    return secs > 0 ? (double) st->events / secs : NAN;
+  case M_QPS:
+    return secs > 0 ? (double) (st->reads + st->writes + st->other) / secs : NAN;
+  case M_PCT:
+    if (e->hist == NULL || e->hist->total == 0)
+      return NAN;
+    return (double) sb_hdr_percentile(e->hist, t->pct) / 1e9 * t->scale;
+  case M_AVG:
+    return st->events ? st->latency_avg * t->scale : NAN;
+  case M_MAX:
+    return st->events ? st->latency_max * t->scale : NAN;
+  case M_ERRORS:
+    if (strcmp(t->unit, "%") == 0)
+      return st->events ? 100.0 * (double) st->errors / (double) st->events
+                        : st->errors ? INFINITY : 0;
+    return secs > 0 ? (double) st->errors / secs : NAN;
+  }
+  return NAN;
+}
+
+static bool holds(const threshold_t *t, double v)
+{
+  if (isnan(v))
+    return false;
+  if (t->op[0] == '<')
+    return t->op[1] ? v <= t->limit : v < t->limit;
+  return t->op[1] ? v >= t->limit : v > t->limit;
+}
+
+static int out_end(void *ctx, const sb_out_end_t *e)
+{
+  (void) ctx;
+  json_t *verdicts = json_array();
+  bool failed = false;
+  for (unsigned i = 0; i < nth; i++)
+  {
+    const threshold_t *t = &th[i];
+    double v = value_of(t, e);
+    bool ok = holds(t, v);
+    failed |= !ok;
+    char shown[64];
+    if (isnan(v))
+      snprintf(shown, sizeof(shown), "not measured");
+    else if (strcmp(t->unit, "%") == 0)
+      snprintf(shown, sizeof(shown), "%.4g%%", v);
+    else if (strcmp(t->unit, "/s") == 0)
+      snprintf(shown, sizeof(shown), "%.2f/s", v);
+    else
+      snprintf(shown, sizeof(shown), strcmp(t->unit, "s") == 0 ? "%.4g %s" : "%.2f %s", v, t->unit);
+    log_text(LOG_NOTICE, "threshold %s: %s — %s", t->text, shown, ok ? "passed" : "FAILED");
+    json_t *o = json_object();
+    json_object_set_new(o, "threshold", json_string(t->text));
+    json_object_set_new(o, "value", isfinite(v) ? json_real(v) : json_null());
+    json_object_set_new(o, "unit", json_string(t->unit));
+    json_object_set_new(o, "passed", json_boolean(ok));
+    json_array_append_new(verdicts, o);
+  }
+  sb_results_set_thresholds(verdicts);
+  if (failed)
+    sb_output_request_exit(EXIT_THRESHOLD);
+  return 0;
+}
+
+int sb_threshold_output(sb_output_t *out)
+{
+  const char *items[MAX_THRESHOLDS + 1];
+  unsigned n = sb_opt_all_values("threshold", items, MAX_THRESHOLDS + 1);
+  if (n > MAX_THRESHOLDS)
+  {
+    fprintf(stderr, "FATAL: --threshold: at most %d of them\n", MAX_THRESHOLDS);
+    return -1;
+  }
+  nth = 0;
+  for (unsigned i = 0; i < n; i++)
+  {
+    if (*items[i] == '\0')
+      continue;
+    if (parse_one(items[i], &th[nth]) != 0)
+      return -1;
+    nth++;
+  }
+  if (nth == 0)
+    return 0;
+  *out = (sb_output_t) { .name = "--threshold", .end = out_end };
+  return 1;
+}
