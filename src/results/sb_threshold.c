@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "core/sb_figure.h"
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
 #include "core/sb_output.h"
@@ -23,7 +24,8 @@ static const char GRAMMAR[] =
   "--threshold='errors<=0.1%':\n"
   "  METRIC  tps, qps (per second; UNIT none or /s); p50, p95, p99, any pN such as p99.9,\n"
   "          avg, max (latency; UNIT ms, the default, s or us); errors (per second, UNIT\n"
-  "          none or /s; or with % the percentage of events)\n"
+  "          none or /s; or with % the percentage of events); or a figure of the run by\n"
+  "          its name, without a unit (tpcc_nopm, tpcc_tpm, server_commits, ...)\n"
   "  OP      <=, <, >=, >\n"
   "See docs/results-db.md \"Thresholds\".\n";
 
@@ -34,7 +36,7 @@ static const sb_option_t threshold_options[] = {
   { NULL, NULL, NULL, 0 }
 };
 
-typedef enum { M_TPS, M_QPS, M_PCT, M_AVG, M_MAX, M_ERRORS } metric_t;
+typedef enum { M_TPS, M_QPS, M_PCT, M_AVG, M_MAX, M_ERRORS, M_FIGURE } metric_t;
 
 typedef struct {
   const char *text;            /* as given */
@@ -44,6 +46,7 @@ typedef struct {
   double limit;                /* in `unit` */
   const char *unit;            /* "ms", "s", "us", "/s", "%" */
   double scale;                /* latency: seconds -> unit */
+  char figure[SB_FIGURE_NAME_MAX]; /* M_FIGURE: the figure's name */
 } threshold_t;
 
 static threshold_t th[MAX_THRESHOLDS];
@@ -68,22 +71,37 @@ static bool parse_metric(const char *s, size_t n, threshold_t *t)
       t->metric = names[i].m;
       return true;
     }
-  if (n < 2 || s[0] != 'p')
-    return false;
   char num[32], *end;
-  if (n - 1 >= sizeof(num))
+  if (n >= 2 && s[0] == 'p' && n - 1 < sizeof(num) && s[1] >= '0' && s[1] <= '9')
+  {
+    memcpy(num, s + 1, n - 1);
+    num[n - 1] = '\0';
+    t->pct = strtod(num, &end);
+    t->metric = M_PCT;
+    return *end == '\0' && t->pct > 0 && t->pct <= 100;
+  }
+  /* a figure of the run (core/sb_figure.h: tpcc_nopm, server_commits, a
+     script's sysbench.figure), by its name */
+  if (n == 0 || n >= sizeof(t->figure) || s[0] < 'a' || s[0] > 'z')
     return false;
-  memcpy(num, s + 1, n - 1);
-  num[n - 1] = '\0';
-  t->pct = strtod(num, &end);
-  t->metric = M_PCT;
-  return *end == '\0' && t->pct > 0 && t->pct <= 100;
+  for (size_t i = 0; i < n; i++)
+    if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+      return false;
+  memcpy(t->figure, s, n);
+  t->figure[n] = '\0';
+  t->metric = M_FIGURE;
+  return true;
 }
 
 /* The unit after the number: false when it does not fit the metric. */
 static bool parse_unit(const char *u, threshold_t *t)
 {
   bool latency = t->metric == M_PCT || t->metric == M_AVG || t->metric == M_MAX;
+  if (t->metric == M_FIGURE)
+  {
+    t->unit = "";
+    return *u == '\0';
+  }
   if (latency)
   {
     static const struct { const char *u; double scale; } units[] = {
@@ -131,11 +149,24 @@ static int parse_one(const char *s, threshold_t *t)
   if (end == num || !isfinite(t->limit) || !parse_unit(end, t))
   {
     fprintf(stderr, "FATAL: --threshold='%s': %s\n%s", s,
-            end == num ? "no number after the operator" : "a unit that does not fit the metric",
-            GRAMMAR);
+            end == num ? "no number after the operator"
+            : t->metric == M_FIGURE ? "unknown metric (a figure's name takes no unit)"
+            : "a unit that does not fit the metric", GRAMMAR);
     return -1;
   }
   return 0;
+}
+
+/* The figure `name` as shown after a window of `secs`; NAN when the run
+   has no such figure. */
+static double figure_value(const char *name, double secs)
+{
+  sb_figure_t f[SB_FIGURE_MAX];
+  unsigned n = sb_figure_list(f, SB_FIGURE_MAX);
+  for (unsigned i = 0; i < n; i++)
+    if (strcmp(f[i].name, name) == 0)
+      return sb_figure_shown(&f[i], secs);
+  return NAN;
 }
 
 /* The run's value of t's metric in t's unit; NAN when not measured. */
@@ -162,6 +193,8 @@ static double value_of(const threshold_t *t, const sb_out_end_t *e)
       return st->events ? 100.0 * (double) st->errors / (double) st->events
                         : st->errors ? INFINITY : 0;
     return secs > 0 ? (double) st->errors / secs : NAN;
+  case M_FIGURE:
+    return figure_value(t->figure, secs);
   }
   return NAN;
 }
@@ -191,6 +224,8 @@ static int out_end(void *ctx, const sb_out_end_t *e)
       snprintf(shown, sizeof(shown), "not measured");
     else if (strcmp(t->unit, "%") == 0)
       snprintf(shown, sizeof(shown), "%.4g%%", v);
+    else if (t->unit[0] == '\0')
+      snprintf(shown, sizeof(shown), "%.2f", v);
     else if (strcmp(t->unit, "/s") == 0)
       snprintf(shown, sizeof(shown), "%.2f/s", v);
     else

@@ -132,4 +132,10 @@ assert_eq "report of a tag that selects nothing: exit 1" 1 "$RC"
 assert_contains "report of a tag that selects nothing: says so" "$OUT" \
   "bmk report: 'tag:k=zzz' selects no run in the results database"
 
+# a figure of the run by its name: the cpu test publishes none, so one
+# named is not measured (a missed threshold, exit 3)
+run_bmk $CPU --threshold='no_such_figure>=1' run
+assert_eq "a figure the run does not have: exit 3" 3 "$RC"
+assert_match "... not measured, FAILED" "$OUT" "^threshold no_such_figure>=1: not measured — FAILED$"
+
 finish
