@@ -29,7 +29,7 @@ static const char USAGE[] =
 
 static const char *const METRICS[] = { "tps", "p50", "p95", "p99" };
 #define NMETRICS 4                /* the run-level metrics, which gates name */
-#define MAX_ROWS (NMETRICS + 2 * 16)
+#define MAX_ROWS (NMETRICS + 2 + 2 * 16)
 
 typedef struct {
   const char *spec;
@@ -50,6 +50,7 @@ typedef struct {
    event type's (its tps, or the p95 of the document's per-type rows). */
 typedef struct {
   const char *type;           /* event type name, NULL for the whole run */
+  const char *figure;         /* a figure of the run (summary.figures), or NULL */
   bool latency;               /* a latency percentile (ms), else tps */
   double pct;                 /* the percentile */
   char label[96];             /* "tps", "p95 ms", "new_order tps" */
@@ -137,6 +138,8 @@ static const json_t *type_entry(const json_t *doc, const char *type)
    from the run's histogram, or the type's row); NAN when absent. */
 static double run_value(const json_t *doc, const metric_t *m)
 {
+  if (m->figure)
+    return sb_json_num(doc, "summary", "figures", m->figure, "value", NULL);
   if (m->type)
   {
     const json_t *t = type_entry(doc, m->type);
@@ -151,6 +154,8 @@ static double run_value(const json_t *doc, const metric_t *m)
 static double interval_value(const json_t *row, const metric_t *m)
 {
   char key[16];
+  if (m->figure)
+    return NAN;               /* one value per run: no interval samples */
   snprintf(key, sizeof(key), m->type ? "p%g_ms" : "p%g", m->pct);
   if (m->type)
     return sb_json_num(row, "types", m->type, m->latency ? key : "tps", NULL);
@@ -278,6 +283,32 @@ static unsigned type_names(const json_t *doc, const char **out, unsigned max)
   return n;
 }
 
+/* TPC-C's NOPM and TPM rows (summary.figures) when every run of both
+   sides has them: one value per run, so a difference needs two runs a
+   side. Returns how many rows it added to ms. */
+static unsigned figure_rows(const side_t *A, const side_t *B, metric_t *ms)
+{
+  static const char *const figs[] = { "tpcc_nopm", "tpcc_tpm" };
+  static const char *const labels[] = { "NOPM", "TPM" };
+  unsigned n = 0;
+  for (unsigned f = 0; f < 2; f++)
+  {
+    metric_t m = { .figure = figs[f] };
+    bool all = true;
+    for (unsigned s = 0; s < 2 && all; s++)
+    {
+      const side_t *side = s ? B : A;
+      for (unsigned r = 0; r < side->n && all; r++)
+        all = !isnan(run_value(side->docs[r], &m));
+    }
+    if (!all)
+      continue;
+    ms[n] = m;
+    snprintf(ms[n++].label, sizeof(ms[0].label), "%s", labels[f]);
+  }
+  return n;
+}
+
 /* The rows to compare: the run's tps, p50, p95, p99, then tps and p95 of
    each event type when the run has several and every run of both sides
    has the same ones. Returns the number of rows. */
@@ -290,6 +321,7 @@ static unsigned build_metrics(const side_t *A, const side_t *B, metric_t *ms)
     ms[n] = (metric_t) { .latency = i > 0, .pct = pct[i] };
     snprintf(ms[n++].label, sizeof(ms[0].label), "%s%s", METRICS[i], i ? " ms" : "");
   }
+  n += figure_rows(A, B, ms + n);
   const char *names[16], *other[17];
   unsigned nt = type_names(A->docs[0], names, 16);
   if (nt < 2)
@@ -361,9 +393,10 @@ static json_t *row_json(const metric_t *m, const row_t *r)
   json_t *o = json_object();
   char name[16];
   snprintf(name, sizeof(name), m->latency ? "p%g" : "tps", m->pct);
-  json_object_set_new(o, "metric", json_string(name));
+  json_object_set_new(o, "metric", json_string(m->figure ? m->figure : name));
   json_object_set_new(o, "event_type", m->type ? json_string(m->type) : json_null());
-  json_object_set_new(o, "unit", json_string(m->latency ? "ms" : "events/s"));
+  json_object_set_new(o, "unit", json_string(m->latency ? "ms" : m->figure ? "per minute"
+                                             : "events/s"));
   json_object_set_new(o, "a", jnum(r->a));
   json_object_set_new(o, "b", jnum(r->b));
   json_object_set_new(o, "change_pct", r->have ? jnum(r->pct) : json_null());

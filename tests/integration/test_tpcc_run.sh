@@ -86,7 +86,19 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
       assert_contains "$db $m: PostgreSQL RR without retries warns" "$OUT" "serialization failures (40001) will be counted as ignored errors"
     fi
     assert_not_contains "$db $m: no 'no transaction in progress'" "$OUT" "no transaction in progress"
+    cp "$WORK/fig.json" "$WORK/fig-$m.json"
   done
+  # bmk compare of two tpcc runs: NOPM and TPM rows, each side's value the
+  # run's figure (one run a side: no interval for the difference)
+  OUT=$("$BMK" compare --json "$WORK/fig-ps.json" "$WORK/fig-text.json" 2>&1)
+  assert_eq "$db: compare --json: NOPM and TPM rows with the runs' figures" "True True" \
+    "$(printf '%s' "$OUT" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+rows = {m["metric"]: m for m in d["metrics"]}
+def fig(f, k): return json.load(open(sys.argv[1] % f))["summary"]["figures"][k]["value"]
+print(all(abs(rows[k]["a"] - fig("ps", k)) < 1e-6 * fig("ps", k) + 1e-9 and abs(rows[k]["b"] - fig("text", k)) < 1e-6 * fig("text", k) + 1e-9 for k in ("tpcc_nopm", "tpcc_tpm")),
+      rows["tpcc_nopm"]["verdict"] == "not enough samples")' "$WORK/fig-%s.json")"
   for fu in 0 2; do
     tpcc --for-update=$fu --threads=8 --time=1 --trx-retry=on --rand-seed=12 run
     assert_eq "$db: --for-update=$fu contended run exit 0" 0 "$RC"
