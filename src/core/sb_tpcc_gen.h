@@ -14,7 +14,7 @@
  * equals an uninterrupted one.
  *
  * A generator is used by one thread at a time; distinct generators are
- * independent. Exported for LuaJIT FFI (src/lua/tpcc_load.lua).
+ * independent. Exported for LuaJIT FFI (src/workloads/tpcc_load.lua).
  */
 #ifndef SB_TPCC_GEN_H
 #define SB_TPCC_GEN_H
@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Tables, in the order of TABLES in src/lua/tpcc_common.lua. */
+/* Tables, in the order of TABLES in src/workloads/tpcc_common.lua. */
 typedef enum {
   SB_TPCC_WAREHOUSE = 0,
   SB_TPCC_DISTRICT,

@@ -5,7 +5,7 @@
  * from the per-thread generator: a load unit and a session each own a
  * stream seeded from (--rand-seed, unit or session), so one seed gives the
  * same data and the same inputs whatever the thread count. The Lua workload
- * (src/lua/tpcc_*.lua) calls these through FFI; they are thread-safe as
+ * (src/workloads/tpcc_*.lua) calls these through FFI; they are thread-safe as
  * long as a stream has one user at a time.
  *
  * Sources: TPC-C Standard Specification revision 5.11, clauses 2.1.6

@@ -97,7 +97,8 @@ static char *default_path(void)
   sb_lua_str_append(&p, BMK_DATADIR "/?.lua;");
 
   /* The build tree: the executable sits at the top of the build directory
-     and the bundled scripts in src/lua of the source tree. */
+     and the bundled scripts in src/workloads of the source tree ("./src/lua"
+     above is sysbench's entry, kept for its source tree). */
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
   if (n > 0)
@@ -107,12 +108,12 @@ static char *default_path(void)
     if (slash)
     {
       *slash = '\0';
-      snprintf(buf, sizeof(buf), "%s/src/lua/?.lua;%s/lua/?.lua;", exe, exe);
+      snprintf(buf, sizeof(buf), "%s/src/workloads/?.lua;%s/lua/?.lua;", exe, exe);
       sb_lua_str_append(&p, buf);
     }
   }
 #ifdef BMK_SRCDIR
-  sb_lua_str_append(&p, BMK_SRCDIR "/src/lua/?.lua;");
+  sb_lua_str_append(&p, BMK_SRCDIR "/src/workloads/?.lua;");
 #endif
   sb_lua_str_append(&p, "/usr/share/sysbench/?.lua");
   return p;

@@ -43,7 +43,7 @@ run_bmk_split cmdline.lua help
 assert_eq "help fallback names cmdline.lua" "cmdline.lua options:
   --a=N an option [1]" "$(body "$OUT")"
 check "help fallback ends with a blank line" ends_blank "$BMK" cmdline.lua help
-mkdir -p sub && cp "$TOP/src/lua/oltp_common.lua" "$TOP/src/lua/oltp_read_write.lua" sub/
+mkdir -p sub && cp "$TOP/src/workloads/oltp_common.lua" "$TOP/src/workloads/oltp_read_write.lua" sub/
 run_bmk_split sub/oltp_read_write.lua help
 assert_eq "a path keeps its .lua" "oltp_read_write.lua options:" "$(body "$OUT" | head -1)"
 run_bmk_split oltp_read_write help
