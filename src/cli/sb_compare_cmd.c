@@ -23,7 +23,8 @@ static const char USAGE[] =
   "  bmk compare [--results-db=FILE|URL] [--fail-if=METRIC<-N%|METRIC>+N%]... [--ignore-noise]\n"
   "              [--json] A B\n"
   "A and B: a run id, ids separated by commas (repetitions), tag:KEY=VALUE (the runs\n"
-  "with that tag) or a result file (FILE.json). METRIC: tps, p50, p95, p99.\n"
+  "with that tag), series:ID (the runs of a series) or a result file (FILE.json).\n"
+  "METRIC: tps, p50, p95, p99.\n"
   "--json prints the comparison as one JSON document instead of the table.\n"
   "Exit code 3 when a --fail-if is violated. See docs/results-db.md.\n";
 

@@ -17,7 +17,9 @@ static const char USAGE[] =
   "  bmk report [--series=ID] [--html=FILE.html [--svg-dir=DIR]] RUNS...\n"
   "  bmk report --merge [--output=MERGED.json] [--html=FILE.html [--svg-dir=DIR]] RUNS...\n"
   "RUNS: --results files (FILE.json), run ids of the results database (17, or 17,18),\n"
-  "or tag:KEY=VALUE (every saved run with that tag); --results-db=FILE names the database.\n"
+  "tag:KEY=VALUE (every saved run with that tag) or series:ID (every saved run of that\n"
+  "series); --results-db=FILE|URL names the database. --series=ID without RUNS: the\n"
+  "series' runs from the database.\n"
   "The series table of the runs (one table per series; runs\n"
   "without a series id are grouped by test), or with --merge the runs that ran at the\n"
   "same time (a split kit run, several load hosts) combined into one report.\n"
@@ -71,6 +73,13 @@ static int parse_args(int argc, char **argv, report_args_t *a)
       a->db = x + 13;
     else
       return usage_error("unknown option or missing value: '%s'", x);
+  }
+  /* --series=ID alone: that series' runs from the results database */
+  static char series_spec[512];
+  if (a->nfiles == 0 && a->series && !a->merge)
+  {
+    snprintf(series_spec, sizeof(series_spec), "series:%s", a->series);
+    a->files[a->nfiles++] = series_spec;
   }
   if (a->nfiles == 0)
     return usage_error("%s", "no result files given (nor run ids, nor tag:KEY=VALUE)");

@@ -1,4 +1,4 @@
-/* Run ids, tag selectors and result files; see cli/sb_run_select.h. */
+/* Run ids, tag and series selectors and result files; see cli/sb_run_select.h. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 /* True when `spec` names runs of the database rather than a file. */
 static bool is_db_spec(const char *spec)
 {
-  if (strncmp(spec, "tag:", 4) == 0)
+  if (strncmp(spec, "tag:", 4) == 0 || strncmp(spec, "series:", 7) == 0)
     return true;
   if (*spec == '\0' || *spec == ',')
     return false;
@@ -37,10 +37,12 @@ static int64_t *ids_of(const char *prog, const char *spec, sb_store_t *st, unsig
 {
   char err[512] = "";
   *n = 0;
-  if (strncmp(spec, "tag:", 4) == 0)
+  if (strncmp(spec, "tag:", 4) == 0 || strncmp(spec, "series:", 7) == 0)
   {
+    bool tagged = spec[0] == 't';
     char *tag = (char *) spec + 4;
-    sb_store_filter_t f = { .tags = &tag, .ntags = 1 };
+    sb_store_filter_t f = { .tags = tagged ? &tag : NULL, .ntags = tagged ? 1 : 0,
+                            .series = tagged ? NULL : spec + 7 };
     int64_t *ids = sb_store_ids(st, &f, n, err, sizeof(err));
     if (ids == NULL)
     {

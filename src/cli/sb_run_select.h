@@ -1,6 +1,7 @@
 /* Naming runs on the command line (bmk compare, bmk report): a run id of
    the results database, ids separated by commas, tag:KEY=VALUE (every
-   saved run with that tag) or a --results file (docs/results-db.md). */
+   saved run with that tag), series:ID (every saved run of that series id)
+   or a --results file (docs/results-db.md). */
 #ifndef SB_RUN_SELECT_H
 #define SB_RUN_SELECT_H
 
@@ -18,7 +19,8 @@ typedef int (*sb_run_select_fn)(json_t *doc, int64_t id, const char *name, void 
 
 /*
  * Resolves `spec` and calls `fn` for each of its runs, in order (a tag:
- * oldest first). A spec that is tag:..., or digits and commas, is read
+ * or series: oldest first). A spec that is tag:..., series:..., or digits
+ * and commas, is read
  * from the results database (`db`: --results-db or NULL for the default;
  * `*st` opened on first use and kept for the next call, closed by the
  * caller with sb_store_close); anything else is a result file, loaded

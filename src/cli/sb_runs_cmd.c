@@ -14,7 +14,7 @@
 
 static const char USAGE[] =
   "Usage:\n"
-  "  bmk runs list [--test=NAME] [--tag=KEY=VALUE]... [--since=DATE] [--last=N]\n"
+  "  bmk runs list [--test=NAME] [--tag=KEY=VALUE]... [--series=ID] [--since=DATE] [--last=N]\n"
   "  bmk runs show ID\n"
   "  bmk runs export ID            (the run's --results JSON on stdout)\n"
   "  bmk runs import FILE.json...  (result files of earlier runs)\n"
@@ -59,6 +59,8 @@ static int parse(int argc, char **argv, runs_args_t *a)
       a->f.test = s + 7;
     else if (strncmp(s, "--since=", 8) == 0)
       a->f.since = s + 8;
+    else if (strncmp(s, "--series=", 9) == 0 && s[9])
+      a->f.series = s + 9;
     else if (strncmp(s, "--last=", 7) == 0)
     {
       char *end;

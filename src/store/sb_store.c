@@ -242,7 +242,7 @@ int64_t sb_store_save(sb_store_t *s, const json_t *doc, char *err, size_t errlen
 }
 
 /* A SELECT of `cols` over the runs matching `f` into `sql`, its
-   parameters into p (up to 2 + 2 * ntags; the tags' keys copied into
+   parameters into p (up to 3 + 2 * ntags; the tags' keys copied into
    keys); the number of parameters. */
 static unsigned select_runs(const sb_store_t *s, const sb_store_filter_t *f, const char *cols,
                             char *sql, size_t len, const char **p, char *keys)
@@ -260,6 +260,11 @@ static unsigned select_runs(const sb_store_t *s, const sb_store_filter_t *f, con
   {
     p[np++] = f->since;
     n += (size_t) snprintf(where + n, sizeof(where) - n, " AND r.started >= %c%u", ph, np);
+  }
+  if (f && f->series)
+  {
+    p[np++] = f->series;
+    n += (size_t) snprintf(where + n, sizeof(where) - n, " AND r.series_id = %c%u", ph, np);
   }
   for (unsigned i = 0; f && i < f->ntags && n < sizeof(where) - 160; i++)
   {
@@ -290,7 +295,7 @@ static int64_t query_runs(sb_store_t *s, const sb_store_filter_t *f, const char 
   size_t nt = f ? f->ntags : 0, klen = 1;
   for (size_t i = 0; i < nt; i++)
     klen += strlen(f->tags[i]) + 1;
-  const char **p = malloc((2 + 2 * nt) * sizeof(*p));
+  const char **p = malloc((3 + 2 * nt) * sizeof(*p));
   char *keys = malloc(klen), sql[4096];
   if (p == NULL || keys == NULL)
   {

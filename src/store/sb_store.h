@@ -67,9 +67,11 @@ typedef struct {
 
 /* Filters of a listing: NULL / 0 = any. `tags`: "key=value" items, all
    of which a run must have; `since`: an ISO date or time prefix compared
-   with the start (UTC); `last`: only the newest N (listed oldest first). */
+   with the start (UTC); `series`: the runs of one series id (bmk series,
+   --series-id); `last`: only the newest N (listed oldest first). */
 typedef struct {
   const char *test;
+  const char *series;
   char **tags;
   unsigned ntags;
   const char *since;

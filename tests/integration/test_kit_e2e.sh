@@ -126,6 +126,23 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     "$(echo "$c_qps" | awk '{ printf "%.2f", $1 - 2 * $2 }')" \
     "$(printf '%s\n' "$OUT" | sed -n 's/^=> kit: qps excluding BEGIN\/COMMIT: //p')" 0.03
 
+  # a saved split run (results database set): each process saves its part,
+  # tagged with the kit name, the launch and part i/n; merged again by tag
+  export BMK_RESULTS_DB=$WORK/kit-$db.db
+  sb11_MAX=1 sc OLTP_RO_10K_2tab-uniform-p_sel1-trx 2 1 --tag=who=ci
+  unset BMK_RESULTS_DB
+  assert_eq "$db saved split: exit 0" 0 "$RC"
+  L=$("$BMK" runs list --results-db="$WORK/kit-$db.db" --tag=kit=OLTP_RO_10K_2tab-uniform-p_sel1-trx --tag=who=ci)
+  assert_eq "$db saved split: two runs with the kit tag and the user's" 2 "$(printf '%s\n' "$L" | grep -c 'kit_run=')"
+  assert_eq "$db saved split: parts 1/2 and 2/2" "part=1/2 part=2/2" \
+    "$(printf '%s\n' "$L" | grep -o 'part=[0-9]/2' | sort | tr '\n' ' ' | sed 's/ $//')"
+  kr=$(printf '%s\n' "$L" | grep -o 'kit_run=[0-9-]*' | sort -u)
+  assert_eq "$db saved split: one launch" 1 "$(printf '%s\n' "$kr" | wc -l)"
+  M=$("$BMK" report --merge --results-db="$WORK/kit-$db.db" --output="$WORK/kit-merged.json" "tag:$kr" 2>&1)
+  assert_eq "$db saved split: merged by tag, the events of both parts" \
+    "$(printf '%s\n' "$OUT" | awk '/^ +transactions:/{s += $2} END{print s}')" \
+    "$(json_get "$WORK/kit-merged.json" "d['summary']['events']")"
+
   # socket: the server sees a UNIX-socket client
   q "CREATE TABLE kit_conn (who VARCHAR(64))" >/dev/null
   sc OLTP_RO_10K_2tab-uniform-p_sel1-notrx-socket 2 1 "--extra-query-before=INSERT INTO kit_conn SELECT $WHO"

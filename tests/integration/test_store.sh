@@ -158,6 +158,21 @@ done
 run_bmk compare 1
 assert_eq "compare with one side: exit 1" 1 "$RC"
 
+# ---- bmk series saving its steps (the results database set) ----------------
+run_bmk series --users=1,2 --results-dir="$WORK/ser" --id=ser-1 -- bmk $CPU --time=1 run
+assert_eq "series: exit 0" 0 "$RC"
+run_bmk runs list --series=ser-1
+assert_eq "runs list --series: the two steps, 1 and 2 threads" "1 2" \
+  "$(printf '%s\n' "$OUT" | awk 'NR > 1 {print $4}' | tr '\n' ' ' | sed 's/ $//')"
+run_bmk report --series=ser-1
+assert_eq "report --series without files: the series table from the database" 0 "$RC"
+assert_match "report --series: two runs" "$OUT" "^Series table: series 'ser-1' \\(cpu\\), 2 runs$"
+run_bmk compare series:ser-1 series:ser-1
+assert_eq "compare series:ID series:ID: exit 0" 0 "$RC"
+run_bmk report --series=no-such-series
+assert_eq "report of a series with no saved run: exit 1" 1 "$RC"
+assert_contains "... says so" "$OUT" "'series:no-such-series' selects no run in the results database"
+
 # ---- a PostgreSQL store (--results-db=postgresql://...) ---------------------
 # A database and a role of the test's own (the sandbox's sbtest is a
 # superuser): the role owns the database and nothing else, as a team's

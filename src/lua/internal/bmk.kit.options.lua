@@ -168,6 +168,32 @@ function M.extra_value(extra, opt)
   return v
 end
 
+-- When the run is saved into a results database (--save, --results-db
+-- or $BMK_RESULTS_DB; docs/results-db.md), its processes carry the tags
+-- kit=<name> and kit_run=<launcher pid>-<time>, after the user's own
+-- --tag ones, so the runs of a kit script are found by name and a split
+-- run's parts (each process saves its own, tagged part=i/n) can be merged
+-- again: bmk report --merge tag:kit_run=ID. Returns the extra options
+-- without the user's --tag and the tag list for --tag, or extra and nil
+-- when nothing is saved.
+function M.save_tags(extra, name, pid)
+  local saving = (os.getenv("BMK_RESULTS_DB") or "") ~= ""
+  local user
+  local kept = {}
+  for _, a in ipairs(extra) do
+    local k, v = a:match("^%-%-([%w_-]+)=(.*)$")
+    k = k and k:gsub("_", "-")
+    if a == "--save" or (k == "save" and v ~= "off" and v ~= "0") or (k == "results-db" and v ~= "") then
+      saving = true
+    end
+    if k == "tag" then user = v else kept[#kept + 1] = a end
+  end
+  if not saving then return extra, nil end
+  local tags = ("kit=%s,kit_run=%d-%d"):format(name, pid, os.time())
+  if user and user ~= "" then tags = user .. "," .. tags end
+  return kept, tags
+end
+
 -- Builds the plan for `bmk kit <name> args...`: spec from names.resolve,
 -- b from bench.load, args the words after the name, what = "run" for a
 -- name or "cleanup" for `bmk kit cleanup`, pid the launcher's pid (names
@@ -241,6 +267,8 @@ function M.plan(spec, b, args, what, pid)
   local extra = {}
   for i = 3, #args do extra[#extra + 1] = args[i] end
   extra = extract_passwords(extra, env)
+  local tags
+  extra, tags = M.save_tags(extra, spec.name, pid)
   -- The options every kit run passes, for a process of `t` threads.
   local function front(t)
     return { "--threads=" .. t, "--time=" .. secs, "--events=0",
@@ -249,7 +277,9 @@ function M.plan(spec, b, args, what, pid)
   local n = math.ceil(users / b.sb11_MAX)
   local step = { command = "run", procs = {}, users = users }
   if n == 1 then
-    step.procs[1] = { argv = cmd(front(users), extra, "run"), threads = users, offset = 0 }
+    local f = front(users)
+    if tags then f[#f + 1] = "--tag=" .. tags end
+    step.procs[1] = { argv = cmd(f, extra, "run"), threads = users, offset = 0 }
   else
     -- A user's --sync-file means they release the start themselves
     -- (multi-host); the launcher then neither creates nor removes it.
@@ -288,6 +318,7 @@ function M.plan(spec, b, args, what, pid)
       if ml_port then
         f[#f + 1] = "--metrics-listen=" .. ml_host .. ":" .. (tonumber(ml_port) + i - 1)
       end
+      if tags then f[#f + 1] = ("--tag=%s,part=%d/%d"):format(tags, i, n) end
       f[#f + 1] = "--thread-offset=" .. offset
       f[#f + 1] = "--threads-total=" .. users
       if plan.sync then f[#f + 1] = "--sync-file=" .. plan.sync end
