@@ -133,7 +133,7 @@ static void early_signal(int sig)
   _exit(sig == SIGINT ? 130 : 143);
 }
 
-/* `bmk kit ...`, `bmk series ...` and `bmk report ...` have their own
+/* `bmk kit ...`, `bmk series ...`, `bmk capacity ...`, `bmk report ...` have their own
    command lines. Returns true, with their exit code in *rc, when argv
    names one of them. */
 static bool other_command(int argc, char **argv, int *rc)
@@ -145,6 +145,8 @@ static bool other_command(int argc, char **argv, int *rc)
     *rc = sb_kit_main(argc, argv);
   else if (strcmp(argv[1], "series") == 0)
     *rc = sb_series_main(argc, argv);
+  else if (strcmp(argv[1], "capacity") == 0)
+    *rc = sb_capacity_main(argc, argv);
   /* `bmk report ...`: result files (docs/report.md) */
   else if (strcmp(argv[1], "report") == 0)
     *rc = sb_report_main(argc, argv);

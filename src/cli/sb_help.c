@@ -68,6 +68,8 @@ void sb_print_help(void)
          "split runs; '%s kit help' for its usage\n", p, p);
   printf("  %s series ...             runs a command once per user count (--users=1,2,4,...) "
          "and prints one table; '%s series --help'\n", p, p);
+  printf("  %s capacity ...           searches the highest --rate (or user count) meeting a "
+         "latency SLO (--slo='p99<=20ms'); '%s capacity --help'\n", p, p);
   printf("  %s report RUNS...         series table of --results files or saved runs (ids, "
          "tag:K=V), --merge of concurrent runs, --html charts; '%s report --help'\n", p, p);
   printf("  %s runs ...               the results database (--save): list, show, export, "

@@ -2,7 +2,8 @@
  * `bmk kit ...` entry (docs/kit.md): the kit is written in Lua and
  * embedded in the binary (bmk.kit* modules); this runs it in a plain Lua
  * state of its own, without the sysbench.* environment of workloads.
- * `bmk series ...` (bmk.series, docs/report.md) runs the same way.
+ * `bmk series ...` (bmk.series, docs/report.md) and `bmk capacity ...`
+ * (bmk.capacity, docs/capacity.md) run the same way.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -92,4 +93,9 @@ int sb_kit_main(int argc, char **argv)
 int sb_series_main(int argc, char **argv)
 {
   return tool_main("bmk.series", "series", argc, argv);
+}
+
+int sb_capacity_main(int argc, char **argv)
+{
+  return tool_main("bmk.capacity", "capacity", argc, argv);
 }

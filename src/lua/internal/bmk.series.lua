@@ -166,8 +166,9 @@ end
 
 -- Runs one step; forwards SIGHUP/SIGINT/SIGTERM (SIGHUP as SIGTERM).
 -- Returns the exit status and the signal that stopped the series (nil).
-local function run_step(argv)
-  local pid, e = sys.spawn(argv)
+-- `opts` as sys.spawn's (opts.log: a file for the step's output).
+local function run_step(argv, opts)
+  local pid, e = sys.spawn(argv, opts)
   if not pid then
     io.stderr:write("bmk series: ", e, "\n")
     return 1
@@ -232,6 +233,11 @@ local function default_id(name)
   local clean = name:gsub("[^%w_.-]", "_")
   return clean .. "-" .. os.date("%Y%m%d-%H%M%S")
 end
+
+-- Shared with `bmk capacity` (bmk.capacity), which steps commands the
+-- same way.
+M.is_opt, M.shown, M.run_step, M.pause, M.default_id = is_opt, shown, run_step, pause,
+  default_id
 
 function M.main(args, info)
   local o, why = parse_args(args)

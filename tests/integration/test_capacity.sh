@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# bmk capacity (docs/capacity.md "bmk capacity") against MariaDB: a server
+# whose capacity does not depend on the number of VUs (every event holds
+# one row lock ~5 ms, so all events are serialised); the open-loop search
+# (growth then bisection, answer against the measured capacity, every
+# table row equal to its step's --results file, the search's JSON), an
+# SLO no rate can meet (exit 3), users mode, bad input (exit 1, nothing
+# run) and Ctrl-C (exit 130, the table so far). About 45 s of wall time.
+set -u
+source "$(dirname "$0")/lib.sh"
+cd "$WORK"
+
+cap() { OUT=$(timeout -k 5 150 "$BMK" capacity "$@" 2>&1); RC=$?; }
+
+# ---- bad input: exit 1, nothing run ----------------------------------------------
+cap --slo='p99<=20' --results-dir=bad -- bmk oltp_point_select run
+assert_eq "SLO without a unit: exit 1 and why" \
+  "1:bmk capacity: --slo='p99<=20': the bound needs a unit (us, ms or s), e.g. p99<=20ms" \
+  "$RC:$(printf '%s\n' "$OUT" | head -1)"
+cap --slo='p77<=20ms' --results-dir=bad -- bmk oltp_point_select run
+assert_eq "unknown percentile: exit 1 and why" \
+  "1:bmk capacity: --slo='p77<=20ms': unknown latency 'p77' (p50, p90, p95, p99, p999, max or avg)" \
+  "$RC:$(printf '%s\n' "$OUT" | head -1)"
+cap --slo='p99<=20ms' --start-rate=500 --max-rate=100 --results-dir=bad -- bmk oltp_point_select run
+assert_eq "start rate above --max-rate: exit 1 and why" \
+  "1:bmk capacity: --start-rate=500 is above --max-rate=100" "$RC:$(printf '%s\n' "$OUT" | head -1)"
+cap --results-dir=bad -- bmk oltp_point_select run
+assert_contains "no --slo: exit 1" "$RC:$OUT" "1:bmk capacity: at least one --slo is required"
+check "bad input ran nothing (no results directory)" test ! -e bad
+
+if ! mysql_q "SELECT 1" >/dev/null 2>&1; then
+  skip "capacity searches" "no MariaDB sandbox on port $MYSQL_PORT"
+  finish; exit
+fi
+
+cat > lock.lua <<'EOF'
+-- Every event serialises on one row lock held ~5 ms: the server's
+-- capacity is ~1 / (5 ms + round trips) whatever the number of VUs.
+function prepare()
+  local con = sysbench.sql.driver():connect()
+  con:query("DROP TABLE IF EXISTS cap_lock")
+  con:query("CREATE TABLE cap_lock (id INT PRIMARY KEY, n INT) ENGINE=InnoDB")
+  con:query("INSERT INTO cap_lock VALUES (1, 0)")
+end
+function thread_init() con = sysbench.sql.driver():connect() end
+function event()
+  con:query("BEGIN")
+  con:query("SELECT n FROM cap_lock WHERE id = 1 FOR UPDATE")
+  con:query("SELECT SLEEP(0.005)")
+  con:query("COMMIT")
+end
+EOF
+run_bmk lock.lua $MYSQL_OPTS prepare
+assert_eq "lock table prepared" 0 "$RC"
+
+# rows_equal DIR OUT: every table row (step, VUs, tps, p50/p95/p99/max,
+# errors/s) equals what its step's --results file DIR/NN-*.json says
+# (percentiles from the file's HDR buckets, the reader's rule: the highest
+# value of the bucket holding the ceil(p% x total)-th event).
+cat > rows_equal.py <<'EOF'
+import glob, json, math, re, sys
+def pct(h, p):
+    b = h["buckets"]; total = sum(x[2] for x in b)
+    need, c = max(1, math.ceil(p / 100 * total)), 0
+    for lo, hi, n in b:
+        c += n
+        if c >= need: return hi / 1e6
+bad, n = [], 0
+for line in sys.stdin:
+    if not re.match(r"^\s+\d+ (growth|bisect|down) ", line): continue
+    r = line.split(); n += 1
+    d = json.load(open(glob.glob("%s/%02d-*.json" % (sys.argv[1], int(r[0])))[0]))
+    s, h = d["summary"], d["histogram"]
+    exp = ["%d" % s["threads"], "%.1f" % s["tps"]] + ["%.3f" % pct(h, p) for p in (50, 95, 99, 100)] \
+        + ["%.2f" % (s["errors"] / s["time_s"])]
+    if r[3:10] != exp: bad.append("step %s: table %s, file %s" % (r[0], r[3:10], exp))
+print("%d rows" % n if not bad and n else "; ".join(bad) or "no rows")
+EOF
+rows_equal() { printf '%s\n' "$2" > rows.txt; python3 rows_equal.py "$1" < rows.txt; }
+# phases OUT: the phase column of the table, one word per row.
+phases() { printf '%s\n' "$1" | awk '$1 ~ /^[0-9]+$/ && $2 ~ /^(growth|bisect|down)$/ { printf "%s ", $2 }'; }
+
+# ---- the capacity, measured closed-loop with 8 VUs -----------------------------------
+run_bmk lock.lua $MYSQL_OPTS --threads=8 --time=2 run
+CAPTPS=$(printf '%s\n' "$OUT" | sed -n 's/^ *transactions: *[0-9]* *(\([0-9.]*\) per sec.)/\1/p')
+check "closed-loop capacity measured ($CAPTPS tps)" awk -v c="$CAPTPS" 'BEGIN { exit !(c > 20) }'
+START=$(awk -v c="$CAPTPS" 'BEGIN { printf "%d", c / 4 }')
+
+# ---- the open-loop search ---------------------------------------------------------------
+# --precision=15 and --max-repeats=1 keep it to ~7 steps of 3 s.
+cap --slo='p99<=100ms' --step-time=2 --step-warmup=1 --start-rate="$START" --precision=15 \
+  --max-repeats=1 --max-steps=9 --id=cap1 --results-dir=cap1 --results=cap1.json \
+  -- bmk lock.lua $MYSQL_OPTS --threads=8 run
+assert_eq "search: exit 0" 0 "$RC"
+ANS=$(printf '%s\n' "$OUT" | sed -n 's/^max sustainable: \([0-9.]*\) tps at p99 [0-9.]* ms (SLO p99<=100ms).*/\1/p')
+# Wide on purpose: steps of 2 s on a shared 2-core machine (and under the
+# sanitizers) scatter by tens of percent; the point is that the answer is
+# near the server's capacity, not above it and not far below.
+check "search: answer $ANS tps within 50-105% of the capacity $CAPTPS tps" \
+  awk -v a="$ANS" -v c="$CAPTPS" 'BEGIN { exit !(a != "" && a >= 0.5 * c && a <= 1.05 * c) }'
+assert_match "search: growth steps then bisection" "$(phases "$OUT")" '^(growth )+(bisect )+$'
+assert_match "search: the first step at the start rate" "$OUT" "^   1 growth +$START "
+assert_match "search: the range line" "$OUT" '^range: passes at [0-9.]+, fails at [0-9.]+ tps; [0-9]+ steps, [0-9]+ repeats'
+assert_not_contains "search: the client is not blamed" "$OUT" "client-limited"
+ROWS=$(rows_equal cap1 "$OUT")
+assert_match "search: every row equals its --results file" "$ROWS" '^[0-9]+ rows$'
+check "search: --results JSON with every step and the answer" python3 - cap1.json "$ANS" "$(phases "$OUT" | wc -w)" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "bmk-capacity" and d["answer"]["found"] is True
+assert "%g" % d["answer"]["max_sustainable"] == sys.argv[2], d["answer"]
+assert len(d["steps"]) == int(sys.argv[3]) and d["slos"][0]["text"] == "p99<=100ms"
+EOF
+check "search: steps carry the series id" python3 -c "
+import json,glob; assert all(json.load(open(f))['manifest']['series_id']=='cap1' for f in glob.glob('cap1/*.json'))"
+
+# ---- an SLO no rate can meet: exit 3 (the probe chooses the start rate) -------------
+cap --slo='p99<=0.01ms' --step-time=2 --step-warmup=1 --results-dir=imp -- bmk lock.lua $MYSQL_OPTS --threads=8 run
+assert_eq "impossible SLO: exit 3" 3 "$RC"
+assert_match "impossible SLO: the probe ran" "$OUT" 'probe: [0-9.]+ tps, p99 [0-9.]+ ms; start rate [0-9.]+ \(25%\)'
+assert_match "impossible SLO: says so" "$OUT" "^no rate met the SLO \(p99<=0.01ms\); lowest tried: .*no lower load can meet it$"
+
+# ---- users mode: doubling then bisection ---------------------------------------------------
+# 1, 2, 4 users wait ~5, 10, 20 ms; 16 users ~85 ms: the first failure is
+# at 4 to 16 users, so a bisection step follows whatever the machine.
+cap --mode=users --slo='p99<=50ms' --step-time=1 --step-warmup=0 --max-steps=6 --max-repeats=0 \
+  --results-dir=users -- bmk lock.lua $MYSQL_OPTS run
+assert_eq "users: exit 0" 0 "$RC"
+assert_match "users: doubling then bisection" "$(phases "$OUT")" '^growth growth (growth )*(bisect )+$'
+assert_match "users: 1 then 2 users" "$OUT" '^   2 growth +2 +2 '
+ROWS=$(rows_equal users "$OUT")
+assert_match "users: every row equals its --results file" "$ROWS" '^[0-9]+ rows$'
+assert_match "users: the answer" "$OUT" '^max sustainable: [0-9]+ users \([0-9.]+ tps\) at p99 [0-9.]+ ms \(SLO p99<=50ms\)'
+
+# ---- Ctrl-C: the table so far, exit 130 --------------------------------------------------
+python3 - "$BMK" "$WORK/int.out" "$START" $MYSQL_OPTS <<'EOF' > int.rc
+import os, signal, subprocess, sys, time
+bmk, out, start, opts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+cmd = [bmk, "capacity", "--slo=p99<=100ms", "--step-time=2", "--step-warmup=0",
+       "--start-rate=" + start, "--results-dir=int", "--id=int", "--", "bmk", "lock.lua"] + opts + ["run"]
+with open(out, "w") as f:
+    p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    for _ in range(1200):
+        if "step 1 (growth)" in open(out).read():
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)
+    os.kill(p.pid, signal.SIGINT)
+    print(p.wait(60))
+EOF
+OUT=$(cat int.out)
+assert_eq "Ctrl-C: exit 130" 130 "$(cat int.rc)"
+assert_contains "Ctrl-C: says so" "$OUT" "=> capacity int: interrupted; the table holds the steps done"
+assert_match "Ctrl-C: the table with step 1" "$OUT" "^   1 growth +$START .* pass$"
+assert_match "Ctrl-C: the best answer known" "$OUT" "^max sustainable: $START tps at p99 "
+
+finish
