@@ -133,13 +133,16 @@ QUIET="test_results.sh"
 # The TSan pass: many threads and workers, reconnect storms, Ctrl-C, runs
 # that end while VUs are stuck, the metrics server's thread
 # (ThreadSanitizer slows a run 5-15 times, so it runs these only; every
-# file runs in the other two passes).
-TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh"
+# file runs in the normal pass, and all but the ASan exclusions below in
+# the ASan pass). test_capacity.sh (a minute of searching) runs here
+# instead of in the ASan pass, the longest of the three.
+TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh"
 # test_metrics.sh's event-mode case runs 2,000 VUs in the normal pass and
 # 300 under the sanitizers (each VU's work costs them 2-15 times as much).
 # The ASan pass leaves to the normal pass what does not run its binary.
 ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and checked in the normal pass
-test_layers.sh: reads the source tree only (no binary), done in the normal pass"
+test_layers.sh: reads the source tree only (no binary), done in the normal pass
+test_capacity.sh: runs in the ThreadSanitizer pass instead (the ASan pass is the longest)"
 files=()
 for t in tests/integration/test_*.sh; do
   [[ " $QUIET " == *" $(basename "$t") "* ]] || files+=("$(basename "$t")")

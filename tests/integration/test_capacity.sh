@@ -92,12 +92,32 @@ cap --slo='p99<=100ms' --step-time=2 --step-warmup=1 --start-rate="$START" --pre
   --max-repeats=1 --max-steps=9 --id=cap1 --results-dir=cap1 --results=cap1.json \
   -- bmk lock.lua $MYSQL_OPTS --threads=8 run
 assert_eq "search: exit 0" 0 "$RC"
-ANS=$(printf '%s\n' "$OUT" | sed -n 's/^max sustainable: \([0-9.]*\) tps at p99 [0-9.]* ms (SLO p99<=100ms).*/\1/p')
-# Wide on purpose: steps of 2 s on a shared 2-core machine (and under the
-# sanitizers) scatter by tens of percent; the point is that the answer is
-# near the server's capacity, not above it and not far below.
-check "search: answer $ANS tps within 50-105% of the capacity $CAPTPS tps" \
-  awk -v a="$ANS" -v c="$CAPTPS" 'BEGIN { exit !(a != "" && a >= 0.5 * c && a <= 1.05 * c) }'
+ANS=$(printf '%s\n' "$OUT" | sed -n 's/^max sustainable: \([0-9.]*\) tps (achieved [0-9.]*) at p99 [0-9.]* ms (SLO p99<=100ms).*/\1/p')
+# The answer's distance to the measured capacity depends on the machine's
+# CPU share during each 2 s step (a shared 2-core machine running three
+# test passes moves it by tens of percent), so CI asserts the search's
+# logic exactly instead (bench/capacity_search.sh prints the distance):
+# every "pass" row meets the SLO and every "fail" row misses it, by the
+# table's numbers (equal to the files, checked below; a repeated step is
+# decided by its pooled runs); the answer is the
+# highest passing rate; the range line names it and the lowest rate above
+# it that did not pass.
+check "search: verdicts follow the SLO, the answer is the highest pass ($ANS tps)" \
+  python3 - "$ANS" <<EOF
+import re, sys
+rows = [l.split() for l in '''$OUT'''.splitlines() if re.match(r"^\s+\d+ (growth|bisect|down) ", l)]
+# step phase rate VUs tps p50 p95 p99 max err/s backlog cpu/tx verdict...
+# (a verdict "(repeated n)" is the pooled runs', not this row's alone)
+ok = all((float(r[7]) <= 100) == (r[12] == "pass") for r in rows
+         if r[12] in ("pass", "fail") and len(r) == 13)
+passes = [float(r[2]) for r in rows if r[12] == "pass"]
+above = [float(r[2]) for r in rows if r[12] not in ("pass", "noise") and passes and float(r[2]) > max(passes)]
+rng = re.search(r"^range: passes at ([0-9.]+), fails at ([0-9.]+) tps", '''$OUT''', re.M)
+ok = ok and passes and float(sys.argv[1]) == max(passes) and rng is not None
+ok = ok and float(rng.group(1)) == max(passes) and (not above or float(rng.group(2)) == min(above))
+if not ok: print("\n".join(" ".join(r) for r in rows), file=sys.stderr)
+sys.exit(0 if ok else 1)
+EOF
 assert_match "search: growth steps then bisection" "$(phases "$OUT")" '^(growth )+(bisect )+$'
 assert_match "search: the first step at the start rate" "$OUT" "^   1 growth +$START "
 assert_match "search: the range line" "$OUT" '^range: passes at [0-9.]+, fails at [0-9.]+ tps; [0-9]+ steps, [0-9]+ repeats'
@@ -153,6 +173,6 @@ OUT=$(cat int.out)
 assert_eq "Ctrl-C: exit 130" 130 "$(cat int.rc)"
 assert_contains "Ctrl-C: says so" "$OUT" "=> capacity int: interrupted; the table holds the steps done"
 assert_match "Ctrl-C: the table with step 1" "$OUT" "^   1 growth +$START .* pass$"
-assert_match "Ctrl-C: the best answer known" "$OUT" "^max sustainable: $START tps at p99 "
+assert_match "Ctrl-C: the best answer known" "$OUT" "^max sustainable: $START tps \(achieved [0-9.]+\) at p99 "
 
 finish

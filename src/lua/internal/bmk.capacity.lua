@@ -477,7 +477,8 @@ local function answer(st, lo, hi)
     a.max_sustainable, a.latency_ms, a.latency = lo.target, v, l.name
     a.achieved_tps = lo.p.tps
     local line = ("max sustainable: %g%s%s at %s %s ms (SLO %s)"):format(lo.target, unit,
-      users and (" (%.1f tps)"):format(lo.p.tps) or "", l.name, fmt(v, "%.3f"), slo_text(st))
+      (users and " (%.1f tps)" or " (achieved %.1f)"):format(lo.p.tps), l.name, fmt(v, "%.3f"),
+      slo_text(st))
     local sat
     for _, r in ipairs(st.rows) do
       if r.verdict:match("^saturated") and (not sat or r.target < sat.target) then sat = r end
