@@ -10,9 +10,10 @@
 #define SB_ENGINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "results/sb_report.h"
+#include "core/sb_stat.h"
 
 #define SB_MAX_CHECKPOINTS 256
 
