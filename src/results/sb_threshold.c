@@ -24,8 +24,9 @@ static const char GRAMMAR[] =
   "--threshold='errors<=0.1%':\n"
   "  METRIC  tps, qps (per second; UNIT none or /s); p50, p95, p99, any pN such as p99.9,\n"
   "          avg, max (latency; UNIT ms, the default, s or us); errors (per second, UNIT\n"
-  "          none or /s; or with % the percentage of events); or a figure of the run by\n"
-  "          its name, without a unit (tpcc_nopm, tpcc_tpm, server_commits, ...)\n"
+  "          none or /s; or with % the percentage of events), errors_per_s; or a figure of\n"
+  "          the run by its name, without a unit (tpcc_nopm or nopm, tpcc_tpm or tpm,\n"
+  "          server_commits, ...)\n"
   "  OP      <=, <, >=, >\n"
   "See docs/results-db.md \"Thresholds\".\n";
 
@@ -47,6 +48,7 @@ typedef struct {
   const char *unit;            /* "ms", "s", "us", "/s", "%" */
   double scale;                /* latency: seconds -> unit */
   char figure[SB_FIGURE_NAME_MAX]; /* M_FIGURE: the figure's name */
+  bool per_s_only;             /* errors_per_s: no % unit */
 } threshold_t;
 
 static threshold_t th[MAX_THRESHOLDS];
@@ -71,6 +73,20 @@ static bool parse_metric(const char *s, size_t n, threshold_t *t)
       t->metric = names[i].m;
       return true;
     }
+  /* the field's short names: errors_per_s is errors (per second); nopm
+     and tpm are TPC-C's figures, tpcc_nopm and tpcc_tpm */
+  if (n == 12 && strncmp(s, "errors_per_s", n) == 0)
+  {
+    t->metric = M_ERRORS;
+    t->per_s_only = true;
+    return true;
+  }
+  if ((n == 4 && strncmp(s, "nopm", n) == 0) || (n == 3 && strncmp(s, "tpm", n) == 0))
+  {
+    t->metric = M_FIGURE;
+    snprintf(t->figure, sizeof(t->figure), "tpcc_%.*s", (int) n, s);
+    return true;
+  }
   char num[32], *end;
   if (n >= 2 && s[0] == 'p' && n - 1 < sizeof(num) && s[1] >= '0' && s[1] <= '9')
   {
@@ -121,7 +137,7 @@ static bool parse_unit(const char *u, threshold_t *t)
     t->unit = "/s";
     return true;
   }
-  if (t->metric == M_ERRORS && strcmp(u, "%") == 0)
+  if (t->metric == M_ERRORS && !t->per_s_only && strcmp(u, "%") == 0)
   {
     t->unit = "%";
     return true;

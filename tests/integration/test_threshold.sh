@@ -38,7 +38,7 @@ assert_eq "missed: --results has the verdicts and exit code 3" "[True, False] 3"
   "$(json_get fail.json "[t['passed'] for t in d['thresholds']], d['summary']['exit_code']")"
 assert_match "missed: the run is saved all the same" "$OUT" "^Saved as run 2 in "
 
-for bad in 'p95<=fast' 'latency<5ms' 'tps>=5ms' 'p95=5' 'p101<1' 'errors<1h'; do
+for bad in 'p95<=fast' 'latency<5ms' 'tps>=5ms' 'p95=5' 'p101<1' 'errors<1h' 'errors_per_s<1%'; do
   run_bmk $CPU --threshold='tps>=1' "--threshold=$bad" --results=bad.json run
   assert_eq "--threshold='$bad': exit 1" 1 "$RC"
   assert_contains "--threshold='$bad': names it" "$OUT" "FATAL: --threshold='$bad': "
@@ -137,5 +137,10 @@ assert_contains "report of a tag that selects nothing: says so" "$OUT" \
 run_bmk $CPU --threshold='no_such_figure>=1' run
 assert_eq "a figure the run does not have: exit 3" 3 "$RC"
 assert_match "... not measured, FAILED" "$OUT" "^threshold no_such_figure>=1: not measured — FAILED$"
+
+# errors_per_s: errors per second under the field's name
+run_bmk $CPU --threshold='errors_per_s<=1' run
+assert_eq "errors_per_s: exit 0" 0 "$RC"
+assert_match "errors_per_s: its line" "$OUT" "^threshold errors_per_s<=1: 0.00/s — passed$"
 
 finish

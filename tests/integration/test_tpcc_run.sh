@@ -58,7 +58,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     retry=on
     [ $db = pgsql ] && [ $m = text ] && retry=off
     tpcc --tpcc-mode=$m --threads=8 --time=2 --trx-retry=$retry --audit-min-neworders=0 --rand-seed=11 \
-      --results="$WORK/fig.json" --threshold='tpcc_nopm>0' run
+      --results="$WORK/fig.json" --threshold='tpcc_nopm>0' --threshold='nopm>0' run
     assert_eq "$db $m: exit 0, no FATAL" "0 0" "$RC $(printf '%s\n' "$OUT" | grep -c '^FATAL')"
     for t in new_order payment order_status delivery stock_level; do
       check "$db $m: $t ran" test "$(calls $t)" -gt 0
@@ -70,6 +70,9 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     assert_eq "$db $m: summary.figures tpcc_nopm, tpcc_tpm = the report's NOPM and TPM" "$nt" \
       "$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["summary"]["figures"]; print("%.0f %.0f" % (f["tpcc_nopm"]["value"], f["tpcc_tpm"]["value"]))' "$WORK/fig.json")"
     assert_match "$db $m: --threshold on a figure (tpcc_nopm)" "$OUT" '^threshold tpcc_nopm>0: [0-9]+\.[0-9]{2} — passed$'
+    assert_eq "$db $m: --threshold nopm is tpcc_nopm" \
+      "$(printf '%s\n' "$OUT" | sed -n 's/^threshold tpcc_nopm>0: \([0-9.]*\) .*/\1/p')" \
+      "$(printf '%s\n' "$OUT" | sed -n 's/^threshold nopm>0: \([0-9.]*\) .*/\1/p')"
     assert_contains "$db $m: disclaimer" "$OUT" "TPROC-C-style workload derived from TPC-C; results are not TPC-C results"
     if [ $m = sp ]; then
       tr=$(report_value "transactions:" "$OUT")
