@@ -10,6 +10,7 @@
 #include "cli/sb_compare_cmd.h"
 #include "cli/sb_run_select.h"
 #include "core/sb_compare_stats.h"
+#include "results/sb_html.h"
 #include "results/sb_rdoc.h"
 #include "store/sb_store.h"
 
@@ -21,11 +22,12 @@
 static const char USAGE[] =
   "Usage:\n"
   "  bmk compare [--results-db=FILE|URL] [--fail-if=METRIC<-N%|METRIC>+N%]... [--ignore-noise]\n"
-  "              [--json] A B\n"
+  "              [--json] [--html=FILE.html] A B\n"
   "A and B: a run id, ids separated by commas (repetitions), tag:KEY=VALUE (the runs\n"
   "with that tag), series:ID (the runs of a series) or a result file (FILE.json).\n"
   "METRIC: tps, p50, p95, p99.\n"
   "--json prints the comparison as one JSON document instead of the table.\n"
+  "--html writes a page of charts: both sides' runs per interval, overlaid (gnuplot).\n"
   "Exit code 3 when a --fail-if is violated. See docs/results-db.md.\n";
 
 static const char *const METRICS[] = { "tps", "p50", "p95", "p99" };
@@ -472,11 +474,42 @@ static void print_table(const side_t *A, const side_t *B, bool by_runs, const me
 }
 
 typedef struct {
-  const char *db, *specs[2];
+  const char *db, *specs[2], *html;
   gate_t gates[16];
   unsigned ngates, nspecs;
   bool ignore_noise, json;
 } args_t;
+
+/* --html: both sides' runs as one page of charts, their timelines
+   overlaid (results/sb_html.h). `say`: print where it went (not with
+   --json, whose stdout is the document alone). Returns 0, or 1 after a
+   message. */
+static int write_html(const side_t *A, const side_t *B, const char *path, bool say)
+{
+  unsigned n = A->n + B->n;
+  sb_rdoc_t *docs = calloc(n, sizeof(*docs));
+  char err[1024] = "out of memory";
+  int rc = docs ? 0 : -1;
+  for (unsigned i = 0; rc == 0 && i < n; i++)
+  {
+    const side_t *s = i < A->n ? A : B;
+    unsigned k = i < A->n ? i : i - A->n;
+    rc = sb_rdoc_adopt(&docs[i], s->names[k], json_incref(s->docs[k]), err, sizeof(err));
+  }
+  if (rc == 0)
+    rc = sb_html_write_compare(path, docs, A->n, B->n, A->spec, B->spec, err, sizeof(err));
+  for (unsigned i = 0; docs && i < n; i++)
+    sb_rdoc_free(&docs[i]);
+  free(docs);
+  if (rc != 0)
+  {
+    fprintf(stderr, "bmk compare: --html: %s\n", err);
+    return 1;
+  }
+  if (say)
+    printf("Charts written to %s\n", path);
+  return 0;
+}
 
 /* Parses argv[2..]; 0, 1 after a message, -1 for --help. */
 static int parse_args(int argc, char **argv, args_t *a)
@@ -501,6 +534,8 @@ static int parse_args(int argc, char **argv, args_t *a)
       a->ignore_noise = true;
     else if (strcmp(s, "--json") == 0)
       a->json = true;
+    else if (strncmp(s, "--html=", 7) == 0 && s[7])
+      a->html = s + 7;
     else if (strncmp(s, "--", 2) == 0)
       return usage("unknown option '%s'", s);
     else if (a->nspecs < 2)
@@ -543,6 +578,9 @@ int sb_compare_main(int argc, char **argv)
     for (unsigned g = 0; g < a.ngates; g++)
       if (violated(&a.gates[g], &rows[a.gates[g].metric], a.ignore_noise))
         rc = EXIT_GATE;
+    /* the charts: a failure to draw them is an error (1), above a gate */
+    if (a.html && write_html(&A, &B, a.html, !a.json) != 0)
+      rc = 1;
   }
   free_side(&A);
   free_side(&B);

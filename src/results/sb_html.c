@@ -20,6 +20,14 @@
 
 static const char *svg_dir;
 
+/* bmk compare --html: the first `na` documents are side A, the next `nb`
+   side B; their timelines are also drawn overlaid (set by
+   sb_html_write_compare for one call). */
+static struct {
+  unsigned na, nb;
+  const char *label_a, *label_b;
+} overlay;
+
 void sb_html_set_svg_dir(const char *dir)
 {
   svg_dir = dir && *dir ? dir : NULL;
@@ -248,6 +256,61 @@ static int chart_timeline(html_ctx_t *c, const sb_rdoc_t *doc)
   snprintf(plot, sizeof(plot), "plot '%s/c%u.dat' using 1:4 with linespoints pt 7 ps 0.4 lw 1.5 lc 7",
            c->dir, id);
   panel(c->gp, valid[2], "errors/s", plot);
+  fprintf(c->gp, "unset multiplot\n");
+  return 0;
+}
+
+/* bmk compare: every run's per-interval tps and p95 on one time axis,
+   side A's runs in one colour and B's in another (one data block per
+   run, gnuplot's `index`). */
+static int chart_overlay(html_ctx_t *c, const sb_rdoc_t *docs)
+{
+  unsigned n = overlay.na + overlay.nb;
+  FILE *d = chart_begin(c, "A against B", 480, "A (%s, blue) against B (%s, red): tps and p95 "
+                        "per interval, one line per run", overlay.label_a, overlay.label_b);
+  if (d == NULL)
+    return -1;
+  unsigned id = c->ncharts, valid[2] = { 0, 0 };
+  double tmax = 0;
+  for (unsigned r = 0; r < n; r++)
+  {
+    size_t i;
+    const json_t *row;
+    unsigned rows = 0;
+    json_array_foreach(json_object_get(docs[r].doc, "intervals"), i, row)
+    {
+      double t = sb_json_num(row, "time_s", NULL);
+      double v[2] = { sb_json_num(row, "tps", NULL), interval_p95(row) };
+      num(d, t);
+      num(d, v[0]);
+      num(d, v[1]);
+      fputc('\n', d);
+      rows++;
+      for (int k = 0; k < 2; k++)
+        valid[k] += !isnan(t) && isfinite(v[k]);
+      if (isfinite(t) && t > tmax)
+        tmax = t;
+    }
+    if (rows == 0)
+      fputs("0 - -\n", d);
+    fputs("\n\n", d);            /* the end of this run's block */
+  }
+  fclose(d);
+  fprintf(c->gp, "set multiplot layout 2,1\nset lmargin 10\nset xrange [0:%g]\n"
+          "set key outside right top\n", tmax > 0 ? tmax : 1.0);
+  for (int k = 0; k < 2; k++)
+  {
+    char plot[8192];
+    size_t m = (size_t) snprintf(plot, sizeof(plot), "plot");
+    for (unsigned r = 0; r < n && m < sizeof(plot) - 200; r++)
+      m += (size_t) snprintf(plot + m, sizeof(plot) - m, "%s '%s/c%u.dat' index %u using 1:%d "
+                             "with lines lw 1.5 lc rgb '%s' title '%s %u'", r ? "," : "", c->dir,
+                             id, r, k + 2, r < overlay.na ? "#1f5fbf" : "#c0392b",
+                             r < overlay.na ? "A" : "B", r < overlay.na ? r + 1 : r - overlay.na + 1);
+    if (k == 1)
+      fprintf(c->gp, "set xlabel 'seconds'\n");
+    panel(c->gp, valid[k], k ? "p95 (ms)" : "tps", plot);
+  }
   fprintf(c->gp, "unset multiplot\n");
   return 0;
 }
@@ -495,8 +558,9 @@ static int write_page(html_ctx_t *c, FILE *out, const sb_series_t *s, unsigned n
   char when[64];
   strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
   fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<title>bmk report</title>\n<style>%s</style>\n</head>\n<body>\n"
-          "<h1>bmk report</h1>\n<p>%u run%s, %u chart%s; written by bmk %s on %s.</p>\n", CSS,
+          "<title>bmk %s</title>\n<style>%s</style>\n</head>\n<body>\n"
+          "<h1>bmk %s</h1>\n<p>%u run%s, %u chart%s; written by bmk %s on %s.</p>\n",
+          overlay.na ? "compare" : "report", CSS, overlay.na ? "compare" : "report",
           ndocs, ndocs == 1 ? "" : "s", c->ncharts, c->ncharts == 1 ? "" : "s",
           sb_bmk_release(), when);
   for (unsigned g = 0; g < ns; g++)
@@ -586,7 +650,7 @@ static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_
   snprintf(script, sizeof(script), "%s/charts.gp", c->dir);
   if ((c->gp = fopen(script, "w")) == NULL)
     return sb_errf(c->err, c->errlen, "cannot write %s: %s", script, strerror(errno));
-  int rc = 0;
+  int rc = overlay.na && overlay.nb ? chart_overlay(c, docs) : 0;
   for (unsigned g = 0; rc == 0 && g < ns; g++)
     rc = charts_series(c, &s[g]);
   for (unsigned i = 0; rc == 0 && i < n; i++)
@@ -650,5 +714,17 @@ int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err
   }
   free(c.charts);
   sb_series_free(s, ns);
+  return rc;
+}
+
+int sb_html_write_compare(const char *path, const sb_rdoc_t *docs, unsigned na, unsigned nb,
+                          const char *label_a, const char *label_b, char *err, size_t errlen)
+{
+  overlay.na = na;
+  overlay.nb = nb;
+  overlay.label_a = label_a;
+  overlay.label_b = label_b;
+  int rc = sb_html_write(path, docs, na + nb, err, errlen);
+  memset(&overlay, 0, sizeof(overlay));
   return rc;
 }

@@ -10,6 +10,7 @@
  *  - when DBL runs are present (summary.metrics.rows): rows/s vs the
  *    transaction size (one line per job count and load method) and rows/s
  *    vs jobs (one line per transaction size and load method).
+ *  - with sb_html_write_compare: both sides' timelines overlaid.
  * Every chart is a <figure class="chart"> holding one <svg>, so a browser
  * test can count them. gnuplot runs as a child process (`gnuplot` on PATH,
  * or $BMK_GNUPLOT); its absence is an error naming the package.
@@ -30,6 +31,16 @@
  */
 int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err,
                   size_t errlen);
+
+/*
+ * `bmk compare --html=FILE`: the page of sb_html_write for the runs of
+ * both sides (docs[0..na) side A, docs[na..na+nb) side B, labelled
+ * `label_a` / `label_b`: "run 17", "tag:build=41"), headed by one chart of
+ * every run's per-interval tps and p95 overlaid, A's runs in blue and B's
+ * in red. Returns and errors as sb_html_write. Not thread-safe.
+ */
+int sb_html_write_compare(const char *path, const sb_rdoc_t *docs, unsigned na, unsigned nb,
+                          const char *label_a, const char *label_b, char *err, size_t errlen);
 
 /* Where sb_html_write also copies every chart as a standalone SVG file,
    DIR/chart-<n>.svg, with DIR/charts.txt listing "chart-<n>.svg: caption"

@@ -108,6 +108,16 @@ assert_eq "report by id and tag: exit 0" 0 "$RC"
 assert_match "report by id and tag: both runs in the table" "$OUT" "^Series table: runs of types, 2 runs$"
 run_bmk report --html=ids.html 3,4
 assert_eq "report --html by ids: exit 0" 0 "$RC"
+# bmk compare --html: the report's page for both sides, headed by one
+# chart of their runs overlaid (a line per run, named A 1 and B 1)
+run_bmk compare --html=cmp.html tag:k=a 4
+assert_eq "compare --html: exit 0, says where" "0 1" "$RC $(printf '%s\n' "$OUT" | grep -c '^Charts written to cmp.html$')"
+assert_eq "compare --html: the report's charts and the overlay" \
+  "$(( $(grep -c '<figure class="chart"' ids.html) + 1 ))" "$(grep -c '<figure class="chart"' cmp.html)"
+assert_match "compare --html: the overlay first, naming both sides" \
+  "$(grep -o '<figcaption>[^<]*' cmp.html | head -1)" '^<figcaption>A \(tag:k=a, blue\) against B \(4, red\)'
+assert_eq "compare --html: a line for each run" "A 1 B 1" \
+  "$(grep -o '>[AB] 1<' cmp.html | sort -u | tr -d '<>' | tr '\n' ' ' | sed 's/ $//')"
 check "report --html by ids: the page" grep -q "<svg" ids.html
 # two runs at the same time (one --sync-file barrier): runs 5 and 6
 touch sync
