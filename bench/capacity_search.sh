@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bmk capacity against a server of known capacity (docs/capacity.md "bmk
-# capacity"): every event holds one row lock ~5 ms (the serialising
-# script of tests/integration/test_capacity.sh), so the server completes
+# capacity"): every event holds one row lock ~5 ms
+# (tests/integration/tools/cap_lock.lua, as test_capacity.sh), so the server completes
 # at most ~1 / (5 ms + round trips) events a second whatever the VUs.
 # Measures that capacity closed-loop (8 VUs), then runs the open-loop
 # search with --slo=p99<=SLO_MS and prints the answer as a share of the
@@ -17,21 +17,8 @@ reps=${1:-3} slo=${2:-100} step=${3:-3}
 D="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=${BMK_MYSQL_PORT:-3306} --mysql-user=sbtest --mysql-password=${BMK_SANDBOX_PASSWORD:-sbtest} --mysql-db=sbtest"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-cat > "$W/lock.lua" <<'LUA'
-function prepare()
-  local con = sysbench.sql.driver():connect()
-  con:query("DROP TABLE IF EXISTS cap_lock")
-  con:query("CREATE TABLE cap_lock (id INT PRIMARY KEY, n INT) ENGINE=InnoDB")
-  con:query("INSERT INTO cap_lock VALUES (1, 0)")
-end
-function thread_init() con = sysbench.sql.driver():connect() end
-function event()
-  con:query("BEGIN")
-  con:query("SELECT n FROM cap_lock WHERE id = 1 FOR UPDATE")
-  con:query("SELECT SLEEP(0.005)")
-  con:query("COMMIT")
-end
-LUA
+# every event serialises on one row lock held ~5 ms
+cp tests/integration/tools/cap_lock.lua "$W/lock.lua"
 ./bmk "$W/lock.lua" $D prepare >/dev/null
 for i in $(seq 1 "$reps"); do
   cap=$(./bmk "$W/lock.lua" $D --threads=8 --time="$step" run 2>&1 |

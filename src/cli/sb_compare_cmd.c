@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/sb_cli_usage.h"
 #include "cli/sb_compare_cmd.h"
 #include "cli/sb_run_select.h"
 #include "core/sb_compare_stats.h"
@@ -59,21 +60,6 @@ typedef struct {
   char label[96];             /* "tps", "p95 ms", "new_order tps" */
 } metric_t;
 
-/* A usage error: the message (printf format, checked by the compiler),
-   the usage text, exit code 1. */
-static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "bmk compare: ");
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "\n%s", USAGE);
-  return 1;
-}
-
 static int metric_index(const char *s, size_t n)
 {
   for (int i = 0; i < NMETRICS; i++)
@@ -88,12 +74,14 @@ static int parse_gate(const char *s, gate_t *g)
   const char *op = strpbrk(s, "<>");
   char *end;
   if (op == NULL || (g->metric = metric_index(s, (size_t) (op - s))) < 0)
-    return usage("--fail-if='%s': give METRIC<-N%% or METRIC>+N%% with METRIC one of tps, "
-                 "p50, p95, p99", s);
+    return sb_cli_usage_error("bmk compare", USAGE,
+                              "--fail-if='%s': give METRIC<-N%% or METRIC>+N%% with METRIC "
+                              "one of tps, p50, p95, p99", s);
   g->op = *op;
   g->pct = strtod(op + 1, &end);
   if (end == op + 1 || strcmp(end, "%") != 0)
-    return usage("--fail-if='%s': the threshold is a signed percentage, e.g. -5%%", s);
+    return sb_cli_usage_error("bmk compare", USAGE,
+                              "--fail-if='%s': the threshold is a signed percentage, e.g. -5%%", s);
   g->text = s;
   return 0;
 }
@@ -525,7 +513,7 @@ static int parse_args(int argc, char **argv, args_t *a)
     else if (strncmp(s, "--fail-if=", 10) == 0)
     {
       if (a->ngates == 16)
-        return usage("at most 16 --fail-if gates%s", "");
+        return sb_cli_usage_error("bmk compare", USAGE, "at most 16 --fail-if gates");
       if (parse_gate(s + 10, &a->gates[a->ngates]) != 0)
         return 1;
       a->ngates++;
@@ -537,14 +525,15 @@ static int parse_args(int argc, char **argv, args_t *a)
     else if (strncmp(s, "--html=", 7) == 0 && s[7])
       a->html = s + 7;
     else if (strncmp(s, "--", 2) == 0)
-      return usage("unknown option '%s'", s);
+      return sb_cli_usage_error("bmk compare", USAGE, "unknown option '%s'", s);
     else if (a->nspecs < 2)
       a->specs[a->nspecs++] = s;
     else
-      return usage("compare two sides, A and B; '%s' is a third", s);
+      return sb_cli_usage_error("bmk compare", USAGE,
+                                "compare two sides, A and B; '%s' is a third", s);
   }
   if (a->nspecs != 2)
-    return usage("name the two sides to compare, A and B%s", "");
+    return sb_cli_usage_error("bmk compare", USAGE, "name the two sides to compare, A and B");
   return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/sb_cli_usage.h"
 #include "cli/sb_report_cmd.h"
 #include "cli/sb_run_select.h"
 #include "results/sb_doc_report.h"
@@ -34,21 +35,13 @@ typedef struct {
   unsigned nfiles;
 } report_args_t;
 
-static int usage_error(const char *fmt, const char *arg)
-{
-  fprintf(stderr, "bmk report: ");
-  fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\n%s", USAGE);
-  return 1;
-}
-
 /* Parses argv[2..]; returns 0, 1 on a usage error, -1 for --help. */
 static int parse_args(int argc, char **argv, report_args_t *a)
 {
   memset(a, 0, sizeof(*a));
   a->files = calloc((size_t) argc, sizeof(char *));
   if (a->files == NULL)
-    return usage_error("%s", "out of memory");
+    return sb_cli_usage_error("bmk report", USAGE, "%s", "out of memory");
   bool options_done = false;
   for (int i = 2; i < argc; i++)
   {
@@ -72,7 +65,7 @@ static int parse_args(int argc, char **argv, report_args_t *a)
     else if (strncmp(x, "--results-db=", 13) == 0 && x[13])
       a->db = x + 13;
     else
-      return usage_error("unknown option or missing value: '%s'", x);
+      return sb_cli_usage_error("bmk report", USAGE, "unknown option or missing value: '%s'", x);
   }
   /* --series=ID alone: that series' runs from the results database */
   static char series_spec[512];
@@ -82,14 +75,18 @@ static int parse_args(int argc, char **argv, report_args_t *a)
     a->files[a->nfiles++] = series_spec;
   }
   if (a->nfiles == 0)
-    return usage_error("%s", "no result files given (nor run ids, nor tag:KEY=VALUE)");
+    return sb_cli_usage_error("bmk report", USAGE,
+                              "%s", "no result files given (nor run ids, nor tag:KEY=VALUE)");
   if (a->output && !a->merge)
-    return usage_error("%s", "--output writes the merged file: it needs --merge");
+    return sb_cli_usage_error("bmk report", USAGE,
+                              "%s", "--output writes the merged file: it needs --merge");
   if (a->svg_dir && !a->html)
-    return usage_error("%s", "--svg-dir copies the charts of --html: it needs --html");
+    return sb_cli_usage_error("bmk report", USAGE,
+                              "%s", "--svg-dir copies the charts of --html: it needs --html");
   if (a->series && a->merge)
-    return usage_error("%s", "--series selects runs for the series table; --merge takes the "
-                       "files to combine");
+    return sb_cli_usage_error("bmk report", USAGE,
+                              "%s", "--series selects runs for the series table; --merge "
+                              "takes the files to combine");
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/sb_cli_usage.h"
 #include "cli/sb_runs_cmd.h"
 #include "results/sb_doc_report.h"
 #include "results/sb_rdoc.h"
@@ -30,21 +31,6 @@ typedef struct {
   unsigned nargs;
 } runs_args_t;
 
-/* A usage error: the message (printf format, checked by the compiler),
-   the usage text, exit code 1. */
-static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "bmk runs: ");
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "\n%s", USAGE);
-  return 1;
-}
-
 /* Options (anywhere) and the other words; 0, or 1 after a message. */
 static int parse(int argc, char **argv, runs_args_t *a)
 {
@@ -66,18 +52,19 @@ static int parse(int argc, char **argv, runs_args_t *a)
       char *end;
       long n = strtol(s + 7, &end, 10);
       if (end == s + 7 || *end || n <= 0)
-        return usage("--last takes a positive number, not '%s'", s + 7);
+        return sb_cli_usage_error("bmk runs", USAGE,
+                                  "--last takes a positive number, not '%s'", s + 7);
       a->f.last = (unsigned) n;
     }
     else if (strncmp(s, "--tag=", 6) == 0)
     {
       if (strchr(s + 6, '=') == NULL)
-        return usage("--tag takes KEY=VALUE, not '%s'", s + 6);
+        return sb_cli_usage_error("bmk runs", USAGE, "--tag takes KEY=VALUE, not '%s'", s + 6);
       if (a->f.ntags < 32)
         a->tags[a->f.ntags++] = (char *) s + 6;
     }
     else if (strncmp(s, "--", 2) == 0)
-      return usage("unknown option '%s'", s);
+      return sb_cli_usage_error("bmk runs", USAGE, "unknown option '%s'", s);
     else if (a->nargs < 256)
       a->args[a->nargs++] = s;
   }
@@ -103,7 +90,8 @@ static long long parse_id(const char *s)
   long long id = s ? strtoll(s, &end, 10) : 0;
   if (s == NULL || end == s || *end || id <= 0)
   {
-    usage("a run id is a positive number, not '%s'", s ? s : "(none)");
+    sb_cli_usage_error("bmk runs", USAGE,
+                       "a run id is a positive number, not '%s'", s ? s : "(none)");
     return -1;
   }
   return id;
@@ -149,7 +137,7 @@ static int one_run(sb_store_t *st, const char *cmd, long long id)
 static int import_files(sb_store_t *st, const runs_args_t *a)
 {
   if (a->nargs == 0)
-    return usage("import: name the result files%s", "");
+    return sb_cli_usage_error("bmk runs", USAGE, "import: name the result files");
   int rc = 0;
   for (unsigned i = 0; i < a->nargs; i++)
   {
@@ -189,10 +177,10 @@ int sb_runs_main(int argc, char **argv)
   bool one = strcmp(cmd, "show") == 0 || strcmp(cmd, "export") == 0 ||
              strcmp(cmd, "delete") == 0;
   if (!one && strcmp(cmd, "list") != 0 && strcmp(cmd, "import") != 0)
-    return usage("unknown command '%s'", cmd);
+    return sb_cli_usage_error("bmk runs", USAGE, "unknown command '%s'", cmd);
   long long id = 0;
   if (one && (a.nargs != 1 || (id = parse_id(a.args[0])) < 0))
-    return a.nargs != 1 ? usage("%s takes one run id", cmd) : 1;
+    return a.nargs != 1 ? sb_cli_usage_error("bmk runs", USAGE, "%s takes one run id", cmd) : 1;
   char path[4096], err[512];
   sb_store_path(a.db, path, sizeof(path));
   sb_store_t *st = sb_store_open(path, err, sizeof(err));

@@ -33,23 +33,8 @@ if ! mysql_q "SELECT 1" >/dev/null 2>&1; then
   finish; exit
 fi
 
-cat > lock.lua <<'EOF'
--- Every event serialises on one row lock held ~5 ms: the server's
--- capacity is ~1 / (5 ms + round trips) whatever the number of VUs.
-function prepare()
-  local con = sysbench.sql.driver():connect()
-  con:query("DROP TABLE IF EXISTS cap_lock")
-  con:query("CREATE TABLE cap_lock (id INT PRIMARY KEY, n INT) ENGINE=InnoDB")
-  con:query("INSERT INTO cap_lock VALUES (1, 0)")
-end
-function thread_init() con = sysbench.sql.driver():connect() end
-function event()
-  con:query("BEGIN")
-  con:query("SELECT n FROM cap_lock WHERE id = 1 FOR UPDATE")
-  con:query("SELECT SLEEP(0.005)")
-  con:query("COMMIT")
-end
-EOF
+# every event serialises on one row lock held ~5 ms (tools/cap_lock.lua)
+cp "$TOP/tests/integration/tools/cap_lock.lua" lock.lua
 run_bmk lock.lua $MYSQL_OPTS prepare
 assert_eq "lock table prepared" 0 "$RC"
 
@@ -88,11 +73,11 @@ START=$(awk -v c="$CAPTPS" 'BEGIN { printf "%d", c / 4 }')
 
 # ---- the open-loop search ---------------------------------------------------------------
 # --precision=15 and --max-repeats=1 keep it to ~7 steps of 3 s.
-cap --slo='p99<=100ms' --step-time=2 --step-warmup=1 --start-rate="$START" --precision=15 \
+cap --slo='p99<=250ms' --step-time=2 --step-warmup=1 --start-rate="$START" --precision=15 \
   --max-repeats=1 --max-steps=9 --id=cap1 --results-dir=cap1 --results=cap1.json \
   -- bmk lock.lua $MYSQL_OPTS --threads=8 run
 assert_eq "search: exit 0" 0 "$RC"
-ANS=$(printf '%s\n' "$OUT" | sed -n 's/^max sustainable: \([0-9.]*\) tps (achieved [0-9.]*) at p99 [0-9.]* ms (SLO p99<=100ms).*/\1/p')
+ANS=$(printf '%s\n' "$OUT" | sed -n 's/^max sustainable: \([0-9.]*\) tps (achieved [0-9.]*) at p99 [0-9.]* ms (SLO p99<=250ms).*/\1/p')
 # The answer's distance to the measured capacity depends on the machine's
 # CPU share during each 2 s step (a shared 2-core machine running three
 # test passes moves it by tens of percent), so CI asserts the search's
@@ -108,7 +93,7 @@ import re, sys
 rows = [l.split() for l in '''$OUT'''.splitlines() if re.match(r"^\s+\d+ (growth|bisect|down) ", l)]
 # step phase rate VUs tps p50 p95 p99 max err/s backlog cpu/tx verdict...
 # (a verdict "(repeated n)" is the pooled runs', not this row's alone)
-ok = all((float(r[7]) <= 100) == (r[12] == "pass") for r in rows
+ok = all((float(r[7]) <= 250) == (r[12] == "pass") for r in rows
          if r[12] in ("pass", "fail") and len(r) == 13)
 passes = [float(r[2]) for r in rows if r[12] == "pass"]
 above = [float(r[2]) for r in rows if r[12] not in ("pass", "noise") and passes and float(r[2]) > max(passes)]
@@ -129,7 +114,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["format"] == "bmk-capacity" and d["answer"]["found"] is True
 assert "%g" % d["answer"]["max_sustainable"] == sys.argv[2], d["answer"]
-assert len(d["steps"]) == int(sys.argv[3]) and d["slos"][0]["text"] == "p99<=100ms"
+assert len(d["steps"]) == int(sys.argv[3]) and d["slos"][0]["text"] == "p99<=250ms"
 EOF
 check "search: steps carry the series id" python3 -c "
 import json,glob; assert all(json.load(open(f))['manifest']['series_id']=='cap1' for f in glob.glob('cap1/*.json'))"
@@ -153,22 +138,9 @@ assert_match "users: every row equals its --results file" "$ROWS" '^[0-9]+ rows$
 assert_match "users: the answer" "$OUT" '^max sustainable: [0-9]+ users \([0-9.]+ tps\) at p99 [0-9.]+ ms \(SLO p99<=50ms\)'
 
 # ---- Ctrl-C: the table so far, exit 130 --------------------------------------------------
-python3 - "$BMK" "$WORK/int.out" "$START" $MYSQL_OPTS <<'EOF' > int.rc
-import os, signal, subprocess, sys, time
-bmk, out, start, opts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-cmd = [bmk, "capacity", "--slo=p99<=100ms", "--step-time=2", "--step-warmup=0",
-       "--start-rate=" + start, "--results-dir=int", "--id=int", "--", "bmk", "lock.lua"] + opts + ["run"]
-with open(out, "w") as f:
-    p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    for _ in range(1200):
-        if "step 1 (growth)" in open(out).read():
-            break
-        time.sleep(0.05)
-    time.sleep(0.5)
-    os.kill(p.pid, signal.SIGINT)
-    print(p.wait(60))
-EOF
+python3 "$TOP/tests/integration/tools/interrupt.py" "$WORK/int.out" "step 1 (growth)" \
+  "$BMK" capacity --slo='p99<=250ms' --step-time=2 --step-warmup=0 --start-rate="$START" \
+  --results-dir=int --id=int -- bmk lock.lua $MYSQL_OPTS run > int.rc
 OUT=$(cat int.out)
 assert_eq "Ctrl-C: exit 130" 130 "$(cat int.rc)"
 assert_contains "Ctrl-C: says so" "$OUT" "=> capacity int: interrupted; the table holds the steps done"

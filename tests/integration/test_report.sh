@@ -265,23 +265,10 @@ assert_contains "series of a command that is not run" "$RC:$OUT" "1:bmk series: 
 
 # ---- series: Ctrl-C stops it and still prints the steps done ---------------------------
 db=${BMK_TEST_DBS:-pgsql}; db=${db##* }
-python3 - "$BMK" "$WORK/int.out" "$db" $(opts $db) <<'EOF' > int.rc
-import os, signal, subprocess, sys, time
-bmk, out, db, opts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-cmd = [bmk, "series", "--users=1,2", "--results-dir=int", "--id=int", "--", "bmk", "oltp_read_only"] + \
-      opts + ["--tables=1", "--table-size=1000", "--time=30", "run"]
-with open(out, "w") as f:
-    # a terminal's Ctrl-C: SIGINT with its default disposition
-    p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    for _ in range(600):
-        if "Threads started!" in open(out).read():
-            break
-        time.sleep(0.05)
-    time.sleep(0.5)
-    os.kill(p.pid, signal.SIGINT)
-    print(p.wait(60))
-EOF
+# a terminal's Ctrl-C once the first step's threads started
+python3 "$TOP/tests/integration/tools/interrupt.py" "$WORK/int.out" "Threads started!" \
+  "$BMK" series --users=1,2 --results-dir=int --id=int -- bmk oltp_read_only $(opts $db) \
+  --tables=1 --table-size=1000 --time=30 run > int.rc
 OUT=$(cat int.out)
 assert_eq "Ctrl-C: series exit 130" 130 "$(cat int.rc)"
 assert_contains "Ctrl-C: says so" "$OUT" "=> series int: interrupted (SIGINT); the table holds the steps done"
