@@ -46,6 +46,7 @@ uint64_t eng_run_t0_ns;
 uint64_t eng_stop_ns;
 uint64_t eng_workers_t0_ns;
 uint64_t eng_end_ns;
+uint64_t eng_deadline_ns;
 /* When the last VU was done (after thread_done): the end of the measured
    time, as sysbench's timers stop after joining the workers. */
 static uint64_t g_last_done_ns;
@@ -185,14 +186,24 @@ bool sb_more_events(int thread_id)
   if (eng_cfg.rate > 0)
   {
     uint64_t now = sb_now_ns();
-    /* Sleep in short slices so a stop is noticed even at low rates. */
+    uint64_t end = ck_pr_load_64(&eng_deadline_ns);
+    /* Sleep in short slices so a stop is noticed even at low rates. An
+       arrival at or after the end of --time never runs: the VU wakes at
+       the end itself, not up to a slice later, so that the run's elapsed
+       time (until its last VU is done) is not stretched by sleeping VUs
+       and events/s is not understated by the share of VUs sleeping past
+       the end (10% and more with many VUs per event per second). */
     while (t > now)
     {
       uint64_t until = t - now > 100 * NS_PER_MS ? now + 100 * NS_PER_MS : t;
+      if (end && until > end)
+        until = end;
       sb_sleep_until_ns(until);
       if (ck_pr_load_int(&g_stop))
         return false;
       now = sb_now_ns();
+      if (end && t >= end && now >= end)
+        return false;
     }
     eng_arrival_reached(thread_id, t);
   }

@@ -83,6 +83,8 @@ extern pthread_mutex_t eng_base_mutex;
 extern uint64_t eng_t0_ns;               /* measured time origin (ns) */
 extern uint64_t eng_run_t0_ns;           /* interval grid origin (ns) */
 extern uint64_t eng_stop_ns;             /* when the run stopped, or 0 */
+extern uint64_t eng_deadline_ns;         /* end of --time (sb_now_ns clock,
+                                            warmup included), 0 = none */
 extern uint64_t eng_end_ns;              /* end of the measured time for the
                                             final report (0 = eng_stop_ns) */
 extern uint64_t eng_workers_t0_ns;       /* when the workers were started

@@ -311,6 +311,7 @@ static void run_release(run_t *r)
     eng_warmup_begin();
   if (eng_cfg.time_limit > 0)
     r->deadline_ns = r->start_ns + (uint64_t) ((eng_cfg.time_limit + eng_cfg.warmup) * 1e9);
+  ck_pr_store_64(&eng_deadline_ns, r->deadline_ns);
   if (eng_cfg.rate > 0)
     sb_rate_init(eng_cfg.rate, r->start_ns, sb_rand_params()->seed);
   /* Queries made by init() are not part of the measured run. */
