@@ -14,40 +14,17 @@
 #include "core/sb_logger.h"
 #include "core/sb_version.h"
 #include "results/sb_html.h"
+#include "results/sb_html_priv.h"
 #include "results/sb_series_table.h"
 
 #define MAX_DBL_GROUPS 64
 
 static const char *svg_dir;
 
-/* bmk compare --html: the first `na` documents are side A, the next `nb`
-   side B; their timelines are also drawn overlaid (set by
-   sb_html_write_compare for one call). */
-static struct {
-  unsigned na, nb;
-  const char *label_a, *label_b;
-} overlay;
-
 void sb_html_set_svg_dir(const char *dir)
 {
   svg_dir = dir && *dir ? dir : NULL;
 }
-
-/* One chart: gnuplot writes dir/c<id>.svg, the page embeds it. */
-typedef struct {
-  unsigned id;
-  char caption[512];
-  const char *section;      /* heading it is listed under */
-} chart_t;
-
-typedef struct {
-  char dir[64];             /* temporary directory */
-  FILE *gp;                 /* the gnuplot script */
-  chart_t *charts;
-  unsigned ncharts, cap;
-  char *err;
-  size_t errlen;
-} html_ctx_t;
 
 /* gnuplot's path: $BMK_GNUPLOT, else `gnuplot` on PATH. */
 static int find_gnuplot(char *buf, size_t len)
@@ -84,7 +61,7 @@ static void html_text(FILE *f, const char *s)
     }
 }
 
-static void num(FILE *f, double v)
+void sb_html_num(FILE *f, double v)
 {
   if (isnan(v) || isinf(v))
     fputs(" -", f);
@@ -92,10 +69,7 @@ static void num(FILE *f, double v)
     fprintf(f, " %.6g", v);
 }
 
-/* Starts chart `caption` in `section`, `height` pixels high (720 wide,
-   scaled by the page): opens its data file (returned) and points
-   gnuplot's output at its SVG. NULL with ctx->err on failure. */
-static FILE *chart_begin(html_ctx_t *c, const char *section, unsigned height,
+FILE *sb_html_chart_begin(html_ctx_t *c, const char *section, unsigned height,
                          const char *fmt, ...)
 {
   if (c->ncharts == c->cap)
@@ -151,7 +125,7 @@ static void x_users_axis(FILE *gp, const sb_series_t *s, const char *label)
 /* Throughput and latency vs users, for one series. */
 static int charts_series(html_ctx_t *c, const sb_series_t *s)
 {
-  FILE *d = chart_begin(c, "Series", 360, "%s: throughput vs users", s->label);
+  FILE *d = sb_html_chart_begin(c, "Series", 360, "%s: throughput vs users", s->label);
   if (d == NULL)
     return -1;
   unsigned id = c->ncharts;
@@ -159,10 +133,10 @@ static int charts_series(html_ctx_t *c, const sb_series_t *s)
   {
     const sb_series_row_t *r = &s->rows[i];
     fprintf(d, "%u", r->users);
-    num(d, r->tps);
-    num(d, r->qps);
-    num(d, r->p95_ms);
-    num(d, r->p99_ms);
+    sb_html_num(d, r->tps);
+    sb_html_num(d, r->qps);
+    sb_html_num(d, r->p95_ms);
+    sb_html_num(d, r->p99_ms);
     fputc('\n', d);
   }
   fclose(d);
@@ -173,7 +147,7 @@ static int charts_series(html_ctx_t *c, const sb_series_t *s)
           "set yrange [0:*]\nset y2range [0:*]\nset key top left\n"
           "plot '%s/c%u.dat' using 1:2 axes x1y1 with linespoints pt 7 title 'tps (left)', "
           "'' using 1:3 axes x1y2 with linespoints pt 5 title 'qps (right)'\n", c->dir, id);
-  if ((d = chart_begin(c, "Series", 360, "%s: latency vs users", s->label)) == NULL)
+  if ((d = sb_html_chart_begin(c, "Series", 360, "%s: latency vs users", s->label)) == NULL)
     return -1;
   fclose(d);
   x_users_axis(c->gp, s, "users (threads)");
@@ -183,8 +157,7 @@ static int charts_series(html_ctx_t *c, const sb_series_t *s)
   return 0;
 }
 
-/* An interval row's p95 (ms): from its histogram, else its latency_ms. */
-static double interval_p95(const json_t *row)
+double sb_html_interval_p95(const json_t *row)
 {
   sb_hdr_t *h = sb_hdr_new();
   double v = NAN;
@@ -196,11 +169,7 @@ static double interval_p95(const json_t *row)
   return v;
 }
 
-/* One panel of a stacked chart: the plot command, or, when its column
-   has no value at all (a run shorter than one interval, no latency
-   recorded), an empty frame saying so: gnuplot stops on a plot without
-   a valid point, which would lose the whole page. */
-static void panel(FILE *gp, unsigned valid, const char *ylabel, const char *plot)
+void sb_html_panel(FILE *gp, unsigned valid, const char *ylabel, const char *plot)
 {
   fprintf(gp, "set ylabel '%s'\n", ylabel);
   if (valid > 0)
@@ -213,7 +182,7 @@ static void panel(FILE *gp, unsigned valid, const char *ylabel, const char *plot
 /* The per-interval timeline of one run: tps, p95, errors/s stacked. */
 static int chart_timeline(html_ctx_t *c, const sb_rdoc_t *doc)
 {
-  FILE *d = chart_begin(c, "Runs", 540, "%s: %s, %u threads, per interval", doc->path,
+  FILE *d = sb_html_chart_begin(c, "Runs", 540, "%s: %s, %u threads, per interval", doc->path,
                         doc->test[0] ? doc->test : "?", doc->threads);
   if (d == NULL)
     return -1;
@@ -225,12 +194,12 @@ static int chart_timeline(html_ctx_t *c, const sb_rdoc_t *doc)
   json_array_foreach(json_object_get(doc->doc, "intervals"), i, row)
   {
     double t = sb_json_num(row, "time_s", NULL);
-    double v[3] = { sb_json_num(row, "tps", NULL), interval_p95(row),
+    double v[3] = { sb_json_num(row, "tps", NULL), sb_html_interval_p95(row),
                     sb_json_num(row, "errors_per_s", NULL) };
-    num(d, t);
+    sb_html_num(d, t);
     for (int k = 0; k < 3; k++)
     {
-      num(d, v[k]);
+      sb_html_num(d, v[k]);
       if (!isnan(t) && isfinite(v[k]))
         valid[k]++;
     }
@@ -248,69 +217,14 @@ static int chart_timeline(html_ctx_t *c, const sb_rdoc_t *doc)
   char plot[4200];
   snprintf(plot, sizeof(plot), "plot '%s/c%u.dat' using 1:2 with linespoints pt 7 ps 0.4 lw 1.5",
            c->dir, id);
-  panel(c->gp, valid[0], "tps", plot);
+  sb_html_panel(c->gp, valid[0], "tps", plot);
   snprintf(plot, sizeof(plot), "plot '%s/c%u.dat' using 1:3 with linespoints pt 7 ps 0.4 lw 1.5 lc 2",
            c->dir, id);
-  panel(c->gp, valid[1], "p95 (ms)", plot);
+  sb_html_panel(c->gp, valid[1], "p95 (ms)", plot);
   fprintf(c->gp, "set xlabel 'seconds'\n");
   snprintf(plot, sizeof(plot), "plot '%s/c%u.dat' using 1:4 with linespoints pt 7 ps 0.4 lw 1.5 lc 7",
            c->dir, id);
-  panel(c->gp, valid[2], "errors/s", plot);
-  fprintf(c->gp, "unset multiplot\n");
-  return 0;
-}
-
-/* bmk compare: every run's per-interval tps and p95 on one time axis,
-   side A's runs in one colour and B's in another (one data block per
-   run, gnuplot's `index`). */
-static int chart_overlay(html_ctx_t *c, const sb_rdoc_t *docs)
-{
-  unsigned n = overlay.na + overlay.nb;
-  FILE *d = chart_begin(c, "A against B", 480, "A (%s, blue) against B (%s, red): tps and p95 "
-                        "per interval, one line per run", overlay.label_a, overlay.label_b);
-  if (d == NULL)
-    return -1;
-  unsigned id = c->ncharts, valid[2] = { 0, 0 };
-  double tmax = 0;
-  for (unsigned r = 0; r < n; r++)
-  {
-    size_t i;
-    const json_t *row;
-    unsigned rows = 0;
-    json_array_foreach(json_object_get(docs[r].doc, "intervals"), i, row)
-    {
-      double t = sb_json_num(row, "time_s", NULL);
-      double v[2] = { sb_json_num(row, "tps", NULL), interval_p95(row) };
-      num(d, t);
-      num(d, v[0]);
-      num(d, v[1]);
-      fputc('\n', d);
-      rows++;
-      for (int k = 0; k < 2; k++)
-        valid[k] += !isnan(t) && isfinite(v[k]);
-      if (isfinite(t) && t > tmax)
-        tmax = t;
-    }
-    if (rows == 0)
-      fputs("0 - -\n", d);
-    fputs("\n\n", d);            /* the end of this run's block */
-  }
-  fclose(d);
-  fprintf(c->gp, "set multiplot layout 2,1\nset lmargin 10\nset xrange [0:%g]\n"
-          "set key outside right top\n", tmax > 0 ? tmax : 1.0);
-  for (int k = 0; k < 2; k++)
-  {
-    char plot[8192];
-    size_t m = (size_t) snprintf(plot, sizeof(plot), "plot");
-    for (unsigned r = 0; r < n && m < sizeof(plot) - 200; r++)
-      m += (size_t) snprintf(plot + m, sizeof(plot) - m, "%s '%s/c%u.dat' index %u using 1:%d "
-                             "with lines lw 1.5 lc rgb '%s' title '%s %u'", r ? "," : "", c->dir,
-                             id, r, k + 2, r < overlay.na ? "#1f5fbf" : "#c0392b",
-                             r < overlay.na ? "A" : "B", r < overlay.na ? r + 1 : r - overlay.na + 1);
-    if (k == 1)
-      fprintf(c->gp, "set xlabel 'seconds'\n");
-    panel(c->gp, valid[k], k ? "p95 (ms)" : "tps", plot);
-  }
+  sb_html_panel(c->gp, valid[2], "errors/s", plot);
   fprintf(c->gp, "unset multiplot\n");
   return 0;
 }
@@ -385,7 +299,7 @@ static int chart_dbl(html_ctx_t *c, const sb_series_row_t *const *rows, unsigned
   double xs[MAX_DBL_GROUPS];
   dbl_line_t lines[MAX_DBL_GROUPS];
   unsigned nx = distinct(rows, n, x_tx, xs), nl = distinct_lines(rows, n, !x_tx, lines);
-  FILE *d = chart_begin(c, "DBL", 360, "DBL: rows/s vs %s", x_tx ? "transaction size (rows per "
+  FILE *d = sb_html_chart_begin(c, "DBL", 360, "DBL: rows/s vs %s", x_tx ? "transaction size (rows per "
                         "commit, 0 = bulk)" : "jobs");
   if (d == NULL)
     return -1;
@@ -398,7 +312,7 @@ static int chart_dbl(html_ctx_t *c, const sb_series_row_t *const *rows, unsigned
             strcmp(rows[i]->load_method, lines[l].method) == 0)
         {
           fprintf(d, "%u", k);
-          num(d, rows[i]->rows_s);
+          sb_html_num(d, rows[i]->rows_s);
           fputc('\n', d);
         }
     fprintf(d, "\n\n");
@@ -552,7 +466,7 @@ static const char CSS[] =
   "figcaption{font-size:90%;color:#555}";
 
 static int write_page(html_ctx_t *c, FILE *out, const sb_series_t *s, unsigned ns,
-                      unsigned ndocs)
+                      unsigned ndocs, const sb_html_head_t *head)
 {
   time_t now = time(NULL);
   char when[64];
@@ -560,9 +474,14 @@ static int write_page(html_ctx_t *c, FILE *out, const sb_series_t *s, unsigned n
   fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<title>bmk %s</title>\n<style>%s</style>\n</head>\n<body>\n"
           "<h1>bmk %s</h1>\n<p>%u run%s, %u chart%s; written by bmk %s on %s.</p>\n",
-          overlay.na ? "compare" : "report", CSS, overlay.na ? "compare" : "report",
-          ndocs, ndocs == 1 ? "" : "s", c->ncharts, c->ncharts == 1 ? "" : "s",
-          sb_bmk_release(), when);
+          head->title, CSS, head->title, ndocs, ndocs == 1 ? "" : "s", c->ncharts,
+          c->ncharts == 1 ? "" : "s", sb_bmk_release(), when);
+  if (head->intro && *head->intro)
+  {
+    fputs("<pre style=\"white-space:pre-wrap\">", out);
+    html_text(out, head->intro);
+    fputs("</pre>\n", out);
+  }
   for (unsigned g = 0; g < ns; g++)
   {
     fputs("<h2>", out);
@@ -644,13 +563,13 @@ static int copy_svgs(html_ctx_t *c)
 
 /* Writes the script, runs gnuplot and the page; the caller cleans up. */
 static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_rdoc_t *docs,
-                 unsigned n, const sb_series_t *s, unsigned ns)
+                 unsigned n, const sb_series_t *s, unsigned ns, const sb_html_head_t *head)
 {
   char script[128];
   snprintf(script, sizeof(script), "%s/charts.gp", c->dir);
   if ((c->gp = fopen(script, "w")) == NULL)
     return sb_errf(c->err, c->errlen, "cannot write %s: %s", script, strerror(errno));
-  int rc = overlay.na && overlay.nb ? chart_overlay(c, docs) : 0;
+  int rc = head->charts ? head->charts(c, docs, n, head->arg) : 0;
   for (unsigned g = 0; rc == 0 && g < ns; g++)
     rc = charts_series(c, &s[g]);
   for (unsigned i = 0; rc == 0 && i < n; i++)
@@ -672,7 +591,7 @@ static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_
     rc = sb_errf(c->err, c->errlen, "cannot write '%s': %s", tmp, strerror(errno));
   else
   {
-    rc = write_page(c, out, s, ns, n);
+    rc = write_page(c, out, s, ns, n, head);
     if (fclose(out) != 0 && rc == 0)
       rc = sb_errf(c->err, c->errlen, "cannot write '%s': %s", tmp, strerror(errno));
     if (rc == 0 && rename(tmp, path) != 0)
@@ -684,8 +603,8 @@ static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_
   return rc;
 }
 
-int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err,
-                  size_t errlen)
+int sb_html_write_page(const char *path, const sb_rdoc_t *docs, unsigned n,
+                       const sb_html_head_t *head, char *err, size_t errlen)
 {
   char gnuplot[4096];
   if (find_gnuplot(gnuplot, sizeof(gnuplot)) != 0)
@@ -695,7 +614,9 @@ int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err
                                                                : "not on PATH");
   sb_series_t *s;
   unsigned ns;
-  if (sb_series_build(docs, n, &s, &ns, err, errlen) != 0)
+  if (head->no_series)
+    s = NULL, ns = 0;
+  else if (sb_series_build(docs, n, &s, &ns, err, errlen) != 0)
     return -1;
   html_ctx_t c;
   memset(&c, 0, sizeof(c));
@@ -709,22 +630,18 @@ int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err
     rc = sb_errf(err, errlen, "cannot create a temporary directory %s: %s", c.dir, strerror(errno));
   else
   {
-    rc = build(&c, path, gnuplot, docs, n, s, ns);
+    rc = build(&c, path, gnuplot, docs, n, s, ns, head);
     remove_dir(&c);
   }
   free(c.charts);
-  sb_series_free(s, ns);
+  if (s)
+    sb_series_free(s, ns);
   return rc;
 }
 
-int sb_html_write_compare(const char *path, const sb_rdoc_t *docs, unsigned na, unsigned nb,
-                          const char *label_a, const char *label_b, char *err, size_t errlen)
+int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err,
+                  size_t errlen)
 {
-  overlay.na = na;
-  overlay.nb = nb;
-  overlay.label_a = label_a;
-  overlay.label_b = label_b;
-  int rc = sb_html_write(path, docs, na + nb, err, errlen);
-  memset(&overlay, 0, sizeof(overlay));
-  return rc;
+  sb_html_head_t head = { .title = "report" };
+  return sb_html_write_page(path, docs, n, &head, err, errlen);
 }

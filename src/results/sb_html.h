@@ -10,7 +10,10 @@
  *  - when DBL runs are present (summary.metrics.rows): rows/s vs the
  *    transaction size (one line per job count and load method) and rows/s
  *    vs jobs (one line per transaction size and load method).
- *  - with sb_html_write_compare: both sides' timelines overlaid.
+ *  - with sb_html_write_compare: both sides' timelines overlaid
+ *    (sb_html_compare.c);
+ *  - with sb_html_write_capacity: a capacity search's curve
+ *    (sb_html_capacity.c).
  * Every chart is a <figure class="chart"> holding one <svg>, so a browser
  * test can count them. gnuplot runs as a child process (`gnuplot` on PATH,
  * or $BMK_GNUPLOT); its absence is an error naming the package.
@@ -41,6 +44,19 @@ int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err
  */
 int sb_html_write_compare(const char *path, const sb_rdoc_t *docs, unsigned na, unsigned nb,
                           const char *label_a, const char *label_b, char *err, size_t errlen);
+
+/*
+ * `bmk capacity --html=FILE` (docs/capacity.md): the page of one search
+ * from its bmk-capacity document `search_json` (written by bmk capacity):
+ * the answer lines, one chart of achieved tps and p50/p95/p99 against the
+ * offered rate (users in --mode=users) with the SLO bounds as horizontal
+ * lines and the highest passing step and the saturation marked, then
+ * every step's per-interval timeline (the step files the document names).
+ * Returns 0, or -1 with the reason in `err`: the document unreadable or
+ * not a capacity search, a step file missing, gnuplot failing, the page
+ * not writable. Not thread-safe.
+ */
+int sb_html_write_capacity(const char *path, const char *search_json, char *err, size_t errlen);
 
 /* Where sb_html_write also copies every chart as a standalone SVG file,
    DIR/chart-<n>.svg, with DIR/charts.txt listing "chart-<n>.svg: caption"

@@ -23,6 +23,8 @@ typedef struct {
 int sb_step_summary_read(const char *path, double pct, sb_step_summary_t *out, char *err,
                          size_t errlen);
 double sb_step_pooled_ms(const char *const *paths, int n, double pct, char *err, size_t errlen);
+int sb_html_write_capacity(const char *path, const char *search_json, char *err, size_t errlen);
+long sysconf(int name);
 ]]
 local C = ffi.C
 
@@ -61,7 +63,10 @@ Options:
   --max-vus=N              virtual users of a step at most [10000]
   --max-users=N            --mode=users: highest user count [1024]
   --pause=S, --reset=checkpoint|none, --results-dir=DIR, --id=NAME  as bmk series
-  --results=FILE           one JSON document of the whole search
+  --results=FILE           one JSON document of the whole search (also written
+                           to the steps' directory as capacity.json)
+  --html=FILE              a page: tps and p50/p95/p99 against the offered rate,
+                           the SLO and the answer marked, every step's timeline
 COMMAND: a bmk run command line ([bmk] TEST [options...] run), a kit name or
 kit script as for bmk series; --threads, --rate, --time and --warmup-time are
 set per step. Exit: 0 an answer, 3 no rate met the SLO, 1 bad input or a
@@ -129,6 +134,7 @@ local function parse_args(args)
     elseif k == "reset" and (v == "checkpoint" or v == "none") then o.reset = v
     elseif k == "results-dir" and v ~= "" then o.dir = v
     elseif k == "results" and v ~= "" then o.results = v
+    elseif k == "html" and v ~= "" then o.html = v
     elseif k == "id" and v:match("^[%w_.:-]+$") then o.id = v
     elseif a:match("^%-%-") then return nil, "unknown option or bad value: '" .. a .. "'"
     else break end
@@ -467,11 +473,35 @@ local function slo_text(st)
   return table.concat(t, ", ")
 end
 
--- Prints the answer; returns the answer table for --results.
+-- The server's CPU at the step where the load stopped passing (the
+-- saturated one, else the first failing one), as "limit: server CPU X of
+-- N CPUs" when it was 90% busy or more (the server's CPU was the limit),
+-- else as a figure that says the limit lies elsewhere. nil when the step
+-- has no server-cost figures (a remote server, --server-cost=off).
+local function cpu_limit(st, at)
+  -- 0: below the measurement's resolution (a clock tick per process and
+  -- sample), not a figure to state
+  if not at or not at.server_cpus or at.server_cpus <= 0 then return nil end
+  local n = tonumber(C.sysconf(84))            -- _SC_NPROCESSORS_ONLN
+  if not n or n < 1 then return nil end
+  if at.server_cpus >= 0.9 * n then
+    return ("limit: server CPU %.2f of %d CPUs"):format(at.server_cpus, n)
+  end
+  return ("server CPU there: %.2f of %d CPUs (not the limit: the wait is elsewhere, "
+    .. "e.g. locks, I/O or the client)"):format(at.server_cpus, n)
+end
+
+-- Prints the answer; returns the answer table for --results (its
+-- `lines`: the lines printed).
 local function answer(st, lo, hi)
   local l, users = shown_lat(st), st.o.mode == "users"
   local unit = users and " users" or " tps"
-  local a = { found = lo ~= nil, repeats = st.repeats, steps = st.nstep }
+  local a = { found = lo ~= nil, repeats = st.repeats, steps = st.nstep, lines = {} }
+  local function out(line) a.lines[#a.lines + 1] = line io.write(line, "\n") end
+  local sat
+  for _, r in ipairs(st.rows) do
+    if r.verdict:match("^saturated") and (not sat or r.target < sat.target) then sat = r end
+  end
   if lo then
     local v = lo.p[LAT_KEY[l.name]]
     a.max_sustainable, a.latency_ms, a.latency = lo.target, v, l.name
@@ -479,37 +509,36 @@ local function answer(st, lo, hi)
     local line = ("max sustainable: %g%s%s at %s %s ms (SLO %s)"):format(lo.target, unit,
       (users and " (%.1f tps)" or " (achieved %.1f)"):format(lo.p.tps), l.name, fmt(v, "%.3f"),
       slo_text(st))
-    local sat
-    for _, r in ipairs(st.rows) do
-      if r.verdict:match("^saturated") and (not sat or r.target < sat.target) then sat = r end
-    end
     if sat then
       a.saturation = sat.target
       line = line .. ("; saturation at %g tps (achieved %.1f tps)"):format(sat.target, sat.tps)
     elseif hi then
       line = line .. ("; first failing %s: %g"):format(users and "count" or "rate", hi.target)
     end
-    io.write(line, "\n")
+    local cpu = cpu_limit(st, sat or (hi and hi.runs[#hi.runs]))
+    if cpu then line = line .. "; " .. cpu end
+    a.server_cpus = (sat or (hi and hi.runs[#hi.runs]) or {}).server_cpus
+    out(line)
   else
-    io.write(("no %s met the SLO (%s)"):format(users and "user count" or "rate", slo_text(st)))
-    if hi then io.write(("; lowest tried: %g%s, %s %s ms"):format(hi.target, unit, l.name,
-      fmt(hi.p[LAT_KEY[l.name]], "%.3f"))) end
+    local line = ("no %s met the SLO (%s)"):format(users and "user count" or "rate", slo_text(st))
+    if hi then line = line .. ("; lowest tried: %g%s, %s %s ms"):format(hi.target, unit, l.name,
+      fmt(hi.p[LAT_KEY[l.name]], "%.3f")) end
     if st.impossible then
-      io.write(("; the fastest event took %.3f ms, above the %s bound: no lower load can meet it")
-        :format(hi.p.min_ms, st.impossible.name))
+      line = line .. ("; the fastest event took %.3f ms, above the %s bound: no lower load can meet it")
+        :format(hi.p.min_ms, st.impossible.name)
     end
-    io.write("\n")
+    out(line)
   end
   a.first_fail = hi and hi.target or nil
   if lo then
-    io.write(("range: passes at %g, fails at %s%s; %d steps, %d repeats%s\n"):format(lo.target,
+    out(("range: passes at %g, fails at %s%s; %d steps, %d repeats%s"):format(lo.target,
       hi and ("%g"):format(hi.target) or "- (none failed)", unit, st.nstep, st.repeats,
       st.at_max and "; --max-rate/--max-users reached" or st.maxed and "; --max-steps reached" or ""))
   end
   for _, r in ipairs(st.rows) do
     if r.verdict:match("^client") then
-      io.write("note: the client's VU pool (--max-vus) was the limit at some steps: ",
-        "their failure is not the server's capacity\n")
+      out("note: the client's VU pool (--max-vus) was the limit at some steps: "
+        .. "their failure is not the server's capacity")
       break
     end
   end
@@ -559,12 +588,26 @@ local function write_results(st, a)
     slos = slos, steps = steps, answer = a, interrupted = st.sig ~= nil,
     settings = { step_time_s = st.o["step-time"], step_warmup_s = st.o["step-warmup"],
       growth = st.o.growth, precision_pct = st.o.precision, max_repeats = st.o["max-repeats"] } }
-  local tmp = st.o.results .. ".tmp"
-  local f, e = io.open(tmp, "w")
-  if not f then return err("cannot write " .. st.o.results .. ": " .. tostring(e)) end
-  f:write(json(doc), "\n")
-  f:close()
-  os.rename(tmp, st.o.results)
+  local text = json(doc) .. "\n"
+  for _, path in ipairs({ st.dir .. "/capacity.json", st.o.results }) do
+    local tmp = path .. ".tmp"
+    local f, e = io.open(tmp, "w")
+    if not f then return err("cannot write " .. path .. ": " .. tostring(e)) end
+    f:write(text)
+    f:close()
+    os.rename(tmp, path)
+  end
+  return 0
+end
+
+-- --html: the page of the search from its document (C, results/sb_html_capacity.c).
+local function write_html(st)
+  local e = ffi.new("char[1024]")
+  if C.sb_html_write_capacity(st.o.html, st.dir .. "/capacity.json", e, 1024) ~= 0 then
+    return err("--html: " .. ffi.string(e))
+  end
+  say(st, "charts in " .. st.o.html)
+  return 0
 end
 
 -- Checks the command and prepares the search state; nil, why on bad input.
@@ -585,6 +628,17 @@ local function setup(o, info)
     return nil, "cannot create the results directory " .. st.dir .. ": " .. sys.errstr()
   end
   return st
+end
+
+-- True when the steps save their runs in a results database (--save or
+-- --results-db in the command, or $BMK_RESULTS_DB; docs/results-db.md).
+local function saving(cmd)
+  local env = os.getenv("BMK_RESULTS_DB")
+  if env and env ~= "" then return true end
+  for _, a in ipairs(cmd) do
+    if a == "--save" or a:match("^%-%-save=on$") or a:match("^%-%-results%-db=.") then return true end
+  end
+  return false
 end
 
 function M.main(args, info)
@@ -611,12 +665,18 @@ function M.main(args, info)
       function(a, b) return b - a <= 1 or (b - a) / a <= o.precision / 100 end)
   end
   if st.sig then say(st, "interrupted; the table holds the steps done") end
+  if st.nstep > 0 and saving(o.cmd) then
+    say(st, ("its steps are saved in the results database as series %s (bmk runs list "
+      .. "--series=%s; bmk report --series=%s)"):format(st.id, st.id, st.id))
+  end
   if st.failed then io.stderr:write("bmk capacity: ", st.failed, "\n") end
   print_table(st)
-  local a = answer(st, lo, hi)
-  if o.results then write_results(st, a) end
+  -- a search stopped before its first step has no answer and no chart
+  local a = #st.rows > 0 and answer(st, lo, hi) or { found = false, steps = 0, lines = {} }
+  local bad = write_results(st, a) ~= 0
+  if o.html and not bad and #st.rows > 0 then bad = write_html(st) ~= 0 end
   if st.sig then return st.sig == sys.SIGINT and 130 or 143 end
-  if st.failed then return M.EXIT_BAD end
+  if st.failed or bad then return M.EXIT_BAD end
   return lo and M.EXIT_OK or M.EXIT_NO_RATE
 end
 
