@@ -15,7 +15,8 @@
 /* One step of the search, as its chart plots it. */
 typedef struct {
   double target, tps, p50, p95, p99;
-  int verdict;              /* 1 pass, 2 fail/saturated/client-limited, 3 noise */
+  int verdict;              /* 1 pass, 2 fail/saturated/client-limited,
+                               3 repeated (noise, all-VUs-busy) */
 } cap_point_t;
 
 /* The search as the chart needs it (from the bmk-capacity document). */
@@ -38,7 +39,8 @@ static int verdict_code(const char *v)
     return 2;
   if (strncmp(v, "pass", 4) == 0)
     return 1;
-  return strncmp(v, "noise", 5) == 0 ? 3 : 2;
+  /* runs the step repeated: within noise, or with a larger pool */
+  return strncmp(v, "noise", 5) == 0 || strncmp(v, "all-VUs-busy", 12) == 0 ? 3 : 2;
 }
 
 /* Vertical dashed line at x with a label at height `y` (graph share):
@@ -64,10 +66,10 @@ static int chart_capacity(html_ctx_t *c, const sb_rdoc_t *docs, unsigned n, cons
   (void) n;
   const cap_chart_t *k = arg;
   const char *x = k->users ? "users" : "offered rate (events/s)";
-  FILE *d = sb_html_chart_begin(c, "Capacity search", 560, "%s against %s, one point per step "
-                                "(green: pass, red: fail or saturated, grey: repeated for "
-                                "noise); the SLO bounds and the answer marked", "throughput "
-                                "and latency", x);
+  FILE *d = sb_html_chart_begin(c, "Capacity search", 560, "throughput and latency against %s, one "
+                                "point per run (green: pass, red: fail or saturated, grey: "
+                                "run again: within noise or all VUs busy); the SLO bounds and "
+                                "the answer marked", x);
   if (d == NULL)
     return -1;
   unsigned id = c->ncharts, lat = 0;
@@ -89,22 +91,27 @@ static int chart_capacity(html_ctx_t *c, const sb_rdoc_t *docs, unsigned n, cons
     fputs("1 - - - - 1\n", d);
   fclose(d);
   FILE *gp = c->gp;
-  fprintf(gp, "set multiplot layout 2,1\nset lmargin 12\nset rmargin 4\nset key inside left top\n"
+  fprintf(gp, "set multiplot layout 2,1\nset lmargin at screen 0.1\nset rmargin at screen 0.76\n"
+          "set key outside right top\n"
           "set offsets graph 0.03, graph 0.03, graph 0.05, 0\n");
   if (k->n > 0 && lo > 0 && hi >= 8 * lo)
     fprintf(gp, "set logscale x 2\n");
   const json_t *a = json_object_get(k->doc, "answer");
   double best = json_number_value(json_object_get(a, "max_sustainable"));
   double sat = json_number_value(json_object_get(a, "saturation"));
+  /* the saturation's label goes right of its line unless the line is
+     in the right third of the axis (it would be cut off) */
+  bool log = k->n > 0 && lo > 0 && hi >= 8 * lo;
+  double at = hi > lo ? (log ? log2(sat / lo) / log2(hi / lo) : (sat - lo) / (hi - lo)) : 1;
   marker(gp, 1, best, 0.93, true, "#1e8449", "max sustainable");
-  marker(gp, 2, sat, 0.83, false, "#c0392b", "saturation");
+  marker(gp, 2, sat, 0.83, !(at < 0.67), "#c0392b", "saturation");
   char plot[2048], f[128];
   snprintf(f, sizeof(f), "'%s/c%u.dat'", c->dir, id);
   /* points coloured by verdict; the line through every step */
   snprintf(plot, sizeof(plot), "plot %s using 1:2 with lines lc rgb '#999999' notitle, "
            "%s using 1:($6==1?$2:1/0) with points pt 7 ps 0.8 lc rgb '#1e8449' title 'pass', "
            "%s using 1:($6==2?$2:1/0) with points pt 7 ps 0.8 lc rgb '#c0392b' title 'fail', "
-           "%s using 1:($6==3?$2:1/0) with points pt 6 ps 0.8 lc rgb '#777777' title 'noise'%s",
+           "%s using 1:($6==3?$2:1/0) with points pt 6 ps 0.8 lc rgb '#777777' title 'repeated'%s",
            f, f, f, f, k->users ? "" : ", x with lines dt 3 lc rgb '#555555' title 'offered'");
   sb_html_panel(gp, k->n, "achieved tps", plot);
   fprintf(gp, "unset label 1\nunset label 2\nset xlabel '%s'\n", x);

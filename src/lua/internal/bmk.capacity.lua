@@ -291,18 +291,33 @@ local function round_rate(x)
   return tonumber(("%.3g"):format(x))
 end
 
--- Virtual users of an open-loop step: 4 x the events in flight at the
--- target rate if each took the largest latency bound (Little's law; 1 s
--- without a latency SLO), at least 16, at most --max-vus. Returns the
--- count and whether --max-vus capped it.
-local function vus_for(o, target)
-  local l = 0
+-- The largest latency bound of the SLOs in seconds (1 without one).
+local function max_bound_s(o)
+  local b = 0
   for _, s in ipairs(o.slos) do
-    if s.kind == "lat" then l = math.max(l, s.bound / 1000) end
+    if s.kind == "lat" then b = math.max(b, s.bound / 1000) end
   end
-  if l == 0 then l = 1 end
-  local want = math.max(16, math.ceil(target * l * 4))
-  return math.min(want, o["max-vus"]), want > o["max-vus"]
+  return b > 0 and b or 1
+end
+
+-- Virtual users of an open-loop step (Little's law: events in flight =
+-- rate x mean latency): 4 x `boost` x the events in flight at the target
+-- rate if each took `lat_s` (the mean latency of the last passing step or
+-- of the probe; nil: the largest latency bound, 1 s without a latency
+-- SLO), never more than for the bound (the full pool), at least 16, at
+-- most --max-vus. Idle connections cost the server (PostgreSQL forks a
+-- backend per connection: a pool sized for a 20 ms bound at 13,000/s is
+-- 1,085 backends on 2 cores, and they, not the load, saturated it; at
+-- 30,000/s it is above the server's max_connections), so the pool grows
+-- only when a step needs it: run_point re-runs a failing step whose VUs
+-- were all busy with `boost` x 4. Returns the count, whether --max-vus
+-- capped it and whether it is the full pool.
+local function vus_for(o, target, lat_s, boost)
+  local bound = max_bound_s(o)
+  local full = math.max(16, math.ceil(target * bound * 4))
+  local want = lat_s and math.max(16, math.ceil(target * math.max(lat_s, 0.0001) * 4 * boost)) or full
+  want = math.min(want, full)
+  return math.min(want, o["max-vus"]), want > o["max-vus"], want >= full
 end
 
 local function fmt(v, f) return v and (f):format(v) or "-" end
@@ -326,8 +341,16 @@ local function run_proc(st, vus, rate, file)
   local code, sig = series.run_step(argv, { log = log })
   if sig then st.sig = sig return nil end
   if code ~= 0 then
-    st.failed = ("the step exited with status %d (%s); its output is in %s; the search stops")
-      :format(code, series.shown(argv), log)
+    local why
+    local f = io.open(log)
+    if f then
+      for line in f:lines() do
+        if not why and line:match("^FATAL: ") then why = line:sub(8) end   -- the first: the cause
+      end
+      f:close()
+    end
+    st.failed = ("the step exited with status %d (%s)%s; its output is in %s; the search stops")
+      :format(code, series.shown(argv), why and (": " .. why) or "", log)
     return nil
   end
   local row, why = read_step(file, o.slos)
@@ -336,9 +359,10 @@ local function run_proc(st, vus, rate, file)
   return row
 end
 
--- One run at `target` (a rate, or users with --mode=users). Returns its
--- row or nil (stopped: st.sig, st.failed or st.maxed set).
-local function run_once(st, target, phase)
+-- One run at `target` (a rate, or users with --mode=users); `boost`: the
+-- VU pool's factor (vus_for). Returns its row or nil (stopped: st.sig,
+-- st.failed or st.maxed set).
+local function run_once(st, target, phase, boost)
   local o = st.o
   if st.nstep >= o["max-steps"] then st.maxed = true return nil end
   if st.nstep > 0 and o.pause > 0 then
@@ -348,14 +372,14 @@ local function run_once(st, target, phase)
   st.nstep = st.nstep + 1
   local k, vus, capped, file = st.nstep
   if o.mode == "rate" then
-    vus, capped = vus_for(o, target)
+    vus, capped, full = vus_for(o, target, st.lat_hint, boost)
     file = ("%s/%02d-r%g.json"):format(st.dir, k, target)
   else
     vus, file = target, ("%s/%02d-u%d.json"):format(st.dir, k, target)
   end
   local row = run_proc(st, vus, o.mode == "rate" and target or nil, file)
   if not row then return nil end
-  row.step, row.phase, row.target, row.vus_capped = k, phase, target, capped
+  row.step, row.phase, row.target, row.vus_capped, row.full = k, phase, target, capped, full
   st.rows[#st.rows + 1] = row
   return row
 end
@@ -367,30 +391,52 @@ local function step_line(st, r)
       fmt(r.errors_per_s, "%.2f"), fmt(r.backlog_last, "%d"), r.vus, r.verdict))
 end
 
+-- True when a failing open-loop run had every VU busy with a pool smaller
+-- than the one for the latency bound and each event held its VU for less
+-- than the bound on average (VUs / achieved tps, Little's law): the pool,
+-- sized for the latency measured so far, may be what failed. When events
+-- held their VUs longer than the bound, the server answered too slowly
+-- and a larger pool would only have queued more on it.
+local function pool_short(st, r, v)
+  if v == "pass" or st.o.mode ~= "rate" or r.full or (r.running_last or 0) < r.vus then
+    return false
+  end
+  return r.tps <= 0 or r.vus / r.tps < max_bound_s(st.o)
+end
+
 -- Runs `target` until its verdict is clear: a run within noise of an SLO
--- bound is repeated up to --max-repeats times and the pooled runs decide.
+-- bound is repeated up to --max-repeats times and the pooled runs decide;
+-- a run whose smaller pool was all busy (pool_short) is run again with a
+-- pool 4 times larger, and only the runs with it count.
 -- Returns { target, verdict, p = pooled figures, runs } or nil (stopped).
 local function run_point(st, target, phase)
-  local runs = {}
+  local runs, boost = {}, 1
   while true do
-    local r = run_once(st, target, phase)
+    local r = run_once(st, target, phase, boost)
     if not r then return nil end
     runs[#runs + 1] = r
     local p = pooled(runs, st.o.slos)
     local v, missed = M.judge(p, st.o.slos, target, st.o.mode)
-    if v ~= "pass" and r.vus_capped and (r.running_last or 0) >= r.vus then
-      v = "client-limited"
-    end
-    if v ~= "saturated" and #runs <= st.o["max-repeats"] and st.nstep < st.o["max-steps"]
-        and near_bound(runs, st.o.slos) then
-      r.verdict = "noise"
+    if pool_short(st, r, v) then
+      r.verdict = "all-VUs-busy"
       step_line(st, r)
+      runs, boost = {}, boost * 4
     else
-      r.verdict = v .. (#runs > 1 and (" (repeated %d)"):format(#runs - 1) or "")
-      r.missed = missed
-      step_line(st, r)
-      st.repeats = st.repeats + #runs - 1
-      return { target = target, verdict = v, p = p, runs = runs }
+      if v ~= "pass" and r.vus_capped and (r.running_last or 0) >= r.vus then
+        v = "client-limited"
+      end
+      if v ~= "saturated" and #runs <= st.o["max-repeats"] and st.nstep < st.o["max-steps"]
+          and near_bound(runs, st.o.slos) then
+        r.verdict = "noise"
+        step_line(st, r)
+      else
+        r.verdict = v .. (#runs > 1 and (" (repeated %d)"):format(#runs - 1) or "")
+        r.missed = missed
+        step_line(st, r)
+        st.repeats = st.repeats + #runs - 1
+        if v == "pass" and p.avg_ms then st.lat_hint = p.avg_ms / 1000 end
+        return { target = target, verdict = v, p = p, runs = runs }
+      end
     end
   end
 end
@@ -417,7 +463,9 @@ local function search(st, start, growth, max, round, done)
     x = math.min(max, round(x * growth))
   end
   while not lo do
-    st.impossible = impossible(hi.p, st.o.slos)
+    -- (a saturated step's fastest event waited in the queue: no verdict
+    -- on lower loads)
+    st.impossible = hi.verdict == "fail" and impossible(hi.p, st.o.slos)
     x = round(x / growth)
     if st.impossible or st.o.mode == "users" or x < 0.01 then return lo, hi end
     local pt = run_point(st, x, "down")
@@ -442,6 +490,7 @@ local function probe(st)
   local r = run_proc(st, st.threads, nil, file)
   if not r then return nil end
   local start = round_rate(math.max(0.01, r.tps / 4))
+  if r.avg_ms then st.lat_hint = r.avg_ms / 1000 end
   say(st, ("probe: %.1f tps, p99 %s ms; start rate %g (25%%)"):format(r.tps,
     fmt(r.p99_ms, "%.3f"), start))
   return math.min(start, st.o["max-rate"])
