@@ -10,7 +10,8 @@
 #                             ports from BMK_MYSQL_PORT / BMK_PGSQL_PORT)
 #   BENCH_WORKERS="2"         extra bmk variants run with --workers=N (space
 #                             separated; "" = only bmk's default); a variant
-#                             with N >= the VU count is skipped (thread mode)
+#                             with N >= the VU count is skipped (thread mode);
+#                             "threads" runs one thread per VU at any count
 #   BENCH_BMK_OPTS=""         options added to every bmk run
 #   SYSBENCH_TPCC_DIR=dir     also runs bench/tpcc_vs_sysbench_tpcc.sh (ps
 #                             mode, scale 2) when dir holds sysbench-tpcc's
@@ -48,7 +49,7 @@ import os, re, statistics, subprocess, sys
  mysql_opts, pgsql_opts) = sys.argv[1:]
 vus_list = [int(v) for v in vus_list.split()]
 pairs, events = int(pairs), int(events)
-workers = [int(w) for w in workers.split()]
+workers = workers.split()
 data = ["--tables=4", "--table-size=20000"]
 
 
@@ -91,8 +92,8 @@ for db in dbs.split():
     for vus in vus_list:
         common = base + ["--threads=%d" % vus, "--events=%d" % events, "--time=0"]
         variants = [("default", bmk_extra.split())]
-        variants += [("--workers=%d" % w, ["--workers=%d" % w] + bmk_extra.split())
-                     for w in workers if w < vus]
+        variants += [("--workers=%s" % w, ["--workers=%s" % w] + bmk_extra.split())
+                     for w in workers if not w.isdigit() or int(w) < vus]
         for label, extra in variants:
             ratios, b_us, s_us, eng = [], [], [], "?"
             for i in range(pairs):
