@@ -13,6 +13,8 @@
 #                             with N >= the VU count is skipped (thread mode);
 #                             "threads" runs one thread per VU at any count
 #   BENCH_BMK_OPTS=""         options added to every bmk run
+#   BENCH_BMK=path            the bmk binary (default ./bmk), e.g. a build of
+#                             an earlier commit for before/after figures
 #   SYSBENCH_TPCC_DIR=dir     also runs bench/tpcc_vs_sysbench_tpcc.sh (ps
 #                             mode, scale 2) when dir holds sysbench-tpcc's
 #                             tpcc.lua; otherwise the tpcc row is skipped
@@ -33,8 +35,8 @@ vus_list=${1:-"1 4 16 64 256"}
 pairs=${2:-5}
 events=${3:-120000}
 command -v sysbench >/dev/null || { echo "sysbench is not installed: apt-get install sysbench" >&2; exit 1; }
-[ -x ./bmk ] || { echo "./bmk is not built: see README (make -j2)" >&2; exit 1; }
-BMK=$(pwd)/bmk
+BMK=${BENCH_BMK:-$(pwd)/bmk}
+[ -x "$BMK" ] || { echo "$BMK is not built: see README (make -j2)" >&2; exit 1; }
 SB_LUA=/usr/share/sysbench/oltp_point_select.lua
 pass=${BMK_SANDBOX_PASSWORD:-sbtest}
 mysql_opts="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=${BMK_MYSQL_PORT:-3306} --mysql-user=sbtest --mysql-password=$pass --mysql-db=sbtest"

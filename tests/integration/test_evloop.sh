@@ -93,7 +93,7 @@ assert_eq "cpu on 2 workers: a line per VU" 8 "$(printf '%s\n' "$OUT" | grep -c 
 # --workers=threads and built-in tests keep one thread per VU
 echo 'function event() end' > empty_event.lua
 engine_of() { printf '%s\n' "$OUT" | sed -n 's/^Virtual users: \([0-9]*\) on \([0-9]*\) worker.*(event loop)$/event \1 on \2/p'; }
-ncpu=$(getconf _SC_NPROCESSORS_ONLN)
+ncpu=$(getconf _NPROCESSORS_ONLN)
 for spec in 15: 16:1 64:1 65:2; do
   n=${spec%%:*} w=${spec#*:}
   [ -n "$w" ] && [ "$w" -gt "$ncpu" ] && w=$ncpu
