@@ -338,11 +338,12 @@ int main(int argc, char **argv)
   const char *test, *command;
   if (split_positional(pos, npos, &test, &command) != 0)
     return 1;
+  const sb_builtin_t *bt = test ? sb_builtin_find(test) : NULL;
+  sb_core_set_own_work(bt != NULL);
   sb_run_config_t cfg;
   if (configure_run(command, &cfg) != 0)
     return 1;
 
-  const sb_builtin_t *bt = test ? sb_builtin_find(test) : NULL;
   if (bt)
   {
     /* a built-in test has no terminals: auto gets the plan's message */

@@ -87,7 +87,7 @@ static const sb_option_t ext_options_2[] = {
   { "rand-spec-iter", "number of iterations for the special and gaussian distributions", "12", SB_ARG_TYPE_INT },
   { "rand-spec-pct", "percentage of the values to be treated as 'special' (for special distribution)", "1", SB_ARG_TYPE_INT },
   { "rand-spec-res", "percentage of 'special' values to use (for special distribution)", "75", SB_ARG_TYPE_INT },
-  { "workers", "worker threads running the --threads virtual users: auto = one per virtual user up to 1024, else an event loop on one worker per CPU; fewer than --threads = event loop", "auto", SB_ARG_TYPE_STRING },
+  { "workers", "worker threads running the --threads virtual users: auto = one per virtual user below 16, else an event loop on one worker per 64 users, at most one per CPU; threads = one per virtual user; fewer than --threads = event loop", "auto", SB_ARG_TYPE_STRING },
   { "async-sessions", "virtual users per worker thread: --threads x K sessions on --threads event-loop workers (auto: one session per terminal, --terminals-per-warehouse x warehouses, on --threads workers)", "1", SB_ARG_TYPE_STRING },
   { "login-delay", "event loop: the m-th virtual user of a worker connects m x this many milliseconds after the start", "0", SB_ARG_TYPE_DOUBLE },
   { "num-threads", "deprecated alias of --threads", "1", SB_ARG_TYPE_INT },
@@ -159,6 +159,13 @@ static int cmp_double(const void *a, const void *b)
 
 static int check_login_ramp(const sb_run_config_t *cfg);
 
+static bool g_own_work;   /* sb_core_set_own_work */
+
+void sb_core_set_own_work(bool own_work)
+{
+  g_own_work = own_work;
+}
+
 int sb_core_resolve_vus(sb_run_config_t *cfg, unsigned terminals)
 {
   sb_plan_in_t in = {
@@ -167,6 +174,7 @@ int sb_core_resolve_vus(sb_run_config_t *cfg, unsigned terminals)
     .async_sessions = sb_opt_str("async-sessions"),
     .terminals = terminals,
     .workers_given = sb_opt_given("workers"),
+    .own_work = g_own_work,
   };
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   in.ncpu = ncpu > 0 ? (unsigned) ncpu : 1;

@@ -30,6 +30,13 @@ int sb_core_read_config(sb_run_config_t *cfg);
    VUs when it differs. Returns 0, or -1 with a FATAL message. */
 int sb_core_resolve_vus(sb_run_config_t *cfg, unsigned terminals);
 
+/* Declares, before sb_core_read_config, that the test is a built-in one
+   whose events are work of their own (cpu, memory, ...), not waits on a
+   server: --workers=auto then keeps one thread per virtual user up to
+   SB_PLAN_OWN_WORK_THREADS_MAX (sb_vuplan.h). Not thread-safe (main
+   thread, option parsing). */
+void sb_core_set_own_work(bool own_work);
+
 /* True when --async-sessions=auto (resolved after the script loaded). */
 bool sb_core_async_auto(void);
 

@@ -64,6 +64,32 @@ int sb_vu_sleep(double seconds);
    was armed: yield; the resume value is then 1 (go) or 0 (stopping). */
 int sb_vu_more_events(int thread_id);
 
+/* FFI, the per-query path of event mode in one call each (LuaJIT runs the
+   frames that yield in its interpreter, where every FFI call is costly;
+   docs/design.md "Client CPU per query"). Each returns 0 when the
+   operation is done, 1 when the caller must coroutine.yield() and pass
+   the resume value to the matching *_step, 2 when it must wait but cannot
+   yield here (then it drives the operation with db_async_step and
+   sb_vu_poll_db). `yieldable`: the caller is a VU's own coroutine.
+   sb_vu_execute: db_execute_start(stmt), then the wait (sb_vu_wait_db).
+   sb_vu_stmt_step: db_async_step on stmt's connection with the ready
+   events `ready`, then the next wait if any. sb_vu_query / sb_vu_step:
+   the same for con:query (`len` bytes of `query`). */
+int sb_vu_execute(db_stmt_t *stmt, bool yieldable);
+int sb_vu_stmt_step(db_stmt_t *stmt, int ready);
+int sb_vu_query(db_conn_t *con, const char *query, size_t len, bool yieldable);
+int sb_vu_step(db_conn_t *con, int ready);
+
+/* FFI: db_async_result() of stmt's connection: the result of the
+   execution just finished, NULL on an error. */
+db_result_t *sb_vu_stmt_result(db_stmt_t *stmt);
+
+/* FFI: sb_event_stop(thread_id) when `stop_prev` (the VU's previous event
+   is done), then sb_vu_more_events(thread_id), then sb_event_start when
+   that says 1. Returns what sb_vu_more_events returned (after a yield for
+   2, the caller calls sb_event_start itself when resumed with 1). */
+int sb_vu_next_event(int thread_id, bool stop_prev);
+
 /* FFI: the running VU gives way to the others (re-queued at the tail).
    Returns 1 (yield) or 0 when no VU is running. */
 int sb_vu_pass(void);

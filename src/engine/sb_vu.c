@@ -12,6 +12,7 @@
 
 #include "core/sb_counter.h"
 #include "core/sb_timer.h"
+#include "drivers/db_async.h"
 #include "engine/sb_engine_priv.h"
 #include "engine/sb_loop.h"
 #include "engine/sb_loop_priv.h"
@@ -103,6 +104,51 @@ int sb_vu_more_events(int thread_id)
   v->arrival = arrival;
   loop_arm_timer(l, v, arrival);
   return 2;
+}
+
+/* Arms the wait of an operation that returned `st` on `con`: 0 done,
+   1 yield, 2 wait in place (see sb_loop.h). */
+static int wait_or_done(db_conn_t *con, int st, bool yieldable)
+{
+  if (st == DB_STEP_DONE)
+    return 0;
+  return yieldable && sb_vu_wait_db(con) == 1 ? 1 : 2;
+}
+
+int sb_vu_execute(db_stmt_t *stmt, bool yieldable)
+{
+  return wait_or_done(db_stmt_connection(stmt), db_execute_start(stmt), yieldable);
+}
+
+int sb_vu_stmt_step(db_stmt_t *stmt, int ready)
+{
+  db_conn_t *con = db_stmt_connection(stmt);
+  return wait_or_done(con, db_async_step(con, ready), true);
+}
+
+int sb_vu_query(db_conn_t *con, const char *query, size_t len, bool yieldable)
+{
+  return wait_or_done(con, db_query_start(con, query, len), yieldable);
+}
+
+int sb_vu_step(db_conn_t *con, int ready)
+{
+  return wait_or_done(con, db_async_step(con, ready), true);
+}
+
+db_result_t *sb_vu_stmt_result(db_stmt_t *stmt)
+{
+  return db_async_result(db_stmt_connection(stmt));
+}
+
+int sb_vu_next_event(int thread_id, bool stop_prev)
+{
+  if (stop_prev)
+    sb_event_stop(thread_id);
+  int m = sb_vu_more_events(thread_id);
+  if (m == 1)
+    sb_event_start(thread_id);
+  return m;
 }
 
 int sb_vu_pass(void)

@@ -45,9 +45,12 @@ int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t er
 
   const char *ws = in->workers ? in->workers : "auto";
   bool auto_w = strcasecmp(ws, "auto") == 0;
-  if (!auto_w && (!parse_count(ws, &w) || w == 0))
-    return sb_errf(err, errlen, "Invalid value for --workers: '%s' (auto, or a number of "
-                "worker threads from 1 to --threads)", ws);
+  bool threads_w = strcasecmp(ws, "threads") == 0;   /* one per VU */
+  if (threads_w)
+    w = vus <= 10000000ULL ? (unsigned) vus : 0;
+  else if (!auto_w && (!parse_count(ws, &w) || w == 0))
+    return sb_errf(err, errlen, "Invalid value for --workers: '%s' (auto, threads, or a "
+                "number of worker threads from 1 to --threads)", ws);
 
   if (vus > 10000000ULL)
     return sb_errf(err, errlen, "--threads x --async-sessions is more than 10,000,000 "
@@ -66,8 +69,12 @@ int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t er
   else if (auto_w)
   {
     unsigned ncpu = in->ncpu ? in->ncpu : 1;
-    out->workers = out->vus <= SB_PLAN_THREAD_MODE_MAX ? out->vus
-                                                      : (ncpu < out->vus ? ncpu : out->vus);
+    unsigned by_vus = (unsigned) ((out->vus + SB_PLAN_VUS_PER_WORKER - 1) / SB_PLAN_VUS_PER_WORKER);
+    if (in->own_work)
+      by_vus = out->vus;
+    bool threads = in->own_work ? out->vus <= SB_PLAN_OWN_WORK_THREADS_MAX
+                                : out->vus < SB_PLAN_EVENT_MIN_VUS;
+    out->workers = threads ? out->vus : (ncpu < by_vus ? ncpu : by_vus);
   }
   else
   {

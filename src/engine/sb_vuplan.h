@@ -12,8 +12,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* VUs at or below which --workers=auto keeps one OS thread per VU. */
-#define SB_PLAN_THREAD_MODE_MAX 1024
+/* --workers=auto (the default): below this many VUs one OS thread per VU
+   (thread mode); from it on the event loop, which costs less client CPU
+   per query from here up (bench/client_cpu.sh; docs/design.md "Which
+   engine by default"). */
+#define SB_PLAN_EVENT_MIN_VUS 16
+
+/* --workers=auto in event mode: one worker per this many VUs (rounded
+   up), at most one per CPU. A worker with more VUs finds more of them
+   ready per epoll_wait, so a query costs less CPU than on more workers. */
+#define SB_PLAN_VUS_PER_WORKER 64
+
+/* --workers=auto for built-in tests (cpu, memory, ...), whose events are
+   work of their own rather than waits on a server: one OS thread per VU
+   up to this many VUs, else one worker per CPU. */
+#define SB_PLAN_OWN_WORK_THREADS_MAX 1024
 
 /* Descriptors bmk keeps for itself besides one connection per VU (stdio,
    epoll and eventfds, result files, the server-statistics connection,
@@ -22,12 +35,14 @@
 
 typedef struct {
   unsigned threads;            /* --threads */
-  const char *workers;         /* --workers text: "auto" or a number */
+  const char *workers;         /* --workers text: "auto", "threads" or a number */
   const char *async_sessions;  /* --async-sessions text: "1", "K" or "auto" */
   unsigned terminals;          /* sessions "auto" asks for: the workload's
                                   terminals (--terminals-per-warehouse x
                                   warehouses), else 0 */
   bool workers_given;          /* --workers was on the command line */
+  bool own_work;               /* a built-in test: events are CPU or file
+                                  work, not waits on a server */
   unsigned ncpu;               /* online CPUs */
 } sb_plan_in_t;
 
@@ -42,8 +57,10 @@ typedef struct {
  * one-line message naming the option and what to do in `err` (size
  * `errlen`). Rules: --async-sessions=K runs threads x K VUs on `threads`
  * workers (an explicit --workers must then equal --threads); --workers=N
- * needs 1 <= N <= VUs; auto = one worker per VU up to
- * SB_PLAN_THREAD_MODE_MAX VUs, else min(ncpu, VUs) workers.
+ * needs 1 <= N <= VUs; --workers=threads = one worker per VU; auto = one
+ * worker per VU below SB_PLAN_EVENT_MIN_VUS VUs, else
+ * min(ncpu, ceil(VUs / SB_PLAN_VUS_PER_WORKER)) workers (with own_work:
+ * one per VU up to SB_PLAN_OWN_WORK_THREADS_MAX VUs, else min(ncpu, VUs)).
  */
 int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t errlen);
 

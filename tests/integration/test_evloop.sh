@@ -88,6 +88,25 @@ assert_eq "cpu on 2 workers: per-VU lines add up" 4000 \
   "$(printf '%s\n' "$OUT" | sed -n 's/^.*thread # *[0-9]*: .*events: \([0-9]*\).*$/\1/p' | awk '{s += $1} END {print s}')"
 assert_eq "cpu on 2 workers: a line per VU" 8 "$(printf '%s\n' "$OUT" | grep -c 'thread # *[0-9]*: ')"
 
+# ---- the engine --workers=auto picks (sb_vuplan.h): threads below 16 VUs,
+# the event loop from 16 on, one worker per 64 VUs up to one per CPU;
+# --workers=threads and built-in tests keep one thread per VU
+echo 'function event() end' > empty_event.lua
+engine_of() { printf '%s\n' "$OUT" | sed -n 's/^Virtual users: \([0-9]*\) on \([0-9]*\) worker.*(event loop)$/event \1 on \2/p'; }
+ncpu=$(getconf _NPROCESSORS_ONLN)
+for spec in 15: 16:1 64:1 65:2; do
+  n=${spec%%:*} w=${spec#*:}
+  [ -n "$w" ] && [ "$w" -gt "$ncpu" ] && w=$ncpu
+  run_bmk empty_event.lua --threads=$n --events=$((n * 10)) --time=0 run
+  assert_eq "auto, $n VUs: engine" "${w:+event $n on $w}" "$(engine_of)"
+  assert_eq "auto, $n VUs: events" $((n * 10)) "$(report_value "total number of events:" "$OUT")"
+done
+run_bmk empty_event.lua --threads=64 --workers=threads --events=640 --time=0 run
+assert_eq "--workers=threads, 64 VUs: one thread each" "" "$(engine_of)"
+assert_eq "--workers=threads, 64 VUs: events" 640 "$(report_value "total number of events:" "$OUT")"
+run_bmk cpu --threads=64 --events=640 --cpu-max-prime=100 run
+assert_eq "cpu (built-in), 64 VUs: one thread each" "" "$(engine_of)"
+
 for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   O="$(opts $db) --db-server-stats=off"
   D="--tables=2 --table-size=10000"

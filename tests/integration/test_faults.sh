@@ -62,7 +62,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: prepare" 0 "$RC"
   for mode in threads events; do
     name="$db $mode"
-    M=""; [ $mode = events ] && M="--workers=2"
+    M="--workers=threads"; [ $mode = events ] && M="--workers=2"
     relay_opts "$db" > opts.txt
     O=$(cat opts.txt)
     start=$(date +%s)
@@ -119,7 +119,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   run_bmk oltp_point_select $D $T prepare
   for mode in threads events; do
     name="$db $mode, --db-query-timeout=1"
-    M=""; [ $mode = events ] && M="--workers=2"
+    M="--workers=threads"; [ $mode = events ] && M="--workers=2"
     relay_opts "$db" > opts.txt
     O=$(cat opts.txt)
     : > run.out    # emptied first: the wait below must not see an earlier run's lines
@@ -178,7 +178,7 @@ done
 for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   for mode in threads events; do
     name="$db $mode, silent server"
-    M=""; [ $mode = events ] && M="--workers=2"
+    M="--workers=threads"; [ $mode = events ] && M="--workers=2"
     relay_opts "$db" > opts.txt
     O=$(cat opts.txt)
     port=$(cat "$WORK/relay.port")
@@ -210,7 +210,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   T="--tables=1 --table-size=1000"
   run_bmk oltp_point_select $D $T prepare
   for mode in threads events; do
-    if [ $mode = threads ]; then n=64; M=""; else n=$CRASH_EV_VUS; M="--workers=2"; fi
+    if [ $mode = threads ]; then n=64; M="--workers=threads"; else n=$CRASH_EV_VUS; M="--workers=2"; fi
     events=$((n * 5 * 5))
     name="$db $mode, $n VUs, server killed"
     : > run.out    # emptied first: the wait below must not see an earlier run's lines

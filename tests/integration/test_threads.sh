@@ -2,7 +2,7 @@
 # Many threads at once, on both databases: what the ThreadSanitizer pass
 # (tests/run-all.sh) runs besides test_faults.sh, and a plain check of the
 # same paths in the other passes.
-#   - thread mode, 64 VUs, oltp_read_write (transactions, every statement
+#   - thread mode (--workers=threads), 64 VUs, oltp_read_write (transactions, every statement
 #     kind), ended by an event count: every event done, none lost;
 #   - event mode, 64 VUs on 2 workers, the same;
 #   - SIGINT in the middle of a run, in both modes: exit 130 and the
@@ -21,7 +21,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   run_bmk oltp_read_write $D $T --threads=8 prepare
   assert_eq "$db: prepare of 8 tables by 8 threads" 0 "$RC"
   for mode in threads events; do
-    M=""; [ $mode = events ] && M="--workers=2"
+    M="--workers=threads"; [ $mode = events ] && M="--workers=2"
     name="$db $mode, 64 VUs"
     BMK_TIMEOUT=600 run_bmk oltp_read_write $D $T --threads=64 $M --time=0 --events=$EVENTS \
       --mysql-ignore-errors=1213,1020,1205 --pgsql-ignore-errors=40P01,23505,40001 run

@@ -143,17 +143,47 @@ static void test_plan_auto(void **state)
   (void) state;
   sb_plan_t p;
   char err[256];
-  assert_int_equal(plan(64, "auto", false, "1", 0, 2, &p, err), 0);
-  assert_int_equal(p.vus, 64);
-  assert_int_equal(p.workers, 64);
+  /* below SB_PLAN_EVENT_MIN_VUS (16): one thread per VU */
+  assert_int_equal(plan(15, "auto", false, "1", 0, 2, &p, err), 0);
+  assert_int_equal(p.vus, 15);
+  assert_int_equal(p.workers, 15);
   assert_false(p.event_mode);
-  assert_int_equal(plan(1024, "auto", false, "1", 0, 2, &p, err), 0);
-  assert_false(p.event_mode);                /* the threshold itself */
-  assert_int_equal(plan(1025, "auto", false, "1", 0, 2, &p, err), 0);
+  assert_int_equal(plan(1, NULL, false, NULL, 0, 2, &p, err), 0);
+  assert_int_equal(p.workers, 1);
+  assert_false(p.event_mode);
+  /* from 16 VUs the event loop, one worker per 64 VUs up to one per CPU */
+  assert_int_equal(plan(16, "auto", false, "1", 0, 2, &p, err), 0);
   assert_true(p.event_mode);
-  assert_int_equal(p.workers, 2);            /* one per CPU */
+  assert_int_equal(p.workers, 1);
+  assert_int_equal(plan(64, "auto", false, "1", 0, 2, &p, err), 0);
+  assert_int_equal(p.workers, 1);
+  assert_int_equal(plan(65, "auto", false, "1", 0, 2, &p, err), 0);
+  assert_int_equal(p.workers, 2);
+  assert_int_equal(plan(1025, "auto", false, "1", 0, 2, &p, err), 0);
+  assert_int_equal(p.workers, 2);            /* one per CPU at most */
+  assert_int_equal(plan(1025, "auto", false, "1", 0, 1, &p, err), 0);
+  assert_int_equal(p.workers, 1);
+  assert_int_equal(plan(300, NULL, false, NULL, 0, 8, &p, err), 0);
+  assert_int_equal(p.workers, 5);            /* ceil(300 / 64) */
   assert_int_equal(plan(20000, NULL, false, NULL, 0, 8, &p, err), 0);
   assert_int_equal(p.workers, 8);
+  /* asked for: one thread per VU stays available */
+  assert_int_equal(plan(64, "64", true, "1", 0, 2, &p, err), 0);
+  assert_int_equal(p.workers, 64);
+  assert_false(p.event_mode);
+  assert_int_equal(plan(300, "threads", true, "1", 0, 2, &p, err), 0);
+  assert_int_equal(p.workers, 300);
+  assert_false(p.event_mode);
+  assert_int_equal(plan(4, "threads", true, "2", 0, 2, &p, err), -1);   /* 8 VUs on 4 */
+  /* built-in tests (own work): one thread per VU up to 1,024 */
+  sb_plan_in_t in = { .threads = 1024, .workers = "auto", .own_work = true, .ncpu = 2 };
+  assert_int_equal(sb_plan_resolve(&in, &p, err, 256), 0);
+  assert_int_equal(p.workers, 1024);
+  assert_false(p.event_mode);
+  in.threads = 1025;
+  assert_int_equal(sb_plan_resolve(&in, &p, err, 256), 0);
+  assert_int_equal(p.workers, 2);
+  assert_true(p.event_mode);
 }
 
 static void test_plan_explicit_and_errors(void **state)

@@ -17,6 +17,12 @@ int sb_vu_wait_db(sql_connection *con);
 int sb_vu_poll_db(sql_connection *con);
 int sb_vu_sleep(double seconds);
 int sb_vu_more_events(int thread_id);
+int sb_vu_execute(sql_statement *stmt, bool yieldable);
+int sb_vu_stmt_step(sql_statement *stmt, int ready);
+int sb_vu_next_event(int thread_id, bool stop_prev);
+int sb_vu_query(sql_connection *con, const char *query, size_t len, bool yieldable);
+int sb_vu_step(sql_connection *con, int ready);
+sql_result *sb_vu_stmt_result(sql_statement *stmt);
 sql_connection *db_connection_new(sql_driver *drv);
 int db_connect_start(sql_connection *con);
 int db_connect_finish(sql_connection *con);
@@ -53,6 +59,18 @@ do
 end
 
 local C = ffi.C
+-- The functions a query calls, bound once: the frames that yield (the
+-- event, execute, drive, await) run in LuaJIT's interpreter, where each
+-- `C.name` is a metamethod call and a symbol lookup (docs/design.md
+-- "Client CPU per query").
+local db_stmt_connection, db_async_result = C.db_stmt_connection, C.db_async_result
+local db_async_step, sb_vu_wait_db, sb_vu_poll_db = C.db_async_step, C.sb_vu_wait_db, C.sb_vu_poll_db
+local sb_vu_more_events, sb_vu_sleep = C.sb_vu_more_events, C.sb_vu_sleep
+local sb_vu_execute, sb_vu_stmt_step = C.sb_vu_execute, C.sb_vu_stmt_step
+local sb_vu_next_event, sb_event_start = C.sb_vu_next_event, C.sb_event_start
+local sb_vu_query, sb_vu_step, sb_vu_stmt_result = C.sb_vu_query, C.sb_vu_step, C.sb_vu_stmt_result
+local db_next_result_start, db_close_start = C.db_next_result_start, C.db_close_start
+local db_bulk_needs_flush = C.db_bulk_needs_flush
 local S = sysbench
 local G = _G
 local sql = S.sql
@@ -94,16 +112,16 @@ M.in_vu = in_vu
 
 -- Waits for what the driver asked on `con`; returns the ready events.
 local function await(con)
-  if in_vu() and C.sb_vu_wait_db(con) == 1 then
+  if in_vu() and sb_vu_wait_db(con) == 1 then
     return co_yield()
   end
-  return C.sb_vu_poll_db(con)
+  return sb_vu_poll_db(con)
 end
 
 -- Drives the operation started on `con` (step `st`) to completion.
 local function drive(con, st)
   while st ~= 0 do
-    st = C.db_async_step(con, await(con))
+    st = db_async_step(con, await(con))
   end
 end
 
@@ -126,9 +144,22 @@ function drv_m.connect(self)
   return ffi.gc(con, C.db_connection_free)
 end
 
+-- Waits for the query on `con` that sb_vu_query left in state `w`.
+local function wait_query(con, w)
+  while w == 1 do
+    w = sb_vu_step(con, co_yield())
+  end
+  if w == 2 then
+    drive(con, 1)
+  end
+end
+
 function con_m.query(self, query)
-  drive(self, C.db_query_start(self, query, #query))
-  local r = statement_result(self, C.db_async_result(self), query)
+  local w = sb_vu_query(self, query, #query, in_vu())
+  if w ~= 0 then
+    wait_query(self, w)
+  end
+  local r = statement_result(self, db_async_result(self), query)
   return r
 end
 
@@ -142,8 +173,8 @@ function con_m.prepare(self, query)
 end
 
 function con_m.next_result(self)
-  drive(self, C.db_next_result_start(self))
-  local r = next_result_of(self, C.db_async_result(self), "<next result>")
+  drive(self, db_next_result_start(self))
+  local r = next_result_of(self, db_async_result(self), "<next result>")
   return r
 end
 
@@ -168,7 +199,7 @@ end
 do
   local add_row = con_m.bulk_insert_next
   function con_m.bulk_insert_next(self, row)
-    if C.db_bulk_needs_flush(self, #row) then
+    if db_bulk_needs_flush(self, #row) then
       bulk_flush(self, "db_bulk_insert_next()")
     end
     -- the buffer has room now; a tail call keeps the error levels
@@ -181,22 +212,39 @@ function con_m.bulk_insert_done(self)
   C.db_bulk_insert_done(self)
 end
 
+-- Waits for the execution of `stmt` that sb_vu_execute left in state `w`
+-- (a function of its own: a loop that yields keeps its frame off traces).
+local function wait_stmt(stmt, w)
+  while w == 1 do
+    w = sb_vu_stmt_step(stmt, co_yield())
+  end
+  if w == 2 then
+    drive(db_stmt_connection(stmt), 1)
+  end
+end
+
+-- One FFI call to start and arm the wait, one per wake-up (sb_vu_execute).
 function stmt_m.execute(self)
-  local con = C.db_stmt_connection(self)
-  drive(con, C.db_execute_start(self))
-  local r = statement_result(con, C.db_async_result(con), "<prepared statement>")
+  local w = sb_vu_execute(self, in_vu())
+  if w ~= 0 then
+    wait_stmt(self, w)
+  end
+  -- the connection only for the error (a pointer less to box per query)
+  local rs = sb_vu_stmt_result(self)
+  local r = statement_result(rs == nil and db_stmt_connection(self) or nil, rs,
+                             "<prepared statement>")
   return r
 end
 
 function stmt_m.next_result(self)
-  local con = C.db_stmt_connection(self)
-  drive(con, C.db_next_result_start(con))
-  local r = next_result_of(con, C.db_async_result(con), "<prepared statement>")
+  local con = db_stmt_connection(self)
+  drive(con, db_next_result_start(con))
+  local r = next_result_of(con, db_async_result(con), "<prepared statement>")
   return r
 end
 
 function stmt_m.close(self)
-  drive(C.db_stmt_connection(self), C.db_close_start(self))
+  drive(db_stmt_connection(self), db_close_start(self))
 end
 
 -- The hooks of the VU running now (sql_error_ignorable).
@@ -211,7 +259,7 @@ do
   local base_sleep = S.sleep
   function S.sleep(seconds)
     if type(seconds) == "number" and seconds >= 0 and in_vu() then
-      local r = C.sb_vu_sleep(seconds)
+      local r = sb_vu_sleep(seconds)
       if r == 1 then
         return co_yield() == 1
       elseif r >= 0 then
@@ -347,15 +395,28 @@ end
 -- The default event loop of a VU: thread mode's (sysbench.lua), in the
 -- VU's environment, with --rate arrivals waited for on the worker's timers.
 local function more_events(tid)
-  local m = C.sb_vu_more_events(tid)
+  local m = sb_vu_more_events(tid)
   if m == 2 then
     m = co_yield()
   end
   return m == 1
 end
 
+-- The stop of the previous event, the next arrival and the start of the
+-- next event in one FFI call (sb_vu_next_event).
+local function next_event(tid, stop_prev)
+  local m = sb_vu_next_event(tid, stop_prev)
+  if m == 2 then
+    m = co_yield()
+    if m == 1 then
+      sb_event_start(tid)
+    end
+  end
+  return m == 1
+end
+
 function M.run(tid)
-  return S.__event_loop(tid, more_events, envs[tid])
+  return S.__event_loop(tid, more_events, envs[tid], next_event)
 end
 
 return M

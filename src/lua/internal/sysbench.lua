@@ -240,45 +240,71 @@ require("sysbench.histogram")
 require("sysbench.sql")
 require("sysbench.compat")
 
--- The event loop of a thread: while more(thread_id), one event of
--- env.event (env: the globals the script runs in; event mode passes a
--- virtual user's environment), restarted on RESTART_EVENT errors with
--- env.sysbench.hooks.before_restart_event. Globals are looked up per
--- event, as a script may replace them.
-function sysbench.__event_loop(thread_id, more, env)
+-- One event of env.event (env: the globals the script runs in; event
+-- mode passes a virtual user's environment), restarted on RESTART_EVENT
+-- errors with env.sysbench.hooks.before_restart_event. Returns true when
+-- the thread must stop with this event uncounted: the event returned a
+-- non-nil, non-false value, or (bmk) the run stopped and the event's
+-- connection could not be rebuilt, so running it again would only fail on
+-- the closed connection (db_conn_closed: declared by sysbench.sql.lua).
+-- Globals are looked up per event, as a script may replace them.
+-- The event again after its error `err` (a loop of its own, off the
+-- common path: a loop inside the event's call keeps LuaJIT from compiling
+-- the loop of events around it).
+local function restart_event(thread_id, env, err)
+  local RESTART = sysbench.error.RESTART_EVENT
+  while true do
+    if type(err) == "table" and err.errcode == RESTART then
+      C.sb_event_restarted(thread_id)
+      if C.sb_engine_stopping() and err.connection ~= nil and
+          C.db_conn_closed(err.connection) then
+        return true
+      end
+      local hook = env.sysbench.hooks.before_restart_event
+      if hook then
+        hook(err)
+      end
+    else
+      error(err, 0)
+    end
+    local ok, ret = pcall(env.event, thread_id)
+    if ok then
+      return ret and true or false
+    end
+    err = ret
+  end
+end
+
+local function one_event(thread_id, env)
+  local ok, ret = pcall(env.event, thread_id)
+  if ok then
+    return ret and true or false
+  end
+  return restart_event(thread_id, env, ret)
+end
+
+-- The event loop of a thread: while more(thread_id), one event (above),
+-- timed by sb_event_start / sb_event_stop. Event mode passes next_event
+-- instead of `more`: next_event(thread_id, stop_prev) stops the previous
+-- event when stop_prev, asks for the next and starts it, in one call
+-- (sb_vu_next_event: its frames run in LuaJIT's interpreter, where each
+-- FFI call is costly).
+function sysbench.__event_loop(thread_id, more, env, next_event)
+  if next_event then
+    local done = false
+    while next_event(thread_id, done) do
+      if one_event(thread_id, env) then
+        return
+      end
+      done = true
+    end
+    return
+  end
   local event_start = C.sb_event_start
   local event_stop = C.sb_event_stop
-  local RESTART = sysbench.error.RESTART_EVENT
-
   while more(thread_id) do
     event_start(thread_id)
-    local ok, ret
-    while true do
-      ok, ret = pcall(env.event, thread_id)
-      if ok then
-        break
-      end
-      if type(ret) == "table" and ret.errcode == RESTART then
-        C.sb_event_restarted(thread_id)
-        -- bmk: once the run stops, an event whose connection could not be
-        -- rebuilt is dropped (not counted): running it again would only
-        -- fail on the closed connection (db_conn_closed: declared by
-        -- sysbench.sql.lua)
-        if C.sb_engine_stopping() and ret.connection ~= nil and
-            C.db_conn_closed(ret.connection) then
-          return
-        end
-        local hook = env.sysbench.hooks.before_restart_event
-        if hook then
-          hook(ret)
-        end
-      else
-        error(ret, 0)
-      end
-    end
-    -- A non-nil, non-false return value stops this thread; that event is
-    -- not counted.
-    if ret then
+    if one_event(thread_id, env) then
       return
     end
     event_stop(thread_id)
