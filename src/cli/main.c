@@ -20,6 +20,7 @@
 #include "engine/sb_engine.h"
 #include "cli/sb_help.h"
 #include "cli/sb_report_cmd.h"
+#include "core/sb_cluster.h"
 #include "lua/sb_kit.h"
 #include "core/sb_logger.h"
 #include "lua/sb_lua.h"
@@ -271,6 +272,8 @@ static int run_loaded_script(const char *command, sb_run_config_t *cfg)
 
   if (sb_core_async_auto() && resolve_async_auto(cfg) != 0)
     return 1;
+  /* the VU count is final now: global thread ids count it */
+  sb_cluster_set(sb_cluster_index(), sb_cluster_size(), cfg->threads);
 
   bool from_stdin = sb_lua_from_stdin();
   if (from_stdin && command == NULL)
