@@ -29,6 +29,7 @@
 #include "results/sb_threshold.h"
 #include "cli/sb_outputs.h"
 #include "cli/sb_runs_cmd.h"
+#include "cli/sb_cluster_cmd.h"
 #include "cli/sb_compare_cmd.h"
 #include "store/sb_store_output.h"
 #include "metrics/sb_metrics.h"
@@ -156,6 +157,9 @@ static bool other_command(int argc, char **argv, int *rc)
     *rc = sb_runs_main(argc, argv);
   else if (strcmp(argv[1], "compare") == 0)
     *rc = sb_compare_main(argc, argv);
+  /* `bmk cluster run ...`: many processes, one merged run (docs/cluster.md) */
+  else if (strcmp(argv[1], "cluster") == 0)
+    *rc = sb_cluster_main(argc, argv);
   else
     return false;
   return true;

@@ -168,8 +168,8 @@ static void sleep_until(uint64_t us)
 static int at_start_line(void *ctx)
 {
   (void) ctx;
-  if (emit(NULL, "bmkc ready %s %u %ld", sb_version_string(), sb_cluster_index(),
-           (long) getpid()) != 0)
+  if (emit(NULL, "bmkc ready %u %ld %s", sb_cluster_index(), (long) getpid(),
+           sb_bmk_release()) != 0)
     return 1;
   char line[128];
   while (read_line(line, sizeof(line)))

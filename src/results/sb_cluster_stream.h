@@ -6,7 +6,7 @@
  * One line per message on the stream (the process's stdout; everything
  * else bmk prints goes to stderr from sb_cluster_stream_setup on), each
  * starting with "bmkc ":
- *   bmkc ready VERSION INDEX PID        workers at the start line
+ *   bmkc ready INDEX PID RELEASE        workers at the start line
  *   bmkc pong EPOCH_US                  answer to "ping" (clock offset)
  *   bmkc iv K LEN_S RUNNING EVENTS READS WRITES OTHER ERRORS RECONNECTS LATE HIST
  *   bmkc end TIME_S EVENTS READS WRITES OTHER ERRORS RECONNECTS LATE
