@@ -54,7 +54,7 @@ typedef struct {
   cl_opts_t o;
   clp_t *p;
   unsigned n;
-  char dir[64];                /* logs and ssh control sockets */
+  char dir[256];               /* logs and ssh control sockets */
   sb_cl_merge_t *merge;
   double start_epoch;          /* the start time, Unix s */
   int failures;                /* processes lost during the run */
@@ -722,10 +722,12 @@ int sb_cluster_main(int argc, char **argv)
   self[sl > 0 ? sl : 0] = '\0';
   if (c.o.remote_bmk == NULL)
     c.o.remote_bmk = self;
-  snprintf(c.dir, sizeof(c.dir), "/tmp/bmk-cluster-XXXXXX");
+  const char *tmp = getenv("TMPDIR");
+  snprintf(c.dir, sizeof(c.dir), "%s/bmk-cluster-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (mkdtemp(c.dir) == NULL)
   {
-    log_text(LOG_FATAL, "cluster: cannot create a directory in /tmp: %s", strerror(errno));
+    log_text(LOG_FATAL, "cluster: cannot create a directory in %s: %s",
+             tmp && *tmp ? tmp : "/tmp", strerror(errno));
     free(c.p);
     return 1;
   }

@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# `bmk cluster run` across load hosts (docs/cluster.md): three network
+# namespaces made here, each with its own address on a private bridge and
+# Debian's openssh-server with a key generated for the test; the
+# coordinator reaches them with the system's ssh (one multiplexed
+# connection per host). The sandbox MariaDB is reached from the
+# namespaces over its Unix socket (a network namespace shares the file
+# system), so the servers keep listening on 127.0.0.1 only.
+#  - 3 hosts x 2 processes of oltp_read_write: the merged transaction
+#    count equals the server's Com_commit delta; every interval's merged
+#    p95 equals the p95 of the union of the processes' histograms; every
+#    interval has all 6 processes.
+#  - one process SIGKILLed mid-run: the run finishes, the host is named,
+#    later intervals say 5/6, exit code 4; with --cluster-on-failure=stop
+#    the run stops early with the summary and exit code 4.
+#  - bad hosts files (unknown host, the same host twice): a message naming
+#    the entry, non-zero exit, no bmk left running.
+# Needs root (namespaces, sshd); skipped otherwise with the reason.
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/lib.sh"
+cd "$WORK" || exit 1
+export TMPDIR=$WORK    # the coordinator's logs of failed runs
+
+if [ "$(id -u)" != 0 ]; then
+  skip "cluster over ssh in network namespaces" "needs root (ip netns, sshd)"
+  finish
+  exit
+fi
+if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
+  not_ok "cluster: Debian's openssh-server and openssh-client are needed (apt-get install openssh-server openssh-client)"
+  finish
+  exit
+fi
+
+# Names and a /24 of our own, from the pid (two passes may run at once).
+ID=$$
+NET="10.$((ID % 200 + 20)).$((ID / 200 % 250)).0"
+PFX=${NET%.0}
+BR="bmkbr$ID"
+NS=(bmkc${ID}a bmkc${ID}b bmkc${ID}c)
+HOSTS=(lg1 lg2 lg3)
+
+cleanup() {
+  local f
+  for f in "$WORK"/sshd-*.pid; do
+    [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+  done
+  # no bmk of this test may survive it
+  pkill -KILL -f -- "$BMK .*--cluster-stream" 2>/dev/null
+  for n in "${NS[@]}"; do ip netns del "$n" 2>/dev/null; done
+  ip link del "$BR" 2>/dev/null
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+setup_net() {
+  ip link add "$BR" type bridge || return 1
+  ip addr add "$PFX.1/24" dev "$BR" && ip link set "$BR" up || return 1
+  local i
+  for i in 0 1 2; do
+    local n=${NS[$i]} v="bmkv${ID}$i" p="bmkp${ID}$i"
+    ip netns add "$n" || return 1
+    ip link add "$v" type veth peer name "$p" || return 1
+    ip link set "$v" master "$BR" && ip link set "$v" up || return 1
+    ip link set "$p" netns "$n" || return 1
+    ip netns exec "$n" ip link set lo up
+    ip netns exec "$n" ip addr add "$PFX.$((11 + i))/24" dev "$p" || return 1
+    ip netns exec "$n" ip link set "$p" up || return 1
+  done
+}
+
+setup_ssh() {
+  ssh-keygen -q -t ed25519 -N '' -f "$WORK/hostkey" || return 1
+  ssh-keygen -q -t ed25519 -N '' -f "$WORK/client" || return 1
+  mkdir -p /run/sshd
+  cat > "$WORK/sshd_config" <<EOF
+Port 22
+HostKey $WORK/hostkey
+AuthorizedKeysFile $WORK/client.pub
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+LogLevel ERROR
+EOF
+  : > "$WORK/ssh_config"
+  local i
+  for i in 0 1 2; do
+    printf 'Host %s\n  HostName %s\n' "${HOSTS[$i]}" "$PFX.$((11 + i))" >> "$WORK/ssh_config"
+    ip netns exec "${NS[$i]}" /usr/sbin/sshd -f "$WORK/sshd_config" \
+      -o ListenAddress="$PFX.$((11 + i))" -o PidFile="$WORK/sshd-$i.pid" || return 1
+  done
+  cat >> "$WORK/ssh_config" <<EOF
+Host *
+  User root
+  IdentityFile $WORK/client
+  IdentitiesOnly yes
+  StrictHostKeyChecking no
+  UserKnownHostsFile /dev/null
+  LogLevel ERROR
+  ConnectTimeout 5
+EOF
+  # every sshd answers (generous: a loaded machine)
+  local h t
+  for h in "${HOSTS[@]}"; do
+    for t in $(seq 100); do
+      ssh -F "$WORK/ssh_config" -o BatchMode=yes "$h" true 2>/dev/null && break
+      sleep 0.1
+    done
+  done
+}
+
+if ! setup_net || ! setup_ssh; then
+  not_ok "cluster: could not set up the namespaces and sshd"
+  finish
+  exit
+fi
+# the default launcher's options plus the test's ssh configuration
+LAUNCHER="ssh -F $WORK/ssh_config -o BatchMode=yes -o ControlMaster=auto -o ControlPath=$WORK/cm-%C -o ControlPersist=no {host}"
+check "ssh reaches every namespace host" ssh -F "$WORK/ssh_config" -o BatchMode=yes lg3 true
+
+SOCK="$SANDBOX_DIR/mysql/mysqld.sock"
+DB="--db-driver=mysql --mysql-socket=$SOCK --mysql-user=sbtest --mysql-password=$DBPASS --mysql-db=sbtest"
+OLTP="oltp_read_write $DB --tables=2 --table-size=1000 --threads=1 --db-server-stats=off --server-cost=off"
+com_commit() {
+  mysql -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -p"$DBPASS" -N -e "SHOW GLOBAL STATUS LIKE 'Com_commit'" | awk '{print $2}'
+}
+# bmk processes of this test still running
+leftover() { pgrep -f -- "$BMK .*--cluster-stream" | wc -l; }
+wait_no_leftover() {
+  local t
+  for t in $(seq 50); do [ "$(leftover)" = 0 ] && return 0; sleep 0.1; done
+  return 1
+}
+printf 'lg1 2\nlg2 2  # two processes\nlg3 2\n' > hosts
+
+"$BMK" $OLTP cleanup >/dev/null 2>&1
+if ! "$BMK" $OLTP prepare > prep.out 2>&1; then
+  not_ok "cluster: prepare failed: $(tail -3 prep.out)"
+  finish
+  exit
+fi
+
+# ---- 3 hosts x 2 processes: exact counts and exact merged percentiles
+c0=$(com_commit)
+"$BMK" cluster run --hosts=hosts --launcher="$LAUNCHER" --results=cl.json -- \
+  $OLTP --time=3 --report-interval=1 run > run.out 2>&1
+RC=$?
+c1=$(com_commit)
+assert_eq "cluster run exits 0" 0 "$RC"
+[ "$RC" = 0 ] || sed 's/^/    | /' run.out | tail -20
+assert_eq "6 ready lines, each with its clock offset" 6 "$(grep -c 'ready (pid [0-9]*), clock offset' run.out)"
+tx=$(awk '/transactions:/ {print $2}' run.out)
+assert_eq "merged transactions = the server's Com_commit delta" "$((c1 - c0))" "$tx"
+assert_contains "the summary counts 6 of 6 processes" "$(cat run.out)" "Cluster: 6 of 6 processes in the summary"
+assert_eq "per-process section: 6 processes that ended" 6 "$(grep -cE '^    lg[123]#[01] +events: [0-9]+ .*exit: 0' run.out)"
+nl=$(grep -c '^\[ [0-9]*s \] thds: 6 .* procs: 6/6$' run.out)
+check "merged interval lines with 6/6 processes ($nl)" test "$nl" -ge 2
+cat > p95.py <<'EOF'
+# p95 of the union of per-process histograms (HdrHistogram V2, deflated,
+# base64: 3 significant digits, unit 1 ns) against the merged p95
+import base64, json, math, struct, sys, zlib
+def counts(b64):
+    raw = base64.b64decode(b64)
+    cookie, n = struct.unpack(">ii", raw[:8])
+    v2 = zlib.decompress(raw[8:8 + n])
+    plen = struct.unpack(">i", v2[4:8])[0]
+    data, i, idx, out = v2[40:40 + plen], 0, 0, {}
+    while i < len(data):
+        shift = val = 0
+        while True:
+            b = data[i]; i += 1
+            val |= (b & 0x7f) << shift; shift += 7
+            if not b & 0x80: break
+        val = (val >> 1) ^ -(val & 1)
+        if val < 0: idx += -val
+        else:
+            if val: out[idx] = out.get(idx, 0) + val
+            idx += 1
+    return out
+def highest(i):  # the highest value equivalent to counter i (1024 half-count)
+    b, s = (i >> 10) - 1, (i & 1023) + 1024
+    if b < 0: b, s = 0, s - 1024
+    return (s << b) + (1 << b) - 1
+def pct(c, p):
+    total = sum(c.values()); want = max(1, math.ceil(p / 100 * total)); run = 0
+    for i in sorted(c):
+        run += c[i]
+        if run >= want: return highest(i)
+    return 0
+d = json.load(open(sys.argv[1])); bad = 0
+for iv in d["intervals"]:
+    u = {}
+    for h in iv["hist_by_process"].values():
+        for i, n in counts(h).items(): u[i] = u.get(i, 0) + n
+    if pct(u, 95) != iv["pct_ns"] or sum(u.values()) != iv["events"]:
+        bad += 1; print("interval", iv["t"], pct(u, 95), iv["pct_ns"], sum(u.values()), iv["events"])
+print(len(d["intervals"]), bad, min(len(iv["hist_by_process"]) for iv in d["intervals"]))
+EOF
+read -r niv nbad minp <<< "$(python3 p95.py cl.json | tail -1)"
+check "the JSON has the merged intervals ($niv)" test "${niv:-0}" -ge 2
+assert_eq "every interval's merged p95 = the p95 of the union of the 6 histograms" 0 "$nbad"
+assert_eq "every interval has all 6 processes' histograms" 6 "$minp"
+assert_eq "JSON summary events = the report's" "$tx" "$(python3 -c "import json; print(json.load(open('cl.json'))['summary']['events'])")"
+check "no bmk left running after the run" wait_no_leftover
+
+# ---- one process SIGKILLed mid-run
+kill_run() {  # kill_run OUT [coordinator options]: kills lg2#1 after the first interval
+  local out=$1
+  shift
+  "$BMK" cluster run --hosts=hosts --launcher="$LAUNCHER" "$@" -- \
+    $OLTP --time=4 --report-interval=1 run > "$out" 2>&1 &
+  local cpid=$! t pid=
+  for t in $(seq 300); do
+    grep -q '^\[ 1s \]' "$out" && break
+    sleep 0.1
+  done
+  pid=$(sed -n 's/.*lg2#1 ready (pid \([0-9]*\)).*/\1/p' "$out")
+  [ -n "$pid" ] && kill -KILL "$pid"
+  wait "$cpid"
+}
+kill_run kill.out
+RC=$?
+assert_eq "a lost process: the run finishes with exit code 4" 4 "$RC"
+assert_contains "the lost host is named with the time" "$(cat kill.out)" "cluster: host lg2 (lg2#1): connection lost at"
+after=$(sed -n '/connection lost at/,$p' kill.out | grep -c 'procs: 5/6$')
+check "intervals after the loss report 5/6 processes ($after)" test "$after" -ge 2
+assert_contains "the summary counts 5 of 6" "$(cat kill.out)" "Cluster: 5 of 6 processes in the summary"
+check "no bmk left running after a lost process" wait_no_leftover
+
+kill_run stop.out --cluster-on-failure=stop
+RC=$?
+assert_eq "--cluster-on-failure=stop: exit code 4" 4 "$RC"
+assert_contains "--cluster-on-failure=stop stops every process" "$(cat stop.out)" "cluster: --cluster-on-failure=stop: stopping every process"
+assert_contains "--cluster-on-failure=stop prints the merged summary" "$(cat stop.out)" "processes in the summary"
+check "--cluster-on-failure=stop ends before the 4 s" bash -c "! grep -q '^\[ 4s \]' stop.out"
+check "no bmk left running after a stop" wait_no_leftover
+
+# ---- bad hosts files
+printf 'lg1\nnosuchhost.invalid\n' > hosts.unknown
+"$BMK" cluster run --hosts=hosts.unknown --launcher="$LAUNCHER" -- $OLTP --time=2 run > unknown.out 2>&1
+RC=$?
+check "an unknown host: non-zero exit ($RC)" test "$RC" -ne 0
+assert_contains "an unknown host is named" "$(cat unknown.out)" "host nosuchhost.invalid (nosuchhost.invalid#0) failed before it was ready"
+check "no bmk left running after an unknown host" wait_no_leftover
+printf 'lg1\nlg2 2\nlg1 1\n' > hosts.dup
+"$BMK" cluster run --hosts=hosts.dup --launcher="$LAUNCHER" -- $OLTP --time=2 run > dup.out 2>&1
+RC=$?
+assert_eq "the same host twice: exit code 1" 1 "$RC"
+assert_contains "the duplicate entry is named" "$(cat dup.out)" "hosts.dup line 3: host 'lg1' is already listed on line 1"
+check "nothing started for a bad hosts file" wait_no_leftover
+
+"$BMK" $OLTP cleanup >/dev/null 2>&1
+finish
