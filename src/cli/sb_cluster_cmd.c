@@ -710,6 +710,13 @@ int sb_cluster_main(int argc, char **argv)
 {
   cl_t c;
   memset(&c, 0, sizeof(c));
+  for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ||
+        strcmp(argv[i], "help") == 0)
+    {
+      fputs(usage, stdout);
+      return 0;
+    }
   if (parse_opts(argc, argv, &c.o) != 0)
     return 1;
   if (read_hosts(&c) != 0)
