@@ -166,11 +166,15 @@ void clp_last_log_line(const clp_t *p, char *buf, size_t size)
   if (f == NULL)
     return;
   char line[512];
+  bool fatal = false;
   while (fgets(line, sizeof(line), f))
   {
     line[strcspn(line, "\r\n")] = '\0';
-    if (line[0])
+    /* the first FATAL line says why; else the last line */
+    if (!fatal && line[0])
       snprintf(buf, size, "%s", line);
+    if (strncmp(line, "FATAL: ", 7) == 0)
+      fatal = true;
   }
   fclose(f);
 }

@@ -6,7 +6,7 @@
 # connection per host). The sandbox MariaDB is reached from the
 # namespaces over its Unix socket (a network namespace shares the file
 # system), so the servers keep listening on 127.0.0.1 only.
-#  - 3 hosts x 2 processes of oltp_read_write: the merged transaction
+#  - 3 hosts x 2 processes of oltp_read_write (2 s): the merged transaction
 #    count equals the server's Com_commit delta; every interval's merged
 #    p95 equals the p95 of the union of the processes' histograms; every
 #    interval has all 6 processes.
@@ -83,6 +83,8 @@ KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
 LogLevel ERROR
+# the sanitizer pass's settings reach the remote bmk (run.sh reads its reports)
+AcceptEnv ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS
 EOF
   : > "$WORK/ssh_config"
   local i
@@ -100,12 +102,13 @@ Host *
   UserKnownHostsFile /dev/null
   LogLevel ERROR
   ConnectTimeout 5
+  SendEnv ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS
 EOF
-  # every sshd answers (generous: a loaded machine)
-  local h t
-  for h in "${HOSTS[@]}"; do
+  # every sshd listens (generous: a loaded machine)
+  local n t
+  for n in "${NS[@]}"; do
     for t in $(seq 100); do
-      ssh -F "$WORK/ssh_config" -o BatchMode=yes "$h" true 2>/dev/null && break
+      [ -n "$(ip netns exec "$n" ss -ltnH 'sport = :22')" ] && break
       sleep 0.1
     done
   done
@@ -118,11 +121,13 @@ if ! setup_net || ! setup_ssh; then
 fi
 # the default launcher's options plus the test's ssh configuration
 LAUNCHER="ssh -F $WORK/ssh_config -o BatchMode=yes -o ControlMaster=auto -o ControlPath=$WORK/cm-%C -o ControlPersist=no {host}"
-check "ssh reaches every namespace host" ssh -F "$WORK/ssh_config" -o BatchMode=yes lg3 true
+for h in "${HOSTS[@]}"; do
+  check "ssh reaches $h" ssh -F "$WORK/ssh_config" -o BatchMode=yes "$h" true
+done
 
 SOCK="$SANDBOX_DIR/mysql/mysqld.sock"
 DB="--db-driver=mysql --mysql-socket=$SOCK --mysql-user=sbtest --mysql-password=$DBPASS --mysql-db=sbtest"
-OLTP="oltp_read_write $DB --tables=2 --table-size=1000 --threads=1 --db-server-stats=off --server-cost=off"
+OLTP="oltp_read_write $DB --tables=2 --table-size=200 --threads=1 --db-server-stats=off --server-cost=off"
 com_commit() {
   mysql -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -p"$DBPASS" -N -e "SHOW GLOBAL STATUS LIKE 'Com_commit'" | awk '{print $2}'
 }
@@ -144,8 +149,8 @@ fi
 
 # ---- 3 hosts x 2 processes: exact counts and exact merged percentiles
 c0=$(com_commit)
-"$BMK" cluster run --hosts=hosts --launcher="$LAUNCHER" --results=cl.json -- \
-  $OLTP --time=3 --report-interval=1 run > run.out 2>&1
+"$BMK" cluster run --hosts=hosts --launcher="$LAUNCHER" --results=cl.json --cluster-verbose -- \
+  $OLTP --time=2 --report-interval=1 run > run.out 2>&1
 RC=$?
 c1=$(com_commit)
 assert_eq "cluster run exits 0" 0 "$RC"
@@ -157,6 +162,8 @@ assert_contains "the summary counts 6 of 6 processes" "$(cat run.out)" "Cluster:
 assert_eq "per-process section: 6 processes that ended" 6 "$(grep -cE '^    lg[123]#[01] +events: [0-9]+ .*exit: 0' run.out)"
 nl=$(grep -c '^\[ [0-9]*s \] thds: 6 .* procs: 6/6$' run.out)
 check "merged interval lines with 6/6 processes ($nl)" test "$nl" -ge 2
+nv=$(grep -cE '^    \[ [0-9]+s \] lg[123]#[01]: thds: 1 ' run.out)
+assert_eq "--cluster-verbose: 6 process lines per merged line" "$((nl * 6))" "$nv"
 cat > p95.py <<'EOF'
 # p95 of the union of per-process histograms (HdrHistogram V2, deflated,
 # base64: 3 significant digits, unit 1 ns) against the merged p95
@@ -206,11 +213,11 @@ assert_eq "JSON summary events = the report's" "$tx" "$(python3 -c "import json;
 check "no bmk left running after the run" wait_no_leftover
 
 # ---- one process SIGKILLed mid-run
-kill_run() {  # kill_run OUT [coordinator options]: kills lg2#1 after the first interval
-  local out=$1
-  shift
-  "$BMK" cluster run --hosts=hosts --launcher="$LAUNCHER" "$@" -- \
-    $OLTP --time=4 --report-interval=1 run > "$out" 2>&1 &
+kill_run() {  # kill_run OUT HOSTS [coordinator options]: kills lg2#1 after the first interval
+  local out=$1 hosts=$2
+  shift 2
+  "$BMK" cluster run --hosts="$hosts" --launcher="$LAUNCHER" "$@" -- \
+    $OLTP --time=3 --report-interval=1 run > "$out" 2>&1 &
   local cpid=$! t pid=
   for t in $(seq 300); do
     grep -q '^\[ 1s \]' "$out" && break
@@ -220,7 +227,7 @@ kill_run() {  # kill_run OUT [coordinator options]: kills lg2#1 after the first 
   [ -n "$pid" ] && kill -KILL "$pid"
   wait "$cpid"
 }
-kill_run kill.out
+kill_run kill.out hosts
 RC=$?
 assert_eq "a lost process: the run finishes with exit code 4" 4 "$RC"
 assert_contains "the lost host is named with the time" "$(cat kill.out)" "cluster: host lg2 (lg2#1): connection lost at"
@@ -229,13 +236,39 @@ check "intervals after the loss report 5/6 processes ($after)" test "$after" -ge
 assert_contains "the summary counts 5 of 6" "$(cat kill.out)" "Cluster: 5 of 6 processes in the summary"
 check "no bmk left running after a lost process" wait_no_leftover
 
-kill_run stop.out --cluster-on-failure=stop
+# (fewer processes where the count does not matter: the machine has 2 CPUs)
+printf 'lg1\nlg2 2\n' > hosts.3
+kill_run stop.out hosts.3 --cluster-on-failure=stop
 RC=$?
 assert_eq "--cluster-on-failure=stop: exit code 4" 4 "$RC"
 assert_contains "--cluster-on-failure=stop stops every process" "$(cat stop.out)" "cluster: --cluster-on-failure=stop: stopping every process"
 assert_contains "--cluster-on-failure=stop prints the merged summary" "$(cat stop.out)" "processes in the summary"
-check "--cluster-on-failure=stop ends before the 4 s" bash -c "! grep -q '^\[ 4s \]' stop.out"
+check "--cluster-on-failure=stop ends before the 3 s" bash -c "! grep -q '^\[ 3s \]' stop.out"
 check "no bmk left running after a stop" wait_no_leftover
+
+# ---- Ctrl-C on the coordinator: every process stops, the summary prints
+printf 'lg1\nlg3\n' > hosts.2
+"$BMK" cluster run --hosts=hosts.2 --launcher="$LAUNCHER" -- \
+  $OLTP --time=60 --report-interval=1 run > int.out 2>&1 &
+cpid=$!
+for t in $(seq 300); do grep -q 'processes start together' int.out && break; sleep 0.1; done
+sleep 0.5
+kill -INT "$cpid"
+wait "$cpid"
+RC=$?
+assert_eq "Ctrl-C: exit code 130" 130 "$RC"
+assert_contains "Ctrl-C: every process is stopped" "$(cat int.out)" "cluster: interrupted: stopping every process"
+assert_contains "Ctrl-C: the merged summary of both" "$(cat int.out)" "Cluster: 2 of 2 processes in the summary"
+check "no bmk left running after Ctrl-C" wait_no_leftover
+
+# ---- clocks too far apart (a limit of 0 ms: no real offset is exactly 0)
+printf 'lg1\n' > hosts.1
+"$BMK" cluster run --hosts=hosts.1 --launcher="$LAUNCHER" --max-clock-offset=0 -- $OLTP --time=2 run > clock.out 2>&1
+RC=$?
+assert_eq "a clock offset above the limit: exit code 1" 1 "$RC"
+assert_contains "the host and chrony/NTP are named" "$(cat clock.out)" "cluster: host lg1: its clock is"
+assert_contains "the fix is named" "$(cat clock.out)" "synchronise the clocks (chrony or NTP)"
+check "no bmk left running after a refused start" wait_no_leftover
 
 # ---- bad hosts files
 printf 'lg1\nnosuchhost.invalid\n' > hosts.unknown
