@@ -3,13 +3,15 @@
 # namespaces made here, each with its own address on a private bridge and
 # Debian's openssh-server with a key generated for the test; the
 # coordinator reaches them with the system's ssh (one multiplexed
-# connection per host). The sandbox MariaDB is reached from the
-# namespaces over its Unix socket (a network namespace shares the file
+# connection per host). The sandbox servers are reached from the
+# namespaces over their Unix sockets (a network namespace shares the file
 # system), so the servers keep listening on 127.0.0.1 only.
 #  - 3 hosts x 2 processes of oltp_read_write (2 s): the merged transaction
 #    count equals the server's Com_commit delta; every interval's merged
 #    p95 equals the p95 of the union of the processes' histograms; every
 #    interval has all 6 processes.
+#  - PostgreSQL, 3 hosts x 1 process of oltp_insert: merged events = the
+#    rows the server counts inserted.
 #  - one process SIGKILLed mid-run: the run finishes, the host is named,
 #    later intervals say 5/6, exit code 4; with --cluster-on-failure=stop
 #    the run stops early with the summary and exit code 4.
@@ -45,8 +47,9 @@ cleanup() {
   for f in "$WORK"/sshd-*.pid; do
     [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
   done
-  # no bmk of this test may survive it
+  # no bmk of this test may survive it, nor its ssh master connections
   pkill -KILL -f -- "$BMK .*--cluster-stream" 2>/dev/null
+  pkill -f -- "ControlPath=$WORK/cm-" 2>/dev/null
   for n in "${NS[@]}"; do ip netns del "$n" 2>/dev/null; done
   ip link del "$BR" 2>/dev/null
   rm -rf "$WORK"
@@ -119,8 +122,10 @@ if ! setup_net || ! setup_ssh; then
   finish
   exit
 fi
-# the default launcher's options plus the test's ssh configuration
-LAUNCHER="ssh -F $WORK/ssh_config -o BatchMode=yes -o ControlMaster=auto -o ControlPath=$WORK/cm-%C -o ControlPersist=no {host}"
+# the default launcher's options plus the test's ssh configuration; the
+# master connections persist between the test's runs (a handshake per
+# host and run would cost seconds on a small machine); the trap ends them
+LAUNCHER="ssh -F $WORK/ssh_config -o BatchMode=yes -o ControlMaster=auto -o ControlPath=$WORK/cm-%C -o ControlPersist=60 {host}"
 for h in "${HOSTS[@]}"; do
   check "ssh reaches $h" ssh -F "$WORK/ssh_config" -o BatchMode=yes "$h" true
 done
@@ -211,6 +216,31 @@ assert_eq "every interval's merged p95 = the p95 of the union of the 6 histogram
 assert_eq "every interval has all 6 processes' histograms" 6 "$minp"
 assert_eq "JSON summary events = the report's" "$tx" "$(python3 -c "import json; print(json.load(open('cl.json'))['summary']['events'])")"
 check "no bmk left running after the run" wait_no_leftover
+
+# ---- PostgreSQL (over its Unix socket too): oltp_insert, one INSERT per
+# event with auto-increment ids (no failed insert can count), so the
+# tables' n_tup_ins delta is the event count; the server publishes a
+# backend's counts when it exits, after the client is gone: waited for.
+if [[ " ${BMK_TEST_DBS:-mysql pgsql} " == *" pgsql "* ]]; then
+  PGDB="--db-driver=pgsql --pgsql-host=$SANDBOX_DIR/pgsql --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$DBPASS --pgsql-db=sbtest"
+  PGINS="oltp_insert $PGDB --tables=2 --table-size=100 --threads=1 --db-server-stats=off --server-cost=off"
+  ins() { pgsql_q "SELECT coalesce(sum(n_tup_ins), 0) FROM pg_stat_user_tables WHERE relname LIKE 'sbtest%'"; }
+  wait_ins() {  # wait_ins N: until the tables count N inserted rows (10 s at most)
+    local t
+    for t in $(seq 100); do [ "$(ins)" = "$1" ] && return 0; sleep 0.1; done
+    return 1
+  }
+  "$BMK" $PGINS cleanup >/dev/null 2>&1
+  "$BMK" $PGINS prepare > pgprep.out 2>&1
+  check "PostgreSQL: the 200 prepared rows are counted" wait_ins 200
+  printf 'lg1\nlg2\nlg3\n' > hosts.pg
+  "$BMK" cluster run --hosts=hosts.pg --launcher="$LAUNCHER" -- $PGINS --time=1 run > pg.out 2>&1
+  assert_eq "PostgreSQL: cluster run exits 0" 0 "$?"
+  ev=$(awk '/transactions:/ {print $2}' pg.out)
+  check "PostgreSQL: merged events ($ev) = the rows the server inserted" wait_ins "$((200 + ${ev:-0}))"
+  assert_contains "PostgreSQL: 3 of 3 in the summary" "$(cat pg.out)" "Cluster: 3 of 3 processes in the summary"
+  "$BMK" $PGINS cleanup >/dev/null 2>&1
+fi
 
 # ---- one process SIGKILLed mid-run
 kill_run() {  # kill_run OUT HOSTS [coordinator options]: kills lg2#1 after the first interval
