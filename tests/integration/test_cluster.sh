@@ -15,8 +15,9 @@
 #  - one process SIGKILLed mid-run: the run finishes, the host is named,
 #    later intervals say 5/6, exit code 4; with --cluster-on-failure=stop
 #    the run stops early with the summary and exit code 4.
-#  - bad hosts files (unknown host, the same host twice): a message naming
-#    the entry, non-zero exit, no bmk left running.
+#  - bad hosts files (unknown host, a host refusing the key, the same host
+#    twice): a message naming the entry, non-zero exit, no bmk left
+#    running.
 # Needs root (namespaces, sshd); skipped otherwise with the reason.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/lib.sh"
@@ -75,6 +76,7 @@ setup_net() {
 setup_ssh() {
   ssh-keygen -q -t ed25519 -N '' -f "$WORK/hostkey" || return 1
   ssh-keygen -q -t ed25519 -N '' -f "$WORK/client" || return 1
+  ssh-keygen -q -t ed25519 -N '' -f "$WORK/stranger" || return 1
   mkdir -p /run/sshd
   cat > "$WORK/sshd_config" <<EOF
 Port 22
@@ -96,6 +98,10 @@ EOF
     ip netns exec "${NS[$i]}" /usr/sbin/sshd -f "$WORK/sshd_config" \
       -o ListenAddress="$PFX.$((11 + i))" -o PidFile="$WORK/sshd-$i.pid" || return 1
   done
+  # lg1's address with a key its sshd does not know (another user: no
+  # shared master connection with lg1)
+  printf 'Host lgbad\n  HostName %s\n  User nobody\n  IdentityFile %s\n' "$PFX.11" \
+    "$WORK/stranger" >> "$WORK/ssh_config"
   cat >> "$WORK/ssh_config" <<EOF
 Host *
   User root
@@ -307,6 +313,12 @@ RC=$?
 check "an unknown host: non-zero exit ($RC)" test "$RC" -ne 0
 assert_contains "an unknown host is named" "$(cat unknown.out)" "host nosuchhost.invalid (nosuchhost.invalid#0) failed before it was ready"
 check "no bmk left running after an unknown host" wait_no_leftover
+printf 'lg1\nlgbad\n' > hosts.key
+"$BMK" cluster run --hosts=hosts.key --launcher="$LAUNCHER" -- $OLTP --time=2 run > key.out 2>&1
+RC=$?
+assert_eq "a host refusing the key: exit code 1" 1 "$RC"
+assert_contains "the host refusing the key is named with ssh's reason" "$(cat key.out)" "host lgbad (lgbad#0) failed before it was ready: exit 255: nobody@$PFX.11: Permission denied (publickey)"
+check "no bmk left running after a refused key" wait_no_leftover
 printf 'lg1\nlg2 2\nlg1 1\n' > hosts.dup
 "$BMK" cluster run --hosts=hosts.dup --launcher="$LAUNCHER" -- $OLTP --time=2 run > dup.out 2>&1
 RC=$?
