@@ -229,6 +229,58 @@ static bool all(const cl_t *c, bool ready)
   return true;
 }
 
+/* --copy-bmk: FILE to DIR/bmk-RELEASE on every host where it is not yet
+   (one remote `sh` per host, in parallel, FILE on its stdin); the
+   processes then run that copy. 0, or 1 (the host named). */
+static int copy_bmk(cl_t *c)
+{
+  const char *dir = c->o.remote_cache && *c->o.remote_cache ? c->o.remote_cache : ".cache/bmk";
+  static char remote[4096];
+  snprintf(remote, sizeof(remote), "%s/bmk-%s", dir, sb_bmk_release());
+  char script[512];
+  snprintf(script, sizeof(script), "f=\"$1/bmk-%s\"; [ -x \"$f\" ] && exit 0; "
+           "mkdir -p \"$1\" && cat > \"$f.tmp$$\" && chmod 755 \"$f.tmp$$\" && "
+           "mv \"$f.tmp$$\" \"$f\"", sb_bmk_release());
+  char *words[] = { "sh", "-c", script, "sh", (char *) dir };
+  pid_t *pids = calloc(c->n, sizeof(pid_t));
+  if (pids == NULL)
+    return 1;
+  for (unsigned i = 0; i < c->n; i++)
+  {
+    pids[i] = -1;
+    if (c->p[i].slot != 0)
+      continue;                /* one copy per host */
+    char log[4200];
+    snprintf(log, sizeof(log), "%s/copy-%s.log", c->dir, c->p[i].host);
+    char **argv = clo_launch_argv(c, c->p[i].host, words, 5);
+    pids[i] = argv ? clp_spawn_input(argv, c->o.copy_bmk, log) : -1;
+    clo_free_argv(argv);
+    if (pids[i] < 0)
+      pids[i] = 0;             /* failed to start: reported below */
+  }
+  int rc = 0;
+  for (unsigned i = 0; i < c->n; i++)
+  {
+    if (pids[i] < 0)
+      continue;
+    int ex = pids[i] > 0 ? clp_wait_exit(pids[i], 300000) : -1;
+    if (ex != 0)
+    {
+      clp_t q = { 0 };
+      char last[300];
+      snprintf(q.log, sizeof(q.log), "%s/copy-%s.log", c->dir, c->p[i].host);
+      clp_last_log_line(&q, last, sizeof(last));
+      log_text(LOG_FATAL, "cluster: host %s: cannot copy %s to %s there (exit %d%s%s)",
+               c->p[i].host, c->o.copy_bmk, remote, ex, last[0] ? ": " : "", last);
+      rc = 1;
+    }
+  }
+  free(pids);
+  if (rc == 0)
+    c->o.remote_bmk = remote;
+  return rc;
+}
+
 /* Starts every process and waits for their ready lines. 0, or the exit
    code (message printed). */
 static int launch_and_wait(cl_t *c)
@@ -434,6 +486,12 @@ int sb_cluster_main(int argc, char **argv)
     free(c.p);
     return 1;
   }
+  if (c.o.copy_bmk && access(c.o.copy_bmk, R_OK) != 0)
+  {
+    log_text(LOG_FATAL, "cluster: cannot read --copy-bmk=%s: %s", c.o.copy_bmk, strerror(errno));
+    free(c.p);
+    return 1;
+  }
   char self[PATH_MAX];
   ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
   self[sl > 0 ? sl : 0] = '\0';
@@ -450,7 +508,11 @@ int sb_cluster_main(int argc, char **argv)
   }
   setup_signals();
   const char **names = calloc(c.n, sizeof(char *));
-  int rc = names ? launch_and_wait(&c) : 1;
+  int rc = names ? 0 : 1;
+  if (rc == 0 && c.o.copy_bmk)
+    rc = copy_bmk(&c);
+  if (rc == 0)
+    rc = launch_and_wait(&c);
   if (rc == 0)
     rc = make_merge(&c, names);
   if (rc == 0)

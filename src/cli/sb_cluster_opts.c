@@ -12,13 +12,16 @@
 #include "core/sb_logger.h"
 
 const char clo_usage[] =
-  "usage: bmk cluster run --hosts=FILE [--launcher=TEMPLATE] [--remote-bmk=PATH]\n"
+  "usage: bmk cluster run --hosts=FILE [--launcher=TEMPLATE] [--remote-bmk=PATH | --copy-bmk=FILE]\n"
   "           [--cluster-on-failure=continue|stop] [--cluster-verbose] [--results=FILE]\n"
   "           [--max-clock-offset=MS] [--ready-timeout=S] -- <bmk run arguments>\n"
   "  --hosts=FILE        one entry per line: HOST [PROCESSES] (default 1; '#' comments)\n"
   "  --launcher=T        command starting a process on {host}; default: ssh -o BatchMode=yes\n"
   "                      with one multiplexed connection per host; 'local': on this host\n"
   "  --remote-bmk=PATH   the bmk to run on the hosts (default: this binary's path)\n"
+  "  --copy-bmk=FILE     copy FILE (the static bmk-x64 of this release) to each host's\n"
+  "                      --remote-cache (default .cache/bmk, in the login's home) unless\n"
+  "                      there, and run it\n"
   "  --cluster-on-failure=continue|stop  a process lost mid-run: go on (default) or stop all\n"
   "  --cluster-verbose   a line per process under each merged interval line\n"
   "  --results=FILE      the cluster's JSON document (exact merge, per-process section)\n"
@@ -76,6 +79,10 @@ int clo_parse_opts(int argc, char **argv, cl_opts_t *o)
       o->remote_bmk = v;
     else if (strncmp(a, "--results=", 10) == 0)
       o->results = v;
+    else if (strncmp(a, "--copy-bmk=", 11) == 0)
+      o->copy_bmk = v;
+    else if (strncmp(a, "--remote-cache=", 15) == 0)
+      o->remote_cache = v;
     else if (strcmp(a, "--cluster-verbose") == 0)
       o->verbose = true;
     else if (strncmp(a, "--cluster-on-failure=", 21) == 0)

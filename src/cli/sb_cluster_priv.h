@@ -12,6 +12,7 @@
 
 typedef struct {
   const char *hosts, *launcher, *remote_bmk, *results;
+  const char *copy_bmk, *remote_cache; /* --copy-bmk, --remote-cache */
   bool stop_on_failure, verbose;
   double max_offset_ms, ready_timeout_s;
   int nargs;

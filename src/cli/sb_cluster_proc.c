@@ -202,3 +202,46 @@ char *clp_shell_quote(const char *s)
   *o = '\0';
   return q;
 }
+
+pid_t clp_spawn_input(char *const *argv, const char *in_path, const char *log)
+{
+  int in = open(in_path, O_RDONLY | O_CLOEXEC);
+  int out = in < 0 ? -1 : open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  pid_t pid = out < 0 ? -1 : fork();
+  if (pid == 0)
+  {
+    setpgid(0, 0);
+    signal(SIGPIPE, SIG_DFL);
+    dup2(in, STDIN_FILENO);
+    dup2(out, STDOUT_FILENO);
+    dup2(out, STDERR_FILENO);
+    execvp(argv[0], argv);
+    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  int err = errno;
+  if (in >= 0)
+    close(in);
+  if (out >= 0)
+    close(out);
+  if (pid < 0)
+  {
+    log_text(LOG_FATAL, "cluster: cannot run %s with input %s: %s", argv[0], in_path,
+             strerror(err));
+    return -1;
+  }
+  setpgid(pid, pid);
+  return pid;
+}
+
+int clp_wait_exit(pid_t pid, int wait_ms)
+{
+  clp_t p = { .pid = pid };
+  if (!clp_reap(&p, wait_ms))
+  {
+    clp_kill(&p, SIGKILL);
+    clp_reap(&p, 2000);
+    return -1;
+  }
+  return WIFEXITED(p.status) ? WEXITSTATUS(p.status) : -1;
+}

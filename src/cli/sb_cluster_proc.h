@@ -55,6 +55,16 @@ void clp_kill(clp_t *p, int sig);
    line, in buf (size bytes); "" when none. */
 void clp_last_log_line(const clp_t *p, char *buf, size_t size);
 
+/* Starts `argv` in its own process group with stdin from `in_path` and
+   stdout and stderr to `log`. Returns its pid, or -1 with an ERROR
+   printed. */
+pid_t clp_spawn_input(char *const *argv, const char *in_path, const char *log);
+
+/* Waits until `pid` (from clp_spawn_input) exits, at most `wait_ms`
+   (then its process group is killed). Returns its exit code, or -1 when
+   it was killed or timed out. */
+int clp_wait_exit(pid_t pid, int wait_ms);
+
 /* Words of `s` shell-quoted for a POSIX shell into a malloc'd string
    ('...' with ' as '\''), NULL on OOM. */
 char *clp_shell_quote(const char *s);

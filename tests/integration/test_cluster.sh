@@ -15,6 +15,7 @@
 #  - one process SIGKILLed mid-run: the run finishes, the host is named,
 #    later intervals say 5/6, exit code 4; with --cluster-on-failure=stop
 #    the run stops early with the summary and exit code 4.
+#  - --copy-bmk: the binary copied into the host's cache and run.
 #  - bad hosts files (unknown host, a host refusing the key, the same host
 #    twice): a message naming the entry, non-zero exit, no bmk left
 #    running.
@@ -49,7 +50,7 @@ cleanup() {
     [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
   done
   # no bmk of this test may survive it, nor its ssh master connections
-  pkill -KILL -f -- "$BMK .*--cluster-stream" 2>/dev/null
+  pkill -KILL -f -- "($BMK|$WORK/cache/bmk-[^ ]*) .*--cluster-stream" 2>/dev/null
   pkill -f -- "ControlPath=$WORK/cm-" 2>/dev/null
   for n in "${NS[@]}"; do ip netns del "$n" 2>/dev/null; done
   ip link del "$BR" 2>/dev/null
@@ -143,7 +144,7 @@ com_commit() {
   mysql -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -p"$DBPASS" -N -e "SHOW GLOBAL STATUS LIKE 'Com_commit'" | awk '{print $2}'
 }
 # bmk processes of this test still running
-leftover() { pgrep -f -- "$BMK .*--cluster-stream" | wc -l; }
+leftover() { pgrep -f -- "($BMK|$WORK/cache/bmk-[^ ]*) .*--cluster-stream" | wc -l; }
 wait_no_leftover() {
   local t
   for t in $(seq 50); do [ "$(leftover)" = 0 ] && return 0; sleep 0.1; done
@@ -249,16 +250,17 @@ if [[ " ${BMK_TEST_DBS:-mysql pgsql} " == *" pgsql "* ]]; then
 fi
 
 # ---- one process SIGKILLed mid-run
-kill_run() {  # kill_run OUT HOSTS [coordinator options]: kills lg2#1 after the first interval
+kill_run() {  # kill_run OUT HOSTS [coordinator options]: kills lg2#1 0.3 s into the run
   local out=$1 hosts=$2
   shift 2
   "$BMK" cluster run --hosts="$hosts" --launcher="$LAUNCHER" "$@" -- \
-    $OLTP --time=3 --report-interval=1 run > "$out" 2>&1 &
+    $OLTP --time=2 --report-interval=1 run > "$out" 2>&1 &
   local cpid=$! t pid=
   for t in $(seq 300); do
-    grep -q '^\[ 1s \]' "$out" && break
+    grep -q 'processes start together' "$out" && break
     sleep 0.1
   done
+  sleep 0.3
   pid=$(sed -n 's/.*lg2#1 ready (pid \([0-9]*\)).*/\1/p' "$out")
   [ -n "$pid" ] && kill -KILL "$pid"
   wait "$cpid"
@@ -279,7 +281,7 @@ RC=$?
 assert_eq "--cluster-on-failure=stop: exit code 4" 4 "$RC"
 assert_contains "--cluster-on-failure=stop stops every process" "$(cat stop.out)" "cluster: --cluster-on-failure=stop: stopping every process"
 assert_contains "--cluster-on-failure=stop prints the merged summary" "$(cat stop.out)" "processes in the summary"
-check "--cluster-on-failure=stop ends before the 3 s" bash -c "! grep -q '^\[ 3s \]' stop.out"
+check "--cluster-on-failure=stop ends before the 2 s" bash -c "! grep -q '^\[ 2s \]' stop.out"
 check "no bmk left running after a stop" wait_no_leftover
 
 # ---- Ctrl-C on the coordinator: every process stops, the summary prints
@@ -305,6 +307,15 @@ assert_eq "a clock offset above the limit: exit code 1" 1 "$RC"
 assert_contains "the host and chrony/NTP are named" "$(cat clock.out)" "cluster: host lg1: its clock is"
 assert_contains "the fix is named" "$(cat clock.out)" "synchronise the clocks (chrony or NTP)"
 check "no bmk left running after a refused start" wait_no_leftover
+
+# ---- --copy-bmk: the binary copied to the host's cache once, and run
+"$BMK" cluster run --hosts=hosts.1 --launcher="$LAUNCHER" --copy-bmk="$BMK" \
+  --remote-cache="$WORK/cache" -- $OLTP --time=1 run > copy.out 2>&1
+assert_eq "--copy-bmk: exit 0" 0 "$?"
+copies=("$WORK"/cache/bmk-*)
+assert_eq "--copy-bmk: one copy, named by the release" 1 "${#copies[@]}"
+check "--copy-bmk: the copy is the binary" cmp -s "$BMK" "${copies[0]}"
+assert_contains "--copy-bmk: the copy ran" "$(cat copy.out)" "Cluster: 1 of 1 processes in the summary"
 
 # ---- bad hosts files
 printf 'lg1\nnosuchhost.invalid\n' > hosts.unknown
