@@ -210,6 +210,7 @@ static int pump(cl_t *c, int timeout_ms)
     int got;
     while ((got = clp_fill(p)) > 0)
     {
+      p->last_seen = now_s();
       char *line;
       while ((line = clp_next_line(p)) != NULL)
         if (on_line(c, i, line) != 0)
@@ -376,8 +377,32 @@ static void send_start(cl_t *c)
   snprintf(line, sizeof(line), "start %llu\n",
            (unsigned long long) llround(c->start_epoch * 1e6));
   for (unsigned i = 0; i < c->n; i++)
+  {
     clp_send(&c->p[i], line);
+    c->p[i].last_seen = c->start_epoch;
+  }
   log_text(LOG_NOTICE, "cluster: %u processes start together\n", c->n);
+}
+
+/* A running process whose stream said nothing for --cluster-timeout
+   (a heartbeat comes every second) is lost: named, its launcher killed. */
+static void check_silence(cl_t *c)
+{
+  double now = now_s();
+  for (unsigned i = 0; i < c->n; i++)
+  {
+    clp_t *p = &c->p[i];
+    if (p->finished || now - p->last_seen <= c->o.silence_s)
+      continue;
+    p->finished = true;
+    c->failures++;
+    char why[96];
+    snprintf(why, sizeof(why), "nothing heard for %.0f s (--cluster-timeout)", now - p->last_seen);
+    log_text(LOG_ALERT, "cluster: host %s (%s): connection lost at %.0f s: %s", p->host, p->name,
+             now - c->start_epoch, why);
+    sb_cl_merge_finish(c->merge, i, now - c->start_epoch, why);
+    clp_kill(p, SIGKILL);
+  }
 }
 
 /* The run: merges until every process has ended or was lost. Returns
@@ -404,6 +429,7 @@ static int run_loop(cl_t *c)
       log_text(LOG_NOTICE, "cluster: --cluster-on-failure=stop: stopping every process");
       stop_all(c);
     }
+    check_silence(c);
     if (c->stopping && stop_deadline == 0)
       stop_deadline = now_s() + 15;
     if (stop_deadline > 0 && now_s() > stop_deadline)

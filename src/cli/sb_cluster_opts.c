@@ -14,7 +14,8 @@
 const char clo_usage[] =
   "usage: bmk cluster run --hosts=FILE [--launcher=TEMPLATE] [--remote-bmk=PATH | --copy-bmk=FILE]\n"
   "           [--cluster-on-failure=continue|stop] [--cluster-verbose] [--results=FILE]\n"
-  "           [--max-clock-offset=MS] [--ready-timeout=S] -- <bmk run arguments>\n"
+  "           [--max-clock-offset=MS] [--ready-timeout=S] [--cluster-timeout=S]\n"
+  "           -- <bmk run arguments>\n"
   "  --hosts=FILE        one entry per line: HOST [PROCESSES] (default 1; '#' comments)\n"
   "  --launcher=T        command starting a process on {host}; default: ssh -o BatchMode=yes\n"
   "                      with one multiplexed connection per host; 'local': on this host\n"
@@ -27,6 +28,7 @@ const char clo_usage[] =
   "  --results=FILE      the cluster's JSON document (exact merge, per-process section)\n"
   "  --max-clock-offset=MS  refuse hosts whose clock is further off (default 50)\n"
   "  --ready-timeout=S   how long the processes may take to connect and init (default 120)\n"
+  "  --cluster-timeout=S a running process silent this long is lost (default 10)\n"
   "See docs/cluster.md.\n";
 
 static int bad(const char *fmt, const char *a)
@@ -64,6 +66,7 @@ int clo_parse_opts(int argc, char **argv, cl_opts_t *o)
   memset(o, 0, sizeof(*o));
   o->max_offset_ms = 50;
   o->ready_timeout_s = 120;
+  o->silence_s = 10;
   if (argc < 3 || strcmp(argv[2], "run") != 0)
     return bad("%s", "the only subcommand is 'run'");
   int i = 3;
@@ -95,6 +98,12 @@ int clo_parse_opts(int argc, char **argv, cl_opts_t *o)
       o->max_offset_ms = atof(v);
     else if (strncmp(a, "--ready-timeout=", 16) == 0)
       o->ready_timeout_s = atof(v);
+    else if (strncmp(a, "--cluster-timeout=", 18) == 0)
+    {
+      o->silence_s = atof(v);
+      if (!(o->silence_s > 0))
+        return bad("--cluster-timeout=%s: give seconds > 0", v);
+    }
     else
       return bad("unknown option %s (the bmk run arguments come after --)", a);
   }
@@ -241,8 +250,8 @@ char **clo_launch_argv(cl_t *c, const char *host, char *const *words, int nwords
   size_t n = 0;
   char tmpl[1024];
   if (c->o.launcher == NULL)
-    snprintf(tmpl, sizeof(tmpl), "ssh -o BatchMode=yes -o ControlMaster=auto "
-             "-o ControlPath=%s/cm-%%C -o ControlPersist=no {host}", c->dir);
+    snprintf(tmpl, sizeof(tmpl), "ssh -o BatchMode=yes -o ServerAliveInterval=5 "
+             "-o ControlMaster=auto -o ControlPath=%s/cm-%%C -o ControlPersist=no {host}", c->dir);
   else
     snprintf(tmpl, sizeof(tmpl), "%s", strcmp(c->o.launcher, "local") == 0 ? "" : c->o.launcher);
   char *save = NULL;

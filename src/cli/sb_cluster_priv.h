@@ -15,6 +15,7 @@ typedef struct {
   const char *copy_bmk, *remote_cache; /* --copy-bmk, --remote-cache */
   bool stop_on_failure, verbose;
   double max_offset_ms, ready_timeout_s;
+  double silence_s;            /* --cluster-timeout */
   int nargs;
   char **args;                 /* the bmk run arguments */
   /* from the run arguments */

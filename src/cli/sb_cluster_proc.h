@@ -22,6 +22,7 @@ typedef struct {
   long remote_pid;             /* the bmk's pid on its host */
   double offset_ms, rtt_ms;    /* clock offset (child - coordinator), RTT */
   unsigned long long pong_us;  /* the last pong's time, 0 = none yet */
+  double last_seen;            /* when its stream last said something, Unix s */
   char log[4096];              /* its stderr */
   char last_out[300];          /* its last non-empty stdout line outside the stream */
 } clp_t;

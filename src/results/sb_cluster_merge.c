@@ -53,6 +53,11 @@ int sb_cl_parse(const char *line, sb_cl_msg_t *m, char *err, size_t errlen)
     m->kind = SB_CL_READY;
     return 1;
   }
+  if (strcmp(s, "hb") == 0)
+  {
+    m->kind = SB_CL_HB;
+    return 1;
+  }
   if (sscanf(s, "pong %" SCNu64, &m->pong_us) == 1)
   {
     m->kind = SB_CL_PONG;

@@ -24,7 +24,7 @@ typedef struct {
   uint64_t events, reads, writes, other, errors, reconnects, late;
 } sb_cl_counts_t;
 
-typedef enum { SB_CL_READY, SB_CL_PONG, SB_CL_IV, SB_CL_END } sb_cl_kind_t;
+typedef enum { SB_CL_READY, SB_CL_PONG, SB_CL_IV, SB_CL_END, SB_CL_HB } sb_cl_kind_t;
 
 /* One parsed stream line. `hist` (IV, END) is owned by the message until
    handed to the merge (which takes it) or freed by sb_cl_msg_free. */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -134,13 +135,22 @@ static bool read_line(char *buf, size_t size)
 }
 
 /* During the run: "stop" ends it as SIGINT, the end of input as SIGTERM
-   (the signals the engine already waits for). */
+   (the signals the engine already waits for); a heartbeat line every
+   second while nothing comes, so the coordinator tells a silent process
+   (warmup, the end of the run) from a lost one. */
 static void *watch_stdin(void *arg)
 {
   (void) arg;
   char line[128];
   for (;;)
   {
+    struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+    int r = poll(&pfd, 1, 1000);
+    if (r == 0 || (r < 0 && errno == EINTR))
+    {
+      emit(NULL, "bmkc hb");
+      continue;
+    }
     if (!read_line(line, sizeof(line)))
     {
       kill(getpid(), SIGTERM);

@@ -8,6 +8,7 @@
  * starting with "bmkc ":
  *   bmkc ready INDEX PID RELEASE        workers at the start line
  *   bmkc pong EPOCH_US                  answer to "ping" (clock offset)
+ *   bmkc hb                             during the run, each second of silence
  *   bmkc iv K LEN_S RUNNING EVENTS READS WRITES OTHER ERRORS RECONNECTS LATE HIST
  *   bmkc end TIME_S EVENTS READS WRITES OTHER ERRORS RECONNECTS LATE
  *            MIN_S MAX_S SUM_S EXIT HIST

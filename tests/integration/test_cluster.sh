@@ -13,8 +13,9 @@
 #  - PostgreSQL, 3 hosts x 1 process of oltp_insert: merged events = the
 #    rows the server counts inserted.
 #  - one process SIGKILLed mid-run: the run finishes, the host is named,
-#    later intervals say 5/6, exit code 4; with --cluster-on-failure=stop
-#    the run stops early with the summary and exit code 4.
+#    later intervals say 5/6, exit code 4; one frozen (SIGSTOP) with
+#    --cluster-timeout=1 and --cluster-on-failure=stop: named as lost, the
+#    run stops early with the summary and exit code 4.
 #  - --copy-bmk: the binary copied into the host's cache and run.
 #  - bad hosts files (unknown host, a host refusing the key, the same host
 #    twice): a message naming the entry, non-zero exit, no bmk left
@@ -250,9 +251,9 @@ if [[ " ${BMK_TEST_DBS:-mysql pgsql} " == *" pgsql "* ]]; then
 fi
 
 # ---- one process SIGKILLed mid-run
-kill_run() {  # kill_run OUT HOSTS [coordinator options]: kills lg2#1 0.3 s into the run
-  local out=$1 hosts=$2
-  shift 2
+kill_run() {  # kill_run OUT HOSTS SIGNAL [coordinator options]: signals lg2#1 0.3 s into the run
+  local out=$1 hosts=$2 sig=$3
+  shift 3
   "$BMK" cluster run --hosts="$hosts" --launcher="$LAUNCHER" "$@" -- \
     $OLTP --time=2 --report-interval=1 run > "$out" 2>&1 &
   local cpid=$! t pid=
@@ -262,10 +263,14 @@ kill_run() {  # kill_run OUT HOSTS [coordinator options]: kills lg2#1 0.3 s into
   done
   sleep 0.3
   pid=$(sed -n 's/.*lg2#1 ready (pid \([0-9]*\)).*/\1/p' "$out")
-  [ -n "$pid" ] && kill -KILL "$pid"
+  [ -n "$pid" ] && kill -"$sig" "$pid"
   wait "$cpid"
+  local rc=$?
+  # a stopped bmk finds its input closed once it runs again, and ends
+  [ -n "$pid" ] && kill -CONT "$pid" 2>/dev/null
+  return $rc
 }
-kill_run kill.out hosts
+kill_run kill.out hosts KILL
 RC=$?
 assert_eq "a lost process: the run finishes with exit code 4" 4 "$RC"
 assert_contains "the lost host is named with the time" "$(cat kill.out)" "cluster: host lg2 (lg2#1): connection lost at"
@@ -276,9 +281,12 @@ check "no bmk left running after a lost process" wait_no_leftover
 
 # (fewer processes where the count does not matter: the machine has 2 CPUs)
 printf 'lg1\nlg2 2\n' > hosts.3
-kill_run stop.out hosts.3 --cluster-on-failure=stop
+# lg2#1 is frozen (SIGSTOP), as a dead network would leave it: silent
+kill_run stop.out hosts.3 STOP --cluster-on-failure=stop --cluster-timeout=1
 RC=$?
 assert_eq "--cluster-on-failure=stop: exit code 4" 4 "$RC"
+assert_contains "a silent process is lost after --cluster-timeout" "$(cat stop.out)" "cluster: host lg2 (lg2#1): connection lost at"
+assert_contains "the silence is the reason" "$(cat stop.out)" "s (--cluster-timeout)"
 assert_contains "--cluster-on-failure=stop stops every process" "$(cat stop.out)" "cluster: --cluster-on-failure=stop: stopping every process"
 assert_contains "--cluster-on-failure=stop prints the merged summary" "$(cat stop.out)" "processes in the summary"
 check "--cluster-on-failure=stop ends before the 2 s" bash -c "! grep -q '^\[ 2s \]' stop.out"
