@@ -1,20 +1,18 @@
 /* `bmk cluster run`; see cli/sb_cluster_cmd.h and docs/cluster.md. */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/sb_cli_usage.h"
 #include "cli/sb_cluster_cmd.h"
 #include "cli/sb_cluster_priv.h"
 #include "cli/sb_cluster_proc.h"
