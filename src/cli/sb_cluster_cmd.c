@@ -148,6 +148,7 @@ static int on_line(cl_t *c, unsigned i, const char *line)
   {
     p->ready = true;
     p->remote_pid = m.pid;
+    c->generic = m.generic;
     if (strcmp(m.version, sb_bmk_release()) != 0)
     {
       log_text(LOG_FATAL, "cluster: host %s (%s) runs bmk %s, this is bmk %s: install the "
@@ -465,6 +466,7 @@ static int make_merge(cl_t *c, const char **names)
   for (unsigned i = 0; i < c->n; i++)
     names[i] = c->p[i].name;
   sb_cl_merge_cfg_t mc = { .names = names, .nprocs = c->n, .interval_s = c->o.interval_s,
+                           .generic = c->generic,
                            .threads = c->o.threads, .percentile = c->o.percentile,
                            .print_intervals = c->o.intervals, .verbose = c->o.verbose };
   c->merge = sb_cl_merge_new(&mc);

@@ -33,6 +33,7 @@ typedef struct {
   double start_epoch;          /* the start time, Unix s */
   int failures;                /* processes lost during the run */
   bool stopping;
+  bool generic;                /* a built-in test: its report layout */
 } cl_t;
 
 /* The command's usage text. */

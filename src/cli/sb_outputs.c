@@ -79,7 +79,7 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
     sb_probe_t probe;
     if (sb_cluster_stream_setup() != 0)
       return 1;
-    sb_cluster_stream_output(cfg->report_interval, &out, &probe);
+    sb_cluster_stream_output(cfg->report_interval, ctest != NULL, &out, &probe);
     if (sb_probe_register(&probe) != 0)
       return 1;
     sb_output_register(&out);

@@ -48,8 +48,10 @@ int sb_cl_parse(const char *line, sb_cl_msg_t *m, char *err, size_t errlen)
   const char *s = line + 5;
   int n = 0;
   char hist[8];
-  if (sscanf(s, "ready %u %ld %63s", &m->index, &m->pid, m->version) == 3)
+  char layout[16] = "";
+  if (sscanf(s, "ready %u %ld %63s %15s", &m->index, &m->pid, m->version, layout) >= 3)
   {
+    m->generic = strcmp(layout, "generic") == 0;
     m->kind = SB_CL_READY;
     return 1;
   }
@@ -273,7 +275,10 @@ void sb_cl_merge_flush(sb_cl_merge_t *m, FILE *out, bool all)
     FILE *mem = open_memstream(&buf, &len);
     if (mem == NULL)
       continue;
-    sb_report_interval_db(mem, &st, false, false);
+    if (m->cfg.generic)
+      sb_report_interval_generic(mem, &st, false, false);
+    else
+      sb_report_interval_db(mem, &st, false, false);
     fclose(mem);
     if (len > 0 && buf[len - 1] == '\n')
       buf[--len] = '\0';
@@ -369,7 +374,7 @@ void sb_cl_merge_report(sb_cl_merge_t *m, FILE *out)
   st.exec_stddev = nend ? sqrt(vx / nend) : 0;
   fprintf(out, "\nCluster: %u of %u processes in the summary (exact merge of their "
           "counters and latency histograms)\n\n", nend, m->cfg.nprocs);
-  sb_report_cumulative(out, &st, true);
+  sb_report_cumulative(out, &st, !m->cfg.generic);
   print_procs(m, out);
   sb_hdr_free(h);
   fflush(out);

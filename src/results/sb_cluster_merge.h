@@ -31,6 +31,7 @@ typedef enum { SB_CL_READY, SB_CL_PONG, SB_CL_IV, SB_CL_END, SB_CL_HB } sb_cl_ki
 typedef struct {
   sb_cl_kind_t kind;
   char version[64];            /* READY: the child's bmk release */
+  bool generic;                /* READY: a built-in test (its report layout) */
   unsigned index;              /* READY */
   long pid;                    /* READY */
   uint64_t pong_us;            /* PONG: the child's wall clock, Unix us */
@@ -64,6 +65,7 @@ typedef struct {
   unsigned threads;
   unsigned percentile;
   bool print_intervals, verbose;
+  bool generic;                /* a built-in test's layout (eps), not the SQL one */
 } sb_cl_merge_cfg_t;
 
 /* A new merge (cfg copied; names borrowed for its life), NULL on OOM. */

@@ -21,6 +21,7 @@
 
 static int stream_fd = -1;
 static double iv_len = 1;
+static bool generic;            /* a built-in test: its report layout */
 static pthread_mutex_t wlock = PTHREAD_MUTEX_INITIALIZER;
 
 int sb_cluster_stream_setup(void)
@@ -178,8 +179,8 @@ static void sleep_until(uint64_t us)
 static int at_start_line(void *ctx)
 {
   (void) ctx;
-  if (emit(NULL, "bmkc ready %u %ld %s", sb_cluster_index(), (long) getpid(),
-           sb_bmk_release()) != 0)
+  if (emit(NULL, "bmkc ready %u %ld %s %s", sb_cluster_index(), (long) getpid(),
+           sb_bmk_release(), generic ? "generic" : "sql") != 0)
     return 1;
   char line[128];
   while (read_line(line, sizeof(line)))
@@ -214,8 +215,10 @@ static int at_start_line(void *ctx)
   return 1;
 }
 
-void sb_cluster_stream_output(double interval_s, sb_output_t *out, sb_probe_t *probe)
+void sb_cluster_stream_output(double interval_s, bool builtin, sb_output_t *out,
+                              sb_probe_t *probe)
 {
+  generic = builtin;
   iv_len = interval_s > 0 ? interval_s : 1;
   *out = (sb_output_t) { .name = "--cluster-stream", .interval = stream_interval,
                          .end = stream_end };

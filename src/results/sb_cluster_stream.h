@@ -6,7 +6,8 @@
  * One line per message on the stream (the process's stdout; everything
  * else bmk prints goes to stderr from sb_cluster_stream_setup on), each
  * starting with "bmkc ":
- *   bmkc ready INDEX PID RELEASE        workers at the start line
+ *   bmkc ready INDEX PID RELEASE LAYOUT workers at the start line (LAYOUT:
+ *                                       sql, or generic for a built-in test)
  *   bmkc pong EPOCH_US                  answer to "ping" (clock offset)
  *   bmkc hb                             during the run, each second of silence
  *   bmkc iv K LEN_S RUNNING EVENTS READS WRITES OTHER ERRORS RECONNECTS LATE HIST
@@ -24,6 +25,8 @@
 #ifndef SB_CLUSTER_STREAM_H
 #define SB_CLUSTER_STREAM_H
 
+#include <stdbool.h>
+
 #include "core/sb_output.h"
 #include "core/sb_probe.h"
 
@@ -34,9 +37,11 @@
 int sb_cluster_stream_setup(void);
 
 /* Fills `out` with the stream output (intervals every `interval_s`
-   seconds, > 0, as the reporter ticks them) and `probe` with its start
-   line: the ready line, pings, waiting for the start time. Main thread,
-   after sb_cluster_stream_setup. */
-void sb_cluster_stream_output(double interval_s, sb_output_t *out, sb_probe_t *probe);
+   seconds, or every second when 0, as the reporter ticks them) and
+   `probe` with its start line: the ready line (its layout "generic" when
+   `builtin`, a built-in test, else "sql"), pings, waiting for the start
+   time. Main thread, after sb_cluster_stream_setup. */
+void sb_cluster_stream_output(double interval_s, bool builtin, sb_output_t *out,
+                              sb_probe_t *probe);
 
 #endif

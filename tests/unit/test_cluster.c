@@ -94,6 +94,9 @@ static void test_parse(void **state)
   assert_int_equal(m.index, 3);
   assert_int_equal(m.pid, 4711);
   assert_string_equal(m.version, "1.1.0");
+  assert_false(m.generic);
+  assert_int_equal(sb_cl_parse("bmkc ready 0 1 1.1.0 generic", &m, err, sizeof(err)), 1);
+  assert_true(m.generic);
   assert_int_equal(sb_cl_parse("bmkc hb", &m, err, sizeof(err)), 1);
   assert_int_equal(m.kind, SB_CL_HB);
   assert_int_equal(sb_cl_parse("bmkc pong 1795732470982954", &m, err, sizeof(err)), 1);
