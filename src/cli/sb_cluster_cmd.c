@@ -380,6 +380,7 @@ static void send_start(cl_t *c)
     clp_send(&c->p[i], line);
     c->p[i].last_seen = c->start_epoch;
   }
+  sb_cl_merge_set_t0(c->merge, c->start_epoch + c->o.warmup_s);
   log_text(LOG_NOTICE, "cluster: %u processes start together\n", c->n);
 }
 

@@ -54,6 +54,8 @@ static void scan_run_args(cl_opts_t *o)
     }
     else if (strncmp(a, "--threads=", 10) == 0 && atoi(a + 10) > 0)
       o->threads = (unsigned) atoi(a + 10);
+    else if (strncmp(a, "--warmup-time=", 14) == 0)
+      o->warmup_s = atof(a + 14);
     else if (strncmp(a, "--percentile=", 13) == 0)
       o->percentile = (unsigned) atoi(a + 13);
     else if (strncmp(a, "--results=", 10) == 0 && o->results == NULL)

@@ -22,6 +22,7 @@ typedef struct {
   double interval_s;
   bool intervals;
   unsigned threads, percentile;
+  double warmup_s;             /* --warmup-time */
 } cl_opts_t;
 
 typedef struct {

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -38,7 +40,22 @@ struct sb_cl_merge {
   cl_iv_t *iv;                 /* iv[k - 1] */
   size_t niv;
   long long next_k;            /* the next interval to print */
+  double t0;                   /* interval 0's start, Unix s (0: unknown) */
+  unsigned nmerged;            /* intervals merged */
+  double delay_sum, delay_max; /* their lines' delay after the interval's end, s */
 };
+
+static double wall_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double) ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void sb_cl_merge_set_t0(sb_cl_merge_t *m, double t0_epoch)
+{
+  m->t0 = t0_epoch;
+}
 
 int sb_cl_parse(const char *line, sb_cl_msg_t *m, char *err, size_t errlen)
 {
@@ -264,6 +281,14 @@ void sb_cl_merge_flush(sb_cl_merge_t *m, FILE *out, bool all)
     if (v->h == NULL || v->nproc == 0)
       continue;
     v->printed = true;
+    if (m->t0 > 0 && !all)
+    {
+      double d = wall_now() - (m->t0 + (double) (m->next_k - 1) * m->cfg.interval_s);
+      m->nmerged++;
+      m->delay_sum += d;
+      if (d > m->delay_max)
+        m->delay_max = d;
+    }
     if (!m->cfg.print_intervals)
       continue;
     sb_stat_t st;
@@ -376,6 +401,14 @@ void sb_cl_merge_report(sb_cl_merge_t *m, FILE *out)
           "counters and latency histograms)\n\n", nend, m->cfg.nprocs);
   sb_report_cumulative(out, &st, !m->cfg.generic);
   print_procs(m, out);
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  double cpu = (double) ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+               (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+  fprintf(out, "Coordinator: %u intervals merged live, line after the interval's end: "
+          "avg %.1f ms, max %.1f ms; CPU %.3f s (%.2f ms per interval)\n\n", m->nmerged,
+          m->nmerged ? m->delay_sum / m->nmerged * 1e3 : 0, m->delay_max * 1e3, cpu,
+          m->nmerged ? cpu / m->nmerged * 1e3 : 0);
   sb_hdr_free(h);
   fflush(out);
 }

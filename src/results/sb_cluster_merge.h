@@ -80,13 +80,20 @@ int sb_cl_merge_add(sb_cl_merge_t *m, unsigned p, sb_cl_msg_t *msg);
    `lost_at_s` >= 0 then, seconds since the start, and `why`). */
 void sb_cl_merge_finish(sb_cl_merge_t *m, unsigned p, double lost_at_s, const char *why);
 
+/* The wall-clock time (Unix s) interval 0 starts at: the start time plus
+   any warmup. With it the merge measures each merged line's delay after
+   its interval's end. */
+void sb_cl_merge_set_t0(sb_cl_merge_t *m, double t0_epoch);
+
 /* Prints, in order, every merged interval that all processes still
    delivering have delivered ("[ 5s ] ... procs: 5/6"); with `all`, the
    rest too. */
 void sb_cl_merge_flush(sb_cl_merge_t *m, FILE *out, bool all);
 
 /* Prints the final report of the merged end messages, the processes
-   contributing and the per-process section. */
+   contributing, the per-process section and the coordinator's own line
+   (merged intervals, their delay after the interval's end, its CPU
+   time). */
 void sb_cl_merge_report(sb_cl_merge_t *m, FILE *out);
 
 /* Writes the cluster's --results JSON document (docs/cluster.md) to
