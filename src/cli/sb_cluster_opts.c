@@ -280,6 +280,17 @@ char **clo_build_argv(cl_t *c, const clp_t *p, unsigned index)
     if (strncmp(c->o.args[i], "--results=", 10) != 0 &&
         strncmp(c->o.args[i], "--hdr-log=", 10) != 0)
       ok = push(&w, &n, strdup(c->o.args[i])) == 0;
+  /* each process would sample the server by itself: off unless asked */
+  static const char *const per_server[] = { "--db-server-stats", "--server-cost" };
+  for (size_t k = 0; k < 2; k++)
+  {
+    bool given = false;
+    for (int i = 0; i < c->o.nargs; i++)
+      given = given || strncmp(c->o.args[i], per_server[k], strlen(per_server[k])) == 0;
+    snprintf(buf, sizeof(buf), "%s=off", per_server[k]);
+    if (!given)
+      ok = ok && push(&w, &n, strdup(buf)) == 0;
+  }
   snprintf(buf, sizeof(buf), "--cluster-index=%u", index);
   ok = ok && push(&w, &n, strdup(buf)) == 0;
   snprintf(buf, sizeof(buf), "--cluster-size=%u", c->n);
