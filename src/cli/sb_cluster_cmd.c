@@ -281,13 +281,15 @@ static int copy_bmk(cl_t *c)
   return rc;
 }
 
-/* Starts every process and waits for their ready lines. 0, or the exit
-   code (message printed). */
-static int launch_and_wait(cl_t *c)
+/* Starts the processes of slot 0 (first) or of the other slots. 0, or 1
+   (message printed). */
+static int launch_slots(cl_t *c, bool first)
 {
   for (unsigned i = 0; i < c->n; i++)
   {
     clp_t *p = &c->p[i];
+    if ((p->slot == 0) != first)
+      continue;
     snprintf(p->log, sizeof(p->log), "%s/%s.log", c->dir, p->name);
     char **argv = clo_build_argv(c, p, i);
     if (argv == NULL || clp_launch(p, argv) != 0)
@@ -297,10 +299,26 @@ static int launch_and_wait(cl_t *c)
     }
     clo_free_argv(argv);
   }
-  double deadline = now_s() + c->o.ready_timeout_s;
-  while (!all(c, true))
+  return 0;
+}
+
+/* Whether the launched processes are all ready (`heard`: have said
+   anything at all). */
+static bool launched_all(const cl_t *c, bool heard)
+{
+  for (unsigned i = 0; i < c->n; i++)
+    if (c->p[i].pid > 0 && !c->p[i].ready && !(heard && c->p[i].last_seen > 0))
+      return false;
+  return true;
+}
+
+/* Waits until launched_all(heard). 0, or the exit code (message
+   printed). */
+static int wait_launched(cl_t *c, bool heard, double deadline)
+{
+  while (!launched_all(c, heard))
   {
-    if (pump(c, 200) != 0)
+    if (pump(c, 100) != 0)
       return 1;
     if (got_signal)
       return got_signal == SIGTERM ? 143 : 130;
@@ -310,13 +328,32 @@ static int launch_and_wait(cl_t *c)
     if (now_s() > deadline)
     {
       for (unsigned i = 0; i < c->n; i++)
-        if (!c->p[i].ready)
+        if (c->p[i].pid > 0 && !c->p[i].ready)
           log_text(LOG_FATAL, "cluster: host %s (%s) not ready after %.0f s (--ready-timeout; "
                    "log: %s)", c->p[i].host, c->p[i].name, c->o.ready_timeout_s, c->p[i].log);
       return 1;
     }
   }
   return 0;
+}
+
+/* Starts every process and waits for their ready lines. With ssh's
+   ControlMaster in the launcher, a host's other slots start once its
+   first has said something (its connection, the master, is up), so they
+   share it instead of racing to become the master. 0, or the exit code
+   (message printed). */
+static int launch_and_wait(cl_t *c)
+{
+  double deadline = now_s() + c->o.ready_timeout_s;
+  bool staged = c->o.launcher == NULL || strstr(c->o.launcher, "ControlMaster") != NULL;
+  int rc = launch_slots(c, true);
+  if (rc == 0 && staged)
+    rc = wait_launched(c, true, deadline);
+  if (rc == 0)
+    rc = launch_slots(c, false);
+  if (rc == 0)
+    rc = wait_launched(c, false, deadline);
+  return rc;
 }
 
 /* Clock offsets: three pings per process over its stream, the one with
