@@ -16,6 +16,9 @@
 #    later intervals say 5/6, exit code 4; one frozen (SIGSTOP) with
 #    --cluster-timeout=1 and --cluster-on-failure=stop: named as lost, the
 #    run stops early with the summary and exit code 4.
+#  - Ctrl-C on the coordinator: exit 130, the summary, nothing left; a
+#    clock offset above --max-clock-offset refused naming the host and
+#    chrony/NTP.
 #  - --copy-bmk: the binary copied into the host's cache and run.
 #  - bad hosts files (unknown host, a host refusing the key, the same host
 #    twice): a message naming the entry, non-zero exit, no bmk left
@@ -37,10 +40,13 @@ if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
   exit
 fi
 
-# Names and a /24 of our own, from the pid (two passes may run at once).
+# Names and a /24 of our own, from the pid (two passes may run at once),
+# one that no route of this machine covers but the default one.
 ID=$$
-NET="10.$((ID % 200 + 20)).$((ID / 200 % 250)).0"
-PFX=${NET%.0}
+for try in $(seq 0 40); do
+  PFX="10.$(((ID + try) % 200 + 20)).$((ID / 200 % 250))"
+  ip -4 route show to match "$PFX.1" | grep -qv '^default' || break
+done
 BR="bmkbr$ID"
 NS=(bmkc${ID}a bmkc${ID}b bmkc${ID}c)
 HOSTS=(lg1 lg2 lg3)
