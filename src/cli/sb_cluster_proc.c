@@ -166,15 +166,22 @@ void clp_last_log_line(const clp_t *p, char *buf, size_t size)
   if (f == NULL)
     return;
   char line[512];
-  bool fatal = false;
+  int fatal = 0;
   while (fgets(line, sizeof(line), f))
   {
     line[strcspn(line, "\r\n")] = '\0';
-    /* the first FATAL line says why; else the last line */
-    if (!fatal && line[0])
+    /* the first two FATAL lines say why (a failed call, then the
+       server's reason); else the last line */
+    bool is_fatal = strncmp(line, "FATAL: ", 7) == 0;
+    if (is_fatal && fatal == 1)
+    {
+      size_t n = strlen(buf);
+      snprintf(buf + n, size - n, "; %s", line + 7);
+    }
+    else if (fatal == 0 && line[0])
       snprintf(buf, size, "%s", line);
-    if (strncmp(line, "FATAL: ", 7) == 0)
-      fatal = true;
+    if (is_fatal)
+      fatal++;
   }
   fclose(f);
 }

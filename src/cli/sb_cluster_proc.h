@@ -52,8 +52,8 @@ bool clp_reap(clp_t *p, int wait_ms);
 /* Signals p's process group (the launcher and what it started here). */
 void clp_kill(clp_t *p, int sig);
 
-/* The first "FATAL: " line of p's stderr log, else its last non-empty
-   line, in buf (size bytes); "" when none. */
+/* The first two "FATAL: " lines of p's stderr log (joined by "; "),
+   else its last non-empty line, in buf (size bytes); "" when none. */
 void clp_last_log_line(const clp_t *p, char *buf, size_t size);
 
 /* Starts `argv` in its own process group with stdin from `in_path` and
