@@ -37,9 +37,11 @@ if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
   # Schema validator and the Java HdrHistogram library with a JDK;
   # test_metrics.sh: a real Prometheus scrapes --metrics-listen;
   # test_report.sh: gnuplot draws `bmk report --html` charts, headless
-  # Chromium opens the page.
+  # Chromium opens the page; test_cluster.sh: an sshd in each network
+  # namespace host, reached with the ssh client.
   apt-get install -y -qq --no-install-recommends sysbench python3-jsonschema prometheus \
-    libhdrhistogram-java default-jdk-headless gnuplot-nox chromium >/dev/null
+    libhdrhistogram-java default-jdk-headless gnuplot-nox chromium \
+    openssh-server openssh-client >/dev/null
 fi
 
 log "build (one configure for ./bmk and make static)"

@@ -20,6 +20,7 @@
 #include "engine/sb_engine.h"
 #include "cli/sb_help.h"
 #include "cli/sb_report_cmd.h"
+#include "core/sb_cluster.h"
 #include "lua/sb_kit.h"
 #include "core/sb_logger.h"
 #include "lua/sb_lua.h"
@@ -28,6 +29,7 @@
 #include "results/sb_threshold.h"
 #include "cli/sb_outputs.h"
 #include "cli/sb_runs_cmd.h"
+#include "cli/sb_cluster_cmd.h"
 #include "cli/sb_compare_cmd.h"
 #include "store/sb_store_output.h"
 #include "metrics/sb_metrics.h"
@@ -155,6 +157,9 @@ static bool other_command(int argc, char **argv, int *rc)
     *rc = sb_runs_main(argc, argv);
   else if (strcmp(argv[1], "compare") == 0)
     *rc = sb_compare_main(argc, argv);
+  /* `bmk cluster run ...`: many processes, one merged run (docs/cluster.md) */
+  else if (strcmp(argv[1], "cluster") == 0)
+    *rc = sb_cluster_main(argc, argv);
   else
     return false;
   return true;
@@ -271,6 +276,8 @@ static int run_loaded_script(const char *command, sb_run_config_t *cfg)
 
   if (sb_core_async_auto() && resolve_async_auto(cfg) != 0)
     return 1;
+  /* the VU count is final now: global thread ids count it */
+  sb_cluster_set(sb_cluster_index(), sb_cluster_size(), cfg->threads);
 
   bool from_stdin = sb_lua_from_stdin();
   if (from_stdin && command == NULL)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/sb_core_options.h"
+#include "core/sb_cluster.h"
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
@@ -65,6 +66,9 @@ static const sb_option_t ext_options[] = {
   { "results", "write the results (manifest, intervals, per-type statistics, summary, histogram) to this JSON file", "", SB_ARG_TYPE_STRING },
   { "hdr-log", "write per-interval latency histograms to this file (HdrHistogram interval log)", "", SB_ARG_TYPE_STRING },
   { "series-id", "name of the series this run belongs to, written to the --results manifest (bmk series sets it; bmk report groups by it)", "", SB_ARG_TYPE_STRING },
+  { "cluster-index", "this process's number in a cluster run, 0 to --cluster-size - 1: global thread ids, its share of --events, --rate and of the bundled workloads' prepare (docs/cluster.md)", "0", SB_ARG_TYPE_INT },
+  { "cluster-size", "number of processes of a cluster run (bmk cluster run sets both)", "1", SB_ARG_TYPE_INT },
+  { "cluster-stream", "cluster child: report to bmk cluster run on stdout (ready line, intervals with their histograms, end) and take the start time from stdin; the text report goes to stderr", "off", SB_ARG_TYPE_BOOL },
   { "db-checkpoint", "before the measured run, make the database server write its dirty pages (PostgreSQL CHECKPOINT; MariaDB/MySQL FLUSH TABLES and InnoDB flushing), so every run starts from the same state", "off", SB_ARG_TYPE_BOOL },
   { NULL, NULL, NULL, 0 }
 };
@@ -458,6 +462,34 @@ static int read_extensions(sb_run_config_t *cfg)
   return 0;
 }
 
+/* --cluster-index, --cluster-size: the process's place, its exact share
+   of --events and its part of --rate (docs/cluster.md). */
+static int read_cluster(sb_run_config_t *cfg)
+{
+  int index = sb_opt_int("cluster-index"), size = sb_opt_int("cluster-size");
+  if (size < 1 || index < 0 || index >= size)
+  {
+    log_text(LOG_FATAL, "Invalid --cluster-index=%d / --cluster-size=%d: the size must be "
+             ">= 1 and the index 0 to size - 1", index, size);
+    return -1;
+  }
+  sb_cluster_set((unsigned) index, (unsigned) size, cfg->threads);
+  if (size == 1)
+    return 0;
+  if (cfg->events_limit > 0)
+  {
+    if (cfg->events_limit < (uint64_t) size)
+    {
+      log_text(LOG_FATAL, "--events=%llu cannot be divided among --cluster-size=%d processes: "
+               "give at least one event per process", (unsigned long long) cfg->events_limit, size);
+      return -1;
+    }
+    cfg->events_limit = sb_cluster_share(cfg->events_limit, (unsigned) index, (unsigned) size);
+  }
+  cfg->rate /= size;
+  return 0;
+}
+
 int sb_core_read_config(sb_run_config_t *cfg)
 {
   memset(cfg, 0, sizeof(*cfg));
@@ -466,7 +498,7 @@ int sb_core_read_config(sb_run_config_t *cfg)
   if (read_vus(cfg) != 0 || read_limits(cfg) != 0 || read_forced_shutdown(cfg) != 0 ||
       read_thread_options(cfg) != 0 || read_rate(cfg) != 0 ||
       read_report_times(cfg) != 0 || read_percentiles(cfg) != 0 ||
-      read_extensions(cfg) != 0)
+      read_extensions(cfg) != 0 || read_cluster(cfg) != 0)
     return -1;
   return 0;
 }

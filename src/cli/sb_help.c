@@ -75,7 +75,9 @@ void sb_print_help(void)
   printf("  %s runs ...               the results database (--save): list, show, export, "
          "import, delete; '%s runs --help'\n", p, p);
   printf("  %s compare A B            B against A with confidence intervals, --json, "
-         "--fail-if gates (exit 3); '%s compare --help'\n\n", p, p);
+         "--fail-if gates (exit 3); '%s compare --help'\n", p, p);
+  printf("  %s cluster run ...        one run from many processes and load hosts (ssh), "
+         "merged live and exactly; '%s cluster --help'\n\n", p, p);
 
   printf("Compiled-in tests:\n");
   for (const sb_builtin_t *const *t = sb_builtins(); *t; t++)

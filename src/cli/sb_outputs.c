@@ -3,9 +3,12 @@
 
 #include "cli/sb_outputs.h"
 #include "core/sb_logger.h"
+#include "core/sb_options.h"
 #include "core/sb_output.h"
+#include "core/sb_probe.h"
 #include "lua/sb_lua_output.h"
 #include "metrics/sb_metrics.h"
+#include "results/sb_cluster_stream.h"
 #include "results/sb_results_output.h"
 #include "results/sb_text_output.h"
 #include "results/sb_threshold.h"
@@ -67,8 +70,21 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
      --results manifest: checked for every run, before anything connects */
   if (sb_metrics_check_tags() != 0)
     return 1;
-  register_text(cfg, ctest);
   sb_output_t out;
+  /* --cluster-stream: stdout becomes the coordinator's stream before
+     anything of the run prints; its start-line wait comes after the
+     server probes' actions (docs/cluster.md) */
+  if (sb_opt_bool("cluster-stream"))
+  {
+    sb_probe_t probe;
+    if (sb_cluster_stream_setup() != 0)
+      return 1;
+    sb_cluster_stream_output(cfg->report_interval, ctest != NULL, &out, &probe);
+    if (sb_probe_register(&probe) != 0)
+      return 1;
+    sb_output_register(&out);
+  }
+  register_text(cfg, ctest);
   /* --threshold: checked before anything connects; registered before the
      result files' output so that its verdicts reach the document */
   int nth = sb_threshold_output(&out);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/sb_cluster.h"
 #include "core/sb_rand.h"
 
 static sb_rand_params_t params = {
@@ -64,6 +65,8 @@ const sb_rand_params_t *sb_rand_params(void)
 
 void sb_rand_thread_init(int tid)
 {
+  /* global across a cluster run: no two processes share a stream */
+  tid = sb_cluster_global_tid(tid);
   uint64_t x = params.seed * 0x100000001b3ULL ^ ((uint64_t) (uint32_t) tid + 1) * 0x9e3779b97f4a7c15ULL;
   state[0] = splitmix64(&x);
   state[1] = splitmix64(&x);

@@ -46,8 +46,9 @@ void sb_rand_init(const sb_rand_params_t *params);
 /* Returns the parameters in force (read-only). */
 const sb_rand_params_t *sb_rand_params(void);
 
-/* Seeds the calling thread's generator for thread id `tid`. Call once at
-   the start of every thread that draws numbers. */
+/* Seeds the calling thread's generator for thread id `tid` (made global
+   in a cluster run, core/sb_cluster.h, so processes draw distinct
+   streams). Call once at the start of every thread that draws numbers. */
 void sb_rand_thread_init(int tid);
 
 /* An explicit generator state (same xoroshiro128+ as the per-thread one)

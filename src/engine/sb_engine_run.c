@@ -20,6 +20,7 @@
 
 #include "drivers/db_driver.h"
 #include "core/sb_logger.h"
+#include "core/sb_cluster.h"
 #include "core/sb_rand.h"
 #include "core/sb_timer.h"
 #include "lua/sb_lua.h"
@@ -313,7 +314,9 @@ static void run_release(run_t *r)
     r->deadline_ns = r->start_ns + (uint64_t) ((eng_cfg.time_limit + eng_cfg.warmup) * 1e9);
   ck_pr_store_64(&eng_deadline_ns, r->deadline_ns);
   if (eng_cfg.rate > 0)
-    sb_rate_init(eng_cfg.rate, r->start_ns, sb_rand_params()->seed);
+    /* each process of a cluster run has its own arrival schedule */
+    sb_rate_init(eng_cfg.rate, r->start_ns,
+                 sb_rand_params()->seed + sb_cluster_index() * 0x9e3779b97f4a7c15ULL);
   /* Queries made by init() are not part of the measured run. */
   eng_set_baseline(r->start_ns);
   if (eng_cfg.warmup <= 0 && !eng_ctest)

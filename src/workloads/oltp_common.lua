@@ -103,10 +103,13 @@ function init()
 end
 
 -- Tables handled by thread `tid` in a parallel command: tid+1,
--- tid+1+threads, ...
+-- tid+1+threads, ... with the cluster's global thread ids and thread
+-- count, so the processes of a cluster run (docs/cluster.md) share the
+-- tables out and each table is loaded by one of them.
 local function my_tables()
   local list = {}
-  for n = sysbench.tid + 1, sysbench.opt.tables, sysbench.opt.threads do
+  local cl = sysbench.cluster
+  for n = cl.tid + 1, sysbench.opt.tables, cl.threads do
     list[#list + 1] = n
   end
   return list
@@ -428,10 +431,12 @@ function single_table_only()
 end
 
 -- The slice of k values thread `sysbench.tid` draws from in select_random_*:
--- len = table_size/threads (not rounded, as sysbench), bounds truncated.
+-- len = table_size/threads (not rounded, as sysbench), bounds truncated;
+-- global thread ids in a cluster run, so the processes' slices differ.
 function thread_slice()
-  local len = sysbench.opt.table_size / sysbench.opt.threads
-  local lo = sysbench.tid * len
+  local cl = sysbench.cluster
+  local len = sysbench.opt.table_size / cl.threads
+  local lo = cl.tid * len
   return math.floor(lo), math.floor(lo + len)
 end
 

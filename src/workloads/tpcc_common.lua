@@ -335,6 +335,13 @@ local function pacing_options(c, o)
   c.thread_offset = int_opt("thread_offset", 0)
   c.threads = tonumber(o.threads) or 1
   c.sessions = int_opt("threads_total", 0)
+  -- a cluster run (docs/cluster.md): this process's sessions are
+  -- index * threads .. of size * threads, unless given explicitly
+  local cl = sysbench.cluster
+  if cl.size > 1 and c.sessions == 0 and c.thread_offset == 0 then
+    c.thread_offset = cl.index * c.threads
+    c.sessions = cl.size * c.threads
+  end
   if c.sessions == 0 then c.sessions = c.threads end
   if c.thread_offset + c.threads > c.sessions then
     fail("--thread-offset + --threads exceeds --threads-total")

@@ -94,6 +94,9 @@ void sb_metric_add(int id, uint64_t value);
 int sb_figure_set(const char *name, const char *help, int per_minute, double value);
 bool sb_engine_stopping(void);
 int sb_vu_current(void);
+unsigned sb_cluster_index(void);
+unsigned sb_cluster_size(void);
+int sb_cluster_global_tid(int tid);
 
 ]]
 
@@ -117,6 +120,21 @@ end
 sysbench = sysbench or {}
 sysbench.error = { NONE = 0, RESTART_EVENT = 1 }
 sysbench.hooks = sysbench.hooks or {}
+
+-- sysbench.cluster (bmk, docs/cluster.md): this process's place in a
+-- cluster run (--cluster-index, --cluster-size; 0 and 1 outside one).
+-- index, size; tid: the global thread id of this thread (index * threads
+-- + sysbench.tid); threads: the VUs of the whole cluster (size *
+-- --threads). Read when asked: the options are parsed after the script's
+-- chunk runs.
+sysbench.cluster = setmetatable({}, { __index = function(_, k)
+  if k == "index" then return tonumber(C.sb_cluster_index())
+  elseif k == "size" then return tonumber(C.sb_cluster_size())
+  elseif k == "tid" then return tonumber(C.sb_cluster_global_tid(sysbench.tid or 0))
+  elseif k == "threads" then
+    return tonumber(C.sb_cluster_size()) * (tonumber(sysbench.opt and sysbench.opt.threads) or 1)
+  end
+end })
 
 -- sysbench.event_type(name) (bmk): names the kind of the current event,
 -- e.g. "new_order", so the reports keep counts, errors, rollbacks and

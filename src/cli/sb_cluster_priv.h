@@ -1,0 +1,62 @@
+/* `bmk cluster run`'s state and its options and hosts file
+   (cli/sb_cluster_opts.c), shared by cli/sb_cluster_cmd.c. Main thread. */
+#ifndef SB_CLUSTER_PRIV_H
+#define SB_CLUSTER_PRIV_H
+
+#include <stdbool.h>
+
+#include "cli/sb_cluster_proc.h"
+#include "results/sb_cluster_merge.h"
+
+#define MAX_PROCS 1024
+
+typedef struct {
+  const char *hosts, *launcher, *remote_bmk, *results;
+  const char *copy_bmk, *remote_cache; /* --copy-bmk, --remote-cache */
+  bool stop_on_failure, verbose;
+  double max_offset_ms, ready_timeout_s;
+  double silence_s;            /* --cluster-timeout */
+  int nargs;
+  char **args;                 /* the bmk run arguments */
+  /* from the run arguments */
+  double interval_s;
+  bool intervals;
+  unsigned threads, percentile;
+  double warmup_s;             /* --warmup-time */
+} cl_opts_t;
+
+typedef struct {
+  cl_opts_t o;
+  clp_t *p;
+  unsigned n;
+  char dir[256];               /* logs and ssh control sockets */
+  sb_cl_merge_t *merge;
+  double start_epoch;          /* the start time, Unix s */
+  int failures;                /* processes lost during the run */
+  bool stopping;
+  bool generic;                /* a built-in test: its report layout */
+} cl_t;
+
+/* The command's usage text. */
+extern const char clo_usage[];
+
+/* Reads argv (argv[1] "cluster", argv[2] "run") into *o. 0, or 1 (the
+   usage error printed). */
+int clo_parse_opts(int argc, char **argv, cl_opts_t *o);
+
+/* Reads c->o.hosts into c->p / c->n (one entry per process slot). 0, or
+   1 (FATAL naming the file, line and entry). */
+int clo_read_hosts(cl_t *c);
+
+/* The launcher's words for process p (index `index`), then the remote
+   bmk's (shell-quoted when the launcher is ssh). NULL on OOM. */
+char **clo_build_argv(cl_t *c, const clp_t *p, unsigned index);
+
+/* The launcher's words for `host`, then `words` (nwords; shell-quoted
+   when the launcher is ssh). NULL on OOM. */
+char **clo_launch_argv(cl_t *c, const char *host, char *const *words, int nwords);
+
+/* Frees an argv of the above. */
+void clo_free_argv(char **v);
+
+#endif

@@ -1,0 +1,488 @@
+/* `bmk cluster run`'s exact merge; see results/sb_cluster_merge.h. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "core/sb_logger.h"
+#include "results/sb_cluster_merge.h"
+#include "results/sb_hdrlog.h"
+#include "results/sb_report.h"
+
+/* One merged interval, and what each process gave to it (JSON). */
+typedef struct {
+  sb_cl_counts_t c;
+  unsigned running, nproc;
+  double len_s;
+  sb_hdr_t *h;
+  char **phist;                /* per process: its encoded histogram or NULL */
+  bool printed;
+} cl_iv_t;
+
+typedef struct {
+  long long last_k;
+  bool finished, has_end;
+  double lost_at_s;            /* < 0: not lost */
+  char why[160];
+  sb_cl_counts_t c;
+  double time_s, min_s, max_s, sum_s;
+  int exit_code;
+  sb_hdr_t *h;
+} cl_proc_t;
+
+struct sb_cl_merge {
+  sb_cl_merge_cfg_t cfg;
+  cl_proc_t *p;
+  cl_iv_t *iv;                 /* iv[k - 1] */
+  size_t niv;
+  long long next_k;            /* the next interval to print */
+  double t0;                   /* interval 0's start, Unix s (0: unknown) */
+  unsigned nmerged;            /* intervals merged */
+  double delay_sum, delay_max; /* their lines' delay after the interval's end, s */
+};
+
+static double wall_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double) ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void sb_cl_merge_set_t0(sb_cl_merge_t *m, double t0_epoch)
+{
+  m->t0 = t0_epoch;
+}
+
+int sb_cl_parse(const char *line, sb_cl_msg_t *m, char *err, size_t errlen)
+{
+  memset(m, 0, sizeof(*m));
+  if (strncmp(line, "bmkc ", 5) != 0)
+    return 0;
+  const char *s = line + 5;
+  int n = 0;
+  char hist[8];
+  char layout[16] = "";
+  if (sscanf(s, "ready %u %ld %63s %15s", &m->index, &m->pid, m->version, layout) >= 3)
+  {
+    m->generic = strcmp(layout, "generic") == 0;
+    m->kind = SB_CL_READY;
+    return 1;
+  }
+  if (strcmp(s, "hb") == 0)
+  {
+    m->kind = SB_CL_HB;
+    return 1;
+  }
+  if (sscanf(s, "pong %" SCNu64, &m->pong_us) == 1)
+  {
+    m->kind = SB_CL_PONG;
+    return 1;
+  }
+  const char *h = NULL;
+  if (sscanf(s, "iv %lld %lf %u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+             " %" SCNu64 " %" SCNu64 " %7s%n", &m->k, &m->len_s, &m->running, &m->c.events,
+             &m->c.reads, &m->c.writes, &m->c.other, &m->c.errors, &m->c.reconnects, &m->c.late,
+             hist, &n) == 11)
+  {
+    m->kind = SB_CL_IV;
+    h = s + n - strlen(hist);
+  }
+  else if (sscanf(s, "end %lf %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+                  " %" SCNu64 " %" SCNu64 " %lf %lf %lf %d %7s%n", &m->time_s, &m->c.events,
+                  &m->c.reads, &m->c.writes, &m->c.other, &m->c.errors, &m->c.reconnects,
+                  &m->c.late, &m->min_s, &m->max_s, &m->sum_s, &m->exit_code, hist, &n) == 13)
+  {
+    m->kind = SB_CL_END;
+    h = s + n - strlen(hist);
+  }
+  else
+  {
+    snprintf(err, errlen, "unreadable stream line: %.60s", line);
+    return -1;
+  }
+  m->hist = sb_hdr_new();
+  if (m->hist == NULL || sb_hdr_decode_v2_base64(h, m->hist, err, errlen) != 0)
+  {
+    sb_hdr_free(m->hist);
+    m->hist = NULL;
+    return -1;
+  }
+  return 1;
+}
+
+void sb_cl_msg_free(sb_cl_msg_t *m)
+{
+  sb_hdr_free(m->hist);
+  m->hist = NULL;
+}
+
+sb_cl_merge_t *sb_cl_merge_new(const sb_cl_merge_cfg_t *cfg)
+{
+  sb_cl_merge_t *m = calloc(1, sizeof(*m));
+  if (m == NULL)
+    return NULL;
+  m->cfg = *cfg;
+  m->p = calloc(cfg->nprocs, sizeof(*m->p));
+  if (m->p == NULL)
+  {
+    free(m);
+    return NULL;
+  }
+  for (unsigned i = 0; i < cfg->nprocs; i++)
+    m->p[i].lost_at_s = -1;
+  m->next_k = 1;
+  return m;
+}
+
+void sb_cl_merge_free(sb_cl_merge_t *m)
+{
+  if (m == NULL)
+    return;
+  for (size_t i = 0; i < m->niv; i++)
+  {
+    sb_hdr_free(m->iv[i].h);
+    for (unsigned p = 0; m->iv[i].phist && p < m->cfg.nprocs; p++)
+      free(m->iv[i].phist[p]);
+    free(m->iv[i].phist);
+  }
+  for (unsigned p = 0; p < m->cfg.nprocs; p++)
+    sb_hdr_free(m->p[p].h);
+  free(m->iv);
+  free(m->p);
+  free(m);
+}
+
+static void add_counts(sb_cl_counts_t *a, const sb_cl_counts_t *b)
+{
+  a->events += b->events;
+  a->reads += b->reads;
+  a->writes += b->writes;
+  a->other += b->other;
+  a->errors += b->errors;
+  a->reconnects += b->reconnects;
+  a->late += b->late;
+}
+
+/* The interval k's slot (grown as needed), NULL on OOM. */
+static cl_iv_t *iv_slot(sb_cl_merge_t *m, long long k)
+{
+  if ((size_t) k > m->niv)
+  {
+    size_t n = (size_t) k + 16;
+    cl_iv_t *iv = realloc(m->iv, n * sizeof(*iv));
+    if (iv == NULL)
+      return NULL;
+    memset(iv + m->niv, 0, (n - m->niv) * sizeof(*iv));
+    m->iv = iv;
+    m->niv = n;
+  }
+  cl_iv_t *v = &m->iv[k - 1];
+  if (v->h == NULL)
+  {
+    v->h = sb_hdr_new();
+    v->phist = calloc(m->cfg.nprocs, sizeof(char *));
+    if (v->h == NULL || v->phist == NULL)
+      return NULL;
+  }
+  return v;
+}
+
+/* A stat for the report layouts from counts over `len_s` and `h`. */
+static void fill_stat(const sb_cl_merge_t *m, sb_stat_t *st, const sb_cl_counts_t *c,
+                      double len_s, const sb_hdr_t *h)
+{
+  memset(st, 0, sizeof(*st));
+  st->threads = m->cfg.threads * m->cfg.nprocs;
+  st->time_interval = len_s;
+  st->percentile = m->cfg.percentile;
+  st->events = c->events;
+  st->reads = c->reads;
+  st->writes = c->writes;
+  st->other = c->other;
+  st->errors = c->errors;
+  st->reconnects = c->reconnects;
+  if (m->cfg.percentile > 0)
+    st->latency_pct = (double) sb_hdr_percentile(h, m->cfg.percentile) / 1e9;
+}
+
+static void print_verbose(const sb_cl_merge_t *m, FILE *out, unsigned p, const sb_cl_msg_t *msg)
+{
+  double t = msg->len_s > 0 ? msg->len_s : 1;
+  fprintf(out, "    [ %.0fs ] %s: thds: %u tps: %.2f qps: %.2f lat (ms,%u%%): %.2f\n",
+          (double) msg->k * m->cfg.interval_s, m->cfg.names[p], msg->running,
+          (double) msg->c.events / t,
+          (double) (msg->c.reads + msg->c.writes + msg->c.other) / t, m->cfg.percentile,
+          m->cfg.percentile ? (double) sb_hdr_percentile(msg->hist, m->cfg.percentile) / 1e6 : 0);
+}
+
+int sb_cl_merge_add(sb_cl_merge_t *m, unsigned p, sb_cl_msg_t *msg)
+{
+  cl_proc_t *pr = &m->p[p];
+  if (msg->kind == SB_CL_END)
+  {
+    pr->has_end = true;
+    pr->c = msg->c;
+    pr->time_s = msg->time_s;
+    pr->min_s = msg->min_s;
+    pr->max_s = msg->max_s;
+    pr->sum_s = msg->sum_s;
+    pr->exit_code = msg->exit_code;
+    sb_hdr_free(pr->h);
+    pr->h = msg->hist;
+    msg->hist = NULL;
+    return 0;
+  }
+  if (msg->kind != SB_CL_IV || msg->k < 1 || msg->k < m->next_k)
+    return 0;                  /* an interval already printed: late */
+  cl_iv_t *v = iv_slot(m, msg->k);
+  if (v == NULL)
+    return -1;
+  add_counts(&v->c, &msg->c);
+  v->running += msg->running;
+  v->nproc++;
+  if (msg->len_s > v->len_s)
+    v->len_s = msg->len_s;
+  sb_hdr_add(v->h, msg->hist);
+  free(v->phist[p]);
+  v->phist[p] = sb_hdr_encode_v2_base64(msg->hist);
+  if (msg->k > pr->last_k)
+    pr->last_k = msg->k;
+  if (m->cfg.verbose && m->cfg.print_intervals)
+    print_verbose(m, stdout, p, msg);
+  return 0;
+}
+
+void sb_cl_merge_finish(sb_cl_merge_t *m, unsigned p, double lost_at_s, const char *why)
+{
+  m->p[p].finished = true;
+  m->p[p].lost_at_s = lost_at_s;
+  snprintf(m->p[p].why, sizeof(m->p[p].why), "%s", why ? why : "");
+}
+
+/* Whether every process still delivering has delivered interval k. */
+static bool complete(const sb_cl_merge_t *m, long long k)
+{
+  for (unsigned p = 0; p < m->cfg.nprocs; p++)
+    if (!m->p[p].finished && m->p[p].last_k < k)
+      return false;
+  return true;
+}
+
+void sb_cl_merge_flush(sb_cl_merge_t *m, FILE *out, bool all)
+{
+  while ((size_t) m->next_k <= m->niv && (all || complete(m, m->next_k)))
+  {
+    cl_iv_t *v = &m->iv[m->next_k - 1];
+    m->next_k++;
+    if (v->h == NULL || v->nproc == 0)
+      continue;
+    v->printed = true;
+    if (m->t0 > 0 && !all)
+    {
+      double d = wall_now() - (m->t0 + (double) (m->next_k - 1) * m->cfg.interval_s);
+      m->nmerged++;
+      m->delay_sum += d;
+      if (d > m->delay_max)
+        m->delay_max = d;
+    }
+    if (!m->cfg.print_intervals)
+      continue;
+    sb_stat_t st;
+    fill_stat(m, &st, &v->c, v->len_s, v->h);
+    st.time_total = (double) (m->next_k - 1) * m->cfg.interval_s;
+    st.threads_running = v->running;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (mem == NULL)
+      continue;
+    if (m->cfg.generic)
+      sb_report_interval_generic(mem, &st, false, false);
+    else
+      sb_report_interval_db(mem, &st, false, false);
+    fclose(mem);
+    if (len > 0 && buf[len - 1] == '\n')
+      buf[--len] = '\0';
+    fprintf(out, "%s procs: %u/%u\n", buf, v->nproc, m->cfg.nprocs);
+    free(buf);
+  }
+  fflush(out);
+}
+
+/* The merged end: counts, histogram, latency min/max/sum, longest time;
+   *nend processes with an end message. The histogram is the caller's. */
+static sb_hdr_t *merged_end(const sb_cl_merge_t *m, sb_cl_counts_t *c, double *time_s,
+                            double *min_s, double *max_s, double *sum_s, unsigned *nend)
+{
+  sb_hdr_t *h = sb_hdr_new();
+  if (h == NULL)
+    return NULL;
+  memset(c, 0, sizeof(*c));
+  *time_s = *max_s = *sum_s = 0;
+  *min_s = -1;
+  *nend = 0;
+  for (unsigned p = 0; p < m->cfg.nprocs; p++)
+  {
+    const cl_proc_t *pr = &m->p[p];
+    if (!pr->has_end)
+      continue;
+    (*nend)++;
+    add_counts(c, &pr->c);
+    sb_hdr_add(h, pr->h);
+    if (pr->time_s > *time_s)
+      *time_s = pr->time_s;
+    if (pr->c.events > 0 && (*min_s < 0 || pr->min_s < *min_s))
+      *min_s = pr->min_s;
+    if (pr->max_s > *max_s)
+      *max_s = pr->max_s;
+    *sum_s += pr->sum_s;
+  }
+  if (*min_s < 0)
+    *min_s = 0;
+  return h;
+}
+
+static void print_procs(const sb_cl_merge_t *m, FILE *out)
+{
+  fprintf(out, "Processes:\n");
+  for (unsigned p = 0; p < m->cfg.nprocs; p++)
+  {
+    const cl_proc_t *pr = &m->p[p];
+    fprintf(out, "    %-16s ", m->cfg.names[p]);
+    if (pr->has_end)
+      fprintf(out, "events: %" PRIu64 " tps: %.2f lat (ms,%u%%): %.2f exit: %d\n",
+              pr->c.events, pr->time_s > 0 ? (double) pr->c.events / pr->time_s : 0,
+              m->cfg.percentile,
+              m->cfg.percentile ? (double) sb_hdr_percentile(pr->h, m->cfg.percentile) / 1e6 : 0,
+              pr->exit_code);
+    else if (pr->lost_at_s >= 0)
+      fprintf(out, "lost at %.0f s (%s): not in the summary\n", pr->lost_at_s, pr->why);
+    else
+      fprintf(out, "no end (%s): not in the summary\n", pr->why[0] ? pr->why : "stopped");
+  }
+  fprintf(out, "\n");
+}
+
+void sb_cl_merge_report(sb_cl_merge_t *m, FILE *out)
+{
+  sb_cl_counts_t c;
+  double time_s, min_s, max_s, sum_s;
+  unsigned nend;
+  sb_hdr_t *h = merged_end(m, &c, &time_s, &min_s, &max_s, &sum_s, &nend);
+  if (h == NULL)
+    return;
+  sb_stat_t st;
+  fill_stat(m, &st, &c, time_s, h);
+  st.time_total = time_s;
+  st.latency_min = min_s;
+  st.latency_max = max_s;
+  st.latency_sum = sum_s;
+  st.latency_avg = c.events ? sum_s / (double) c.events : 0;
+  /* fairness over the processes' VUs: events and execution time per VU */
+  unsigned vus = m->cfg.threads * (nend ? nend : 1);
+  st.events_avg = (double) c.events / vus;
+  st.exec_avg = sum_s / vus;
+  double ve = 0, vx = 0;
+  for (unsigned p = 0; p < m->cfg.nprocs; p++)
+    if (m->p[p].has_end)
+    {
+      double de = (double) m->p[p].c.events / m->cfg.threads - st.events_avg;
+      double dx = m->p[p].sum_s / m->cfg.threads - st.exec_avg;
+      ve += de * de;
+      vx += dx * dx;
+    }
+  st.events_stddev = nend ? sqrt(ve / nend) : 0;
+  st.exec_stddev = nend ? sqrt(vx / nend) : 0;
+  fprintf(out, "\nCluster: %u of %u processes in the summary (exact merge of their "
+          "counters and latency histograms)\n\n", nend, m->cfg.nprocs);
+  sb_report_cumulative(out, &st, !m->cfg.generic);
+  print_procs(m, out);
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  double cpu = (double) ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+               (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+  fprintf(out, "Coordinator: %u intervals merged live, line after the interval's end: "
+          "avg %.1f ms, max %.1f ms; CPU %.3f s (%.2f ms per interval)\n\n", m->nmerged,
+          m->nmerged ? m->delay_sum / m->nmerged * 1e3 : 0, m->delay_max * 1e3, cpu,
+          m->nmerged ? cpu / m->nmerged * 1e3 : 0);
+  sb_hdr_free(h);
+  fflush(out);
+}
+
+/* The "intervals" array of the document. */
+static json_t *json_intervals(const sb_cl_merge_t *m)
+{
+  json_t *a = json_array();
+  for (size_t i = 0; i < m->niv; i++)
+  {
+    const cl_iv_t *v = &m->iv[i];
+    if (!v->printed)
+      continue;
+    json_t *procs = json_object();
+    for (unsigned p = 0; p < m->cfg.nprocs; p++)
+      if (v->phist[p])
+        json_object_set_new(procs, m->cfg.names[p], json_string(v->phist[p]));
+    char *hh = sb_hdr_encode_v2_base64(v->h);
+    json_array_append_new(a, json_pack("{s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I,s:s?,s:o}",
+      "t", (double) (i + 1) * m->cfg.interval_s, "len_s", v->len_s,
+      "events", (json_int_t) v->c.events, "reads", (json_int_t) v->c.reads,
+      "writes", (json_int_t) v->c.writes, "other", (json_int_t) v->c.other,
+      "errors", (json_int_t) v->c.errors, "reconnects", (json_int_t) v->c.reconnects,
+      "processes", (int) v->nproc,
+      "pct_ns", (json_int_t) sb_hdr_percentile(v->h, m->cfg.percentile ? m->cfg.percentile : 95),
+      "hist", hh, "hist_by_process", procs));
+    free(hh);
+  }
+  return a;
+}
+
+int sb_cl_merge_write_json(sb_cl_merge_t *m, const char *path)
+{
+  sb_cl_counts_t c;
+  double time_s, min_s, max_s, sum_s;
+  unsigned nend;
+  sb_hdr_t *h = merged_end(m, &c, &time_s, &min_s, &max_s, &sum_s, &nend);
+  if (h == NULL)
+    return -1;
+  unsigned pct = m->cfg.percentile ? m->cfg.percentile : 95;
+  json_t *procs = json_array();
+  for (unsigned p = 0; p < m->cfg.nprocs; p++)
+  {
+    const cl_proc_t *pr = &m->p[p];
+    json_t *o = json_pack("{s:s,s:b,s:I,s:I,s:f,s:i}", "name", m->cfg.names[p],
+                          "in_summary", pr->has_end, "events", (json_int_t) pr->c.events,
+                          "queries", (json_int_t) (pr->c.reads + pr->c.writes + pr->c.other),
+                          "time_s", pr->time_s, "exit_code", pr->exit_code);
+    if (pr->lost_at_s >= 0)
+      json_object_set_new(o, "lost_at_s", json_real(pr->lost_at_s));
+    if (pr->why[0])
+      json_object_set_new(o, "failure", json_string(pr->why));
+    json_array_append_new(procs, o);
+  }
+  char *hh = sb_hdr_encode_v2_base64(h);
+  json_t *doc = json_pack("{s:s,s:i,s:i,s:f,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,"
+                          "s:f,s:f,s:f,s:s?},s:o,s:o}",
+    "kind", "bmk-cluster", "processes", (int) m->cfg.nprocs, "processes_in_summary", (int) nend,
+    "interval_s", m->cfg.interval_s,
+    "summary", "events", (json_int_t) c.events, "reads", (json_int_t) c.reads,
+    "writes", (json_int_t) c.writes, "other", (json_int_t) c.other,
+    "queries", (json_int_t) (c.reads + c.writes + c.other), "errors", (json_int_t) c.errors,
+    "reconnects", (json_int_t) c.reconnects, "time_s", time_s, "percentile", (int) pct,
+    "pct_ns", (json_int_t) sb_hdr_percentile(h, pct), "latency_min_s", min_s,
+    "latency_max_s", max_s, "latency_sum_s", sum_s, "hist", hh,
+    "intervals", json_intervals(m), "per_process", procs);
+  free(hh);
+  sb_hdr_free(h);
+  if (doc == NULL || json_dump_file(doc, path, JSON_INDENT(1)) != 0)
+  {
+    log_text(LOG_FATAL, "cannot write the cluster's --results file %s", path);
+    json_decref(doc);
+    return -1;
+  }
+  json_decref(doc);
+  return 0;
+}

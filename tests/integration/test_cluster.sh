@@ -1,0 +1,355 @@
+#!/usr/bin/env bash
+# `bmk cluster run` across load hosts (docs/cluster.md): three network
+# namespaces made here, each with its own address on a private bridge and
+# Debian's openssh-server with a key generated for the test; the
+# coordinator reaches them with the system's ssh (one multiplexed
+# connection per host). The sandbox servers are reached from the
+# namespaces over their Unix sockets (a network namespace shares the file
+# system), so the servers keep listening on 127.0.0.1 only.
+#  - 3 hosts x 2 processes of oltp_read_write (2 s): the merged transaction
+#    count equals the server's Com_commit delta; every interval's merged
+#    p95 equals the p95 of the union of the processes' histograms; every
+#    interval has all 6 processes.
+#  - PostgreSQL, 3 hosts x 1 process of oltp_insert: merged events = the
+#    rows the server counts inserted.
+#  - one process SIGKILLed mid-run: the run finishes, the host is named,
+#    later intervals say 5/6, exit code 4; one frozen (SIGSTOP) with
+#    --cluster-timeout=1 and --cluster-on-failure=stop: named as lost, the
+#    run stops early with the summary and exit code 4.
+#  - Ctrl-C on the coordinator: exit 130, the summary, nothing left; a
+#    clock offset above --max-clock-offset refused naming the host and
+#    chrony/NTP.
+#  - --copy-bmk: the binary copied into the host's cache and run.
+#  - bad hosts files (unknown host, a host refusing the key, the same host
+#    twice): a message naming the entry, non-zero exit, no bmk left
+#    running.
+# Needs root (namespaces, sshd); skipped otherwise with the reason.
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/lib.sh"
+cd "$WORK" || exit 1
+export TMPDIR=$WORK    # the coordinator's logs of failed runs
+
+if [ "$(id -u)" != 0 ]; then
+  skip "cluster over ssh in network namespaces" "needs root (ip netns, sshd)"
+  finish
+  exit
+fi
+if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
+  not_ok "cluster: Debian's openssh-server and openssh-client are needed (apt-get install openssh-server openssh-client)"
+  finish
+  exit
+fi
+
+# Names and a /24 of our own, from the pid (two passes may run at once),
+# one that no route of this machine covers but the default one.
+ID=$$
+for try in $(seq 0 40); do
+  PFX="10.$(((ID + try) % 200 + 20)).$((ID / 200 % 250))"
+  ip -4 route show to match "$PFX.1" | grep -qv '^default' || break
+done
+BR="bmkbr$ID"
+NS=(bmkc${ID}a bmkc${ID}b bmkc${ID}c)
+HOSTS=(lg1 lg2 lg3)
+
+cleanup() {
+  local f
+  for f in "$WORK"/sshd-*.pid; do
+    [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+  done
+  # no bmk of this test may survive it, nor its ssh master connections
+  pkill -KILL -f -- "($BMK|$WORK/cache/bmk-[^ ]*) .*--cluster-stream" 2>/dev/null
+  pkill -f -- "ControlPath=$WORK/cm-" 2>/dev/null
+  for n in "${NS[@]}"; do ip netns del "$n" 2>/dev/null; done
+  ip link del "$BR" 2>/dev/null
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+setup_net() {
+  ip link add "$BR" type bridge || return 1
+  ip addr add "$PFX.1/24" dev "$BR" && ip link set "$BR" up || return 1
+  local i
+  for i in 0 1 2; do
+    local n=${NS[$i]} v="bmkv${ID}$i" p="bmkp${ID}$i"
+    ip netns add "$n" || return 1
+    ip link add "$v" type veth peer name "$p" || return 1
+    ip link set "$v" master "$BR" && ip link set "$v" up || return 1
+    ip link set "$p" netns "$n" || return 1
+    ip netns exec "$n" ip link set lo up
+    ip netns exec "$n" ip addr add "$PFX.$((11 + i))/24" dev "$p" || return 1
+    ip netns exec "$n" ip link set "$p" up || return 1
+  done
+}
+
+setup_ssh() {
+  ssh-keygen -q -t ed25519 -N '' -f "$WORK/hostkey" || return 1
+  ssh-keygen -q -t ed25519 -N '' -f "$WORK/client" || return 1
+  ssh-keygen -q -t ed25519 -N '' -f "$WORK/stranger" || return 1
+  mkdir -p /run/sshd
+  cat > "$WORK/sshd_config" <<EOF
+Port 22
+HostKey $WORK/hostkey
+AuthorizedKeysFile $WORK/client.pub
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+LogLevel ERROR
+# the sanitizer pass's settings reach the remote bmk (run.sh reads its reports)
+AcceptEnv ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS
+EOF
+  : > "$WORK/ssh_config"
+  local i
+  for i in 0 1 2; do
+    printf 'Host %s\n  HostName %s\n' "${HOSTS[$i]}" "$PFX.$((11 + i))" >> "$WORK/ssh_config"
+    ip netns exec "${NS[$i]}" /usr/sbin/sshd -f "$WORK/sshd_config" \
+      -o ListenAddress="$PFX.$((11 + i))" -o PidFile="$WORK/sshd-$i.pid" || return 1
+  done
+  # lg1's address with a key its sshd does not know (another user: no
+  # shared master connection with lg1)
+  printf 'Host lgbad\n  HostName %s\n  User nobody\n  IdentityFile %s\n' "$PFX.11" \
+    "$WORK/stranger" >> "$WORK/ssh_config"
+  cat >> "$WORK/ssh_config" <<EOF
+Host *
+  User root
+  IdentityFile $WORK/client
+  IdentitiesOnly yes
+  StrictHostKeyChecking no
+  UserKnownHostsFile /dev/null
+  LogLevel ERROR
+  ConnectTimeout 5
+  SendEnv ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS
+EOF
+  # every sshd listens (generous: a loaded machine)
+  local n t
+  for n in "${NS[@]}"; do
+    for t in $(seq 100); do
+      [ -n "$(ip netns exec "$n" ss -ltnH 'sport = :22')" ] && break
+      sleep 0.1
+    done
+  done
+}
+
+if ! setup_net || ! setup_ssh; then
+  not_ok "cluster: could not set up the namespaces and sshd"
+  finish
+  exit
+fi
+# the default launcher's options plus the test's ssh configuration; the
+# master connections persist between the test's runs (a handshake per
+# host and run would cost seconds on a small machine); the trap ends them
+LAUNCHER="ssh -F $WORK/ssh_config -o BatchMode=yes -o ControlMaster=auto -o ControlPath=$WORK/cm-%C -o ControlPersist=60 {host}"
+for h in "${HOSTS[@]}"; do
+  check "ssh reaches $h" ssh -F "$WORK/ssh_config" -o BatchMode=yes "$h" true
+done
+
+SOCK="$SANDBOX_DIR/mysql/mysqld.sock"
+DB="--db-driver=mysql --mysql-socket=$SOCK --mysql-user=sbtest --mysql-password=$DBPASS --mysql-db=sbtest"
+OLTP="oltp_read_write $DB --tables=2 --table-size=200 --threads=1 --db-server-stats=off --server-cost=off"
+com_commit() {
+  mysql -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -p"$DBPASS" -N -e "SHOW GLOBAL STATUS LIKE 'Com_commit'" | awk '{print $2}'
+}
+# bmk processes of this test still running
+leftover() { pgrep -f -- "($BMK|$WORK/cache/bmk-[^ ]*) .*--cluster-stream" | wc -l; }
+wait_no_leftover() {
+  local t
+  for t in $(seq 50); do [ "$(leftover)" = 0 ] && return 0; sleep 0.1; done
+  return 1
+}
+printf 'lg1 2\nlg2 2  # two processes\nlg3 2\n' > hosts
+
+"$BMK" $OLTP cleanup >/dev/null 2>&1
+if ! "$BMK" $OLTP prepare > prep.out 2>&1; then
+  not_ok "cluster: prepare failed: $(tail -3 prep.out)"
+  finish
+  exit
+fi
+
+# ---- 3 hosts x 2 processes: exact counts and exact merged percentiles
+c0=$(com_commit)
+"$BMK" cluster run --hosts=hosts --launcher="$LAUNCHER" --results=cl.json --cluster-verbose -- \
+  $OLTP --time=2 --report-interval=1 run > run.out 2>&1
+RC=$?
+c1=$(com_commit)
+assert_eq "cluster run exits 0" 0 "$RC"
+[ "$RC" = 0 ] || sed 's/^/    | /' run.out | tail -20
+assert_eq "6 ready lines, each with its clock offset" 6 "$(grep -c 'ready (pid [0-9]*), clock offset' run.out)"
+tx=$(awk '/transactions:/ {print $2}' run.out)
+assert_eq "merged transactions = the server's Com_commit delta" "$((c1 - c0))" "$tx"
+assert_contains "the summary counts 6 of 6 processes" "$(cat run.out)" "Cluster: 6 of 6 processes in the summary"
+assert_eq "per-process section: 6 processes that ended" 6 "$(grep -cE '^    lg[123]#[01] +events: [0-9]+ .*exit: 0' run.out)"
+nl=$(grep -c '^\[ [0-9]*s \] thds: 6 .* procs: 6/6$' run.out)
+check "merged interval lines with 6/6 processes ($nl)" test "$nl" -ge 2
+nv=$(grep -cE '^    \[ [0-9]+s \] lg[123]#[01]: thds: 1 ' run.out)
+assert_eq "--cluster-verbose: 6 process lines per merged line" "$((nl * 6))" "$nv"
+cat > p95.py <<'EOF'
+# p95 of the union of per-process histograms (HdrHistogram V2, deflated,
+# base64: 3 significant digits, unit 1 ns) against the merged p95
+import base64, json, math, struct, sys, zlib
+def counts(b64):
+    raw = base64.b64decode(b64)
+    cookie, n = struct.unpack(">ii", raw[:8])
+    v2 = zlib.decompress(raw[8:8 + n])
+    plen = struct.unpack(">i", v2[4:8])[0]
+    data, i, idx, out = v2[40:40 + plen], 0, 0, {}
+    while i < len(data):
+        shift = val = 0
+        while True:
+            b = data[i]; i += 1
+            val |= (b & 0x7f) << shift; shift += 7
+            if not b & 0x80: break
+        val = (val >> 1) ^ -(val & 1)
+        if val < 0: idx += -val
+        else:
+            if val: out[idx] = out.get(idx, 0) + val
+            idx += 1
+    return out
+def highest(i):  # the highest value equivalent to counter i (1024 half-count)
+    b, s = (i >> 10) - 1, (i & 1023) + 1024
+    if b < 0: b, s = 0, s - 1024
+    return (s << b) + (1 << b) - 1
+def pct(c, p):
+    total = sum(c.values()); want = max(1, math.ceil(p / 100 * total)); run = 0
+    for i in sorted(c):
+        run += c[i]
+        if run >= want: return highest(i)
+    return 0
+d = json.load(open(sys.argv[1])); bad = 0
+for iv in d["intervals"]:
+    u = {}
+    for h in iv["hist_by_process"].values():
+        for i, n in counts(h).items(): u[i] = u.get(i, 0) + n
+    if pct(u, 95) != iv["pct_ns"] or sum(u.values()) != iv["events"]:
+        bad += 1; print("interval", iv["t"], pct(u, 95), iv["pct_ns"], sum(u.values()), iv["events"])
+print(len(d["intervals"]), bad, min(len(iv["hist_by_process"]) for iv in d["intervals"]))
+EOF
+read -r niv nbad minp <<< "$(python3 p95.py cl.json | tail -1)"
+check "the JSON has the merged intervals ($niv)" test "${niv:-0}" -ge 2
+assert_eq "every interval's merged p95 = the p95 of the union of the 6 histograms" 0 "$nbad"
+assert_eq "every interval has all 6 processes' histograms" 6 "$minp"
+assert_eq "JSON summary events = the report's" "$tx" "$(python3 -c "import json; print(json.load(open('cl.json'))['summary']['events'])")"
+check "no bmk left running after the run" wait_no_leftover
+
+# ---- PostgreSQL (over its Unix socket too): oltp_insert, one INSERT per
+# event with auto-increment ids (no failed insert can count), so the
+# tables' n_tup_ins delta is the event count; the server publishes a
+# backend's counts when it exits, after the client is gone: waited for.
+if [[ " ${BMK_TEST_DBS:-mysql pgsql} " == *" pgsql "* ]]; then
+  PGDB="--db-driver=pgsql --pgsql-host=$SANDBOX_DIR/pgsql --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$DBPASS --pgsql-db=sbtest"
+  PGINS="oltp_insert $PGDB --tables=2 --table-size=100 --threads=1 --db-server-stats=off --server-cost=off"
+  ins() { pgsql_q "SELECT coalesce(sum(n_tup_ins), 0) FROM pg_stat_user_tables WHERE relname LIKE 'sbtest%'"; }
+  wait_ins() {  # wait_ins N: until the tables count N inserted rows (10 s at most)
+    local t
+    for t in $(seq 100); do [ "$(ins)" = "$1" ] && return 0; sleep 0.1; done
+    return 1
+  }
+  "$BMK" $PGINS cleanup >/dev/null 2>&1
+  "$BMK" $PGINS prepare > pgprep.out 2>&1
+  check "PostgreSQL: the 200 prepared rows are counted" wait_ins 200
+  printf 'lg1\nlg2\nlg3\n' > hosts.pg
+  "$BMK" cluster run --hosts=hosts.pg --launcher="$LAUNCHER" -- $PGINS --time=1 run > pg.out 2>&1
+  assert_eq "PostgreSQL: cluster run exits 0" 0 "$?"
+  ev=$(awk '/transactions:/ {print $2}' pg.out)
+  check "PostgreSQL: merged events ($ev) = the rows the server inserted" wait_ins "$((200 + ${ev:-0}))"
+  assert_contains "PostgreSQL: 3 of 3 in the summary" "$(cat pg.out)" "Cluster: 3 of 3 processes in the summary"
+  "$BMK" $PGINS cleanup >/dev/null 2>&1
+fi
+
+# ---- one process SIGKILLed mid-run
+kill_run() {  # kill_run OUT HOSTS SIGNAL [coordinator options]: signals lg2#1 0.3 s into the run
+  local out=$1 hosts=$2 sig=$3
+  shift 3
+  "$BMK" cluster run --hosts="$hosts" --launcher="$LAUNCHER" "$@" -- \
+    $OLTP --time=2 --report-interval=1 run > "$out" 2>&1 &
+  local cpid=$! t pid=
+  for t in $(seq 300); do
+    grep -q 'processes start together' "$out" && break
+    sleep 0.1
+  done
+  sleep 0.3
+  pid=$(sed -n 's/.*lg2#1 ready (pid \([0-9]*\)).*/\1/p' "$out")
+  [ -n "$pid" ] && kill -"$sig" "$pid"
+  wait "$cpid"
+  local rc=$?
+  # a stopped bmk finds its input closed once it runs again, and ends
+  [ -n "$pid" ] && kill -CONT "$pid" 2>/dev/null
+  return $rc
+}
+kill_run kill.out hosts KILL
+RC=$?
+assert_eq "a lost process: the run finishes with exit code 4" 4 "$RC"
+assert_contains "the lost host is named with the time" "$(cat kill.out)" "cluster: host lg2 (lg2#1): connection lost at"
+after=$(sed -n '/connection lost at/,$p' kill.out | grep -c 'procs: 5/6$')
+check "intervals after the loss report 5/6 processes ($after)" test "$after" -ge 2
+assert_contains "the summary counts 5 of 6" "$(cat kill.out)" "Cluster: 5 of 6 processes in the summary"
+check "no bmk left running after a lost process" wait_no_leftover
+
+# (fewer processes where the count does not matter: the machine has 2 CPUs)
+printf 'lg1\nlg2 2\n' > hosts.3
+# lg2#1 is frozen (SIGSTOP), as a dead network would leave it: silent
+kill_run stop.out hosts.3 STOP --cluster-on-failure=stop --cluster-timeout=1
+RC=$?
+assert_eq "--cluster-on-failure=stop: exit code 4" 4 "$RC"
+assert_contains "a silent process is lost after --cluster-timeout" "$(cat stop.out)" "cluster: host lg2 (lg2#1): connection lost at"
+assert_contains "the silence is the reason" "$(cat stop.out)" "s (--cluster-timeout)"
+assert_contains "--cluster-on-failure=stop stops every process" "$(cat stop.out)" "cluster: --cluster-on-failure=stop: stopping every process"
+assert_contains "--cluster-on-failure=stop prints the merged summary" "$(cat stop.out)" "processes in the summary"
+check "--cluster-on-failure=stop ends before the 2 s" bash -c "! grep -q '^\[ 2s \]' stop.out"
+check "no bmk left running after a stop" wait_no_leftover
+
+# ---- Ctrl-C on the coordinator: every process stops, the summary prints
+printf 'lg1\nlg3\n' > hosts.2
+"$BMK" cluster run --hosts=hosts.2 --launcher="$LAUNCHER" -- \
+  $OLTP --time=60 --report-interval=1 run > int.out 2>&1 &
+cpid=$!
+for t in $(seq 300); do grep -q 'processes start together' int.out && break; sleep 0.1; done
+sleep 0.5
+kill -INT "$cpid"
+wait "$cpid"
+RC=$?
+assert_eq "Ctrl-C: exit code 130" 130 "$RC"
+assert_contains "Ctrl-C: every process is stopped" "$(cat int.out)" "cluster: interrupted: stopping every process"
+assert_contains "Ctrl-C: the merged summary of both" "$(cat int.out)" "Cluster: 2 of 2 processes in the summary"
+check "no bmk left running after Ctrl-C" wait_no_leftover
+
+# ---- clocks too far apart (a limit of 0 ms: no real offset is exactly 0)
+printf 'lg1\n' > hosts.1
+"$BMK" cluster run --hosts=hosts.1 --launcher="$LAUNCHER" --max-clock-offset=0 -- $OLTP --time=2 run > clock.out 2>&1
+RC=$?
+assert_eq "a clock offset above the limit: exit code 1" 1 "$RC"
+assert_contains "the host and chrony/NTP are named" "$(cat clock.out)" "cluster: host lg1: its clock is"
+assert_contains "the fix is named" "$(cat clock.out)" "synchronise the clocks (chrony or NTP)"
+check "no bmk left running after a refused start" wait_no_leftover
+
+# ---- --copy-bmk: the binary copied to the host's cache once, and run
+"$BMK" cluster run --hosts=hosts.1 --launcher="$LAUNCHER" --copy-bmk="$BMK" \
+  --remote-cache="$WORK/cache" -- $OLTP --time=1 run > copy.out 2>&1
+assert_eq "--copy-bmk: exit 0" 0 "$?"
+copies=("$WORK"/cache/bmk-*)
+assert_eq "--copy-bmk: one copy, named by the release" 1 "${#copies[@]}"
+check "--copy-bmk: the copy is the binary" cmp -s "$BMK" "${copies[0]}"
+assert_contains "--copy-bmk: the copy ran" "$(cat copy.out)" "Cluster: 1 of 1 processes in the summary"
+
+# ---- bad hosts files
+printf 'lg1\nnosuchhost.invalid\n' > hosts.unknown
+"$BMK" cluster run --hosts=hosts.unknown --launcher="$LAUNCHER" -- $OLTP --time=2 run > unknown.out 2>&1
+RC=$?
+check "an unknown host: non-zero exit ($RC)" test "$RC" -ne 0
+assert_contains "an unknown host is named" "$(cat unknown.out)" "host nosuchhost.invalid (nosuchhost.invalid#0) failed before it was ready"
+check "no bmk left running after an unknown host" wait_no_leftover
+printf 'lg1\nlgbad\n' > hosts.key
+"$BMK" cluster run --hosts=hosts.key --launcher="$LAUNCHER" -- $OLTP --time=2 run > key.out 2>&1
+RC=$?
+assert_eq "a host refusing the key: exit code 1" 1 "$RC"
+assert_contains "the host refusing the key is named with ssh's reason" "$(cat key.out)" "host lgbad (lgbad#0) failed before it was ready: exit 255: nobody@$PFX.11: Permission denied (publickey)"
+check "no bmk left running after a refused key" wait_no_leftover
+printf 'lg1\nlg2 2\nlg1 1\n' > hosts.dup
+"$BMK" cluster run --hosts=hosts.dup --launcher="$LAUNCHER" -- $OLTP --time=2 run > dup.out 2>&1
+RC=$?
+assert_eq "the same host twice: exit code 1" 1 "$RC"
+assert_contains "the duplicate entry is named" "$(cat dup.out)" "hosts.dup line 3: host 'lg1' is already listed on line 1"
+check "nothing started for a bad hosts file" wait_no_leftover
+
+"$BMK" $OLTP cleanup >/dev/null 2>&1
+finish
