@@ -345,7 +345,14 @@ end
 -- and options, the shared API behind them), and a coroutine that runs a
 -- fresh closure of the script's main chunk in E.
 function M.new_vu(tid)
-  local V = setmetatable({tid = tid, hooks = {}}, view_chunk_mt)
+  -- its own sysbench.cluster: `tid` is this VU's global thread id (the
+  -- shared table's reads the process's sysbench.tid, -1 outside a VU);
+  -- the rest is the shared table's
+  local cluster = setmetatable({}, { __index = function(_, k)
+    if k == "tid" then return tonumber(ffi.C.sb_cluster_global_tid(tid)) end
+    return _G.sysbench.cluster[k]
+  end })
+  local V = setmetatable({tid = tid, hooks = {}, cluster = cluster}, view_chunk_mt)
   local E = setmetatable({sysbench = V, thread_id = tid}, env_mt)
   E._G = E
   E.require = vu_require(E, {})
