@@ -290,6 +290,7 @@ static db_step_t reopen_done(db_conn_t *con, struct db_async *a, int status)
   free(a->saved.query);
   memset(&a->saved, 0, sizeof(a->saved));
   sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
+  sb_endpoint_count(db_counted_endpoint(con), SB_EPC_RECONNECTS, 1);
   a->result = NULL;
   return done(a, 1);
 }
@@ -307,6 +308,7 @@ static db_step_t finish_result(db_conn_t *con, struct db_async *a)
     rs->con = con;
     rs->stmt = a->stmt;
     sb_counter_inc(con->thread_id, rs->counter);
+    db_endpoint_count_result(con, rs->counter);
     a->result = rs;
     return done(a, 0);
   }
@@ -315,6 +317,8 @@ static db_step_t finish_result(db_conn_t *con, struct db_async *a)
   timed_out(con, a);
   if (con->timed_out)
     sb_counter_inc(con->thread_id, SB_CNT_TIMEOUT);
+  if (con->error == DB_ERROR_IGNORABLE)
+    sb_endpoint_count(db_counted_endpoint(con), SB_EPC_ERRORS, 1);
   if (con->error == DB_ERROR_IGNORABLE && con->lost)
   {
     a->saved_error = con->error;

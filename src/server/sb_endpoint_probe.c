@@ -1,0 +1,182 @@
+/* Per-endpoint results and replica lag; see server/sb_endpoint_probe.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sb_endpoints.h"
+#include "core/sb_logger.h"
+#include "core/sb_probe.h"
+#include "core/sb_version.h"
+#include "drivers/db_driver.h"
+#include "server/sb_endpoint_probe.h"
+
+/* The sampler's connection per endpoint (NULL: not open yet, or its last
+   connect failed: tried again at the next interval). Reporter thread
+   while the run goes on; closed by the main thread after it. */
+static db_conn_t **lag_cons;
+static unsigned nlag_cons;
+
+static bool probe_begin(void *ctx)
+{
+  (void) ctx;
+  sb_endpoints_window_begin();
+  return true;
+}
+
+static void probe_end(void *ctx)
+{
+  (void) ctx;
+  sb_endpoints_window_end();
+}
+
+/* "-" for no sample, else seconds with 3 decimals. */
+static const char *lag_text(double s, char *buf, size_t len)
+{
+  if (s < 0)
+    snprintf(buf, len, "-");
+  else
+    snprintf(buf, len, "%.3f", s);
+  return buf;
+}
+
+static void probe_print(void *ctx)
+{
+  (void) ctx;
+  if (sb_persona_sysbench() || log_get_verbosity() < LOG_NOTICE)
+    return;
+  log_lock();
+  printf("\nEndpoints (statements in the measured window; docs/endpoints.md):\n");
+  printf("    %-16s %-10s %10s %10s %10s %8s %10s %8s\n", "endpoint", "role", "reads",
+         "writes", "other", "errors", "reconnects", "lag max");
+  for (unsigned i = 0; i < sb_endpoints_count(); i++)
+  {
+    const sb_endpoint_t *ep = sb_endpoint_get(i);
+    char lag[32];
+    if (!ep->has_window)
+      continue;
+    printf("    %-16s %-10s %10llu %10llu %10llu %8llu %10llu %8s\n", ep->name, ep->role,
+           (unsigned long long) ep->window[SB_EPC_READS],
+           (unsigned long long) ep->window[SB_EPC_WRITES],
+           (unsigned long long) ep->window[SB_EPC_OTHER],
+           (unsigned long long) ep->window[SB_EPC_ERRORS],
+           (unsigned long long) ep->window[SB_EPC_RECONNECTS],
+           sb_endpoint_is_replica(ep) ? lag_text(sb_endpoint_lag_max(ep), lag, sizeof(lag)) : "");
+  }
+  printf("\n");
+  fflush(stdout);
+  log_unlock();
+}
+
+/* The value of column `name` (or `alt`) in the first row of `sql`'s
+   result as seconds; -1 when there is no row, the value is NULL or the
+   query failed. */
+static double query_seconds(db_conn_t *con, const char *sql, const char *name,
+                            const char *alt)
+{
+  db_result_t *rs = db_query(con, sql, strlen(sql));
+  if (rs == NULL)
+  {
+    db_clear_error(con);
+    return -1;
+  }
+  double v = -1;
+  db_row_t *row = db_fetch_row(rs);
+  for (uint32_t i = 0; row != NULL && i < db_result_nfields(rs); i++)
+  {
+    const char *f = name ? db_result_field_name(rs, i) : NULL;
+    if (name != NULL && (f == NULL || (strcmp(f, name) != 0 && strcmp(f, alt) != 0)))
+      continue;
+    size_t len = 0;
+    const char *s = db_row_value(row, rs, i, &len);
+    if (s != NULL && len > 0 && len < 64)
+    {
+      char buf[64];
+      memcpy(buf, s, len);
+      buf[len] = '\0';
+      v = strtod(buf, NULL);
+    }
+    break;
+  }
+  db_free_results(rs);
+  return v;
+}
+
+/* One lag sample of a replica endpoint (seconds, -1 none). */
+static double sample_lag(db_conn_t *con)
+{
+  if (strcmp(db_driver_name(con->driver), "pgsql") == 0)
+    return query_seconds(con, "SELECT CASE WHEN pg_is_in_recovery() THEN COALESCE("
+                         "EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0) END",
+                         NULL, NULL);
+  return query_seconds(con, "SHOW SLAVE STATUS", "Seconds_Behind_Master",
+                       "Seconds_Behind_Source");
+}
+
+/* The sampler's connection to endpoint i, opened on first use (quietly:
+   a replica that is down has no lag sample, the run goes on). */
+static db_conn_t *lag_con(unsigned i)
+{
+  if (lag_cons[i] != NULL && !db_conn_closed(lag_cons[i]))
+    return lag_cons[i];
+  if (lag_cons[i] != NULL)
+  {
+    db_connection_free(lag_cons[i]);
+    lag_cons[i] = NULL;
+  }
+  db_driver_t *drv = db_create(sb_endpoints_driver());
+  if (drv == NULL)
+    return NULL;
+  db_conn_t *con = db_connection_create_route(drv, sb_endpoint_get(i)->name, 0);
+  if (con != NULL)
+    db_connection_uncounted(con);
+  lag_cons[i] = con;
+  return con;
+}
+
+static int out_interval(void *ctx, const sb_out_interval_t *iv)
+{
+  (void) ctx;
+  (void) iv;
+  db_quiet_all_errors(1);   /* a replica that is down has no sample */
+  for (unsigned i = 0; i < nlag_cons; i++)
+  {
+    sb_endpoint_t *ep = sb_endpoint_get(i);
+    if (!sb_endpoint_is_replica(ep))
+      continue;
+    db_conn_t *con = lag_con(i);
+    sb_endpoint_set_lag(ep, con ? sample_lag(con) : -1);
+  }
+  db_quiet_all_errors(0);
+  return 0;
+}
+
+static void out_close(void *ctx)
+{
+  (void) ctx;
+  for (unsigned i = 0; i < nlag_cons; i++)
+    if (lag_cons[i] != NULL)
+      db_connection_free(lag_cons[i]);
+  free(lag_cons);
+  lag_cons = NULL;
+  nlag_cons = 0;
+}
+
+int sb_endpoint_register(sb_output_t *out)
+{
+  if (sb_endpoints_count() == 0)
+    return 0;
+  sb_probe_t p = { .name = "endpoints", .begin = probe_begin, .end = probe_end,
+                   .print = probe_print };
+  if (sb_probe_register(&p) != 0)
+    return -1;
+  memset(out, 0, sizeof(*out));
+  out->name = "replica lag";
+  if (sb_endpoints_have_replicas())
+  {
+    nlag_cons = sb_endpoints_count();
+    lag_cons = calloc(nlag_cons, sizeof(*lag_cons));
+    out->interval = out_interval;
+  }
+  out->close = out_close;
+  return 1;
+}
