@@ -29,16 +29,50 @@ static route_t *routes;
 static unsigned nroutes;
 
 static const char *file_path;  /* for messages while loading */
+static char *file_text;         /* the file, for the line of a message */
+static int err_line;            /* the line the next message names, 0: none */
 
-/* Prints "FATAL: --endpoints FILE: <where>: <message>". Returns 1. */
+/* The line of the first `needle` at or after the nth (1-based)
+   occurrence of `anchor` (NULL: the file's start) in the file's text; 0
+   when not found. A hint for messages: JSON has no line numbers once
+   parsed, so the text is searched for the quoted key. */
+static int line_of(const char *anchor, unsigned nth, const char *needle)
+{
+  if (file_text == NULL)
+    return 0;
+  const char *p = file_text;
+  for (unsigned i = 0; anchor != NULL && i < nth && p != NULL; i++)
+    if ((p = strstr(i ? p + 1 : p, anchor)) == NULL)
+      return 0;
+  const char *q = strstr(p, needle);
+  if (q == NULL)
+    return 0;
+  int line = 1;
+  for (const char *c = file_text; c < q; c++)
+    line += *c == '\n';
+  return line;
+}
+
+/* "\"s\"" into buf (a quoted key or value to search for). */
+static const char *quoted(char *buf, size_t len, const char *s)
+{
+  snprintf(buf, len, "\"%s\"", s);
+  return buf;
+}
+
+/* Prints "FATAL: --endpoints FILE: [line N: ]<where>: <message>" (the
+   line when err_line was set for it). Returns 1. */
 static int bad(const char *where, const char *fmt, ...)
 {
-  char msg[512];
+  char msg[512], line[32] = "";
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
-  log_text(LOG_FATAL, "--endpoints %s: %s: %s", file_path, where, msg);
+  if (err_line > 0)
+    snprintf(line, sizeof(line), "line %d: ", err_line);
+  log_text(LOG_FATAL, "--endpoints %s: %s%s: %s", file_path, line, where, msg);
+  err_line = 0;
   return 1;
 }
 
@@ -139,6 +173,9 @@ static int parse_endpoint(json_t *o, unsigned i, sb_endpoint_t *ep)
   json_t *v;
   json_object_foreach(o, key, v)
   {
+    char qn[256], qk[256];
+    err_line = line_of(json_is_string(name) ? quoted(qn, sizeof(qn), json_string_value(name))
+                       : NULL, 1, quoted(qk, sizeof(qk), key));
     if (strcmp(key, "password") == 0 || strcmp(key, "passwd") == 0)
       return bad(w, "\"%s\": a password may not be written in the endpoints file; "
                  "name an environment variable with \"password_env\" or a file with "
@@ -150,6 +187,7 @@ static int parse_endpoint(json_t *o, unsigned i, sb_endpoint_t *ep)
       return bad(w, "unknown key \"%s\" (known: name, driver, host, port, socket, user, "
                  "password_env, password_file, database, role, tls)", key);
   }
+  err_line = 0;
   if (!json_is_string(name) || *json_string_value(name) == '\0')
     return bad(w, "\"name\" (a non-empty string) is required");
   if (get_str(o, "name", w, &ep->name) || get_str(o, "driver", w, &ep->driver) ||
@@ -241,7 +279,11 @@ static int add_route(const char *key, json_t *v, const char *where)
   if (!ok)
     rc = bad(where, "\"choose\": unknown choice \"%s\" (first, round_robin, random, sticky)", choose);
   else if ((r.nmembers = members_of(target, r.members)) == 0)
+  {
+    char qt[256];
+    err_line = line_of("\"routing\"", 1, quoted(qt, sizeof(qt), target));
     rc = bad(where, "\"%s\" names no endpoint and no role of the file", target);
+  }
   for (unsigned i = 0; rc == 0 && i < nroutes; i++)
     if (strcmp(routes[i].key, key) == 0)
       rc = bad(where, "the route \"%s\" is given twice", key);
@@ -359,8 +401,11 @@ static int load_json(json_t *root)
     {
       char w[64];
       snprintf(w, sizeof(w), "endpoints[%u]", i);
+      char qn[256];
+      err_line = line_of(quoted(qn, sizeof(qn), eps[i].name), 2, qn);
       if (strcmp(eps[i].name, eps[j].name) == 0)
         return bad(w, "duplicate name \"%s\" (also endpoints[%u])", eps[i].name, j);
+      err_line = 0;
       if (strcmp(eps[i].driver, eps[j].driver) != 0)
         return bad(w, "driver \"%s\" differs from endpoints[%u]'s \"%s\": one driver per run",
                    eps[i].driver, j, eps[j].driver);
@@ -386,8 +431,23 @@ int sb_endpoints_load(const char *path)
              jerr.column, jerr.text);
     return 1;
   }
+  FILE *f = fopen(path, "r");
+  if (f != NULL)
+  {
+    size_t cap = 1 << 16, n = 0;
+    file_text = malloc(cap + 1);
+    if (file_text != NULL)
+    {
+      n = fread(file_text, 1, cap, f);
+      file_text[n] = '\0';
+    }
+    fclose(f);
+  }
   int rc = load_json(root);
   json_decref(root);
+  free(file_text);
+  file_text = NULL;
+  err_line = 0;
   if (rc != 0)
     sb_endpoints_free();
   return rc;
