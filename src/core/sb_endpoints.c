@@ -414,7 +414,10 @@ static int load_json(json_t *root)
   json_t *routing = json_object_get(root, "routing");
   if (routing != NULL && !json_is_object(routing))
     return bad("routing", "must be an object");
-  if (parse_routing(routing ? routing : json_object()) != 0)
+  json_t *none = routing ? NULL : json_object();
+  int rc = parse_routing(routing ? routing : none);
+  json_decref(none);
+  if (rc != 0)
     return 1;
   add_default_routes();
   return 0;
