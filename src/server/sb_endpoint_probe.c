@@ -113,7 +113,8 @@ static double sample_lag(db_conn_t *con)
 }
 
 /* The sampler's connection to endpoint i, opened on first use (quietly:
-   a replica that is down has no lag sample, the run goes on). */
+   a replica that is down has no lag sample, the run goes on); NULL while
+   the script has created no driver of the endpoints' kind. */
 static db_conn_t *lag_con(unsigned i)
 {
   if (lag_cons[i] != NULL && !db_conn_closed(lag_cons[i]))
@@ -123,8 +124,10 @@ static db_conn_t *lag_con(unsigned i)
     db_connection_free(lag_cons[i]);
     lag_cons[i] = NULL;
   }
-  db_driver_t *drv = db_create(sb_endpoints_driver());
-  if (drv == NULL)
+  /* the script's driver (db_create here would switch a run that uses no
+     SQL to the SQL report's layout) */
+  db_driver_t *drv = db_last_driver();
+  if (drv == NULL || strcmp(db_driver_name(drv), sb_endpoints_driver()) != 0)
     return NULL;
   db_conn_t *con = db_connection_create_route(drv, sb_endpoint_get(i)->name, 0);
   if (con != NULL)
