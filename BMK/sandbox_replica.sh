@@ -1,3 +1,5 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034  # the globals set here are sandbox.sh's
 # Replicas for BMK/sandbox.sh (sourced by it; not run on its own).
 #
 #   bash BMK/sandbox.sh start|stop|restart|crash|status|env mysql-replica|pgsql-replica
@@ -32,7 +34,6 @@
 MYSQL_REPLICA_PORT=${BMK_MYSQL_REPLICA_PORT:-3307}
 PGSQL_REPLICA_PORT=${BMK_PGSQL_REPLICA_PORT:-5433}
 # the primary's paths and port, before use_*_replica changes the globals
-my_primary_sock=$my_sock
 my_primary_port=$MYSQL_PORT
 pg_primary_dir=$pg_dir
 pg_primary_port=$PGSQL_PORT
