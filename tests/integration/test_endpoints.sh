@@ -9,6 +9,7 @@
 #   standby) and none on the primary; the replica's Questions /
 #   xact_commit grow by exactly the client's statements / events between
 #   a short and a longer run (the connections' fixed cost cancels out);
+# - the same in the event loop (--workers=1: bmk.vu's connect);
 # - oltp_read_write --read-routing=replicas: the primary's Com_commit is
 #   the client's commits, its Com_select 0, the replica's Com_select the
 #   client's reads; the per-endpoint block and --results agree;
@@ -178,6 +179,14 @@ my_ro 15
 assert_eq "mysql read-only, 15 vs 5 events: the replica's Questions grow by the client's statements" \
   "$((RO_Q - q1))" "$((R_Q - r1))"
 assert_eq "mysql read-only, 15 events: the primary ran no statement" 0 "$P_Q"
+
+# the event loop's connect (bmk.vu): 4 VUs on one worker
+ps=$(mystat "$MY_P" Com_select) rs=$(mystat "$MY_R" Com_select)
+run_bmk oltp_read_only --endpoints="$WORK/my.json" $COUNTED --threads=4 --workers=1 --events=20 run
+assert_eq "mysql read-only, event loop: exit 0" 0 "$RC"
+assert_eq "mysql read-only, event loop: the primary ran no SELECT" 0 "$(($(mystat "$MY_P" Com_select) - ps))"
+assert_eq "mysql read-only, event loop: the replica's Com_select is the client's reads" \
+  "$(report_value "read:" "$OUT")" "$(($(mystat "$MY_R" Com_select) - rs))"
 
 pc=$(mystat "$MY_P" Com_commit) ps=$(mystat "$MY_P" Com_select) rs=$(mystat "$MY_R" Com_select)
 run_bmk oltp_read_write --read-routing=replicas --endpoints="$WORK/my.json" $COUNTED --threads=1 \
