@@ -553,6 +553,8 @@ db_step_t db_connect_start(db_conn_t *con)
 {
   struct db_async *a = state(con);
   a->op = OP_CONNECT;
+  if (db_connection_route_default(con) != 0)
+    return done(a, 1);
   if (con->driver->ops.connect_start == NULL)
     return done(a, con->driver->ops.connect(con) != 0);
   a->phase = AP_CONNECT;

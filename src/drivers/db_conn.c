@@ -261,11 +261,6 @@ db_conn_t *db_connection_new(db_driver_t *drv)
   con->driver = drv;
   con->thread_id = sb_tls_tid;
   con->wait_fd = -1;
-  if (db_connection_route(con, NULL, sb_tls_tid) != 0)
-  {
-    free(con);
-    return NULL;
-  }
   return con;
 }
 
@@ -303,7 +298,13 @@ static int route(db_conn_t *con, const char *what, int who)
     return -1;
   }
   con->endpoint = ep;
+  con->routed = true;
   return 0;
+}
+
+int db_connection_route_default(db_conn_t *con)
+{
+  return con->routed ? 0 : db_connection_route(con, NULL, con->thread_id);
 }
 
 db_conn_t *db_connection_create_route(db_driver_t *drv, const char *what, int who)
@@ -311,7 +312,7 @@ db_conn_t *db_connection_create_route(db_driver_t *drv, const char *what, int wh
   db_conn_t *con = db_connection_new(drv);
   if (con == NULL)
     return NULL;
-  if (what != NULL && *what != '\0' && db_connection_route(con, what, who) != 0)
+  if (db_connection_route(con, what, who) != 0)
   {
     db_connection_discard(con);
     return NULL;

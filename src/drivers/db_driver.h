@@ -189,6 +189,7 @@ struct db_conn {
   /* --endpoints: the server this connection goes to (address,
      credentials, per-endpoint counters); NULL: the driver's options */
   sb_endpoint_t *endpoint;
+  bool routed;             /* db_connection_route chose it */
 };
 
 struct db_stmt {

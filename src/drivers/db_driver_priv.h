@@ -21,6 +21,11 @@ static inline sb_endpoint_t *db_counted_endpoint(const db_conn_t *con)
   return con->thread_id == SB_TID_UNCOUNTED ? NULL : con->endpoint;
 }
 
+/* Before a new connection's first connect: the default route when no
+   route was chosen for it (db_connection_route). 0, or -1 (FATAL
+   printed; the connection is then invalid). */
+int db_connection_route_default(db_conn_t *con);
+
 /* Counts a statement's outcome class (SB_CNT_READ/WRITE/OTHER) on the
    connection's endpoint (--endpoints; nothing without one). */
 static inline void db_endpoint_count_result(db_conn_t *con, sb_counter_type c)
