@@ -8,7 +8,8 @@
 #                127.0.0.1:$BMK_MYSQL_REPLICA_PORT (default 3307), data in
 #                $BMK_SANDBOX_DIR/mysql-replica: GTID replication
 #                (MASTER_USE_GTID=slave_pos) from the primary's binary log,
-#                as user sbtest. The primary needs a binary log: start
+#                as user bmk_repl (made on the primary for it, not
+#                replicated; the sbtest sessions stay the benchmark's). The primary needs a binary log: start
 #                starts the primary with one (--log-bin, server-id 1,
 #                binlog_format ROW) when it does not run, and restarts it
 #                with one when it runs without. The replica starts at the
@@ -85,6 +86,13 @@ start_mysql_replica() {
   local n gtid p t
   n=$(mysql_root -N -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'sbtest'")
   [ "$n" = 0 ] || die "the primary's sbtest database has $n table(s): the replica starts empty at the primary's position; start it before loading data (or stop and start mysql again)"
+  # a user of its own for the replica's connection: the sessions of
+  # sbtest are the benchmark's (tests count and kill them)
+  mysql_root <<SQL || die "creating the replication user on the primary failed"
+SET SESSION sql_log_bin = 0;
+CREATE USER IF NOT EXISTS 'bmk_repl'@'127.0.0.1' IDENTIFIED BY '$(sql_quote_my "$PASS")';
+GRANT REPLICATION SLAVE ON *.* TO 'bmk_repl'@'127.0.0.1';
+SQL
   gtid=$(mysql_root -N -e "SELECT @@gtid_binlog_pos")
   p=$(sql_quote_my "$PASS")
   (
@@ -95,7 +103,7 @@ start_mysql_replica() {
     mysql_root <<SQL || die "setting up replication on the replica failed (log: $my_log)"
 SET GLOBAL gtid_slave_pos = '$gtid';
 CHANGE MASTER TO MASTER_HOST = '127.0.0.1', MASTER_PORT = $my_primary_port,
-  MASTER_USER = 'sbtest', MASTER_PASSWORD = '$p', MASTER_USE_GTID = slave_pos,
+  MASTER_USER = 'bmk_repl', MASTER_PASSWORD = '$p', MASTER_USE_GTID = slave_pos,
   MASTER_CONNECT_RETRY = 1;
 START SLAVE;
 SQL
