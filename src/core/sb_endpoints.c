@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -85,6 +86,10 @@ static char *read_password_file(const char *path, const char **err)
     *err = strerror(errno);
     return NULL;
   }
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && (st.st_mode & 077) != 0)
+    log_text(LOG_WARNING, "--endpoints: the password file %s is readable by others "
+             "(chmod 600 %s)", path, path);
   char buf[1024];
   if (fgets(buf, sizeof(buf), f) == NULL)
     buf[0] = '\0';
