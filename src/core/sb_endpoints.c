@@ -589,10 +589,18 @@ bool sb_endpoints_have_replicas(void)
   return false;
 }
 
+static int64_t mono_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 void sb_endpoint_set_lag(sb_endpoint_t *ep, double seconds)
 {
   int64_t us = seconds < 0 ? -1 : (int64_t) (seconds * 1e6 + 0.5);
   __atomic_store_n(&ep->lag_us, us, __ATOMIC_RELAXED);
+  __atomic_store_n(&ep->lag_at_ns, mono_ns(), __ATOMIC_RELAXED);
   int64_t m = __atomic_load_n(&ep->lag_max_us, __ATOMIC_RELAXED);
   while (us > m && !__atomic_compare_exchange_n(&ep->lag_max_us, &m, us, false,
                                                 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
@@ -601,6 +609,8 @@ void sb_endpoint_set_lag(sb_endpoint_t *ep, double seconds)
 
 double sb_endpoint_lag(const sb_endpoint_t *ep)
 {
+  if (mono_ns() - __atomic_load_n(&ep->lag_at_ns, __ATOMIC_RELAXED) > 5000000000LL)
+    return -1;
   int64_t us = __atomic_load_n(&ep->lag_us, __ATOMIC_RELAXED);
   return us < 0 ? -1 : (double) us / 1e6;
 }

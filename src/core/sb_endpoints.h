@@ -31,7 +31,8 @@ typedef enum {
   SB_EPC_READS,         /* statements that returned a result set */
   SB_EPC_WRITES,        /* statements that changed rows */
   SB_EPC_OTHER,         /* other statements (BEGIN, COMMIT, ...) */
-  SB_EPC_ERRORS,        /* failed statements (ignored errors included) */
+  SB_EPC_ERRORS,        /* ignored errors (a lost connection counts as a
+                           reconnect instead, as in the report) */
   SB_EPC_RECONNECTS,    /* connections rebuilt after a loss */
   SB_EPC_MAX
 } sb_ep_counter_t;
@@ -54,6 +55,7 @@ typedef struct {
   bool has_window;
   int64_t lag_us;       /* last replica lag sample, microseconds; -1 none
                            (atomic; set by the lag sampler) */
+  int64_t lag_at_ns;    /* when it was taken (CLOCK_MONOTONIC; atomic) */
   int64_t lag_max_us;   /* the largest sample in the window, -1 none */
 } sb_endpoint_t;
 
@@ -109,7 +111,9 @@ bool sb_endpoint_is_replica(const sb_endpoint_t *ep);
    read). */
 void sb_endpoint_set_lag(sb_endpoint_t *ep, double seconds);
 
-/* The last lag sample of `ep` in seconds, or -1 when there is none. */
+/* The last lag sample of `ep` in seconds, or -1 when there is none or it
+   is older than 5 s (the sampler is held by a replica that does not
+   answer: an old sample would show a lag that is not known). */
 double sb_endpoint_lag(const sb_endpoint_t *ep);
 
 /* The largest lag sample of the window in seconds, or -1. */

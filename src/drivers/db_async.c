@@ -317,8 +317,6 @@ static db_step_t finish_result(db_conn_t *con, struct db_async *a)
   timed_out(con, a);
   if (con->timed_out)
     sb_counter_inc(con->thread_id, SB_CNT_TIMEOUT);
-  if (con->error == DB_ERROR_IGNORABLE)
-    sb_endpoint_count(db_counted_endpoint(con), SB_EPC_ERRORS, 1);
   if (con->error == DB_ERROR_IGNORABLE && con->lost)
   {
     a->saved_error = con->error;
@@ -330,7 +328,10 @@ static db_step_t finish_result(db_conn_t *con, struct db_async *a)
     return reopen_start(con, a, true);
   }
   if (con->error == DB_ERROR_IGNORABLE)
+  {
     sb_counter_inc(con->thread_id, SB_CNT_ERROR);
+    sb_endpoint_count(db_counted_endpoint(con), SB_EPC_ERRORS, 1);
+  }
   return done(a, 1);
 }
 

@@ -597,8 +597,10 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
       sb_endpoint_count(db_counted_endpoint(con), SB_EPC_RECONNECTS, 1);
     }
     else
+    {
       sb_counter_inc(con->thread_id, SB_CNT_ERROR);
-    sb_endpoint_count(db_counted_endpoint(con), SB_EPC_ERRORS, 1);
+      sb_endpoint_count(db_counted_endpoint(con), SB_EPC_ERRORS, 1);
+    }
   }
   return NULL;
 }

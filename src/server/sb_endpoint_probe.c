@@ -1,7 +1,11 @@
 /* Per-endpoint results and replica lag; see server/sb_endpoint_probe.h. */
+#define _GNU_SOURCE             /* pthread_timedjoin_np */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/sb_endpoints.h"
 #include "core/sb_logger.h"
@@ -10,11 +14,14 @@
 #include "drivers/db_driver.h"
 #include "server/sb_endpoint_probe.h"
 
-/* The sampler's connection per endpoint (NULL: not open yet, or its last
-   connect failed: tried again at the next interval). Reporter thread
-   while the run goes on; closed by the main thread after it. */
+/* The sampler thread's connection per endpoint (NULL: not open yet, or
+   its last connect failed: tried again at the next sample); the thread's
+   own, freed by it when it stops. */
 static db_conn_t **lag_cons;
 static unsigned nlag_cons;
+static pthread_t sampler;
+static bool sampler_running;     /* main thread */
+static int sampler_stop;         /* atomic */
 
 static bool probe_begin(void *ctx)
 {
@@ -136,11 +143,9 @@ static db_conn_t *lag_con(unsigned i)
   return con;
 }
 
-static int out_interval(void *ctx, const sb_out_interval_t *iv)
+/* One sample of every replica. */
+static void sample_all(void)
 {
-  (void) ctx;
-  (void) iv;
-  db_quiet_all_errors(1);   /* a replica that is down has no sample */
   for (unsigned i = 0; i < nlag_cons; i++)
   {
     sb_endpoint_t *ep = sb_endpoint_get(i);
@@ -149,19 +154,61 @@ static int out_interval(void *ctx, const sb_out_interval_t *iv)
     db_conn_t *con = lag_con(i);
     sb_endpoint_set_lag(ep, con ? sample_lag(con) : -1);
   }
-  db_quiet_all_errors(0);
-  return 0;
 }
 
-static void out_close(void *ctx)
+/* The sampler thread: a sample of every replica each second until told
+   to stop; its connections are its own. A replica that hangs holds this
+   thread only, never the reporter's interval lines. */
+static void *sampler_main(void *arg)
 {
-  (void) ctx;
+  (void) arg;
+  db_quiet_all_errors(1);   /* a replica that is down has no sample */
+  while (!__atomic_load_n(&sampler_stop, __ATOMIC_RELAXED))
+  {
+    sample_all();
+    for (int t = 0; t < 10 && !__atomic_load_n(&sampler_stop, __ATOMIC_RELAXED); t++)
+      usleep(100000);
+  }
   for (unsigned i = 0; i < nlag_cons; i++)
     if (lag_cons[i] != NULL)
       db_connection_free(lag_cons[i]);
-  free(lag_cons);
-  lag_cons = NULL;
-  nlag_cons = 0;
+  return NULL;
+}
+
+static int out_start(void *ctx, const sb_out_start_t *st)
+{
+  (void) ctx;
+  (void) st;
+  __atomic_store_n(&sampler_stop, 0, __ATOMIC_RELAXED);
+  if (pthread_create(&sampler, NULL, sampler_main, NULL) != 0)
+  {
+    log_text(LOG_WARNING, "replica lag: cannot start the sampler thread; no lag samples");
+    return 0;
+  }
+  sampler_running = true;
+  return 0;
+}
+
+/* Stops the sampler: waits up to 3 s for it (a replica may hold it in a
+   connect or a query), else leaves it to the process's exit. */
+static void out_close(void *ctx)
+{
+  (void) ctx;
+  if (!sampler_running)
+    return;
+  __atomic_store_n(&sampler_stop, 1, __ATOMIC_RELAXED);
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 3;
+  if (pthread_timedjoin_np(sampler, NULL, &until) == 0)
+  {
+    free(lag_cons);
+    lag_cons = NULL;
+    nlag_cons = 0;
+  }
+  else
+    pthread_detach(sampler);
+  sampler_running = false;
 }
 
 int sb_endpoint_register(sb_output_t *out)
@@ -178,7 +225,7 @@ int sb_endpoint_register(sb_output_t *out)
   {
     nlag_cons = sb_endpoints_count();
     lag_cons = calloc(nlag_cons, sizeof(*lag_cons));
-    out->interval = out_interval;
+    out->start = out_start;
   }
   out->close = out_close;
   return 1;

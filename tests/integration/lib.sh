@@ -87,10 +87,15 @@ assert_near() {  # name expected actual abs_tolerance: |expected - actual| <= to
 }
 
 # free_port P: the first port from P up that nothing listens on at
-# 127.0.0.1 (for a test's own servers).
+# 127.0.0.1 and no socket uses as its local port (a port inside the
+# ephemeral range may be an outgoing connection's, and a server's bind
+# then fails) (for a test's own servers).
 free_port() {
-  local p=$1
-  while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do p=$((p + 1)); done
+  local p=$1 used
+  used=$(ss -Htan 2>/dev/null | awk '{ n = split($4, a, ":"); print a[n] }' | sort -u)
+  while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || grep -qx "$p" <<< "$used"; do
+    p=$((p + 1))
+  done
   echo "$p"
 }
 
