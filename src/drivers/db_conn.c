@@ -25,6 +25,7 @@ static bool (*keep_retrying)(void);
 /* The engine's "say nothing" for the calling thread (see
    db_quiet_all_errors). */
 static _Thread_local bool quiet_all;
+static _Thread_local bool private_cons;   /* db_private_connections */
 
 /* ---- the engine's hooks -------------------------------------------------------- */
 
@@ -261,7 +262,13 @@ db_conn_t *db_connection_new(db_driver_t *drv)
   con->driver = drv;
   con->thread_id = sb_tls_tid;
   con->wait_fd = -1;
+  con->is_private = private_cons;
   return con;
+}
+
+void db_private_connections(int on)
+{
+  private_cons = on != 0;
 }
 
 int db_connection_route(db_conn_t *con, const char *what, int who)
@@ -362,7 +369,7 @@ void db_each_connection(void (*fn)(db_conn_t *con, void *arg), void *arg)
 {
   pthread_mutex_lock(&reg_mutex);
   for (db_conn_t *c = reg_head; c; c = c->reg_next)
-    if (c->state != DB_CONN_INVALID)
+    if (!c->is_private && c->state != DB_CONN_INVALID)   /* private: first, its state is its thread's */
       fn(c, arg);
   pthread_mutex_unlock(&reg_mutex);
 }

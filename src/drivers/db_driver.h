@@ -190,6 +190,8 @@ struct db_conn {
      credentials, per-endpoint counters); NULL: the driver's options */
   sb_endpoint_t *endpoint;
   bool routed;             /* db_connection_route chose it */
+  bool is_private;         /* its thread is never parked: db_each_connection
+                              skips it (db_private_connections) */
 };
 
 struct db_stmt {
@@ -450,8 +452,14 @@ bool db_connect_errors_quiet(void);
 /* Calls fn(con, arg) for every open connection of the process, under the
    registry lock (fn must not create or free connections). For the engine's
    start line, while the workers owning the connections are parked; not
-   safe while they use them. */
+   safe while they use them. Private connections are left out. */
 void db_each_connection(void (*fn)(db_conn_t *con, void *arg), void *arg);
+
+/* on != 0: the connections the calling thread creates from now on are
+   private: a thread that runs beside the workers and is not parked with
+   them (the replica lag sampler) keeps them out of db_each_connection.
+   Thread-local. */
+void db_private_connections(int on);
 
 /* Frees a closed connection's memory. */
 void db_connection_free(db_conn_t *con);

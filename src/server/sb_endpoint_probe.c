@@ -163,6 +163,9 @@ static void *sampler_main(void *arg)
 {
   (void) arg;
   db_quiet_all_errors(1);   /* a replica that is down has no sample */
+  /* not parked at the window's edges: out of the probes' reach (the
+     server-statistics probe queries every connection at the end line) */
+  db_private_connections(1);
   while (!__atomic_load_n(&sampler_stop, __ATOMIC_RELAXED))
   {
     sample_all();
