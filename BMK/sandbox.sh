@@ -2,6 +2,9 @@
 # Throwaway local database servers for trying and testing bmk.
 #
 #   bash BMK/sandbox.sh start|stop|restart|crash|status|env mysql|pgsql|pgbouncer
+#   bash BMK/sandbox.sh start|stop|restart|crash|status|env mysql-replica|pgsql-replica
+#
+# (the replicas: BMK/sandbox_replica.sh, which says how they are made)
 #
 # start  starts MariaDB (mysql) or PostgreSQL 15 (pgsql) from Debian's
 #        packages with a fresh data directory under $BMK_SANDBOX_DIR
@@ -23,7 +26,8 @@
 #        prepared statements (PgBouncer 1.18): run bmk through it with
 #        --db-ps-mode=disable.
 # stop   stops the server and removes its data directory
-#        (BMK_SANDBOX_KEEP=1 keeps it).
+#        (BMK_SANDBOX_KEEP=1 keeps it); stop mysql / pgsql stops its
+#        replica first, when one runs.
 # restart stops the server cleanly (every session is cut) and starts it
 #        again on the same data directory and settings, as a server
 #        restart under load does (mysql and pgsql).
@@ -54,6 +58,8 @@
 #
 # Environment: BMK_SANDBOX_DIR, BMK_SANDBOX_PASSWORD, BMK_SANDBOX_KEEP, BMK_SANDBOX_TLS,
 #   BMK_MYSQL_PORT (3306), BMK_PGSQL_PORT (5432), BMK_PGBOUNCER_PORT (6432),
+#   BMK_MYSQL_REPLICA_PORT (3307), BMK_PGSQL_REPLICA_PORT (5433),
+#   BMK_MYSQL_REPLICA_MAX_CONNECTIONS (2000),
 #   BMK_MYSQL_MAX_CONNECTIONS (25000), BMK_PGBOUNCER_MAX_CLIENTS (25000),
 #   BMK_MYSQL_EXTRA_OPTS (more mariadbd options, word-split),
 #   BMK_PGBIN (PostgreSQL bin dir, default the newest /usr/lib/postgresql/*/bin).
@@ -82,7 +88,7 @@ TLS=${BMK_SANDBOX_TLS:-0}
 tls_dir=$DIR/tls
 
 usage() {
-  echo "usage: bash $0 start|stop|restart|status|env mysql|pgsql|pgbouncer" >&2
+  echo "usage: bash $0 start|stop|restart|crash|status|env mysql|pgsql|pgbouncer|mysql-replica|pgsql-replica" >&2
   exit 2
 }
 die() {
@@ -109,6 +115,8 @@ pg_log=$pg_dir/server.log
 pgb_dir=$DIR/pgbouncer
 pgb_pid=$pgb_dir/pgbouncer.pid
 pgb_log=$pgb_dir/pgbouncer.log
+# shellcheck source=BMK/sandbox_replica.sh
+. "$(dirname "${BASH_SOURCE[0]}")/sandbox_replica.sh"
 
 # Raises this shell's open-files limit to `n` (as root above the hard
 # limit too), so the servers started from it can hold many connections.
@@ -578,13 +586,24 @@ print_env() {
   esac
 }
 
-case $db in mysql|pgsql|pgbouncer) ;; *) usage ;; esac
-for port in "$MYSQL_PORT" "$PGSQL_PORT" "$PGB_PORT"; do
+case $db in mysql|pgsql|pgbouncer|mysql-replica|pgsql-replica) ;; *) usage ;; esac
+for port in "$MYSQL_PORT" "$PGSQL_PORT" "$PGB_PORT" "$MYSQL_REPLICA_PORT" "$PGSQL_REPLICA_PORT"; do
   [[ $port =~ ^[0-9]+$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || die "invalid port '$port'"
 done
+if [[ $db == *-replica ]]; then
+  case $action in
+    start) mkdir -p "$DIR"; "start_${db%-replica}_replica" ;;
+    stop|restart|crash|status|env) replica_action "$action" "${db%-replica}" ;;
+    *) usage ;;
+  esac
+  exit
+fi
 case $action in
   start) mkdir -p "$DIR"; "start_$db" ;;
-  stop) "stop_$db"; tls_forget ;;
+  stop) if [ "$db" != pgbouncer ] && (use_"$db"_replica; "${db}_running"); then
+          replica_action stop "$db"
+        fi
+        "stop_$db"; tls_forget ;;
   restart) [ "$db" != pgbouncer ] || die "restart: mysql or pgsql"; "restart_$db" ;;
   crash) [ "$db" != pgbouncer ] || die "crash: mysql or pgsql"; "crash_$db" ;;
   status) status ;;

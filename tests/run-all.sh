@@ -138,7 +138,9 @@ QUIET="test_results.sh"
 # file runs in the normal pass, and all but the ASan exclusions below in
 # the ASan pass). test_capacity.sh (a minute of searching) runs here
 # instead of in the ASan pass, the longest of the three.
-TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh"
+# test_endpoints.sh: the replica lag sampler's thread beside the workers
+# and the probes (about 20 s, its own servers).
+TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh test_endpoints.sh"
 # test_metrics.sh's event-mode case runs 2,000 VUs in the normal pass and
 # 300 under the sanitizers (each VU's work costs them 2-15 times as much).
 # The ASan pass leaves to the normal pass what does not run its binary.

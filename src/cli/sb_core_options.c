@@ -9,6 +9,7 @@
 
 #include "cli/sb_core_options.h"
 #include "core/sb_cluster.h"
+#include "core/sb_endpoints.h"
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
@@ -64,6 +65,7 @@ static const sb_option_t ext_options[] = {
   { "sync-wait", "check interval of the --sync-file barrier in milliseconds", "10", SB_ARG_TYPE_INT },
   { "latency-limit", "count events slower than this many milliseconds as late (0 = off)", "0", SB_ARG_TYPE_DOUBLE },
   { "results", "write the results (manifest, intervals, per-type statistics, summary, histogram) to this JSON file", "", SB_ARG_TYPE_STRING },
+  { "endpoints", "JSON file of database endpoints (primary, replicas; credentials from environment variables or files) and routes (docs/endpoints.md)", "", SB_ARG_TYPE_STRING },
   { "hdr-log", "write per-interval latency histograms to this file (HdrHistogram interval log)", "", SB_ARG_TYPE_STRING },
   { "series-id", "name of the series this run belongs to, written to the --results manifest (bmk series sets it; bmk report groups by it)", "", SB_ARG_TYPE_STRING },
   { "cluster-index", "this process's number in a cluster run, 0 to --cluster-size - 1: global thread ids, its share of --events, --rate and of the bundled workloads' prepare (docs/cluster.md)", "0", SB_ARG_TYPE_INT },
@@ -428,6 +430,28 @@ static int read_percentiles(sb_run_config_t *cfg)
   return 0;
 }
 
+/* --endpoints=FILE: loads the endpoints (core/sb_endpoints.h) before
+   anything connects; without --db-driver the file's driver is the run's.
+   Returns 0, or -1 (FATAL printed: the file and the offending key). */
+static int read_endpoints(void)
+{
+  const char *path = sb_opt_str("endpoints");
+  if (path == NULL || *path == '\0')
+    return 0;
+  if (sb_endpoints_load(path) != 0)
+    return -1;
+  const char *drv = sb_opt_str("db-driver");
+  if (!sb_opt_given("db-driver"))
+    sb_opt_set("db-driver", sb_endpoints_driver());
+  else if (drv != NULL && strcmp(drv, sb_endpoints_driver()) != 0)
+  {
+    log_text(LOG_FATAL, "--endpoints %s: its endpoints are %s, --db-driver is %s", path,
+             sb_endpoints_driver(), drv);
+    return -1;
+  }
+  return 0;
+}
+
 /* --debug and bmk's extensions: --sync-file/--sync-wait,
    --latency-limit, --results, --hdr-log, --db-server-stats,
    --db-checkpoint, --rate-lag. */
@@ -459,7 +483,7 @@ static int read_extensions(sb_run_config_t *cfg)
   cfg->server_stats = sb_opt_bool("db-server-stats");
   cfg->db_checkpoint = sb_opt_bool("db-checkpoint");
   cfg->rate_lag = sb_opt_bool("rate-lag");
-  return 0;
+  return read_endpoints();
 }
 
 /* --cluster-index, --cluster-size: the process's place, its exact share

@@ -12,6 +12,7 @@
 #include "results/sb_results_output.h"
 #include "results/sb_text_output.h"
 #include "results/sb_threshold.h"
+#include "server/sb_endpoint_probe.h"
 #include "server/sb_server_probes.h"
 #include "store/sb_store_output.h"
 
@@ -62,6 +63,14 @@ static void register_text(const sb_run_config_t *cfg, const sb_c_test_t *ctest)
 int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
                             const sb_c_test_t *ctest)
 {
+  /* --endpoints: the per-endpoint probe first (the innermost window: it
+     queries nothing, the server-statistics probe's samples fall outside
+     its window), and the replica lag sampler, an output registered before
+     those that show its samples */
+  sb_output_t lag;
+  int nep = ctest ? 0 : sb_endpoint_register(&lag);
+  if (nep < 0)
+    return 1;
   /* a built-in test talks to no server: only the cost probe, which
      decides itself */
   if (sb_server_register_probes(cfg->server_stats && !ctest, cfg->db_checkpoint && !ctest) != 0)
@@ -70,6 +79,8 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
      --results manifest: checked for every run, before anything connects */
   if (sb_metrics_check_tags() != 0)
     return 1;
+  if (nep > 0)
+    sb_output_register(&lag);
   sb_output_t out;
   /* --cluster-stream: stdout becomes the coordinator's stream before
      anything of the run prints; its start-line wait comes after the

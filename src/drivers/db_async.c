@@ -290,6 +290,7 @@ static db_step_t reopen_done(db_conn_t *con, struct db_async *a, int status)
   free(a->saved.query);
   memset(&a->saved, 0, sizeof(a->saved));
   sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
+  sb_endpoint_count(db_counted_endpoint(con), SB_EPC_RECONNECTS, 1);
   a->result = NULL;
   return done(a, 1);
 }
@@ -307,6 +308,7 @@ static db_step_t finish_result(db_conn_t *con, struct db_async *a)
     rs->con = con;
     rs->stmt = a->stmt;
     sb_counter_inc(con->thread_id, rs->counter);
+    db_endpoint_count_result(con, rs->counter);
     a->result = rs;
     return done(a, 0);
   }
@@ -326,7 +328,10 @@ static db_step_t finish_result(db_conn_t *con, struct db_async *a)
     return reopen_start(con, a, true);
   }
   if (con->error == DB_ERROR_IGNORABLE)
+  {
     sb_counter_inc(con->thread_id, SB_CNT_ERROR);
+    sb_endpoint_count(db_counted_endpoint(con), SB_EPC_ERRORS, 1);
+  }
   return done(a, 1);
 }
 
@@ -549,6 +554,8 @@ db_step_t db_connect_start(db_conn_t *con)
 {
   struct db_async *a = state(con);
   a->op = OP_CONNECT;
+  if (db_connection_route_default(con) != 0)
+    return done(a, 1);
   if (con->driver->ops.connect_start == NULL)
     return done(a, con->driver->ops.connect(con) != 0);
   a->phase = AP_CONNECT;

@@ -25,6 +25,7 @@ static bool (*keep_retrying)(void);
 /* The engine's "say nothing" for the calling thread (see
    db_quiet_all_errors). */
 static _Thread_local bool quiet_all;
+static _Thread_local bool private_cons;   /* db_private_connections */
 
 /* ---- the engine's hooks -------------------------------------------------------- */
 
@@ -241,6 +242,8 @@ int db_last_connect_error(int *sql_errno, const char **sql_state)
   return last_connect.failed ? 1 : 0;
 }
 
+static int route(db_conn_t *con, const char *what, int who);
+
 db_conn_t *db_connection_new(db_driver_t *drv)
 {
   if (drv == NULL || db_thread_setup(drv) != 0)
@@ -259,7 +262,80 @@ db_conn_t *db_connection_new(db_driver_t *drv)
   con->driver = drv;
   con->thread_id = sb_tls_tid;
   con->wait_fd = -1;
+  con->is_private = private_cons;
   return con;
+}
+
+void db_private_connections(int on)
+{
+  private_cons = on != 0;
+}
+
+int db_connection_route(db_conn_t *con, const char *what, int who)
+{
+  int rc = route(con, what, who);
+  if (rc != 0)
+    con->state = DB_CONN_INVALID;     /* db_connection_free may take it */
+  return rc;
+}
+
+static int route(db_conn_t *con, const char *what, int who)
+{
+  bool known;
+  sb_endpoint_t *ep = sb_endpoints_pick(what, who, &known);
+  if (sb_endpoints_count() == 0)
+  {
+    if (what == NULL || *what == '\0' || strcmp(what, "default") == 0 ||
+        strcmp(what, "read") == 0 || strcmp(what, "write") == 0)
+      return 0;
+    log_text(LOG_FATAL, "connection for endpoint '%s': no --endpoints file was given "
+             "(docs/endpoints.md)", what);
+    return -1;
+  }
+  if (!known)
+  {
+    log_text(LOG_FATAL, "connection for endpoint '%s': the --endpoints file has no route, "
+             "endpoint or role of that name", what);
+    return -1;
+  }
+  if (strcmp(ep->driver, con->driver->name) != 0)
+  {
+    log_text(LOG_FATAL, "endpoint '%s' is a %s endpoint, the connection's driver is %s "
+             "(--db-driver=%s)", ep->name, ep->driver, con->driver->name, ep->driver);
+    return -1;
+  }
+  con->endpoint = ep;
+  con->routed = true;
+  return 0;
+}
+
+int db_connection_route_default(db_conn_t *con)
+{
+  return con->routed ? 0 : db_connection_route(con, NULL, con->thread_id);
+}
+
+db_conn_t *db_connection_create_route(db_driver_t *drv, const char *what, int who)
+{
+  db_conn_t *con = db_connection_new(drv);
+  if (con == NULL)
+    return NULL;
+  if (db_connection_route(con, what, who) != 0)
+  {
+    db_connection_discard(con);
+    return NULL;
+  }
+  if (drv->ops.connect(con) != 0)
+  {
+    db_connection_discard(con);
+    return NULL;
+  }
+  db_connection_register(con);
+  return con;
+}
+
+const char *db_connection_endpoint(const db_conn_t *con)
+{
+  return con && con->endpoint ? con->endpoint->name : "";
 }
 
 void db_connection_discard(db_conn_t *con)
@@ -274,6 +350,7 @@ void db_connection_discard(db_conn_t *con)
 void db_connection_register(db_conn_t *con)
 {
   db_note_connect(con, false);
+  sb_endpoint_count(db_counted_endpoint(con), SB_EPC_CONNECTS, 1);
   con->state = DB_CONN_READY;
   pthread_mutex_lock(&reg_mutex);
   con->reg_next = reg_head;
@@ -285,23 +362,14 @@ void db_connection_register(db_conn_t *con)
 
 db_conn_t *db_connection_create(db_driver_t *drv)
 {
-  db_conn_t *con = db_connection_new(drv);
-  if (con == NULL)
-    return NULL;
-  if (drv->ops.connect(con) != 0)
-  {
-    db_connection_discard(con);
-    return NULL;
-  }
-  db_connection_register(con);
-  return con;
+  return db_connection_create_route(drv, NULL, sb_tls_tid);
 }
 
 void db_each_connection(void (*fn)(db_conn_t *con, void *arg), void *arg)
 {
   pthread_mutex_lock(&reg_mutex);
   for (db_conn_t *c = reg_head; c; c = c->reg_next)
-    if (c->state != DB_CONN_INVALID)
+    if (!c->is_private && c->state != DB_CONN_INVALID)   /* private: first, its state is its thread's */
       fn(c, arg);
   pthread_mutex_unlock(&reg_mutex);
 }
@@ -501,6 +569,7 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
     rs->con = con;
     rs->stmt = stmt;
     sb_counter_inc(con->thread_id, rs->counter);
+    db_endpoint_count_result(con, rs->counter);
     /* No result set (nrows = affected rows): nothing is live to fetch or
        free, as in sysbench, whose free of it is "an invalid result set". */
     if (rs->nfields == 0)
@@ -532,9 +601,13 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
       free(msg);
       free(query);
       sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
+      sb_endpoint_count(db_counted_endpoint(con), SB_EPC_RECONNECTS, 1);
     }
     else
+    {
       sb_counter_inc(con->thread_id, SB_CNT_ERROR);
+      sb_endpoint_count(db_counted_endpoint(con), SB_EPC_ERRORS, 1);
+    }
   }
   return NULL;
 }

@@ -50,6 +50,7 @@
 #include <stdint.h>
 
 #include "core/sb_counter.h"
+#include "core/sb_endpoints.h"
 #include "core/sb_options.h"
 
 /* sysbench's sql_error_t */
@@ -185,6 +186,12 @@ struct db_conn {
   /* the operation in progress in the asynchronous API (db_async.c);
      NULL until the connection first uses it */
   struct db_async *async;
+  /* --endpoints: the server this connection goes to (address,
+     credentials, per-endpoint counters); NULL: the driver's options */
+  sb_endpoint_t *endpoint;
+  bool routed;             /* db_connection_route chose it */
+  bool is_private;         /* its thread is never parked: db_each_connection
+                              skips it (db_private_connections) */
 };
 
 struct db_stmt {
@@ -326,6 +333,9 @@ typedef struct {
      --<db>-ignore-errors list has "timeout", "lost" (or the driver's
      lost-connection codes) or "all". Optional: NULL = never. */
   bool (*timeout_ignorable)(void);
+  /* The name of column i (0-based, i < rs->nfields) of a text query's
+     result set, or NULL. Optional: NULL = no names. */
+  const char *(*field_name)(const db_result_t *rs, unsigned i);
 } db_driver_ops_t;
 
 struct db_driver {
@@ -373,6 +383,23 @@ db_driver_t *db_last_driver(void);
 /* Opens a new connection for the calling thread (sysbench.tid). NULL on
    failure (the driver has printed why). */
 db_conn_t *db_connection_create(db_driver_t *drv);
+
+/* --endpoints (docs/endpoints.md): points a connection that is not
+   connected yet (db_connection_new) at the endpoint for `what` (a route:
+   "default", "read", "write", an event type; an endpoint's name; a role),
+   chosen for VU or thread `who` (the sticky choice). Returns 0; without
+   an endpoints file 0 (the driver's options) for NULL, "", "default",
+   "read" and "write", and -1 with a FATAL line for any other name; -1 with a FATAL line when `what` names nothing in the
+   file or the endpoint's driver is not the connection's. Thread-safe. */
+int db_connection_route(db_conn_t *con, const char *what, int who);
+
+/* db_connection_create for route `what` and VU/thread `who`
+   (db_connection_route). NULL on failure (printed). Exported for FFI. */
+db_conn_t *db_connection_create_route(db_driver_t *drv, const char *what, int who);
+
+/* The endpoint name of a connection ("" without --endpoints). Exported
+   for FFI (con:endpoint()). */
+const char *db_connection_endpoint(const db_conn_t *con);
 
 /* Closes the connection (statements and results first). Returns 0, or 1
    with "ALERT: attempt to close an already closed connection". */
@@ -425,8 +452,14 @@ bool db_connect_errors_quiet(void);
 /* Calls fn(con, arg) for every open connection of the process, under the
    registry lock (fn must not create or free connections). For the engine's
    start line, while the workers owning the connections are parked; not
-   safe while they use them. */
+   safe while they use them. Private connections are left out. */
 void db_each_connection(void (*fn)(db_conn_t *con, void *arg), void *arg);
+
+/* on != 0: the connections the calling thread creates from now on are
+   private: a thread that runs beside the workers and is not parked with
+   them (the replica lag sampler) keeps them out of db_each_connection.
+   Thread-local. */
+void db_private_connections(int on);
 
 /* Frees a closed connection's memory. */
 void db_connection_free(db_conn_t *con);
@@ -534,6 +567,10 @@ const char *db_conn_sql_errmsg(const db_conn_t *con);
    result set). */
 uint64_t db_result_nrows(const db_result_t *rs);
 uint32_t db_result_nfields(const db_result_t *rs);
+/* The name of column i (0-based) of a text query's (db_query) result set
+   while it is live, or NULL (no such column, a prepared statement's
+   result, a driver without names). Same thread rules as the result. */
+const char *db_result_field_name(const db_result_t *rs, uint32_t i);
 /* Value i (0-based) of a fetched row: pointer and *len, or NULL for SQL
    NULL (then *len = 0). */
 const char *db_row_value(const db_row_t *row, const db_result_t *rs,

@@ -13,6 +13,29 @@ void db_rs_release(db_result_t *rs);
    ignorable). `rc` is the driver call's return value. */
 db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt);
 
+/* The endpoint whose counters a connection's statements count in: NULL
+   without --endpoints and for uncounted connections (monitors, the lag
+   sampler: db_connection_uncounted). */
+static inline sb_endpoint_t *db_counted_endpoint(const db_conn_t *con)
+{
+  return con->thread_id == SB_TID_UNCOUNTED ? NULL : con->endpoint;
+}
+
+/* Before a new connection's first connect: the default route when no
+   route was chosen for it (db_connection_route). 0, or -1 (FATAL
+   printed; the connection is then invalid). */
+int db_connection_route_default(db_conn_t *con);
+
+/* Counts a statement's outcome class (SB_CNT_READ/WRITE/OTHER) on the
+   connection's endpoint (--endpoints; nothing without one). */
+static inline void db_endpoint_count_result(db_conn_t *con, sb_counter_type c)
+{
+  sb_endpoint_t *ep = db_counted_endpoint(con);
+  if (ep != NULL)
+    sb_endpoint_count(ep, c == SB_CNT_READ ? SB_EPC_READS :
+                      c == SB_CNT_WRITE ? SB_EPC_WRITES : SB_EPC_OTHER, 1);
+}
+
 /* A failed pipeline send: counted like a failed statement; returns -1. */
 int db_pipeline_queue_failed(db_conn_t *con);
 

@@ -142,6 +142,14 @@ uint32_t db_result_nfields(const db_result_t *rs)
   return rs ? rs->nfields : 0;
 }
 
+const char *db_result_field_name(const db_result_t *rs, uint32_t i)
+{
+  if (rs == NULL || rs->con == NULL || rs->stmt != NULL || rs->ptr == NULL ||
+      i >= rs->nfields || rs->con->driver->ops.field_name == NULL)
+    return NULL;
+  return rs->con->driver->ops.field_name(rs, i);
+}
+
 const char *db_row_value(const db_row_t *row, const db_result_t *rs, uint32_t i,
                          size_t *len)
 {

@@ -18,6 +18,7 @@
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
 #include "results/sb_results.h"
+#include "results/sb_results_endpoints.h"
 #include "server/sb_server_cost.h"
 #include "server/sb_server_stats.h"
 #include "core/sb_version.h"
@@ -238,6 +239,9 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   json_object_set_new(row, "reads_per_s", json_real(rate(st->reads, len)));
   json_object_set_new(row, "writes_per_s", json_real(rate(st->writes, len)));
   json_object_set_new(row, "other_per_s", json_real(rate(st->other, len)));
+  json_t *lag = sb_results_lag_json();
+  if (lag)
+    json_object_set_new(row, "replica_lag_s", lag);
   /* Counts as well as rates: merging runs sums counts exactly. */
   json_object_set_new(row, "reads", json_integer((json_int_t) st->reads));
   json_object_set_new(row, "writes", json_integer((json_int_t) st->writes));
@@ -695,6 +699,9 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     json_object_set_new(doc, "event_types", types_json(rows, n, types));
     json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
     json_object_set_new(doc, "server", server_and_cost_json());
+    json_t *eps = sb_results_endpoints_json();
+    if (eps)
+      json_object_set_new(doc, "endpoints", eps);
     json_object_set_new(doc, "histogram", sb_results_histogram_json(h));
     if (thresholds)
       json_object_set(doc, "thresholds", thresholds);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/sb_endpoints.h"
 #include "core/sb_histogram.h"
 #include "core/sb_logger.h"
 #include "core/sb_probe.h"
@@ -43,6 +44,30 @@ static void print_stalls(const sb_stat_t *st)
   log_unlock();
 }
 
+/* --endpoints with replicas: their lag samples of this interval (none
+   under the sysbench persona); "-" where there is no sample. */
+static void print_lag(const sb_stat_t *st)
+{
+  if (!sb_endpoints_have_replicas() || sb_persona_sysbench() || !sb_text_reports_enabled())
+    return;
+  log_lock();
+  printf("[ %.0fs ] replica lag (s):", st->time_total);
+  for (unsigned i = 0; i < sb_endpoints_count(); i++)
+  {
+    const sb_endpoint_t *ep = sb_endpoint_get(i);
+    if (!sb_endpoint_is_replica(ep))
+      continue;
+    double lag = sb_endpoint_lag(ep);
+    if (lag < 0)
+      printf(" %s -", ep->name);
+    else
+      printf(" %s %.3f", ep->name, lag);
+  }
+  printf("\n");
+  fflush(stdout);
+  log_unlock();
+}
+
 static int out_interval(void *ctx, const sb_out_interval_t *iv)
 {
   (void) ctx;
@@ -59,6 +84,7 @@ static int out_interval(void *ctx, const sb_out_interval_t *iv)
     log_unlock();
   }
   print_stalls(st);
+  print_lag(st);
   return 0;
 }
 

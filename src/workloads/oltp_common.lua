@@ -46,7 +46,15 @@ sysbench.cmdline.options = {
                    "sysbench), insert (one row per INSERT, 1000 per transaction), " ..
                    "copy (PostgreSQL COPY FROM STDIN, MySQL LOAD DATA LOCAL INFILE)",
                  "multi", bmk = true},
+  -- bmk extension (docs/endpoints.md)
+  read_routing = {"With --endpoints: where the reads of a transaction go: " ..
+                    "none (the transaction's connection), replicas (the " ..
+                    "\"read\" route; writes and BEGIN/COMMIT stay on the " ..
+                    "primary; not transactionally consistent)", "none", bmk = true},
 }
+
+local ffi = require("ffi")
+ffi.cdef[[unsigned sb_endpoints_count(void);]]
 
 -- 10 groups of 11 digits for c (119 chars), 5 for pad (59 chars)
 local c_template = string.rep("###########", 10, "-")
@@ -93,6 +101,14 @@ function check_options()
       error(string.format("Invalid value for --%s: %s (expected a whole number >= %d)",
                           name, tostring(v), min), 0)
     end
+  end
+  local rr = sysbench.opt.read_routing
+  if rr ~= "none" and rr ~= "replicas" then
+    error(string.format("Invalid value for --read-routing: %s (none or replicas)",
+                        tostring(rr)), 0)
+  end
+  if rr == "replicas" and ffi.C.sb_endpoints_count() == 0 then
+    error("--read-routing=replicas needs --endpoints=FILE (docs/endpoints.md)", 0)
   end
 end
 
@@ -304,12 +320,17 @@ function prepare_commit()
   stmt.commit = con:prepare("COMMIT")
 end
 
+-- The statement groups that only read (--read-routing=replicas runs them
+-- on rcon).
+local read_keys = {point_selects = true, simple_ranges = true, sum_ranges = true,
+                   order_ranges = true, distinct_ranges = true}
+
 function prepare_for_each_table(key)
   local def = stmt_defs[key]
   for t = 1, sysbench.opt.tables do
     stmt[t] = stmt[t] or {}
     param[t] = param[t] or {}
-    stmt[t][key] = con:prepare(string.format(def[1], t))
+    stmt[t][key] = (read_keys[key] and rcon or con):prepare(string.format(def[1], t))
     local p = {}
     for i = 2, #def do
       local d = def[i]
@@ -352,7 +373,13 @@ end
 
 function thread_init()
   drv = sysbench.sql.driver()
-  con = drv:connect()
+  -- oltp_route: the route a script's connection takes (oltp_read_only:
+  -- "read"; nil: the default route), docs/endpoints.md
+  con = drv:connect(oltp_route and {endpoint = oltp_route} or nil)
+  rcon = con
+  if sysbench.opt.read_routing == "replicas" then
+    rcon = drv:connect{endpoint = "read"}
+  end
   if redshift(drv) then
     sysbench.opt.delete_inserts = 0
   end
@@ -378,6 +405,9 @@ end
 
 function thread_done()
   close_statements()
+  if rcon ~= con then
+    rcon:disconnect()
+  end
   con:disconnect()
 end
 
@@ -557,6 +587,9 @@ function check_reconnect()
     if events_since_reconnect >= sysbench.opt.reconnect then
       close_statements()
       con:reconnect()
+      if rcon ~= con then
+        rcon:reconnect()
+      end
       prepare_statements()
       events_since_reconnect = 0
     end

@@ -1,6 +1,10 @@
 -- bmk bundled workload: OLTP read-only transactions
 -- (BEGIN; point selects; the four range selects; COMMIT).
 
+-- With --endpoints the connection takes the "read" route (the replicas,
+-- docs/endpoints.md); without, the one server as before.
+oltp_route = "read"
+
 require("oltp_common")
 
 function prepare_statements()

@@ -86,6 +86,19 @@ assert_near() {  # name expected actual abs_tolerance: |expected - actual| <= to
   fi
 }
 
+# free_port P: the first port from P up that nothing listens on at
+# 127.0.0.1 and no socket uses as its local port (a port inside the
+# ephemeral range may be an outgoing connection's, and a server's bind
+# then fails) (for a test's own servers).
+free_port() {
+  local p=$1 used
+  used=$(ss -Htan 2>/dev/null | awk '{ n = split($4, a, ":"); print a[n] }' | sort -u)
+  while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || grep -qx "$p" <<< "$used"; do
+    p=$((p + 1))
+  done
+  echo "$p"
+}
+
 # Runs bmk with a timeout; sets OUT (stdout+stderr) and RC.
 run_bmk() {
   OUT=$(timeout -k 5 "${BMK_TIMEOUT:-120}" "$BMK" "$@" 2>&1)

@@ -156,8 +156,9 @@ assert_eq "oltp_read_write.lua help as sysbench's" "oltp_read_write.lua options:
 check "oltp_read_write.lua help ends with a blank line" ends_blank "$BMK" sub/oltp_read_write.lua help
 run_bmk sub/oltp_read_write.lua help
 assert_match "as bmk the help lists --load_method" "$OUT" '^  --load_method=STRING +How prepare loads the tables: multi'
-assert_eq "as bmk the help has one more option" \
-  "$(( $("$SB" sub/oltp_read_write.lua help | grep -c '^  --') + 1 ))" "$(echo "$OUT" | grep -c '^  --')"
+assert_match "as bmk the help lists --read_routing" "$OUT" '^  --read_routing=STRING +With --endpoints: where the reads'
+assert_eq "as bmk the help has two more options (--load_method, --read_routing)" \
+  "$(( $("$SB" sub/oltp_read_write.lua help | grep -c '^  --') + 2 ))" "$(echo "$OUT" | grep -c '^  --')"
 OUT=$("$SB" sub/oltp_read_write.lua --load-method=bogus --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=1 prepare 2>&1)
 assert_contains "as sysbench --load-method is still accepted" "$OUT" "--load-method must be multi, insert or copy, got 'bogus'"
 

@@ -12,11 +12,6 @@ set -u
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
-free_port() {
-  local p=$1
-  while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do p=$((p + 1)); done
-  echo "$p"
-}
 OWN_MY=$(free_port $((MYSQL_PORT + 100)))
 OWN_PG=$(free_port $((PGSQL_PORT + 100)))
 eval "$(bash "$TOP/BMK/sandbox.sh" env mysql)"

@@ -281,11 +281,24 @@ static void set_tls_options(MYSQL *m)
 #endif
 }
 
-MYSQL *mydrv_new_handle(my_conn_t *mc, bool nonblocking)
+/* Address and credentials of endpoint `ep` (--endpoints) into mc. */
+static void endpoint_address(my_conn_t *mc, const sb_endpoint_t *ep)
+{
+  mc->socket = ep->socket;
+  mc->host = ep->socket ? "localhost" : ep->host ? ep->host : "localhost";
+  mc->port = ep->port ? ep->port : 3306;
+  mc->user = ep->user;
+  mc->password = ep->password;
+  mc->db = ep->database;
+}
+
+MYSQL *mydrv_new_handle(const db_conn_t *con, my_conn_t *mc, bool nonblocking)
 {
   mc->socket = NULL;
   mc->port = 3306;
-  if (cfg.nsockets > 0)
+  if (con->endpoint != NULL)
+    ;
+  else if (cfg.nsockets > 0)
   {
     mc->host = "localhost";
     mc->socket = cfg.sockets[db_next_endpoint(cfg.nsockets)];
@@ -301,6 +314,8 @@ MYSQL *mydrv_new_handle(my_conn_t *mc, bool nonblocking)
   mc->user = cfg.user;
   mc->password = cfg.password;
   mc->db = cfg.db;
+  if (con->endpoint != NULL)
+    endpoint_address(mc, con->endpoint);
 
   MYSQL *m = mysql_init(NULL);
   MY_TRACE("mysql_init(NULL) = %p", (void *) m);
@@ -410,6 +425,12 @@ int mydrv_connect_failed(db_conn_t *con, MYSQL *m)
   return 1;
 }
 
+static const char *my_field_name(const db_result_t *rs, unsigned i)
+{
+  MYSQL_FIELD *f = mysql_fetch_field_direct(rs->ptr, i);
+  return f ? f->name : NULL;
+}
+
 static int my_connect(db_conn_t *con)
 {
   my_conn_t *mc = calloc(1, sizeof(*mc));
@@ -419,7 +440,7 @@ static int my_connect(db_conn_t *con)
   if (mydrv_dry_run)
     return 0;
   con->op_start_ns = sb_now_ns();
-  MYSQL *m = mydrv_new_handle(mc, false);
+  MYSQL *m = mydrv_new_handle(con, mc, false);
   if (m == NULL)
   {
     free(mc);
@@ -648,6 +669,7 @@ const db_driver_t mysql_driver = {
     .execute = mydrv_execute,
     .close = mydrv_close,
     .fetch_row = my_fetch_row,
+    .field_name = my_field_name,
     .free_results = my_free_results,
     .more_results = my_more_results,
     .next_result = my_next_result,

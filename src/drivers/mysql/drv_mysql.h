@@ -87,8 +87,10 @@ typedef struct {
 
 /* Chooses the next endpoint (stored in mc) and returns a client handle with
    the SSL and compression options set; `nonblocking` enables MariaDB's
-   non-blocking API on it. NULL (FATAL printed) on allocation failure. */
-MYSQL *mydrv_new_handle(my_conn_t *mc, bool nonblocking);
+   non-blocking API on it. With --endpoints (con->endpoint set) the
+   address and credentials are the endpoint's. NULL (FATAL printed) on
+   allocation failure. */
+MYSQL *mydrv_new_handle(const db_conn_t *con, my_conn_t *mc, bool nonblocking);
 
 /* Checks a freshly connected handle against --mysql-ssl (REQUIRED and
    stricter need a TLS session): 0 ok, non-zero to fail the connection

@@ -84,7 +84,7 @@ db_step_t mydrv_connect_start(db_conn_t *con)
   if (mydrv_dry_run)
     return DB_STEP_DONE;
   con->op_start_ns = sb_now_ns();
-  MYSQL *m = mydrv_new_handle(mc, true);
+  MYSQL *m = mydrv_new_handle(con, mc, true);
   if (m == NULL)
   {
     free(mc);

@@ -459,6 +459,11 @@ static int pg_fetch_row(db_result_t *rs)
   return 1;
 }
 
+static const char *pg_field_name(const db_result_t *rs, unsigned i)
+{
+  return PQfname(rs->ptr, (int) i);
+}
+
 static void pg_free_results(db_result_t *rs)
 {
   if (rs->ptr != NULL)
@@ -475,9 +480,9 @@ static void quiet_notices(void *arg, const char *msg)
   (void) msg;
 }
 
-PGconn *pgd_open_params(bool async)
+PGconn *pgd_open_params(const db_conn_t *con, bool async)
 {
-  const char *kw[10], *val[10];
+  const char *kw[12], *val[12];
   unsigned n = 0;
   unsigned h = 0, p = 0, total = cfg.nhosts * cfg.nports;
 
@@ -490,15 +495,35 @@ PGconn *pgd_open_params(bool async)
   }
 #define ADD(k, v) \
   do { if ((v) != NULL && *(v)) { kw[n] = (k); val[n++] = (v); } } while (0)
-  if (cfg.nhosts)
-    ADD("host", cfg.hosts[h]);
-  if (cfg.nports)
-    ADD("port", cfg.ports[p]);
-  ADD("user", cfg.user);
-  ADD("password", cfg.password);   /* else PGPASSWORD / ~/.pgpass */
-  ADD("dbname", cfg.db);
-  ADD("sslmode", cfg.sslmode);
-  ADD("sslrootcert", cfg.sslrootcert);   /* else PGSSLROOTCERT / ~/.postgresql */
+  const sb_endpoint_t *ep = con->endpoint;
+  char epport[16];
+  if (ep != NULL)
+  {
+    /* --endpoints: the endpoint's address, credentials and TLS */
+    snprintf(epport, sizeof(epport), "%u", ep->port);
+    ADD("host", ep->socket ? ep->socket : ep->host);
+    if (ep->port)
+      ADD("port", epport);
+    ADD("user", ep->user);
+    ADD("password", ep->password);
+    ADD("dbname", ep->database);
+    ADD("sslmode", ep->tls_mode ? ep->tls_mode : cfg.sslmode);
+    ADD("sslrootcert", ep->tls_ca);
+    ADD("sslcert", ep->tls_cert);
+    ADD("sslkey", ep->tls_key);
+  }
+  else
+  {
+    if (cfg.nhosts)
+      ADD("host", cfg.hosts[h]);
+    if (cfg.nports)
+      ADD("port", cfg.ports[p]);
+    ADD("user", cfg.user);
+    ADD("password", cfg.password);   /* else PGPASSWORD / ~/.pgpass */
+    ADD("dbname", cfg.db);
+    ADD("sslmode", cfg.sslmode);
+    ADD("sslrootcert", cfg.sslrootcert);   /* else PGSSLROOTCERT / ~/.postgresql */
+  }
   if (!async)
     ADD("connect_timeout", cfg.connect_timeout);
 #undef ADD
@@ -568,7 +593,7 @@ static int pg_connect(db_conn_t *con)
   pg_conn_t *pc = pgd_new_pc();
   con->ptr = pc;
   con->op_start_ns = sb_now_ns();
-  pc->pg = pgd_open_params(false);
+  pc->pg = pgd_open_params(con, false);
   if (pc->pg == NULL || PQstatus(pc->pg) != CONNECTION_OK)
     return pgd_connect_failed(con);
   pgd_connected(con);
@@ -634,6 +659,7 @@ const db_driver_t pgsql_driver = {
     .execute = pgd_execute,
     .close = pgd_close,
     .fetch_row = pg_fetch_row,
+    .field_name = pg_field_name,
     .free_results = pg_free_results,
     .escape = pg_escape,
     .connect_start = pg_connect_start,

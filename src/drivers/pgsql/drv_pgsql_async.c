@@ -201,7 +201,7 @@ db_step_t pg_connect_start(db_conn_t *con)
 
   con->ptr = pc;
   con->op_start_ns = sb_now_ns();
-  pc->pg = pgd_open_params(true);
+  pc->pg = pgd_open_params(con, true);
   if (pc->pg == NULL || PQstatus(pc->pg) == CONNECTION_BAD)
   {
     pgd_connect_failed(con);

@@ -132,9 +132,14 @@ local check_error = sql.__check_error
 local statement_result, next_result_of = sql.__statement_result, sql.__next_result_of
 local drv_m, con_m, stmt_m = methods.driver, methods.connection, methods.statement
 
-function drv_m.connect(self)
+function drv_m.connect(self, opts)
   local con = C.db_connection_new(self)
   if con == nil then
+    error("connection creation failed", 2)
+  end
+  if type(opts) == "table" and opts.endpoint ~= nil and
+     C.db_connection_route(con, tostring(opts.endpoint), C.sb_vu_current()) ~= 0 then
+    C.db_connection_free(con)
     error("connection creation failed", 2)
   end
   drive(con, C.db_connect_start(con))

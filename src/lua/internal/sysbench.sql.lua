@@ -10,6 +10,9 @@ ffi.cdef[[
 sql_driver *db_create(const char *name);
 const char *db_driver_name(const sql_driver *drv);
 sql_connection *db_connection_create(sql_driver *drv);
+sql_connection *db_connection_create_route(sql_driver *drv, const char *what, int who);
+int db_connection_route(sql_connection *con, const char *what, int who);
+const char *db_connection_endpoint(const sql_connection *con);
 int db_connection_close(sql_connection *con);
 int db_connection_reconnect(sql_connection *con);
 void db_connection_free(sql_connection *con);
@@ -159,8 +162,16 @@ end
 
 local driver_methods = {}
 
-function driver_methods.connect(self)
-  local con = C.db_connection_create(self)
+-- drv:connect() / drv:connect{endpoint = NAME}: with --endpoints, NAME is
+-- a route ("read", "write", an event type), an endpoint or a role
+-- (docs/endpoints.md); the default route otherwise.
+function driver_methods.connect(self, opts)
+  local con
+  if type(opts) == "table" and opts.endpoint ~= nil then
+    con = C.db_connection_create_route(self, tostring(opts.endpoint), sysbench.tid or 0)
+  else
+    con = C.db_connection_create(self)
+  end
   if con == nil then
     error("connection creation failed", 2)
   end
@@ -570,6 +581,11 @@ function con_methods.reconnect(self)
   if C.db_connection_reconnect(self) ~= 0 then
     error("connection creation failed", 2)
   end
+end
+
+-- The endpoint's name ("" without --endpoints).
+function con_methods.endpoint(self)
+  return ffi.string(C.db_connection_endpoint(self))
 end
 
 function con_methods.disconnect(self)

@@ -1,0 +1,125 @@
+/*
+ * Endpoints and routing (--endpoints=FILE, docs/endpoints.md): the
+ * database servers a run talks to, each with its own address and
+ * credentials and a role ("primary", "replica" or a free label), and the
+ * routes that say which endpoint a connection opened for a purpose
+ * ("default", "read", "write", an event type's name) goes to.
+ *
+ * The file is read once in the main thread before anything runs
+ * (sb_endpoints_load); afterwards the table is read-only, except for the
+ * per-endpoint counters and the round-robin cursors, which are atomic.
+ * With no file loaded every function here reports "no endpoints" and the
+ * drivers use their own options, as before.
+ */
+#ifndef SB_ENDPOINTS_H
+#define SB_ENDPOINTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* How a route picks one endpoint among those of a role. */
+typedef enum {
+  SB_EP_FIRST = 0,      /* always the first endpoint of the role (file order) */
+  SB_EP_ROUND_ROBIN,    /* the next one at each connection, over all VUs */
+  SB_EP_RANDOM,         /* a random one at each connection */
+  SB_EP_STICKY          /* the same one for a VU: its id modulo the count */
+} sb_ep_choice_t;
+
+/* Per-endpoint counters (atomic; summed over every connection to it). */
+typedef enum {
+  SB_EPC_CONNECTS = 0,  /* connections opened (reconnects included) */
+  SB_EPC_READS,         /* statements that returned a result set */
+  SB_EPC_WRITES,        /* statements that changed rows */
+  SB_EPC_OTHER,         /* other statements (BEGIN, COMMIT, ...) */
+  SB_EPC_ERRORS,        /* ignored errors (a lost connection counts as a
+                           reconnect instead, as in the report) */
+  SB_EPC_RECONNECTS,    /* connections rebuilt after a loss */
+  SB_EPC_MAX
+} sb_ep_counter_t;
+
+typedef struct {
+  char *name;           /* unique */
+  char *driver;         /* "mysql" or "pgsql" (the same for every endpoint) */
+  char *host;           /* NULL: the driver's default */
+  unsigned port;        /* 0: the driver's default */
+  char *socket;         /* unix socket (mysql) / socket directory (pgsql) */
+  char *user;
+  char *password;       /* from password_env or password_file; NULL: none */
+  char *database;
+  char *role;           /* "primary" when the file names none */
+  char *tls_mode;       /* the driver's --<db>-ssl / sslmode value, or NULL */
+  char *tls_ca, *tls_cert, *tls_key;
+  uint64_t counters[SB_EPC_MAX];   /* atomic */
+  /* the measured window (sb_endpoints_window_begin / _end, main thread) */
+  uint64_t start[SB_EPC_MAX], window[SB_EPC_MAX];
+  bool has_window;
+  int64_t lag_us;       /* last replica lag sample, microseconds; -1 none
+                           (atomic; set by the lag sampler) */
+  int64_t lag_at_ns;    /* when it was taken (CLOCK_MONOTONIC; atomic) */
+  int64_t lag_max_us;   /* the largest sample in the window, -1 none */
+} sb_endpoint_t;
+
+/* Reads and checks the endpoints file `path` (JSON). Returns 0 with the
+   table loaded, or 1 after printing one FATAL line that names the file
+   and the offending key (a path like endpoints[1].password) or the JSON
+   syntax error's line and column; nothing is kept then. Main thread,
+   before any connection; not thread-safe. */
+int sb_endpoints_load(const char *path);
+
+/* Frees the table (at exit). Main thread only. */
+void sb_endpoints_free(void);
+
+/* Number of endpoints loaded (0 without --endpoints). Thread-safe once
+   loaded. */
+unsigned sb_endpoints_count(void);
+
+/* Endpoint i (0-based, i < sb_endpoints_count()), or NULL. Thread-safe. */
+sb_endpoint_t *sb_endpoint_get(unsigned i);
+
+/* The driver every endpoint uses, or NULL without endpoints. */
+const char *sb_endpoints_driver(void);
+
+/* Picks the endpoint for a connection opened for `what` by VU or thread
+   `who` (>= 0; used by the sticky choice). `what` is a route's name
+   ("default", "read", "write", an event type given under "types"), an
+   endpoint's name or a role; NULL or "" is "default". Returns the
+   endpoint, or NULL when no endpoints are loaded or `what` names nothing
+   (then *known is false; it is true whenever endpoints are loaded and
+   the name was found). Thread-safe. */
+sb_endpoint_t *sb_endpoints_pick(const char *what, int who, bool *known);
+
+/* Adds `n` to counter `c` of endpoint `ep` (NULL: nothing). Thread-safe
+   (relaxed atomic add). */
+void sb_endpoint_count(sb_endpoint_t *ep, sb_ep_counter_t c, uint64_t n);
+
+/* Reads counter `c` of endpoint `ep`. Thread-safe. */
+uint64_t sb_endpoint_counter(const sb_endpoint_t *ep, sb_ep_counter_t c);
+
+/* The measured window's edges (the endpoint probe, main thread, workers
+   parked): begin takes every endpoint's counters as the baseline and
+   forgets the lag samples, end stores the window's counts in
+   ep->window and sets ep->has_window. */
+void sb_endpoints_window_begin(void);
+void sb_endpoints_window_end(void);
+
+/* True for the endpoints whose replication lag is sampled: every role
+   but "primary". */
+bool sb_endpoint_is_replica(const sb_endpoint_t *ep);
+
+/* Stores a lag sample of `ep` in seconds (< 0: none: not replicating,
+   the sample failed). Thread-safe (the reporter thread writes, outputs
+   read). */
+void sb_endpoint_set_lag(sb_endpoint_t *ep, double seconds);
+
+/* The last lag sample of `ep` in seconds, or -1 when there is none or it
+   is older than 5 s (the sampler is held by a replica that does not
+   answer: an old sample would show a lag that is not known). */
+double sb_endpoint_lag(const sb_endpoint_t *ep);
+
+/* The largest lag sample of the window in seconds, or -1. */
+double sb_endpoint_lag_max(const sb_endpoint_t *ep);
+
+/* True when some endpoint is a replica (lag lines and fields are shown). */
+bool sb_endpoints_have_replicas(void);
+
+#endif

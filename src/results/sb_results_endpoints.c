@@ -1,0 +1,54 @@
+/* --endpoints in the --results document; see results/sb_results_endpoints.h. */
+#include "core/sb_endpoints.h"
+#include "results/sb_results_endpoints.h"
+
+/* seconds, or null for no sample */
+static json_t *lag_value(double s)
+{
+  return s < 0 ? json_null() : json_real(s);
+}
+
+json_t *sb_results_endpoints_json(void)
+{
+  unsigned n = sb_endpoints_count();
+  if (n == 0)
+    return NULL;
+  static const struct {
+    const char *key;
+    sb_ep_counter_t c;
+  } counts[] = {
+    { "reads", SB_EPC_READS }, { "writes", SB_EPC_WRITES }, { "other", SB_EPC_OTHER },
+    { "errors", SB_EPC_ERRORS }, { "reconnects", SB_EPC_RECONNECTS },
+    { "connects", SB_EPC_CONNECTS },
+  };
+  json_t *a = json_array();
+  for (unsigned i = 0; i < n; i++)
+  {
+    const sb_endpoint_t *ep = sb_endpoint_get(i);
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(ep->name));
+    json_object_set_new(o, "driver", json_string(ep->driver));
+    json_object_set_new(o, "role", json_string(ep->role));
+    for (unsigned k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
+      json_object_set_new(o, counts[k].key,
+                          json_integer(ep->has_window ? (json_int_t) ep->window[counts[k].c] : 0));
+    json_object_set_new(o, "lag_max_s", sb_endpoint_is_replica(ep)
+                        ? lag_value(sb_endpoint_lag_max(ep)) : json_null());
+    json_array_append_new(a, o);
+  }
+  return a;
+}
+
+json_t *sb_results_lag_json(void)
+{
+  if (!sb_endpoints_have_replicas())
+    return NULL;
+  json_t *o = json_object();
+  for (unsigned i = 0; i < sb_endpoints_count(); i++)
+  {
+    const sb_endpoint_t *ep = sb_endpoint_get(i);
+    if (sb_endpoint_is_replica(ep))
+      json_object_set_new(o, ep->name, lag_value(sb_endpoint_lag(ep)));
+  }
+  return o;
+}

@@ -1,0 +1,240 @@
+/* Per-endpoint results and replica lag; see server/sb_endpoint_probe.h. */
+#define _GNU_SOURCE             /* pthread_timedjoin_np */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/sb_endpoints.h"
+#include "core/sb_logger.h"
+#include "core/sb_probe.h"
+#include "core/sb_version.h"
+#include "drivers/db_driver.h"
+#include "server/sb_endpoint_probe.h"
+
+/* The sampler thread's connection per endpoint (NULL: not open yet, or
+   its last connect failed: tried again at the next sample); the thread's
+   own, freed by it when it stops. */
+static db_conn_t **lag_cons;
+static unsigned nlag_cons;
+static pthread_t sampler;
+static bool sampler_running;     /* main thread */
+static int sampler_stop;         /* atomic */
+
+static bool probe_begin(void *ctx)
+{
+  (void) ctx;
+  sb_endpoints_window_begin();
+  return true;
+}
+
+static void probe_end(void *ctx)
+{
+  (void) ctx;
+  sb_endpoints_window_end();
+}
+
+/* "-" for no sample, else seconds with 3 decimals. */
+static const char *lag_text(double s, char *buf, size_t len)
+{
+  if (s < 0)
+    snprintf(buf, len, "-");
+  else
+    snprintf(buf, len, "%.3f", s);
+  return buf;
+}
+
+static void probe_print(void *ctx)
+{
+  (void) ctx;
+  if (sb_persona_sysbench() || log_get_verbosity() < LOG_NOTICE)
+    return;
+  log_lock();
+  printf("\nEndpoints (statements in the measured window; docs/endpoints.md):\n");
+  printf("    %-16s %-10s %10s %10s %10s %8s %10s %8s\n", "endpoint", "role", "reads",
+         "writes", "other", "errors", "reconnects", "lag max");
+  for (unsigned i = 0; i < sb_endpoints_count(); i++)
+  {
+    const sb_endpoint_t *ep = sb_endpoint_get(i);
+    char lag[32];
+    if (!ep->has_window)
+      continue;
+    printf("    %-16s %-10s %10llu %10llu %10llu %8llu %10llu %8s\n", ep->name, ep->role,
+           (unsigned long long) ep->window[SB_EPC_READS],
+           (unsigned long long) ep->window[SB_EPC_WRITES],
+           (unsigned long long) ep->window[SB_EPC_OTHER],
+           (unsigned long long) ep->window[SB_EPC_ERRORS],
+           (unsigned long long) ep->window[SB_EPC_RECONNECTS],
+           sb_endpoint_is_replica(ep) ? lag_text(sb_endpoint_lag_max(ep), lag, sizeof(lag)) : "");
+  }
+  printf("\n");
+  fflush(stdout);
+  log_unlock();
+}
+
+/* The value of column `name` (or `alt`) in the first row of `sql`'s
+   result as seconds; -1 when there is no row, the value is NULL or the
+   query failed. */
+static double query_seconds(db_conn_t *con, const char *sql, const char *name,
+                            const char *alt)
+{
+  db_result_t *rs = db_query(con, sql, strlen(sql));
+  if (rs == NULL)
+  {
+    db_clear_error(con);
+    return -1;
+  }
+  double v = -1;
+  db_row_t *row = db_fetch_row(rs);
+  for (uint32_t i = 0; row != NULL && i < db_result_nfields(rs); i++)
+  {
+    const char *f = name ? db_result_field_name(rs, i) : NULL;
+    if (name != NULL && (f == NULL || (strcmp(f, name) != 0 && strcmp(f, alt) != 0)))
+      continue;
+    size_t len = 0;
+    const char *s = db_row_value(row, rs, i, &len);
+    if (s != NULL && len > 0 && len < 64)
+    {
+      char buf[64];
+      memcpy(buf, s, len);
+      buf[len] = '\0';
+      v = strtod(buf, NULL);
+    }
+    break;
+  }
+  db_free_results(rs);
+  return v;
+}
+
+/* One lag sample of a replica endpoint (seconds, -1 none). */
+static double sample_lag(db_conn_t *con)
+{
+  if (strcmp(db_driver_name(con->driver), "pgsql") == 0)
+    /* now() - the last replayed commit's time grows by the second on an
+       idle primary too; a standby that has replayed all it received is
+       not behind: 0 (pg_last_wal_receive_lsn, pg_last_wal_replay_lsn:
+       PostgreSQL manual, "Recovery Information Functions") */
+    return query_seconds(con, "SELECT CASE WHEN pg_is_in_recovery() THEN CASE WHEN "
+                         "pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0 ELSE "
+                         "COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), "
+                         "0) END END", NULL, NULL);
+  return query_seconds(con, "SHOW SLAVE STATUS", "Seconds_Behind_Master",
+                       "Seconds_Behind_Source");
+}
+
+/* The sampler's connection to endpoint i, opened on first use (quietly:
+   a replica that is down has no lag sample, the run goes on); NULL while
+   the script has created no driver of the endpoints' kind. */
+static db_conn_t *lag_con(unsigned i)
+{
+  if (lag_cons[i] != NULL && !db_conn_closed(lag_cons[i]))
+    return lag_cons[i];
+  if (lag_cons[i] != NULL)
+  {
+    db_connection_free(lag_cons[i]);
+    lag_cons[i] = NULL;
+  }
+  /* the script's driver (db_create here would switch a run that uses no
+     SQL to the SQL report's layout) */
+  db_driver_t *drv = db_last_driver();
+  if (drv == NULL || strcmp(db_driver_name(drv), sb_endpoints_driver()) != 0)
+    return NULL;
+  db_conn_t *con = db_connection_create_route(drv, sb_endpoint_get(i)->name, 0);
+  if (con != NULL)
+    db_connection_uncounted(con);
+  lag_cons[i] = con;
+  return con;
+}
+
+/* One sample of every replica. */
+static void sample_all(void)
+{
+  for (unsigned i = 0; i < nlag_cons; i++)
+  {
+    sb_endpoint_t *ep = sb_endpoint_get(i);
+    if (!sb_endpoint_is_replica(ep))
+      continue;
+    db_conn_t *con = lag_con(i);
+    sb_endpoint_set_lag(ep, con ? sample_lag(con) : -1);
+  }
+}
+
+/* The sampler thread: a sample of every replica each second until told
+   to stop; its connections are its own. A replica that hangs holds this
+   thread only, never the reporter's interval lines. */
+static void *sampler_main(void *arg)
+{
+  (void) arg;
+  db_quiet_all_errors(1);   /* a replica that is down has no sample */
+  /* not parked at the window's edges: out of the probes' reach (the
+     server-statistics probe queries every connection at the end line) */
+  db_private_connections(1);
+  while (!__atomic_load_n(&sampler_stop, __ATOMIC_RELAXED))
+  {
+    sample_all();
+    for (int t = 0; t < 10 && !__atomic_load_n(&sampler_stop, __ATOMIC_RELAXED); t++)
+      usleep(100000);
+  }
+  for (unsigned i = 0; i < nlag_cons; i++)
+    if (lag_cons[i] != NULL)
+      db_connection_free(lag_cons[i]);
+  return NULL;
+}
+
+static int out_start(void *ctx, const sb_out_start_t *st)
+{
+  (void) ctx;
+  (void) st;
+  __atomic_store_n(&sampler_stop, 0, __ATOMIC_RELAXED);
+  if (pthread_create(&sampler, NULL, sampler_main, NULL) != 0)
+  {
+    log_text(LOG_WARNING, "replica lag: cannot start the sampler thread; no lag samples");
+    return 0;
+  }
+  sampler_running = true;
+  return 0;
+}
+
+/* Stops the sampler: waits up to 3 s for it (a replica may hold it in a
+   connect or a query), else leaves it to the process's exit. */
+static void out_close(void *ctx)
+{
+  (void) ctx;
+  if (!sampler_running)
+    return;
+  __atomic_store_n(&sampler_stop, 1, __ATOMIC_RELAXED);
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 3;
+  if (pthread_timedjoin_np(sampler, NULL, &until) == 0)
+  {
+    free(lag_cons);
+    lag_cons = NULL;
+    nlag_cons = 0;
+  }
+  else
+    pthread_detach(sampler);
+  sampler_running = false;
+}
+
+int sb_endpoint_register(sb_output_t *out)
+{
+  if (sb_endpoints_count() == 0)
+    return 0;
+  sb_probe_t p = { .name = "endpoints", .begin = probe_begin, .end = probe_end,
+                   .print = probe_print };
+  if (sb_probe_register(&p) != 0)
+    return -1;
+  memset(out, 0, sizeof(*out));
+  out->name = "replica lag";
+  if (sb_endpoints_have_replicas())
+  {
+    nlag_cons = sb_endpoints_count();
+    lag_cons = calloc(nlag_cons, sizeof(*lag_cons));
+    out->start = out_start;
+  }
+  out->close = out_close;
+  return 1;
+}

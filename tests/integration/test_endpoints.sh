@@ -1,0 +1,281 @@
+#!/usr/bin/env bash
+# --endpoints (docs/endpoints.md) on real replication: the test starts its
+# own replicated sandbox (BMK/sandbox.sh start mysql-replica / pgsql-replica:
+# a MariaDB GTID replica and a PostgreSQL streaming standby, each beside
+# its own primary, on free loopback ports), then checks with the servers'
+# own counters:
+# - oltp_read_only takes the "read" route: every read statement runs on
+#   the replica (MariaDB Com_select; PostgreSQL scans of sbtest1 on the
+#   standby) and none on the primary; the replica's Questions /
+#   xact_commit grow by exactly the client's statements / events between
+#   a short and a longer run (the connections' fixed cost cancels out);
+# - the same in the event loop (--workers=1: bmk.vu's connect);
+# - oltp_read_write --read-routing=replicas: the primary's Com_commit is
+#   the client's commits, its Com_select 0, the replica's Com_select the
+#   client's reads; the per-endpoint block and --results agree;
+# - the replica's lag in the interval lines and --results: MariaDB 0 once
+#   applied and none ("-", null) while the replica's SQL thread is
+#   stopped; PostgreSQL with replay paused (pg_wal_replay_pause()) under a
+#   write run rising from a second, back under a second once resumed;
+# - bad endpoint files: exit 1, the line and key named, nothing run.
+# bmk's own server-statistics and server-cost probes are off in the
+# counted runs (--db-server-stats=off --server-cost=off): they query the
+# primary.
+source "$(dirname "$0")/lib.sh"
+
+[ -n "$MYSQL_PORT" ] && [ -n "$PGSQL_PORT" ] || { not_ok "no sandbox ports"; finish; exit 1; }
+MY_P=$(free_port $((MYSQL_PORT + 150)))
+MY_R=$(free_port $((MY_P + 1)))
+PG_P=$(free_port $((PGSQL_PORT + 150)))
+PG_R=$(free_port $((PG_P + 1)))
+own() {
+  BMK_SANDBOX_DIR=$WORK/own BMK_MYSQL_PORT=$MY_P BMK_MYSQL_REPLICA_PORT=$MY_R \
+    BMK_PGSQL_PORT=$PG_P BMK_PGSQL_REPLICA_PORT=$PG_R bash "$TOP/BMK/sandbox.sh" "$@"
+}
+trap 'own stop mysql >/dev/null 2>&1; own stop pgsql >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+export BMK_EP_PW=$DBPASS
+COUNTED="--db-server-stats=off --server-cost=off"
+
+# ---------------------------------------------------------------- bad input
+
+bad_file() {  # bad_file NAME JSON EXPECTED-MESSAGE
+  printf '%s\n' "$2" >"$WORK/bad.json"
+  run_bmk oltp_read_only --endpoints="$WORK/bad.json" --events=1 run
+  assert_eq "bad file, $1: exit 1" 1 "$RC"
+  assert_contains "bad file, $1: message" "$OUT" "FATAL: --endpoints $WORK/bad.json: $3"
+  assert_not_contains "bad file, $1: nothing run" "$OUT" "Initializing worker threads"
+}
+bad_file "unknown key" '{
+  "endpoints": [
+    {"name": "p", "driver": "mysql", "password_env": "BMK_EP_PW",
+     "rol": "replica"}
+  ]
+}' 'line 4: endpoints[0] ("p"): unknown key "rol"'
+bad_file "duplicate name" '{
+  "endpoints": [
+    {"name": "p", "driver": "mysql"},
+    {"name": "p", "driver": "mysql"}
+  ]
+}' 'line 4: endpoints[1]: duplicate name "p" (also endpoints[0])'
+bad_file "route to a missing role" '{
+  "endpoints": [{"name": "p", "driver": "mysql"}],
+  "routing": {
+    "read": {"to": "replicas", "choose": "round_robin"}
+  }
+}' 'line 4: routing.read: "replicas" names no endpoint and no role of the file'
+bad_file "literal password" '{
+  "endpoints": [
+    {"name": "p", "driver": "mysql",
+     "password": "secret"}
+  ]
+}' 'line 4: endpoints[0] ("p"): "password": a password may not be written in the endpoints file'
+bad_file "unset password_env" '{"endpoints": [{"name": "p", "driver": "mysql", "password_env": "BMK_EP_UNSET"}]}' \
+  'endpoints[0] ("p"): "password_env": the environment variable BMK_EP_UNSET is not set'
+run_bmk oltp_read_write --read-routing=replicas --events=1 run
+assert_eq "--read-routing=replicas without --endpoints: exit 1" 1 "$RC"
+assert_contains "--read-routing=replicas without --endpoints: message" "$OUT" \
+  "--read-routing=replicas needs --endpoints=FILE"
+
+# ----------------------------------------------------------------- servers
+
+# both pairs side by side (each waits for its servers)
+own start mysql-replica >"$WORK/own-my.log" 2>&1 &
+my_start=$!
+own start pgsql-replica >"$WORK/own-pg.log" 2>&1 &
+pg_start=$!
+wait $my_start
+my_rc=$?
+wait $pg_start
+pg_rc=$?
+if [ $my_rc -ne 0 ] || [ $pg_rc -ne 0 ]; then
+  not_ok "starting the replicated sandbox failed"
+  sed 's/^/    | /' "$WORK/own-my.log" "$WORK/own-pg.log"
+  finish
+  exit 1
+fi
+
+# endpoints FILE DRIVER PRIMARY-PORT REPLICA-PORT
+endpoints() {
+  cat >"$1" <<EOF
+{
+  "endpoints": [
+    {"name": "main", "driver": "$2", "host": "127.0.0.1", "port": $3, "user": "sbtest",
+     "password_env": "BMK_EP_PW", "database": "sbtest", "role": "primary"},
+    {"name": "replica1", "driver": "$2", "host": "127.0.0.1", "port": $4, "user": "sbtest",
+     "password_env": "BMK_EP_PW", "database": "sbtest", "role": "replica"}
+  ]
+}
+EOF
+}
+endpoints "$WORK/my.json" mysql "$MY_P" "$MY_R"
+endpoints "$WORK/pg.json" pgsql "$PG_P" "$PG_R"
+
+my() {  # my PORT SQL: as sbtest over TCP
+  MYSQL_PWD=$DBPASS mariadb --no-defaults --protocol=tcp -h127.0.0.1 -P"$1" -usbtest -N -B sbtest -e "$2"
+}
+mystat() {  # mystat PORT NAME: a global status counter (the query counts in Questions)
+  my "$1" "SHOW GLOBAL STATUS LIKE '$2'" | awk '{print $2}'
+}
+pg() {  # pg PORT SQL
+  PGPASSWORD=$DBPASS psql -X -h 127.0.0.1 -p "$1" -U sbtest -d sbtest -At -c "$2"
+}
+# wait_for SECONDS CMD...: until CMD succeeds (0) or the time is up (1)
+wait_for() {
+  local end=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    [ $SECONDS -ge $end ] && return 1
+    sleep 0.2
+  done
+}
+my_caught_up() {
+  local p r
+  p=$(my "$MY_P" 'SELECT @@gtid_binlog_pos') && r=$(my "$MY_R" 'SELECT @@gtid_slave_pos') &&
+    [ -n "$p" ] && [ "$p" = "$r" ]
+}
+pg_caught_up() {
+  local p r
+  p=$(pg "$PG_P" 'SELECT pg_current_wal_lsn()') && r=$(pg "$PG_R" 'SELECT pg_last_wal_replay_lsn()') &&
+    [ -n "$p" ] && [ "$p" = "$r" ]
+}
+
+# ------------------------------------------------------------------ MariaDB
+
+run_bmk oltp_read_write --endpoints="$WORK/my.json" --table-size=100 prepare
+assert_eq "mysql: prepare through the default route (the primary): exit 0" 0 "$RC"
+check "mysql: the replica catches up with the prepare" wait_for 60 my_caught_up
+assert_eq "mysql: the replica has the rows" 100 "$(my "$MY_R" 'SELECT COUNT(*) FROM sbtest1')"
+
+# my_ro EVENTS: one oltp_read_only run; sets RO_Q (client statements),
+# RO_READS, P_Q/R_Q (Questions), P_SEL/R_SEL (Com_select) deltas
+my_ro() {
+  local pq rq ps rs
+  pq=$(mystat "$MY_P" Questions) ps=$(mystat "$MY_P" Com_select)
+  rq=$(mystat "$MY_R" Questions) rs=$(mystat "$MY_R" Com_select)
+  run_bmk oltp_read_only --endpoints="$WORK/my.json" $COUNTED --threads=1 --events="$1" \
+    --results="$WORK/ro.json" run
+  RO_Q=$(report_value "queries:" "$OUT")
+  RO_READS=$(report_value "read:" "$OUT")
+  # the probes after the first: the Com_select one and the last
+  P_Q=$(($(mystat "$MY_P" Questions) - pq - 2 * PROBE_Q)) P_SEL=$(($(mystat "$MY_P" Com_select) - ps))
+  R_Q=$(($(mystat "$MY_R" Questions) - rq - 2 * PROBE_Q)) R_SEL=$(($(mystat "$MY_R" Com_select) - rs))
+}
+# what one probe session adds to Questions (its statement and its quit),
+# measured: two probes in a row differ by one probe's cost
+q0=$(mystat "$MY_P" Questions)
+PROBE_Q=$(($(mystat "$MY_P" Questions) - q0))
+echo "# a probe session counts $PROBE_Q in Questions"
+
+my_ro 5
+assert_eq "mysql read-only: exit 0" 0 "$RC"
+q1=$RO_Q r1=$R_Q
+assert_eq "mysql read-only: the primary ran no statement" 0 "$P_Q"
+assert_eq "mysql read-only: the primary ran no SELECT" 0 "$P_SEL"
+assert_eq "mysql read-only: the replica's Com_select is the client's reads" "$RO_READS" "$R_SEL"
+assert_eq "mysql read-only: --results endpoints" "main 0 0 replica1 $RO_READS $RO_Q" \
+  "$(json_get "$WORK/ro.json" "' '.join('%s %d %d' % (e['name'], e['reads'], e['reads'] + e['writes'] + e['other']) for e in d['endpoints'])")"
+check "mysql read-only: the --results document validates" json_ok "$WORK/ro.json"
+my_ro 15
+assert_eq "mysql read-only, 15 vs 5 events: the replica's Questions grow by the client's statements" \
+  "$((RO_Q - q1))" "$((R_Q - r1))"
+assert_eq "mysql read-only, 15 events: the primary ran no statement" 0 "$P_Q"
+
+# the event loop's connect (bmk.vu): 4 VUs on one worker
+ps=$(mystat "$MY_P" Com_select) rs=$(mystat "$MY_R" Com_select)
+run_bmk oltp_read_only --endpoints="$WORK/my.json" $COUNTED --threads=4 --workers=1 --events=20 run
+assert_eq "mysql read-only, event loop: exit 0" 0 "$RC"
+assert_eq "mysql read-only, event loop: the primary ran no SELECT" 0 "$(($(mystat "$MY_P" Com_select) - ps))"
+assert_eq "mysql read-only, event loop: the replica's Com_select is the client's reads" \
+  "$(report_value "read:" "$OUT")" "$(($(mystat "$MY_R" Com_select) - rs))"
+
+pc=$(mystat "$MY_P" Com_commit) ps=$(mystat "$MY_P" Com_select) rs=$(mystat "$MY_R" Com_select)
+run_bmk oltp_read_write --read-routing=replicas --endpoints="$WORK/my.json" $COUNTED --threads=1 \
+  --events=20 run
+assert_eq "mysql read-write, reads on the replica: exit 0" 0 "$RC"
+assert_eq "mysql read-write: the primary's Com_commit is the client's commits" \
+  "$(report_value "transactions:" "$OUT")" "$(($(mystat "$MY_P" Com_commit) - pc))"
+assert_eq "mysql read-write: the primary ran no SELECT" 0 "$(($(mystat "$MY_P" Com_select) - ps))"
+assert_eq "mysql read-write: the replica's Com_select is the client's reads" \
+  "$(report_value "read:" "$OUT")" "$(($(mystat "$MY_R" Com_select) - rs))"
+assert_match "mysql read-write: the Endpoints block, primary" "$OUT" \
+  "^    main +primary +0 +$(report_value "write:" "$OUT") +[0-9]+ +0 +0 *$"
+assert_match "mysql read-write: the Endpoints block, replica" "$OUT" \
+  "^    replica1 +replica +$(report_value "read:" "$OUT") +0 +0 +0 +0 +[-0-9.]+$"
+
+# lag: sampled once per interval on the replica (Seconds_Behind_Master):
+# 0 once applied; none ("-", null) while its SQL thread is stopped
+check "mysql: caught up before the lag check" wait_for 60 my_caught_up
+run_bmk oltp_read_only --endpoints="$WORK/my.json" --threads=1 --time=1 --report-interval=1 \
+  --results="$WORK/lag.json" run
+assert_match "mysql lag: 0 in the interval line once applied" "$OUT" '^\[ 1s \] replica lag \(s\): replica1 0\.000$'
+assert_eq "mysql lag: 0 in --results" "0.0" "$(json_get "$WORK/lag.json" "d['intervals'][0]['replica_lag_s']['replica1']")"
+my "$MY_R" "STOP SLAVE SQL_THREAD"
+run_bmk oltp_read_only --endpoints="$WORK/my.json" --threads=1 --time=1 --report-interval=1 \
+  --results="$WORK/lag.json" run
+my "$MY_R" "START SLAVE SQL_THREAD"
+assert_match "mysql lag: none while the SQL thread is stopped" "$OUT" '^\[ 1s \] replica lag \(s\): replica1 -$'
+assert_eq "mysql lag: null in --results" "None" "$(json_get "$WORK/lag.json" "d['intervals'][0]['replica_lag_s']['replica1']")"
+
+# --------------------------------------------------------------- PostgreSQL
+
+run_bmk oltp_read_write --endpoints="$WORK/pg.json" --table-size=100 prepare
+assert_eq "pgsql: prepare through the default route (the primary): exit 0" 0 "$RC"
+check "pgsql: the standby catches up with the prepare" wait_for 60 pg_caught_up
+assert_eq "pgsql: the standby has the rows" 100 "$(pg "$PG_R" 'SELECT COUNT(*) FROM sbtest1')"
+
+scans() {  # scans PORT: sequential + index scans of sbtest1 (the stats as flushed)
+  pg "$1" "SELECT seq_scan + COALESCE(idx_scan, 0) FROM pg_stat_user_tables WHERE relname = 'sbtest1'"
+}
+xacts() {  # xacts PORT: xact_commit of sbtest
+  pg "$1" "SELECT xact_commit FROM pg_stat_database WHERE datname = 'sbtest'"
+}
+# pg_ro EVENTS: sets RO_Q, RO_EV, and the deltas P_SC, R_SC (scans), R_X
+# (xact_commit, less the probes' own: one per probe session after the first)
+pg_ro() {
+  local ps rs rx want
+  ps=$(scans "$PG_P") rs=$(scans "$PG_R") rx=$(xacts "$PG_R")
+  run_bmk oltp_read_only --endpoints="$WORK/pg.json" $COUNTED --threads=1 --events="$1" run
+  RO_Q=$(report_value "queries:" "$OUT") RO_EV=$(report_value "transactions:" "$OUT")
+  # each statement of oltp_read_only scans sbtest1 once; the sessions'
+  # statistics reach the shared counters when they end
+  want=$((rs + RO_Q - 2 * RO_EV))
+  wait_for 20 test "$(scans "$PG_R")" -ge "$want"
+  R_SC=$(($(scans "$PG_R") - rs)) P_SC=$(($(scans "$PG_P") - ps))
+  R_X=$(($(xacts "$PG_R") - rx))
+}
+pg_ro 5
+assert_eq "pgsql read-only: exit 0" 0 "$RC"
+assert_eq "pgsql read-only: the standby scanned sbtest1 once per read statement" \
+  "$((RO_Q - 2 * RO_EV))" "$R_SC"
+assert_eq "pgsql read-only: the primary scanned nothing" 0 "$P_SC"
+x1=$R_X e1=$RO_EV
+pg_ro 15
+assert_eq "pgsql read-only, 15 vs 5 events: the standby's xact_commit grows by the client's transactions" \
+  "$((RO_EV - e1))" "$((R_X - x1))"
+assert_eq "pgsql read-only, 15 events: the primary scanned nothing" 0 "$P_SC"
+
+# lag: replay paused on the standby under a write run (the lag, now() -
+# the last replayed commit's time, grows by the second), then resumed
+pg "$PG_R" "SELECT pg_wal_replay_pause()" >/dev/null
+run_bmk oltp_write_only --endpoints="$WORK/pg.json" --threads=1 --time=2 --report-interval=1 run
+held=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica lag (s): replica1 //p' | tr '\n' ' ')
+# (the lines show the sampler's latest sample, taken once a second by a
+# thread of its own: two lines may show the same one)
+check "pgsql lag: 1 s and more, not falling, while replay is paused ($held)" \
+  awk -v s="$held" 'BEGIN { n = split(s, a, " "); exit !(n == 2 && a[1] != "-" && a[1] + 0 >= 1 && a[2] + 0 >= a[1] + 0) }'
+pg "$PG_R" "SELECT pg_wal_replay_resume()" >/dev/null
+check "pgsql: the standby catches up after the resume" wait_for 60 pg_caught_up
+
+# read-write with its reads on the standby (one second, so that the lag
+# is sampled once: under a second again, replay running)
+run_bmk oltp_read_write --read-routing=replicas --endpoints="$WORK/pg.json" $COUNTED --threads=1 \
+  --time=1 --report-interval=1 run
+assert_eq "pgsql read-write, reads on the standby: exit 0" 0 "$RC"
+assert_match "pgsql read-write: the Endpoints block, primary" "$OUT" \
+  "^    main +primary +0 +$(report_value "write:" "$OUT") +[0-9]+ +0 +0 *$"
+assert_match "pgsql read-write: the Endpoints block, standby" "$OUT" \
+  "^    replica1 +replica +$(report_value "read:" "$OUT") +0 +0 +0 +0 +[-0-9.]+$"
+last=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica lag (s): replica1 //p' | tail -1)
+check "pgsql lag: under 1 s again once replay runs ($last)" awk -v v="$last" 'BEGIN { exit !(v != "-" && v + 0 < 1) }'
+
+finish
