@@ -213,6 +213,7 @@ static db_step_t reopen_attempted(db_conn_t *con, struct db_async *a)
 {
   if (con->ptr != NULL && con->error == DB_ERROR_NONE)
   {
+    db_sock_settled(con);
     con->state = DB_CONN_READY;
     a->stmt = con->stmts;
     return reprepare_next(con, a);
@@ -242,6 +243,7 @@ static db_step_t reopen_start(db_conn_t *con, struct db_async *a, bool persist)
 {
   db_load_cancel(con, NULL);       /* its driver state goes with the session */
   db_rs_release(&con->rs);
+  db_sock_unsettled(con);
   con->driver->ops.disconnect(con);
   con->ptr = NULL;
   db_release_statements(con);

@@ -7,6 +7,7 @@
 #endif
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,10 +348,17 @@ void db_connection_discard(db_conn_t *con)
   free(con);
 }
 
+void db_sock_settled(db_conn_t *con)
+{
+  static atomic_uint_fast64_t next_sock_id = 1;
+  con->sock_id = (uint64_t) atomic_fetch_add_explicit(&next_sock_id, 1, memory_order_relaxed);
+}
+
 void db_connection_register(db_conn_t *con)
 {
   db_note_connect(con, false);
   sb_endpoint_count(db_counted_endpoint(con), SB_EPC_CONNECTS, 1);
+  db_sock_settled(con);
   con->state = DB_CONN_READY;
   pthread_mutex_lock(&reg_mutex);
   con->reg_next = reg_head;
@@ -417,6 +425,7 @@ int db_connection_close(db_conn_t *con)
   db_load_cancel(con, NULL);
   db_rs_release(&con->rs);
   db_release_statements(con);
+  db_sock_unsettled(con);
   con->driver->ops.disconnect(con);
   con->ptr = NULL;
   con->state = DB_CONN_INVALID;
@@ -462,6 +471,7 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
   db_load_cancel(con, NULL);
   db_rs_release(&con->rs);
   db_release_statements(con);
+  db_sock_unsettled(con);
   con->driver->ops.disconnect(con);
   con->ptr = NULL;
   unsigned delay_ms = 1, attempts = 0;
@@ -505,6 +515,7 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
   if (attempts > 1 && con->thread_id >= 0)
     log_text(LOG_NOTICE, "thread %d: reconnected after %.2fs (%u attempts)",
              con->thread_id, (double) (sb_now_ns() - t0) / 1e9, attempts);
+  db_sock_settled(con);
   con->state = DB_CONN_READY;
   reprepare_statements(con);
   return 0;

@@ -179,6 +179,13 @@ struct db_conn {
   int wait_fd;
   int wait_events;
   int wait_timeout_ms;
+  /* generic layer: an id of the socket behind wait_fd, unique in the
+     process, set when a connect completes and 0 from the disconnect of a
+     rebuild or close on (and during a connect, when a driver may replace
+     its socket at any call). While it stays the same non-zero value the
+     socket is the same, so a waiter may keep it registered (epoll) across
+     waits; a new value may come with the same descriptor number. */
+  uint64_t sock_id;
   /* statements created on this connection, re-prepared after reconnect */
   db_stmt_t *stmts;
   /* fast load in progress (db_load_start .. db_load_finish), or NULL */

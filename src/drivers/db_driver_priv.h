@@ -50,6 +50,16 @@ void db_connection_discard(db_conn_t *con);
    adds it to the registry of live connections. */
 void db_connection_register(db_conn_t *con);
 
+/* con's socket is established (a connect completed): gives it a new
+   con->sock_id. Thread-safe (an atomic counter). */
+void db_sock_settled(db_conn_t *con);
+
+/* con's socket is about to go (disconnect): con->sock_id = 0. */
+static inline void db_sock_unsettled(db_conn_t *con)
+{
+  con->sock_id = 0;
+}
+
 /* Per-thread client-library setup for `drv` (once per thread). 0 ok. */
 int db_thread_setup(const db_driver_t *drv);
 

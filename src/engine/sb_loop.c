@@ -489,9 +489,18 @@ static void poll_events(struct sb_loop *l)
     if (idx >= l->n)
       continue;
     lvu_t *v = &l->vus[idx];
-    /* a stale readiness (the VU stopped waiting on a timeout) is dropped */
     if (v->wait == W_IO && v->wait_fd == fd)
       wake(l, v, ready_bits(evs[i].events));
+    else
+    {
+      /* a readiness nobody waits for (the VU stopped waiting on a timeout,
+         or does something else meanwhile): a registration kept across
+         waits is level-triggered, so it is removed, not to fire again
+         until the VU waits on the descriptor */
+      epoll_ctl(l->epfd, EPOLL_CTL_DEL, fd, NULL);
+      if (v->reg_fd == fd)
+        v->reg_fd = -1;
+    }
   }
   expire(l, sb_now_ns());
 }
@@ -551,6 +560,7 @@ static int loop_open(struct sb_loop *l, sb_worker_t *w)
     v->index = m;
     v->phase = PH_LOGIN;
     v->wait_fd = -1;
+    v->reg_fd = -1;
   }
   pthread_mutex_lock(&loops_mutex);
   if (loops == NULL)

@@ -45,6 +45,12 @@ typedef struct lvu {
   bool has_value;            /* resume with `value` */
   int value;
   int wait_fd;
+  /* the descriptor this VU keeps registered in the epoll set across waits
+     (level-triggered), with its mask and its connection's sock_id; -1 =
+     none known (a registration found stale is removed) */
+  int reg_fd;
+  uint32_t reg_events;
+  uint64_t reg_sock;
   uint64_t arrival;          /* --rate: the arrival it waits for */
   uint64_t rng[2];
   struct lvu *next;          /* run queue */

@@ -24,6 +24,41 @@ int sb_vu_current(void)
   return sb_tls_tid;
 }
 
+/* Makes the epoll set report `want` (DB_WAIT_READ/WRITE) on fd for v.
+   A connection with a settled socket (sock_id != 0) stays registered,
+   level-triggered, from one wait to the next, so a wait costs no system
+   call while the VU waits on the same socket for the same events; a new
+   socket (a new sock_id, maybe with the same descriptor number: the
+   kernel dropped the old one's registration when it closed), another
+   mask or a connect in progress (the driver may replace its socket at
+   any call: one-shot registrations) goes through epoll_ctl. Returns 0 on
+   success, -1 when epoll_ctl failed. */
+static int watch_fd(struct sb_loop *l, lvu_t *v, int fd, int want, uint64_t sock)
+{
+  uint32_t events = EPOLLRDHUP;
+  if (want & DB_WAIT_READ)
+    events |= EPOLLIN;
+  if (want & DB_WAIT_WRITE)
+    events |= EPOLLOUT;
+  if (sock == 0)
+    events |= EPOLLONESHOT;
+  else if (v->reg_fd == fd && v->reg_sock == sock && v->reg_events == events)
+    return 0;
+  struct epoll_event ev = { .events = events,
+                            .data.u64 = ((uint64_t) (uint32_t) fd << 32) | v->index };
+  v->reg_fd = -1;
+  if (epoll_ctl(l->epfd, EPOLL_CTL_MOD, fd, &ev) != 0 &&
+      (errno != ENOENT || epoll_ctl(l->epfd, EPOLL_CTL_ADD, fd, &ev) != 0))
+    return -1;
+  if (sock != 0)
+  {
+    v->reg_fd = fd;
+    v->reg_sock = sock;
+    v->reg_events = events;
+  }
+  return 0;
+}
+
 int sb_vu_wait_db(db_conn_t *con)
 {
   struct sb_loop *l = tl_loop;
@@ -33,16 +68,7 @@ int sb_vu_wait_db(db_conn_t *con)
   int fd = con->wait_fd, want = con->wait_events;
   if (fd >= 0 && (want & (DB_WAIT_READ | DB_WAIT_WRITE)))
   {
-    struct epoll_event ev = { .events = EPOLLONESHOT | EPOLLRDHUP, .data.u64 = 0 };
-    if (want & DB_WAIT_READ)
-      ev.events |= EPOLLIN;
-    if (want & DB_WAIT_WRITE)
-      ev.events |= EPOLLOUT;
-    ev.data.u64 = ((uint64_t) (uint32_t) fd << 32) | v->index;
-    /* ONESHOT: each wait arms the descriptor once; a new socket with a
-       recycled number is simply added */
-    if (epoll_ctl(l->epfd, EPOLL_CTL_MOD, fd, &ev) != 0 &&
-        (errno != ENOENT || epoll_ctl(l->epfd, EPOLL_CTL_ADD, fd, &ev) != 0))
+    if (watch_fd(l, v, fd, want, con->sock_id) != 0)
       return 0;
     v->wait_fd = fd;
   }

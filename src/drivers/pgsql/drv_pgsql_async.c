@@ -119,6 +119,13 @@ static db_step_t async_step(db_conn_t *con, int ready)
       return wait_for(con, DB_WAIT_READ | DB_WAIT_WRITE);
     broken = r < 0;
     pc->flushing = false;
+    /* just sent (ready == 0): read what is there before waiting, so an
+       answer already in (a fast loopback server, while the worker ran
+       other VUs' sends) takes no wait and no yield; when nothing is there
+       yet this costs one recv that fails with EAGAIN (see "Client CPU per
+       query" in docs/design.md) */
+    if (!broken && ready == 0 && !PQconsumeInput(pg))
+      broken = true;
   }
   while (broken || !PQisBusy(pg))
   {
