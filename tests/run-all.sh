@@ -146,7 +146,8 @@ TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh test
 # The ASan pass leaves to the normal pass what does not run its binary.
 ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and checked in the normal pass
 test_layers.sh: reads the source tree only (no binary), done in the normal pass
-test_capacity.sh: runs in the ThreadSanitizer pass instead (the ASan pass is the longest)"
+test_capacity.sh: runs in the ThreadSanitizer pass instead (the ASan pass is the longest)
+test_kit_e2e.sh: the kit's generated scripts drive bmk runs whose C paths the other files check under ASan; done in the normal pass (the ASan pass is the longest)"
 files=()
 for t in tests/integration/test_*.sh; do
   [[ " $QUIET " == *" $(basename "$t") "* ]] || files+=("$(basename "$t")")
