@@ -261,7 +261,11 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   ev=$(report_value "total number of events:" "$OUT")
   commits=$(printf '%s\n' "$OUT" | grep -E '^    commits \(' | awk '{print $3}')
   assert_contains "$db: server-side block" "$OUT" "Server-side statistics ("
-  check "$db: server commits $commits vs client events $ev within 0.1%" within "$commits" "$ev" 0.1
+  # (autovacuum/autoanalyze of the database's other tables, which other
+  # test files leave behind, commit too: the block counts their runs)
+  av=$(printf '%s\n' "$OUT" | sed -n 's/^    (autovacuum\/autoanalyze ran \([0-9]*\) time(s) in the window.*/\1/p')
+  check "$db: server commits $commits (less autovacuum's ${av:-0}) vs client events $ev within 0.1%" \
+    within "$((commits - ${av:-0}))" "$ev" 0.1
   check "$db: reconciliation JSON valid" json_ok rec_$db.json
   assert_eq "$db: JSON server commits = report" "$commits" "$(json_get rec_$db.json "d['server']['commits']")"
   assert_eq "$db: manifest server driver" "$db" "$(json_get rec_$db.json "d['manifest']['server']['driver']")"
