@@ -60,7 +60,10 @@ Options:
   --precision=PCT          bisection ends when (fail-pass)/pass <= PCT% [2]
   --max-steps=N            steps at most (repeats count) [20]
   --max-repeats=N          extra runs of a step within noise of an SLO [2]
-  --max-vus=N              virtual users of a step at most [10000]
+  --max-vus=N              virtual users of a step at most [10000]; a step runs
+                           4 x rate x the mean latency measured so far (at least
+                           16), and a failing step whose VUs were all busy is run
+                           again with 4 times as many (verdict all-VUs-busy)
   --max-users=N            --mode=users: highest user count [1024]
   --pause=S, --reset=checkpoint|none, --results-dir=DIR, --id=NAME  as bmk series
   --results=FILE           one JSON document of the whole search (also written
