@@ -663,6 +663,20 @@ static json_t *merge_manifest(const sb_rdoc_t *d, unsigned n, double base)
 
 /* ---- entry points ------------------------------------------------------------- */
 
+/* Merged rows whose percentiles are an upper bound: their histogram is
+   null because an input row lacked one. */
+static size_t null_hdr_rows(const json_t *rows)
+{
+  size_t i, k = 0;
+  const json_t *r;
+  json_array_foreach((json_t *) rows, i, r)
+  {
+    const json_t *h = json_object_get(r, "hdr_v2_compressed_base64");
+    k += h != NULL && json_is_null(h);
+  }
+  return k;
+}
+
 json_t *sb_merge_docs(const sb_rdoc_t *d, unsigned n, char *note, size_t notelen,
                       char *err, size_t errlen)
 {
@@ -704,6 +718,14 @@ json_t *sb_merge_docs(const sb_rdoc_t *d, unsigned n, char *note, size_t notelen
     sb_hdr_free(h);
     return NULL;
   }
+  size_t approx_iv = null_hdr_rows(intervals), approx_ty = null_hdr_rows(types);
+  if (note && (approx_iv || approx_ty))
+    snprintf(note + strlen(note), notelen - strlen(note),
+             "%s%zu of %zu interval rows and %zu of %zu per-type rows come from files "
+             "without their histograms (written before bmk stored them): their "
+             "percentiles are the highest of the runs' (an upper bound), not exact",
+             note[0] ? "\nNOTE: " : "", approx_iv, json_array_size(intervals), approx_ty,
+             json_array_size(types));
   json_t *doc = json_object();
   json_object_set_new(doc, "format", json_string("bmk-results"));
   json_object_set_new(doc, "format_version", json_integer(1));

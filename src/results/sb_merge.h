@@ -41,9 +41,11 @@
 /*
  * Merges `n` (>= 2) loaded documents. Returns a new document (caller
  * decrefs), or NULL with a message in `err` naming the files and what
- * keeps them from being merged. `note` (may be NULL) receives a warning
- * for the reader when the runs' starts differ by more than a second
- * ("" when none).
+ * keeps them from being merged. `note` (may be NULL) receives warnings
+ * for the reader, one per line ("" when none): the runs' starts differ by
+ * more than a second; some interval or per-type rows were merged from
+ * files without their histograms, so their percentiles are an upper
+ * bound (the count of such rows is given). 512 bytes hold both.
  */
 json_t *sb_merge_docs(const sb_rdoc_t *docs, unsigned n, char *note, size_t notelen,
                       char *err, size_t errlen);

@@ -453,8 +453,12 @@ static const sb_hdr_t *type_hist(const sb_evtype_stat_t *types, const char *name
   return NULL;
 }
 
+/* `run` is the whole run's histogram: a script that never names a type
+   has one row, "event", holding every event, and workers keep no type
+   histogram then (sb_evtype_used), so the row's histogram is the run's.
+   Storing it lets `bmk report --merge` merge that row exactly. */
 static json_t *types_json(const sb_type_row_t *rows, unsigned n,
-                          const sb_evtype_stat_t *types)
+                          const sb_evtype_stat_t *types, const sb_hdr_t *run)
 {
   json_t *a = json_array();
   for (unsigned i = 0; i < n; i++)
@@ -476,6 +480,8 @@ static json_t *types_json(const sb_type_row_t *rows, unsigned n,
     json_object_set_new(lat, "max", json_real(ms(r->max)));
     json_object_set_new(o, "latency_ms", lat);
     const sb_hdr_t *h = type_hist(types, r->name);
+    if (h == NULL && n == 1 && !sb_evtype_used() && strcmp(r->name, "event") == 0)
+      h = run;
     char *enc = h ? sb_hdr_encode_v2_base64(h) : NULL;
     json_object_set_new(o, "hdr_v2_compressed_base64", enc ? json_string(enc) : json_null());
     free(enc);
@@ -696,7 +702,7 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     json_object_set_new(doc, "format_version", json_integer(RESULTS_FORMAT_VERSION));
     json_object_set_new(doc, "manifest", manifest_json());
     json_object_set_new(doc, "intervals", json_incref(intervals));
-    json_object_set_new(doc, "event_types", types_json(rows, n, types));
+    json_object_set_new(doc, "event_types", types_json(rows, n, types, h));
     json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
     json_object_set_new(doc, "server", server_and_cost_json());
     json_t *eps = sb_results_endpoints_json();

@@ -212,6 +212,27 @@ a, b = (json.load(open(f))["intervals"] for f in sys.argv[1:])
 print([x["events"] + y["events"] for x, y in zip(a, b)])
 EOF
 )" "$(json_get t-$db.json "[r['events'] for r in d['intervals']]")"
+  assert_not_contains "$db merge: no approximate-rows NOTE when every row has its histogram" \
+    "$OUT" "without their histograms"
+  assert_eq "$db merge: the one type row's p95 is the merged run's (its histogram is stored)" \
+    "$(json_get t-$db.json "'%.6f' % d['summary']['latency_ms']['percentiles']['95']")" \
+    "$(json_get t-$db.json "'%.6f' % d['event_types'][0]['latency_ms']['p95']")"
+  # A file from before interval and per-type histograms were stored: the
+  # rows it takes part in are an upper bound, and the report counts them.
+  python3 - t-$db.p2.json old-$db.p2.json <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["intervals"] + d["event_types"]:
+    r.pop("hdr_v2_compressed_base64", None)
+json.dump(d, open(sys.argv[2], "w"))
+EOF2
+  report --merge t-$db.p1.json old-$db.p2.json --output=old-$db.json
+  assert_eq "$db merge with an old file: exit 0" 0 "$RC"
+  want=$(json_get old-$db.json "'%d of %d interval rows and %d of %d per-type rows' % (sum(r['hdr_v2_compressed_base64'] is None for r in d['intervals']), len(d['intervals']), sum(r['hdr_v2_compressed_base64'] is None for r in d['event_types']), len(d['event_types']))")
+  assert_match "$db merge with an old file: the approximate rows are counted" "$want" \
+    '^[1-9][0-9]* of [0-9]+ interval rows and [1-9][0-9]* of [0-9]+ per-type rows$'
+  assert_contains "$db merge with an old file: NOTE counting them" "$OUT" \
+    "NOTE: $want come from files without their histograms (written before bmk stored them): their percentiles are the highest of the runs' (an upper bound), not exact"
   assert_match "$db merge: interval lines with both runs' threads" "$OUT" \
     '^\[ 1s \] thds: 3 tps: [0-9.]+ qps: [0-9.]+ \(r/w/o: [0-9.]+/0\.00/[0-9.]+\) lat \(ms,95%\): [0-9.]+ err/s: 0\.00 reconn/s: 0\.00$'
   assert_match "$db merge: report layout" "$(printf '%s\n' "$OUT" | tr '\n' '|')" \
