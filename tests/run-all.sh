@@ -38,10 +38,11 @@ if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
   # test_metrics.sh: a real Prometheus scrapes --metrics-listen;
   # test_report.sh: gnuplot draws `bmk report --html` charts, headless
   # Chromium opens the page; test_cluster.sh: an sshd in each network
-  # namespace host, reached with the ssh client.
+  # namespace host, reached with the ssh client; test_k8s.sh: the
+  # Kubernetes client's API object schema for the docs' manifest.
   apt-get install -y -qq --no-install-recommends sysbench python3-jsonschema prometheus \
     libhdrhistogram-java default-jdk-headless gnuplot-nox chromium \
-    openssh-server openssh-client >/dev/null
+    openssh-server openssh-client python3-kubernetes python3-yaml >/dev/null
 fi
 
 log "build (one configure for ./bmk and make static)"
@@ -146,6 +147,7 @@ TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh test
 # The ASan pass leaves to the normal pass what does not run its binary.
 ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and checked in the normal pass
 test_layers.sh: reads the source tree only (no binary), done in the normal pass
+test_k8s.sh: reads the docs only (no binary), done in the normal pass
 test_capacity.sh: runs in the ThreadSanitizer pass instead (the ASan pass is the longest)
 test_kit_e2e.sh: the kit's generated scripts drive bmk runs whose C paths the other files check under ASan; done in the normal pass (the ASan pass is the longest)"
 files=()
