@@ -12,7 +12,9 @@
  *     between, including children that were forked and reaped in the
  *     window (a PostgreSQL backend that exits lands in the postmaster's
  *     cutime/cstime). Resolution: one clock tick (1/CLK_TCK s, 10 ms on
- *     Linux) per process and sample.
+ *     Linux) per process and sample, except for single-threaded processes,
+ *     whose time is read in nanoseconds from /proc/PID/schedstat (sched
+ *     run time, proc(5)); reaped children stay in ticks.
  *   - CPU time of a cgroup v2 directory from its cpu.stat (user_usec,
  *     system_usec; microseconds).
  *   - Host CPU (/proc/stat) and this process's own CPU (getrusage).
@@ -37,15 +39,21 @@ typedef struct {
   uint64_t utime, stime;       /* the process (all its threads) */
   uint64_t cutime, cstime;     /* children it has waited for */
   uint64_t starttime;          /* ticks after boot */
+  unsigned num_threads;        /* threads of the process */
+  uint64_t run_ns;             /* ns on a CPU from /proc/PID/schedstat when the
+                                  process has one thread (sb_proc_stat_read
+                                  only); 0 when not read */
 } sb_proc_stat_t;
 
 /* Parses the text of a /proc/PID/stat file (`buf`, NUL-terminated; the
-   command name may hold spaces and parentheses). Returns 0, or -1 when the
-   text is not in that format. Pure function. */
+   command name may hold spaces and parentheses) up to field 22; run_ns is
+   left 0. Returns 0, or -1 when the text is not in that format. Pure
+   function. */
 int sb_proc_stat_parse(const char *buf, sb_proc_stat_t *out);
 
-/* Reads /proc/<pid>/stat. Returns 0, or -1 with errno (ENOENT: no such
-   process). */
+/* Reads /proc/<pid>/stat, and for a single-threaded process the
+   nanoseconds it ran from /proc/<pid>/schedstat (run_ns). Returns 0, or -1
+   with errno (ENOENT: no such process). */
 int sb_proc_stat_read(pid_t pid, sb_proc_stat_t *out);
 
 /* Seconds since the epoch at which process `pid` started (from its

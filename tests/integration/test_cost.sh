@@ -223,14 +223,17 @@ function event()
   end
 end
 EOF
-# busy_start DIR [CGROUP]: starts the tree (in CGROUP when given); BUSY_PID
+# busy_start DIR [CGROUP [BURN SMALL_N SMALL_S]]: starts the tree (in
+# CGROUP when not empty; BURN s in each of the four places, default $BURN;
+# SMALL_N processes of SMALL_S s each, tools/busy_tree.py); BUSY_PID
 busy_start() {
   rm -rf "$1" && mkdir -p "$1"
+  local args=("$1" "${3:-$BURN}" ${4:+"$4" "$5"})
   if [ -n "${2:-}" ]; then
-    sh -c 'echo $$ > "$1/cgroup.procs" && exec python3 "$2" "$3" "$4"' sh "$2" \
-      "$TOP/tests/integration/tools/busy_tree.py" "$1" "$BURN" &
+    sh -c 'echo $$ > "$1/cgroup.procs"; shift; exec python3 "$@"' sh "$2" \
+      "$TOP/tests/integration/tools/busy_tree.py" "${args[@]}" &
   else
-    python3 "$TOP/tests/integration/tools/busy_tree.py" "$1" "$BURN" &
+    python3 "$TOP/tests/integration/tools/busy_tree.py" "${args[@]}" &
   fi
   BUSY_PID=$!
   for _ in $(seq 1 600); do [ -f "$1/ready" ] && break; sleep 0.1; done
@@ -263,6 +266,25 @@ else
   check "busy tree: task-clock $clock_s s >= burned $burned s (threads that existed, new threads, forked children)" le "$burned" "$clock_s"
   check "busy tree: task-clock $clock_s s <= the tree's life $life s" le "$clock_s" "$(awk -v c="$life" 'BEGIN{print c + 0.001}')"
 fi
+
+# Backends that each run less than a clock tick: 40 single-threaded
+# processes burn 4 ms each (0.16 s in all) and stay alive. Counted in
+# ticks each would be 0; bmk reads a single-threaded process's nanoseconds
+# (/proc/PID/schedstat), so it sees them all. The four other places burn
+# nothing here; the tree's multi-threaded parent is still counted in ticks
+# (0.01 s of rounding either way).
+busy_start "$B" "" 0 40 0.004
+BUSY_DIR=$B run_bmk wait_busy.lua --events=1 --time=0 --server-pid="$BUSY_PID" \
+  --results=small.json run
+busy_stop "$B"
+life=$(cat "$B/total" 2>/dev/null)
+burned=$(cat "$B/done" 2>/dev/null)
+assert_eq "small backends: exit 0" 0 "$RC"
+cpu=$(json_get small.json "d['server']['cost']['server_cpu_s']['total']")
+check "small backends: /proc CPU $cpu s >= their burns $burned s (each under a tick)" \
+  le "$burned" "$(awk -v c="$cpu" 'BEGIN{print c + 0.01}')"
+check "small backends: /proc CPU $cpu s <= the tree's life $life s" \
+  le "$cpu" "$(awk -v c="$life" 'BEGIN{print c + 0.01}')"
 
 # ---- --server-cgroup: a cgroup v2 directory holding the busy tree -----------------
 V2=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)

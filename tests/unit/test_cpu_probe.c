@@ -62,6 +62,8 @@ static void test_stat_parse(void **state)
   assert_int_equal(st.cutime, 6);
   assert_int_equal(st.cstime, 7);
   assert_int_equal(st.starttime, 98765);
+  assert_int_equal(st.num_threads, 3);
+  assert_int_equal(st.run_ns, 0);          /* parse only: not read */
 
   assert_int_equal(sb_proc_stat_parse("", &st), -1);
   assert_int_equal(sb_proc_stat_parse("12 (x) S 1 2 3", &st), -1);   /* truncated */
@@ -69,6 +71,37 @@ static void test_stat_parse(void **state)
   assert_int_equal(sb_proc_stat_read(getpid(), &st), 0);
   assert_int_equal(st.pid, getpid());
   assert_int_equal(st.ppid, getppid());
+}
+
+/* A single-threaded process's CPU in nanoseconds (/proc/PID/schedstat),
+   the clock CLOCK_PROCESS_CPUTIME_ID reads: 3 ms of burning, a third of
+   a clock tick, shows in full between two reads. The kernel brings a
+   task's figure up to date when it is switched out, so each read follows
+   a sleep; then, exactly: burned <= b - a <= the CPU clock around both. */
+static uint64_t cpu_ns(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (uint64_t) t.tv_sec * 1000000000u + (uint64_t) t.tv_nsec;
+}
+
+static void test_stat_read_ns(void **state)
+{
+  (void) state;
+  sb_proc_stat_t a, b;
+  uint64_t pre = cpu_ns();
+  usleep(20000);
+  assert_int_equal(sb_proc_stat_read(getpid(), &a), 0);
+  assert_int_equal(a.num_threads, 1);
+  assert_true(a.run_ns > 0);
+  uint64_t t0 = cpu_ns(), burned;
+  while ((burned = cpu_ns() - t0) < 3000000u)
+    ;
+  usleep(20000);
+  assert_int_equal(sb_proc_stat_read(getpid(), &b), 0);
+  uint64_t around = cpu_ns() - pre;
+  assert_true(b.run_ns - a.run_ns >= burned);
+  assert_true(b.run_ns - a.run_ns <= around);
 }
 
 static void test_cgroup_and_host_parse(void **state)
@@ -306,6 +339,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_stat_parse),
+    cmocka_unit_test(test_stat_read_ns),
     cmocka_unit_test(test_cgroup_and_host_parse),
     cmocka_unit_test(test_tree_live_descendant),
     cmocka_unit_test(test_tree_reaped_descendant),

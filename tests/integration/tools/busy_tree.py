@@ -5,7 +5,7 @@ a workload script of the test signals the start and waits for the end, so
 all of the burning happens inside bmk's measured window by construction,
 however slow or busy the machine is.
 
-  busy_tree.py DIR BURN_S
+  busy_tree.py DIR BURN_S [SMALL_N SMALL_S]
 
 At start one thread already exists that will burn (counters must be
 attached to existing threads). When DIR/go appears, the process starts a
@@ -17,6 +17,12 @@ Children are reaped before DIR/done is written with the sum of the four
 measured burns. On SIGTERM it writes DIR/total: its whole life's CPU
 (itself and reaped children, getrusage), an upper bound of anything that
 counted it, then exits.
+
+With SMALL_N, it also forks SMALL_N single-threaded processes at the go
+that each burn SMALL_S seconds (below a clock tick, as a database backend
+does between two samples) and then stay alive, unreaped, until SIGTERM:
+their CPU counts only if each process's own time is read finer than a
+tick. Their burns are in the sum written to DIR/done.
 """
 import os
 import resource
@@ -26,12 +32,16 @@ import threading
 import time
 
 d, burn = sys.argv[1], float(sys.argv[2])
+small_n = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+small_s = float(sys.argv[4]) if len(sys.argv) > 4 else 0.0
 go = threading.Event()
+small = []                      # pids of the small processes
 
 
-def spin(clock):
+def spin(clock, secs=None):
+    secs = burn if secs is None else secs
     t0 = clock()
-    while clock() - t0 < burn:
+    while clock() - t0 < secs:
         pass
     return clock() - t0
 
@@ -51,6 +61,9 @@ def write(name, text):
 
 
 def on_term(*_):
+    for pid in small:           # reaped, so their CPU is in the total
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
     s = resource.getrusage(resource.RUSAGE_SELF)
     c = resource.getrusage(resource.RUSAGE_CHILDREN)
     write("total", "%.6f\n" % (s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime))
@@ -75,6 +88,21 @@ for i in range(2):
         os._exit(0)
     os.close(w)
     children.append((pid, r))
+for i in range(small_n):
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.close(r)
+        v = spin(time.process_time, small_s)
+        os.write(w, ("%.6f" % v).encode())
+        os.close(w)
+        while True:             # blocked: the kernel's figure is up to date
+            signal.pause()
+    os.close(w)
+    results.append(float(os.read(r, 64).decode()))
+    os.close(r)
+    small.append(pid)
 t2 = threading.Thread(target=thread_body)
 t2.start()
 go.set()
