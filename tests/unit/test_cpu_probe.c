@@ -92,7 +92,13 @@ static void test_stat_read_ns(void **state)
   uint64_t pre = cpu_ns();
   usleep(20000);
   assert_int_equal(sb_proc_stat_read(getpid(), &a), 0);
-  assert_int_equal(a.num_threads, 1);
+  if (a.num_threads != 1)
+  {
+    /* a sanitizer runtime's own thread (ThreadSanitizer's) makes the
+       process multi-threaded: then ticks are used, as for mysqld */
+    assert_int_equal(a.run_ns, 0);
+    skip();
+  }
   assert_true(a.run_ns > 0);
   uint64_t t0 = cpu_ns(), burned;
   while ((burned = cpu_ns() - t0) < 3000000u)
