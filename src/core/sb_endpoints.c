@@ -215,9 +215,6 @@ static int parse_endpoint(json_t *o, unsigned i, sb_endpoint_t *ep)
     ep->port = (unsigned) json_integer_value(port);
   }
   json_t *tls = json_object_get(o, "tls");
-  if (tls != NULL && strcmp(ep->driver, "mysql") == 0)
-    return bad(w, "\"tls\": per-endpoint TLS is for pgsql endpoints; mysql endpoints use "
-               "the --mysql-ssl* options");
   if (tls != NULL && parse_tls(tls, w, ep) != 0)
     return 1;
   return parse_password(o, w, ep);
@@ -619,4 +616,9 @@ double sb_endpoint_lag_max(const sb_endpoint_t *ep)
 {
   int64_t us = __atomic_load_n(&ep->lag_max_us, __ATOMIC_RELAXED);
   return us < 0 ? -1 : (double) us / 1e6;
+}
+
+bool sb_endpoint_has_tls(const sb_endpoint_t *ep)
+{
+  return ep->tls_mode || ep->tls_ca || ep->tls_cert || ep->tls_key;
 }

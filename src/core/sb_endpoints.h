@@ -106,6 +106,12 @@ void sb_endpoints_window_end(void);
    but "primary". */
 bool sb_endpoint_is_replica(const sb_endpoint_t *ep);
 
+/* True when the file gives endpoint `ep` a "tls" object: its settings then
+   replace the driver's --<db>-ssl* options for the endpoint's
+   connections (a mode it leaves out is the option's). Thread-safe (reads
+   what sb_endpoints_load wrote). */
+bool sb_endpoint_has_tls(const sb_endpoint_t *ep);
+
 /* Stores a lag sample of `ep` in seconds (< 0: none: not replicating,
    the sample failed). Thread-safe (the reporter thread writes, outputs
    read). */

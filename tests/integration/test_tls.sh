@@ -3,7 +3,8 @@
 # verification level with the sandbox CA, the session really encrypted
 # (the server's own view: Ssl_cipher / pg_stat_ssl), --mysql-compression
 # (Compression status), and clear errors with a non-zero exit for a wrong
-# CA, a wrong host name and a server without TLS.
+# CA, a wrong host name and a server without TLS; TLS per endpoint
+# (--endpoints "tls") on both drivers.
 #
 # Needs a pair of servers with TLS and a pair without: the sandbox pair
 # (BMK/sandbox.sh; plain unless started with BMK_SANDBOX_TLS=1) is one of
@@ -152,5 +153,66 @@ assert_eq "pgsql server without TLS, require: exit 1" 1 "$RC"
 assert_contains "pgsql server without TLS: message" "$(errors)" "FATAL: Connection to database failed: connection to server at \"127.0.0.1\", port $PLAIN_PG failed: server does not support SSL, but SSL was required"
 session $PP --pgsql-sslmode=prefer
 assert_contains "pgsql server without TLS, prefer: plain session" "$OUT" "ssl=false:"
+
+# ---- TLS per endpoint (--endpoints): one run, two endpoints, each with its
+# own settings: "secure" on the server with TLS and verified against the
+# CA, "plain" on the one without (no "tls": the --<db>-ssl options, here
+# none). The server's view of each endpoint's session, one line each.
+cat >endpoints.lua <<'EOF2'
+function event()
+  for _, name in ipairs({"secure", "plain"}) do
+    local con = sysbench.sql.driver():connect{endpoint = name}
+    local q = sysbench.opt.db_driver == "pgsql" and
+      "SELECT ssl::text || ':' || coalesce(cipher, '') FROM pg_stat_ssl WHERE pid = pg_backend_pid()" or
+      "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = 'SSL_CIPHER'"
+    print(name .. "=" .. tostring(con:query_row(q)))
+    con:disconnect()
+  end
+end
+EOF2
+# endpoints_file DRIVER SECURE_PORT PLAIN_PORT MODE CA: the file
+endpoints_file() {
+  cat > ep-$1.json <<EOF2
+{"endpoints": [
+  {"name": "secure", "driver": "$1", "host": "127.0.0.1", "port": $2, "user": "sbtest",
+   "password_env": "BMK_TLS_PW", "database": "sbtest", "tls": {"mode": "$4", "ca": "$5"}},
+  {"name": "plain", "driver": "$1", "host": "127.0.0.1", "port": $3, "user": "sbtest",
+   "password_env": "BMK_TLS_PW", "database": "sbtest"}
+]}
+EOF2
+}
+export BMK_TLS_PW=$DBPASS
+endpoints_file mysql "$MYSQL_PORT" "$PLAIN_MY" VERIFY_CA "$CA"
+run_bmk endpoints.lua --db-driver=mysql --endpoints=ep-mysql.json --events=1 run
+assert_eq "mysql endpoints: exit 0" 0 "$RC"
+assert_match "mysql endpoint with tls VERIFY_CA: the server sees a TLS session" "$OUT" '^secure=TLS_'
+assert_contains "mysql endpoint without tls: plain session" "$OUT" "plain=
+"
+endpoints_file mysql "$MYSQL_PORT" "$PLAIN_MY" VERIFY_CA "$BAD_CA"
+run_bmk endpoints.lua --db-driver=mysql --endpoints=ep-mysql.json --events=1 run
+assert_eq "mysql endpoint, wrong CA: exit 1" 1 "$RC"
+assert_contains "mysql endpoint, wrong CA: the endpoint's tls.ca named" "$(errors)" \
+  "WARNING: the server's certificate is not signed by a CA in endpoint 'secure' tls.ca=$BAD_CA"
+endpoints_file mysql "$PLAIN_MY" "$PLAIN_MY" REQUIRED "$CA"
+run_bmk endpoints.lua --db-driver=mysql --endpoints=ep-mysql.json --events=1 run
+assert_eq "mysql endpoint with tls REQUIRED on a server without TLS: exit 1" 1 "$RC"
+assert_contains "mysql endpoint with tls REQUIRED on a server without TLS: message" "$(errors)" \
+  "FATAL: error 2026: TLS/SSL error: SSL is required, but the server does not support it"
+endpoints_file mysql "$MYSQL_PORT" "$PLAIN_MY" verify-full "$CA"
+run_bmk endpoints.lua --db-driver=mysql --endpoints=ep-mysql.json --events=1 run
+assert_eq "mysql endpoint with a PostgreSQL sslmode: refused before connecting" \
+  "1:FATAL: --endpoints: endpoint 'secure': tls.mode 'verify-full' is not a MySQL TLS mode (disabled, preferred, required, verify_ca, verify_identity: the --mysql-ssl values)" \
+  "$RC:$(errors | head -1)"
+assert_not_contains "mysql endpoint with a PostgreSQL sslmode: nothing ran" "$OUT" "secure="
+
+endpoints_file pgsql "$PGSQL_PORT" "$PLAIN_PG" verify-full "$CA"
+run_bmk endpoints.lua --db-driver=pgsql --endpoints=ep-pgsql.json --events=1 run
+assert_eq "pgsql endpoints: exit 0" 0 "$RC"
+assert_match "pgsql endpoint with tls verify-full: TLS session" "$OUT" '^secure=true:TLS_'
+assert_contains "pgsql endpoint without tls: plain session" "$OUT" "plain=false:"
+endpoints_file pgsql "$PGSQL_PORT" "$PLAIN_PG" verify-ca "$BAD_CA"
+run_bmk endpoints.lua --db-driver=pgsql --endpoints=ep-pgsql.json --events=1 run
+assert_eq "pgsql endpoint, wrong CA: exit 1" 1 "$RC"
+assert_contains "pgsql endpoint, wrong CA: message" "$(errors)" "SSL error: certificate verify failed"
 
 finish

@@ -102,6 +102,11 @@ static void test_password_file(void **state)
   assert_string_equal(pick("read", 0), "p");
   assert_false(sb_endpoints_have_replicas());
   unlink(pw);
+  /* MySQL endpoints take tls too (the driver checks the mode's name) */
+  assert_int_equal(load("{\"endpoints\": [{\"name\": \"m\", \"driver\": \"mysql\","
+                        " \"tls\": {\"mode\": \"VERIFY_CA\", \"ca\": \"/ca.pem\"}}]}"), 0);
+  assert_string_equal(sb_endpoint_get(0)->tls_mode, "VERIFY_CA");
+  assert_string_equal(sb_endpoint_get(0)->tls_ca, "/ca.pem");
 }
 
 static void test_refusals(void **state)
@@ -120,7 +125,8 @@ static void test_refusals(void **state)
     "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"mysql\", \"port\": 70000}]}",
     "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"oracle\"}]}",
     "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"mysql\", \"password_env\": \"BMK_UNIT_UNSET\"}]}",
-    "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"mysql\", \"tls\": {\"mode\": \"on\"}}]}",
+    "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"mysql\", \"tls\": {\"mode\": \"on\", \"cipher\": \"x\"}}]}",
+    "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"mysql\", \"tls\": \"required\"}]}",
     "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"mysql\"}], \"extra\": 1}",
     "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"mysql\"},]}",
   };

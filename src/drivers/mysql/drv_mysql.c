@@ -78,6 +78,15 @@ bool mydrv_dry_run;
 
 /* ---- options ------------------------------------------------------------ */
 
+/* The mode a --mysql-ssl value names (any case), or -1. */
+static int ssl_mode_named(const char *s)
+{
+  for (size_t i = 0; i < sizeof(ssl_names) / sizeof(ssl_names[0]); i++)
+    if (strcasecmp(s, ssl_names[i].name) == 0)
+      return (int) ssl_names[i].mode;
+  return -1;
+}
+
 static int parse_ssl_mode(void)
 {
   const char *s = sb_opt_str("mysql-ssl");
@@ -86,14 +95,32 @@ static int parse_ssl_mode(void)
     cfg.ssl = SSL_DISABLED;
     return 0;
   }
-  for (size_t i = 0; i < sizeof(ssl_names) / sizeof(ssl_names[0]); i++)
-    if (strcasecmp(s, ssl_names[i].name) == 0)
-    {
-      cfg.ssl = ssl_names[i].mode;
-      return 0;
-    }
+  int m = ssl_mode_named(s);
+  if (m >= 0)
+  {
+    cfg.ssl = (ssl_mode_t) m;
+    return 0;
+  }
   log_text(LOG_FATAL, "Invalid value for --mysql-ssl: '%s'", s);
   return 1;
+}
+
+/* Every --endpoints entry's tls.mode must be a --mysql-ssl mode: checked
+   before anything connects. 0, or 1 (FATAL printed). */
+static int check_endpoint_tls(void)
+{
+  for (unsigned i = 0; i < sb_endpoints_count(); i++)
+  {
+    const sb_endpoint_t *ep = sb_endpoint_get(i);
+    if (ep->tls_mode && ssl_mode_named(ep->tls_mode) < 0)
+    {
+      log_text(LOG_FATAL, "--endpoints: endpoint '%s': tls.mode '%s' is not a MySQL TLS mode "
+               "(disabled, preferred, required, verify_ca, verify_identity: the --mysql-ssl "
+               "values)", ep->name, ep->tls_mode);
+      return 1;
+    }
+  }
+  return 0;
 }
 
 static int parse_ignore_list(void)
@@ -157,7 +184,7 @@ static int my_init(void)
   if (mydrv_trace)
     log_set_verbosity(LOG_DEBUG);
 
-  if (parse_ssl_mode() != 0 || parse_ignore_list() != 0)
+  if (parse_ssl_mode() != 0 || check_endpoint_tls() != 0 || parse_ignore_list() != 0)
     return 1;
   MY_TRACE("mysql_library_init(0, NULL, NULL)");
   if (mysql_library_init(0, NULL, NULL) != 0)
@@ -237,7 +264,9 @@ int mydrv_conn_failed(db_conn_t *con, const char *api, const char *sql, size_t l
 
 /* ---- connections -------------------------------------------------------- */
 
-static void set_tls_options(MYSQL *m)
+/* The TLS settings of connection `mc` (mydrv_new_handle chose them: the
+   endpoint's or the --mysql-ssl* options) onto handle `m`. */
+static void set_tls_options(MYSQL *m, const my_conn_t *mc)
 {
 #if defined(MARIADB_BASE_VERSION)
   /*
@@ -250,14 +279,14 @@ static void set_tls_options(MYSQL *m)
    * connecting (mydrv_check_tls). Both switches are always set: newer
    * Connector/C versions default to TLS.
    */
-  my_bool use = cfg.ssl != SSL_DISABLED;
-  my_bool verify = cfg.ssl == SSL_VERIFY_IDENTITY || (cfg.ssl == SSL_VERIFY_CA && !cfg.ssl_ca);
+  my_bool use = mc->tls != SSL_DISABLED;
+  my_bool verify = mc->tls == SSL_VERIFY_IDENTITY || (mc->tls == SSL_VERIFY_CA && !mc->tls_ca);
   if (use)
   {
     MY_TRACE("mysql_ssl_set(%p, \"%s\", \"%s\", \"%s\", NULL, \"%s\")", (void *) m,
-             SAFESTR(cfg.ssl_key), SAFESTR(cfg.ssl_cert), SAFESTR(cfg.ssl_ca),
+             SAFESTR(mc->tls_key), SAFESTR(mc->tls_cert), SAFESTR(mc->tls_ca),
              SAFESTR(cfg.ssl_cipher));
-    mysql_ssl_set(m, cfg.ssl_key, cfg.ssl_cert, cfg.ssl_ca, NULL, cfg.ssl_cipher);
+    mysql_ssl_set(m, mc->tls_key, mc->tls_cert, mc->tls_ca, NULL, cfg.ssl_cipher);
   }
   mysql_optionsv(m, MYSQL_OPT_SSL_ENFORCE, &use);
   mysql_optionsv(m, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
@@ -265,25 +294,35 @@ static void set_tls_options(MYSQL *m)
   /* libmysqlclient defaults to PREFERRED: always say which mode is meant */
   static const unsigned modes[] = { SSL_MODE_DISABLED, SSL_MODE_PREFERRED, SSL_MODE_REQUIRED,
                                     SSL_MODE_VERIFY_CA, SSL_MODE_VERIFY_IDENTITY };
-  unsigned mode = modes[cfg.ssl];
+  unsigned mode = modes[mc->tls];
   MY_TRACE("mysql_options(%p, MYSQL_OPT_SSL_MODE, %u)", (void *) m, mode);
   mysql_options(m, MYSQL_OPT_SSL_MODE, &mode);
-  if (cfg.ssl != SSL_DISABLED)
+  if (mc->tls != SSL_DISABLED)
   {
-    mysql_options(m, MYSQL_OPT_SSL_KEY, cfg.ssl_key);
-    mysql_options(m, MYSQL_OPT_SSL_CERT, cfg.ssl_cert);
-    mysql_options(m, MYSQL_OPT_SSL_CA, cfg.ssl_ca);
+    mysql_options(m, MYSQL_OPT_SSL_KEY, mc->tls_key);
+    mysql_options(m, MYSQL_OPT_SSL_CERT, mc->tls_cert);
+    mysql_options(m, MYSQL_OPT_SSL_CA, mc->tls_ca);
     mysql_options(m, MYSQL_OPT_SSL_CIPHER, cfg.ssl_cipher);
   }
 #else
-  if (cfg.ssl != SSL_DISABLED)
-    mysql_ssl_set(m, cfg.ssl_key, cfg.ssl_cert, cfg.ssl_ca, NULL, cfg.ssl_cipher);
+  if (mc->tls != SSL_DISABLED)
+    mysql_ssl_set(m, mc->tls_key, mc->tls_cert, mc->tls_ca, NULL, cfg.ssl_cipher);
 #endif
 }
 
-/* Address and credentials of endpoint `ep` (--endpoints) into mc. */
+/* Address, credentials and TLS settings of endpoint `ep` (--endpoints)
+   into mc. An endpoint's "tls" replaces the --mysql-ssl* options (its
+   mode defaults to --mysql-ssl's; ca, cert and key to none). */
 static void endpoint_address(my_conn_t *mc, const sb_endpoint_t *ep)
 {
+  if (sb_endpoint_has_tls(ep))
+  {
+    mc->tls = ep->tls_mode ? ssl_mode_named(ep->tls_mode) : (int) cfg.ssl;
+    mc->tls_key = ep->tls_key;
+    mc->tls_cert = ep->tls_cert;
+    mc->tls_ca = ep->tls_ca;
+    mc->tls_endpoint = ep->name;
+  }
   mc->socket = ep->socket;
   mc->host = ep->socket ? "localhost" : ep->host ? ep->host : "localhost";
   mc->port = ep->port ? ep->port : 3306;
@@ -314,6 +353,11 @@ MYSQL *mydrv_new_handle(const db_conn_t *con, my_conn_t *mc, bool nonblocking)
   mc->user = cfg.user;
   mc->password = cfg.password;
   mc->db = cfg.db;
+  mc->tls = (int) cfg.ssl;
+  mc->tls_key = cfg.ssl_key;
+  mc->tls_cert = cfg.ssl_cert;
+  mc->tls_ca = cfg.ssl_ca;
+  mc->tls_endpoint = NULL;
   if (con->endpoint != NULL)
     endpoint_address(mc, con->endpoint);
 
@@ -343,7 +387,7 @@ MYSQL *mydrv_new_handle(const db_conn_t *con, my_conn_t *mc, bool nonblocking)
       mysql_options(m, MYSQL_OPT_WRITE_TIMEOUT, &qt);
     }
   }
-  set_tls_options(m);
+  set_tls_options(m, mc);
   mydrv_infile_setup(m, mc);
   if (cfg.compression)
   {
@@ -359,15 +403,15 @@ MYSQL *mydrv_new_handle(const db_conn_t *con, my_conn_t *mc, bool nonblocking)
   return m;
 }
 
-int mydrv_check_tls(MYSQL *m)
+int mydrv_check_tls(const my_conn_t *mc, MYSQL *m)
 {
-  if (cfg.ssl == SSL_DISABLED)
+  if (mc->tls == SSL_DISABLED)
     return 0;
   const char *cipher = mysql_get_ssl_cipher(m);
   MY_TRACE("mysql_get_ssl_cipher(%p) = \"%s\"", (void *) m, SAFESTR(cipher));
 #if defined(MARIADB_BASE_VERSION)
   /* Connector/C falls back to plain text silently (see set_tls_options) */
-  if (cfg.ssl >= SSL_REQUIRED && cipher == NULL)
+  if (mc->tls >= SSL_REQUIRED && cipher == NULL)
     return 1;
 #endif
   return 0;
@@ -377,14 +421,26 @@ int mydrv_check_tls(MYSQL *m)
    WARNING line says which check failed and what to give. */
 static void tls_hint(unsigned e, const char *msg, const my_conn_t *mc)
 {
-  if (e != CR_SSL_CONNECTION_ERROR || cfg.ssl < SSL_VERIFY_CA)
+  if (e != CR_SSL_CONNECTION_ERROR || mc->tls < SSL_VERIFY_CA)
     return;
+  /* where the settings came from, in the user's words */
+  char mode[160], ca[160];
+  if (mc->tls_endpoint)
+  {
+    snprintf(mode, sizeof(mode), "endpoint '%s' tls.mode", mc->tls_endpoint);
+    snprintf(ca, sizeof(ca), "endpoint '%s' tls.ca", mc->tls_endpoint);
+  }
+  else
+  {
+    snprintf(mode, sizeof(mode), "--mysql-ssl");
+    snprintf(ca, sizeof(ca), "--mysql-ssl-ca");
+  }
   if (strstr(msg, "Validation of SSL server certificate failed"))
     log_text(LOG_WARNING, "the server's certificate does not name host '%s' "
-             "(--mysql-ssl=VERIFY_IDENTITY checks it; VERIFY_CA does not)", mc->host);
-  else if (strstr(msg, "certificate") && cfg.ssl_ca)
-    log_text(LOG_WARNING, "the server's certificate is not signed by a CA in --mysql-ssl-ca=%s",
-             cfg.ssl_ca);
+             "(%s=VERIFY_IDENTITY checks it; VERIFY_CA does not)", mc->host, mode);
+  else if (strstr(msg, "certificate") && mc->tls_ca)
+    log_text(LOG_WARNING, "the server's certificate is not signed by a CA in %s=%s", ca,
+             mc->tls_ca);
 }
 
 int mydrv_connect_failed(db_conn_t *con, MYSQL *m)
@@ -448,7 +504,7 @@ static int my_connect(db_conn_t *con)
     return 1;
   }
   if (mysql_real_connect(m, mc->host, mc->user, mc->password, mc->db, mc->port, mc->socket,
-                         MYSQL_CLIENT_FLAGS) == NULL || mydrv_check_tls(m) != 0)
+                         MYSQL_CLIENT_FLAGS) == NULL || mydrv_check_tls(mc, m) != 0)
     return mydrv_connect_failed(con, m);
   mc->mysql = m;
   return 0;

@@ -36,6 +36,11 @@ typedef struct {
   /* endpoint and credentials of this connection (messages, async connect) */
   const char *host, *socket, *user, *password, *db;
   unsigned port;
+  /* TLS of this connection: the mode (drv_mysql.c's ssl_mode_t) and files,
+     from --mysql-ssl* or the endpoint's "tls" */
+  int tls;
+  const char *tls_key, *tls_cert, *tls_ca;
+  const char *tls_endpoint;  /* the endpoint whose "tls" they are; NULL: options */
   /* the statement executed last, while its results may still be pending:
      next_result must then go through mysql_stmt_next_result */
   db_stmt_t *last_stmt;
@@ -92,10 +97,11 @@ typedef struct {
    allocation failure. */
 MYSQL *mydrv_new_handle(const db_conn_t *con, my_conn_t *mc, bool nonblocking);
 
-/* Checks a freshly connected handle against --mysql-ssl (REQUIRED and
+/* Checks a freshly connected handle `m` of connection `mc` against its
+   TLS mode (--mysql-ssl, or its endpoint's tls.mode: REQUIRED and
    stricter need a TLS session): 0 ok, non-zero to fail the connection
    with mydrv_connect_failed. */
-int mydrv_check_tls(MYSQL *m);
+int mydrv_check_tls(const my_conn_t *mc, MYSQL *m);
 
 /* Prints the connect FATAL lines, records the error, closes `m` and frees
    the connection state. With no error on `m` (a connection refused by

@@ -61,7 +61,7 @@ static db_step_t connect_step(db_conn_t *con, int status)
   if (status != 0)
     return wait_on(con, m, status);
   mc->aphase = PH_NONE;
-  if (mc->aret == NULL || mydrv_check_tls(m) != 0)
+  if (mc->aret == NULL || mydrv_check_tls(mc, m) != 0)
   {
     /* frees mc and closes m */
     mydrv_connect_failed(con, m);

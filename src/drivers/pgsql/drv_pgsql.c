@@ -507,8 +507,10 @@ PGconn *pgd_open_params(const db_conn_t *con, bool async)
     ADD("user", ep->user);
     ADD("password", ep->password);
     ADD("dbname", ep->database);
+    /* its "tls" replaces --pgsql-sslmode/--pgsql-sslrootcert (a mode it
+       leaves out is the option's); without it, the options */
     ADD("sslmode", ep->tls_mode ? ep->tls_mode : cfg.sslmode);
-    ADD("sslrootcert", ep->tls_ca);
+    ADD("sslrootcert", sb_endpoint_has_tls(ep) ? ep->tls_ca : cfg.sslrootcert);
     ADD("sslcert", ep->tls_cert);
     ADD("sslkey", ep->tls_key);
   }
