@@ -229,58 +229,6 @@ static bool all(const cl_t *c, bool ready)
   return true;
 }
 
-/* --copy-bmk: FILE to DIR/bmk-RELEASE on every host where it is not yet
-   (one remote `sh` per host, in parallel, FILE on its stdin); the
-   processes then run that copy. 0, or 1 (the host named). */
-static int copy_bmk(cl_t *c)
-{
-  const char *dir = c->o.remote_cache && *c->o.remote_cache ? c->o.remote_cache : ".cache/bmk";
-  static char remote[4096];
-  snprintf(remote, sizeof(remote), "%s/bmk-%s", dir, sb_bmk_release());
-  char script[512];
-  snprintf(script, sizeof(script), "f=\"$1/bmk-%s\"; [ -x \"$f\" ] && exit 0; "
-           "mkdir -p \"$1\" && cat > \"$f.tmp$$\" && chmod 755 \"$f.tmp$$\" && "
-           "mv \"$f.tmp$$\" \"$f\"", sb_bmk_release());
-  char *words[] = { "sh", "-c", script, "sh", (char *) dir };
-  pid_t *pids = calloc(c->n, sizeof(pid_t));
-  if (pids == NULL)
-    return 1;
-  for (unsigned i = 0; i < c->n; i++)
-  {
-    pids[i] = -1;
-    if (c->p[i].slot != 0)
-      continue;                /* one copy per host */
-    char log[4200];
-    snprintf(log, sizeof(log), "%s/copy-%s.log", c->dir, c->p[i].host);
-    char **argv = clo_launch_argv(c, c->p[i].host, words, 5);
-    pids[i] = argv ? clp_spawn_input(argv, c->o.copy_bmk, log) : -1;
-    clo_free_argv(argv);
-    if (pids[i] < 0)
-      pids[i] = 0;             /* failed to start: reported below */
-  }
-  int rc = 0;
-  for (unsigned i = 0; i < c->n; i++)
-  {
-    if (pids[i] < 0)
-      continue;
-    int ex = pids[i] > 0 ? clp_wait_exit(pids[i], 300000) : -1;
-    if (ex != 0)
-    {
-      clp_t q = { 0 };
-      char last[300];
-      snprintf(q.log, sizeof(q.log), "%s/copy-%s.log", c->dir, c->p[i].host);
-      clp_last_log_line(&q, last, sizeof(last));
-      log_text(LOG_FATAL, "cluster: host %s: cannot copy %s to %s there (exit %d%s%s)",
-               c->p[i].host, c->o.copy_bmk, remote, ex, last[0] ? ": " : "", last);
-      rc = 1;
-    }
-  }
-  free(pids);
-  if (rc == 0)
-    c->o.remote_bmk = remote;
-  return rc;
-}
-
 /* Starts the processes of slot 0 (first) or of the other slots. 0, or 1
    (message printed). */
 static int launch_slots(cl_t *c, bool first)
@@ -574,7 +522,9 @@ int sb_cluster_main(int argc, char **argv)
   const char **names = calloc(c.n, sizeof(char *));
   int rc = names ? 0 : 1;
   if (rc == 0 && c.o.copy_bmk)
-    rc = copy_bmk(&c);
+    rc = clf_copy_bmk(&c);
+  if (rc == 0 && (c.o.copy_bmk || c.o.copy_script))
+    rc = clf_copy_script(&c);
   if (rc == 0)
     rc = launch_and_wait(&c);
   if (rc == 0)
@@ -603,5 +553,7 @@ int sb_cluster_main(int argc, char **argv)
   sb_cl_merge_free(c.merge);
   free(names);
   free(c.p);
+  free(c.script_arg);
+  free(c.lua_path);
   return rc;
 }

@@ -13,6 +13,7 @@
 
 const char clo_usage[] =
   "usage: bmk cluster run --hosts=FILE [--launcher=TEMPLATE] [--remote-bmk=PATH | --copy-bmk=FILE]\n"
+  "           [--copy-script] [--remote-cache=DIR]\n"
   "           [--cluster-on-failure=continue|stop] [--cluster-verbose] [--results=FILE]\n"
   "           [--max-clock-offset=MS] [--ready-timeout=S] [--cluster-timeout=S]\n"
   "           -- <bmk run arguments>\n"
@@ -22,7 +23,9 @@ const char clo_usage[] =
   "  --remote-bmk=PATH   the bmk to run on the hosts (default: this binary's path)\n"
   "  --copy-bmk=FILE     copy FILE (the static bmk-x64 of this release) to each host's\n"
   "                      --remote-cache (default .cache/bmk, in the login's home) unless\n"
-  "                      there, and run it\n"
+  "                      there, and run it; implies --copy-script\n"
+  "  --copy-script       copy a workload given as a file, with every .lua file beside it,\n"
+  "                      to each host's --remote-cache/scripts/HASH and run that copy\n"
   "  --cluster-on-failure=continue|stop  a process lost mid-run: go on (default) or stop all\n"
   "  --cluster-verbose   a line per process under each merged interval line\n"
   "  --results=FILE      the cluster's JSON document (exact merge, per-process section)\n"
@@ -88,6 +91,8 @@ int clo_parse_opts(int argc, char **argv, cl_opts_t *o)
       o->copy_bmk = v;
     else if (strncmp(a, "--remote-cache=", 15) == 0)
       o->remote_cache = v;
+    else if (strcmp(a, "--copy-script") == 0)
+      o->copy_script = true;
     else if (strcmp(a, "--cluster-verbose") == 0)
       o->verbose = true;
     else if (strncmp(a, "--cluster-on-failure=", 21) == 0)
@@ -275,7 +280,10 @@ char **clo_build_argv(cl_t *c, const clp_t *p, unsigned index)
 {
   char **w = NULL, buf[64];
   size_t n = 0;
-  int ok = push(&w, &n, strdup(c->o.remote_bmk)) == 0;
+  int ok = 1;
+  if (c->lua_path)             /* the copied script's modules (--copy-script) */
+    ok = push(&w, &n, strdup("env")) == 0 && push(&w, &n, strdup(c->lua_path)) == 0;
+  ok = ok && push(&w, &n, strdup(c->o.remote_bmk)) == 0;
   for (int i = 0; ok && i < c->o.nargs; i++)
     if (strncmp(c->o.args[i], "--results=", 10) != 0 &&
         strncmp(c->o.args[i], "--hdr-log=", 10) != 0)

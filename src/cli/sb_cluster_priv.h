@@ -13,6 +13,7 @@
 typedef struct {
   const char *hosts, *launcher, *remote_bmk, *results;
   const char *copy_bmk, *remote_cache; /* --copy-bmk, --remote-cache */
+  bool copy_script;            /* --copy-script (also implied by --copy-bmk) */
   bool stop_on_failure, verbose;
   double max_offset_ms, ready_timeout_s;
   double silence_s;            /* --cluster-timeout */
@@ -35,6 +36,8 @@ typedef struct {
   int failures;                /* processes lost during the run */
   bool stopping;
   bool generic;                /* a built-in test: its report layout */
+  char *script_arg;            /* the copied script's path on the hosts (owned) */
+  char *lua_path;              /* "LUA_PATH=<its directory>/?.lua;;" (owned) */
 } cl_t;
 
 /* The command's usage text. */
@@ -58,5 +61,23 @@ char **clo_launch_argv(cl_t *c, const char *host, char *const *words, int nwords
 
 /* Frees an argv of the above. */
 void clo_free_argv(char **v);
+
+/* --copy-bmk (cli/sb_cluster_files.c): copies c->o.copy_bmk through the
+   launcher to --remote-cache/bmk-RELEASE on every host where that file is
+   not yet (one remote sh per host, in parallel, the file on its stdin)
+   and makes it c->o.remote_bmk. 0, or 1 (FATAL naming the host). */
+int clf_copy_bmk(cl_t *c);
+
+/* --copy-script (and --copy-bmk): when the run's test argument is a
+   script file here (a path with '/', or a name ending in .lua), copies it
+   and every other .lua file of its directory (the modules it may
+   require; at most 256 files, 32 MiB) to --remote-cache/scripts/HASH/ on
+   every host (HASH: FNV-1a 64 of the files' names and bytes, so a copy is
+   never stale and never sent twice; packed with tar, unpacked by the
+   remote sh), then points the test argument there and sets
+   c->lua_path, which the processes get as their LUA_PATH. 0 (also when
+   the test is a bundled workload: nothing to copy), or 1 (FATAL naming
+   the file or the host). */
+int clf_copy_script(cl_t *c);
 
 #endif

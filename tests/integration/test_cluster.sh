@@ -20,6 +20,8 @@
 #    clock offset above --max-clock-offset refused naming the host and
 #    chrony/NTP.
 #  - --copy-bmk: the binary copied into the host's cache and run.
+#  - --copy-script: a script and its module copied under a content name,
+#    run through LUA_PATH; an edit makes a new copy.
 #  - bad hosts files (unknown host, a host refusing the key, the same host
 #    twice): a message naming the entry, non-zero exit, no bmk left
 #    running.
@@ -341,6 +343,41 @@ copies=("$WORK"/cache/bmk-*)
 assert_eq "--copy-bmk: one copy, named by the release" 1 "${#copies[@]}"
 check "--copy-bmk: the copy is the binary" cmp -s "$BMK" "${copies[0]}"
 assert_contains "--copy-bmk: the copy ran" "$(cat copy.out)" "Cluster: 1 of 1 processes in the summary"
+
+# ---- --copy-script: a script of one's own and the module beside it, copied
+# to each host's cache under a name made of their content; the processes
+# find the module through the LUA_PATH they are given. Without the copy
+# the relative path means nothing on a host (ssh starts in the login's
+# home).
+mkdir -p own
+cat > own/own_events.lua <<'EOF'
+local helper = require("own_helper")
+function event() helper.work() end
+EOF
+printf 'local M = {}\nfunction M.work() sysbench.sleep(0.001) end\nreturn M\n' > own/own_helper.lua
+printf 'lg1\nlg2\n' > hosts.2
+"$BMK" cluster run --hosts=hosts.2 --launcher="$LAUNCHER" --copy-script \
+  --remote-cache="$WORK/cache" -- own/own_events.lua --threads=2 --events=40 --time=0 run > script.out 2>&1
+assert_eq "--copy-script: exit 0" 0 "$?"
+assert_match "--copy-script: the copy named" "$(cat script.out)" \
+  "^cluster: own_events.lua and the 1 other .lua file beside it copied to each host: the processes run $WORK/cache/scripts/[0-9a-f]{16}/own_events.lua$"
+assert_match "--copy-script: every event ran" "$(cat script.out)" "total number of events: +40$"
+dirs=("$WORK"/cache/scripts/*)
+assert_eq "--copy-script: one copy of the files" 1 "${#dirs[@]}"
+check "--copy-script: the script copied as it is" cmp -s own/own_events.lua "${dirs[0]}/own_events.lua"
+check "--copy-script: its module copied as it is" cmp -s own/own_helper.lua "${dirs[0]}/own_helper.lua"
+printf -- '-- edited\n' >> own/own_helper.lua
+"$BMK" cluster run --hosts=hosts.2 --launcher="$LAUNCHER" --copy-script \
+  --remote-cache="$WORK/cache" -- own/own_events.lua --threads=2 --events=40 --time=0 run > script2.out 2>&1
+assert_eq "--copy-script after an edit: exit 0" 0 "$?"
+dirs=("$WORK"/cache/scripts/*)
+assert_eq "--copy-script: an edited module is a new copy (never a stale one)" 2 "${#dirs[@]}"
+"$BMK" cluster run --hosts=hosts.2 --launcher="$LAUNCHER" -- own/own_events.lua --threads=2 \
+  --events=40 --time=0 run > script3.out 2>&1
+check "without --copy-script the script is not there: non-zero exit" test $? -ne 0
+assert_match "without --copy-script: a host named, with the reason" "$(cat script3.out)" \
+  "^FATAL: cluster: host lg[12] \(lg[12]#0\) failed before it was ready: exit 1: FATAL: Cannot find benchmark 'own/own_events.lua'"
+check "no bmk left running after the script runs" wait_no_leftover
 
 # ---- bad hosts files
 printf 'lg1\nnosuchhost.invalid\n' > hosts.unknown
