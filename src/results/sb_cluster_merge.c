@@ -243,7 +243,8 @@ int sb_cl_merge_add(sb_cl_merge_t *m, unsigned p, sb_cl_msg_t *msg)
     return -1;
   add_counts(&v->c, &msg->c);
   v->running += msg->running;
-  v->nproc++;
+  if (v->phist[p] == NULL)
+    v->nproc++;                /* processes, not messages */
   if (msg->len_s > v->len_s)
     v->len_s = msg->len_s;
   sb_hdr_add(v->h, msg->hist);

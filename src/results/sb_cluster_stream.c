@@ -84,7 +84,9 @@ static int stream_interval(void *ctx, const sb_out_interval_t *iv)
 {
   (void) ctx;
   const sb_stat_t *st = iv->st;
-  long long k = llround((iv->start_s + st->time_interval) / iv_len);
+  /* the tick's scheduled time, not when it was sampled: a reporter that
+     woke late still numbers its interval as every other process does */
+  long long k = llround(st->time_total / iv_len);
   char *h = sb_hdr_encode_v2_base64(iv->hist);
   int rc = emit(h ? h : "-", "bmkc iv %lld %.6f %u " COUNTS_FMT " ", k, st->time_interval,
                 st->threads_running, COUNTS(st, iv->late));
