@@ -32,6 +32,7 @@ typedef struct {
   double time_s, min_s, max_s, sum_s;
   int exit_code;
   sb_hdr_t *h;
+  json_t *notes;               /* key: [values] (its notes), NULL: none */
 } cl_proc_t;
 
 struct sb_cl_merge {
@@ -70,6 +71,21 @@ int sb_cl_parse(const char *line, sb_cl_msg_t *m, char *err, size_t errlen)
   {
     m->generic = strcmp(layout, "generic") == 0;
     m->kind = SB_CL_READY;
+    return 1;
+  }
+  if (strncmp(s, "note ", 5) == 0)
+  {
+    const char *k = s + 5, *sp = strchr(k, ' ');
+    if (sp == NULL || sp == k || (size_t) (sp - k) >= sizeof(m->note_key) ||
+        strlen(sp + 1) >= sizeof(m->note_value))
+    {
+      snprintf(err, errlen, "unreadable stream line: %.60s", line);
+      return -1;
+    }
+    memcpy(m->note_key, k, (size_t) (sp - k));
+    m->note_key[sp - k] = '\0';
+    snprintf(m->note_value, sizeof(m->note_value), "%s", sp + 1);
+    m->kind = SB_CL_NOTE;
     return 1;
   }
   if (strcmp(s, "hb") == 0)
@@ -150,7 +166,10 @@ void sb_cl_merge_free(sb_cl_merge_t *m)
     free(m->iv[i].phist);
   }
   for (unsigned p = 0; p < m->cfg.nprocs; p++)
+  {
     sb_hdr_free(m->p[p].h);
+    json_decref(m->p[p].notes);
+  }
   free(m->iv);
   free(m->p);
   free(m);
@@ -222,6 +241,16 @@ static void print_verbose(const sb_cl_merge_t *m, FILE *out, unsigned p, const s
 int sb_cl_merge_add(sb_cl_merge_t *m, unsigned p, sb_cl_msg_t *msg)
 {
   cl_proc_t *pr = &m->p[p];
+  if (msg->kind == SB_CL_NOTE)
+  {
+    if (pr->notes == NULL && (pr->notes = json_object()) == NULL)
+      return -1;
+    json_t *a = json_object_get(pr->notes, msg->note_key);
+    if (a == NULL && json_object_set_new(pr->notes, msg->note_key, a = json_array()) != 0)
+      return -1;
+    json_t *v = json_string(msg->note_value);
+    return v == NULL ? 0 : json_array_append_new(a, v) == 0 ? 0 : -1; /* not UTF-8: dropped */
+  }
   if (msg->kind == SB_CL_END)
   {
     pr->has_end = true;
@@ -462,6 +491,8 @@ int sb_cl_merge_write_json(sb_cl_merge_t *m, const char *path)
       json_object_set_new(o, "lost_at_s", json_real(pr->lost_at_s));
     if (pr->why[0])
       json_object_set_new(o, "failure", json_string(pr->why));
+    if (pr->notes)
+      json_object_set(o, "notes", pr->notes);
     json_array_append_new(procs, o);
   }
   char *hh = sb_hdr_encode_v2_base64(h);

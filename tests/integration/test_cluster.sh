@@ -9,9 +9,14 @@
 #  - 3 hosts x 2 processes of oltp_read_write (2 s): the merged transaction
 #    count equals the server's Com_commit delta; every interval's merged
 #    p95 equals the p95 of the union of the processes' histograms; every
-#    interval has all 6 processes.
-#  - PostgreSQL, 3 hosts x 1 process of oltp_insert: merged events = the
-#    rows the server counts inserted.
+#    interval line says thds: 6 and procs: 6/6 and is one of the JSON's
+#    intervals, with the same process count.
+#  - PostgreSQL, 3 hosts x 2 processes of oltp_read_write in a database of
+#    the test's own: merged transactions = the xact_commit delta less what
+#    each process commits besides its events (measured).
+#  - TPC-C on both databases, 3 hosts x 1 process over 3 warehouses:
+#    merged commits = the server's commit delta; every home warehouse in
+#    exactly one process (the JSON's per-process notes).
 #  - one process SIGKILLed mid-run: the run finishes, the host is named,
 #    later intervals say 5/6, exit code 4; one frozen (SIGSTOP) with
 #    --cluster-timeout=1 and --cluster-on-failure=stop: named as lost, the
@@ -61,6 +66,7 @@ cleanup() {
   pkill -f -- "ControlPath=$WORK/cm-" 2>/dev/null
   for n in "${NS[@]}"; do ip netns del "$n" 2>/dev/null; done
   ip link del "$BR" 2>/dev/null
+  [ -n "${PGREADY:-}" ] && autovac on
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -250,29 +256,130 @@ assert_eq "the printed interval lines are the JSON's intervals (t, processes)" "
 assert_eq "JSON summary events = the report's" "$tx" "$(python3 -c "import json; print(json.load(open('cl.json'))['summary']['events'])")"
 check "no bmk left running after the run" wait_no_leftover
 
-# ---- PostgreSQL (over its Unix socket too): oltp_insert, one INSERT per
-# event with auto-increment ids (no failed insert can count), so the
-# tables' n_tup_ins delta is the event count; the server publishes a
-# backend's counts when it exits, after the client is gone: waited for.
+# ---- PostgreSQL (over its Unix socket too), in a database of the test's
+# own so nothing else commits in it (and the server's autovacuum off
+# meanwhile): oltp_read_write's merged
+# transactions = the server's xact_commit delta less what the sessions
+# commit besides their events (each statement a session prepares is a
+# transaction of its own: measured by a one-event run of one process).
+# The server publishes a backend's counts when it exits: waited for.
+PGDB="--db-driver=pgsql --pgsql-host=$SANDBOX_DIR/pgsql --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$DBPASS --pgsql-db=bmkcl"
+# bmkcl's committed transactions, read from another database
+xc() { pgsql_q "SELECT xact_commit FROM pg_stat_database WHERE datname = 'bmkcl'"; }
+bmkcl_q() { PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d bmkcl -At -c "$1"; }
+# autovac on|off: the sandbox server's autovacuum. Off while the test
+# counts (the test's own server: nothing else uses it meanwhile), since an
+# autovacuum worker commits in every database it visits, even one with
+# nothing to do, at any moment; back on at the end and by the trap.
+autovac() {
+  if [ "$1" = off ]; then pgsql_q "ALTER SYSTEM SET autovacuum = off" >/dev/null
+  else pgsql_q "ALTER SYSTEM RESET autovacuum" >/dev/null; fi
+  pgsql_q "SELECT pg_reload_conf()" >/dev/null
+}
+PGREADY=
 if [[ " ${BMK_TEST_DBS:-mysql pgsql} " == *" pgsql "* ]]; then
-  PGDB="--db-driver=pgsql --pgsql-host=$SANDBOX_DIR/pgsql --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$DBPASS --pgsql-db=sbtest"
-  PGINS="oltp_insert $PGDB --tables=2 --table-size=100 --threads=1 --db-server-stats=off --server-cost=off"
-  ins() { pgsql_q "SELECT coalesce(sum(n_tup_ins), 0) FROM pg_stat_user_tables WHERE relname LIKE 'sbtest%'"; }
-  wait_ins() {  # wait_ins N: until the tables count N inserted rows (10 s at most)
-    local t
-    for t in $(seq 100); do [ "$(ins)" = "$1" ] && return 0; sleep 0.1; done
-    return 1
-  }
-  "$BMK" $PGINS cleanup >/dev/null 2>&1
-  "$BMK" $PGINS prepare > pgprep.out 2>&1
-  check "PostgreSQL: the 200 prepared rows are counted" wait_ins 200
-  printf 'lg1\nlg2\nlg3\n' > hosts.pg
-  "$BMK" cluster run --hosts=hosts.pg --launcher="$LAUNCHER" -- $PGINS --time=1 run > pg.out 2>&1
-  assert_eq "PostgreSQL: cluster run exits 0" 0 "$?"
-  ev=$(awk '/transactions:/ {print $2}' pg.out)
-  check "PostgreSQL: merged events ($ev) = the rows the server inserted" wait_ins "$((200 + ${ev:-0}))"
-  assert_contains "PostgreSQL: 3 of 3 in the summary" "$(cat pg.out)" "Cluster: 3 of 3 processes in the summary"
-  "$BMK" $PGINS cleanup >/dev/null 2>&1
+  pgsql_q "DROP DATABASE IF EXISTS bmkcl" >/dev/null 2>&1
+  pgsql_q "CREATE DATABASE bmkcl" >/dev/null && PGREADY=1 && autovac off
+  [ -n "$PGREADY" ] || not_ok "PostgreSQL: cannot create the test's database bmkcl"
+fi
+# xc_settled: bmkcl's count once no backend is in it and it stays the same
+# for 0.3 s (10 s at most)
+xc_settled() {
+  local t a b
+  for t in $(seq 50); do
+    if [ "$(pgsql_q "SELECT count(*) FROM pg_stat_activity WHERE datname = 'bmkcl'")" = 0 ]; then
+      a=$(xc); sleep 0.3; b=$(xc)
+      [ "$a" = "$b" ] && { echo "$b"; return; }
+    fi
+    sleep 0.2
+  done
+  xc
+}
+# events FILE: the transactions of a report (an OLTP event that met an
+# error is restarted, counted once: one commit each)
+events() { awk '/transactions:/ {print $2}' "$1"; }
+# committed FILE: TPC-C's events - ignored errors (the intended New-Order rollbacks
+# are errors with --rollback-as-error=on) of a report in file $1
+committed() { awk '/transactions:/ {e = $2} /ignored errors:/ {r = $3} END {print e - r}' "$1"; }
+if [ -n "$PGREADY" ]; then
+  PGRW="oltp_read_write $PGDB --tables=2 --table-size=200 --threads=1 --db-server-stats=off --server-cost=off"
+  "$BMK" $PGRW prepare > pgprep.out 2>&1
+  check "PostgreSQL: prepare" test "$?" = 0
+  x0=$(xc_settled)
+  "$BMK" $PGRW --events=1 run > pg1.out 2>&1
+  x1=$(xc_settled)
+  extra=$((x1 - x0 - $(events pg1.out)))
+  "$BMK" cluster run --hosts=hosts --launcher="$LAUNCHER" -- $PGRW --time=1 run > pg.out 2>&1
+  assert_eq "PostgreSQL oltp_read_write: cluster run exits 0" 0 "$?"
+  x2=$(xc_settled)
+  assert_contains "PostgreSQL: 6 of 6 in the summary" "$(cat pg.out)" "Cluster: 6 of 6 processes in the summary"
+  assert_eq "PostgreSQL: merged transactions = the server's xact_commit delta less 6 x $extra (the statements each process prepares)" \
+    "$((x2 - x1 - 6 * extra))" "$(events pg.out)"
+  [ "$((x2 - x1 - 6 * extra))" = "$(events pg.out)" ] ||
+    grep -E 'transactions:|errors:|reconnects:|^    [a-z0-9#]+ +events' pg.out | sed 's/^/    | /'
+fi
+
+# ---- TPC-C on both databases, 3 hosts x 1 process with one session each
+# over 3 warehouses (the smallest scale that gives each process its own):
+# merged commits (events less the intended rollbacks, errors with
+# --rollback-as-error=on) = the server's Com_commit / xact_commit delta,
+# and the processes' home warehouses (their "tpcc_home_warehouses"
+# notes in the JSON) are all 3, each in exactly one process. PostgreSQL
+# in text mode: a session prepares nothing, so what it commits besides
+# its transactions is the same in every run (measured as above).
+printf 'lg1\nlg2\nlg3\n' > hosts.tp
+cat > homes.py <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); seen = {}; dup = 0
+for p in d["per_process"]:
+    hs = p.get("notes", {}).get("tpcc_home_warehouses", [])
+    if not hs: dup += 1
+    for h in hs:
+        dup += h in seen
+        seen[h] = p["name"]
+print(" ".join(sorted(seen)), dup)
+PY
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+  if [ $db = mysql ]; then
+    TP="tpcc $DB"
+  else
+    [ -n "$PGREADY" ] || continue
+    TP="tpcc $PGDB --tpcc-mode=text"
+  fi
+  TP="$TP --scale=3 --threads=1 --db-server-stats=off --server-cost=off --audit=off --rollback-as-error=on"
+  "$BMK" $TP cleanup >/dev/null 2>&1
+  "$BMK" $TP --threads=2 prepare > tpprep.out 2>&1
+  if [ $? != 0 ]; then
+    not_ok "$db: tpcc prepare failed: $(tail -3 tpprep.out)"
+    continue
+  fi
+  # a run records in tpcc_meta that a Delivery and a purge ran, once
+  # (one commit per process of the first run after a prepare): recorded
+  meta="DELETE FROM tpcc_meta WHERE k IN ('delivery_executed', 'purged'); INSERT INTO tpcc_meta (k, v) VALUES ('delivery_executed', '1'), ('purged', '1')"
+  extra=0
+  if [ $db = mysql ]; then
+    mysql -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -p"$DBPASS" sbtest -e "$meta"
+    x1=$(com_commit)
+  else
+    bmkcl_q "$meta" >/dev/null
+    x0=$(xc_settled)
+    "$BMK" $TP --events=1 run > tp1.out 2>&1
+    x1=$(xc_settled)
+    extra=$((x1 - x0 - $(committed tp1.out)))
+  fi
+  "$BMK" cluster run --hosts=hosts.tp --launcher="$LAUNCHER" --results=tp.json -- $TP --time=1 run > tp.out 2>&1
+  assert_eq "$db tpcc: cluster run exits 0" 0 "$?"
+  if [ $db = mysql ]; then x2=$(com_commit); else x2=$(xc_settled); fi
+  assert_contains "$db tpcc: 3 of 3 in the summary" "$(cat tp.out)" "Cluster: 3 of 3 processes in the summary"
+  assert_eq "$db tpcc: merged commits = the server's commit delta less 3 x $extra" \
+    "$((x2 - x1 - 3 * extra))" "$(committed tp.out)"
+  assert_eq "$db tpcc: home warehouses 1..3, each in exactly one process" "1:1 1:2 1:3 0" \
+    "$(python3 homes.py tp.json)"
+  "$BMK" $TP cleanup >/dev/null 2>&1
+done
+if [ -n "$PGREADY" ]; then
+  autovac on
+  pgsql_q "DROP DATABASE IF EXISTS bmkcl" >/dev/null 2>&1
 fi
 
 # ---- one process SIGKILLed mid-run
