@@ -575,6 +575,18 @@ int sb_cluster_main(int argc, char **argv)
   int rc = names ? 0 : 1;
   if (rc == 0 && c.o.copy_bmk)
     rc = copy_bmk(&c);
+  if (rc == 0 && c.o.command)
+  {
+    rc = clc_prepare(&c, &got_signal, sig_pipe[0]);
+    end_all(&c);
+    if (rc == 0)
+      remove_dir(&c);
+    else
+      log_text(LOG_NOTICE, "cluster: the processes' logs are in %s", c.dir);
+    free(names);
+    free(c.p);
+    return rc;
+  }
   if (rc == 0)
     rc = launch_and_wait(&c);
   if (rc == 0)

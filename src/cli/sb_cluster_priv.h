@@ -3,6 +3,7 @@
 #ifndef SB_CLUSTER_PRIV_H
 #define SB_CLUSTER_PRIV_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "cli/sb_cluster_proc.h"
@@ -23,6 +24,7 @@ typedef struct {
   bool intervals;
   unsigned threads, percentile;
   double warmup_s;             /* --warmup-time */
+  bool command;                /* the command is `prepare`: split, no stream */
 } cl_opts_t;
 
 typedef struct {
@@ -58,5 +60,14 @@ char **clo_launch_argv(cl_t *c, const char *host, char *const *words, int nwords
 
 /* Frees an argv of the above. */
 void clo_free_argv(char **v);
+
+/* `prepare` split over the processes (cli/sb_cluster_prep.c): process 0
+   starts first; the others once it printed `bmkc go` (its part that must
+   come first is done) or ended normally. Their output is printed with
+   their names; a failed process is named. `sig` / `sig_fd`: set / readable
+   when SIGINT or SIGTERM came. Returns 0, the highest exit code of the
+   processes, 1 (a launch failed) or 130/143; the caller ends whatever
+   still runs (end_all). */
+int clc_prepare(cl_t *c, volatile sig_atomic_t *sig, int sig_fd);
 
 #endif

@@ -14,9 +14,11 @@
 #  - PostgreSQL, 3 hosts x 2 processes of oltp_read_write in a database of
 #    the test's own: merged transactions = the xact_commit delta less what
 #    each process commits besides its events (measured).
-#  - TPC-C on both databases, 3 hosts x 1 process over 3 warehouses:
+#  - TPC-C on both databases, 2 hosts x 1 process over 2 warehouses:
 #    merged commits = the server's commit delta; every home warehouse in
-#    exactly one process (the JSON's per-process notes).
+#    exactly one process (the JSON's per-process notes); MariaDB's schema
+#    loaded by `bmk cluster run -- tpcc ... prepare` (each process its
+#    warehouse) has the rows PostgreSQL's one-process prepare has.
 #  - one process SIGKILLed mid-run: the run finishes, the host is named,
 #    later intervals say 5/6, exit code 4; one frozen (SIGSTOP) with
 #    --cluster-timeout=1 and --cluster-on-failure=stop: named as lost, the
@@ -319,15 +321,27 @@ if [ -n "$PGREADY" ]; then
     grep -E 'transactions:|errors:|reconnects:|^    [a-z0-9#]+ +events' pg.out | sed 's/^/    | /'
 fi
 
-# ---- TPC-C on both databases, 3 hosts x 1 process with one session each
-# over 3 warehouses (the smallest scale that gives each process its own):
+# ---- TPC-C on both databases, 2 hosts x 1 process with one session each
+# over 2 warehouses (the smallest scale that gives each process its own):
 # merged commits (events less the intended rollbacks, errors with
 # --rollback-as-error=on) = the server's Com_commit / xact_commit delta,
 # and the processes' home warehouses (their "tpcc_home_warehouses"
 # notes in the JSON) are all 3, each in exactly one process. PostgreSQL
 # in text mode: a session prepares nothing, so what it commits besides
 # its transactions is the same in every run (measured as above).
-printf 'lg1\nlg2\nlg3\n' > hosts.tp
+printf 'lg1\nlg3\n' > hosts.tp
+# tpcounts DB: the row counts of the 9 tpcc tables of set 1
+tpcounts() {
+  local t sql=""
+  for t in item warehouse district customer history orders new_orders order_line stock; do
+    sql="$sql${sql:+ UNION ALL }SELECT '$t', COUNT(*) FROM ${t}1"
+  done
+  if [ "$1" = mysql ]; then
+    mysql -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -p"$DBPASS" sbtest -N -e "$sql" | tr '\t' ' ' | sort
+  else
+    bmkcl_q "$sql" | tr '|' ' ' | sort
+  fi
+}
 cat > homes.py <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); seen = {}; dup = 0
@@ -346,12 +360,28 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     [ -n "$PGREADY" ] || continue
     TP="tpcc $PGDB --tpcc-mode=text"
   fi
-  TP="$TP --scale=3 --threads=1 --db-server-stats=off --server-cost=off --audit=off --rollback-as-error=on"
+  TP="$TP --scale=2 --threads=1 --db-server-stats=off --server-cost=off --audit=off --rollback-as-error=on"
   "$BMK" $TP cleanup >/dev/null 2>&1
-  "$BMK" $TP --threads=2 prepare > tpprep.out 2>&1
+  # MariaDB's schema is loaded by the 2 processes (each its warehouse,
+  # process 0 the items too), PostgreSQL's by one process: the same seed
+  # gives the same rows, compared below
+  if [ $db = mysql ]; then
+    "$BMK" cluster run --hosts=hosts.tp --launcher="$LAUNCHER" -- $TP --rand-seed=7 prepare > tpprep.out 2>&1
+  else
+    "$BMK" $TP --rand-seed=7 --threads=2 prepare > tpprep.out 2>&1
+  fi
   if [ $? != 0 ]; then
     not_ok "$db: tpcc prepare failed: $(tail -3 tpprep.out)"
     continue
+  fi
+  tpcounts $db > "counts.$db"
+  if [ $db = mysql ]; then
+    assert_contains "cluster prepare: 2 of 2 processes ended normally" "$(cat tpprep.out)" \
+      "cluster: prepare: 2 of 2 processes ended normally"
+    assert_eq "cluster prepare: lg3#0 loaded warehouse 2 alone (1 warehouse, no item)" "1 0" \
+      "$(awk '$1 == "[lg3#0]" && $2 == "warehouse" {w = $3} $1 == "[lg3#0]" && $2 == "item" {i = $3} END {print w, i}' tpprep.out)"
+    assert_eq "cluster prepare: the schema is complete" complete \
+      "$(mysql -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -p"$DBPASS" sbtest -N -e "SELECT v FROM tpcc_meta WHERE k = 'state'")"
   fi
   # a run records in tpcc_meta that a Delivery and a purge ran, once
   # (one commit per process of the first run after a prepare): recorded
@@ -370,13 +400,17 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   "$BMK" cluster run --hosts=hosts.tp --launcher="$LAUNCHER" --results=tp.json -- $TP --time=1 run > tp.out 2>&1
   assert_eq "$db tpcc: cluster run exits 0" 0 "$?"
   if [ $db = mysql ]; then x2=$(com_commit); else x2=$(xc_settled); fi
-  assert_contains "$db tpcc: 3 of 3 in the summary" "$(cat tp.out)" "Cluster: 3 of 3 processes in the summary"
-  assert_eq "$db tpcc: merged commits = the server's commit delta less 3 x $extra" \
-    "$((x2 - x1 - 3 * extra))" "$(committed tp.out)"
-  assert_eq "$db tpcc: home warehouses 1..3, each in exactly one process" "1:1 1:2 1:3 0" \
+  assert_contains "$db tpcc: 2 of 2 in the summary" "$(cat tp.out)" "Cluster: 2 of 2 processes in the summary"
+  assert_eq "$db tpcc: merged commits = the server's commit delta less 2 x $extra" \
+    "$((x2 - x1 - 2 * extra))" "$(committed tp.out)"
+  assert_eq "$db tpcc: home warehouses 1 and 2, each in exactly one process" "1:1 1:2 0" \
     "$(python3 homes.py tp.json)"
   "$BMK" $TP cleanup >/dev/null 2>&1
 done
+if [ -f counts.mysql ] && [ -f counts.pgsql ]; then
+  assert_eq "tpcc prepare split over 2 processes (MariaDB) = one process's (PostgreSQL): rows per table" \
+    "$(cat counts.pgsql)" "$(cat counts.mysql)"
+fi
 if [ -n "$PGREADY" ]; then
   autovac on
   pgsql_q "DROP DATABASE IF EXISTS bmkcl" >/dev/null 2>&1
