@@ -13,6 +13,13 @@
 #include "results/sb_hdrlog.h"
 #include "results/sb_report.h"
 
+/* What the cluster's report and JSON do not merge (docs/cluster.md). */
+static const char *const not_merged[] = {
+  "per-event-type rows (TPC-C's per-transaction-type lines and tables)",
+  "workload metrics and a workload's own report blocks",
+  "server statistics and server cost",
+};
+
 /* One merged interval, and what each process gave to it (JSON). */
 typedef struct {
   sb_cl_counts_t c;
@@ -430,6 +437,10 @@ void sb_cl_merge_report(sb_cl_merge_t *m, FILE *out)
   fprintf(out, "\nCluster: %u of %u processes in the summary (exact merge of their "
           "counters and latency histograms)\n\n", nend, m->cfg.nprocs);
   sb_report_cumulative(out, &st, !m->cfg.generic);
+  fprintf(out, "Not merged (left out of this report and --results):\n");
+  for (size_t i = 0; i < sizeof(not_merged) / sizeof(not_merged[0]); i++)
+    fprintf(out, "    %s\n", not_merged[i]);
+  fprintf(out, "\n");
   print_procs(m, out);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
@@ -495,9 +506,12 @@ int sb_cl_merge_write_json(sb_cl_merge_t *m, const char *path)
       json_object_set(o, "notes", pr->notes);
     json_array_append_new(procs, o);
   }
+  json_t *nm = json_array();
+  for (size_t i = 0; i < sizeof(not_merged) / sizeof(not_merged[0]); i++)
+    json_array_append_new(nm, json_string(not_merged[i]));
   char *hh = sb_hdr_encode_v2_base64(h);
   json_t *doc = json_pack("{s:s,s:i,s:i,s:f,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,"
-                          "s:f,s:f,s:f,s:s?},s:o,s:o}",
+                          "s:f,s:f,s:f,s:s?},s:o,s:o,s:o}",
     "kind", "bmk-cluster", "processes", (int) m->cfg.nprocs, "processes_in_summary", (int) nend,
     "interval_s", m->cfg.interval_s,
     "summary", "events", (json_int_t) c.events, "reads", (json_int_t) c.reads,
@@ -506,7 +520,7 @@ int sb_cl_merge_write_json(sb_cl_merge_t *m, const char *path)
     "reconnects", (json_int_t) c.reconnects, "time_s", time_s, "percentile", (int) pct,
     "pct_ns", (json_int_t) sb_hdr_percentile(h, pct), "latency_min_s", min_s,
     "latency_max_s", max_s, "latency_sum_s", sum_s, "hist", hh,
-    "intervals", json_intervals(m), "per_process", procs);
+    "intervals", json_intervals(m), "per_process", procs, "not_merged", nm);
   free(hh);
   sb_hdr_free(h);
   if (doc == NULL || json_dump_file(doc, path, JSON_INDENT(1)) != 0)

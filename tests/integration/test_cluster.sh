@@ -403,6 +403,9 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_contains "$db tpcc: 2 of 2 in the summary" "$(cat tp.out)" "Cluster: 2 of 2 processes in the summary"
   assert_eq "$db tpcc: merged commits = the server's commit delta less 2 x $extra" \
     "$((x2 - x1 - 2 * extra))" "$(committed tp.out)"
+  assert_contains "$db tpcc: the report says the per-type rows are not merged" "$(cat tp.out)" \
+    "Not merged (left out of this report and --results):
+    per-event-type rows (TPC-C's per-transaction-type lines and tables)"
   assert_eq "$db tpcc: home warehouses 1 and 2, each in exactly one process" "1:1 1:2 0" \
     "$(python3 homes.py tp.json)"
   "$BMK" $TP cleanup >/dev/null 2>&1
