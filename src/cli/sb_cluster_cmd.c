@@ -480,6 +480,32 @@ static void remove_dir(cl_t *c)
   rmdir(c->dir);
 }
 
+/* A run: every process launched and ready, their clocks measured, one
+   start, the merge until all ended, the report and --results. Returns
+   the exit code (docs/cluster.md). */
+static int run_mode(cl_t *c, const char **names)
+{
+  int rc = launch_and_wait(c);
+  if (rc == 0)
+    rc = make_merge(c, names);
+  if (rc == 0)
+    rc = measure_offsets(c);
+  if (rc != 0)
+  {
+    stop_all(c);
+    end_all(c);
+    return rc;
+  }
+  send_start(c);
+  rc = final_code(c, run_loop(c));
+  end_all(c);
+  rc = final_code(c, rc);
+  sb_cl_merge_report(c->merge, stdout);
+  if (c->o.results && sb_cl_merge_write_json(c->merge, c->o.results) != 0 && rc == 0)
+    rc = 1;
+  return rc;
+}
+
 int sb_cluster_main(int argc, char **argv)
 {
   cl_t c;
@@ -525,22 +551,13 @@ int sb_cluster_main(int argc, char **argv)
     rc = clf_copy_bmk(&c);
   if (rc == 0 && (c.o.copy_bmk || c.o.copy_script))
     rc = clf_copy_script(&c);
-  if (rc == 0)
-    rc = launch_and_wait(&c);
-  if (rc == 0)
-    rc = make_merge(&c, names);
-  if (rc == 0)
-    rc = measure_offsets(&c);
-  if (rc == 0)
+  if (rc == 0 && c.o.command)
   {
-    send_start(&c);
-    rc = final_code(&c, run_loop(&c));
+    rc = clc_prepare(&c, &got_signal, sig_pipe[0]);
     end_all(&c);
-    rc = final_code(&c, rc);
-    sb_cl_merge_report(c.merge, stdout);
-    if (c.o.results && sb_cl_merge_write_json(c.merge, c.o.results) != 0 && rc == 0)
-      rc = 1;
   }
+  else if (rc == 0)
+    rc = run_mode(&c, names);
   else
   {
     stop_all(&c);

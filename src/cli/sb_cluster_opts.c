@@ -16,7 +16,7 @@ const char clo_usage[] =
   "           [--copy-script] [--remote-cache=DIR]\n"
   "           [--cluster-on-failure=continue|stop] [--cluster-verbose] [--results=FILE]\n"
   "           [--max-clock-offset=MS] [--ready-timeout=S] [--cluster-timeout=S]\n"
-  "           -- <bmk run arguments>\n"
+  "           -- <bmk run arguments>   (or a workload's prepare: split over the processes)\n"
   "  --hosts=FILE        one entry per line: HOST [PROCESSES] (default 1; '#' comments)\n"
   "  --launcher=T        command starting a process on {host}; default: ssh -o BatchMode=yes\n"
   "                      with one multiplexed connection per host; 'local': on this host\n"
@@ -120,6 +120,7 @@ int clo_parse_opts(int argc, char **argv, cl_opts_t *o)
     return bad("%s", "no bmk run arguments after --");
   o->args = argv + i + 1;
   o->nargs = argc - i - 1;
+  o->command = strcmp(o->args[o->nargs - 1], "prepare") == 0;
   scan_run_args(o);
   return 0;
 }
@@ -296,13 +297,15 @@ char **clo_build_argv(cl_t *c, const clp_t *p, unsigned index)
     for (int i = 0; i < c->o.nargs; i++)
       given = given || strncmp(c->o.args[i], per_server[k], strlen(per_server[k])) == 0;
     snprintf(buf, sizeof(buf), "%s=off", per_server[k]);
-    if (!given)
+    if (!given && !c->o.command)
       ok = ok && push(&w, &n, strdup(buf)) == 0;
   }
   snprintf(buf, sizeof(buf), "--cluster-index=%u", index);
   ok = ok && push(&w, &n, strdup(buf)) == 0;
   snprintf(buf, sizeof(buf), "--cluster-size=%u", c->n);
-  ok = ok && push(&w, &n, strdup(buf)) == 0 && push(&w, &n, strdup("--cluster-stream")) == 0;
+  ok = ok && push(&w, &n, strdup(buf)) == 0;
+  if (!c->o.command)
+    ok = ok && push(&w, &n, strdup("--cluster-stream")) == 0;
   char **v = ok ? clo_launch_argv(c, p->host, w, (int) n) : NULL;
   clo_free_argv(w);
   return v;

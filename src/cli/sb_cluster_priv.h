@@ -3,6 +3,7 @@
 #ifndef SB_CLUSTER_PRIV_H
 #define SB_CLUSTER_PRIV_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "cli/sb_cluster_proc.h"
@@ -24,6 +25,7 @@ typedef struct {
   bool intervals;
   unsigned threads, percentile;
   double warmup_s;             /* --warmup-time */
+  bool command;                /* the command is `prepare`: split, no stream */
 } cl_opts_t;
 
 typedef struct {
@@ -79,5 +81,14 @@ int clf_copy_bmk(cl_t *c);
    the test is a bundled workload: nothing to copy), or 1 (FATAL naming
    the file or the host). */
 int clf_copy_script(cl_t *c);
+
+/* `prepare` split over the processes (cli/sb_cluster_prep.c): process 0
+   starts first; the others once it printed `bmkc go` (its part that must
+   come first is done) or ended normally. Their output is printed with
+   their names; a failed process is named. `sig` / `sig_fd`: set / readable
+   when SIGINT or SIGTERM came. Returns 0, the highest exit code of the
+   processes, 1 (a launch failed) or 130/143; the caller ends whatever
+   still runs (end_all). */
+int clc_prepare(cl_t *c, volatile sig_atomic_t *sig, int sig_fd);
 
 #endif

@@ -34,4 +34,25 @@ int sb_cluster_global_tid(int tid);
    processes, so the shares add up to `total`. Pure. */
 uint64_t sb_cluster_share(uint64_t total, unsigned index, unsigned size);
 
+/* Most notes a process keeps (sb_cluster_note), and their sizes. */
+#define SB_CLUSTER_NOTES_MAX 4096
+#define SB_CLUSTER_NOTE_KEY 64
+#define SB_CLUSTER_NOTE_VALUE 256
+
+/* Records the pair (key, value) for this process's part of a cluster run
+   (sysbench.cluster.note in Lua; docs/cluster.md): a --cluster-stream
+   process sends each distinct pair once, before its end line, and the
+   coordinator lists them in its --results per-process section. `key`: 1
+   to 63 characters of [A-Za-z0-9_.-]; `value`: up to 255 characters, no
+   newline. A pair already recorded is not recorded again. Returns 0, or
+   -1 when the key or value is malformed or SB_CLUSTER_NOTES_MAX pairs are
+   kept already. Thread-safe (any VU). */
+int sb_cluster_note(const char *key, const char *value);
+
+/* Calls fn(ctx, key, value) for every recorded pair, in the order they
+   were first recorded. Thread-safe (holds the notes' lock while it runs:
+   fn must not record notes). */
+void sb_cluster_notes_each(void (*fn)(void *ctx, const char *key, const char *value),
+                           void *ctx);
+
 #endif

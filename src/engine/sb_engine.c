@@ -419,6 +419,7 @@ static void *worker_main(void *arg)
       if (!w->failed && sb_lua_call(w->L, "thread_done", v->tid, NULL) != 0)
         eng_vu_fail(v->tid);
     }
+    ck_pr_store_64(&v->ended_ns, sb_now_ns());
     ck_pr_store_int(&v->running, 0);
   }
   else

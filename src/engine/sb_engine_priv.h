@@ -37,6 +37,7 @@ typedef struct {
                                  ran, up to its last yield */
   int in_event;               /* read by reporters (eng_concurrency) */
   int running;                /* read by reporters (eng_threads_running) */
+  uint64_t ended_ns;          /* when `running` went to 0 (ck_pr; 0: not yet) */
   uint64_t events;            /* completed events (cumulative) */
   uint64_t lat_sum_ns;        /* cumulative */
   uint64_t lat_min_ns;        /* since the last baseline; the main thread
@@ -170,7 +171,10 @@ int eng_snap_alloc(snap_t *s);
 void eng_snap_free(snap_t *s);
 void eng_snap_take(snap_t *s);
 void eng_snap_copy(snap_t *dst, const snap_t *src);
-unsigned eng_threads_running(void);
+/* VUs running at `at_ns` (sb_now_ns clock): running now, or ended at or
+   after it (a tick sampled a moment late still counts the VUs that ran to
+   its end, as at the end of --time). Any thread. */
+unsigned eng_threads_running(uint64_t at_ns);
 unsigned eng_concurrency(void);
 void eng_stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev, sb_hdr_t *hist);
 void eng_stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist, double elapsed_s);

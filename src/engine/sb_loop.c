@@ -123,6 +123,7 @@ static void phase_next(struct sb_loop *l, lvu_t *v);
 
 static void vu_gone(struct sb_loop *l, lvu_t *v)
 {
+  ck_pr_store_64(&v->vu->ended_ns, sb_now_ns());
   ck_pr_store_int(&v->vu->running, 0);
   v->phase = PH_GONE;
   v->wait = W_NONE;
@@ -671,6 +672,7 @@ static void run_ctest(struct sb_loop *l)
     lvu_t *v = &l->vus[m];
     if (v->phase == PH_END_LINE && t->thread_done)
       t->thread_done(v->vu->tid);
+    ck_pr_store_64(&v->vu->ended_ns, sb_now_ns());
     ck_pr_store_int(&v->vu->running, 0);
     eng_vu_done();
   }

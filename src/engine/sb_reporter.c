@@ -103,7 +103,7 @@ static void report_interval(reporter_t *rp, uint64_t next_ns)
   eng_stat_diff(&st, &rp->cur, &rp->prev, rp->scratch);
   st.time_interval = (double) (rp->cur.t_ns - rp->prev.t_ns) / 1e9;
   st.time_total = (double) (next_ns - eng_run_t0_ns) / 1e9;
-  st.threads_running = eng_threads_running();
+  st.threads_running = eng_threads_running(next_ns);
   if (eng_cfg.rate > 0)
   {
     st.queue_length = sb_rate_backlog(rp->cur.t_ns);

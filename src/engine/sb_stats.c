@@ -116,11 +116,12 @@ void eng_snap_copy(snap_t *dst, const snap_t *src)
   sb_evtype_add(dst->types, src->types);
 }
 
-unsigned eng_threads_running(void)
+unsigned eng_threads_running(uint64_t at_ns)
 {
   unsigned n = 0;
   for (unsigned i = 0; i < eng_cfg.threads; i++)
-    n += (unsigned) ck_pr_load_int(&eng_vus[i].running);
+    if (ck_pr_load_int(&eng_vus[i].running) || ck_pr_load_64(&eng_vus[i].ended_ns) >= at_ns)
+      n++;
   return n;
 }
 

@@ -13,6 +13,13 @@
 #include "results/sb_hdrlog.h"
 #include "results/sb_report.h"
 
+/* What the cluster's report and JSON do not merge (docs/cluster.md). */
+static const char *const not_merged[] = {
+  "per-event-type rows (TPC-C's per-transaction-type lines and tables)",
+  "workload metrics and a workload's own report blocks",
+  "server statistics and server cost",
+};
+
 /* One merged interval, and what each process gave to it (JSON). */
 typedef struct {
   sb_cl_counts_t c;
@@ -32,6 +39,7 @@ typedef struct {
   double time_s, min_s, max_s, sum_s;
   int exit_code;
   sb_hdr_t *h;
+  json_t *notes;               /* key: [values] (its notes), NULL: none */
 } cl_proc_t;
 
 struct sb_cl_merge {
@@ -70,6 +78,21 @@ int sb_cl_parse(const char *line, sb_cl_msg_t *m, char *err, size_t errlen)
   {
     m->generic = strcmp(layout, "generic") == 0;
     m->kind = SB_CL_READY;
+    return 1;
+  }
+  if (strncmp(s, "note ", 5) == 0)
+  {
+    const char *k = s + 5, *sp = strchr(k, ' ');
+    if (sp == NULL || sp == k || (size_t) (sp - k) >= sizeof(m->note_key) ||
+        strlen(sp + 1) >= sizeof(m->note_value))
+    {
+      snprintf(err, errlen, "unreadable stream line: %.60s", line);
+      return -1;
+    }
+    memcpy(m->note_key, k, (size_t) (sp - k));
+    m->note_key[sp - k] = '\0';
+    snprintf(m->note_value, sizeof(m->note_value), "%s", sp + 1);
+    m->kind = SB_CL_NOTE;
     return 1;
   }
   if (strcmp(s, "hb") == 0)
@@ -150,7 +173,10 @@ void sb_cl_merge_free(sb_cl_merge_t *m)
     free(m->iv[i].phist);
   }
   for (unsigned p = 0; p < m->cfg.nprocs; p++)
+  {
     sb_hdr_free(m->p[p].h);
+    json_decref(m->p[p].notes);
+  }
   free(m->iv);
   free(m->p);
   free(m);
@@ -222,6 +248,16 @@ static void print_verbose(const sb_cl_merge_t *m, FILE *out, unsigned p, const s
 int sb_cl_merge_add(sb_cl_merge_t *m, unsigned p, sb_cl_msg_t *msg)
 {
   cl_proc_t *pr = &m->p[p];
+  if (msg->kind == SB_CL_NOTE)
+  {
+    if (pr->notes == NULL && (pr->notes = json_object()) == NULL)
+      return -1;
+    json_t *a = json_object_get(pr->notes, msg->note_key);
+    if (a == NULL && json_object_set_new(pr->notes, msg->note_key, a = json_array()) != 0)
+      return -1;
+    json_t *v = json_string(msg->note_value);
+    return v == NULL ? 0 : json_array_append_new(a, v) == 0 ? 0 : -1; /* not UTF-8: dropped */
+  }
   if (msg->kind == SB_CL_END)
   {
     pr->has_end = true;
@@ -243,7 +279,8 @@ int sb_cl_merge_add(sb_cl_merge_t *m, unsigned p, sb_cl_msg_t *msg)
     return -1;
   add_counts(&v->c, &msg->c);
   v->running += msg->running;
-  v->nproc++;
+  if (v->phist[p] == NULL)
+    v->nproc++;                /* processes, not messages */
   if (msg->len_s > v->len_s)
     v->len_s = msg->len_s;
   sb_hdr_add(v->h, msg->hist);
@@ -400,6 +437,10 @@ void sb_cl_merge_report(sb_cl_merge_t *m, FILE *out)
   fprintf(out, "\nCluster: %u of %u processes in the summary (exact merge of their "
           "counters and latency histograms)\n\n", nend, m->cfg.nprocs);
   sb_report_cumulative(out, &st, !m->cfg.generic);
+  fprintf(out, "Not merged (left out of this report and --results):\n");
+  for (size_t i = 0; i < sizeof(not_merged) / sizeof(not_merged[0]); i++)
+    fprintf(out, "    %s\n", not_merged[i]);
+  fprintf(out, "\n");
   print_procs(m, out);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
@@ -461,11 +502,16 @@ int sb_cl_merge_write_json(sb_cl_merge_t *m, const char *path)
       json_object_set_new(o, "lost_at_s", json_real(pr->lost_at_s));
     if (pr->why[0])
       json_object_set_new(o, "failure", json_string(pr->why));
+    if (pr->notes)
+      json_object_set(o, "notes", pr->notes);
     json_array_append_new(procs, o);
   }
+  json_t *nm = json_array();
+  for (size_t i = 0; i < sizeof(not_merged) / sizeof(not_merged[0]); i++)
+    json_array_append_new(nm, json_string(not_merged[i]));
   char *hh = sb_hdr_encode_v2_base64(h);
   json_t *doc = json_pack("{s:s,s:i,s:i,s:f,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,"
-                          "s:f,s:f,s:f,s:s?},s:o,s:o}",
+                          "s:f,s:f,s:f,s:s?},s:o,s:o,s:o}",
     "kind", "bmk-cluster", "processes", (int) m->cfg.nprocs, "processes_in_summary", (int) nend,
     "interval_s", m->cfg.interval_s,
     "summary", "events", (json_int_t) c.events, "reads", (json_int_t) c.reads,
@@ -474,7 +520,7 @@ int sb_cl_merge_write_json(sb_cl_merge_t *m, const char *path)
     "reconnects", (json_int_t) c.reconnects, "time_s", time_s, "percentile", (int) pct,
     "pct_ns", (json_int_t) sb_hdr_percentile(h, pct), "latency_min_s", min_s,
     "latency_max_s", max_s, "latency_sum_s", sum_s, "hist", hh,
-    "intervals", json_intervals(m), "per_process", procs);
+    "intervals", json_intervals(m), "per_process", procs, "not_merged", nm);
   free(hh);
   sb_hdr_free(h);
   if (doc == NULL || json_dump_file(doc, path, JSON_INDENT(1)) != 0)

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/sb_cluster.h"
 #include "core/sb_histogram.h"
 
 /* Counters of one interval or run. */
@@ -24,7 +25,7 @@ typedef struct {
   uint64_t events, reads, writes, other, errors, reconnects, late;
 } sb_cl_counts_t;
 
-typedef enum { SB_CL_READY, SB_CL_PONG, SB_CL_IV, SB_CL_END, SB_CL_HB } sb_cl_kind_t;
+typedef enum { SB_CL_READY, SB_CL_PONG, SB_CL_IV, SB_CL_END, SB_CL_HB, SB_CL_NOTE } sb_cl_kind_t;
 
 /* One parsed stream line. `hist` (IV, END) is owned by the message until
    handed to the merge (which takes it) or freed by sb_cl_msg_free. */
@@ -41,6 +42,8 @@ typedef struct {
   sb_cl_counts_t c;            /* IV, END */
   double time_s, min_s, max_s, sum_s; /* END: time, latency min/max/sum (s) */
   int exit_code;               /* END */
+  char note_key[SB_CLUSTER_NOTE_KEY];     /* NOTE (sb_cluster_note) */
+  char note_value[SB_CLUSTER_NOTE_VALUE]; /* NOTE */
   sb_hdr_t *hist;              /* IV, END */
 } sb_cl_msg_t;
 
@@ -72,8 +75,9 @@ typedef struct {
 sb_cl_merge_t *sb_cl_merge_new(const sb_cl_merge_cfg_t *cfg);
 void sb_cl_merge_free(sb_cl_merge_t *m);
 
-/* Takes process `p`'s interval or end message (its histogram moves into
-   the merge). Returns 0, -1 on OOM. */
+/* Takes process `p`'s interval, note or end message (its histogram moves
+   into the merge; a note goes to the process's `notes` in the JSON).
+   Returns 0, -1 on OOM. */
 int sb_cl_merge_add(sb_cl_merge_t *m, unsigned p, sb_cl_msg_t *msg);
 
 /* Process `p` delivers nothing more (its end arrived, or it was lost:

@@ -84,7 +84,9 @@ static int stream_interval(void *ctx, const sb_out_interval_t *iv)
 {
   (void) ctx;
   const sb_stat_t *st = iv->st;
-  long long k = llround((iv->start_s + st->time_interval) / iv_len);
+  /* the tick's scheduled time, not when it was sampled: a reporter that
+     woke late still numbers its interval as every other process does */
+  long long k = llround(st->time_total / iv_len);
   char *h = sb_hdr_encode_v2_base64(iv->hist);
   int rc = emit(h ? h : "-", "bmkc iv %lld %.6f %u " COUNTS_FMT " ", k, st->time_interval,
                 st->threads_running, COUNTS(st, iv->late));
@@ -94,9 +96,22 @@ static int stream_interval(void *ctx, const sb_out_interval_t *iv)
   return rc;
 }
 
+/* One "bmkc note KEY VALUE" line (sb_cluster_notes_each's callback; ctx:
+   the int result, -1 once a write failed). */
+static void stream_note(void *ctx, const char *key, const char *value)
+{
+  int *rc = ctx;
+  if (*rc == 0)
+    *rc = emit(value, "bmkc note %s ", key);
+}
+
 static int stream_end(void *ctx, const sb_out_end_t *e)
 {
   (void) ctx;
+  int nrc = 0;
+  sb_cluster_notes_each(stream_note, &nrc);
+  if (nrc != 0)
+    return nrc;
   const sb_stat_t *st = e->st;
   char *h = sb_hdr_encode_v2_base64(e->hist);
   int rc = emit(h ? h : "-", "bmkc end %.6f " COUNTS_FMT " %.9f %.9f %.9f %d ",

@@ -242,6 +242,9 @@ function cmd_prepare()
     error(string.format("--load-method must be multi, insert or copy, got '%s'",
                         tostring(m)), 0)
   end
+  -- a split prepare (bmk cluster run): each process creates its own
+  -- tables, so the others need not wait for process 0
+  if sysbench.tid == 0 then sysbench.cluster.go() end
   local d = sysbench.sql.driver()
   local c = d:connect()
   for _, n in ipairs(my_tables()) do

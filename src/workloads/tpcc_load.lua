@@ -72,6 +72,38 @@ local function total_units(c)
   return c.tables + c.scale * c.tables * 11
 end
 
+-- A cluster prepare (docs/cluster.md): process 0 loads the item tables
+-- and the warehouses w with (w - 1) mod size = 0, process i those with
+-- (w - 1) mod size = i. Outside a cluster run every unit is this one's.
+local function my_unit(set, w, d)
+  local cl = sysbench.cluster
+  if cl.size <= 1 then return true end
+  if w == 0 then return cl.index == 0 end
+  return (w - 1) % cl.size == cl.index
+end
+
+ffi.cdef[[
+int usleep(unsigned int usec);
+]]
+
+-- Process 0 of a cluster prepare: waits until every unit of every
+-- process is recorded finished (no progress for 600 s is a failure).
+local function wait_all_units(con, c, nunits)
+  local last, since = -1, common.now_ms()
+  while true do
+    local n = tonumber(common.value(con, "SELECT COUNT(*) FROM tpcc_load_units WHERE " ..
+                                      "finished_at IS NOT NULL"))
+    if n >= nunits then return end
+    if n ~= last then last, since = n, common.now_ms() end
+    if common.now_ms() - since > 600000 then
+      common.fail("cluster prepare: %d of %d load units finished and none for 600 s: did " ..
+                    "another process fail? (its host's log names it)", n, nunits)
+    end
+    if C.sb_shared_aborted() then error("aborted", 0) end
+    C.usleep(200000)
+  end
+end
+
 local function unit_key(set, w, d)
   return set * 100000000 + w * 100 + (d + 1)
 end
@@ -485,7 +517,9 @@ local function load_units(con, c, tid, meta)
     local k = tonumber(C.sb_shared_add(SLOT.UNIT, 1))
     if k >= st.nunits or C.sb_shared_aborted() then break end
     local set, w, d = unit_of(c, k)
-    if not st.finished[unit_key(set, w, d)] then load_unit(con, c, st, sink, set, w, d) end
+    if not st.finished[unit_key(set, w, d)] and my_unit(set, w, d) then
+      load_unit(con, c, st, sink, set, w, d)
+    end
   end
   barrier(c)
   return (common.now_ms() - t_load) / 1000
@@ -516,9 +550,37 @@ local function keys_and_analyze(con, c, tid)
   return fk_s
 end
 
+-- A process > 0 of a cluster prepare: process 0 made the schema ready
+-- (it said so before this one started). Returns the decision: 3 when
+-- the schema is complete already, else 1.
+local function follow(con, c)
+  local meta = common.read_meta(con, c)
+  if meta and meta.state == "complete" then return 3 end
+  if not meta or meta.state ~= "loading" then
+    common.fail("cluster prepare: process 0 has not made the tpcc schema ready (state '%s'): " ..
+                  "run prepare through bmk cluster run", meta and tostring(meta.state) or "none")
+  end
+  return 1
+end
+
 local function prepare_body(c, tid)
   local con = common.connect(c, "load")
   local t_start = common.now_ms()
+  local cl = sysbench.cluster
+  local lead = cl.index == 0
+  if not lead then
+    if tid == 0 then C.sb_shared_set(SLOT.DECISION, follow(con, c)) end
+    barrier(c)
+    if tonumber(C.sb_shared_get(SLOT.DECISION)) == 3 then return true end
+    if tid == 0 then C.sb_shared_set(SLOT.UNIT, 0) end
+    barrier(c)
+    local load_s = load_units(con, c, tid, common.read_meta(con, c))
+    if tid == 0 then
+      M.print_summary(c, load_s, 0, 0, (common.now_ms() - t_start) / 1000)
+    end
+    con:disconnect()
+    return true
+  end
   -- Phase A: thread 0 decides (and on a fresh prepare writes tpcc_meta).
   if tid == 0 then
     if c.pg and c.schema ~= "public" then
@@ -544,7 +606,14 @@ local function prepare_body(c, tid)
     C.sb_shared_set(SLOT.UNIT, 0)
   end
   barrier(c)
+  -- a cluster prepare: the other processes start now (docs/cluster.md)
+  if tid == 0 then cl.go() end
   local load_s = load_units(con, c, tid, meta)
+  if tid == 0 and cl.size > 1 then
+    print("Waiting for the other processes' load units...")
+    wait_all_units(con, c, total_units(c))
+  end
+  barrier(c)
   local t_ix = common.now_ms()
   if c.index_build == "after" then build_indexes(con, c, tid, true) end
   local ix_s = (common.now_ms() - t_ix) / 1000

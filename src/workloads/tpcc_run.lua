@@ -106,6 +106,11 @@ function M.thread_init(tid)
   S.rng = ffi.new("sb_rand_stream_t")
   C.sb_tpcc_seed(S.rng, C.sb_tpcc_run_seed(), 0x53455353, S.k, 0, 0)     -- "SESS"
   S.home_set, S.home_w, S.home_d = M.home(c, S.k, S.rng)
+  -- the cluster's --results lists each process's home warehouses
+  -- ("SET:W"; docs/cluster.md)
+  if sysbench.cluster.size > 1 then
+    sysbench.cluster.note("tpcc_home_warehouses", S.home_set .. ":" .. S.home_w)
+  end
   if c.pick == "all" then S.pairs = M.pairs_of(c, S.k, c.sessions) end
   S.deck, S.deck_n = build_deck(c)
   S.deck_pos = S.deck_n

@@ -9,9 +9,16 @@
 #  - 3 hosts x 2 processes of oltp_read_write (2 s): the merged transaction
 #    count equals the server's Com_commit delta; every interval's merged
 #    p95 equals the p95 of the union of the processes' histograms; every
-#    interval has all 6 processes.
-#  - PostgreSQL, 3 hosts x 1 process of oltp_insert: merged events = the
-#    rows the server counts inserted.
+#    interval line says thds: 6 and procs: 6/6 and is one of the JSON's
+#    intervals, with the same process count.
+#  - PostgreSQL, 3 hosts x 2 processes of oltp_read_write in a database of
+#    the test's own: merged transactions = the xact_commit delta less what
+#    each process commits besides its events (measured).
+#  - TPC-C on both databases, 2 hosts x 1 process over 2 warehouses:
+#    merged commits = the server's commit delta; every home warehouse in
+#    exactly one process (the JSON's per-process notes); MariaDB's schema
+#    loaded by `bmk cluster run -- tpcc ... prepare` (each process its
+#    warehouse) has the rows PostgreSQL's one-process prepare has.
 #  - one process SIGKILLed mid-run: the run finishes, the host is named,
 #    later intervals say 5/6, exit code 4; one frozen (SIGSTOP) with
 #    --cluster-timeout=1 and --cluster-on-failure=stop: named as lost, the
@@ -42,106 +49,30 @@ if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
   exit
 fi
 
-# Names and a /24 of our own, from the pid (two passes may run at once),
-# one that no route of this machine covers but the default one.
-ID=$$
-for try in $(seq 0 40); do
-  PFX="10.$(((ID + try) % 200 + 20)).$((ID / 200 % 250))"
-  ip -4 route show to match "$PFX.1" | grep -qv '^default' || break
-done
-BR="bmkbr$ID"
-NS=(bmkc${ID}a bmkc${ID}b bmkc${ID}c)
-HOSTS=(lg1 lg2 lg3)
+# Three load hosts (tests/integration/netns_hosts.sh): names and a /24 of
+# our own from the pid (two passes may run at once); the launcher keeps
+# one master connection per host between the test's runs (a handshake per
+# host and run would cost seconds on a small machine); the trap ends them.
+NH_DIR=$WORK NH_ID=$$
+source "$HERE/netns_hosts.sh"
 
 cleanup() {
-  local f
-  for f in "$WORK"/sshd-*.pid; do
-    [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
-  done
   # no bmk of this test may survive it, nor its ssh master connections
   pkill -KILL -f -- "($BMK|$WORK/cache/bmk-[^ ]*) .*--cluster-stream" 2>/dev/null
-  pkill -f -- "ControlPath=$WORK/cm-" 2>/dev/null
-  for n in "${NS[@]}"; do ip netns del "$n" 2>/dev/null; done
-  ip link del "$BR" 2>/dev/null
+  nh_cleanup
+  [ -n "${PGREADY:-}" ] && autovac on
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-setup_net() {
-  ip link add "$BR" type bridge || return 1
-  ip addr add "$PFX.1/24" dev "$BR" && ip link set "$BR" up || return 1
-  local i
-  for i in 0 1 2; do
-    local n=${NS[$i]} v="bmkv${ID}$i" p="bmkp${ID}$i"
-    ip netns add "$n" || return 1
-    ip link add "$v" type veth peer name "$p" || return 1
-    ip link set "$v" master "$BR" && ip link set "$v" up || return 1
-    ip link set "$p" netns "$n" || return 1
-    ip netns exec "$n" ip link set lo up
-    ip netns exec "$n" ip addr add "$PFX.$((11 + i))/24" dev "$p" || return 1
-    ip netns exec "$n" ip link set "$p" up || return 1
-  done
-}
-
-setup_ssh() {
-  ssh-keygen -q -t ed25519 -N '' -f "$WORK/hostkey" || return 1
-  ssh-keygen -q -t ed25519 -N '' -f "$WORK/client" || return 1
-  ssh-keygen -q -t ed25519 -N '' -f "$WORK/stranger" || return 1
-  mkdir -p /run/sshd
-  cat > "$WORK/sshd_config" <<EOF
-Port 22
-HostKey $WORK/hostkey
-AuthorizedKeysFile $WORK/client.pub
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-LogLevel ERROR
-# the sanitizer pass's settings reach the remote bmk (run.sh reads its reports)
-AcceptEnv ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS
-EOF
-  : > "$WORK/ssh_config"
-  local i
-  for i in 0 1 2; do
-    printf 'Host %s\n  HostName %s\n' "${HOSTS[$i]}" "$PFX.$((11 + i))" >> "$WORK/ssh_config"
-    ip netns exec "${NS[$i]}" /usr/sbin/sshd -f "$WORK/sshd_config" \
-      -o ListenAddress="$PFX.$((11 + i))" -o PidFile="$WORK/sshd-$i.pid" || return 1
-  done
-  # lg1's address with a key its sshd does not know (another user: no
-  # shared master connection with lg1)
-  printf 'Host lgbad\n  HostName %s\n  User nobody\n  IdentityFile %s\n' "$PFX.11" \
-    "$WORK/stranger" >> "$WORK/ssh_config"
-  cat >> "$WORK/ssh_config" <<EOF
-Host *
-  User root
-  IdentityFile $WORK/client
-  IdentitiesOnly yes
-  StrictHostKeyChecking no
-  UserKnownHostsFile /dev/null
-  LogLevel ERROR
-  ConnectTimeout 5
-  SendEnv ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS
-EOF
-  # every sshd listens (generous: a loaded machine)
-  local n t
-  for n in "${NS[@]}"; do
-    for t in $(seq 100); do
-      [ -n "$(ip netns exec "$n" ss -ltnH 'sport = :22')" ] && break
-      sleep 0.1
-    done
-  done
-}
-
-if ! setup_net || ! setup_ssh; then
+if ! nh_setup 3; then
   not_ok "cluster: could not set up the namespaces and sshd"
   finish
   exit
 fi
-# the default launcher's options plus the test's ssh configuration; the
-# master connections persist between the test's runs (a handshake per
-# host and run would cost seconds on a small machine); the trap ends them
-LAUNCHER="ssh -F $WORK/ssh_config -o BatchMode=yes -o ControlMaster=auto -o ControlPath=$WORK/cm-%C -o ControlPersist=60 {host}"
+HOSTS=("${NH_HOSTS[@]}")
+PFX=$NH_PFX
+LAUNCHER=$NH_LAUNCHER
 for h in "${HOSTS[@]}"; do
   check "ssh reaches $h" ssh -F "$WORK/ssh_config" -o BatchMode=yes "$h" true
 done
@@ -181,11 +112,14 @@ tx=$(awk '/transactions:/ {print $2}' run.out)
 assert_eq "merged transactions = the server's Com_commit delta" "$((c1 - c0))" "$tx"
 assert_contains "the summary counts 6 of 6 processes" "$(cat run.out)" "Cluster: 6 of 6 processes in the summary"
 assert_eq "per-process section: 6 processes that ended" 6 "$(grep -cE '^    lg[123]#[01] +events: [0-9]+ .*exit: 0' run.out)"
-# (the 1 s interval has all 6; the one at the end of --time can miss a
-# process whose run ended before its reporter's last tick)
-nl=$(grep -c '^\[ [0-9]*s \] thds: 6 .* procs: 6/6$' run.out)
-check "merged interval lines with 6/6 processes ($nl)" test "$nl" -ge 1
-[ "$nl" -ge 1 ] || grep -E '^\[|procs|ready' run.out | sed 's/^/    | /'
+# every merged line of a fault-free run has all 6 processes and their 6
+# VUs (the one at the end of --time too: a VU that ran to the end counts,
+# however late its reporter sampled), and the lines are the JSON's
+# intervals (checked below)
+nl=$(grep -c '^\[ [0-9]*s \] ' run.out)
+n6=$(grep -c '^\[ [0-9]*s \] thds: 6 .* procs: 6/6$' run.out)
+check "merged interval lines ($nl) all say thds: 6 and procs: 6/6 ($n6)" test "$nl" -ge 2 -a "$nl" = "$n6"
+[ "$nl" -ge 2 ] && [ "$nl" = "$n6" ] || grep -E '^\[|procs|ready' run.out | sed 's/^/    | /'
 # --cluster-verbose: one process line per process a merged line counts
 np=$(sed -n 's|^\[ [0-9]*s \] .* procs: \([0-9]*\)/6$|\1|p' run.out | awk '{s += $1} END {print s + 0}')
 nv=$(grep -cE '^    \[ [0-9]+s \] lg[123]#[01]: thds: [0-9]+ ' run.out)
@@ -240,32 +174,174 @@ check "the JSON has the merged intervals ($niv)" test "${niv:-0}" -ge 2
 assert_eq "every interval's merged p95 = the p95 of the union of the 6 histograms" 0 "$nbad"
 [ "$nbad" = 0 ] || python3 p95.py cl.json | sed 's/^/    | /' 
 assert_eq "every interval has all 6 processes' histograms" 6 "$minp"
+# the printed lines and the JSON's intervals: the same intervals, each
+# with the same process count
+lines=$(sed -n 's|^\[ \([0-9]*\)s \] .* procs: \([0-9]*\)/6$|\1 \2|p' run.out | tr '\n' ' ')
+jivs=$(python3 -c "import json
+for iv in json.load(open('cl.json'))['intervals']: print('%d %d' % (round(iv['t']), iv['processes']))" | tr '\n' ' ')
+assert_eq "the printed interval lines are the JSON's intervals (t, processes)" "$jivs" "$lines"
 assert_eq "JSON summary events = the report's" "$tx" "$(python3 -c "import json; print(json.load(open('cl.json'))['summary']['events'])")"
 check "no bmk left running after the run" wait_no_leftover
 
-# ---- PostgreSQL (over its Unix socket too): oltp_insert, one INSERT per
-# event with auto-increment ids (no failed insert can count), so the
-# tables' n_tup_ins delta is the event count; the server publishes a
-# backend's counts when it exits, after the client is gone: waited for.
+# ---- PostgreSQL (over its Unix socket too), in a database of the test's
+# own so nothing else commits in it (and the server's autovacuum off
+# meanwhile): oltp_read_write's merged
+# transactions = the server's xact_commit delta less what the sessions
+# commit besides their events (each statement a session prepares is a
+# transaction of its own: measured by a one-event run of one process).
+# The server publishes a backend's counts when it exits: waited for.
+PGDB="--db-driver=pgsql --pgsql-host=$SANDBOX_DIR/pgsql --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$DBPASS --pgsql-db=bmkcl"
+# bmkcl's committed transactions, read from another database
+xc() { pgsql_q "SELECT xact_commit FROM pg_stat_database WHERE datname = 'bmkcl'"; }
+bmkcl_q() { PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d bmkcl -At -c "$1"; }
+# autovac on|off: the sandbox server's autovacuum. Off while the test
+# counts (the test's own server: nothing else uses it meanwhile), since an
+# autovacuum worker commits in every database it visits, even one with
+# nothing to do, at any moment; back on at the end and by the trap.
+autovac() {
+  if [ "$1" = off ]; then pgsql_q "ALTER SYSTEM SET autovacuum = off" >/dev/null
+  else pgsql_q "ALTER SYSTEM RESET autovacuum" >/dev/null; fi
+  pgsql_q "SELECT pg_reload_conf()" >/dev/null
+}
+PGREADY=
 if [[ " ${BMK_TEST_DBS:-mysql pgsql} " == *" pgsql "* ]]; then
-  PGDB="--db-driver=pgsql --pgsql-host=$SANDBOX_DIR/pgsql --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$DBPASS --pgsql-db=sbtest"
-  PGINS="oltp_insert $PGDB --tables=2 --table-size=100 --threads=1 --db-server-stats=off --server-cost=off"
-  ins() { pgsql_q "SELECT coalesce(sum(n_tup_ins), 0) FROM pg_stat_user_tables WHERE relname LIKE 'sbtest%'"; }
-  wait_ins() {  # wait_ins N: until the tables count N inserted rows (10 s at most)
-    local t
-    for t in $(seq 100); do [ "$(ins)" = "$1" ] && return 0; sleep 0.1; done
-    return 1
-  }
-  "$BMK" $PGINS cleanup >/dev/null 2>&1
-  "$BMK" $PGINS prepare > pgprep.out 2>&1
-  check "PostgreSQL: the 200 prepared rows are counted" wait_ins 200
-  printf 'lg1\nlg2\nlg3\n' > hosts.pg
-  "$BMK" cluster run --hosts=hosts.pg --launcher="$LAUNCHER" -- $PGINS --time=1 run > pg.out 2>&1
-  assert_eq "PostgreSQL: cluster run exits 0" 0 "$?"
-  ev=$(awk '/transactions:/ {print $2}' pg.out)
-  check "PostgreSQL: merged events ($ev) = the rows the server inserted" wait_ins "$((200 + ${ev:-0}))"
-  assert_contains "PostgreSQL: 3 of 3 in the summary" "$(cat pg.out)" "Cluster: 3 of 3 processes in the summary"
-  "$BMK" $PGINS cleanup >/dev/null 2>&1
+  pgsql_q "DROP DATABASE IF EXISTS bmkcl" >/dev/null 2>&1
+  pgsql_q "CREATE DATABASE bmkcl" >/dev/null && PGREADY=1 && autovac off
+  [ -n "$PGREADY" ] || not_ok "PostgreSQL: cannot create the test's database bmkcl"
+fi
+# xc_settled: bmkcl's count once no backend is in it and it stays the same
+# for 0.3 s (10 s at most)
+xc_settled() {
+  local t a b
+  for t in $(seq 50); do
+    if [ "$(pgsql_q "SELECT count(*) FROM pg_stat_activity WHERE datname = 'bmkcl'")" = 0 ]; then
+      a=$(xc); sleep 0.3; b=$(xc)
+      [ "$a" = "$b" ] && { echo "$b"; return; }
+    fi
+    sleep 0.2
+  done
+  xc
+}
+# events FILE: the transactions of a report (an OLTP event that met an
+# error is restarted, counted once: one commit each)
+events() { awk '/transactions:/ {print $2}' "$1"; }
+# committed FILE: TPC-C's events - ignored errors (the intended New-Order rollbacks
+# are errors with --rollback-as-error=on) of a report in file $1
+committed() { awk '/transactions:/ {e = $2} /ignored errors:/ {r = $3} END {print e - r}' "$1"; }
+if [ -n "$PGREADY" ]; then
+  PGRW="oltp_read_write $PGDB --tables=2 --table-size=200 --threads=1 --db-server-stats=off --server-cost=off"
+  "$BMK" $PGRW prepare > pgprep.out 2>&1
+  check "PostgreSQL: prepare" test "$?" = 0
+  x0=$(xc_settled)
+  "$BMK" $PGRW --events=1 run > pg1.out 2>&1
+  x1=$(xc_settled)
+  extra=$((x1 - x0 - $(events pg1.out)))
+  "$BMK" cluster run --hosts=hosts --launcher="$LAUNCHER" -- $PGRW --time=1 run > pg.out 2>&1
+  assert_eq "PostgreSQL oltp_read_write: cluster run exits 0" 0 "$?"
+  x2=$(xc_settled)
+  assert_contains "PostgreSQL: 6 of 6 in the summary" "$(cat pg.out)" "Cluster: 6 of 6 processes in the summary"
+  assert_eq "PostgreSQL: merged transactions = the server's xact_commit delta less 6 x $extra (the statements each process prepares)" \
+    "$((x2 - x1 - 6 * extra))" "$(events pg.out)"
+  [ "$((x2 - x1 - 6 * extra))" = "$(events pg.out)" ] ||
+    grep -E 'transactions:|errors:|reconnects:|^    [a-z0-9#]+ +events' pg.out | sed 's/^/    | /'
+fi
+
+# ---- TPC-C on both databases, 2 hosts x 1 process with one session each
+# over 2 warehouses (the smallest scale that gives each process its own):
+# merged commits (events less the intended rollbacks, errors with
+# --rollback-as-error=on) = the server's Com_commit / xact_commit delta,
+# and the processes' home warehouses (their "tpcc_home_warehouses"
+# notes in the JSON) are all 3, each in exactly one process. PostgreSQL
+# in text mode: a session prepares nothing, so what it commits besides
+# its transactions is the same in every run (measured as above).
+printf 'lg1\nlg3\n' > hosts.tp
+# tpcounts DB: the row counts of the 9 tpcc tables of set 1
+tpcounts() {
+  local t sql=""
+  for t in item warehouse district customer history orders new_orders order_line stock; do
+    sql="$sql${sql:+ UNION ALL }SELECT '$t', COUNT(*) FROM ${t}1"
+  done
+  if [ "$1" = mysql ]; then
+    mysql -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -p"$DBPASS" sbtest -N -e "$sql" | tr '\t' ' ' | sort
+  else
+    bmkcl_q "$sql" | tr '|' ' ' | sort
+  fi
+}
+cat > homes.py <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); seen = {}; dup = 0
+for p in d["per_process"]:
+    hs = p.get("notes", {}).get("tpcc_home_warehouses", [])
+    if not hs: dup += 1
+    for h in hs:
+        dup += h in seen
+        seen[h] = p["name"]
+print(" ".join(sorted(seen)), dup)
+PY
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+  if [ $db = mysql ]; then
+    TP="tpcc $DB"
+  else
+    [ -n "$PGREADY" ] || continue
+    TP="tpcc $PGDB --tpcc-mode=text"
+  fi
+  TP="$TP --scale=2 --threads=1 --db-server-stats=off --server-cost=off --audit=off --rollback-as-error=on"
+  "$BMK" $TP cleanup >/dev/null 2>&1
+  # MariaDB's schema is loaded by the 2 processes (each its warehouse,
+  # process 0 the items too), PostgreSQL's by one process: the same seed
+  # gives the same rows, compared below
+  if [ $db = mysql ]; then
+    "$BMK" cluster run --hosts=hosts.tp --launcher="$LAUNCHER" -- $TP --rand-seed=7 prepare > tpprep.out 2>&1
+  else
+    "$BMK" $TP --rand-seed=7 --threads=2 prepare > tpprep.out 2>&1
+  fi
+  if [ $? != 0 ]; then
+    not_ok "$db: tpcc prepare failed: $(tail -3 tpprep.out)"
+    continue
+  fi
+  tpcounts $db > "counts.$db"
+  if [ $db = mysql ]; then
+    assert_contains "cluster prepare: 2 of 2 processes ended normally" "$(cat tpprep.out)" \
+      "cluster: prepare: 2 of 2 processes ended normally"
+    assert_eq "cluster prepare: lg3#0 loaded warehouse 2 alone (1 warehouse, no item)" "1 0" \
+      "$(awk '$1 == "[lg3#0]" && $2 == "warehouse" {w = $3} $1 == "[lg3#0]" && $2 == "item" {i = $3} END {print w, i}' tpprep.out)"
+    assert_eq "cluster prepare: the schema is complete" complete \
+      "$(mysql -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -p"$DBPASS" sbtest -N -e "SELECT v FROM tpcc_meta WHERE k = 'state'")"
+  fi
+  # a run records in tpcc_meta that a Delivery and a purge ran, once
+  # (one commit per process of the first run after a prepare): recorded
+  meta="DELETE FROM tpcc_meta WHERE k IN ('delivery_executed', 'purged'); INSERT INTO tpcc_meta (k, v) VALUES ('delivery_executed', '1'), ('purged', '1')"
+  extra=0
+  if [ $db = mysql ]; then
+    mysql -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -p"$DBPASS" sbtest -e "$meta"
+    x1=$(com_commit)
+  else
+    bmkcl_q "$meta" >/dev/null
+    x0=$(xc_settled)
+    "$BMK" $TP --events=1 run > tp1.out 2>&1
+    x1=$(xc_settled)
+    extra=$((x1 - x0 - $(committed tp1.out)))
+  fi
+  "$BMK" cluster run --hosts=hosts.tp --launcher="$LAUNCHER" --results=tp.json -- $TP --time=1 run > tp.out 2>&1
+  assert_eq "$db tpcc: cluster run exits 0" 0 "$?"
+  if [ $db = mysql ]; then x2=$(com_commit); else x2=$(xc_settled); fi
+  assert_contains "$db tpcc: 2 of 2 in the summary" "$(cat tp.out)" "Cluster: 2 of 2 processes in the summary"
+  assert_eq "$db tpcc: merged commits = the server's commit delta less 2 x $extra" \
+    "$((x2 - x1 - 2 * extra))" "$(committed tp.out)"
+  assert_contains "$db tpcc: the report says the per-type rows are not merged" "$(cat tp.out)" \
+    "Not merged (left out of this report and --results):
+    per-event-type rows (TPC-C's per-transaction-type lines and tables)"
+  assert_eq "$db tpcc: home warehouses 1 and 2, each in exactly one process" "1:1 1:2 0" \
+    "$(python3 homes.py tp.json)"
+  "$BMK" $TP cleanup >/dev/null 2>&1
+done
+if [ -f counts.mysql ] && [ -f counts.pgsql ]; then
+  assert_eq "tpcc prepare split over 2 processes (MariaDB) = one process's (PostgreSQL): rows per table" \
+    "$(cat counts.pgsql)" "$(cat counts.mysql)"
+fi
+if [ -n "$PGREADY" ]; then
+  autovac on
+  pgsql_q "DROP DATABASE IF EXISTS bmkcl" >/dev/null 2>&1
 fi
 
 # ---- one process SIGKILLed mid-run

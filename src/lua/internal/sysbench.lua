@@ -97,6 +97,7 @@ int sb_vu_current(void);
 unsigned sb_cluster_index(void);
 unsigned sb_cluster_size(void);
 int sb_cluster_global_tid(int tid);
+int sb_cluster_note(const char *key, const char *value);
 
 ]]
 
@@ -126,9 +127,28 @@ sysbench.hooks = sysbench.hooks or {}
 -- index, size; tid: the global thread id of this thread (index * threads
 -- + sysbench.tid); threads: the VUs of the whole cluster (size *
 -- --threads). Read when asked: the options are parsed after the script's
--- chunk runs.
+-- chunk runs. note(key, value): records a pair this process sends the
+-- coordinator with its end (the per-process "notes" of the cluster's
+-- --results); an error for a malformed key or value. go(): in process 0
+-- of a `prepare` split by bmk cluster run, lets the other processes start
+-- (what must come first, e.g. the schema, is done); nothing elsewhere.
+local function cluster_go()
+  if C.sb_cluster_size() > 1 and C.sb_cluster_index() == 0 then
+    io.stdout:write("bmkc go\n")
+    io.stdout:flush()
+  end
+end
+local function cluster_note(key, value)
+  if C.sb_cluster_note(tostring(key), tostring(value)) ~= 0 then
+    error(string.format("sysbench.cluster.note(%q, %q): the key must be 1-63 characters of " ..
+                          "[A-Za-z0-9_.-] and the value under 256 characters without a newline " ..
+                          "(at most 4096 notes)", tostring(key), tostring(value)), 2)
+  end
+end
 sysbench.cluster = setmetatable({}, { __index = function(_, k)
-  if k == "index" then return tonumber(C.sb_cluster_index())
+  if k == "note" then return cluster_note
+  elseif k == "go" then return cluster_go
+  elseif k == "index" then return tonumber(C.sb_cluster_index())
   elseif k == "size" then return tonumber(C.sb_cluster_size())
   elseif k == "tid" then return tonumber(C.sb_cluster_global_tid(sysbench.tid or 0))
   elseif k == "threads" then
