@@ -544,6 +544,11 @@ sb_endpoint_t *sb_endpoints_pick(const char *what, int who, bool *known)
   return &eps[choose(&tmp, who)];
 }
 
+bool sb_endpoints_has_route(const char *key)
+{
+  return key != NULL && neps > 0 && find_route(key) != NULL;
+}
+
 void sb_endpoint_count(sb_endpoint_t *ep, sb_ep_counter_t c, uint64_t n)
 {
   if (ep != NULL)

@@ -88,6 +88,13 @@ const char *sb_endpoints_driver(void);
    the name was found). Thread-safe. */
 sb_endpoint_t *sb_endpoints_pick(const char *what, int who, bool *known);
 
+/* True when the endpoints file has a route named `key` ("default",
+   "read", "write", or one given under routing.types, e.g. a TPC-C
+   transaction type); false without --endpoints. Lets a workload open a
+   connection of its own only for the types the file routes. Thread-safe
+   once loaded. */
+bool sb_endpoints_has_route(const char *key);
+
 /* Adds `n` to counter `c` of endpoint `ep` (NULL: nothing). Thread-safe
    (relaxed atomic add). */
 void sb_endpoint_count(sb_endpoint_t *ep, sb_ep_counter_t c, uint64_t n);

@@ -53,6 +53,7 @@ int sb_shared_code_count(void);
 /* the SQL layer's db_* functions come from sysbench.sql's declarations */
 sql_statement *db_prepare_text(sql_connection *con, const char *query, size_t len);
 void db_connection_uncounted(sql_connection *con);
+bool sb_endpoints_has_route(const char *key);
 bool sb_engine_stopping(void);
 int sb_server_stats_xacts(int which, bool all_dbs, uint64_t *out);
 const char *sb_server_stats_version(void);
@@ -479,9 +480,10 @@ function M.setup_session(con, c, purpose)
   for _, s in ipairs(c.session_sql) do con:query(s) end
 end
 
--- A new connection with the session set up.
-function M.connect(c, purpose)
-  local con = M.driver():connect()
+-- A new connection with the session set up; `endpoint`, optional, a
+-- route of --endpoints (a transaction type's name) to open it on.
+function M.connect(c, purpose, endpoint)
+  local con = M.driver():connect(endpoint and { endpoint = endpoint } or nil)
   M.setup_session(con, c, purpose)
   return con
 end

@@ -23,17 +23,7 @@
 # primary.
 source "$(dirname "$0")/lib.sh"
 
-[ -n "$MYSQL_PORT" ] && [ -n "$PGSQL_PORT" ] || { not_ok "no sandbox ports"; finish; exit 1; }
-MY_P=$(free_port $((MYSQL_PORT + 150)))
-MY_R=$(free_port $((MY_P + 1)))
-PG_P=$(free_port $((PGSQL_PORT + 150)))
-PG_R=$(free_port $((PG_P + 1)))
-own() {
-  BMK_SANDBOX_DIR=$WORK/own BMK_MYSQL_PORT=$MY_P BMK_MYSQL_REPLICA_PORT=$MY_R \
-    BMK_PGSQL_PORT=$PG_P BMK_PGSQL_REPLICA_PORT=$PG_R bash "$TOP/BMK/sandbox.sh" "$@"
-}
-trap 'own stop mysql >/dev/null 2>&1; own stop pgsql >/dev/null 2>&1; rm -rf "$WORK"' EXIT
-export BMK_EP_PW=$DBPASS
+source "$(dirname "$0")/endpoints_lib.sh"
 COUNTED="--db-server-stats=off --server-cost=off"
 
 # ---------------------------------------------------------------- bad input
@@ -78,66 +68,9 @@ assert_contains "--read-routing=replicas without --endpoints: message" "$OUT" \
 
 # ----------------------------------------------------------------- servers
 
-# both pairs side by side (each waits for its servers)
-own start mysql-replica >"$WORK/own-my.log" 2>&1 &
-my_start=$!
-own start pgsql-replica >"$WORK/own-pg.log" 2>&1 &
-pg_start=$!
-wait $my_start
-my_rc=$?
-wait $pg_start
-pg_rc=$?
-if [ $my_rc -ne 0 ] || [ $pg_rc -ne 0 ]; then
-  not_ok "starting the replicated sandbox failed"
-  sed 's/^/    | /' "$WORK/own-my.log" "$WORK/own-pg.log"
-  finish
-  exit 1
-fi
-
-# endpoints FILE DRIVER PRIMARY-PORT REPLICA-PORT
-endpoints() {
-  cat >"$1" <<EOF
-{
-  "endpoints": [
-    {"name": "main", "driver": "$2", "host": "127.0.0.1", "port": $3, "user": "sbtest",
-     "password_env": "BMK_EP_PW", "database": "sbtest", "role": "primary"},
-    {"name": "replica1", "driver": "$2", "host": "127.0.0.1", "port": $4, "user": "sbtest",
-     "password_env": "BMK_EP_PW", "database": "sbtest", "role": "replica"}
-  ]
-}
-EOF
-}
+start_replicated
 endpoints "$WORK/my.json" mysql "$MY_P" "$MY_R"
 endpoints "$WORK/pg.json" pgsql "$PG_P" "$PG_R"
-
-my() {  # my PORT SQL: as sbtest over TCP
-  MYSQL_PWD=$DBPASS mariadb --no-defaults --protocol=tcp -h127.0.0.1 -P"$1" -usbtest -N -B sbtest -e "$2"
-}
-mystat() {  # mystat PORT NAME: a global status counter (the query counts in Questions)
-  my "$1" "SHOW GLOBAL STATUS LIKE '$2'" | awk '{print $2}'
-}
-pg() {  # pg PORT SQL
-  PGPASSWORD=$DBPASS psql -X -h 127.0.0.1 -p "$1" -U sbtest -d sbtest -At -c "$2"
-}
-# wait_for SECONDS CMD...: until CMD succeeds (0) or the time is up (1)
-wait_for() {
-  local end=$((SECONDS + $1))
-  shift
-  until "$@"; do
-    [ $SECONDS -ge $end ] && return 1
-    sleep 0.2
-  done
-}
-my_caught_up() {
-  local p r
-  p=$(my "$MY_P" 'SELECT @@gtid_binlog_pos') && r=$(my "$MY_R" 'SELECT @@gtid_slave_pos') &&
-    [ -n "$p" ] && [ "$p" = "$r" ]
-}
-pg_caught_up() {
-  local p r
-  p=$(pg "$PG_P" 'SELECT pg_current_wal_lsn()') && r=$(pg "$PG_R" 'SELECT pg_last_wal_replay_lsn()') &&
-    [ -n "$p" ] && [ "$p" = "$r" ]
-}
 
 # ------------------------------------------------------------------ MariaDB
 
