@@ -544,6 +544,44 @@ sb_endpoint_t *sb_endpoints_pick(const char *what, int who, bool *known)
   return &eps[choose(&tmp, who)];
 }
 
+static sb_ep_failure_t failure_policy = SB_EP_FAIL_RECONNECT;
+
+int sb_endpoints_set_failure(const char *name)
+{
+  if (name != NULL && strcmp(name, "reconnect") == 0)
+    failure_policy = SB_EP_FAIL_RECONNECT;
+  else if (name != NULL && strcmp(name, "next") == 0)
+    failure_policy = SB_EP_FAIL_NEXT;
+  else
+    return -1;
+  return 0;
+}
+
+sb_ep_failure_t sb_endpoints_failure(void)
+{
+  return failure_policy;
+}
+
+sb_endpoint_t *sb_endpoints_failover(const sb_endpoint_t *from, unsigned k)
+{
+  if (from == NULL || neps == 0)
+    return NULL;
+  unsigned self = (unsigned) (from - eps);
+  for (unsigned i = 1; i < neps; i++)
+  {
+    sb_endpoint_t *e = &eps[(self + i) % neps];
+    if (strcmp(e->role, from->role) == 0 && k-- == 0)
+      return e;
+  }
+  route_t *d = find_route("default");
+  if (d == NULL || d->nmembers == 0)
+    return NULL;
+  sb_endpoint_t *p = &eps[d->members[0]];
+  if (p == from || strcmp(p->role, from->role) == 0)
+    return NULL;
+  return k == 0 ? p : NULL;
+}
+
 bool sb_endpoints_has_route(const char *key)
 {
   return key != NULL && neps > 0 && find_route(key) != NULL;

@@ -25,15 +25,26 @@ typedef enum {
   SB_EP_STICKY          /* the same one for a VU: its id modulo the count */
 } sb_ep_choice_t;
 
+/* What a VU's lost connection does when its endpoint does not answer
+   (--on-endpoint-failure). */
+typedef enum {
+  SB_EP_FAIL_RECONNECT = 0, /* retry the same endpoint until it is back */
+  SB_EP_FAIL_NEXT           /* the next endpoint of its role, then the
+                               default route's (the primary) */
+} sb_ep_failure_t;
+
 /* Per-endpoint counters (atomic; summed over every connection to it). */
 typedef enum {
   SB_EPC_CONNECTS = 0,  /* connections opened (reconnects included) */
   SB_EPC_READS,         /* statements that returned a result set */
   SB_EPC_WRITES,        /* statements that changed rows */
   SB_EPC_OTHER,         /* other statements (BEGIN, COMMIT, ...) */
-  SB_EPC_ERRORS,        /* ignored errors (a lost connection counts as a
-                           reconnect instead, as in the report) */
-  SB_EPC_RECONNECTS,    /* connections rebuilt after a loss */
+  SB_EPC_ERRORS,        /* ignored errors, lost connections included
+                           (the report counts a loss as a reconnect only) */
+  SB_EPC_RECONNECTS,    /* connections rebuilt after a loss (counted on
+                           the endpoint they were rebuilt to) */
+  SB_EPC_FAILOVERS,     /* connections moved away from this endpoint after
+                           a loss (--on-endpoint-failure=next) */
   SB_EPC_MAX
 } sb_ep_counter_t;
 
@@ -94,6 +105,21 @@ sb_endpoint_t *sb_endpoints_pick(const char *what, int who, bool *known);
    connection of its own only for the types the file routes. Thread-safe
    once loaded. */
 bool sb_endpoints_has_route(const char *key);
+
+/* Sets the failure policy from its name ("reconnect" or "next"). Returns
+   0, or -1 for an unknown name (nothing changed). Main thread, before the
+   run. */
+int sb_endpoints_set_failure(const char *name);
+
+/* The failure policy (SB_EP_FAIL_RECONNECT unless set). Thread-safe. */
+sb_ep_failure_t sb_endpoints_failure(void);
+
+/* The k-th (0-based) endpoint a connection to `from` may move to under
+   --on-endpoint-failure=next: the other endpoints of from's role in file
+   order, starting after `from` and wrapping, then the default route's
+   first endpoint when it is not among them. NULL when k is past the
+   last (or without endpoints). Thread-safe. */
+sb_endpoint_t *sb_endpoints_failover(const sb_endpoint_t *from, unsigned k);
 
 /* Adds `n` to counter `c` of endpoint `ep` (NULL: nothing). Thread-safe
    (relaxed atomic add). */

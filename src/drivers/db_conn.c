@@ -476,10 +476,13 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
   con->ptr = NULL;
   unsigned delay_ms = 1, attempts = 0;
   uint64_t t0 = sb_now_ns();
-  bool was_quiet = last_connect.quiet;
+  bool was_quiet = last_connect.quiet, warned = false;
   char lost[512], failed[512];
   if (persist)
+  {
     last_connect.quiet = true;
+    db_failover_begin(con);
+  }
   for (;;)
   {
     attempts++;
@@ -490,6 +493,7 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
     if (!persist || !db_should_retry())
     {
       last_connect.quiet = was_quiet;
+      db_failover_end(con, false);
       /* internal connections (negative ids, e.g. the server-statistics
          sampler) report their own failures */
       if (persist && con->thread_id >= 0)
@@ -498,8 +502,11 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
       con->state = DB_CONN_INVALID;
       return -1;
     }
-    if (attempts == 1 && con->thread_id >= 0)
+    if (persist && db_failover_next(con))
+      continue;
+    if (!warned && con->thread_id >= 0)
     {
+      warned = true;
       describe_error(lost, sizeof(lost), why ? why->sql_errno : 0,
                      why ? why->sql_state : NULL, why && why->msg ? why->msg : "");
       log_text(LOG_WARNING, "thread %d: lost connection (%s); reconnect failed (%s); "
@@ -512,6 +519,8 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
       delay_ms = delay_ms * 2 > 1000 ? 1000 : delay_ms * 2;
   }
   last_connect.quiet = was_quiet;
+  if (persist)
+    db_failover_end(con, true);
   if (attempts > 1 && con->thread_id >= 0)
     log_text(LOG_NOTICE, "thread %d: reconnected after %.2fs (%u attempts)",
              con->thread_id, (double) (sb_now_ns() - t0) / 1e9, attempts);
@@ -519,6 +528,45 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
   con->state = DB_CONN_READY;
   reprepare_statements(con);
   return 0;
+}
+
+void db_failover_begin(db_conn_t *con)
+{
+  con->home_ep = NULL;
+  con->failover_k = 0;
+  if (sb_endpoints_failure() == SB_EP_FAIL_NEXT && db_counted_endpoint(con) != NULL)
+    con->home_ep = con->endpoint;
+}
+
+bool db_failover_next(db_conn_t *con)
+{
+  if (con->home_ep == NULL)
+    return false;
+  sb_endpoint_t *n = sb_endpoints_failover(con->home_ep, con->failover_k++);
+  if (n == NULL)
+  {
+    con->endpoint = con->home_ep;
+    con->failover_k = 0;
+    return false;
+  }
+  con->endpoint = n;
+  return true;
+}
+
+void db_failover_end(db_conn_t *con, bool ok)
+{
+  sb_endpoint_t *home = con->home_ep;
+  con->home_ep = NULL;
+  if (home == NULL || con->endpoint == home)
+    return;
+  if (!ok)
+  {
+    con->endpoint = home;
+    return;
+  }
+  sb_endpoint_count(home, SB_EPC_FAILOVERS, 1);
+  log_text(LOG_NOTICE, "thread %d: endpoint '%s' does not answer; the connection moved to "
+           "'%s' (--on-endpoint-failure=next)", con->thread_id, home->name, con->endpoint->name);
 }
 
 int db_connection_reconnect(db_conn_t *con)
@@ -597,6 +645,8 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
   {
     if (con->lost)
     {
+      /* the loss is an error of the endpoint it happened on */
+      sb_endpoint_count(db_counted_endpoint(con), SB_EPC_ERRORS, 1);
       /* Keep the error for the script while the handle is rebuilt. */
       db_err_t saved = con->err;
       char *msg = saved.msg ? strdup(saved.msg) : NULL;

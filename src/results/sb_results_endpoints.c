@@ -19,7 +19,7 @@ json_t *sb_results_endpoints_json(void)
   } counts[] = {
     { "reads", SB_EPC_READS }, { "writes", SB_EPC_WRITES }, { "other", SB_EPC_OTHER },
     { "errors", SB_EPC_ERRORS }, { "reconnects", SB_EPC_RECONNECTS },
-    { "connects", SB_EPC_CONNECTS },
+    { "failovers", SB_EPC_FAILOVERS }, { "connects", SB_EPC_CONNECTS },
   };
   json_t *a = json_array();
   for (unsigned i = 0; i < n; i++)

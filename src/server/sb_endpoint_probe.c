@@ -53,20 +53,21 @@ static void probe_print(void *ctx)
     return;
   log_lock();
   printf("\nEndpoints (statements in the measured window; docs/endpoints.md):\n");
-  printf("    %-16s %-10s %10s %10s %10s %8s %10s %8s\n", "endpoint", "role", "reads",
-         "writes", "other", "errors", "reconnects", "lag max");
+  printf("    %-16s %-10s %10s %10s %10s %8s %10s %9s %8s\n", "endpoint", "role", "reads",
+         "writes", "other", "errors", "reconnects", "failovers", "lag max");
   for (unsigned i = 0; i < sb_endpoints_count(); i++)
   {
     const sb_endpoint_t *ep = sb_endpoint_get(i);
     char lag[32];
     if (!ep->has_window)
       continue;
-    printf("    %-16s %-10s %10llu %10llu %10llu %8llu %10llu %8s\n", ep->name, ep->role,
+    printf("    %-16s %-10s %10llu %10llu %10llu %8llu %10llu %9llu %8s\n", ep->name, ep->role,
            (unsigned long long) ep->window[SB_EPC_READS],
            (unsigned long long) ep->window[SB_EPC_WRITES],
            (unsigned long long) ep->window[SB_EPC_OTHER],
            (unsigned long long) ep->window[SB_EPC_ERRORS],
            (unsigned long long) ep->window[SB_EPC_RECONNECTS],
+           (unsigned long long) ep->window[SB_EPC_FAILOVERS],
            sb_endpoint_is_replica(ep) ? lag_text(sb_endpoint_lag_max(ep), lag, sizeof(lag)) : "");
   }
   printf("\n");

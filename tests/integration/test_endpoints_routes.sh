@@ -10,6 +10,16 @@
 #   replica's reads; PostgreSQL: the standby's xact_commit grows by the
 #   routed transactions between a short and a longer run (--tpcc-mode=text:
 #   with prepared statements each Parse is a transaction of its own too).
+# - the replica stopped mid-run (BMK/sandbox.sh down / up mysql-replica),
+#   lost connections ignored: endpoints_hold.lua runs one SELECT per event
+#   on the read route and holds before event 20's until the replica is
+#   down. Default policy: the VU retries the replica, which is brought
+#   back once bmk says its reconnect failed: the replica has every SELECT,
+#   one error and one reconnect. --on-endpoint-failure=next: the
+#   connection moves to the primary at once: 19 SELECTs on the replica,
+#   one error and one failover there, 21 on the primary (its Com_select)
+#   with one reconnect (in the event loop: --workers=1). Both runs end
+#   with exit 0 and 40 events.
 source "$(dirname "$0")/lib.sh"
 EP_PORT_OFFSET=170
 source "$(dirname "$0")/endpoints_lib.sh"
@@ -51,9 +61,15 @@ tpcc_split() {
 
 # ------------------------------------------------------- tpcc routed per type
 
+# both databases' schemas loaded side by side (the client mostly waits)
+timeout -k 5 120 "$BMK" tpcc --endpoints="$WORK/pg.json" --scale=1 --tables=1 --use-fk=0 --threads=2 \
+  prepare >"$WORK/pg-prepare.out" 2>&1 &
+pg_prepare=$!
 run_bmk tpcc --endpoints="$WORK/my.json" --scale=1 --tables=1 --use-fk=0 --load-method=infile \
   --threads=2 prepare
 assert_eq "mysql tpcc: prepare on the primary: exit 0" 0 "$RC"
+wait $pg_prepare
+assert_eq "pgsql tpcc: prepare on the primary: exit 0" 0 "$?"
 check "mysql tpcc: the replica catches up with the prepare" wait_for 120 my_caught_up
 pc=$(mystat "$MY_P" Com_commit) rc=$(mystat "$MY_R" Com_commit) rs=$(mystat "$MY_R" Com_select)
 run_bmk tpcc --endpoints="$WORK/my.json" --scale=1 --tables=1 $COUNTED --threads=1 --events=40 run
@@ -73,8 +89,6 @@ assert_eq "mysql tpcc: the replica's Com_commit is the primary's plus the routed
 assert_eq "mysql tpcc: the replica's Com_select is the replica's reads" \
   "$(ep_col replica1 3)" "$rsd"
 
-run_bmk tpcc --endpoints="$WORK/pg.json" --scale=1 --tables=1 --use-fk=0 --threads=2 prepare
-assert_eq "pgsql tpcc: prepare on the primary: exit 0" 0 "$RC"
 check "pgsql tpcc: the standby catches up with the prepare" wait_for 120 pg_caught_up
 # xacts_r: the standby's xact_commit once no other session is left on
 # sbtest (a session's statistics are flushed before it leaves
@@ -109,5 +123,62 @@ pg_tpcc 60
 tpcc_split pgsql
 assert_eq "pgsql tpcc, 60 vs 20 events: the standby's xact_commit grows by the routed transactions" \
   "$((ROUTED - r1))" "$((R_X - x1))"
+
+# ------------------------------------------- the replica stopped mid-run
+
+# hold_run NAME OPTIONS...: the held run of 40 events with the replica
+# taken down before event 20; brought back while bmk retries it (default
+# policy) or after the run (next)
+hold_run() {
+  local name=$1 pid n=0
+  shift
+  rm -f "$WORK/ready" "$WORK/go"
+  EP_READY=$WORK/ready EP_GO=$WORK/go timeout -k 5 120 "$BMK" "$TOP/tests/integration/endpoints_hold.lua" \
+    --endpoints="$WORK/my-plain.json" --mysql-ignore-errors=lost $COUNTED --threads=1 --events=40 \
+    --results="$WORK/hold.json" "$@" run >"$WORK/hold.out" 2>&1 &
+  pid=$!
+  until [ -e "$WORK/ready" ] || [ $n -ge 1200 ]; do n=$((n + 1)); sleep 0.1; done
+  own down mysql-replica >/dev/null
+  touch "$WORK/go"
+  if [[ "$*" != *next* ]]; then
+    n=0
+    until grep -q "reconnect failed" "$WORK/hold.out" || [ $n -ge 1200 ]; do n=$((n + 1)); sleep 0.1; done
+    own up mysql-replica >/dev/null
+  fi
+  wait $pid
+  RC=$?
+  # (before the replica is back: its IO thread's SELECTs count on the primary)
+  P_SEL=$(mystat "$MY_P" Com_select)
+  [[ "$*" == *next* ]] && own up mysql-replica >/dev/null
+  check "$name: the replica is back and caught up" wait_for 60 my_caught_up
+  OUT=$(cat "$WORK/hold.out")
+  assert_eq "$name: exit 0" 0 "$RC"
+  assert_eq "$name: 40 events" 40 "$(report_value "total number of events:" "$OUT")"
+}
+endpoints "$WORK/my-plain.json" mysql "$MY_P" "$MY_R"
+# the default policy in the blocking engine, next in the event loop
+# (--workers=1: bmk.vu's connect); both share the rebuild's failover code
+hold_run "replica down, reconnect"
+assert_match "replica down, reconnect: the replica has every SELECT, one error, one reconnect" \
+  "$OUT" "^    replica1 +replica +40 +0 +0 +1 +1 +0 +[-0-9.]+$"
+assert_match "replica down, reconnect: nothing on the primary" "$OUT" \
+  "^    main +primary +0 +0 +0 +0 +0 +0 *$"
+assert_eq "replica down, reconnect: --results" "replica1 1 1 0" \
+  "$(json_get "$WORK/hold.json" "' '.join('%s %d %d %d' % (e['name'], e['errors'], e['reconnects'], e['failovers']) for e in d['endpoints'] if e['errors'])")"
+ps=$(mystat "$MY_P" Com_select)
+hold_run "replica down, next, event loop" --on-endpoint-failure=next --workers=1
+assert_match "replica down, next: 19 SELECTs on the replica, one error, one failover" \
+  "$OUT" "^    replica1 +replica +19 +0 +0 +1 +0 +1 +[-0-9.]+$"
+assert_match "replica down, next: the other 21 on the primary, one reconnect" \
+  "$OUT" "^    main +primary +21 +0 +0 +0 +1 +0 *$"
+assert_eq "replica down, next: the primary's Com_select" 21 "$((P_SEL - ps))"
+assert_eq "replica down, next: --results" "main 0 1 0 replica1 1 0 1" \
+  "$(json_get "$WORK/hold.json" "' '.join('%s %d %d %d' % (e['name'], e['errors'], e['reconnects'], e['failovers']) for e in d['endpoints'])")"
+assert_contains "replica down, next: the NOTICE" "$OUT" \
+  "endpoint 'replica1' does not answer; the connection moved to 'main' (--on-endpoint-failure=next)"
+run_bmk oltp_read_only --endpoints="$WORK/my-plain.json" --on-endpoint-failure=elsewhere --events=1 run
+assert_eq "--on-endpoint-failure=elsewhere: exit 1" 1 "$RC"
+assert_contains "--on-endpoint-failure=elsewhere: message" "$OUT" \
+  "Invalid value for --on-endpoint-failure: elsewhere (reconnect or next)"
 
 finish
