@@ -494,6 +494,16 @@ sb_endpoint_t *sb_endpoint_get(unsigned i)
   return i < neps ? &eps[i] : NULL;
 }
 
+const char *sb_endpoints_name(unsigned i)
+{
+  return i < neps ? eps[i].name : NULL;
+}
+
+bool sb_endpoints_replica(unsigned i)
+{
+  return i < neps && sb_endpoint_is_replica(&eps[i]);
+}
+
 const char *sb_endpoints_driver(void)
 {
   return neps ? eps[0].driver : NULL;

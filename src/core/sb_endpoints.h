@@ -87,6 +87,14 @@ unsigned sb_endpoints_count(void);
 /* Endpoint i (0-based, i < sb_endpoints_count()), or NULL. Thread-safe. */
 sb_endpoint_t *sb_endpoint_get(unsigned i);
 
+/* The name of endpoint i (file order), or NULL when i >= the count; for
+   Lua through the FFI. Thread-safe once loaded. */
+const char *sb_endpoints_name(unsigned i);
+
+/* True when endpoint i is a replica (sb_endpoint_is_replica); false when
+   i >= the count. Thread-safe once loaded. */
+bool sb_endpoints_replica(unsigned i);
+
 /* The driver every endpoint uses, or NULL without endpoints. */
 const char *sb_endpoints_driver(void);
 

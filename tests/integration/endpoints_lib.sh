@@ -13,7 +13,8 @@ own() {
   BMK_SANDBOX_DIR=$WORK/own BMK_MYSQL_PORT=$MY_P BMK_MYSQL_REPLICA_PORT=$MY_R \
     BMK_PGSQL_PORT=$PG_P BMK_PGSQL_REPLICA_PORT=$PG_R bash "$TOP/BMK/sandbox.sh" "$@"
 }
-trap 'own stop mysql >/dev/null 2>&1; own stop pgsql >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+# (both pairs stopped side by side)
+trap '{ own stop mysql >/dev/null 2>&1 & own stop pgsql >/dev/null 2>&1; wait; }; rm -rf "$WORK"' EXIT
 export BMK_EP_PW=$DBPASS
 
 # start_replicated: both pairs side by side (each waits for its servers);

@@ -9,7 +9,10 @@
 #   that (replicated) plus order_status+stock_level's, its Com_select the
 #   replica's reads; PostgreSQL: the standby's xact_commit grows by the
 #   routed transactions between a short and a longer run (--tpcc-mode=text:
-#   with prepared statements each Parse is a transaction of its own too).
+#   with prepared statements each Parse is a transaction of its own too);
+#   then `tpcc check` waits for the replica and passes on both endpoints,
+#   and gives up naming the replica when its SQL thread is stopped
+#   (--replica-wait=1).
 # - the replica stopped mid-run (BMK/sandbox.sh down / up mysql-replica),
 #   lost connections ignored: endpoints_hold.lua runs one SELECT per event
 #   on the read route and holds before event 20's until the replica is
@@ -123,6 +126,28 @@ pg_tpcc 60
 tpcc_split pgsql
 assert_eq "pgsql tpcc, 60 vs 20 events: the standby's xact_commit grows by the routed transactions" \
   "$((ROUTED - r1))" "$((R_X - x1))"
+
+# check after the runs: waits for the replica, then runs on both
+for db in mysql pgsql; do
+  j=$WORK/my.json
+  [ $db = pgsql ] && j=$WORK/pg.json
+  run_bmk tpcc --endpoints="$j" --scale=1 --tables=1 --threads=1 check
+  assert_eq "$db tpcc check: exit 0" 0 "$RC"
+  assert_match "$db tpcc check: waits for the replica" "$OUT" "^check: replica 'replica1' has caught up with the primary"
+  assert_match "$db tpcc check: passes on the primary" "$OUT" \
+    "^Checks: [0-9]+ PASSED, 0 FAILED, [0-9]+ N/A .* on endpoint 'main'$"
+  assert_match "$db tpcc check: passes on the replica" "$OUT" \
+    "^Checks: [0-9]+ PASSED, 0 FAILED, [0-9]+ N/A .* on endpoint 'replica1'$"
+done
+# a replica that does not apply: check gives up after --replica-wait, naming it
+my "$MY_R" "STOP SLAVE SQL_THREAD"
+my "$MY_P" "UPDATE warehouse1 SET w_ytd = w_ytd + 0 WHERE w_id = 1; CREATE TABLE IF NOT EXISTS ep_mark (a INT)"
+run_bmk tpcc --endpoints="$WORK/my.json" --scale=1 --tables=1 --threads=1 --replica-wait=1 check
+my "$MY_R" "START SLAVE SQL_THREAD"
+assert_eq "mysql tpcc check, replica stopped applying: exit 1" 1 "$RC"
+assert_contains "mysql tpcc check, replica stopped applying: the message names it" "$OUT" \
+  "check: replica 'replica1' has not caught up with the primary within 1 s (--replica-wait)"
+assert_not_contains "mysql tpcc check, replica stopped applying: nothing checked" "$OUT" "Checks:"
 
 # ------------------------------------------- the replica stopped mid-run
 
