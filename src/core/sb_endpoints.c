@@ -8,9 +8,12 @@
 #include <time.h>
 #include <sys/stat.h>
 
+#include <pthread.h>
+
 #include <jansson.h>
 
 #include "core/sb_endpoints.h"
+#include "core/sb_histogram.h"
 #include "core/sb_logger.h"
 #include "core/sb_rand.h"
 
@@ -471,6 +474,7 @@ void sb_endpoints_free(void)
       memset(e->password, 0, strlen(e->password));
     free(e->password), free(e->database), free(e->role);
     free(e->tls_mode), free(e->tls_ca), free(e->tls_cert), free(e->tls_key);
+    sb_hdr_free(e->lat_retired), sb_hdr_free(e->lat_window);
   }
   for (unsigned i = 0; i < nroutes; i++)
   {
@@ -608,8 +612,43 @@ uint64_t sb_endpoint_counter(const sb_endpoint_t *ep, sb_ep_counter_t c)
   return __atomic_load_n(&ep->counters[c], __ATOMIC_RELAXED);
 }
 
+static pthread_mutex_t lat_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void sb_endpoint_latency_retire(sb_endpoint_t *ep, const sb_hdr_t *h)
+{
+  if (ep == NULL || h == NULL || h->total == 0)
+    return;
+  pthread_mutex_lock(&lat_mutex);
+  if (ep->lat_retired == NULL)
+    ep->lat_retired = sb_hdr_new();
+  if (ep->lat_retired != NULL)
+    sb_hdr_add(ep->lat_retired, h);
+  pthread_mutex_unlock(&lat_mutex);
+}
+
+void sb_endpoint_latency_add_window(sb_endpoint_t *ep, const sb_hdr_t *h)
+{
+  if (ep != NULL && ep->lat_window != NULL && h != NULL)
+    sb_hdr_add(ep->lat_window, h);
+}
+
+uint64_t sb_endpoint_latency_count(const sb_endpoint_t *ep)
+{
+  return ep->lat_window ? ep->lat_window->total : 0;
+}
+
+uint64_t sb_endpoint_latency_pct(const sb_endpoint_t *ep, double pct)
+{
+  return sb_endpoint_latency_count(ep) ? sb_hdr_percentile(ep->lat_window, pct) : 0;
+}
+
 void sb_endpoints_window_begin(void)
 {
+  pthread_mutex_lock(&lat_mutex);
+  for (unsigned i = 0; i < neps; i++)
+    if (eps[i].lat_retired != NULL)
+      sb_hdr_reset(eps[i].lat_retired);
+  pthread_mutex_unlock(&lat_mutex);
   for (unsigned i = 0; i < neps; i++)
   {
     for (unsigned c = 0; c < SB_EPC_MAX; c++)
@@ -621,6 +660,17 @@ void sb_endpoints_window_begin(void)
 
 void sb_endpoints_window_end(void)
 {
+  pthread_mutex_lock(&lat_mutex);
+  for (unsigned i = 0; i < neps; i++)
+  {
+    if (eps[i].lat_window == NULL)
+      eps[i].lat_window = sb_hdr_new();
+    else
+      sb_hdr_reset(eps[i].lat_window);
+    if (eps[i].lat_window != NULL && eps[i].lat_retired != NULL)
+      sb_hdr_add(eps[i].lat_window, eps[i].lat_retired);
+  }
+  pthread_mutex_unlock(&lat_mutex);
   for (unsigned i = 0; i < neps; i++)
   {
     for (unsigned c = 0; c < SB_EPC_MAX; c++)

@@ -68,6 +68,10 @@ typedef struct {
                            (atomic; set by the lag sampler) */
   int64_t lag_at_ns;    /* when it was taken (CLOCK_MONOTONIC; atomic) */
   int64_t lag_max_us;   /* the largest sample in the window, -1 none */
+  /* statement latencies: of connections freed (or moved away) since the
+     window began (sb_endpoint_latency_retire, locked), and the window's
+     (sb_endpoints_window_end + sb_endpoint_latency_add_window) */
+  struct sb_hdr *lat_retired, *lat_window;
 } sb_endpoint_t;
 
 /* Reads and checks the endpoints file `path` (JSON). Returns 0 with the
@@ -142,6 +146,23 @@ uint64_t sb_endpoint_counter(const sb_endpoint_t *ep, sb_ep_counter_t c);
    ep->window and sets ep->has_window. */
 void sb_endpoints_window_begin(void);
 void sb_endpoints_window_end(void);
+
+/* Per-endpoint statement latency (docs/endpoints.md): each connection
+   records its statements in a histogram of its own (single writer: the
+   connection's thread); a connection freed or moved to another endpoint
+   hands its histogram over with sb_endpoint_latency_retire (thread-safe,
+   a mutex); at the window's end (main thread, workers parked) the endpoint
+   probe adds each live connection's histogram with
+   sb_endpoint_latency_add_window after sb_endpoints_window_end has put
+   the retired ones in ep->lat_window. */
+void sb_endpoint_latency_retire(sb_endpoint_t *ep, const struct sb_hdr *h);
+void sb_endpoint_latency_add_window(sb_endpoint_t *ep, const struct sb_hdr *h);
+
+/* The window's statement latency of `ep`: the count (0: none timed) and
+   the value at percentile `pct` (0..100] in nanoseconds (0 when none).
+   Main thread, after the window's end. */
+uint64_t sb_endpoint_latency_count(const sb_endpoint_t *ep);
+uint64_t sb_endpoint_latency_pct(const sb_endpoint_t *ep, double pct);
 
 /* True for the endpoints whose replication lag is sampled: every role
    but "primary". */

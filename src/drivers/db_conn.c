@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/sb_histogram.h"
 #include "drivers/db_driver.h"
 #include "drivers/db_async.h"
 #include "drivers/db_load.h"
@@ -66,7 +67,7 @@ void db_clear_error(db_conn_t *con)
   con->timed_out = false;
   /* the blocking forms tell a timeout from a lost connection by the time
      they took (Connector/C reports both as error 2013) */
-  if (db_query_timeout_s() > 0)
+  if (db_query_timeout_s() > 0 || con->endpoint != NULL)
     con->op_start_ns = sb_now_ns();
   con->err.sql_errno = 0;
   con->err.sql_state[0] = '\0';
@@ -530,6 +531,25 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
   return 0;
 }
 
+void db_endpoint_latency(db_conn_t *con)
+{
+  if (con->op_start_ns == 0)
+    return;
+  if (con->ep_lat == NULL && (con->ep_lat = sb_hdr_new()) == NULL)
+    return;
+  sb_hdr_record(con->ep_lat, sb_now_ns() - con->op_start_ns);
+}
+
+/* Hands the connection's latencies to its endpoint (freed, or moved to
+   another endpoint). */
+static void retire_latency(db_conn_t *con, sb_endpoint_t *ep)
+{
+  if (con->ep_lat == NULL)
+    return;
+  sb_endpoint_latency_retire(ep, con->ep_lat);
+  sb_hdr_reset(con->ep_lat);
+}
+
 void db_failover_begin(db_conn_t *con)
 {
   con->home_ep = NULL;
@@ -565,6 +585,7 @@ void db_failover_end(db_conn_t *con, bool ok)
     return;
   }
   sb_endpoint_count(home, SB_EPC_FAILOVERS, 1);
+  retire_latency(con, home);
   log_text(LOG_NOTICE, "thread %d: endpoint '%s' does not answer; the connection moved to "
            "'%s' (--on-endpoint-failure=next)", con->thread_id, home->name, con->endpoint->name);
 }
@@ -597,6 +618,9 @@ void db_connection_free(db_conn_t *con)
     return;
   if (con->state != DB_CONN_INVALID)
     db_connection_close(con);
+  retire_latency(con, db_counted_endpoint(con));
+  sb_hdr_free(con->ep_lat);
+  con->ep_lat = NULL;
   pthread_mutex_lock(&reg_mutex);
   if (con->reg_prev)
     con->reg_prev->reg_next = con->reg_next;

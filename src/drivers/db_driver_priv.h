@@ -27,13 +27,20 @@ static inline sb_endpoint_t *db_counted_endpoint(const db_conn_t *con)
 int db_connection_route_default(db_conn_t *con);
 
 /* Counts a statement's outcome class (SB_CNT_READ/WRITE/OTHER) on the
-   connection's endpoint (--endpoints; nothing without one). */
+   connection's endpoint (--endpoints; nothing without one), and records
+   its latency (since db_clear_error set op_start_ns) in con->ep_lat
+   (db_endpoint_latency: the connection's thread). */
+void db_endpoint_latency(db_conn_t *con);
+
 static inline void db_endpoint_count_result(db_conn_t *con, sb_counter_type c)
 {
   sb_endpoint_t *ep = db_counted_endpoint(con);
   if (ep != NULL)
+  {
     sb_endpoint_count(ep, c == SB_CNT_READ ? SB_EPC_READS :
                       c == SB_CNT_WRITE ? SB_EPC_WRITES : SB_EPC_OTHER, 1);
+    db_endpoint_latency(con);
+  }
 }
 
 /* --on-endpoint-failure=next (core/sb_endpoints.h) in a rebuild of a lost

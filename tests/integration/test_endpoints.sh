@@ -131,9 +131,9 @@ assert_eq "mysql read-write: the primary ran no SELECT" 0 "$(($(mystat "$MY_P" C
 assert_eq "mysql read-write: the replica's Com_select is the client's reads" \
   "$(report_value "read:" "$OUT")" "$(($(mystat "$MY_R" Com_select) - rs))"
 assert_match "mysql read-write: the Endpoints block, primary" "$OUT" \
-  "^    main +primary +0 +$(report_value "write:" "$OUT") +[0-9]+ +0 +0 +0 *$"
+  "^    main +primary +0 +$(report_value "write:" "$OUT") +[0-9]+ +0 +0 +0 +[-0-9.]+ *$"
 assert_match "mysql read-write: the Endpoints block, replica" "$OUT" \
-  "^    replica1 +replica +$(report_value "read:" "$OUT") +0 +0 +0 +0 +0 +[-0-9.]+$"
+  "^    replica1 +replica +$(report_value "read:" "$OUT") +0 +0 +0 +0 +0 +[-0-9.]+ +[-0-9.]+$"
 
 # lag: sampled once per interval on the replica (Seconds_Behind_Master):
 # 0 once applied; none ("-", null) while its SQL thread is stopped
@@ -207,9 +207,9 @@ run_bmk oltp_read_write --read-routing=replicas --endpoints="$WORK/pg.json" $COU
   --time=1 --report-interval=1 run
 assert_eq "pgsql read-write, reads on the standby: exit 0" 0 "$RC"
 assert_match "pgsql read-write: the Endpoints block, primary" "$OUT" \
-  "^    main +primary +0 +$(report_value "write:" "$OUT") +[0-9]+ +0 +0 +0 *$"
+  "^    main +primary +0 +$(report_value "write:" "$OUT") +[0-9]+ +0 +0 +0 +[-0-9.]+ *$"
 assert_match "pgsql read-write: the Endpoints block, standby" "$OUT" \
-  "^    replica1 +replica +$(report_value "read:" "$OUT") +0 +0 +0 +0 +0 +[-0-9.]+$"
+  "^    replica1 +replica +$(report_value "read:" "$OUT") +0 +0 +0 +0 +0 +[-0-9.]+ +[-0-9.]+$"
 last=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica lag (s): replica1 //p' | tail -1)
 check "pgsql lag: under 1 s again once replay runs ($last)" awk -v v="$last" 'BEGIN { exit !(v != "-" && v + 0 < 1) }'
 

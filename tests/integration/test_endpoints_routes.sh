@@ -22,7 +22,8 @@
 #   connection moves to the primary at once: 19 SELECTs on the replica,
 #   one error and one failover there, 21 on the primary (its Com_select)
 #   with one reconnect (in the event loop: --workers=1). Both runs end
-#   with exit 0 and 40 events.
+#   with exit 0 and 40 events. Each endpoint's latency histogram holds its
+#   successful statements (the p95 column, --results latency_ms).
 source "$(dirname "$0")/lib.sh"
 EP_PORT_OFFSET=170
 source "$(dirname "$0")/endpoints_lib.sh"
@@ -185,20 +186,29 @@ endpoints "$WORK/my-plain.json" mysql "$MY_P" "$MY_R"
 # (--workers=1: bmk.vu's connect); both share the rebuild's failover code
 hold_run "replica down, reconnect"
 assert_match "replica down, reconnect: the replica has every SELECT, one error, one reconnect" \
-  "$OUT" "^    replica1 +replica +40 +0 +0 +1 +1 +0 +[-0-9.]+$"
+  "$OUT" "^    replica1 +replica +40 +0 +0 +1 +1 +0 +[0-9.]+ +[-0-9.]+$"
 assert_match "replica down, reconnect: nothing on the primary" "$OUT" \
-  "^    main +primary +0 +0 +0 +0 +0 +0 *$"
+  "^    main +primary +0 +0 +0 +0 +0 +0 +- *$"
+assert_eq "replica down, reconnect: --results latency counts (none on the primary: null p95)" \
+  "main 0 None replica1 40" \
+  "$(json_get "$WORK/hold.json" "' '.join('%s %d' % (e['name'], e['latency_ms']['count']) + ('' if e['latency_ms']['count'] else ' %s' % e['latency_ms']['p95']) for e in d['endpoints'])")"
 assert_eq "replica down, reconnect: --results" "replica1 1 1 0" \
   "$(json_get "$WORK/hold.json" "' '.join('%s %d %d %d' % (e['name'], e['errors'], e['reconnects'], e['failovers']) for e in d['endpoints'] if e['errors'])")"
 ps=$(mystat "$MY_P" Com_select)
 hold_run "replica down, next, event loop" --on-endpoint-failure=next --workers=1
 assert_match "replica down, next: 19 SELECTs on the replica, one error, one failover" \
-  "$OUT" "^    replica1 +replica +19 +0 +0 +1 +0 +1 +[-0-9.]+$"
+  "$OUT" "^    replica1 +replica +19 +0 +0 +1 +0 +1 +[0-9.]+ +[-0-9.]+$"
 assert_match "replica down, next: the other 21 on the primary, one reconnect" \
-  "$OUT" "^    main +primary +21 +0 +0 +0 +1 +0 *$"
+  "$OUT" "^    main +primary +21 +0 +0 +0 +1 +0 +[0-9.]+ *$"
 assert_eq "replica down, next: the primary's Com_select" 21 "$((P_SEL - ps))"
 assert_eq "replica down, next: --results" "main 0 1 0 replica1 1 0 1" \
   "$(json_get "$WORK/hold.json" "' '.join('%s %d %d %d' % (e['name'], e['errors'], e['reconnects'], e['failovers']) for e in d['endpoints'])")"
+# per-endpoint latency: every successful statement timed, where it ran
+# (the one lost on the replica is not), p95 within (0, max]
+assert_eq "replica down, next: --results latency counts" "main 21 replica1 19" \
+  "$(json_get "$WORK/hold.json" "' '.join('%s %d' % (e['name'], e['latency_ms']['count']) for e in d['endpoints'])")"
+assert_eq "replica down, next: --results latency 0 < p95 <= max" "True True" \
+  "$(json_get "$WORK/hold.json" "' '.join(str(0 < e['latency_ms']['p95'] <= e['latency_ms']['max']) for e in d['endpoints'])")"
 assert_contains "replica down, next: the NOTICE" "$OUT" \
   "endpoint 'replica1' does not answer; the connection moved to 'main' (--on-endpoint-failure=next)"
 run_bmk oltp_read_only --endpoints="$WORK/my-plain.json" --on-endpoint-failure=elsewhere --events=1 run
