@@ -248,7 +248,7 @@ static const struct {
   sb_ep_choice_t choice;
 } choices[] = {
   { "first", SB_EP_FIRST }, { "round_robin", SB_EP_ROUND_ROBIN },
-  { "random", SB_EP_RANDOM }, { "sticky", SB_EP_STICKY },
+  { "random", SB_EP_RANDOM }, { "sticky", SB_EP_STICKY }, { "least_lag", SB_EP_LEAST_LAG },
 };
 
 /* Adds route `key` to target (a string, or {"to": ..., "choose": ...}). */
@@ -274,7 +274,7 @@ static int add_route(const char *key, json_t *v, const char *where)
   }
   if (target == NULL)
     return bad(where, "must be an endpoint's name or a role, or {\"to\": NAME_OR_ROLE, "
-               "\"choose\": \"first|round_robin|random|sticky\"}");
+               "\"choose\": \"first|round_robin|random|sticky|least_lag\"}");
   route_t r = { .key = strdup(key), .members = calloc(neps, sizeof(unsigned)) };
   bool ok = false;
   for (unsigned i = 0; i < sizeof(choices) / sizeof(choices[0]); i++)
@@ -285,7 +285,8 @@ static int add_route(const char *key, json_t *v, const char *where)
     }
   int rc = 0;
   if (!ok)
-    rc = bad(where, "\"choose\": unknown choice \"%s\" (first, round_robin, random, sticky)", choose);
+    rc = bad(where, "\"choose\": unknown choice \"%s\" (first, round_robin, random, sticky, "
+                "least_lag)", choose);
   else if ((r.nmembers = members_of(target, r.members)) == 0)
   {
     char qt[256];
@@ -513,6 +514,27 @@ const char *sb_endpoints_driver(void)
   return neps ? eps[0].driver : NULL;
 }
 
+/* least_lag: the member with the smallest fresh lag sample, looking from
+   a rotating start so that equal ones take turns; round robin when no
+   member has one. */
+static unsigned least_lag(route_t *r)
+{
+  unsigned start = __atomic_fetch_add(&r->cursor, 1, __ATOMIC_RELAXED);
+  unsigned best = r->nmembers;
+  double best_lag = 0;
+  for (unsigned k = 0; k < r->nmembers; k++)
+  {
+    unsigned m = (start + k) % r->nmembers;
+    double lag = sb_endpoint_lag(&eps[r->members[m]]);
+    if (lag >= 0 && (best == r->nmembers || lag < best_lag))
+    {
+      best = m;
+      best_lag = lag;
+    }
+  }
+  return r->members[best < r->nmembers ? best : start % r->nmembers];
+}
+
 static unsigned choose(route_t *r, int who)
 {
   if (r->nmembers == 1)
@@ -529,6 +551,8 @@ static unsigned choose(route_t *r, int who)
   }
   case SB_EP_STICKY:
     return r->members[(unsigned) (who < 0 ? 0 : who) % r->nmembers];
+  case SB_EP_LEAST_LAG:
+    return least_lag(r);
   case SB_EP_FIRST:
   default:
     return r->members[0];

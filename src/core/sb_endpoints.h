@@ -22,7 +22,10 @@ typedef enum {
   SB_EP_FIRST = 0,      /* always the first endpoint of the role (file order) */
   SB_EP_ROUND_ROBIN,    /* the next one at each connection, over all VUs */
   SB_EP_RANDOM,         /* a random one at each connection */
-  SB_EP_STICKY          /* the same one for a VU: its id modulo the count */
+  SB_EP_STICKY,         /* the same one for a VU: its id modulo the count */
+  SB_EP_LEAST_LAG       /* the one with the smallest latest lag sample
+                           (sb_endpoint_lag); round robin among equal ones,
+                           and over all when none has a sample */
 } sb_ep_choice_t;
 
 /* What a VU's lost connection does when its endpoint does not answer
