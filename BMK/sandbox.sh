@@ -38,6 +38,10 @@
 #        postmaster ends every session, recovers and accepts connections
 #        again by itself (restart_after_crash; the statistics counters
 #        restart from 0, as after any crash) (mysql and pgsql).
+# down / up (replicas only: mysql-replica, pgsql-replica): down stops the
+#        replica's server and keeps its data; up starts it again on that
+#        data, where it resumes replicating (a replica that is away for a
+#        while, as in a failover test).
 # status says whether the server runs (exit 0) or not (exit 1).
 # env    prints shell assignments with bmk's connection options:
 #          eval "$(bash BMK/sandbox.sh env mysql)"
@@ -89,6 +93,7 @@ tls_dir=$DIR/tls
 
 usage() {
   echo "usage: bash $0 start|stop|restart|crash|status|env mysql|pgsql|pgbouncer|mysql-replica|pgsql-replica" >&2
+  echo "       bash $0 down|up mysql-replica|pgsql-replica" >&2
   exit 2
 }
 die() {
@@ -593,7 +598,7 @@ done
 if [[ $db == *-replica ]]; then
   case $action in
     start) mkdir -p "$DIR"; "start_${db%-replica}_replica" ;;
-    stop|restart|crash|status|env) replica_action "$action" "${db%-replica}" ;;
+    stop|restart|crash|status|env|down|up) replica_action "$action" "${db%-replica}" ;;
     *) usage ;;
   esac
   exit

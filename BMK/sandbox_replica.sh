@@ -2,7 +2,7 @@
 # shellcheck disable=SC2034  # the globals set here are sandbox.sh's
 # Replicas for BMK/sandbox.sh (sourced by it; not run on its own).
 #
-#   bash BMK/sandbox.sh start|stop|restart|crash|status|env mysql-replica|pgsql-replica
+#   bash BMK/sandbox.sh start|stop|restart|crash|down|up|status|env mysql-replica|pgsql-replica
 #
 # mysql-replica  a MariaDB replica of the sandbox's mysql server on
 #                127.0.0.1:$BMK_MYSQL_REPLICA_PORT (default 3307), data in
@@ -161,7 +161,29 @@ CONF
   )
 }
 
-# replica_action ACTION mysql|pgsql: stop/restart/crash/status/env of the replica.
+# replica_up mysql|pgsql: the stopped (down) replica's server started again
+# on its data.
+replica_up() {
+  if "${1}_running"; then
+    echo "sandbox: $1-replica already running"
+    return 0
+  fi
+  if [ "$1" = mysql ]; then
+    [ -f "$my_dir/launch.env" ] || die "no mysql-replica data in $my_dir (bash $0 start mysql-replica)"
+    # shellcheck disable=SC1091
+    . "$my_dir/launch.env"
+    rm -f "$my_sock" "$my_pid"
+    launch_mysql "$(command -v mariadbd || command -v mysqld || echo /usr/sbin/mariadbd)"
+  else
+    [ -d "$pg_data" ] || die "no pgsql-replica data in $pg_data (bash $0 start pgsql-replica)"
+    as_postgres "$PGBIN/pg_ctl" -D "$pg_data" -l "$pg_log" -w -t "$TIMEOUT" start >/dev/null 2>&1 ||
+      { [ -f "$pg_log" ] && tail -20 "$pg_log" >&2; die "the standby did not start within $TIMEOUT s (log: $pg_log)"; }
+  fi
+  echo "sandbox: $1-replica up again"
+}
+
+# replica_action ACTION mysql|pgsql: stop/restart/crash/down/up/status/env
+# of the replica.
 replica_action() {
   local action=$1 base=$2
   (
@@ -169,6 +191,8 @@ replica_action() {
     case $action in
       stop) "stop_$base" | sed "s/sandbox: $base /sandbox: $base-replica /" ;;
       restart|crash) "${action}_$base" ;;
+      down) BMK_SANDBOX_KEEP=1 "stop_$base" | sed "s/sandbox: $base /sandbox: $base-replica /" ;;
+      up) replica_up "$base" ;;
       status)
         if "${base}_running"; then
           echo "sandbox: $base-replica running (127.0.0.1:$( [ "$base" = mysql ] && echo "$MYSQL_PORT" || echo "$PGSQL_PORT"))"

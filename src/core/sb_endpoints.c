@@ -8,9 +8,12 @@
 #include <time.h>
 #include <sys/stat.h>
 
+#include <pthread.h>
+
 #include <jansson.h>
 
 #include "core/sb_endpoints.h"
+#include "core/sb_histogram.h"
 #include "core/sb_logger.h"
 #include "core/sb_rand.h"
 
@@ -242,7 +245,7 @@ static const struct {
   sb_ep_choice_t choice;
 } choices[] = {
   { "first", SB_EP_FIRST }, { "round_robin", SB_EP_ROUND_ROBIN },
-  { "random", SB_EP_RANDOM }, { "sticky", SB_EP_STICKY },
+  { "random", SB_EP_RANDOM }, { "sticky", SB_EP_STICKY }, { "least_lag", SB_EP_LEAST_LAG },
 };
 
 /* Adds route `key` to target (a string, or {"to": ..., "choose": ...}). */
@@ -268,7 +271,7 @@ static int add_route(const char *key, json_t *v, const char *where)
   }
   if (target == NULL)
     return bad(where, "must be an endpoint's name or a role, or {\"to\": NAME_OR_ROLE, "
-               "\"choose\": \"first|round_robin|random|sticky\"}");
+               "\"choose\": \"first|round_robin|random|sticky|least_lag\"}");
   route_t r = { .key = strdup(key), .members = calloc(neps, sizeof(unsigned)) };
   bool ok = false;
   for (unsigned i = 0; i < sizeof(choices) / sizeof(choices[0]); i++)
@@ -279,7 +282,8 @@ static int add_route(const char *key, json_t *v, const char *where)
     }
   int rc = 0;
   if (!ok)
-    rc = bad(where, "\"choose\": unknown choice \"%s\" (first, round_robin, random, sticky)", choose);
+    rc = bad(where, "\"choose\": unknown choice \"%s\" (first, round_robin, random, sticky, "
+                "least_lag)", choose);
   else if ((r.nmembers = members_of(target, r.members)) == 0)
   {
     char qt[256];
@@ -468,6 +472,7 @@ void sb_endpoints_free(void)
       memset(e->password, 0, strlen(e->password));
     free(e->password), free(e->database), free(e->role);
     free(e->tls_mode), free(e->tls_ca), free(e->tls_cert), free(e->tls_key);
+    sb_hdr_free(e->lat_retired), sb_hdr_free(e->lat_window);
   }
   for (unsigned i = 0; i < nroutes; i++)
   {
@@ -491,9 +496,40 @@ sb_endpoint_t *sb_endpoint_get(unsigned i)
   return i < neps ? &eps[i] : NULL;
 }
 
+const char *sb_endpoints_name(unsigned i)
+{
+  return i < neps ? eps[i].name : NULL;
+}
+
+bool sb_endpoints_replica(unsigned i)
+{
+  return i < neps && sb_endpoint_is_replica(&eps[i]);
+}
+
 const char *sb_endpoints_driver(void)
 {
   return neps ? eps[0].driver : NULL;
+}
+
+/* least_lag: the member with the smallest fresh lag sample, looking from
+   a rotating start so that equal ones take turns; round robin when no
+   member has one. */
+static unsigned least_lag(route_t *r)
+{
+  unsigned start = __atomic_fetch_add(&r->cursor, 1, __ATOMIC_RELAXED);
+  unsigned best = r->nmembers;
+  double best_lag = 0;
+  for (unsigned k = 0; k < r->nmembers; k++)
+  {
+    unsigned m = (start + k) % r->nmembers;
+    double lag = sb_endpoint_lag(&eps[r->members[m]]);
+    if (lag >= 0 && (best == r->nmembers || lag < best_lag))
+    {
+      best = m;
+      best_lag = lag;
+    }
+  }
+  return r->members[best < r->nmembers ? best : start % r->nmembers];
 }
 
 static unsigned choose(route_t *r, int who)
@@ -512,6 +548,8 @@ static unsigned choose(route_t *r, int who)
   }
   case SB_EP_STICKY:
     return r->members[(unsigned) (who < 0 ? 0 : who) % r->nmembers];
+  case SB_EP_LEAST_LAG:
+    return least_lag(r);
   case SB_EP_FIRST:
   default:
     return r->members[0];
@@ -541,6 +579,49 @@ sb_endpoint_t *sb_endpoints_pick(const char *what, int who, bool *known)
   return &eps[choose(&tmp, who)];
 }
 
+static sb_ep_failure_t failure_policy = SB_EP_FAIL_RECONNECT;
+
+int sb_endpoints_set_failure(const char *name)
+{
+  if (name != NULL && strcmp(name, "reconnect") == 0)
+    failure_policy = SB_EP_FAIL_RECONNECT;
+  else if (name != NULL && strcmp(name, "next") == 0)
+    failure_policy = SB_EP_FAIL_NEXT;
+  else
+    return -1;
+  return 0;
+}
+
+sb_ep_failure_t sb_endpoints_failure(void)
+{
+  return failure_policy;
+}
+
+sb_endpoint_t *sb_endpoints_failover(const sb_endpoint_t *from, unsigned k)
+{
+  if (from == NULL || neps == 0)
+    return NULL;
+  unsigned self = (unsigned) (from - eps);
+  for (unsigned i = 1; i < neps; i++)
+  {
+    sb_endpoint_t *e = &eps[(self + i) % neps];
+    if (strcmp(e->role, from->role) == 0 && k-- == 0)
+      return e;
+  }
+  route_t *d = find_route("default");
+  if (d == NULL || d->nmembers == 0)
+    return NULL;
+  sb_endpoint_t *p = &eps[d->members[0]];
+  if (p == from || strcmp(p->role, from->role) == 0)
+    return NULL;
+  return k == 0 ? p : NULL;
+}
+
+bool sb_endpoints_has_route(const char *key)
+{
+  return key != NULL && neps > 0 && find_route(key) != NULL;
+}
+
 void sb_endpoint_count(sb_endpoint_t *ep, sb_ep_counter_t c, uint64_t n)
 {
   if (ep != NULL)
@@ -552,8 +633,43 @@ uint64_t sb_endpoint_counter(const sb_endpoint_t *ep, sb_ep_counter_t c)
   return __atomic_load_n(&ep->counters[c], __ATOMIC_RELAXED);
 }
 
+static pthread_mutex_t lat_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void sb_endpoint_latency_retire(sb_endpoint_t *ep, const sb_hdr_t *h)
+{
+  if (ep == NULL || h == NULL || h->total == 0)
+    return;
+  pthread_mutex_lock(&lat_mutex);
+  if (ep->lat_retired == NULL)
+    ep->lat_retired = sb_hdr_new();
+  if (ep->lat_retired != NULL)
+    sb_hdr_add(ep->lat_retired, h);
+  pthread_mutex_unlock(&lat_mutex);
+}
+
+void sb_endpoint_latency_add_window(sb_endpoint_t *ep, const sb_hdr_t *h)
+{
+  if (ep != NULL && ep->lat_window != NULL && h != NULL)
+    sb_hdr_add(ep->lat_window, h);
+}
+
+uint64_t sb_endpoint_latency_count(const sb_endpoint_t *ep)
+{
+  return ep->lat_window ? ep->lat_window->total : 0;
+}
+
+uint64_t sb_endpoint_latency_pct(const sb_endpoint_t *ep, double pct)
+{
+  return sb_endpoint_latency_count(ep) ? sb_hdr_percentile(ep->lat_window, pct) : 0;
+}
+
 void sb_endpoints_window_begin(void)
 {
+  pthread_mutex_lock(&lat_mutex);
+  for (unsigned i = 0; i < neps; i++)
+    if (eps[i].lat_retired != NULL)
+      sb_hdr_reset(eps[i].lat_retired);
+  pthread_mutex_unlock(&lat_mutex);
   for (unsigned i = 0; i < neps; i++)
   {
     for (unsigned c = 0; c < SB_EPC_MAX; c++)
@@ -565,6 +681,17 @@ void sb_endpoints_window_begin(void)
 
 void sb_endpoints_window_end(void)
 {
+  pthread_mutex_lock(&lat_mutex);
+  for (unsigned i = 0; i < neps; i++)
+  {
+    if (eps[i].lat_window == NULL)
+      eps[i].lat_window = sb_hdr_new();
+    else
+      sb_hdr_reset(eps[i].lat_window);
+    if (eps[i].lat_window != NULL && eps[i].lat_retired != NULL)
+      sb_hdr_add(eps[i].lat_window, eps[i].lat_retired);
+  }
+  pthread_mutex_unlock(&lat_mutex);
   for (unsigned i = 0; i < neps; i++)
   {
     for (unsigned c = 0; c < SB_EPC_MAX; c++)

@@ -22,8 +22,19 @@ typedef enum {
   SB_EP_FIRST = 0,      /* always the first endpoint of the role (file order) */
   SB_EP_ROUND_ROBIN,    /* the next one at each connection, over all VUs */
   SB_EP_RANDOM,         /* a random one at each connection */
-  SB_EP_STICKY          /* the same one for a VU: its id modulo the count */
+  SB_EP_STICKY,         /* the same one for a VU: its id modulo the count */
+  SB_EP_LEAST_LAG       /* the one with the smallest latest lag sample
+                           (sb_endpoint_lag); round robin among equal ones,
+                           and over all when none has a sample */
 } sb_ep_choice_t;
+
+/* What a VU's lost connection does when its endpoint does not answer
+   (--on-endpoint-failure). */
+typedef enum {
+  SB_EP_FAIL_RECONNECT = 0, /* retry the same endpoint until it is back */
+  SB_EP_FAIL_NEXT           /* the next endpoint of its role, then the
+                               default route's (the primary) */
+} sb_ep_failure_t;
 
 /* Per-endpoint counters (atomic; summed over every connection to it). */
 typedef enum {
@@ -31,9 +42,12 @@ typedef enum {
   SB_EPC_READS,         /* statements that returned a result set */
   SB_EPC_WRITES,        /* statements that changed rows */
   SB_EPC_OTHER,         /* other statements (BEGIN, COMMIT, ...) */
-  SB_EPC_ERRORS,        /* ignored errors (a lost connection counts as a
-                           reconnect instead, as in the report) */
-  SB_EPC_RECONNECTS,    /* connections rebuilt after a loss */
+  SB_EPC_ERRORS,        /* ignored errors, lost connections included
+                           (the report counts a loss as a reconnect only) */
+  SB_EPC_RECONNECTS,    /* connections rebuilt after a loss (counted on
+                           the endpoint they were rebuilt to) */
+  SB_EPC_FAILOVERS,     /* connections moved away from this endpoint after
+                           a loss (--on-endpoint-failure=next) */
   SB_EPC_MAX
 } sb_ep_counter_t;
 
@@ -57,6 +71,10 @@ typedef struct {
                            (atomic; set by the lag sampler) */
   int64_t lag_at_ns;    /* when it was taken (CLOCK_MONOTONIC; atomic) */
   int64_t lag_max_us;   /* the largest sample in the window, -1 none */
+  /* statement latencies: of connections freed (or moved away) since the
+     window began (sb_endpoint_latency_retire, locked), and the window's
+     (sb_endpoints_window_end + sb_endpoint_latency_add_window) */
+  struct sb_hdr *lat_retired, *lat_window;
 } sb_endpoint_t;
 
 /* Reads and checks the endpoints file `path` (JSON). Returns 0 with the
@@ -76,6 +94,14 @@ unsigned sb_endpoints_count(void);
 /* Endpoint i (0-based, i < sb_endpoints_count()), or NULL. Thread-safe. */
 sb_endpoint_t *sb_endpoint_get(unsigned i);
 
+/* The name of endpoint i (file order), or NULL when i >= the count; for
+   Lua through the FFI. Thread-safe once loaded. */
+const char *sb_endpoints_name(unsigned i);
+
+/* True when endpoint i is a replica (sb_endpoint_is_replica); false when
+   i >= the count. Thread-safe once loaded. */
+bool sb_endpoints_replica(unsigned i);
+
 /* The driver every endpoint uses, or NULL without endpoints. */
 const char *sb_endpoints_driver(void);
 
@@ -87,6 +113,28 @@ const char *sb_endpoints_driver(void);
    (then *known is false; it is true whenever endpoints are loaded and
    the name was found). Thread-safe. */
 sb_endpoint_t *sb_endpoints_pick(const char *what, int who, bool *known);
+
+/* True when the endpoints file has a route named `key` ("default",
+   "read", "write", or one given under routing.types, e.g. a TPC-C
+   transaction type); false without --endpoints. Lets a workload open a
+   connection of its own only for the types the file routes. Thread-safe
+   once loaded. */
+bool sb_endpoints_has_route(const char *key);
+
+/* Sets the failure policy from its name ("reconnect" or "next"). Returns
+   0, or -1 for an unknown name (nothing changed). Main thread, before the
+   run. */
+int sb_endpoints_set_failure(const char *name);
+
+/* The failure policy (SB_EP_FAIL_RECONNECT unless set). Thread-safe. */
+sb_ep_failure_t sb_endpoints_failure(void);
+
+/* The k-th (0-based) endpoint a connection to `from` may move to under
+   --on-endpoint-failure=next: the other endpoints of from's role in file
+   order, starting after `from` and wrapping, then the default route's
+   first endpoint when it is not among them. NULL when k is past the
+   last (or without endpoints). Thread-safe. */
+sb_endpoint_t *sb_endpoints_failover(const sb_endpoint_t *from, unsigned k);
 
 /* Adds `n` to counter `c` of endpoint `ep` (NULL: nothing). Thread-safe
    (relaxed atomic add). */
@@ -101,6 +149,23 @@ uint64_t sb_endpoint_counter(const sb_endpoint_t *ep, sb_ep_counter_t c);
    ep->window and sets ep->has_window. */
 void sb_endpoints_window_begin(void);
 void sb_endpoints_window_end(void);
+
+/* Per-endpoint statement latency (docs/endpoints.md): each connection
+   records its statements in a histogram of its own (single writer: the
+   connection's thread); a connection freed or moved to another endpoint
+   hands its histogram over with sb_endpoint_latency_retire (thread-safe,
+   a mutex); at the window's end (main thread, workers parked) the endpoint
+   probe adds each live connection's histogram with
+   sb_endpoint_latency_add_window after sb_endpoints_window_end has put
+   the retired ones in ep->lat_window. */
+void sb_endpoint_latency_retire(sb_endpoint_t *ep, const struct sb_hdr *h);
+void sb_endpoint_latency_add_window(sb_endpoint_t *ep, const struct sb_hdr *h);
+
+/* The window's statement latency of `ep`: the count (0: none timed) and
+   the value at percentile `pct` (0..100] in nanoseconds (0 when none).
+   Main thread, after the window's end. */
+uint64_t sb_endpoint_latency_count(const sb_endpoint_t *ep);
+uint64_t sb_endpoint_latency_pct(const sb_endpoint_t *ep, double pct);
 
 /* True for the endpoints whose replication lag is sampled: every role
    but "primary". */

@@ -174,6 +174,7 @@ static db_step_t backoff(db_conn_t *con, struct db_async *a)
 
 static db_step_t reopen_done(db_conn_t *con, struct db_async *a, int status);
 static db_step_t reprepare_next(db_conn_t *con, struct db_async *a);
+static db_step_t reopen_attempt(db_conn_t *con, struct db_async *a);
 
 /* Drivers print FATAL lines for a failed connect; the attempts of an
    automatic rebuild are kept quiet (thousands of VUs retrying a restarted
@@ -215,6 +216,8 @@ static db_step_t reopen_attempted(db_conn_t *con, struct db_async *a)
   {
     db_sock_settled(con);
     con->state = DB_CONN_READY;
+    if (a->persist)
+      db_failover_end(con, true);
     a->stmt = con->stmts;
     return reprepare_next(con, a);
   }
@@ -222,9 +225,13 @@ static db_step_t reopen_attempted(db_conn_t *con, struct db_async *a)
   /* a rebuild that timed out counts like any failed attempt */
   if (!a->persist || !db_should_retry())
   {
+    if (a->persist)
+      db_failover_end(con, false);
     con->state = DB_CONN_INVALID;
     return reopen_done(con, a, -1);
   }
+  if (db_failover_next(con))
+    return reopen_attempt(con, a);
   return backoff(con, a);
 }
 
@@ -249,6 +256,8 @@ static db_step_t reopen_start(db_conn_t *con, struct db_async *a, bool persist)
   db_release_statements(con);
   a->persist = persist;
   a->delay_ms = 1;
+  if (persist)
+    db_failover_begin(con);
   return reopen_attempt(con, a);
 }
 
@@ -321,6 +330,8 @@ static db_step_t finish_result(db_conn_t *con, struct db_async *a)
     sb_counter_inc(con->thread_id, SB_CNT_TIMEOUT);
   if (con->error == DB_ERROR_IGNORABLE && con->lost)
   {
+    /* the loss is an error of the endpoint it happened on */
+    sb_endpoint_count(db_counted_endpoint(con), SB_EPC_ERRORS, 1);
     a->saved_error = con->error;
     a->saved_lost = con->lost;
     a->saved_timed_out = con->timed_out;

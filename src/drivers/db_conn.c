@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/sb_histogram.h"
 #include "drivers/db_driver.h"
 #include "drivers/db_async.h"
 #include "drivers/db_load.h"
@@ -66,7 +67,7 @@ void db_clear_error(db_conn_t *con)
   con->timed_out = false;
   /* the blocking forms tell a timeout from a lost connection by the time
      they took (Connector/C reports both as error 2013) */
-  if (db_query_timeout_s() > 0)
+  if (db_query_timeout_s() > 0 || con->endpoint != NULL)
     con->op_start_ns = sb_now_ns();
   con->err.sql_errno = 0;
   con->err.sql_state[0] = '\0';
@@ -476,10 +477,13 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
   con->ptr = NULL;
   unsigned delay_ms = 1, attempts = 0;
   uint64_t t0 = sb_now_ns();
-  bool was_quiet = last_connect.quiet;
+  bool was_quiet = last_connect.quiet, warned = false;
   char lost[512], failed[512];
   if (persist)
+  {
     last_connect.quiet = true;
+    db_failover_begin(con);
+  }
   for (;;)
   {
     attempts++;
@@ -490,6 +494,7 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
     if (!persist || !db_should_retry())
     {
       last_connect.quiet = was_quiet;
+      db_failover_end(con, false);
       /* internal connections (negative ids, e.g. the server-statistics
          sampler) report their own failures */
       if (persist && con->thread_id >= 0)
@@ -498,8 +503,11 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
       con->state = DB_CONN_INVALID;
       return -1;
     }
-    if (attempts == 1 && con->thread_id >= 0)
+    if (persist && db_failover_next(con))
+      continue;
+    if (!warned && con->thread_id >= 0)
     {
+      warned = true;
       describe_error(lost, sizeof(lost), why ? why->sql_errno : 0,
                      why ? why->sql_state : NULL, why && why->msg ? why->msg : "");
       log_text(LOG_WARNING, "thread %d: lost connection (%s); reconnect failed (%s); "
@@ -512,6 +520,8 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
       delay_ms = delay_ms * 2 > 1000 ? 1000 : delay_ms * 2;
   }
   last_connect.quiet = was_quiet;
+  if (persist)
+    db_failover_end(con, true);
   if (attempts > 1 && con->thread_id >= 0)
     log_text(LOG_NOTICE, "thread %d: reconnected after %.2fs (%u attempts)",
              con->thread_id, (double) (sb_now_ns() - t0) / 1e9, attempts);
@@ -519,6 +529,65 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
   con->state = DB_CONN_READY;
   reprepare_statements(con);
   return 0;
+}
+
+void db_endpoint_latency(db_conn_t *con)
+{
+  if (con->op_start_ns == 0)
+    return;
+  if (con->ep_lat == NULL && (con->ep_lat = sb_hdr_new()) == NULL)
+    return;
+  sb_hdr_record(con->ep_lat, sb_now_ns() - con->op_start_ns);
+}
+
+/* Hands the connection's latencies to its endpoint (freed, or moved to
+   another endpoint). */
+static void retire_latency(db_conn_t *con, sb_endpoint_t *ep)
+{
+  if (con->ep_lat == NULL)
+    return;
+  sb_endpoint_latency_retire(ep, con->ep_lat);
+  sb_hdr_reset(con->ep_lat);
+}
+
+void db_failover_begin(db_conn_t *con)
+{
+  con->home_ep = NULL;
+  con->failover_k = 0;
+  if (sb_endpoints_failure() == SB_EP_FAIL_NEXT && db_counted_endpoint(con) != NULL)
+    con->home_ep = con->endpoint;
+}
+
+bool db_failover_next(db_conn_t *con)
+{
+  if (con->home_ep == NULL)
+    return false;
+  sb_endpoint_t *n = sb_endpoints_failover(con->home_ep, con->failover_k++);
+  if (n == NULL)
+  {
+    con->endpoint = con->home_ep;
+    con->failover_k = 0;
+    return false;
+  }
+  con->endpoint = n;
+  return true;
+}
+
+void db_failover_end(db_conn_t *con, bool ok)
+{
+  sb_endpoint_t *home = con->home_ep;
+  con->home_ep = NULL;
+  if (home == NULL || con->endpoint == home)
+    return;
+  if (!ok)
+  {
+    con->endpoint = home;
+    return;
+  }
+  sb_endpoint_count(home, SB_EPC_FAILOVERS, 1);
+  retire_latency(con, home);
+  log_text(LOG_NOTICE, "thread %d: endpoint '%s' does not answer; the connection moved to "
+           "'%s' (--on-endpoint-failure=next)", con->thread_id, home->name, con->endpoint->name);
 }
 
 int db_connection_reconnect(db_conn_t *con)
@@ -549,6 +618,9 @@ void db_connection_free(db_conn_t *con)
     return;
   if (con->state != DB_CONN_INVALID)
     db_connection_close(con);
+  retire_latency(con, db_counted_endpoint(con));
+  sb_hdr_free(con->ep_lat);
+  con->ep_lat = NULL;
   pthread_mutex_lock(&reg_mutex);
   if (con->reg_prev)
     con->reg_prev->reg_next = con->reg_next;
@@ -597,6 +669,8 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
   {
     if (con->lost)
     {
+      /* the loss is an error of the endpoint it happened on */
+      sb_endpoint_count(db_counted_endpoint(con), SB_EPC_ERRORS, 1);
       /* Keep the error for the script while the handle is rebuilt. */
       db_err_t saved = con->err;
       char *msg = saved.msg ? strdup(saved.msg) : NULL;

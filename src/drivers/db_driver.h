@@ -197,6 +197,12 @@ struct db_conn {
      credentials, per-endpoint counters); NULL: the driver's options */
   sb_endpoint_t *endpoint;
   bool routed;             /* db_connection_route chose it */
+  sb_endpoint_t *home_ep;  /* during a rebuild under --on-endpoint-failure=
+                              next: the endpoint the connection was lost on */
+  unsigned failover_k;     /* the next failover candidate to try */
+  struct sb_hdr *ep_lat;   /* --endpoints: this connection's statement
+                              latencies (its thread records; the endpoint
+                              probe reads them with the workers parked) */
   bool is_private;         /* its thread is never parked: db_each_connection
                               skips it (db_private_connections) */
 };

@@ -27,14 +27,35 @@ static inline sb_endpoint_t *db_counted_endpoint(const db_conn_t *con)
 int db_connection_route_default(db_conn_t *con);
 
 /* Counts a statement's outcome class (SB_CNT_READ/WRITE/OTHER) on the
-   connection's endpoint (--endpoints; nothing without one). */
+   connection's endpoint (--endpoints; nothing without one), and records
+   its latency (since db_clear_error set op_start_ns) in con->ep_lat
+   (db_endpoint_latency: the connection's thread). */
+void db_endpoint_latency(db_conn_t *con);
+
 static inline void db_endpoint_count_result(db_conn_t *con, sb_counter_type c)
 {
   sb_endpoint_t *ep = db_counted_endpoint(con);
   if (ep != NULL)
+  {
     sb_endpoint_count(ep, c == SB_CNT_READ ? SB_EPC_READS :
                       c == SB_CNT_WRITE ? SB_EPC_WRITES : SB_EPC_OTHER, 1);
+    db_endpoint_latency(con);
+  }
 }
+
+/* --on-endpoint-failure=next (core/sb_endpoints.h) in a rebuild of a lost
+   connection, blocking (db_conn.c) or on the event loop (db_async.c):
+   begin remembers the endpoint it was on; after each failed connect
+   attempt, next moves con->endpoint to the following candidate and
+   returns true (try it at once), or returns false with the original
+   endpoint back (every candidate failed, or the policy is reconnect:
+   back off, then try again); end, once connected (ok) or given up (!ok),
+   counts a failover on the original endpoint when the connection moved
+   (a NOTICE names both) or puts the original back. The connection's own
+   thread; no shared state but the atomic counters. */
+void db_failover_begin(db_conn_t *con);
+bool db_failover_next(db_conn_t *con);
+void db_failover_end(db_conn_t *con, bool ok);
 
 /* A failed pipeline send: counted like a failed statement; returns -1. */
 int db_pipeline_queue_failed(db_conn_t *con);

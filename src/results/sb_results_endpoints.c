@@ -19,7 +19,7 @@ json_t *sb_results_endpoints_json(void)
   } counts[] = {
     { "reads", SB_EPC_READS }, { "writes", SB_EPC_WRITES }, { "other", SB_EPC_OTHER },
     { "errors", SB_EPC_ERRORS }, { "reconnects", SB_EPC_RECONNECTS },
-    { "connects", SB_EPC_CONNECTS },
+    { "failovers", SB_EPC_FAILOVERS }, { "connects", SB_EPC_CONNECTS },
   };
   json_t *a = json_array();
   for (unsigned i = 0; i < n; i++)
@@ -32,6 +32,10 @@ json_t *sb_results_endpoints_json(void)
     for (unsigned k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
       json_object_set_new(o, counts[k].key,
                           json_integer(ep->has_window ? (json_int_t) ep->window[counts[k].c] : 0));
+    uint64_t n = sb_endpoint_latency_count(ep);
+    json_object_set_new(o, "latency_ms", json_pack("{s:I,s:o,s:o}", "count", (json_int_t) n,
+      "p95", n ? json_real((double) sb_endpoint_latency_pct(ep, 95) / 1e6) : json_null(),
+      "max", n ? json_real((double) sb_endpoint_latency_pct(ep, 100) / 1e6) : json_null()));
     json_object_set_new(o, "lag_max_s", sb_endpoint_is_replica(ep)
                         ? lag_value(sb_endpoint_lag_max(ep)) : json_null());
     json_array_append_new(a, o);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/sb_endpoints.h"
+#include "core/sb_histogram.h"
 #include "core/sb_logger.h"
 #include "core/sb_probe.h"
 #include "core/sb_version.h"
@@ -23,10 +24,27 @@ static pthread_t sampler;
 static bool sampler_running;     /* main thread */
 static int sampler_stop;         /* atomic */
 
+/* The window's edges, workers parked: every live connection's latency
+   histogram starts empty, and is added to its endpoint's at the end. */
+static void latency_reset(db_conn_t *con, void *arg)
+{
+  (void) arg;
+  if (con->ep_lat != NULL)
+    sb_hdr_reset(con->ep_lat);
+}
+
+static void latency_add(db_conn_t *con, void *arg)
+{
+  (void) arg;
+  if (con->ep_lat != NULL && con->thread_id != SB_TID_UNCOUNTED)
+    sb_endpoint_latency_add_window(con->endpoint, con->ep_lat);
+}
+
 static bool probe_begin(void *ctx)
 {
   (void) ctx;
   sb_endpoints_window_begin();
+  db_each_connection(latency_reset, NULL);
   return true;
 }
 
@@ -34,6 +52,7 @@ static void probe_end(void *ctx)
 {
   (void) ctx;
   sb_endpoints_window_end();
+  db_each_connection(latency_add, NULL);
 }
 
 /* "-" for no sample, else seconds with 3 decimals. */
@@ -53,20 +72,24 @@ static void probe_print(void *ctx)
     return;
   log_lock();
   printf("\nEndpoints (statements in the measured window; docs/endpoints.md):\n");
-  printf("    %-16s %-10s %10s %10s %10s %8s %10s %8s\n", "endpoint", "role", "reads",
-         "writes", "other", "errors", "reconnects", "lag max");
+  printf("    %-16s %-10s %10s %10s %10s %8s %10s %9s %9s %8s\n", "endpoint", "role", "reads",
+         "writes", "other", "errors", "reconnects", "failovers", "p95 ms", "lag max");
   for (unsigned i = 0; i < sb_endpoints_count(); i++)
   {
     const sb_endpoint_t *ep = sb_endpoint_get(i);
     char lag[32];
     if (!ep->has_window)
       continue;
-    printf("    %-16s %-10s %10llu %10llu %10llu %8llu %10llu %8s\n", ep->name, ep->role,
+    char p95[32] = "-";
+    if (sb_endpoint_latency_count(ep) > 0)
+      snprintf(p95, sizeof(p95), "%.2f", (double) sb_endpoint_latency_pct(ep, 95) / 1e6);
+    printf("    %-16s %-10s %10llu %10llu %10llu %8llu %10llu %9llu %9s %8s\n", ep->name, ep->role,
            (unsigned long long) ep->window[SB_EPC_READS],
            (unsigned long long) ep->window[SB_EPC_WRITES],
            (unsigned long long) ep->window[SB_EPC_OTHER],
            (unsigned long long) ep->window[SB_EPC_ERRORS],
            (unsigned long long) ep->window[SB_EPC_RECONNECTS],
+           (unsigned long long) ep->window[SB_EPC_FAILOVERS], p95,
            sb_endpoint_is_replica(ep) ? lag_text(sb_endpoint_lag_max(ep), lag, sizeof(lag)) : "");
   }
   printf("\n");

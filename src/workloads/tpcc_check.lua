@@ -8,11 +8,14 @@
 -- Output: sysbench-tpcc's lines, "Check N, warehouse: W PASSED" or
 -- "... FAILED!!! (sets ...)", "N/A" where a condition no longer holds by
 -- design (11 after a Delivery; 8, 9, 10, 12 after purge), then a summary.
--- The exit status is 1 when any condition failed.
+-- The exit status is 1 when any condition failed. With --endpoints it
+-- waits for the replicas to catch up, then runs on the primary and on
+-- each replica in turn, a summary line each (tpcc_replicas.lua).
 
 local common = require("tpcc_common")
 local C = common.C
 local SLOT = common.SLOT
+local replicas = require("tpcc_replicas")
 
 local M = {}
 
@@ -146,8 +149,36 @@ local function check_warehouse(con, c, flags, w)
   end
 end
 
+-- One round of checks on `con` over the warehouses (all threads), then
+-- thread 0's summary line (the counts of this round: the shared counters
+-- less `prev`, its running totals) and the reset for a next round.
+local function round(con, c, tid, flags, label, prev)
+  while true do
+    local w = tonumber(C.sb_shared_add(SLOT.UNIT, 1)) + 1
+    if w > c.scale or C.sb_shared_aborted() then break end
+    check_warehouse(con, c, flags, w)
+  end
+  if C.sb_shared_barrier(c.threads) ~= 0 then error("aborted", 0) end
+  if tid == 0 then
+    local nchecks = 0
+    for k = 1, 12 do
+      if c.checks[k] then nchecks = nchecks + 1 end
+    end
+    local pass, fail = tonumber(C.sb_shared_get(SLOT.CHECK_PASS)), tonumber(C.sb_shared_get(SLOT.CHECK_FAIL))
+    local na = tonumber(C.sb_shared_get(SLOT.CHECK_NA))
+    print(string.format("Checks: %d PASSED, %d FAILED, %d N/A (%d condition(s) x %d warehouse(s) " ..
+                          "x %d set(s))%s", pass - prev.pass, fail - prev.fail, na - prev.na, nchecks,
+                        c.scale, c.tables, label and (" on endpoint '" .. label .. "'") or ""))
+    prev.pass, prev.fail, prev.na = pass, fail, na
+    C.sb_shared_set(SLOT.UNIT, 0)
+  end
+  if C.sb_shared_barrier(c.threads) ~= 0 then error("aborted", 0) end
+end
+
 local function body(c, tid)
   local con = common.monitor(c)
+  -- with --endpoints: the primary, then each replica (after it caught up)
+  local targets = replicas.targets(con:endpoint())
   if tid == 0 then
     local meta = require("tpcc_run").check_schema(con, c, "check")
     local flags = { delivered = meta and tonumber(meta.delivery_executed) == 1,
@@ -159,29 +190,26 @@ local function body(c, tid)
               "(--use-fk=2); running them anyway")
     end
     C.sb_shared_set(SLOT.UNIT, 0)
+    replicas.wait_caught_up(con, c, targets)
   end
   if C.sb_shared_barrier(c.threads) ~= 0 then error("aborted", 0) end
   local f = tonumber(C.sb_shared_get(SLOT.DECISION))
   local flags = { delivered = f % 2 == 1, purged = math.floor(f / 2) % 2 == 1,
                   unknown = math.floor(f / 4) % 2 == 1 }
-  while true do
-    local w = tonumber(C.sb_shared_add(SLOT.UNIT, 1)) + 1
-    if w > c.scale or C.sb_shared_aborted() then break end
-    check_warehouse(con, c, flags, w)
+  local prev = { pass = 0, fail = 0, na = 0 }
+  if #targets == 0 then
+    round(con, c, tid, flags, nil, prev)
+  end
+  for r, t in ipairs(targets) do
+    if tid == 0 then
+      print(string.format("Endpoint '%s' (%s):", t.name, t.replica and "replica" or "primary"))
+    end
+    local tcon = r == 1 and con or common.monitor(c, t.name)
+    round(tcon, c, tid, flags, t.name, prev)
+    if tcon ~= con then tcon:disconnect() end
   end
   con:disconnect()
-  if C.sb_shared_barrier(c.threads) ~= 0 then error("aborted", 0) end
-  local failed = tonumber(C.sb_shared_get(SLOT.CHECK_FAIL))
-  if tid == 0 then
-    local nchecks = 0
-    for k = 1, 12 do
-      if c.checks[k] then nchecks = nchecks + 1 end
-    end
-    print(string.format("Checks: %d PASSED, %d FAILED, %d N/A (%d condition(s) x %d warehouse(s) " ..
-                          "x %d set(s))", tonumber(C.sb_shared_get(SLOT.CHECK_PASS)), failed,
-                        tonumber(C.sb_shared_get(SLOT.CHECK_NA)), nchecks, c.scale, c.tables))
-  end
-  return failed == 0
+  return tonumber(C.sb_shared_get(SLOT.CHECK_FAIL)) == 0
 end
 
 -- `check` in thread sysbench.tid of --threads.

@@ -53,6 +53,10 @@ int sb_shared_code_count(void);
 /* the SQL layer's db_* functions come from sysbench.sql's declarations */
 sql_statement *db_prepare_text(sql_connection *con, const char *query, size_t len);
 void db_connection_uncounted(sql_connection *con);
+bool sb_endpoints_has_route(const char *key);
+unsigned sb_endpoints_count(void);
+const char *sb_endpoints_name(unsigned i);
+bool sb_endpoints_replica(unsigned i);
 bool sb_engine_stopping(void);
 int sb_server_stats_xacts(int which, bool all_dbs, uint64_t *out);
 const char *sb_server_stats_version(void);
@@ -129,6 +133,7 @@ M.options = {
   rollback_as_error = {"Count the intended New-Order rollbacks as errors (on, off)", "off"},
   tpcc_report = {"Per-interval, per-type rows to FILE.csv or FILE.json", ""},
   checks = {"check: conditions to run, e.g. 1,2,8 (default all 12)", ""},
+  replica_wait = {"check with --endpoints: seconds to wait for each replica to catch up with the primary", 300},
   audit = {"Run-rule audit after run (on, off)", "on"},
   audit_min_neworders = {"Fewest New-Orders for an audit verdict", 10000},
   -- kit runs split over several processes (sb11_MAX)
@@ -367,6 +372,7 @@ local function report_options(c, o)
     end
     c.checks[n] = true
   end
+  c.replica_wait = int_opt("replica_wait", 1)
   c.audit = yesno("audit", o.audit)
   c.audit_min_no = int_opt("audit_min_neworders", 0)
 end
@@ -479,9 +485,10 @@ function M.setup_session(con, c, purpose)
   for _, s in ipairs(c.session_sql) do con:query(s) end
 end
 
--- A new connection with the session set up.
-function M.connect(c, purpose)
-  local con = M.driver():connect()
+-- A new connection with the session set up; `endpoint`, optional, a
+-- route of --endpoints (a transaction type's name) to open it on.
+function M.connect(c, purpose, endpoint)
+  local con = M.driver():connect(endpoint and { endpoint = endpoint } or nil)
   M.setup_session(con, c, purpose)
   return con
 end
@@ -521,9 +528,10 @@ function M.table_exists(con, c, name)
   return M.exists(con, c, "table", name)
 end
 
--- A monitor connection (its statements count nowhere) in --pgsql-schema.
-function M.monitor(c)
-  local con = M.driver():connect()
+-- A monitor connection (its statements count nowhere) in --pgsql-schema;
+-- `endpoint`, optional, an endpoint of --endpoints to open it on.
+function M.monitor(c, endpoint)
+  local con = M.driver():connect(endpoint and { endpoint = endpoint } or nil)
   C.db_connection_uncounted(con)
   if c.pg then con:query("SET search_path TO " .. c.schema) end
   return con

@@ -96,6 +96,40 @@ function M.pairs_of(c, k, K)
   return list
 end
 
+-- ---- routes per transaction type (--endpoints, docs/endpoints.md) -------------------
+
+-- What a session keeps per connection: the connection and the statements
+-- prepared on it (ps/text: stmts, sp: calls, pipeline: pstmts).
+local CTX_FIELDS = { "con", "stmts", "calls", "pstmts" }
+
+-- Makes `ctx` the session's current connection context (S.con, ...),
+-- keeping the current one's fields in its own table.
+local function use_ctx(ctx)
+  local cur = S.ctx
+  if cur == ctx then return end
+  for _, f in ipairs(CTX_FIELDS) do
+    cur[f] = S[f]
+    S[f] = ctx[f]
+  end
+  S.ctx = ctx
+end
+
+-- With --endpoints whose routing names a transaction type
+-- (routing.types.order_status, ...), that type runs on a connection of
+-- its own opened on that route; the other types on S.con (the default
+-- route: the primary).
+local function open_routes(c)
+  S.ctx_main = {}
+  S.ctx = S.ctx_main
+  S.ctx_of = {}
+  for t = 1, 6 do
+    local name = M.NAMES[t]
+    if C.sb_endpoints_has_route(name) then
+      S.ctx_of[t] = { con = common.connect(c, "run", name), stmts = {}, calls = {}, pstmts = {} }
+    end
+  end
+end
+
 function M.thread_init(tid)
   local c = common.config()
   S = { c = c, pg = c.pg, tid = tid, stmts = {}, in_trx = false,
@@ -129,10 +163,14 @@ function M.thread_init(tid)
   if impl.session_init then impl.session_init(S) end
   S.inputs = {}
   for t = 1, 6 do S.inputs[t] = { item = {}, supply = {}, qty = {} } end
+  open_routes(c)
 end
 
 function M.thread_done(tid)
-  if S and S.con then S.con:disconnect() end
+  if not S then return end
+  use_ctx(S.ctx_main)
+  for _, ctx in pairs(S.ctx_of) do ctx.con:disconnect() end
+  if S.con then S.con:disconnect() end
 end
 
 -- The next transaction type: the deck (reshuffled when used up), or an
@@ -341,6 +379,7 @@ local RESTART = { errcode = sysbench.error.RESTART_EVENT }
 -- Runs one transaction of type ty: inputs drawn once, replayed on a retry.
 local function run_type(ty)
   sb_event_type(M.NAMES[ty])
+  use_ctx(S.ctx_of[ty] or S.ctx_main)
   local I = S.inputs[ty]
   GEN[ty](I)
   S.cur_set = I.set

@@ -23,17 +23,7 @@
 # primary.
 source "$(dirname "$0")/lib.sh"
 
-[ -n "$MYSQL_PORT" ] && [ -n "$PGSQL_PORT" ] || { not_ok "no sandbox ports"; finish; exit 1; }
-MY_P=$(free_port $((MYSQL_PORT + 150)))
-MY_R=$(free_port $((MY_P + 1)))
-PG_P=$(free_port $((PGSQL_PORT + 150)))
-PG_R=$(free_port $((PG_P + 1)))
-own() {
-  BMK_SANDBOX_DIR=$WORK/own BMK_MYSQL_PORT=$MY_P BMK_MYSQL_REPLICA_PORT=$MY_R \
-    BMK_PGSQL_PORT=$PG_P BMK_PGSQL_REPLICA_PORT=$PG_R bash "$TOP/BMK/sandbox.sh" "$@"
-}
-trap 'own stop mysql >/dev/null 2>&1; own stop pgsql >/dev/null 2>&1; rm -rf "$WORK"' EXIT
-export BMK_EP_PW=$DBPASS
+source "$(dirname "$0")/endpoints_lib.sh"
 COUNTED="--db-server-stats=off --server-cost=off"
 
 # ---------------------------------------------------------------- bad input
@@ -78,66 +68,9 @@ assert_contains "--read-routing=replicas without --endpoints: message" "$OUT" \
 
 # ----------------------------------------------------------------- servers
 
-# both pairs side by side (each waits for its servers)
-own start mysql-replica >"$WORK/own-my.log" 2>&1 &
-my_start=$!
-own start pgsql-replica >"$WORK/own-pg.log" 2>&1 &
-pg_start=$!
-wait $my_start
-my_rc=$?
-wait $pg_start
-pg_rc=$?
-if [ $my_rc -ne 0 ] || [ $pg_rc -ne 0 ]; then
-  not_ok "starting the replicated sandbox failed"
-  sed 's/^/    | /' "$WORK/own-my.log" "$WORK/own-pg.log"
-  finish
-  exit 1
-fi
-
-# endpoints FILE DRIVER PRIMARY-PORT REPLICA-PORT
-endpoints() {
-  cat >"$1" <<EOF
-{
-  "endpoints": [
-    {"name": "main", "driver": "$2", "host": "127.0.0.1", "port": $3, "user": "sbtest",
-     "password_env": "BMK_EP_PW", "database": "sbtest", "role": "primary"},
-    {"name": "replica1", "driver": "$2", "host": "127.0.0.1", "port": $4, "user": "sbtest",
-     "password_env": "BMK_EP_PW", "database": "sbtest", "role": "replica"}
-  ]
-}
-EOF
-}
+start_replicated
 endpoints "$WORK/my.json" mysql "$MY_P" "$MY_R"
 endpoints "$WORK/pg.json" pgsql "$PG_P" "$PG_R"
-
-my() {  # my PORT SQL: as sbtest over TCP
-  MYSQL_PWD=$DBPASS mariadb --no-defaults --protocol=tcp -h127.0.0.1 -P"$1" -usbtest -N -B sbtest -e "$2"
-}
-mystat() {  # mystat PORT NAME: a global status counter (the query counts in Questions)
-  my "$1" "SHOW GLOBAL STATUS LIKE '$2'" | awk '{print $2}'
-}
-pg() {  # pg PORT SQL
-  PGPASSWORD=$DBPASS psql -X -h 127.0.0.1 -p "$1" -U sbtest -d sbtest -At -c "$2"
-}
-# wait_for SECONDS CMD...: until CMD succeeds (0) or the time is up (1)
-wait_for() {
-  local end=$((SECONDS + $1))
-  shift
-  until "$@"; do
-    [ $SECONDS -ge $end ] && return 1
-    sleep 0.2
-  done
-}
-my_caught_up() {
-  local p r
-  p=$(my "$MY_P" 'SELECT @@gtid_binlog_pos') && r=$(my "$MY_R" 'SELECT @@gtid_slave_pos') &&
-    [ -n "$p" ] && [ "$p" = "$r" ]
-}
-pg_caught_up() {
-  local p r
-  p=$(pg "$PG_P" 'SELECT pg_current_wal_lsn()') && r=$(pg "$PG_R" 'SELECT pg_last_wal_replay_lsn()') &&
-    [ -n "$p" ] && [ "$p" = "$r" ]
-}
 
 # ------------------------------------------------------------------ MariaDB
 
@@ -198,9 +131,9 @@ assert_eq "mysql read-write: the primary ran no SELECT" 0 "$(($(mystat "$MY_P" C
 assert_eq "mysql read-write: the replica's Com_select is the client's reads" \
   "$(report_value "read:" "$OUT")" "$(($(mystat "$MY_R" Com_select) - rs))"
 assert_match "mysql read-write: the Endpoints block, primary" "$OUT" \
-  "^    main +primary +0 +$(report_value "write:" "$OUT") +[0-9]+ +0 +0 *$"
+  "^    main +primary +0 +$(report_value "write:" "$OUT") +[0-9]+ +0 +0 +0 +[-0-9.]+ *$"
 assert_match "mysql read-write: the Endpoints block, replica" "$OUT" \
-  "^    replica1 +replica +$(report_value "read:" "$OUT") +0 +0 +0 +0 +[-0-9.]+$"
+  "^    replica1 +replica +$(report_value "read:" "$OUT") +0 +0 +0 +0 +0 +[-0-9.]+ +[-0-9.]+$"
 
 # lag: sampled once per interval on the replica (Seconds_Behind_Master):
 # 0 once applied; none ("-", null) while its SQL thread is stopped
@@ -274,9 +207,9 @@ run_bmk oltp_read_write --read-routing=replicas --endpoints="$WORK/pg.json" $COU
   --time=1 --report-interval=1 run
 assert_eq "pgsql read-write, reads on the standby: exit 0" 0 "$RC"
 assert_match "pgsql read-write: the Endpoints block, primary" "$OUT" \
-  "^    main +primary +0 +$(report_value "write:" "$OUT") +[0-9]+ +0 +0 *$"
+  "^    main +primary +0 +$(report_value "write:" "$OUT") +[0-9]+ +0 +0 +0 +[-0-9.]+ *$"
 assert_match "pgsql read-write: the Endpoints block, standby" "$OUT" \
-  "^    replica1 +replica +$(report_value "read:" "$OUT") +0 +0 +0 +0 +[-0-9.]+$"
+  "^    replica1 +replica +$(report_value "read:" "$OUT") +0 +0 +0 +0 +0 +[-0-9.]+ +[-0-9.]+$"
 last=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica lag (s): replica1 //p' | tail -1)
 check "pgsql lag: under 1 s again once replay runs ($last)" awk -v v="$last" 'BEGIN { exit !(v != "-" && v + 0 < 1) }'
 

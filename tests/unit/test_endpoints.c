@@ -1,5 +1,6 @@
 /* Unit tests: the --endpoints file and its routes (core/sb_endpoints.c):
-   defaults, the choices within a role, passwords from the environment
+   defaults, the choices within a role (least_lag from set lag samples),
+   passwords from the environment
    and from a file, and the refusals (docs/endpoints.md). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -83,6 +84,32 @@ static void test_choices(void **state)
   }
 }
 
+/* least_lag: the replica with the smaller latest sample; equal ones and
+   none sampled take turns; a replica without a sample comes after one with */
+static void test_least_lag(void **state)
+{
+  (void) state;
+  setenv("BMK_UNIT_PW", "x", 1);
+  assert_int_equal(load(THREE ", \"routing\": {\"read\": {\"to\": \"replica\", "
+                        "\"choose\": \"least_lag\"}}}"), 0);
+  sb_endpoint_t *r1 = sb_endpoint_get(1), *r2 = sb_endpoint_get(2);
+  const char *a = pick("read", 0), *b = pick("read", 0);
+  assert_string_not_equal(a, b);                 /* no sample: round robin */
+  sb_endpoint_set_lag(r1, 2.0);
+  sb_endpoint_set_lag(r2, 0.5);
+  for (int i = 0; i < 4; i++)
+    assert_string_equal(pick("read", i), "r2");
+  sb_endpoint_set_lag(r2, 3.0);
+  for (int i = 0; i < 4; i++)
+    assert_string_equal(pick("read", i), "r1");
+  sb_endpoint_set_lag(r1, -1);                   /* r1: none (not replicating) */
+  for (int i = 0; i < 4; i++)
+    assert_string_equal(pick("read", i), "r2");
+  sb_endpoint_set_lag(r1, 3.0);                  /* equal: in turn */
+  a = pick("read", 0), b = pick("read", 0);
+  assert_string_not_equal(a, b);
+}
+
 static void test_password_file(void **state)
 {
   (void) state;
@@ -147,6 +174,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_defaults),
     cmocka_unit_test(test_choices),
+    cmocka_unit_test(test_least_lag),
     cmocka_unit_test(test_password_file),
     cmocka_unit_test(test_refusals),
   };

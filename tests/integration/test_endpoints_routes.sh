@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# --endpoints (docs/endpoints.md), routes per transaction type and
+# failures, on the test's own replicated sandbox (endpoints_lib.sh):
+# - tpcc with routing.types order_status and stock_level on the replica:
+#   the Endpoints block has the primary's BEGIN/COMMIT pairs for
+#   new_order, payment and delivery and the replica's for order_status and
+#   stock_level (the per-type table's counts); MariaDB: the primary's
+#   Com_commit is new_order+payment+delivery's commits, the replica's is
+#   that (replicated) plus order_status+stock_level's, its Com_select the
+#   replica's reads; PostgreSQL: the standby's xact_commit grows by the
+#   routed transactions between a short and a longer run (--tpcc-mode=text:
+#   with prepared statements each Parse is a transaction of its own too;
+#   both runs short, under a second, so that the lag sampler's statements,
+#   one a second, cancel out; a mix with more of the routed types);
+#   then `tpcc check` waits for the replica and passes on both endpoints,
+#   and gives up naming the replica when its SQL thread is stopped
+#   (--replica-wait=1).
+# - the replica stopped mid-run (BMK/sandbox.sh down / up mysql-replica),
+#   lost connections ignored: endpoints_hold.lua runs one SELECT per event
+#   on the read route and holds before event 20's until the replica is
+#   down. Default policy: the VU retries the replica, which is brought
+#   back once bmk says its reconnect failed: the replica has every SELECT,
+#   one error and one reconnect. --on-endpoint-failure=next: the
+#   connection moves to the primary at once: 19 SELECTs on the replica,
+#   one error and one failover there, 21 on the primary (its Com_select)
+#   with one reconnect (in the event loop: --workers=1). Both runs end
+#   with exit 0 and 40 events. Each endpoint's latency histogram holds its
+#   successful statements (the p95 column, --results latency_ms).
+source "$(dirname "$0")/lib.sh"
+EP_PORT_OFFSET=170
+source "$(dirname "$0")/endpoints_lib.sh"
+COUNTED="--db-server-stats=off --server-cost=off"
+TPCC_ROUTES='{"types": {"order_status": "replica", "stock_level": "replica"}}'
+
+start_replicated
+endpoints "$WORK/my.json" mysql "$MY_P" "$MY_R" "$TPCC_ROUTES"
+endpoints "$WORK/pg.json" pgsql "$PG_P" "$PG_R" "$TPCC_ROUTES"
+
+# type_col TYPE COLUMN: a column of the "Transactions per type" table of
+# $OUT (2 attempts, 3 commits)
+type_col() {
+  printf '%s\n' "$OUT" | awk -v t="$1" -v c="$2" '
+    /^Transactions per type/ { on = 1; next }
+    on && $1 == t { print $c; exit }'
+}
+# ep_col NAME COLUMN: a column of the Endpoints block (3 reads, 4 writes,
+# 5 other, 6 errors, 7 reconnects)
+ep_col() {
+  printf '%s\n' "$OUT" | awk -v n="$1" -v c="$2" '
+    /^Endpoints \(/ { on = 1; next }
+    on && $1 == n { print $c; exit }'
+}
+# tpcc_split DB: the Endpoints block against the per-type table: every
+# transaction is one BEGIN and one COMMIT (or the intended ROLLBACK)
+tpcc_split() {
+  local t prim=0 repl=0
+  for t in new_order payment delivery; do prim=$((prim + $(type_col $t 2) + 0)); done
+  for t in order_status stock_level; do repl=$((repl + $(type_col $t 2) + 0)); done
+  ROUTED=0
+  for t in order_status stock_level; do ROUTED=$((ROUTED + $(type_col $t 3) + 0)); done
+  assert_eq "$1 tpcc: the replica's BEGIN/COMMIT are order_status's and stock_level's" \
+    "$((2 * repl))" "$(ep_col replica1 5)"
+  assert_eq "$1 tpcc: the primary's BEGIN/COMMIT are new_order's, payment's and delivery's" \
+    "$((2 * prim))" "$(ep_col main 5)"
+  assert_eq "$1 tpcc: no write on the replica" 0 "$(ep_col replica1 4)"
+}
+
+# ------------------------------------------------------- tpcc routed per type
+
+# both databases' schemas loaded side by side (the client mostly waits)
+timeout -k 5 120 "$BMK" tpcc --endpoints="$WORK/pg.json" --scale=1 --tables=1 --use-fk=0 --threads=2 \
+  prepare >"$WORK/pg-prepare.out" 2>&1 &
+pg_prepare=$!
+run_bmk tpcc --endpoints="$WORK/my.json" --scale=1 --tables=1 --use-fk=0 --load-method=infile \
+  --threads=2 prepare
+assert_eq "mysql tpcc: prepare on the primary: exit 0" 0 "$RC"
+wait $pg_prepare
+assert_eq "pgsql tpcc: prepare on the primary: exit 0" 0 "$?"
+check "mysql tpcc: the replica catches up with the prepare" wait_for 120 my_caught_up
+pc=$(mystat "$MY_P" Com_commit) rc=$(mystat "$MY_R" Com_commit) rs=$(mystat "$MY_R" Com_select)
+run_bmk tpcc --endpoints="$WORK/my.json" --scale=1 --tables=1 $COUNTED --threads=1 --events=40 run
+assert_eq "mysql tpcc run: exit 0" 0 "$RC"
+tpcc_split mysql
+# (before the wait: my_caught_up's SELECTs count in Com_select)
+rsd=$(($(mystat "$MY_R" Com_select) - rs))
+check "mysql tpcc: the replica catches up with the run" wait_for 60 my_caught_up
+pcd=$(($(mystat "$MY_P" Com_commit) - pc))
+prim=0
+for t in new_order payment delivery; do prim=$((prim + $(type_col $t 3) + 0)); done
+# (+1: the first Delivery after prepare records delivery_executed in tpcc_meta)
+[ "$(type_col delivery 3)" -gt 0 ] 2>/dev/null && prim=$((prim + 1))
+assert_eq "mysql tpcc: the primary's Com_commit is new_order+payment+delivery's commits" "$prim" "$pcd"
+assert_eq "mysql tpcc: the replica's Com_commit is the primary's plus the routed commits" \
+  "$ROUTED" "$(($(mystat "$MY_R" Com_commit) - rc - pcd))"
+assert_eq "mysql tpcc: the replica's Com_select is the replica's reads" \
+  "$(ep_col replica1 3)" "$rsd"
+
+check "pgsql tpcc: the standby catches up with the prepare" wait_for 120 pg_caught_up
+# xacts_r: the standby's xact_commit once no other session is left on
+# sbtest (a session's statistics are flushed before it leaves
+# pg_stat_activity); sets X and XN, the sessions (psql's, one commit each)
+# the wait took
+xacts_r() {
+  XN=0
+  until X=$(pg "$PG_R" "SELECT xact_commit FROM pg_stat_database WHERE datname = 'sbtest' AND
+      (SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbtest' AND pid <> pg_backend_pid()) = 0") &&
+      [ -n "$X" ]; do
+    XN=$((XN + 1))
+    [ $XN -ge 300 ] && break
+    sleep 0.1
+  done
+}
+# pg_tpcc EVENTS: a run; R_X the standby's xact_commit delta less the
+# test's own psql sessions (the first read's and the polls before the last)
+pg_tpcc() {
+  local rx
+  xacts_r
+  rx=$X
+  run_bmk tpcc --endpoints="$WORK/pg.json" --scale=1 --tables=1 $COUNTED --tpcc-mode=text --threads=1 \
+    --mix=2,2,3,1,3 --events="$1" run
+  xacts_r
+  R_X=$((X - rx - 1 - XN))
+}
+pg_tpcc 10
+assert_eq "pgsql tpcc run: exit 0" 0 "$RC"
+tpcc_split pgsql
+x1=$R_X r1=$ROUTED
+pg_tpcc 30
+tpcc_split pgsql
+assert_eq "pgsql tpcc, 30 vs 10 events: the standby's xact_commit grows by the routed transactions" \
+  "$((ROUTED - r1))" "$((R_X - x1))"
+
+# check after the runs: waits for the replica, then runs on both
+for db in mysql pgsql; do
+  j=$WORK/my.json
+  [ $db = pgsql ] && j=$WORK/pg.json
+  run_bmk tpcc --endpoints="$j" --scale=1 --tables=1 --threads=1 check
+  assert_eq "$db tpcc check: exit 0" 0 "$RC"
+  assert_match "$db tpcc check: waits for the replica" "$OUT" "^check: replica 'replica1' has caught up with the primary"
+  assert_match "$db tpcc check: passes on the primary" "$OUT" \
+    "^Checks: [0-9]+ PASSED, 0 FAILED, [0-9]+ N/A .* on endpoint 'main'$"
+  assert_match "$db tpcc check: passes on the replica" "$OUT" \
+    "^Checks: [0-9]+ PASSED, 0 FAILED, [0-9]+ N/A .* on endpoint 'replica1'$"
+done
+# a replica that does not apply: check gives up after --replica-wait, naming it
+my "$MY_R" "STOP SLAVE SQL_THREAD"
+my "$MY_P" "UPDATE warehouse1 SET w_ytd = w_ytd + 0 WHERE w_id = 1; CREATE TABLE IF NOT EXISTS ep_mark (a INT)"
+run_bmk tpcc --endpoints="$WORK/my.json" --scale=1 --tables=1 --threads=1 --replica-wait=1 check
+my "$MY_R" "START SLAVE SQL_THREAD"
+assert_eq "mysql tpcc check, replica stopped applying: exit 1" 1 "$RC"
+assert_contains "mysql tpcc check, replica stopped applying: the message names it" "$OUT" \
+  "check: replica 'replica1' has not caught up with the primary within 1 s (--replica-wait)"
+assert_not_contains "mysql tpcc check, replica stopped applying: nothing checked" "$OUT" "Checks:"
+
+# ------------------------------------------- the replica stopped mid-run
+
+# hold_run NAME OPTIONS...: the held run of 40 events with the replica
+# taken down before event 20; brought back while bmk retries it (default
+# policy) or after the run (next)
+hold_run() {
+  local name=$1 pid n=0
+  shift
+  rm -f "$WORK/ready" "$WORK/go"
+  EP_READY=$WORK/ready EP_GO=$WORK/go timeout -k 5 120 "$BMK" "$TOP/tests/integration/endpoints_hold.lua" \
+    --endpoints="$WORK/my-plain.json" --mysql-ignore-errors=lost $COUNTED --threads=1 --events=40 \
+    --results="$WORK/hold.json" "$@" run >"$WORK/hold.out" 2>&1 &
+  pid=$!
+  until [ -e "$WORK/ready" ] || [ $n -ge 1200 ]; do n=$((n + 1)); sleep 0.1; done
+  own down mysql-replica >/dev/null
+  touch "$WORK/go"
+  if [[ "$*" != *next* ]]; then
+    n=0
+    until grep -q "reconnect failed" "$WORK/hold.out" || [ $n -ge 1200 ]; do n=$((n + 1)); sleep 0.1; done
+    own up mysql-replica >/dev/null
+  fi
+  wait $pid
+  RC=$?
+  # (before the replica is back: its IO thread's SELECTs count on the primary)
+  P_SEL=$(mystat "$MY_P" Com_select)
+  [[ "$*" == *next* ]] && own up mysql-replica >/dev/null
+  check "$name: the replica is back and caught up" wait_for 60 my_caught_up
+  OUT=$(cat "$WORK/hold.out")
+  assert_eq "$name: exit 0" 0 "$RC"
+  assert_eq "$name: 40 events" 40 "$(report_value "total number of events:" "$OUT")"
+}
+endpoints "$WORK/my-plain.json" mysql "$MY_P" "$MY_R"
+# the default policy in the blocking engine, next in the event loop
+# (--workers=1: bmk.vu's connect); both share the rebuild's failover code
+hold_run "replica down, reconnect"
+assert_match "replica down, reconnect: the replica has every SELECT, one error, one reconnect" \
+  "$OUT" "^    replica1 +replica +40 +0 +0 +1 +1 +0 +[0-9.]+ +[-0-9.]+$"
+assert_match "replica down, reconnect: nothing on the primary" "$OUT" \
+  "^    main +primary +0 +0 +0 +0 +0 +0 +- *$"
+assert_eq "replica down, reconnect: --results latency counts (none on the primary: null p95)" \
+  "main 0 None replica1 40" \
+  "$(json_get "$WORK/hold.json" "' '.join('%s %d' % (e['name'], e['latency_ms']['count']) + ('' if e['latency_ms']['count'] else ' %s' % e['latency_ms']['p95']) for e in d['endpoints'])")"
+assert_eq "replica down, reconnect: --results" "replica1 1 1 0" \
+  "$(json_get "$WORK/hold.json" "' '.join('%s %d %d %d' % (e['name'], e['errors'], e['reconnects'], e['failovers']) for e in d['endpoints'] if e['errors'])")"
+ps=$(mystat "$MY_P" Com_select)
+hold_run "replica down, next, event loop" --on-endpoint-failure=next --workers=1
+assert_match "replica down, next: 19 SELECTs on the replica, one error, one failover" \
+  "$OUT" "^    replica1 +replica +19 +0 +0 +1 +0 +1 +[0-9.]+ +[-0-9.]+$"
+assert_match "replica down, next: the other 21 on the primary, one reconnect" \
+  "$OUT" "^    main +primary +21 +0 +0 +0 +1 +0 +[0-9.]+ *$"
+assert_eq "replica down, next: the primary's Com_select" 21 "$((P_SEL - ps))"
+assert_eq "replica down, next: --results" "main 0 1 0 replica1 1 0 1" \
+  "$(json_get "$WORK/hold.json" "' '.join('%s %d %d %d' % (e['name'], e['errors'], e['reconnects'], e['failovers']) for e in d['endpoints'])")"
+# per-endpoint latency: every successful statement timed, where it ran
+# (the one lost on the replica is not), p95 within (0, max]
+assert_eq "replica down, next: --results latency counts" "main 21 replica1 19" \
+  "$(json_get "$WORK/hold.json" "' '.join('%s %d' % (e['name'], e['latency_ms']['count']) for e in d['endpoints'])")"
+assert_eq "replica down, next: --results latency 0 < p95 <= max" "True True" \
+  "$(json_get "$WORK/hold.json" "' '.join(str(0 < e['latency_ms']['p95'] <= e['latency_ms']['max']) for e in d['endpoints'])")"
+assert_contains "replica down, next: the NOTICE" "$OUT" \
+  "endpoint 'replica1' does not answer; the connection moved to 'main' (--on-endpoint-failure=next)"
+run_bmk oltp_read_only --endpoints="$WORK/my-plain.json" --on-endpoint-failure=elsewhere --events=1 run
+assert_eq "--on-endpoint-failure=elsewhere: exit 1" 1 "$RC"
+assert_contains "--on-endpoint-failure=elsewhere: message" "$OUT" \
+  "Invalid value for --on-endpoint-failure: elsewhere (reconnect or next)"
+
+finish
