@@ -31,7 +31,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 events=${1:-200}
-BMK=$(pwd)/bmk
+BMK=${BENCH_BMK:-$(pwd)/bmk}   # BENCH_BMK: another build, e.g. for before/after figures
 [ -x "$BMK" ] || { echo "build bmk first (./autogen.sh && ./configure && make)" >&2; exit 1; }
 LUA=$(pwd)/tests/integration/tools/sleep_truth.lua
 pass=${BMK_SANDBOX_PASSWORD:-sbtest}
