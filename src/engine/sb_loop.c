@@ -262,7 +262,6 @@ static void vu_start(struct sb_loop *l, lvu_t *v)
   loop_enqueue(l, v);
 }
 
-/* Runs the VU until it waits or finishes its phase. */
 /* Takes the loop's own delay out of the VU's latency: the time from its
    readiness (or its arrival) until this resume is spent on other VUs of
    the worker (and, for an arrival, in the timer's wake-up), not waiting
@@ -282,6 +281,7 @@ static void note_loop_delay(lvu_t *v)
   v->arrival_wake = false;
 }
 
+/* Runs the VU until it waits or finishes its phase. */
 static void step(struct sb_loop *l, lvu_t *v)
 {
   if (v->phase == PH_LOGIN)
