@@ -48,14 +48,14 @@ if [ "${1:-}" = loop ]; then
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   printf '%-6s %6s %5s %10s %10s %8s   %s\n' db VUs runs "C p50" "bmk p50" "diff" "(per run: C/bmk ms)"
   for db in ${BMK_TEST_DBS:-mysql pgsql}; do
-    if [ $db = mysql ]; then O=$mysql_opts; port=${BMK_MYSQL_PORT:-3306}; sql="SELECT SLEEP(0.01)"
+    if [ "$db" = mysql ]; then O=$mysql_opts; port=${BMK_MYSQL_PORT:-3306}; sql="SELECT SLEEP(0.01)"
     else O=$pgsql_opts; port=${BMK_PGSQL_PORT:-5432}; sql="SELECT pg_sleep(0.01)"; fi
     : >"$tmp/$db"
     db_vus=$(for n in $vus_list; do
-               if [ $db = pgsql ] && [ "$n" -gt 1000 ]; then echo 1000; else echo "$n"; fi
+               if [ "$db" = pgsql ] && [ "$n" -gt 1000 ]; then echo 1000; else echo "$n"; fi
              done | sort -nu)
-    for r in $(seq "$runs"); do
-      c=$("$tmp/sleep_client" $db 127.0.0.1 "$port" sbtest "$pass" sbtest 500 "$sql" \
+    for _ in $(seq "$runs"); do
+      c=$("$tmp/sleep_client" "$db" 127.0.0.1 "$port" sbtest "$pass" sbtest 500 "$sql" \
           | sed -n 's/.*p50_ms=\([0-9.]*\).*/\1/p')
       for n in $db_vus; do
         # shellcheck disable=SC2086  # option lists
@@ -66,7 +66,7 @@ if [ "${1:-}" = loop ]; then
       done
     done
     for n in $(awk '{print $1}' "$tmp/$db" | sort -nu); do
-      awk -v n="$n" -v db=$db '
+      awk -v n="$n" -v db="$db" '
         function med(a, k,   i, j, t) { for (i = 2; i <= k; i++) { t = a[i];
             for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
           return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
