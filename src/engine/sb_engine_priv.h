@@ -29,7 +29,13 @@ typedef struct {
   unsigned worker;            /* index in eng_workers */
   uint64_t start_ns;          /* latency origin of the current event (ck_pr:
                                  read by the reporter while it runs) */
-  uint64_t intended_ns;       /* rate mode: the taken arrival */
+  uint64_t intended_ns;       /* rate mode: the taken arrival (event mode:
+                                 moved to when the loop resumed the VU
+                                 for it, see sb_loop.c's step) */
+  uint64_t sched_ns;          /* event mode: time the current event's VU
+                                 spent made runnable by a socket's
+                                 readiness but not yet resumed (the loop
+                                 busy with other VUs); not latency */
   int cur_type;               /* type of the current event (0 = "event";
                                  ck_pr, as start_ns) */
   uint64_t errors_at_start;   /* eng_vu_errors() when the event started */

@@ -52,6 +52,10 @@ typedef struct lvu {
   uint32_t reg_events;
   uint64_t reg_sock;
   uint64_t arrival;          /* --rate: the arrival it waits for */
+  uint64_t ready_ns;         /* when it was made runnable by a readiness
+                                (the epoll_pwait2 return) or by its
+                                arrival (the arrival); 0 = other wakes */
+  bool arrival_wake;         /* ready_ns is its arrival's */
   uint64_t rng[2];
   struct lvu *next;          /* run queue */
 } lvu_t;
