@@ -66,7 +66,7 @@ static const sb_option_t ext_options[] = {
   { "latency-limit", "count events slower than this many milliseconds as late (0 = off)", "0", SB_ARG_TYPE_DOUBLE },
   { "results", "write the results (manifest, intervals, per-type statistics, summary, histogram) to this JSON file", "", SB_ARG_TYPE_STRING },
   { "endpoints", "JSON file of database endpoints (primary, replicas; credentials from environment variables or files) and routes (docs/endpoints.md)", "", SB_ARG_TYPE_STRING },
-  { "on-endpoint-failure", "With --endpoints, a lost connection whose endpoint does not answer: reconnect (retry that endpoint until it is back) or next (move to the next endpoint of its role, then to the primary)", "reconnect", SB_ARG_TYPE_STRING },
+  { "on-endpoint-failure", "with --endpoints, a lost connection whose endpoint does not answer: reconnect (retry that endpoint until it is back) or next (move to the next endpoint of its role, then to the primary)", "reconnect", SB_ARG_TYPE_STRING },
   { "hdr-log", "write per-interval latency histograms to this file (HdrHistogram interval log)", "", SB_ARG_TYPE_STRING },
   { "series-id", "name of the series this run belongs to, written to the --results manifest (bmk series sets it; bmk report groups by it)", "", SB_ARG_TYPE_STRING },
   { "cluster-index", "this process's number in a cluster run, 0 to --cluster-size - 1: global thread ids, its share of --events, --rate and of the bundled workloads' prepare (docs/cluster.md)", "0", SB_ARG_TYPE_INT },
