@@ -501,7 +501,7 @@ static int run_mode(cl_t *c, const char **names)
   end_all(c);
   rc = final_code(c, rc);
   sb_cl_merge_report(c->merge, stdout);
-  if (c->o.results && sb_cl_merge_write_json(c->merge, c->o.results) != 0 && rc == 0)
+  if (clo_write_outputs(c) != 0 && rc == 0)
     rc = 1;
   return rc;
 }

@@ -15,6 +15,7 @@ const char clo_usage[] =
   "usage: bmk cluster run --hosts=FILE [--launcher=TEMPLATE] [--remote-bmk=PATH | --copy-bmk=FILE]\n"
   "           [--copy-script] [--remote-cache=DIR]\n"
   "           [--cluster-on-failure=continue|stop] [--cluster-verbose] [--results=FILE]\n"
+  "           [--html=FILE] [--save] [--results-db=FILE]\n"
   "           [--max-clock-offset=MS] [--ready-timeout=S] [--cluster-timeout=S]\n"
   "           -- <bmk run arguments>   (or a workload's prepare: split over the processes)\n"
   "  --hosts=FILE        one entry per line: HOST [PROCESSES] (default 1; '#' comments)\n"
@@ -28,7 +29,11 @@ const char clo_usage[] =
   "                      to each host's --remote-cache/scripts/HASH and run that copy\n"
   "  --cluster-on-failure=continue|stop  a process lost mid-run: go on (default) or stop all\n"
   "  --cluster-verbose   a line per process under each merged interval line\n"
-  "  --results=FILE      the cluster's JSON document (exact merge, per-process section)\n"
+  "  --results=FILE      the merged run's document (--results layout: the processes'\n"
+  "                      documents merged exactly, plus a \"cluster\" section)\n"
+  "  --html=FILE         the merged run's charts (as bmk report --html)\n"
+  "  --save, --results-db=FILE  store the merged run as one run (docs/results-db.md;\n"
+  "                      also when $BMK_RESULTS_DB is set)\n"
   "  --max-clock-offset=MS  refuse hosts whose clock is further off (default 50)\n"
   "  --ready-timeout=S   how long the processes may take to connect and init (default 120)\n"
   "  --cluster-timeout=S a running process silent this long is lost (default 10)\n"
@@ -63,6 +68,14 @@ static void scan_run_args(cl_opts_t *o)
       o->percentile = (unsigned) atoi(a + 13);
     else if (strncmp(a, "--results=", 10) == 0 && o->results == NULL)
       o->results = a + 10;
+    else if (strcmp(a, "--save") == 0 || strcmp(a, "--save=on") == 0)
+      o->save = true;
+    else if (strncmp(a, "--results-db=", 13) == 0 && a[13])
+    {
+      o->save = true;
+      if (o->results_db == NULL)
+        o->results_db = a + 13;
+    }
   }
 }
 
@@ -87,6 +100,15 @@ int clo_parse_opts(int argc, char **argv, cl_opts_t *o)
       o->remote_bmk = v;
     else if (strncmp(a, "--results=", 10) == 0)
       o->results = v;
+    else if (strncmp(a, "--html=", 7) == 0)
+      o->html = v;
+    else if (strcmp(a, "--save") == 0 || strcmp(a, "--save=on") == 0)
+      o->save = true;
+    else if (strncmp(a, "--results-db=", 13) == 0)
+    {
+      o->results_db = v;
+      o->save = true;
+    }
     else if (strncmp(a, "--copy-bmk=", 11) == 0)
       o->copy_bmk = v;
     else if (strncmp(a, "--remote-cache=", 15) == 0)
@@ -122,6 +144,9 @@ int clo_parse_opts(int argc, char **argv, cl_opts_t *o)
   o->nargs = argc - i - 1;
   o->command = strcmp(o->args[o->nargs - 1], "prepare") == 0;
   scan_run_args(o);
+  const char *env = getenv("BMK_RESULTS_DB");
+  if (env && *env)
+    o->save = true;
   return 0;
 }
 
@@ -287,7 +312,9 @@ char **clo_build_argv(cl_t *c, const clp_t *p, unsigned index)
   ok = ok && push(&w, &n, strdup(c->o.remote_bmk)) == 0;
   for (int i = 0; ok && i < c->o.nargs; i++)
     if (strncmp(c->o.args[i], "--results=", 10) != 0 &&
-        strncmp(c->o.args[i], "--hdr-log=", 10) != 0)
+        strncmp(c->o.args[i], "--hdr-log=", 10) != 0 &&
+        strncmp(c->o.args[i], "--save", 6) != 0 &&          /* the coordinator saves */
+        strncmp(c->o.args[i], "--results-db=", 13) != 0)
       ok = push(&w, &n, strdup(c->o.args[i])) == 0;
   /* each process would sample the server by itself: off unless asked */
   static const char *const per_server[] = { "--db-server-stats", "--server-cost" };

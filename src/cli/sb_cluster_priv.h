@@ -15,6 +15,9 @@ typedef struct {
   const char *hosts, *launcher, *remote_bmk, *results;
   const char *copy_bmk, *remote_cache; /* --copy-bmk, --remote-cache */
   bool copy_script;            /* --copy-script (also implied by --copy-bmk) */
+  const char *html;            /* --html=FILE: the merged run's charts */
+  bool save;                   /* --save, --results-db or $BMK_RESULTS_DB */
+  const char *results_db;      /* --results-db=FILE (NULL: the default store) */
   bool stop_on_failure, verbose;
   double max_offset_ms, ready_timeout_s;
   double silence_s;            /* --cluster-timeout */
@@ -63,6 +66,12 @@ char **clo_launch_argv(cl_t *c, const char *host, char *const *words, int nwords
 
 /* Frees an argv of the above. */
 void clo_free_argv(char **v);
+
+/* The merged run's files (cli/sb_cluster_out.c): --results (the merged
+   document), --html (its charts, as `bmk report --html`) and --save (one
+   run in the results database). Call after the report. 0, or 1 (ALERT
+   naming what failed). */
+int clo_write_outputs(cl_t *c);
 
 /* --copy-bmk (cli/sb_cluster_files.c): copies c->o.copy_bmk through the
    launcher to --remote-cache/bmk-RELEASE on every host where that file is

@@ -85,7 +85,8 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
   /* --cluster-stream: stdout becomes the coordinator's stream before
      anything of the run prints; its start-line wait comes after the
      server probes' actions (docs/cluster.md) */
-  if (sb_opt_bool("cluster-stream"))
+  bool stream = sb_opt_bool("cluster-stream");
+  if (stream)
   {
     sb_probe_t probe;
     if (sb_cluster_stream_setup() != 0)
@@ -103,9 +104,11 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
     return 1;
   if (nth > 0)
     sb_output_register(&out);
-  bool save = sb_store_save_requested();
-  /* --save needs the document the result files' output builds */
-  if (cfg->results_path || cfg->hdrlog_path || save)
+  /* a cluster process: the coordinator saves the merged run */
+  bool save = sb_store_save_requested() && !stream;
+  /* --save and the stream's end need the document the result files'
+     output builds */
+  if (cfg->results_path || cfg->hdrlog_path || save || stream)
   {
     sb_results_output(cfg->results_path, cfg->hdrlog_path, &out);
     sb_output_register(&out);
@@ -113,6 +116,11 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
   if (save)
   {
     sb_store_output(&out);
+    sb_output_register(&out);
+  }
+  if (stream)
+  {
+    sb_cluster_stream_end_output(&out);
     sb_output_register(&out);
   }
   int rc = sb_metrics_output(test, cfg->threads, cfg->rate, &out);

@@ -10,48 +10,11 @@
 
 #include "core/sb_logger.h"
 #include "results/sb_cluster_merge.h"
+#include "results/sb_cluster_merge_priv.h"
+#include "results/sb_doc_pack.h"
 #include "results/sb_hdrlog.h"
 #include "results/sb_report.h"
 
-/* What the cluster's report and JSON do not merge (docs/cluster.md). */
-static const char *const not_merged[] = {
-  "per-event-type rows (TPC-C's per-transaction-type lines and tables)",
-  "workload metrics and a workload's own report blocks",
-  "server statistics and server cost",
-};
-
-/* One merged interval, and what each process gave to it (JSON). */
-typedef struct {
-  sb_cl_counts_t c;
-  unsigned running, nproc;
-  double len_s;
-  sb_hdr_t *h;
-  char **phist;                /* per process: its encoded histogram or NULL */
-  bool printed;
-} cl_iv_t;
-
-typedef struct {
-  long long last_k;
-  bool finished, has_end;
-  double lost_at_s;            /* < 0: not lost */
-  char why[160];
-  sb_cl_counts_t c;
-  double time_s, min_s, max_s, sum_s;
-  int exit_code;
-  sb_hdr_t *h;
-  json_t *notes;               /* key: [values] (its notes), NULL: none */
-} cl_proc_t;
-
-struct sb_cl_merge {
-  sb_cl_merge_cfg_t cfg;
-  cl_proc_t *p;
-  cl_iv_t *iv;                 /* iv[k - 1] */
-  size_t niv;
-  long long next_k;            /* the next interval to print */
-  double t0;                   /* interval 0's start, Unix s (0: unknown) */
-  unsigned nmerged;            /* intervals merged */
-  double delay_sum, delay_max; /* their lines' delay after the interval's end, s */
-};
 
 static double wall_now(void)
 {
@@ -93,6 +56,18 @@ int sb_cl_parse(const char *line, sb_cl_msg_t *m, char *err, size_t errlen)
     m->note_key[sp - k] = '\0';
     snprintf(m->note_value, sizeof(m->note_value), "%s", sp + 1);
     m->kind = SB_CL_NOTE;
+    return 1;
+  }
+  if (strncmp(s, "doc ", 4) == 0)
+  {
+    char why[160];
+    m->doc = sb_doc_unpack(s + 4, why, sizeof(why));
+    if (m->doc == NULL)
+    {
+      snprintf(err, errlen, "unreadable document on the stream: %s", why);
+      return -1;
+    }
+    m->kind = SB_CL_DOC;
     return 1;
   }
   if (strcmp(s, "hb") == 0)
@@ -141,6 +116,8 @@ void sb_cl_msg_free(sb_cl_msg_t *m)
 {
   sb_hdr_free(m->hist);
   m->hist = NULL;
+  json_decref(m->doc);
+  m->doc = NULL;
 }
 
 sb_cl_merge_t *sb_cl_merge_new(const sb_cl_merge_cfg_t *cfg)
@@ -176,7 +153,9 @@ void sb_cl_merge_free(sb_cl_merge_t *m)
   {
     sb_hdr_free(m->p[p].h);
     json_decref(m->p[p].notes);
+    json_decref(m->p[p].doc);
   }
+  json_decref(m->doc);
   free(m->iv);
   free(m->p);
   free(m);
@@ -248,6 +227,13 @@ static void print_verbose(const sb_cl_merge_t *m, FILE *out, unsigned p, const s
 int sb_cl_merge_add(sb_cl_merge_t *m, unsigned p, sb_cl_msg_t *msg)
 {
   cl_proc_t *pr = &m->p[p];
+  if (msg->kind == SB_CL_DOC)
+  {
+    json_decref(pr->doc);
+    pr->doc = msg->doc;
+    msg->doc = NULL;
+    return 0;
+  }
   if (msg->kind == SB_CL_NOTE)
   {
     if (pr->notes == NULL && (pr->notes = json_object()) == NULL)
@@ -352,7 +338,7 @@ void sb_cl_merge_flush(sb_cl_merge_t *m, FILE *out, bool all)
 
 /* The merged end: counts, histogram, latency min/max/sum, longest time;
    *nend processes with an end message. The histogram is the caller's. */
-static sb_hdr_t *merged_end(const sb_cl_merge_t *m, sb_cl_counts_t *c, double *time_s,
+sb_hdr_t *sb_cl_merged_end(const sb_cl_merge_t *m, sb_cl_counts_t *c, double *time_s,
                             double *min_s, double *max_s, double *sum_s, unsigned *nend)
 {
   sb_hdr_t *h = sb_hdr_new();
@@ -409,7 +395,7 @@ void sb_cl_merge_report(sb_cl_merge_t *m, FILE *out)
   sb_cl_counts_t c;
   double time_s, min_s, max_s, sum_s;
   unsigned nend;
-  sb_hdr_t *h = merged_end(m, &c, &time_s, &min_s, &max_s, &sum_s, &nend);
+  sb_hdr_t *h = sb_cl_merged_end(m, &c, &time_s, &min_s, &max_s, &sum_s, &nend);
   if (h == NULL)
     return;
   sb_stat_t st;
@@ -437,10 +423,7 @@ void sb_cl_merge_report(sb_cl_merge_t *m, FILE *out)
   fprintf(out, "\nCluster: %u of %u processes in the summary (exact merge of their "
           "counters and latency histograms)\n\n", nend, m->cfg.nprocs);
   sb_report_cumulative(out, &st, !m->cfg.generic);
-  fprintf(out, "Not merged (left out of this report and --results):\n");
-  for (size_t i = 0; i < sizeof(not_merged) / sizeof(not_merged[0]); i++)
-    fprintf(out, "    %s\n", not_merged[i]);
-  fprintf(out, "\n");
+  sb_cl_doc_report(m, out);
   print_procs(m, out);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
@@ -454,81 +437,3 @@ void sb_cl_merge_report(sb_cl_merge_t *m, FILE *out)
   fflush(out);
 }
 
-/* The "intervals" array of the document. */
-static json_t *json_intervals(const sb_cl_merge_t *m)
-{
-  json_t *a = json_array();
-  for (size_t i = 0; i < m->niv; i++)
-  {
-    const cl_iv_t *v = &m->iv[i];
-    if (!v->printed)
-      continue;
-    json_t *procs = json_object();
-    for (unsigned p = 0; p < m->cfg.nprocs; p++)
-      if (v->phist[p])
-        json_object_set_new(procs, m->cfg.names[p], json_string(v->phist[p]));
-    char *hh = sb_hdr_encode_v2_base64(v->h);
-    json_array_append_new(a, json_pack("{s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I,s:s?,s:o}",
-      "t", (double) (i + 1) * m->cfg.interval_s, "len_s", v->len_s,
-      "events", (json_int_t) v->c.events, "reads", (json_int_t) v->c.reads,
-      "writes", (json_int_t) v->c.writes, "other", (json_int_t) v->c.other,
-      "errors", (json_int_t) v->c.errors, "reconnects", (json_int_t) v->c.reconnects,
-      "processes", (int) v->nproc,
-      "pct_ns", (json_int_t) sb_hdr_percentile(v->h, m->cfg.percentile ? m->cfg.percentile : 95),
-      "hist", hh, "hist_by_process", procs));
-    free(hh);
-  }
-  return a;
-}
-
-int sb_cl_merge_write_json(sb_cl_merge_t *m, const char *path)
-{
-  sb_cl_counts_t c;
-  double time_s, min_s, max_s, sum_s;
-  unsigned nend;
-  sb_hdr_t *h = merged_end(m, &c, &time_s, &min_s, &max_s, &sum_s, &nend);
-  if (h == NULL)
-    return -1;
-  unsigned pct = m->cfg.percentile ? m->cfg.percentile : 95;
-  json_t *procs = json_array();
-  for (unsigned p = 0; p < m->cfg.nprocs; p++)
-  {
-    const cl_proc_t *pr = &m->p[p];
-    json_t *o = json_pack("{s:s,s:b,s:I,s:I,s:f,s:i}", "name", m->cfg.names[p],
-                          "in_summary", pr->has_end, "events", (json_int_t) pr->c.events,
-                          "queries", (json_int_t) (pr->c.reads + pr->c.writes + pr->c.other),
-                          "time_s", pr->time_s, "exit_code", pr->exit_code);
-    if (pr->lost_at_s >= 0)
-      json_object_set_new(o, "lost_at_s", json_real(pr->lost_at_s));
-    if (pr->why[0])
-      json_object_set_new(o, "failure", json_string(pr->why));
-    if (pr->notes)
-      json_object_set(o, "notes", pr->notes);
-    json_array_append_new(procs, o);
-  }
-  json_t *nm = json_array();
-  for (size_t i = 0; i < sizeof(not_merged) / sizeof(not_merged[0]); i++)
-    json_array_append_new(nm, json_string(not_merged[i]));
-  char *hh = sb_hdr_encode_v2_base64(h);
-  json_t *doc = json_pack("{s:s,s:i,s:i,s:f,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,"
-                          "s:f,s:f,s:f,s:s?},s:o,s:o,s:o}",
-    "kind", "bmk-cluster", "processes", (int) m->cfg.nprocs, "processes_in_summary", (int) nend,
-    "interval_s", m->cfg.interval_s,
-    "summary", "events", (json_int_t) c.events, "reads", (json_int_t) c.reads,
-    "writes", (json_int_t) c.writes, "other", (json_int_t) c.other,
-    "queries", (json_int_t) (c.reads + c.writes + c.other), "errors", (json_int_t) c.errors,
-    "reconnects", (json_int_t) c.reconnects, "time_s", time_s, "percentile", (int) pct,
-    "pct_ns", (json_int_t) sb_hdr_percentile(h, pct), "latency_min_s", min_s,
-    "latency_max_s", max_s, "latency_sum_s", sum_s, "hist", hh,
-    "intervals", json_intervals(m), "per_process", procs, "not_merged", nm);
-  free(hh);
-  sb_hdr_free(h);
-  if (doc == NULL || json_dump_file(doc, path, JSON_INDENT(1)) != 0)
-  {
-    log_text(LOG_FATAL, "cannot write the cluster's --results file %s", path);
-    json_decref(doc);
-    return -1;
-  }
-  json_decref(doc);
-  return 0;
-}

@@ -20,12 +20,15 @@
 #include "core/sb_cluster.h"
 #include "core/sb_histogram.h"
 
+#include <jansson.h>
+
 /* Counters of one interval or run. */
 typedef struct {
   uint64_t events, reads, writes, other, errors, reconnects, late;
 } sb_cl_counts_t;
 
-typedef enum { SB_CL_READY, SB_CL_PONG, SB_CL_IV, SB_CL_END, SB_CL_HB, SB_CL_NOTE } sb_cl_kind_t;
+typedef enum { SB_CL_READY, SB_CL_PONG, SB_CL_IV, SB_CL_END, SB_CL_HB, SB_CL_NOTE,
+               SB_CL_DOC } sb_cl_kind_t;
 
 /* One parsed stream line. `hist` (IV, END) is owned by the message until
    handed to the merge (which takes it) or freed by sb_cl_msg_free. */
@@ -45,6 +48,8 @@ typedef struct {
   char note_key[SB_CLUSTER_NOTE_KEY];     /* NOTE (sb_cluster_note) */
   char note_value[SB_CLUSTER_NOTE_VALUE]; /* NOTE */
   sb_hdr_t *hist;              /* IV, END */
+  json_t *doc;                 /* DOC: the process's --results document (owned
+                                  until handed to the merge) */
 } sb_cl_msg_t;
 
 /* Parses `line` (no newline). Returns 1 with *m filled for a stream line,
@@ -100,8 +105,18 @@ void sb_cl_merge_flush(sb_cl_merge_t *m, FILE *out, bool all);
    time). */
 void sb_cl_merge_report(sb_cl_merge_t *m, FILE *out);
 
-/* Writes the cluster's --results JSON document (docs/cluster.md) to
-   `path`. 0, or -1 with an ERROR printed. */
+/* The cluster's --results document (docs/cluster.md "Results"): the
+   processes' own documents ("bmkc doc") merged exactly as `bmk report
+   --merge` merges runs (per-type rows, intervals on one clock, metrics),
+   with a "cluster" object: the live merged intervals with each process's
+   histogram, the per-process section (counts, exit, loss, notes) and
+   what is not merged. Without any process document (none ended), the
+   "cluster" object alone. Made once, after every process ended or was
+   lost; borrowed (valid until sb_cl_merge_free); NULL on OOM (ERROR
+   printed). */
+const json_t *sb_cl_merge_document(sb_cl_merge_t *m);
+
+/* Writes sb_cl_merge_document to `path`. 0, or -1 with an ERROR printed. */
 int sb_cl_merge_write_json(sb_cl_merge_t *m, const char *path);
 
 #endif

@@ -17,7 +17,9 @@
 #include "core/sb_logger.h"
 #include "core/sb_version.h"
 #include "results/sb_cluster_stream.h"
+#include "results/sb_doc_pack.h"
 #include "results/sb_hdrlog.h"
+#include "results/sb_results.h"
 
 static int stream_fd = -1;
 static double iv_len = 1;
@@ -108,6 +110,17 @@ static void stream_note(void *ctx, const char *key, const char *value)
 static int stream_end(void *ctx, const sb_out_end_t *e)
 {
   (void) ctx;
+  /* the whole document first: the coordinator merges the processes'
+     documents as `bmk report --merge` does (per-type rows, metrics) */
+  const json_t *doc = sb_results_document();
+  char *packed = doc ? sb_doc_pack(doc) : NULL;
+  if (doc != NULL && packed == NULL)
+    log_text(LOG_WARNING, "--cluster-stream: the run's document could not be packed; the "
+             "coordinator's document will lack this process");
+  int drc = packed ? emit(packed, "bmkc doc ") : 0;
+  free(packed);
+  if (drc != 0)
+    return drc;
   int nrc = 0;
   sb_cluster_notes_each(stream_note, &nrc);
   if (nrc != 0)
@@ -235,7 +248,12 @@ void sb_cluster_stream_output(double interval_s, bool builtin, sb_output_t *out,
 {
   generic = builtin;
   iv_len = interval_s > 0 ? interval_s : 1;
-  *out = (sb_output_t) { .name = "--cluster-stream", .interval = stream_interval,
-                         .end = stream_end };
+  sb_results_keep_document();
+  *out = (sb_output_t) { .name = "--cluster-stream", .interval = stream_interval };
   *probe = (sb_probe_t) { .name = "--cluster-stream", .at_start_line = at_start_line };
+}
+
+void sb_cluster_stream_end_output(sb_output_t *out)
+{
+  *out = (sb_output_t) { .name = "--cluster-stream", .end = stream_end };
 }

@@ -11,6 +11,9 @@
  *   bmkc pong EPOCH_US                  answer to "ping" (clock offset)
  *   bmkc hb                             during the run, each second of silence
  *   bmkc iv K LEN_S RUNNING EVENTS READS WRITES OTHER ERRORS RECONNECTS LATE HIST
+ *   bmkc doc DOC                        the run's --results document
+ *                                       (results/sb_doc_pack.h), then
+ *   bmkc note KEY VALUE                 its sysbench.cluster.note pairs, then
  *   bmkc end TIME_S EVENTS READS WRITES OTHER ERRORS RECONNECTS LATE
  *            MIN_S MAX_S SUM_S EXIT HIST
  * K is the interval's number (its end / the interval length, rounded),
@@ -36,12 +39,19 @@
    cannot be duplicated. Main thread, once, before the run. */
 int sb_cluster_stream_setup(void);
 
-/* Fills `out` with the stream output (intervals every `interval_s`
+/* Fills `out` with the stream output's intervals (every `interval_s`
    seconds, or every second when 0, as the reporter ticks them) and
    `probe` with its start line: the ready line (its layout "generic" when
    `builtin`, a built-in test, else "sql"), pings, waiting for the start
-   time. Main thread, after sb_cluster_stream_setup. */
+   time. Asks the results output to keep the run's document
+   (sb_results_keep_document), which sb_cluster_stream_end_output sends.
+   Main thread, after sb_cluster_stream_setup. */
 void sb_cluster_stream_output(double interval_s, bool builtin, sb_output_t *out,
                               sb_probe_t *probe);
+
+/* Fills `out` with the stream's end: the "doc" line (the document the
+   results output built), the notes, the "end" line. Register it after
+   the results output (outputs end in their order). Main thread. */
+void sb_cluster_stream_end_output(sb_output_t *out);
 
 #endif

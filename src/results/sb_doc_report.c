@@ -98,7 +98,7 @@ static void print_intervals(FILE *out, const json_t *doc, bool db)
   }
 }
 
-static void print_types(FILE *out, const json_t *doc)
+void sb_doc_report_types(FILE *out, const json_t *doc)
 {
   const json_t *types = json_object_get(doc, "event_types");
   sb_type_row_t rows[SB_EVTYPE_MAX];
@@ -155,7 +155,7 @@ void sb_doc_report_print(FILE *out, const json_t *doc)
   st.exec_avg = num0(sb_json_num(f, "execution_time_avg_s", NULL));
   st.exec_stddev = num0(sb_json_num(f, "execution_time_stddev_s", NULL));
   sb_report_cumulative(out, &st, db);
-  print_types(out, doc);
+  sb_doc_report_types(out, doc);
   double limit = option_num(doc, "latency_limit");
   if (limit > 0)
     sb_report_latency_limit(out, limit, cnt(s, "late_events"), st.events);

@@ -17,4 +17,8 @@
 /* Prints `doc` to `out`. Thread-safe (no state). */
 void sb_doc_report_print(FILE *out, const json_t *doc);
 
+/* Prints only the per-type table of `doc` (its "event_types"), when it has
+   more than one type. Thread-safe (no state). */
+void sb_doc_report_types(FILE *out, const json_t *doc);
+
 #endif

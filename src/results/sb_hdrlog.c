@@ -95,6 +95,14 @@ int sb_hdr_encode_v2(const sb_hdr_t *h, uint8_t **out, size_t *len)
   return 0;
 }
 
+char *sb_base64(const uint8_t *data, size_t len)
+{
+  char *b64 = malloc(4 * ((len + 2) / 3) + 1);
+  if (b64)
+    EVP_EncodeBlock((unsigned char *) b64, data, (int) len);
+  return b64;
+}
+
 char *sb_hdr_encode_v2_base64(const sb_hdr_t *h)
 {
   uint8_t *raw;
@@ -109,10 +117,7 @@ char *sb_hdr_encode_v2_base64(const sb_hdr_t *h)
   {
     put32(packed, V2_COMPRESSED_COOKIE);
     put32(packed + 4, (uint32_t) zlen);
-    size_t total = 8 + zlen;
-    b64 = malloc(4 * ((total + 2) / 3) + 1);
-    if (b64)
-      EVP_EncodeBlock((unsigned char *) b64, packed, (int) total);
+    b64 = sb_base64(packed, 8 + zlen);
   }
   free(packed);
   free(raw);
@@ -135,8 +140,7 @@ static uint64_t get64(const uint8_t *p)
   return (uint64_t) get32(p) << 32 | get32(p + 4);
 }
 
-/* Base64 to bytes (malloc'd, *n bytes); NULL when the text is not base64. */
-static uint8_t *unbase64(const char *b64, size_t *n)
+uint8_t *sb_unbase64(const char *b64, size_t *n)
 {
   size_t len = strlen(b64);
   if (len == 0 || len % 4 != 0)
@@ -264,7 +268,7 @@ static int decode_v2(const uint8_t *raw, size_t n, sb_hdr_t *h, char *err, size_
 int sb_hdr_decode_v2_base64(const char *b64, sb_hdr_t *h, char *err, size_t errlen)
 {
   size_t n = 0, raw_n = 0;
-  uint8_t *packed = b64 ? unbase64(b64, &n) : NULL;
+  uint8_t *packed = b64 ? sb_unbase64(b64, &n) : NULL;
   if (packed == NULL)
     return sb_errf(err, errlen, "histogram is not base64 text");
   int rc;

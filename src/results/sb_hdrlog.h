@@ -29,6 +29,14 @@
    *out and its length (bytes) in *len and returns 0; -1 on OOM. */
 int sb_hdr_encode_v2(const sb_hdr_t *h, uint8_t **out, size_t *len);
 
+/* `len` bytes as base64 text (no line breaks; malloc'd, NUL-terminated),
+   NULL on OOM. Thread-safe. */
+char *sb_base64(const uint8_t *data, size_t len);
+
+/* Base64 text to bytes (malloc'd, *n bytes); NULL when the text is not
+   base64 (or on OOM). Thread-safe. */
+uint8_t *sb_unbase64(const char *b64, size_t *n);
+
 /* Encodes `h` compressed (V2, zlib) and base64 (no line breaks). Returns a
    malloc'd NUL-terminated string, NULL on OOM or zlib failure. */
 char *sb_hdr_encode_v2_base64(const sb_hdr_t *h);

@@ -156,7 +156,7 @@ def pct(c, p):
         run += c[i]
         if run >= want: return highest(i)
     return 0
-d = json.load(open(sys.argv[1])); bad = 0
+d = json.load(open(sys.argv[1]))["cluster"]; bad = 0
 for iv in d["intervals"]:
     u = {}
     for h in iv["hist_by_process"].values():
@@ -178,9 +178,18 @@ assert_eq "every interval has all 6 processes' histograms" 6 "$minp"
 # with the same process count
 lines=$(sed -n 's|^\[ \([0-9]*\)s \] .* procs: \([0-9]*\)/6$|\1 \2|p' run.out | tr '\n' ' ')
 jivs=$(python3 -c "import json
-for iv in json.load(open('cl.json'))['intervals']: print('%d %d' % (round(iv['t']), iv['processes']))" | tr '\n' ' ')
+for iv in json.load(open('cl.json'))['cluster']['intervals']: print('%d %d' % (round(iv['t']), iv['processes']))" | tr '\n' ' ')
 assert_eq "the printed interval lines are the JSON's intervals (t, processes)" "$jivs" "$lines"
 assert_eq "JSON summary events = the report's" "$tx" "$(python3 -c "import json; print(json.load(open('cl.json'))['summary']['events'])")"
+# the document is the processes' documents merged as bmk report --merge
+# merges runs: a --results document like any other, whose interval rows
+# are the live merge's, count for count
+check "cl.json is a valid --results document (schema)" json_ok cl.json
+assert_eq "the merged document's interval events = the live merge's" \
+  "$(python3 -c "import json; print([iv['events'] for iv in json.load(open('cl.json'))['cluster']['intervals']])")" \
+  "$(python3 -c "import json; print([r['events'] for r in json.load(open('cl.json'))['intervals']])")"
+assert_eq "the merged document names the 6 processes' documents" 6 \
+  "$(python3 -c "import json; print(len(json.load(open('cl.json'))['manifest']['merged_from']))")"
 check "no bmk left running after the run" wait_no_leftover
 
 # ---- PostgreSQL (over its Unix socket too), in a database of the test's
@@ -270,7 +279,7 @@ tpcounts() {
 cat > homes.py <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); seen = {}; dup = 0
-for p in d["per_process"]:
+for p in d["cluster"]["per_process"]:
     hs = p.get("notes", {}).get("tpcc_home_warehouses", [])
     if not hs: dup += 1
     for h in hs:
@@ -322,15 +331,23 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     x1=$(xc_settled)
     extra=$((x1 - x0 - $(committed tp1.out)))
   fi
-  "$BMK" cluster run --hosts=hosts.tp --launcher="$LAUNCHER" --results=tp.json -- $TP --time=1 run > tp.out 2>&1
+  "$BMK" cluster run --hosts=hosts.tp --launcher="$LAUNCHER" --results=tp.json --html=tp.html \
+    --results-db="$WORK/runs.db" -- $TP --time=1 run > tp.out 2>&1
   assert_eq "$db tpcc: cluster run exits 0" 0 "$?"
   if [ $db = mysql ]; then x2=$(com_commit); else x2=$(xc_settled); fi
   assert_contains "$db tpcc: 2 of 2 in the summary" "$(cat tp.out)" "Cluster: 2 of 2 processes in the summary"
   assert_eq "$db tpcc: merged commits = the server's commit delta less 2 x $extra" \
     "$((x2 - x1 - 2 * extra))" "$(committed tp.out)"
-  assert_contains "$db tpcc: the report says the per-type rows are not merged" "$(cat tp.out)" \
-    "Not merged (left out of this report and --results):
-    per-event-type rows (TPC-C's per-transaction-type lines and tables)"
+  # per-type rows: the processes' documents merged exactly
+  assert_contains "$db tpcc: the merged per-type table" "$(cat tp.out)" "Event types (latency in ms):"
+  assert_eq "$db tpcc: the per-type events add up to the merged events" \
+    "$(python3 -c "import json; d = json.load(open('tp.json')); print(d['summary']['events'], d['cluster']['summary']['events'])")" \
+    "$(python3 -c "import json; d = json.load(open('tp.json')); s = sum(t['events'] for t in d['event_types']); print(s, s)")"
+  assert_eq "$db tpcc: the five transaction types merged" "delivery new_order order_status payment stock_level" \
+    "$(python3 -c "import json; print(' '.join(sorted(t['name'] for t in json.load(open('tp.json'))['event_types'] if t['name'] != 'event')))")"
+  check "$db tpcc: --html wrote the merged run's charts" grep -q '<svg' tp.html
+  assert_match "$db tpcc: --results-db saved the merged run" "$(cat tp.out)" \
+    "^cluster: saved as run [0-9]+ in $WORK/runs.db"
   assert_eq "$db tpcc: home warehouses 1 and 2, each in exactly one process" "1:1 1:2 0" \
     "$(python3 homes.py tp.json)"
   "$BMK" $TP cleanup >/dev/null 2>&1

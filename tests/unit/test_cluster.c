@@ -19,6 +19,7 @@
 #include "core/sb_cluster.h"
 #include "core/sb_histogram.h"
 #include "results/sb_cluster_merge.h"
+#include "results/sb_doc_pack.h"
 #include "results/sb_hdrlog.h"
 
 static uint64_t lcg = 4242;
@@ -158,6 +159,45 @@ static void feed(sb_cl_merge_t *mg, unsigned p, long long k, const sb_hdr_t *h)
   free(line);
 }
 
+/* A document packed for the stream comes back equal; a "bmkc doc" line
+   parses into it; damaged text is refused with a reason. */
+static void test_doc_pack(void **state)
+{
+  (void) state;
+  json_t *doc = json_pack("{s:s,s:i,s:[{s:s,s:I}],s:f}", "format", "bmk-results",
+                          "format_version", 1, "event_types", "name", "new_order", "events",
+                          (json_int_t) 12345678901LL, "x", 0.125);
+  char *packed = sb_doc_pack(doc);
+  assert_non_null(packed);
+  assert_null(strchr(packed, '\n'));        /* one line of the stream */
+  char err[200];
+  json_t *back = sb_doc_unpack(packed, err, sizeof(err));
+  assert_non_null(back);
+  assert_true(json_equal(doc, back));
+  json_decref(back);
+
+  size_t len = strlen(packed) + 16;
+  char *line = malloc(len);
+  snprintf(line, len, "bmkc doc %s", packed);
+  sb_cl_msg_t m;
+  assert_int_equal(sb_cl_parse(line, &m, err, sizeof(err)), 1);
+  assert_int_equal(m.kind, SB_CL_DOC);
+  assert_true(json_equal(doc, m.doc));
+  sb_cl_msg_free(&m);
+  assert_null(m.doc);
+
+  packed[10] = packed[10] == 'A' ? 'B' : 'A';  /* a damaged stream */
+  back = sb_doc_unpack(packed, err, sizeof(err));
+  assert_null(back);
+  assert_true(strlen(err) > 0);
+  assert_null(sb_doc_unpack("not base64!", err, sizeof(err)));
+  assert_string_equal(err, "the document is not base64 text");
+  assert_int_equal(sb_cl_parse("bmkc doc !!!!", &m, err, sizeof(err)), -1);
+  free(line);
+  free(packed);
+  json_decref(doc);
+}
+
 static void test_merge_intervals(void **state)
 {
   (void) state;
@@ -243,6 +283,7 @@ int main(void)
     cmocka_unit_test(test_parse),
     cmocka_unit_test(test_notes),
     cmocka_unit_test(test_merge_intervals),
+    cmocka_unit_test(test_doc_pack),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
