@@ -210,6 +210,7 @@ static int parse_endpoint(json_t *o, unsigned i, sb_endpoint_t *ep)
   if (*ep->role == '\0')
     return bad(w, "\"role\" must not be empty");
   ep->lag_us = ep->lag_max_us = -1;
+  ep->behind = ep->behind_max = -1;
   json_t *port = json_object_get(o, "port");
   if (port != NULL)
   {
@@ -676,6 +677,7 @@ void sb_endpoints_window_begin(void)
       eps[i].start[c] = sb_endpoint_counter(&eps[i], c);
     eps[i].has_window = false;
     __atomic_store_n(&eps[i].lag_max_us, -1, __ATOMIC_RELAXED);
+    __atomic_store_n(&eps[i].behind_max, -1, __ATOMIC_RELAXED);
   }
 }
 
@@ -743,6 +745,35 @@ double sb_endpoint_lag_max(const sb_endpoint_t *ep)
 {
   int64_t us = __atomic_load_n(&ep->lag_max_us, __ATOMIC_RELAXED);
   return us < 0 ? -1 : (double) us / 1e6;
+}
+
+void sb_endpoint_set_behind(sb_endpoint_t *ep, int64_t behind)
+{
+  int64_t v = behind < 0 ? -1 : behind;
+  __atomic_store_n(&ep->behind, v, __ATOMIC_RELAXED);
+  __atomic_store_n(&ep->behind_at_ns, mono_ns(), __ATOMIC_RELAXED);
+  int64_t m = __atomic_load_n(&ep->behind_max, __ATOMIC_RELAXED);
+  while (v > m && !__atomic_compare_exchange_n(&ep->behind_max, &m, v, false,
+                                               __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+}
+
+int64_t sb_endpoint_behind(const sb_endpoint_t *ep)
+{
+  if (mono_ns() - __atomic_load_n(&ep->behind_at_ns, __ATOMIC_RELAXED) > 5000000000LL)
+    return -1;
+  return __atomic_load_n(&ep->behind, __ATOMIC_RELAXED);
+}
+
+int64_t sb_endpoint_behind_max(const sb_endpoint_t *ep)
+{
+  return __atomic_load_n(&ep->behind_max, __ATOMIC_RELAXED);
+}
+
+const char *sb_endpoints_behind_unit(void)
+{
+  const char *d = sb_endpoints_driver();
+  return d && strcmp(d, "pgsql") == 0 ? "bytes" : "trx";
 }
 
 bool sb_endpoint_has_tls(const sb_endpoint_t *ep)

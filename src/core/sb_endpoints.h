@@ -71,6 +71,12 @@ typedef struct {
                            (atomic; set by the lag sampler) */
   int64_t lag_at_ns;    /* when it was taken (CLOCK_MONOTONIC; atomic) */
   int64_t lag_max_us;   /* the largest sample in the window, -1 none */
+  int64_t behind;       /* last position sample: how far the replica's applied
+                           position is behind the primary's (MariaDB: GTID
+                           transactions; PostgreSQL: WAL bytes); -1 none
+                           (atomic; set by the lag sampler) */
+  int64_t behind_at_ns; /* when it was taken (CLOCK_MONOTONIC; atomic) */
+  int64_t behind_max;   /* the largest of the window, -1 none */
   /* statement latencies: of connections freed (or moved away) since the
      window began (sb_endpoint_latency_retire, locked), and the window's
      (sb_endpoints_window_end + sb_endpoint_latency_add_window) */
@@ -189,6 +195,23 @@ double sb_endpoint_lag(const sb_endpoint_t *ep);
 
 /* The largest lag sample of the window in seconds, or -1. */
 double sb_endpoint_lag_max(const sb_endpoint_t *ep);
+
+/* Stores a position sample of `ep`: how far its applied position is
+   behind the primary's, in transactions (MariaDB/MySQL GTIDs) or WAL
+   bytes (PostgreSQL); < 0: none. Thread-safe (the lag sampler writes,
+   outputs read). */
+void sb_endpoint_set_behind(sb_endpoint_t *ep, int64_t behind);
+
+/* The last position sample of `ep`, or -1 when there is none or it is
+   older than 5 s. */
+int64_t sb_endpoint_behind(const sb_endpoint_t *ep);
+
+/* The largest position sample of the window, or -1. */
+int64_t sb_endpoint_behind_max(const sb_endpoint_t *ep);
+
+/* The unit of the position samples: "trx" (MariaDB/MySQL) or "bytes"
+   (PostgreSQL WAL). */
+const char *sb_endpoints_behind_unit(void);
 
 /* True when some endpoint is a replica (lag lines and fields are shown). */
 bool sb_endpoints_have_replicas(void);

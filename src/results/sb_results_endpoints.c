@@ -38,9 +38,28 @@ json_t *sb_results_endpoints_json(void)
       "max", n ? json_real((double) sb_endpoint_latency_pct(ep, 100) / 1e6) : json_null()));
     json_object_set_new(o, "lag_max_s", sb_endpoint_is_replica(ep)
                         ? lag_value(sb_endpoint_lag_max(ep)) : json_null());
+    int64_t bm = sb_endpoint_behind_max(ep);
+    json_object_set_new(o, "behind_max", sb_endpoint_is_replica(ep) && bm >= 0
+                        ? json_integer((json_int_t) bm) : json_null());
+    json_object_set_new(o, "behind_unit", json_string(sb_endpoints_behind_unit()));
     json_array_append_new(a, o);
   }
   return a;
+}
+
+json_t *sb_results_behind_json(void)
+{
+  if (!sb_endpoints_have_replicas())
+    return NULL;
+  json_t *o = json_object();
+  for (unsigned i = 0; i < sb_endpoints_count(); i++)
+  {
+    const sb_endpoint_t *ep = sb_endpoint_get(i);
+    int64_t b = sb_endpoint_behind(ep);
+    if (sb_endpoint_is_replica(ep))
+      json_object_set_new(o, ep->name, b < 0 ? json_null() : json_integer((json_int_t) b));
+  }
+  return o;
 }
 
 json_t *sb_results_lag_json(void)

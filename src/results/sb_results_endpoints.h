@@ -13,6 +13,11 @@
    without --endpoints. Main thread, after the window's end. */
 json_t *sb_results_endpoints_json(void);
 
+/* Each replica's latest position sample ({"r1": 12} or null): what it
+   has received and not applied, in the endpoints' behind unit
+   (sb_endpoints_behind_unit); NULL without replicas. New reference. */
+json_t *sb_results_behind_json(void);
+
 /* {replica name: seconds or null} of the last lag samples; NULL without
    replicas. Any thread (the samples are atomic). */
 json_t *sb_results_lag_json(void);

@@ -63,6 +63,19 @@ static void print_lag(const sb_stat_t *st)
     else
       printf(" %s %.3f", ep->name, lag);
   }
+  /* what each has received and not yet applied: GTIDs or WAL bytes */
+  printf("\n[ %.0fs ] replica behind (%s):", st->time_total, sb_endpoints_behind_unit());
+  for (unsigned i = 0; i < sb_endpoints_count(); i++)
+  {
+    const sb_endpoint_t *ep = sb_endpoint_get(i);
+    if (!sb_endpoint_is_replica(ep))
+      continue;
+    long long b = (long long) sb_endpoint_behind(ep);
+    if (b < 0)
+      printf(" %s -", ep->name);
+    else
+      printf(" %s %lld", ep->name, b);
+  }
   printf("\n");
   fflush(stdout);
   log_unlock();

@@ -97,54 +97,169 @@ static void probe_print(void *ctx)
   log_unlock();
 }
 
-/* The value of column `name` (or `alt`) in the first row of `sql`'s
-   result as seconds; -1 when there is no row, the value is NULL or the
-   query failed. */
-static double query_seconds(db_conn_t *con, const char *sql, const char *name,
-                            const char *alt)
+/* Copies field i of `row` into buf (NUL-terminated); false when NULL or
+   longer than the buffer. */
+static bool field_text(db_row_t *row, db_result_t *rs, uint32_t i, char *buf, size_t len)
 {
+  size_t n = 0;
+  const char *s = db_row_value(row, rs, i, &n);
+  if (s == NULL || n >= len)
+    return false;
+  memcpy(buf, s, n);
+  buf[n] = '\0';
+  return true;
+}
+
+/* Runs `sql` and copies the first row's fields named in names[0..n-1]
+   (a name may be "A|B": either) into vals (each 512 bytes; "" when NULL
+   or missing), or with names NULL the first n fields in order. Returns 0,
+   or -1 when the statement failed or returned no row (the error is
+   cleared: the sampler is quiet). */
+static int query_fields(db_conn_t *con, const char *sql, const char *const *names, unsigned n,
+                        char (*vals)[512])
+{
+  for (unsigned k = 0; k < n; k++)
+    vals[k][0] = '\0';
   db_result_t *rs = db_query(con, sql, strlen(sql));
   if (rs == NULL)
   {
     db_clear_error(con);
     return -1;
   }
-  double v = -1;
   db_row_t *row = db_fetch_row(rs);
   for (uint32_t i = 0; row != NULL && i < db_result_nfields(rs); i++)
   {
-    const char *f = name ? db_result_field_name(rs, i) : NULL;
-    if (name != NULL && (f == NULL || (strcmp(f, name) != 0 && strcmp(f, alt) != 0)))
-      continue;
-    size_t len = 0;
-    const char *s = db_row_value(row, rs, i, &len);
-    if (s != NULL && len > 0 && len < 64)
+    const char *f = db_result_field_name(rs, i);
+    for (unsigned k = 0; k < n; k++)
     {
-      char buf[64];
-      memcpy(buf, s, len);
-      buf[len] = '\0';
-      v = strtod(buf, NULL);
+      bool match = names == NULL ? i == k : false;
+      if (names != NULL && f != NULL)
+      {
+        const char *bar = strchr(names[k], '|');
+        size_t l1 = bar ? (size_t) (bar - names[k]) : strlen(names[k]);
+        match = (strlen(f) == l1 && strncmp(f, names[k], l1) == 0) ||
+                (bar != NULL && strcmp(f, bar + 1) == 0);
+      }
+      if (match && !field_text(row, rs, i, vals[k], sizeof(vals[k])))
+        vals[k][0] = '\0';
     }
-    break;
   }
+  int rc = row != NULL ? 0 : -1;
   db_free_results(rs);
-  return v;
+  return rc;
 }
 
-/* One lag sample of a replica endpoint (seconds, -1 none). */
-static double sample_lag(db_conn_t *con)
+/* "" (NULL, missing) to -1, else the number. */
+static double num_or_none(const char *s)
 {
+  return *s ? strtod(s, NULL) : -1;
+}
+
+/* Finds DOMAIN's sequence number in a GTID list; 0 when absent. */
+static unsigned long long gtid_seq(const char *list, unsigned long long domain)
+{
+  for (const char *p = list; *p;)
+  {
+    char *end;
+    unsigned long long d = strtoull(p, &end, 10);
+    unsigned long long seq = 0;
+    if (*end == '-')
+    {
+      strtoull(end + 1, &end, 10);
+      if (*end == '-')
+        seq = strtoull(end + 1, &end, 10);
+    }
+    if (d == domain)
+      return seq;
+    p = strchr(end, ',') ? strchr(end, ',') + 1 : end + strlen(end);
+  }
+  return 0;
+}
+
+/* True when `list` is a GTID list: "" or "D-S-N[,D-S-N]..." (blanks and
+   newlines between entries allowed, as the server prints them). */
+static bool gtid_list_ok(const char *list)
+{
+  for (const char *p = list; *p;)
+  {
+    while (*p == ' ' || *p == '\n' || *p == ',')
+      p++;
+    if (!*p)
+      break;
+    for (int part = 0; part < 3; part++)
+    {
+      if (*p < '0' || *p > '9')
+        return false;
+      while (*p >= '0' && *p <= '9')
+        p++;
+      if (part < 2 && *p++ != '-')
+        return false;
+    }
+    if (*p && *p != ',' && *p != ' ' && *p != '\n')
+      return false;
+  }
+  return true;
+}
+
+long long sb_gtid_behind(const char *received, const char *applied)
+{
+  if (!gtid_list_ok(received) || !gtid_list_ok(applied))
+    return -1;
+  long long behind = 0;
+  for (const char *p = received; *p;)
+  {
+    while (*p == ' ' || *p == '\n' || *p == ',')
+      p++;
+    if (!*p)
+      break;
+    char *end;
+    unsigned long long d = strtoull(p, &end, 10);
+    strtoull(end + 1, &end, 10);
+    unsigned long long seq = strtoull(end + 1, &end, 10);
+    unsigned long long have = gtid_seq(applied, d);
+    if (seq > have)
+      behind += (long long) (seq - have);
+    p = end;
+  }
+  return behind;
+}
+
+/* One sample of a replica endpoint: its lag in seconds and how far what
+   it applied is behind what it received (transactions or WAL bytes), each
+   -1 when there is none. One statement per sample. */
+static void sample_replica(db_conn_t *con, double *lag, long long *behind)
+{
+  char v[3][512];
+  *lag = -1;
+  *behind = -1;
   if (strcmp(db_driver_name(con->driver), "pgsql") == 0)
+  {
     /* now() - the last replayed commit's time grows by the second on an
        idle primary too; a standby that has replayed all it received is
        not behind: 0 (pg_last_wal_receive_lsn, pg_last_wal_replay_lsn:
        PostgreSQL manual, "Recovery Information Functions") */
-    return query_seconds(con, "SELECT CASE WHEN pg_is_in_recovery() THEN CASE WHEN "
-                         "pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0 ELSE "
-                         "COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), "
-                         "0) END END", NULL, NULL);
-  return query_seconds(con, "SHOW SLAVE STATUS", "Seconds_Behind_Master",
-                       "Seconds_Behind_Source");
+    if (query_fields(con, "SELECT CASE WHEN pg_is_in_recovery() THEN CASE WHEN "
+                     "pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0 ELSE "
+                     "COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), "
+                     "0) END END, CASE WHEN pg_is_in_recovery() THEN pg_wal_lsn_diff("
+                     "pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) END", NULL, 2, v) == 0)
+    {
+      *lag = num_or_none(v[0]);
+      *behind = *v[1] ? strtoll(v[1], NULL, 10) : -1;
+    }
+    return;
+  }
+  /* MariaDB: SHOW ALL SLAVES STATUS has the GTID positions too (first
+     row: the default connection); MySQL has only SHOW SLAVE STATUS */
+  static const char *const names[] = { "Seconds_Behind_Master|Seconds_Behind_Source",
+                                       "Gtid_IO_Pos", "Gtid_Slave_Pos" };
+  if (query_fields(con, "SHOW ALL SLAVES STATUS", names, 3, v) == 0)
+  {
+    *lag = num_or_none(v[0]);
+    *behind = sb_gtid_behind(v[1], v[2]);
+  }
+  else if (query_fields(con, "SHOW SLAVE STATUS", names, 1, v) == 0)
+    *lag = num_or_none(v[0]);
 }
 
 /* The sampler's connection to endpoint i, opened on first use (quietly:
@@ -180,7 +295,12 @@ static void sample_all(void)
     if (!sb_endpoint_is_replica(ep))
       continue;
     db_conn_t *con = lag_con(i);
-    sb_endpoint_set_lag(ep, con ? sample_lag(con) : -1);
+    double lag = -1;
+    long long behind = -1;
+    if (con)
+      sample_replica(con, &lag, &behind);
+    sb_endpoint_set_lag(ep, lag);
+    sb_endpoint_set_behind(ep, behind);
   }
 }
 

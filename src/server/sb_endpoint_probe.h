@@ -9,8 +9,12 @@
  * second on a connection of its own per replica that counts nowhere
  * (a replica that hangs holds that thread, not the reporter's lines): MariaDB/MySQL
  * SHOW REPLICA STATUS's Seconds_Behind_Master (Seconds_Behind_Source),
- * PostgreSQL now() - pg_last_xact_replay_timestamp() on the standby. The
- * interval lines and the --results intervals show the latest sample.
+ * PostgreSQL now() - pg_last_xact_replay_timestamp() on the standby; and
+ * in the same statement how far what the replica has applied is behind
+ * what it has received (MariaDB: GTIDs, SHOW ALL SLAVES STATUS's
+ * Gtid_IO_Pos against Gtid_Slave_Pos; PostgreSQL: WAL bytes,
+ * pg_last_wal_receive_lsn() - pg_last_wal_replay_lsn()). The interval
+ * lines and the --results intervals show the latest samples.
  */
 #ifndef SB_ENDPOINT_PROBE_H
 #define SB_ENDPOINT_PROBE_H
@@ -22,5 +26,13 @@
    and returns 1; without endpoints returns 0 (nothing registered).
    Returns -1 when the probe table is full. Main thread, before the run. */
 int sb_endpoint_register(sb_output_t *out);
+
+/* How many transactions the GTID position `applied` lacks of `received`
+   (MariaDB GTID lists "DOMAIN-SERVER-SEQ,..."): for each domain of
+   `received`, its sequence number less `applied`'s in that domain (0 when
+   `applied` has none there), summed, never below 0 per domain. -1 when
+   either list is not in that form (an empty list is a valid, empty one).
+   Pure function. */
+long long sb_gtid_behind(const char *received, const char *applied);
 
 #endif

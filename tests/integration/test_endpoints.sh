@@ -142,12 +142,25 @@ run_bmk oltp_read_only --endpoints="$WORK/my.json" --threads=1 --time=1 --report
   --results="$WORK/lag.json" run
 assert_match "mysql lag: 0 in the interval line once applied" "$OUT" '^\[ 1s \] replica lag \(s\): replica1 0\.000$'
 assert_eq "mysql lag: 0 in --results" "0.0" "$(json_get "$WORK/lag.json" "d['intervals'][0]['replica_lag_s']['replica1']")"
+assert_match "mysql behind: 0 transactions once applied" "$OUT" '^\[ 1s \] replica behind \(trx\): replica1 0$'
+# writes with the SQL thread stopped: no lag in seconds, but the GTIDs it
+# received and did not apply grow, up to the transactions of the run
 my "$MY_R" "STOP SLAVE SQL_THREAD"
-run_bmk oltp_read_only --endpoints="$WORK/my.json" --threads=1 --time=1 --report-interval=1 \
+run_bmk oltp_write_only --endpoints="$WORK/my.json" --threads=1 --time=2 --report-interval=1 \
   --results="$WORK/lag.json" run
 my "$MY_R" "START SLAVE SQL_THREAD"
 assert_match "mysql lag: none while the SQL thread is stopped" "$OUT" '^\[ 1s \] replica lag \(s\): replica1 -$'
 assert_eq "mysql lag: null in --results" "None" "$(json_get "$WORK/lag.json" "d['intervals'][0]['replica_lag_s']['replica1']")"
+behind=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica behind (trx): replica1 //p' | tr '\n' ' ')
+trx=$(report_value "transactions:" "$OUT")
+check "mysql behind: growing, above 0, at most the run's $trx transactions ($behind)" \
+  awk -v s="$behind" -v t="$trx" 'BEGIN { n = split(s, a, " "); ok = n == 2 && a[2] + 0 > 0 && a[2] + 0 <= t + 0 && a[2] + 0 >= a[1] + 0; exit !ok }'
+assert_eq "mysql behind: the last line's in --results" "$(printf '%s' "$behind" | awk '{print $NF}')" \
+  "$(json_get "$WORK/lag.json" "d['intervals'][-1]['replica_behind']['replica1']")"
+assert_eq "mysql behind: the window's largest in the endpoints (trx)" True \
+  "$(json_get "$WORK/lag.json" "[e for e in d['endpoints'] if e['name'] == 'replica1'][0]['behind_max'] >= $(printf '%s' "$behind" | awk '{print $NF + 0}') and d['endpoints'][0]['behind_unit'] == 'trx'")"
+check "mysql behind: the --results document validates" json_ok "$WORK/lag.json"
+check "mysql: the replica catches up once its SQL thread runs" wait_for 60 my_caught_up
 
 # --------------------------------------------------------------- PostgreSQL
 
@@ -198,6 +211,9 @@ held=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica lag (s): replica1
 # received before the run's first write reached it)
 check "pgsql lag: rising to 1 s and more while replay is paused ($held)" \
   awk -v s="$held" 'BEGIN { n = split(s, a, " "); exit !(n == 2 && a[1] != "-" && a[2] + 0 >= 1 && a[2] + 0 >= a[1] + 0) }'
+held=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica behind (bytes): replica1 //p' | tr '\n' ' ')
+check "pgsql behind: WAL received and not replayed grows above 0 while paused ($held)" \
+  awk -v s="$held" 'BEGIN { n = split(s, a, " "); exit !(n == 2 && a[2] + 0 > 0 && a[2] + 0 >= a[1] + 0) }'
 pg "$PG_R" "SELECT pg_wal_replay_resume()" >/dev/null
 check "pgsql: the standby catches up after the resume" wait_for 60 pg_caught_up
 

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "core/sb_endpoints.h"
+#include "server/sb_endpoint_probe.h"
 
 static char path[] = "/tmp/bmk-unit-endpoints-XXXXXX";
 
@@ -136,6 +137,21 @@ static void test_password_file(void **state)
   assert_string_equal(sb_endpoint_get(0)->tls_ca, "/ca.pem");
 }
 
+/* GTIDs received and not applied: per domain, never below 0; lists as
+   the server prints them; anything else is no figure. */
+static void test_gtid_behind(void **state)
+{
+  (void) state;
+  assert_int_equal(sb_gtid_behind("", ""), 0);
+  assert_int_equal(sb_gtid_behind("0-1-120", "0-1-100"), 20);
+  assert_int_equal(sb_gtid_behind("0-1-120", ""), 120);
+  assert_int_equal(sb_gtid_behind("0-1-120,1-2-7", "1-2-5,0-1-120"), 2);
+  assert_int_equal(sb_gtid_behind("0-1-100", "0-1-120"), 0);   /* applied ahead */
+  assert_int_equal(sb_gtid_behind("0-1-10,\n1-3-4", "0-1-9"), 5);
+  assert_int_equal(sb_gtid_behind("3E11FA47-71CA-11E1-9E33:1-5", ""), -1);  /* MySQL's form */
+  assert_int_equal(sb_gtid_behind("0-1", "0-1-1"), -1);
+}
+
 static void test_refusals(void **state)
 {
   (void) state;
@@ -177,6 +193,7 @@ int main(void)
     cmocka_unit_test(test_least_lag),
     cmocka_unit_test(test_password_file),
     cmocka_unit_test(test_refusals),
+    cmocka_unit_test(test_gtid_behind),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   sb_endpoints_free();
