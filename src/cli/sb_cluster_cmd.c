@@ -151,9 +151,10 @@ static int on_line(cl_t *c, unsigned i, const char *line)
     c->generic = m.generic;
     if (strcmp(m.version, sb_bmk_release()) != 0)
     {
-      log_text(LOG_FATAL, "cluster: host %s (%s) runs bmk %s, this is bmk %s: install the "
-               "same version there (or give its path with --remote-bmk)", p->host, p->name,
-               m.version, sb_bmk_release());
+      log_text(LOG_FATAL, "cluster: host %s (%s) runs bmk %s, this is bmk %s: copy this "
+               "release's static binary there with --copy-bmk=bmk-x64, install the same version "
+               "there, or give its path with --remote-bmk", p->host, p->name, m.version,
+               sb_bmk_release());
       return 1;
     }
   }

@@ -48,7 +48,7 @@ static int find_gnuplot(char *buf, size_t len)
   return rc;
 }
 
-static void html_text(FILE *f, const char *s)
+void sb_html_text(FILE *f, const char *s)
 {
   for (; *s; s++)
     switch (*s)
@@ -466,7 +466,7 @@ static const char CSS[] =
   "figcaption{font-size:90%;color:#555}";
 
 static int write_page(html_ctx_t *c, FILE *out, const sb_series_t *s, unsigned ns,
-                      unsigned ndocs, const sb_html_head_t *head)
+                      const sb_rdoc_t *docs, unsigned ndocs, const sb_html_head_t *head)
 {
   time_t now = time(NULL);
   char when[64];
@@ -479,16 +479,17 @@ static int write_page(html_ctx_t *c, FILE *out, const sb_series_t *s, unsigned n
   if (head->intro && *head->intro)
   {
     fputs("<pre style=\"white-space:pre-wrap\">", out);
-    html_text(out, head->intro);
+    sb_html_text(out, head->intro);
     fputs("</pre>\n", out);
   }
   for (unsigned g = 0; g < ns; g++)
   {
     fputs("<h2>", out);
-    html_text(out, s[g].label);
+    sb_html_text(out, s[g].label);
     fputs("</h2>\n", out);
     html_table(out, &s[g]);
   }
+  sb_html_endpoint_tables(out, docs, ndocs);
   const char *section = NULL;
   for (unsigned i = 0; i < c->ncharts; i++)
   {
@@ -501,7 +502,7 @@ static int write_page(html_ctx_t *c, FILE *out, const sb_series_t *s, unsigned n
     if (embed_svg(c, out, c->charts[i].id) != 0)
       return -1;
     fputs("<figcaption>", out);
-    html_text(out, c->charts[i].caption);
+    sb_html_text(out, c->charts[i].caption);
     fputs("</figcaption>\n</figure>\n", out);
   }
   fputs("</body>\n</html>\n", out);
@@ -591,7 +592,7 @@ static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_
     rc = sb_errf(c->err, c->errlen, "cannot write '%s': %s", tmp, strerror(errno));
   else
   {
-    rc = write_page(c, out, s, ns, n, head);
+    rc = write_page(c, out, s, ns, docs, n, head);
     if (fclose(out) != 0 && rc == 0)
       rc = sb_errf(c->err, c->errlen, "cannot write '%s': %s", tmp, strerror(errno));
     if (rc == 0 && rename(tmp, path) != 0)

@@ -71,6 +71,14 @@ void sb_html_num(FILE *f, double v);
    point, which would lose the whole page. */
 void sb_html_panel(FILE *gp, unsigned valid, const char *ylabel, const char *plot);
 
+/* Writes `s` HTML-escaped (& < > "). */
+void sb_html_text(FILE *f, const char *s);
+
+/* For each document with an "endpoints" array (--endpoints runs): a
+   heading and a table of its endpoints' counts, p95/max latency, largest
+   replica lag and backlog (sb_html_endpoints.c). */
+void sb_html_endpoint_tables(FILE *out, const sb_rdoc_t *docs, unsigned n);
+
 /* An interval row's p95 in ms: from its histogram, else its
    latency_ms.p95; NaN when neither is there. */
 double sb_html_interval_p95(const json_t *row);

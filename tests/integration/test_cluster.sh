@@ -29,6 +29,8 @@
 #  - --copy-bmk: the binary copied into the host's cache and run.
 #  - --copy-script: a script and its module copied under a content name,
 #    run through LUA_PATH; an edit makes a new copy.
+#  - a host running another bmk release: refused naming it and the ways
+#    out (--copy-bmk, --remote-bmk), nothing left running.
 #  - bad hosts files (unknown host, a host refusing the key, the same host
 #    twice): a message naming the entry, non-zero exit, no bmk left
 #    running.
@@ -471,6 +473,23 @@ check "without --copy-script the script is not there: non-zero exit" test $? -ne
 assert_match "without --copy-script: a host named, with the reason" "$(cat script3.out)" \
   "^FATAL: cluster: host lg[12] \(lg[12]#0\) failed before it was ready: exit 1: FATAL: Cannot find benchmark 'own/own_events.lua'"
 check "no bmk left running after the script runs" wait_no_leftover
+
+# ---- a host whose bmk is another release: refused, naming the host and
+# the ways out (the stand-in answers the ready line as another bmk would)
+cat > other-bmk <<'EOF'
+#!/bin/sh
+echo "bmkc ready 0 $$ 0.0.1-other sql"
+while read -r line; do :; done    # until the coordinator's end of input, as bmk
+EOF
+chmod 755 other-bmk
+"$BMK" cluster run --hosts=hosts.1 --launcher="$LAUNCHER" --remote-bmk="$WORK/other-bmk" \
+  -- $OLTP --time=2 run > other.out 2>&1
+RC=$?
+assert_eq "another bmk release on a host: exit code 1" 1 "$RC"
+assert_contains "another bmk release: the host, both releases and the ways out" "$(cat other.out)" \
+  "cluster: host lg1 (lg1#0) runs bmk 0.0.1-other, this is bmk $("$BMK" --version | awk '/release/ {print $3}'): copy this release's static binary there with --copy-bmk=bmk-x64, install the same version there, or give its path with --remote-bmk"
+gone() { local t; for t in $(seq 50); do pgrep -f -- "$1" >/dev/null || return 0; sleep 0.1; done; return 1; }
+check "another bmk release: nothing left running" gone "$WORK/other-bmk"
 
 # ---- bad hosts files
 printf 'lg1\nnosuchhost.invalid\n' > hosts.unknown

@@ -148,6 +148,7 @@ assert_match "mysql behind: 0 transactions once applied" "$OUT" '^\[ 1s \] repli
 my "$MY_R" "STOP SLAVE SQL_THREAD"
 run_bmk oltp_write_only --endpoints="$WORK/my.json" --threads=1 --time=2 --report-interval=1 \
   --results="$WORK/lag.json" run
+OUT0=$OUT
 my "$MY_R" "START SLAVE SQL_THREAD"
 assert_match "mysql lag: none while the SQL thread is stopped" "$OUT" '^\[ 1s \] replica lag \(s\): replica1 -$'
 assert_eq "mysql lag: null in --results" "None" "$(json_get "$WORK/lag.json" "d['intervals'][0]['replica_lag_s']['replica1']")"
@@ -160,6 +161,13 @@ assert_eq "mysql behind: the last line's in --results" "$(printf '%s' "$behind" 
 assert_eq "mysql behind: the window's largest in the endpoints (trx)" True \
   "$(json_get "$WORK/lag.json" "[e for e in d['endpoints'] if e['name'] == 'replica1'][0]['behind_max'] >= $(printf '%s' "$behind" | awk '{print $NF + 0}') and d['endpoints'][0]['behind_unit'] == 'trx'")"
 check "mysql behind: the --results document validates" json_ok "$WORK/lag.json"
+# the report page has the Endpoints table, from the document
+run_bmk report --html="$WORK/lag.html" "$WORK/lag.json"
+assert_eq "mysql: bmk report --html of an --endpoints run: exit 0" 0 "$RC"
+assert_eq "mysql: the page's Endpoints table, replica row (writes 0, its backlog)" 1 \
+  "$(grep -c "^<tr><td>replica1</td><td>replica</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>-</td><td>-</td><td>-</td><td>$(json_get "$WORK/lag.json" "[e for e in d['endpoints'] if e['name'] == 'replica1'][0]['behind_max']") trx</td></tr>$" "$WORK/lag.html")"
+assert_eq "mysql: the page's Endpoints table, primary row (the run's writes)" 1 \
+  "$(grep -c "^<tr><td>main</td><td>primary</td><td>[0-9]*</td><td>$(report_value "write:" "$OUT0")</td>" "$WORK/lag.html")"
 check "mysql: the replica catches up once its SQL thread runs" wait_for 60 my_caught_up
 
 # --------------------------------------------------------------- PostgreSQL
