@@ -536,6 +536,11 @@ int sb_cluster_main(int argc, char **argv)
   self[sl > 0 ? sl : 0] = '\0';
   if (c.o.remote_bmk == NULL)
     c.o.remote_bmk = self;
+  if (clo_expand_kit(&c.o, self) != 0)
+  {
+    free(c.p);
+    return 1;
+  }
   const char *tmp = getenv("TMPDIR");
   snprintf(c.dir, sizeof(c.dir), "%s/bmk-cluster-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (mkdtemp(c.dir) == NULL)
@@ -573,5 +578,6 @@ int sb_cluster_main(int argc, char **argv)
   free(c.p);
   free(c.script_arg);
   free(c.lua_path);
+  clo_free_argv(c.o.kit_argv);
   return rc;
 }

@@ -278,10 +278,18 @@ int clf_copy_script(cl_t *c)
     {
       snprintf(c->script_arg, len, "%s/scripts/%s/%s", cache_dir(c), hash, base);
       snprintf(c->lua_path, len, "LUA_PATH=%s/scripts/%s/?.lua;;", cache_dir(c), hash);
-      c->o.args[k] = c->script_arg;
       log_text(LOG_NOTICE, "cluster: %s and the %d other .lua file%s beside it copied to "
                "each host: the processes run %s", base, n - 1, n == 2 ? "" : "s",
                c->script_arg);
+      if (c->o.kit_argv)
+      {
+        /* the arguments are the kit plan's words, which own their strings */
+        free(c->o.args[k]);
+        c->o.args[k] = c->script_arg;
+        c->script_arg = NULL;
+      }
+      else
+        c->o.args[k] = c->script_arg;
     }
   }
   unlink(tar);

@@ -18,6 +18,7 @@ const char clo_usage[] =
   "           [--html=FILE] [--save] [--results-db=FILE]\n"
   "           [--max-clock-offset=MS] [--ready-timeout=S] [--cluster-timeout=S]\n"
   "           -- <bmk run arguments>   (or a workload's prepare: split over the processes)\n"
+  "           -- kit NAME USERS SECONDS [options]   (a kit plan: USERS VUs per process)\n"
   "  --hosts=FILE        one entry per line: HOST [PROCESSES] (default 1; '#' comments)\n"
   "  --launcher=T        command starting a process on {host}; default: ssh -o BatchMode=yes\n"
   "                      with one multiplexed connection per host; 'local': on this host\n"
@@ -343,4 +344,141 @@ void clo_free_argv(char **v)
   for (size_t i = 0; v && v[i]; i++)
     free(v[i]);
   free(v);
+}
+
+/* ---- -- kit NAME USERS SECONDS [options] ------------------------------------- */
+
+/* Splits `line` (words as `bmk kit explain` prints them: bare, or in
+   single quotes with ' written '\'') into a malloc'd NULL-terminated
+   array; NULL on OOM or an unterminated quote. */
+static char **shell_words(const char *line)
+{
+  char **v = NULL;
+  size_t n = 0;
+  char *w = malloc(strlen(line) + 1);
+  if (w == NULL)
+    return NULL;
+  const char *p = line;
+  for (;;)
+  {
+    while (*p == ' ' || *p == '\t' || *p == '\n')
+      p++;
+    if (!*p)
+      break;
+    size_t len = 0;
+    while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+    {
+      if (*p != '\'')
+      {
+        w[len++] = *p++;
+        continue;
+      }
+      for (p++; *p && *p != '\''; p++)
+        w[len++] = *p;
+      if (*p != '\'')
+      {
+        clo_free_argv(v);
+        free(w);
+        return NULL;
+      }
+      p++;
+    }
+    w[len] = '\0';
+    if (push(&v, &n, strdup(w)) != 0)
+    {
+      clo_free_argv(v);
+      free(w);
+      return NULL;
+    }
+  }
+  free(w);
+  return v;
+}
+
+int clo_expand_kit(cl_opts_t *o, const char *self)
+{
+  if (o->nargs < 1 || strcmp(o->args[0], "kit") != 0)
+    return 0;
+  /* `bmk kit explain NAME USERS SECONDS [options]`: the plan's command */
+  size_t len = strlen(self) + 32;
+  for (int i = 1; i < o->nargs; i++)
+    len += strlen(o->args[i]) * 4 + 3;
+  char *cmd = malloc(len), *q;
+  if (cmd == NULL)
+    return 1;
+  snprintf(cmd, len, "%s kit explain", q = clp_shell_quote(self));
+  free(q);
+  for (int i = 1; i < o->nargs; i++)
+  {
+    q = clp_shell_quote(o->args[i]);
+    snprintf(cmd + strlen(cmd), len - strlen(cmd), " %s", q ? q : "''");
+    free(q);
+  }
+  FILE *f = popen(cmd, "r");
+  char line[16384] = "", extra[16] = "";
+  int lines = 0;
+  if (f)
+  {
+    char buf[16384];
+    while (fgets(buf, sizeof(buf), f))
+      if (lines++ == 0)
+        snprintf(line, sizeof(line), "%s", buf);
+      else
+        snprintf(extra, sizeof(extra), "more");
+  }
+  int st = f ? pclose(f) : -1;
+  free(cmd);
+  if (st != 0 || lines == 0)
+  {
+    log_text(LOG_FATAL, "cluster: -- kit %s: 'bmk kit explain' found no plan for it (see its "
+             "message above); give a kit name with USERS and SECONDS",
+             o->nargs > 1 ? o->args[1] : "");
+    return 1;
+  }
+  if (extra[0])
+  {
+    log_text(LOG_FATAL, "cluster: -- kit %s: its plan has more than one process (sb11_MAX "
+             "split, or a prepare with its steps): give fewer USERS per process, or the "
+             "bmk command lines of 'bmk kit explain' after -- yourself", o->args[1]);
+    return 1;
+  }
+  char **w = shell_words(line);
+  int nw = 0;
+  while (w && w[nw])
+    nw++;
+  if (nw < 3)
+  {
+    clo_free_argv(w);
+    log_text(LOG_FATAL, "cluster: -- kit: unreadable plan line: %.200s", line);
+    return 1;
+  }
+  /* the words after the bmk path; MYSQL_PWD=*** style assignments first
+     (the password stays in this environment's variables: give
+     --mysql-password / --pgsql-password after the kit arguments) */
+  int first = 0;
+  while (first < nw - 1 && strchr(w[first], '=') && w[first][0] != '-')
+    first++;
+  /* the plan passes passwords in MYSQL_PWD / PGPASSWORD (shown as ***),
+     which do not reach the hosts: the processes get the password options
+     given with the kit arguments */
+  for (int i = 2; i < o->nargs; i++)
+    if (strncmp(o->args[i], "--mysql-password=", 17) == 0 ||
+        strncmp(o->args[i], "--pgsql-password=", 17) == 0)
+    {
+      size_t wn = (size_t) nw;
+      char *last = w[nw - 1];           /* the command stays last */
+      w[nw - 1] = strdup(o->args[i]);
+      if (w[nw - 1] == NULL || push(&w, &wn, last) != 0)
+      {
+        clo_free_argv(w);
+        return 1;
+      }
+      nw = (int) wn;
+    }
+  o->kit_argv = w;
+  o->args = w + first + 1;
+  o->nargs = nw - first - 1;
+  o->command = strcmp(o->args[o->nargs - 1], "prepare") == 0;
+  scan_run_args(o);
+  return 0;
 }

@@ -23,6 +23,8 @@ typedef struct {
   double silence_s;            /* --cluster-timeout */
   int nargs;
   char **args;                 /* the bmk run arguments */
+  char **kit_argv;             /* -- kit ...: the plan's words (owned; args
+                                  point into it) */
   /* from the run arguments */
   double interval_s;
   bool intervals;
@@ -51,6 +53,13 @@ extern const char clo_usage[];
 /* Reads argv (argv[1] "cluster", argv[2] "run") into *o. 0, or 1 (the
    usage error printed). */
 int clo_parse_opts(int argc, char **argv, cl_opts_t *o);
+
+/* `-- kit NAME USERS SECONDS [options]`: replaces o->args with the bmk
+   command line of that kit plan (`self kit explain ...`; its kit Lua
+   file is a path, which --copy-script copies with its modules). 0 (also
+   when the arguments are not a kit name), or 1 (FATAL: no such plan, a
+   plan of several processes). Main thread, after clo_parse_opts. */
+int clo_expand_kit(cl_opts_t *o, const char *self);
 
 /* Reads c->o.hosts into c->p / c->n (one entry per process slot). 0, or
    1 (FATAL naming the file, line and entry). */

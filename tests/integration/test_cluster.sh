@@ -29,6 +29,8 @@
 #  - --copy-bmk: the binary copied into the host's cache and run.
 #  - --copy-script: a script and its module copied under a content name,
 #    run through LUA_PATH; an edit makes a new copy.
+#  - -- kit NAME USERS SECONDS: the kit plan's command, its Lua files
+#    copied; an unknown name refused.
 #  - a host running another bmk release: refused naming it and the ways
 #    out (--copy-bmk, --remote-bmk), nothing left running.
 #  - bad hosts files (unknown host, a host refusing the key, the same host
@@ -473,6 +475,24 @@ check "without --copy-script the script is not there: non-zero exit" test $? -ne
 assert_match "without --copy-script: a host named, with the reason" "$(cat script3.out)" \
   "^FATAL: cluster: host lg[12] \(lg[12]#0\) failed before it was ready: exit 1: FATAL: Cannot find benchmark 'own/own_events.lua'"
 check "no bmk left running after the script runs" wait_no_leftover
+
+# ---- a kit name after --: the kit plan's bmk command line (bmk kit
+# explain), its Lua files copied by --copy-script, the password given with
+# the kit arguments (the plan keeps it in MYSQL_PWD, which ssh does not
+# carry)
+"$BMK" cluster run --hosts=hosts.2 --launcher="$LAUNCHER" --copy-script --remote-cache="$WORK/cache" \
+  --results=kit.json -- kit OLTP_RW_10M_8tab-uniform-ps-trx 1 2 --tables=2 --table-size=200 \
+  --mysql-socket="$SOCK" --mysql-password="$DBPASS" > kit.out 2>&1
+assert_eq "-- kit NAME USERS SECONDS: exit 0" 0 "$?"
+assert_match "-- kit: its Lua file copied with the kit's modules" "$(cat kit.out)" \
+  "^cluster: kit_oltp.lua and the [0-9]+ other .lua files beside it copied to each host"
+assert_contains "-- kit: both processes in the summary" "$(cat kit.out)" "Cluster: 2 of 2 processes in the summary"
+assert_eq "-- kit: the merged document is the kit workload's, 1 VU per process" "kit_oltp 2" \
+  "$(python3 -c "import json; d = json.load(open('kit.json')); print(d['manifest']['test'], d['summary']['threads'])")"
+"$BMK" cluster run --hosts=hosts.2 --launcher="$LAUNCHER" -- kit No_Such_Kit_Name 1 2 > kit2.out 2>&1
+assert_eq "-- kit with an unknown name: exit 1" 1 "$?"
+assert_contains "-- kit with an unknown name: said so" "$(cat kit2.out)" \
+  "cluster: -- kit No_Such_Kit_Name: 'bmk kit explain' found no plan for it"
 
 # ---- a host whose bmk is another release: refused, naming the host and
 # the ways out (the stand-in answers the ready line as another bmk would)
