@@ -5,6 +5,12 @@
 # pg), waiting for a condition (wait_for) and for the replicas
 # (my_caught_up, pg_caught_up).
 [ -n "$MYSQL_PORT" ] && [ -n "$PGSQL_PORT" ] || { not_ok "no sandbox ports"; finish; exit 1; }
+# The port plan of the tests' own servers: the CI passes run side by side
+# on sandbox ports 10 apart (tests/run-all.sh: +0, +10, +20), and a test
+# takes the ports from its offset up (free_port only skips ports in use at
+# that moment, not one another pass is about to take), so offsets are at
+# least 22 apart: test_tls.sh +100, test_endpoints.sh +150,
+# test_endpoints_routes.sh +200 (two ports each).
 MY_P=$(free_port $((MYSQL_PORT + ${EP_PORT_OFFSET:-150})))
 MY_R=$(free_port $((MY_P + 1)))
 PG_P=$(free_port $((PGSQL_PORT + ${EP_PORT_OFFSET:-150})))

@@ -27,7 +27,7 @@
 #   with exit 0 and 40 events. Each endpoint's latency histogram holds its
 #   successful statements (the p95 column, --results latency_ms).
 source "$(dirname "$0")/lib.sh"
-EP_PORT_OFFSET=170
+EP_PORT_OFFSET=200     # the port plan: tests/integration/endpoints_lib.sh
 source "$(dirname "$0")/endpoints_lib.sh"
 COUNTED="--db-server-stats=off --server-cost=off"
 TPCC_ROUTES='{"types": {"order_status": "replica", "stock_level": "replica"}}'
