@@ -58,8 +58,8 @@ int clo_write_outputs(cl_t *c)
   bool whole = json_object_get(doc, "format") != NULL;
   if ((c->o.html || c->o.save) && !whole)
   {
-    log_text(LOG_ALERT, "cluster: no process sent its document: nothing for --html or "
-             "--save");
+    log_text(LOG_ALERT, "cluster: the processes' documents were not merged (said above): "
+             "nothing for --html or --save");
     return 1;
   }
   if (c->o.html && write_html(doc, c->o.html) != 0)

@@ -722,15 +722,22 @@ static int64_t mono_ns(void)
   return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* A sample: *last = v and *at = now, *max raised to v (atomics: the lag
+   sampler writes, outputs and routes read). */
+static void store_sample(int64_t *last, int64_t *at, int64_t *max, int64_t v)
+{
+  __atomic_store_n(last, v, __ATOMIC_RELAXED);
+  __atomic_store_n(at, mono_ns(), __ATOMIC_RELAXED);
+  int64_t m = __atomic_load_n(max, __ATOMIC_RELAXED);
+  while (v > m && !__atomic_compare_exchange_n(max, &m, v, false, __ATOMIC_RELAXED,
+                                               __ATOMIC_RELAXED))
+    ;
+}
+
 void sb_endpoint_set_lag(sb_endpoint_t *ep, double seconds)
 {
-  int64_t us = seconds < 0 ? -1 : (int64_t) (seconds * 1e6 + 0.5);
-  __atomic_store_n(&ep->lag_us, us, __ATOMIC_RELAXED);
-  __atomic_store_n(&ep->lag_at_ns, mono_ns(), __ATOMIC_RELAXED);
-  int64_t m = __atomic_load_n(&ep->lag_max_us, __ATOMIC_RELAXED);
-  while (us > m && !__atomic_compare_exchange_n(&ep->lag_max_us, &m, us, false,
-                                                __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-    ;
+  store_sample(&ep->lag_us, &ep->lag_at_ns, &ep->lag_max_us,
+               seconds < 0 ? -1 : (int64_t) (seconds * 1e6 + 0.5));
 }
 
 double sb_endpoint_lag(const sb_endpoint_t *ep)
@@ -749,13 +756,7 @@ double sb_endpoint_lag_max(const sb_endpoint_t *ep)
 
 void sb_endpoint_set_behind(sb_endpoint_t *ep, int64_t behind)
 {
-  int64_t v = behind < 0 ? -1 : behind;
-  __atomic_store_n(&ep->behind, v, __ATOMIC_RELAXED);
-  __atomic_store_n(&ep->behind_at_ns, mono_ns(), __ATOMIC_RELAXED);
-  int64_t m = __atomic_load_n(&ep->behind_max, __ATOMIC_RELAXED);
-  while (v > m && !__atomic_compare_exchange_n(&ep->behind_max, &m, v, false,
-                                               __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-    ;
+  store_sample(&ep->behind, &ep->behind_at_ns, &ep->behind_max, behind < 0 ? -1 : behind);
 }
 
 int64_t sb_endpoint_behind(const sb_endpoint_t *ep)

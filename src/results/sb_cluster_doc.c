@@ -106,6 +106,16 @@ static json_t *merged_docs(sb_cl_merge_t *m)
   unsigned n = 0;
   char err[1024] = "";
   int rc = 0;
+  /* every process of the summary, or none: a merged document of fewer
+     processes than the summary would contradict it */
+  for (unsigned p = 0; p < m->cfg.nprocs; p++)
+    if (m->p[p].has_end && m->p[p].doc == NULL)
+    {
+      log_text(LOG_ALERT, "cluster: %s sent no document: --results holds the live merge "
+               "only, and --html / --save have nothing to use", m->cfg.names[p]);
+      free(d);
+      return NULL;
+    }
   for (unsigned p = 0; rc == 0 && p < m->cfg.nprocs; p++)
     if (m->p[p].has_end && m->p[p].doc)
     {

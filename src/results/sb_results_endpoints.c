@@ -47,7 +47,19 @@ json_t *sb_results_endpoints_json(void)
   return a;
 }
 
-json_t *sb_results_behind_json(void)
+static json_t *behind_value(const sb_endpoint_t *ep)
+{
+  int64_t b = sb_endpoint_behind(ep);
+  return b < 0 ? json_null() : json_integer((json_int_t) b);
+}
+
+static json_t *latest_lag(const sb_endpoint_t *ep)
+{
+  return lag_value(sb_endpoint_lag(ep));
+}
+
+/* {replica name: value(replica)}; NULL without replicas. */
+static json_t *per_replica(json_t *(*value)(const sb_endpoint_t *))
 {
   if (!sb_endpoints_have_replicas())
     return NULL;
@@ -55,23 +67,18 @@ json_t *sb_results_behind_json(void)
   for (unsigned i = 0; i < sb_endpoints_count(); i++)
   {
     const sb_endpoint_t *ep = sb_endpoint_get(i);
-    int64_t b = sb_endpoint_behind(ep);
     if (sb_endpoint_is_replica(ep))
-      json_object_set_new(o, ep->name, b < 0 ? json_null() : json_integer((json_int_t) b));
+      json_object_set_new(o, ep->name, value(ep));
   }
   return o;
 }
 
+json_t *sb_results_behind_json(void)
+{
+  return per_replica(behind_value);
+}
+
 json_t *sb_results_lag_json(void)
 {
-  if (!sb_endpoints_have_replicas())
-    return NULL;
-  json_t *o = json_object();
-  for (unsigned i = 0; i < sb_endpoints_count(); i++)
-  {
-    const sb_endpoint_t *ep = sb_endpoint_get(i);
-    if (sb_endpoint_is_replica(ep))
-      json_object_set_new(o, ep->name, lag_value(sb_endpoint_lag(ep)));
-  }
-  return o;
+  return per_replica(latest_lag);
 }

@@ -198,6 +198,42 @@ static void test_doc_pack(void **state)
   json_decref(doc);
 }
 
+/* A process of the summary whose document did not arrive: the cluster's
+   document is the live merge only (never a merge of fewer processes than
+   the summary counts). */
+static void test_document_needs_all(void **state)
+{
+  (void) state;
+  const char *names[] = { "a#0", "b#0" };
+  sb_cl_merge_cfg_t cfg = { .names = names, .nprocs = 2, .interval_s = 1, .threads = 1,
+                            .percentile = 95 };
+  sb_cl_merge_t *mg = sb_cl_merge_new(&cfg);
+  for (unsigned p = 0; p < 2; p++)
+  {
+    sb_cl_msg_t m;
+    memset(&m, 0, sizeof(m));
+    m.kind = SB_CL_END;
+    m.time_s = 1;
+    m.c.events = 10;
+    m.hist = random_hist(10, 1000000);
+    assert_int_equal(sb_cl_merge_add(mg, p, &m), 0);
+    sb_cl_msg_free(&m);
+    sb_cl_merge_finish(mg, p, -1, NULL);
+  }
+  sb_cl_msg_t d;
+  memset(&d, 0, sizeof(d));
+  d.kind = SB_CL_DOC;
+  d.doc = json_pack("{s:s}", "format", "bmk-results");
+  assert_int_equal(sb_cl_merge_add(mg, 0, &d), 0);    /* a#0's only */
+  assert_null(d.doc);                                 /* taken over */
+  const json_t *doc = sb_cl_merge_document(mg);
+  assert_non_null(doc);
+  assert_null(json_object_get(doc, "format"));
+  assert_string_equal(json_string_value(json_object_get(doc, "kind")), "bmk-cluster");
+  assert_int_equal(json_integer_value(json_object_get(doc, "processes_in_summary")), 2);
+  sb_cl_merge_free(mg);
+}
+
 static void test_merge_intervals(void **state)
 {
   (void) state;
@@ -284,6 +320,7 @@ int main(void)
     cmocka_unit_test(test_notes),
     cmocka_unit_test(test_merge_intervals),
     cmocka_unit_test(test_doc_pack),
+    cmocka_unit_test(test_document_needs_all),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
