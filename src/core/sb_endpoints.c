@@ -132,7 +132,7 @@ static int parse_tls(json_t *tls, const char *where, sb_endpoint_t *ep)
 
 static const char *const ep_keys[] = {
   "name", "driver", "host", "port", "socket", "user", "password_env", "password_file",
-  "database", "role", "tls", NULL
+  "database", "role", "tls", "standby_name", NULL
 };
 
 /* The password of endpoint `ep` from password_env or password_file. */
@@ -193,7 +193,7 @@ static int parse_endpoint(json_t *o, unsigned i, sb_endpoint_t *ep)
       known |= strcmp(key, ep_keys[k]) == 0;
     if (!known)
       return bad(w, "unknown key \"%s\" (known: name, driver, host, port, socket, user, "
-                 "password_env, password_file, database, role, tls)", key);
+                 "password_env, password_file, database, role, tls, standby_name)", key);
   }
   err_line = 0;
   if (!json_is_string(name) || *json_string_value(name) == '\0')
@@ -201,10 +201,13 @@ static int parse_endpoint(json_t *o, unsigned i, sb_endpoint_t *ep)
   if (get_str(o, "name", w, &ep->name) || get_str(o, "driver", w, &ep->driver) ||
       get_str(o, "host", w, &ep->host) || get_str(o, "socket", w, &ep->socket) ||
       get_str(o, "user", w, &ep->user) || get_str(o, "database", w, &ep->database) ||
-      get_str(o, "role", w, &ep->role))
+      get_str(o, "role", w, &ep->role) || get_str(o, "standby_name", w, &ep->standby_name))
     return 1;
   if (ep->driver == NULL || (strcmp(ep->driver, "mysql") && strcmp(ep->driver, "pgsql")))
     return bad(w, "\"driver\" must be \"mysql\" or \"pgsql\"");
+  if (ep->standby_name && (strcmp(ep->driver, "pgsql") || !*ep->standby_name))
+    return bad(w, "\"standby_name\" (the standby's application_name) must be a non-empty "
+               "string, and is for \"driver\": \"pgsql\" only");
   if (ep->role == NULL)
     ep->role = strdup("primary");
   if (*ep->role == '\0')
@@ -473,6 +476,7 @@ void sb_endpoints_free(void)
       memset(e->password, 0, strlen(e->password));
     free(e->password), free(e->database), free(e->role);
     free(e->tls_mode), free(e->tls_ca), free(e->tls_cert), free(e->tls_key);
+    free(e->standby_name);
     sb_hdr_free(e->lat_retired), sb_hdr_free(e->lat_window);
   }
   for (unsigned i = 0; i < nroutes; i++)

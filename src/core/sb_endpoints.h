@@ -63,6 +63,8 @@ typedef struct {
   char *role;           /* "primary" when the file names none */
   char *tls_mode;       /* the driver's --<db>-ssl / sslmode value, or NULL */
   char *tls_ca, *tls_cert, *tls_key;
+  char *standby_name;   /* PostgreSQL: the standby's application_name in
+                           the primary's pg_stat_replication; NULL: none */
   uint64_t counters[SB_EPC_MAX];   /* atomic */
   /* the measured window (sb_endpoints_window_begin / _end, main thread) */
   uint64_t start[SB_EPC_MAX], window[SB_EPC_MAX];

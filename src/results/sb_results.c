@@ -245,6 +245,9 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   json_t *behind = sb_results_behind_json();
   if (behind)
     json_object_set_new(row, "replica_behind", behind);
+  json_t *replay = sb_results_replay_lag_json();
+  if (replay)
+    json_object_set_new(row, "replica_replay_lag_s", replay);
   /* Counts as well as rates: merging runs sums counts exactly. */
   json_object_set_new(row, "reads", json_integer((json_int_t) st->reads));
   json_object_set_new(row, "writes", json_integer((json_int_t) st->writes));

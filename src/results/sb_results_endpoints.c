@@ -1,6 +1,7 @@
 /* --endpoints in the --results document; see results/sb_results_endpoints.h. */
 #include "core/sb_endpoints.h"
 #include "results/sb_results_endpoints.h"
+#include "server/sb_endpoint_probe.h"
 
 /* seconds, or null for no sample */
 static json_t *lag_value(double s)
@@ -42,6 +43,8 @@ json_t *sb_results_endpoints_json(void)
     json_object_set_new(o, "behind_max", sb_endpoint_is_replica(ep) && bm >= 0
                         ? json_integer((json_int_t) bm) : json_null());
     json_object_set_new(o, "behind_unit", json_string(sb_endpoints_behind_unit()));
+    json_object_set_new(o, "replay_lag_max_s", sb_endpoint_is_replica(ep)
+                        ? lag_value(sb_endpoint_replay_lag_max(ep)) : json_null());
     json_array_append_new(a, o);
   }
   return a;
@@ -81,4 +84,14 @@ json_t *sb_results_behind_json(void)
 json_t *sb_results_lag_json(void)
 {
   return per_replica(latest_lag);
+}
+
+static json_t *latest_replay_lag(const sb_endpoint_t *ep)
+{
+  return lag_value(sb_endpoint_replay_lag(ep));
+}
+
+json_t *sb_results_replay_lag_json(void)
+{
+  return sb_endpoints_replay_lag_sampled() ? per_replica(latest_replay_lag) : NULL;
 }

@@ -10,6 +10,7 @@
 #include "drivers/db_driver.h"
 #include "results/sb_report.h"
 #include "results/sb_text_output.h"
+#include "server/sb_endpoint_probe.h"
 
 /* One run at a time: the configuration and hooks of the registered text
    output (set before the run, read-only while it runs). */
@@ -44,6 +45,27 @@ static void print_stalls(const sb_stat_t *st)
   log_unlock();
 }
 
+/* The primary's replay lag per replica (PostgreSQL), when sampled; the
+   caller holds the log lock. */
+static void print_replay_lag(const sb_stat_t *st)
+{
+  if (!sb_endpoints_replay_lag_sampled())
+    return;
+  printf("[ %.0fs ] replica replay lag (s):", st->time_total);
+  for (unsigned i = 0; i < sb_endpoints_count(); i++)
+  {
+    const sb_endpoint_t *ep = sb_endpoint_get(i);
+    if (!sb_endpoint_is_replica(ep))
+      continue;
+    double lag = sb_endpoint_replay_lag(ep);
+    if (lag < 0)
+      printf(" %s -", ep->name);
+    else
+      printf(" %s %.3f", ep->name, lag);
+  }
+  printf("\n");
+}
+
 /* --endpoints with replicas: their lag samples of this interval (none
    under the sysbench persona); "-" where there is no sample. */
 static void print_lag(const sb_stat_t *st)
@@ -63,7 +85,8 @@ static void print_lag(const sb_stat_t *st)
     else
       printf(" %s %.3f", ep->name, lag);
   }
-  /* what each has received and not yet applied: GTIDs or WAL bytes */
+  /* what each has not applied of the primary's (else of what it received):
+     GTIDs or WAL bytes */
   printf("\n[ %.0fs ] replica behind (%s):", st->time_total, sb_endpoints_behind_unit());
   for (unsigned i = 0; i < sb_endpoints_count(); i++)
   {
@@ -77,6 +100,7 @@ static void print_lag(const sb_stat_t *st)
       printf(" %s %lld", ep->name, b);
   }
   printf("\n");
+  print_replay_lag(st);
   fflush(stdout);
   log_unlock();
 }

@@ -23,6 +23,13 @@ static unsigned nlag_cons;
 static pthread_t sampler;
 static bool sampler_running;     /* main thread */
 static int sampler_stop;         /* atomic */
+static int primary_ep = -1;      /* the endpoint the primary is sampled on; -1 none */
+
+/* Per endpoint: the primary's replay_lag for it (PostgreSQL
+   pg_stat_replication), microseconds, -1 none; when it was taken; the
+   window's largest (atomics: the sampler writes, the outputs read). */
+static int64_t *rl_us, *rl_at_ns, *rl_max_us;
+static unsigned nrl;             /* their length (kept to the process's end) */
 
 /* The window's edges, workers parked: every live connection's latency
    histogram starts empty, and is added to its endpoint's at the end. */
@@ -44,6 +51,8 @@ static bool probe_begin(void *ctx)
 {
   (void) ctx;
   sb_endpoints_window_begin();
+  for (unsigned i = 0; i < nrl; i++)
+    __atomic_store_n(&rl_max_us[i], -1, __ATOMIC_RELAXED);
   db_each_connection(latency_reset, NULL);
   return true;
 }
@@ -226,12 +235,15 @@ long long sb_gtid_behind(const char *received, const char *applied)
 
 /* One sample of a replica endpoint: its lag in seconds and how far what
    it applied is behind what it received (transactions or WAL bytes), each
-   -1 when there is none. One statement per sample. */
-static void sample_replica(db_conn_t *con, double *lag, long long *behind)
+   -1 when there is none; MariaDB's applied GTID position (Gtid_Slave_Pos)
+   into applied (512 bytes). Returns true when the replica answered with
+   that position (MariaDB; false on PostgreSQL). One statement per sample. */
+static bool sample_replica(db_conn_t *con, double *lag, long long *behind, char *applied)
 {
   char v[3][512];
   *lag = -1;
   *behind = -1;
+  *applied = '\0';
   if (strcmp(db_driver_name(con->driver), "pgsql") == 0)
   {
     /* now() - the last replayed commit's time grows by the second on an
@@ -247,7 +259,7 @@ static void sample_replica(db_conn_t *con, double *lag, long long *behind)
       *lag = num_or_none(v[0]);
       *behind = *v[1] ? strtoll(v[1], NULL, 10) : -1;
     }
-    return;
+    return false;
   }
   /* MariaDB: SHOW ALL SLAVES STATUS has the GTID positions too (first
      row: the default connection); MySQL has only SHOW SLAVE STATUS */
@@ -257,9 +269,76 @@ static void sample_replica(db_conn_t *con, double *lag, long long *behind)
   {
     *lag = num_or_none(v[0]);
     *behind = sb_gtid_behind(v[1], v[2]);
+    memcpy(applied, v[2], sizeof(v[2]));
+    return sb_gtid_behind(v[2], "") >= 0;
   }
   else if (query_fields(con, "SHOW SLAVE STATUS", names, 1, v) == 0)
     *lag = num_or_none(v[0]);
+  return false;
+}
+
+/* The primary's answer of a sample round. */
+#define MAX_STANDBYS 32
+typedef struct {
+  bool ok;                          /* it answered */
+  char gtid[512];                   /* MariaDB: gtid_binlog_pos */
+  unsigned nrows;                   /* PostgreSQL: pg_stat_replication's rows */
+  char name[MAX_STANDBYS][64];      /* application_name ("" when NULL) */
+  long long bytes[MAX_STANDBYS];    /* WAL written and not replayed; -1 NULL */
+  double replay_lag[MAX_STANDBYS];  /* seconds; -1 NULL (idle) */
+} primary_sample_t;
+
+/* One sample of the primary on its sampler connection `con`: one
+   statement, a SHOW on MariaDB/MySQL (the primary's Com_select stays the
+   routed SELECTs), a SELECT of pg_stat_replication on PostgreSQL (whose
+   LSN and lag columns only a superuser or pg_read_all_stats member sees:
+   NULL otherwise). Quiet: a failure leaves ps->ok false. */
+static void sample_primary(db_conn_t *con, primary_sample_t *ps)
+{
+  ps->ok = false;
+  ps->nrows = 0;
+  if (strcmp(db_driver_name(con->driver), "pgsql") != 0)
+  {
+    char v[2][512];
+    if (query_fields(con, "SHOW GLOBAL VARIABLES LIKE 'gtid_binlog_pos'", NULL, 2, v) == 0 &&
+        sb_gtid_behind(v[1], "") >= 0)
+    {
+      memcpy(ps->gtid, v[1], sizeof(ps->gtid));
+      ps->ok = true;
+    }
+    return;
+  }
+  static const char sql[] = "SELECT application_name, pg_wal_lsn_diff(pg_current_wal_lsn(), "
+    "replay_lsn), EXTRACT(EPOCH FROM replay_lag) FROM pg_stat_replication";
+  db_result_t *rs = db_query(con, sql, strlen(sql));
+  if (rs == NULL)
+  {
+    db_clear_error(con);
+    return;
+  }
+  db_row_t *row;
+  while ((row = db_fetch_row(rs)) != NULL && ps->nrows < MAX_STANDBYS)
+  {
+    unsigned r = ps->nrows++;
+    char v[32];
+    if (!field_text(row, rs, 0, ps->name[r], sizeof(ps->name[r])))
+      ps->name[r][0] = '\0';
+    ps->bytes[r] = field_text(row, rs, 1, v, sizeof(v)) ? strtoll(v, NULL, 10) : -1;
+    ps->replay_lag[r] = field_text(row, rs, 2, v, sizeof(v)) ? strtod(v, NULL) : -1;
+  }
+  db_free_results(rs);
+  ps->ok = true;
+}
+
+int sb_standby_row(const char *standby_name, const char *const *names, unsigned nrows,
+                   unsigned nreplicas)
+{
+  if (standby_name == NULL)
+    return nrows == 1 && nreplicas == 1 ? 0 : -1;
+  for (unsigned r = 0; r < nrows; r++)
+    if (names[r] != NULL && strcmp(names[r], standby_name) == 0)
+      return (int) r;
+  return -1;
 }
 
 /* The sampler's connection to endpoint i, opened on first use (quietly:
@@ -286,27 +365,106 @@ static db_conn_t *lag_con(unsigned i)
   return con;
 }
 
-/* One sample of every replica. */
+static int64_t mono_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Stores the primary's replay lag sample for endpoint i (seconds; < 0:
+   none) and raises the window's largest. */
+static void set_replay_lag(unsigned i, double seconds)
+{
+  int64_t us = seconds < 0 ? -1 : (int64_t) (seconds * 1e6 + 0.5);
+  __atomic_store_n(&rl_us[i], us, __ATOMIC_RELAXED);
+  __atomic_store_n(&rl_at_ns[i], mono_ns(), __ATOMIC_RELAXED);
+  int64_t max = __atomic_load_n(&rl_max_us[i], __ATOMIC_RELAXED);
+  while (us > max && !__atomic_compare_exchange_n(&rl_max_us[i], &max, us, false,
+                                                  __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+}
+
+/* The primary's figures for replica endpoint `ep` (nrep: the replica
+   endpoints): MariaDB the GTIDs the primary wrote and the replica has not
+   applied (needs the replica's applied position, `applied`); PostgreSQL
+   its pg_stat_replication row's WAL bytes not replayed and replay lag.
+   *behind and *replay_lag are left as they are without a figure. */
+static void primary_figures(const primary_sample_t *ps, const sb_endpoint_t *ep, unsigned nrep,
+                            const char *applied, long long *behind, double *replay_lag)
+{
+  if (!ps->ok)
+    return;
+  if (strcmp(sb_endpoints_driver(), "pgsql") != 0)
+  {
+    long long b = applied != NULL ? sb_gtid_behind(ps->gtid, applied) : -1;
+    if (b >= 0)
+      *behind = b;
+    return;
+  }
+  const char *names[MAX_STANDBYS];
+  for (unsigned r = 0; r < ps->nrows; r++)
+    names[r] = ps->name[r];
+  int r = sb_standby_row(ep->standby_name, names, ps->nrows, nrep);
+  if (r < 0)
+    return;
+  if (ps->bytes[r] >= 0)
+    *behind = ps->bytes[r];
+  *replay_lag = ps->replay_lag[r];
+}
+
+/* One sample round: the primary (one statement), then every replica. */
 static void sample_all(void)
 {
+  static primary_sample_t ps;   /* the sampler thread's */
+  ps.ok = false;
+  db_conn_t *pc = primary_ep >= 0 ? lag_con((unsigned) primary_ep) : NULL;
+  if (pc != NULL)
+    sample_primary(pc, &ps);
+  unsigned nrep = 0;
+  for (unsigned i = 0; i < nlag_cons; i++)
+    nrep += sb_endpoint_is_replica(sb_endpoint_get(i));
   for (unsigned i = 0; i < nlag_cons; i++)
   {
     sb_endpoint_t *ep = sb_endpoint_get(i);
     if (!sb_endpoint_is_replica(ep))
       continue;
     db_conn_t *con = lag_con(i);
-    double lag = -1;
+    double lag = -1, replay_lag = -1;
     long long behind = -1;
-    if (con)
-      sample_replica(con, &lag, &behind);
+    char applied[512];
+    bool has_applied = con != NULL && sample_replica(con, &lag, &behind, applied);
+    primary_figures(&ps, ep, nrep, has_applied ? applied : NULL, &behind, &replay_lag);
     sb_endpoint_set_lag(ep, lag);
     sb_endpoint_set_behind(ep, behind);
+    set_replay_lag(i, replay_lag);
   }
 }
 
-/* The sampler thread: a sample of every replica each second until told
-   to stop; its connections are its own. A replica that hangs holds this
-   thread only, never the reporter's interval lines. */
+/* The endpoint the primary is sampled on: the default route's first
+   endpoint when it is no replica, else -1. sb_endpoints_failover from a
+   replica gives the other endpoints of its role, then that endpoint when
+   its role is another: the last one it gives of another role. */
+static int find_primary(void)
+{
+  for (unsigned i = 0; i < sb_endpoints_count(); i++)
+  {
+    sb_endpoint_t *ep = sb_endpoint_get(i);
+    if (!sb_endpoint_is_replica(ep))
+      continue;
+    sb_endpoint_t *p = NULL, *e;
+    for (unsigned k = 0; (e = sb_endpoints_failover(ep, k)) != NULL; k++)
+      p = e;
+    if (p == NULL || strcmp(p->role, ep->role) == 0 || sb_endpoint_is_replica(p))
+      return -1;
+    return (int) (p - sb_endpoint_get(0));
+  }
+  return -1;
+}
+
+/* The sampler thread: a sample round (the primary, every replica) each
+   second until told to stop; its connections are its own. A server that
+   hangs holds this thread only, never the reporter's interval lines. */
 static void *sampler_main(void *arg)
 {
   (void) arg;
@@ -376,8 +534,48 @@ int sb_endpoint_register(sb_output_t *out)
   {
     nlag_cons = sb_endpoints_count();
     lag_cons = calloc(nlag_cons, sizeof(*lag_cons));
+    if (rl_us == NULL)
+    {
+      nrl = nlag_cons;
+      rl_us = malloc(nrl * sizeof(*rl_us));
+      rl_at_ns = calloc(nrl, sizeof(*rl_at_ns));
+      rl_max_us = malloc(nrl * sizeof(*rl_max_us));
+      for (unsigned i = 0; i < nrl; i++)
+        rl_us[i] = rl_max_us[i] = -1;
+    }
+    primary_ep = find_primary();
     out->start = out_start;
   }
   out->close = out_close;
   return 1;
+}
+
+/* Endpoint ep's index among the replay lag samples, or -1. */
+static int rl_index(const sb_endpoint_t *ep)
+{
+  if (ep == NULL || nrl == 0)
+    return -1;
+  long i = ep - sb_endpoint_get(0);
+  return i >= 0 && (unsigned long) i < nrl ? (int) i : -1;
+}
+
+bool sb_endpoints_replay_lag_sampled(void)
+{
+  return nrl > 0 && sb_endpoints_driver() != NULL && strcmp(sb_endpoints_driver(), "pgsql") == 0;
+}
+
+double sb_endpoint_replay_lag(const sb_endpoint_t *ep)
+{
+  int i = rl_index(ep);
+  if (i < 0 || mono_ns() - __atomic_load_n(&rl_at_ns[i], __ATOMIC_RELAXED) > 5000000000LL)
+    return -1;
+  int64_t us = __atomic_load_n(&rl_us[i], __ATOMIC_RELAXED);
+  return us < 0 ? -1 : (double) us / 1e6;
+}
+
+double sb_endpoint_replay_lag_max(const sb_endpoint_t *ep)
+{
+  int i = rl_index(ep);
+  int64_t us = i < 0 ? -1 : __atomic_load_n(&rl_max_us[i], __ATOMIC_RELAXED);
+  return us < 0 ? -1 : (double) us / 1e6;
 }

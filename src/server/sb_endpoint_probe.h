@@ -5,20 +5,29 @@
  * A probe takes every endpoint's counters at the window's edges
  * (core/sb_endpoints.h: ep->window) and prints the block after the final
  * report (not under the sysbench persona). An output starts a sampler
- * thread with the measured time that samples each replica's lag once a
- * second on a connection of its own per replica that counts nowhere
- * (a replica that hangs holds that thread, not the reporter's lines): MariaDB/MySQL
- * SHOW REPLICA STATUS's Seconds_Behind_Master (Seconds_Behind_Source),
- * PostgreSQL now() - pg_last_xact_replay_timestamp() on the standby; and
- * in the same statement how far what the replica has applied is behind
- * what it has received (MariaDB: GTIDs, SHOW ALL SLAVES STATUS's
- * Gtid_IO_Pos against Gtid_Slave_Pos; PostgreSQL: WAL bytes,
- * pg_last_wal_receive_lsn() - pg_last_wal_replay_lsn()). The interval
- * lines and the --results intervals show the latest samples.
+ * thread with the measured time that samples, once a second, each replica
+ * and the primary (the default route's endpoint), each on a connection of
+ * its own that counts nowhere (a server that hangs holds that thread, not
+ * the reporter's lines).
+ * On each replica its lag in seconds: MariaDB/MySQL SHOW SLAVE STATUS's
+ * Seconds_Behind_Master (Seconds_Behind_Source), PostgreSQL
+ * now() - pg_last_xact_replay_timestamp() on the standby. How far it is
+ * behind, against the primary's position: MariaDB the GTIDs of the
+ * primary's gtid_binlog_pos (SHOW GLOBAL VARIABLES) the replica has not
+ * applied (Gtid_Slave_Pos); PostgreSQL the WAL bytes the primary has
+ * written that the standby has not replayed (pg_stat_replication, its row
+ * matched by "standby_name"), with the primary's replay_lag. Without the
+ * primary's answer: what the replica received and has not applied
+ * (Gtid_IO_Pos against Gtid_Slave_Pos; pg_last_wal_receive_lsn() -
+ * pg_last_wal_replay_lsn()). The interval lines and the --results
+ * intervals show the latest samples.
  */
 #ifndef SB_ENDPOINT_PROBE_H
 #define SB_ENDPOINT_PROBE_H
 
+#include <stdbool.h>
+
+#include "core/sb_endpoints.h"
 #include "core/sb_output.h"
 
 /* With endpoints loaded: registers the probe and fills *out with the lag
@@ -34,5 +43,29 @@ int sb_endpoint_register(sb_output_t *out);
    either list is not in that form (an empty list is a valid, empty one).
    Pure function. */
 long long sb_gtid_behind(const char *received, const char *applied);
+
+/* Which row of the primary's pg_stat_replication belongs to a replica
+   endpoint: the first row whose application_name (names[0..nrows-1],
+   NULL entries never match) is `standby_name` (the endpoint's
+   "standby_name"); with standby_name NULL, row 0 when there is exactly
+   one row and `nreplicas` (the file's replica endpoints) is 1. Returns
+   the row's index, or -1 for none. Pure function. */
+int sb_standby_row(const char *standby_name, const char *const *names, unsigned nrows,
+                   unsigned nreplicas);
+
+/* True when the primary's replay lag per replica is sampled (PostgreSQL
+   endpoints with a replica; the interval line and --results fields are
+   shown). Thread-safe once registered. */
+bool sb_endpoints_replay_lag_sampled(void);
+
+/* The latest replay lag of replica `ep` as the primary reports it
+   (pg_stat_replication.replay_lag) in seconds, or -1 when there is none
+   (no matching row, NULL: the standby has replayed all it was sent, or the
+   sample is older than 5 s). Thread-safe (the sampler writes). */
+double sb_endpoint_replay_lag(const sb_endpoint_t *ep);
+
+/* The largest replay lag sample of the measured window in seconds, or -1.
+   Thread-safe. */
+double sb_endpoint_replay_lag_max(const sb_endpoint_t *ep);
 
 #endif

@@ -152,6 +152,26 @@ static void test_gtid_behind(void **state)
   assert_int_equal(sb_gtid_behind("0-1", "0-1-1"), -1);
 }
 
+/* The primary's pg_stat_replication row of a replica endpoint: by its
+   standby_name, else the only row for the only replica. */
+static void test_standby_row(void **state)
+{
+  (void) state;
+  const char *rows[] = { "walreceiver", NULL, "r2" };
+  assert_int_equal(sb_standby_row(NULL, rows, 1, 1), 0);
+  assert_int_equal(sb_standby_row(NULL, rows, 1, 2), -1);    /* which replica's? */
+  assert_int_equal(sb_standby_row(NULL, rows, 3, 1), -1);    /* which row? */
+  assert_int_equal(sb_standby_row(NULL, rows, 0, 1), -1);
+  assert_int_equal(sb_standby_row("r2", rows, 3, 2), 2);
+  assert_int_equal(sb_standby_row("r3", rows, 3, 2), -1);
+  assert_int_equal(sb_standby_row("other", rows, 1, 1), -1); /* a name given is the rule */
+  assert_int_equal(load("{\"endpoints\": [{\"name\": \"p\", \"driver\": \"pgsql\"},"
+                        " {\"name\": \"r\", \"driver\": \"pgsql\", \"role\": \"replica\","
+                        " \"standby_name\": \"r_app\"}]}"), 0);
+  assert_null(sb_endpoint_get(0)->standby_name);
+  assert_string_equal(sb_endpoint_get(1)->standby_name, "r_app");
+}
+
 static void test_refusals(void **state)
 {
   (void) state;
@@ -172,6 +192,9 @@ static void test_refusals(void **state)
     "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"mysql\", \"tls\": \"required\"}]}",
     "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"mysql\"}], \"extra\": 1}",
     "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"mysql\"},]}",
+    "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"mysql\", \"standby_name\": \"s\"}]}",
+    "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"pgsql\", \"standby_name\": \"\"}]}",
+    "{\"endpoints\": [{\"name\": \"p\", \"driver\": \"pgsql\", \"standby_name\": 1}]}",
   };
   unsetenv("BMK_UNIT_UNSET");
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -194,6 +217,7 @@ int main(void)
     cmocka_unit_test(test_password_file),
     cmocka_unit_test(test_refusals),
     cmocka_unit_test(test_gtid_behind),
+    cmocka_unit_test(test_standby_row),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   sb_endpoints_free();
