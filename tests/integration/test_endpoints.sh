@@ -14,9 +14,12 @@
 #   the client's commits, its Com_select 0, the replica's Com_select the
 #   client's reads; the per-endpoint block and --results agree;
 # - the replica's lag in the interval lines and --results: MariaDB 0 once
-#   applied and none ("-", null) while the replica's SQL thread is
-#   stopped; PostgreSQL with replay paused (pg_wal_replay_pause()) under a
-#   write run rising from a second, back under a second once resumed;
+#   applied and none ("-", null) while the replica is stopped, its
+#   transactions behind the primary's GTID position growing (received or
+#   not); PostgreSQL with replay paused (pg_wal_replay_pause()) under a
+#   write run rising from a second, back under a second once resumed, the
+#   primary's WAL bytes not replayed and its replay_lag growing, its
+#   pg_stat_replication row picked by "standby_name";
 # - bad endpoint files: exit 1, the line and key named, nothing run.
 # bmk's own server-statistics and server-cost probes are off in the
 # counted runs (--db-server-stats=off --server-cost=off): they query the
@@ -59,6 +62,8 @@ bad_file "literal password" '{
      "password": "secret"}
   ]
 }' 'line 4: endpoints[0] ("p"): "password": a password may not be written in the endpoints file'
+bad_file "standby_name on MariaDB" '{"endpoints": [{"name": "p", "driver": "mysql", "standby_name": "s"}]}' \
+  'endpoints[0] ("p"): "standby_name" (the standby'"'"'s application_name) must be a non-empty string, and is for "driver": "pgsql" only'
 bad_file "unset password_env" '{"endpoints": [{"name": "p", "driver": "mysql", "password_env": "BMK_EP_UNSET"}]}' \
   'endpoints[0] ("p"): "password_env": the environment variable BMK_EP_UNSET is not set'
 run_bmk oltp_read_write --read-routing=replicas --events=1 run
@@ -80,9 +85,11 @@ check "mysql: the replica catches up with the prepare" wait_for 60 my_caught_up
 assert_eq "mysql: the replica has the rows" 100 "$(my "$MY_R" 'SELECT COUNT(*) FROM sbtest1')"
 
 # my_ro EVENTS: one oltp_read_only run; sets RO_Q (client statements),
-# RO_READS, P_Q/R_Q (Questions), P_SEL/R_SEL (Com_select) deltas
+# RO_READS, P_Q/R_Q (Questions), P_SEL/R_SEL (Com_select) deltas, P_OWN
+# (the lag sampler's statements on the primary: Com_show_variables)
 my_ro() {
-  local pq rq ps rs
+  local pq rq ps rs pv
+  pv=$(mystat "$MY_P" Com_show_variables)
   pq=$(mystat "$MY_P" Questions) ps=$(mystat "$MY_P" Com_select)
   rq=$(mystat "$MY_R" Questions) rs=$(mystat "$MY_R" Com_select)
   run_bmk oltp_read_only --endpoints="$WORK/my.json" $COUNTED --threads=1 --events="$1" \
@@ -92,6 +99,10 @@ my_ro() {
   # the probes after the first: the Com_select one and the last
   P_Q=$(($(mystat "$MY_P" Questions) - pq - 2 * PROBE_Q)) P_SEL=$(($(mystat "$MY_P" Com_select) - ps))
   R_Q=$(($(mystat "$MY_R" Questions) - rq - 2 * PROBE_Q)) R_SEL=$(($(mystat "$MY_R" Com_select) - rs))
+  # the lag sampler's session on the primary: one SHOW GLOBAL VARIABLES a
+  # second (none when the run ended before its first), and its quit
+  P_OWN=$(($(mystat "$MY_P" Com_show_variables) - pv))
+  P_Q=$((P_Q - P_OWN - (P_OWN > 0)))
 }
 # what one probe session adds to Questions (its statement and its quit),
 # measured: two probes in a row differ by one probe's cost
@@ -102,7 +113,7 @@ echo "# a probe session counts $PROBE_Q in Questions"
 my_ro 5
 assert_eq "mysql read-only: exit 0" 0 "$RC"
 q1=$RO_Q r1=$R_Q
-assert_eq "mysql read-only: the primary ran no statement" 0 "$P_Q"
+assert_eq "mysql read-only: the primary ran no statement but the lag sampler's ($P_OWN)" 0 "$P_Q"
 assert_eq "mysql read-only: the primary ran no SELECT" 0 "$P_SEL"
 assert_eq "mysql read-only: the replica's Com_select is the client's reads" "$RO_READS" "$R_SEL"
 assert_eq "mysql read-only: --results endpoints" "main 0 0 replica1 $RO_READS $RO_Q" \
@@ -111,7 +122,7 @@ check "mysql read-only: the --results document validates" json_ok "$WORK/ro.json
 my_ro 15
 assert_eq "mysql read-only, 15 vs 5 events: the replica's Questions grow by the client's statements" \
   "$((RO_Q - q1))" "$((R_Q - r1))"
-assert_eq "mysql read-only, 15 events: the primary ran no statement" 0 "$P_Q"
+assert_eq "mysql read-only, 15 events: the primary ran no statement but the lag sampler's ($P_OWN)" 0 "$P_Q"
 
 # the event loop's connect (bmk.vu): 4 VUs on one worker
 ps=$(mystat "$MY_P" Com_select) rs=$(mystat "$MY_R" Com_select)
@@ -136,21 +147,22 @@ assert_match "mysql read-write: the Endpoints block, replica" "$OUT" \
   "^    replica1 +replica +$(report_value "read:" "$OUT") +0 +0 +0 +0 +0 +[-0-9.]+ +[-0-9.]+$"
 
 # lag: sampled once per interval on the replica (Seconds_Behind_Master):
-# 0 once applied; none ("-", null) while its SQL thread is stopped
+# 0 once applied; none ("-", null) while it does not replicate
 check "mysql: caught up before the lag check" wait_for 60 my_caught_up
 run_bmk oltp_read_only --endpoints="$WORK/my.json" --threads=1 --time=1 --report-interval=1 \
   --results="$WORK/lag.json" run
 assert_match "mysql lag: 0 in the interval line once applied" "$OUT" '^\[ 1s \] replica lag \(s\): replica1 0\.000$'
 assert_eq "mysql lag: 0 in --results" "0.0" "$(json_get "$WORK/lag.json" "d['intervals'][0]['replica_lag_s']['replica1']")"
 assert_match "mysql behind: 0 transactions once applied" "$OUT" '^\[ 1s \] replica behind \(trx\): replica1 0$'
-# writes with the SQL thread stopped: no lag in seconds, but the GTIDs it
-# received and did not apply grow, up to the transactions of the run
-my "$MY_R" "STOP SLAVE SQL_THREAD"
+# writes with the replica stopped (its IO thread too: it receives nothing):
+# no lag in seconds, but the primary's GTIDs it did not apply grow, up to
+# the transactions of the run
+my "$MY_R" "STOP SLAVE"
 run_bmk oltp_write_only --endpoints="$WORK/my.json" --threads=1 --time=2 --report-interval=1 \
   --results="$WORK/lag.json" run
 OUT0=$OUT
-my "$MY_R" "START SLAVE SQL_THREAD"
-assert_match "mysql lag: none while the SQL thread is stopped" "$OUT" '^\[ 1s \] replica lag \(s\): replica1 -$'
+my "$MY_R" "START SLAVE"
+assert_match "mysql lag: none while the replica is stopped" "$OUT" '^\[ 1s \] replica lag \(s\): replica1 -$'
 assert_eq "mysql lag: null in --results" "None" "$(json_get "$WORK/lag.json" "d['intervals'][0]['replica_lag_s']['replica1']")"
 behind=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica behind (trx): replica1 //p' | tr '\n' ' ')
 trx=$(report_value "transactions:" "$OUT")
@@ -168,7 +180,7 @@ assert_eq "mysql: the page's Endpoints table, replica row (writes 0, its backlog
   "$(grep -c "^<tr><td>replica1</td><td>replica</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>-</td><td>-</td><td>-</td><td>$(json_get "$WORK/lag.json" "[e for e in d['endpoints'] if e['name'] == 'replica1'][0]['behind_max']") trx</td></tr>$" "$WORK/lag.html")"
 assert_eq "mysql: the page's Endpoints table, primary row (the run's writes)" 1 \
   "$(grep -c "^<tr><td>main</td><td>primary</td><td>[0-9]*</td><td>$(report_value "write:" "$OUT0")</td>" "$WORK/lag.html")"
-check "mysql: the replica catches up once its SQL thread runs" wait_for 60 my_caught_up
+check "mysql: the replica catches up once it runs again" wait_for 60 my_caught_up
 
 # --------------------------------------------------------------- PostgreSQL
 
@@ -211,7 +223,8 @@ assert_eq "pgsql read-only, 15 events: the primary scanned nothing" 0 "$P_SC"
 # lag: replay paused on the standby under a write run (the lag, now() -
 # the last replayed commit's time, grows by the second), then resumed
 pg "$PG_R" "SELECT pg_wal_replay_pause()" >/dev/null
-run_bmk oltp_write_only --endpoints="$WORK/pg.json" --threads=1 --time=2 --report-interval=1 run
+run_bmk oltp_write_only --endpoints="$WORK/pg.json" --threads=1 --time=2 --report-interval=1 \
+  --results="$WORK/lag.json" run
 held=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica lag (s): replica1 //p' | tr '\n' ' ')
 # (the lines show the sampler's latest sample, taken once a second by a
 # thread of its own: two lines may show the same one)
@@ -220,8 +233,33 @@ held=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica lag (s): replica1
 check "pgsql lag: rising to 1 s and more while replay is paused ($held)" \
   awk -v s="$held" 'BEGIN { n = split(s, a, " "); exit !(n == 2 && a[1] != "-" && a[2] + 0 >= 1 && a[2] + 0 >= a[1] + 0) }'
 held=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica behind (bytes): replica1 //p' | tr '\n' ' ')
-check "pgsql behind: WAL received and not replayed grows above 0 while paused ($held)" \
+check "pgsql behind: the primary's WAL not replayed grows above 0 while paused ($held)" \
   awk -v s="$held" 'BEGIN { n = split(s, a, " "); exit !(n == 2 && a[2] + 0 > 0 && a[2] + 0 >= a[1] + 0) }'
+# the primary's replay_lag for the standby (its only pg_stat_replication
+# row, the file's only replica) grows too
+held=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica replay lag (s): replica1 //p' | tr '\n' ' ')
+check "pgsql replay lag: the primary's replay_lag above 0 and growing while paused ($held)" \
+  awk -v s="$held" 'BEGIN { n = split(s, a, " "); exit !(n == 2 && a[2] != "-" && a[2] + 0 > 0 && a[2] + 0 >= a[1] + 0) }'
+assert_eq "pgsql replay lag: the last line's in --results, the window's largest per endpoint" True \
+  "$(json_get "$WORK/lag.json" "round(d['intervals'][-1]['replica_replay_lag_s']['replica1'], 3) == $(printf '%s' "$held" | awk '{print $NF + 0}') and [e for e in d['endpoints'] if e['name'] == 'replica1'][0]['replay_lag_max_s'] >= $(printf '%s' "$held" | awk '{print $NF + 0}')")"
+check "pgsql replay lag: the --results document validates" json_ok "$WORK/lag.json"
+# still paused, the standby twice: "standby_name" picks the primary's row
+# by application_name; a name no row has gets none (no replay lag, the
+# standby's own received-and-not-replayed bytes)
+app=$(pg "$PG_P" "SELECT application_name FROM pg_stat_replication")
+python3 - "$WORK/pg.json" "$WORK/pg2.json" "$app" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d['endpoints'][1]
+d['endpoints'][1] = dict(r, standby_name=sys.argv[3])
+d['endpoints'].append(dict(r, name='replica2', standby_name='nosuch'))
+open(sys.argv[2], 'w').write(json.dumps(d))
+PY
+run_bmk oltp_read_only --endpoints="$WORK/pg2.json" --threads=1 --time=1 --report-interval=1 run
+assert_match "pgsql standby_name: the named one's replay lag, none for a name no row has" "$OUT" \
+  '^\[ 1s \] replica replay lag \(s\): replica1 [0-9.]+ replica2 -$'
+assert_match "pgsql standby_name: both behind while paused" "$OUT" \
+  '^\[ 1s \] replica behind \(bytes\): replica1 [1-9][0-9]* replica2 [1-9][0-9]*$'
 pg "$PG_R" "SELECT pg_wal_replay_resume()" >/dev/null
 check "pgsql: the standby catches up after the resume" wait_for 60 pg_caught_up
 
