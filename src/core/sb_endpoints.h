@@ -48,6 +48,13 @@ typedef enum {
                            the endpoint they were rebuilt to) */
   SB_EPC_FAILOVERS,     /* connections moved away from this endpoint after
                            a loss (--on-endpoint-failure=next) */
+  SB_EPC_XACTS,         /* transactions the routed statements ended, as the
+                           server counts them (db_endpoint_after_stmt:
+                           PostgreSQL xact_commit + xact_rollback, MySQL
+                           Com_commit + Com_rollback) */
+  SB_EPC_OWN_STMTS,     /* statements of bmk's own connections (samplers,
+                           the statistics flush), counted nowhere else */
+  SB_EPC_OWN_XACTS,     /* transactions those ended, counted as XACTS */
   SB_EPC_MAX
 } sb_ep_counter_t;
 

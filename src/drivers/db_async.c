@@ -216,6 +216,7 @@ static db_step_t reopen_attempted(db_conn_t *con, struct db_async *a)
   {
     db_sock_settled(con);
     con->state = DB_CONN_READY;
+    db_endpoint_connected(con);
     if (a->persist)
       db_failover_end(con, true);
     a->stmt = con->stmts;
@@ -320,12 +321,14 @@ static db_step_t finish_result(db_conn_t *con, struct db_async *a)
     rs->stmt = a->stmt;
     sb_counter_inc(con->thread_id, rs->counter);
     db_endpoint_count_result(con, rs->counter);
+    db_endpoint_after_stmt(con);
     a->result = rs;
     return done(a, 0);
   }
   rs->state = DB_RS_FREE;
   a->result = NULL;
   timed_out(con, a);
+  db_endpoint_after_stmt(con);
   if (con->timed_out)
     sb_counter_inc(con->thread_id, SB_CNT_TIMEOUT);
   if (con->error == DB_ERROR_IGNORABLE && con->lost)

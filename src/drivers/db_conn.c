@@ -361,6 +361,7 @@ void db_connection_register(db_conn_t *con)
   sb_endpoint_count(db_counted_endpoint(con), SB_EPC_CONNECTS, 1);
   db_sock_settled(con);
   con->state = DB_CONN_READY;
+  db_endpoint_connected(con);
   pthread_mutex_lock(&reg_mutex);
   con->reg_next = reg_head;
   if (reg_head)
@@ -527,6 +528,7 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
              con->thread_id, (double) (sb_now_ns() - t0) / 1e9, attempts);
   db_sock_settled(con);
   con->state = DB_CONN_READY;
+  db_endpoint_connected(con);
   reprepare_statements(con);
   return 0;
 }
@@ -538,6 +540,32 @@ void db_endpoint_latency(db_conn_t *con)
   if (con->ep_lat == NULL && (con->ep_lat = sb_hdr_new()) == NULL)
     return;
   sb_hdr_record(con->ep_lat, sb_now_ns() - con->op_start_ns);
+}
+
+void db_endpoint_connected(db_conn_t *con)
+{
+  con->in_txn = 0;
+  if (con->endpoint != NULL && con->driver->connect_is_xact)
+    sb_endpoint_count(con->endpoint, con->thread_id == SB_TID_UNCOUNTED ? SB_EPC_OWN_XACTS
+                      : SB_EPC_XACTS, 1);
+}
+
+void db_endpoint_after_stmt(db_conn_t *con)
+{
+  sb_endpoint_t *ep = con->endpoint;
+  if (ep == NULL)
+    return;
+  bool own = con->thread_id == SB_TID_UNCOUNTED;
+  if (own)
+    sb_endpoint_count(ep, SB_EPC_OWN_STMTS, 1);
+  if (con->driver->ops.txn_status == NULL || con->lost)
+    return;
+  int now = con->driver->ops.txn_status(con);
+  if (now < 0)
+    return;
+  if (now == 0 && (con->in_txn == 1 || con->driver->autocommit_is_xact))
+    sb_endpoint_count(ep, own ? SB_EPC_OWN_XACTS : SB_EPC_XACTS, 1);
+  con->in_txn = now;
 }
 
 /* Hands the connection's latencies to its endpoint (freed, or moved to
@@ -653,6 +681,7 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
     rs->stmt = stmt;
     sb_counter_inc(con->thread_id, rs->counter);
     db_endpoint_count_result(con, rs->counter);
+    db_endpoint_after_stmt(con);
     /* No result set (nrows = affected rows): nothing is live to fetch or
        free, as in sysbench, whose free of it is "an invalid result set". */
     if (rs->nfields == 0)
@@ -663,6 +692,7 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
   if (con->error == DB_ERROR_NONE)
     con->error = DB_ERROR_FATAL;
   classify_timeout(con);
+  db_endpoint_after_stmt(con);
   if (con->timed_out)
     sb_counter_inc(con->thread_id, SB_CNT_TIMEOUT);
   if (con->error == DB_ERROR_IGNORABLE)

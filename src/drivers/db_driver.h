@@ -205,6 +205,8 @@ struct db_conn {
                               probe reads them with the workers parked) */
   bool is_private;         /* its thread is never parked: db_each_connection
                               skips it (db_private_connections) */
+  int in_txn;              /* ops.txn_status after the last statement (0
+                              after a connect) */
 };
 
 struct db_stmt {
@@ -349,6 +351,12 @@ typedef struct {
   /* The name of column i (0-based, i < rs->nfields) of a text query's
      result set, or NULL. Optional: NULL = no names. */
   const char *(*field_name)(const db_result_t *rs, unsigned i);
+  /* 1 while the connection is inside a transaction block (after BEGIN,
+     before COMMIT / ROLLBACK), 0 when it is not, -1 when the driver cannot
+     tell (a pipeline in progress). Read after each statement to count
+     the transactions each endpoint's server sees (--endpoints; see
+     autocommit_is_xact). Optional: NULL = not counted. */
+  int (*txn_status)(db_conn_t *con);
 } db_driver_ops_t;
 
 struct db_driver {
@@ -360,6 +368,13 @@ struct db_driver {
                                      terminated by {NULL}; may be NULL */
   db_driver_ops_t ops;
   bool needs_commit_in_bulk;   /* COMMIT every 1000 bulk rows */
+  bool autocommit_is_xact;     /* a statement outside a transaction block is
+                                  a transaction in the server's counters
+                                  (PostgreSQL xact_commit); false: only the
+                                  end of a block is (MySQL Com_commit) */
+  bool connect_is_xact;        /* a new session's start-up is a transaction in
+                                  those counters (PostgreSQL reads the
+                                  catalogs in one) */
   size_t load_chunk_bytes;     /* fast load: bytes of rows gathered before
                                   each ops.load_send */
 };

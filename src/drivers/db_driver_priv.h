@@ -43,6 +43,21 @@ static inline void db_endpoint_count_result(db_conn_t *con, sb_counter_type c)
   }
 }
 
+/* --endpoints: after every statement on `con` that reached the driver
+   (done or failed; not a lost connection's), counts a transaction it
+   ended on its endpoint (SB_EPC_XACTS, or SB_EPC_OWN_XACTS for bmk's own
+   uncounted connections, which also count the statement itself in
+   SB_EPC_OWN_STMTS): the connection left a transaction block, or, where
+   the driver's autocommit_is_xact, ran outside one. Nothing without an
+   endpoint. The connection's thread; atomic counters. */
+void db_endpoint_after_stmt(db_conn_t *con);
+
+/* --endpoints: `con` has just connected (or reconnected): it is not in a
+   transaction, and where the driver's connect_is_xact the session's
+   start-up was a transaction of the server's (counted as after a
+   statement). The connection's thread. */
+void db_endpoint_connected(db_conn_t *con);
+
 /* --on-endpoint-failure=next (core/sb_endpoints.h) in a rebuild of a lost
    connection, blocking (db_conn.c) or on the event loop (db_async.c):
    begin remembers the endpoint it was on; after each failed connect

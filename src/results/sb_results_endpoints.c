@@ -2,11 +2,30 @@
 #include "core/sb_endpoints.h"
 #include "results/sb_results_endpoints.h"
 #include "server/sb_endpoint_probe.h"
+#include "server/sb_endpoint_stats.h"
 
 /* seconds, or null for no sample */
 static json_t *lag_value(double s)
 {
   return s < 0 ? json_null() : json_real(s);
+}
+
+/* The endpoint's server-side figures (server/sb_endpoint_stats.h), or
+   null without them. */
+static json_t *server_json(const sb_ep_server_t *f)
+{
+  if (f == NULL)
+    return json_null();
+  return json_pack("{s:o,s:I,s:o,s:I,s:I,s:I,s:I}",
+                   "statements", f->has_statements ? json_integer((json_int_t) f->server_statements)
+                                                   : json_null(),
+                   "transactions", (json_int_t) f->server_xacts,
+                   "replicated", f->has_replicated ? json_integer((json_int_t) f->replicated)
+                                                   : json_null(),
+                   "bmk_statements", (json_int_t) f->routed_statements,
+                   "bmk_own_statements", (json_int_t) f->own_statements,
+                   "bmk_transactions", (json_int_t) f->routed_xacts,
+                   "bmk_own_transactions", (json_int_t) f->own_xacts);
 }
 
 json_t *sb_results_endpoints_json(void)
@@ -21,6 +40,8 @@ json_t *sb_results_endpoints_json(void)
     { "reads", SB_EPC_READS }, { "writes", SB_EPC_WRITES }, { "other", SB_EPC_OTHER },
     { "errors", SB_EPC_ERRORS }, { "reconnects", SB_EPC_RECONNECTS },
     { "failovers", SB_EPC_FAILOVERS }, { "connects", SB_EPC_CONNECTS },
+    { "transactions", SB_EPC_XACTS }, { "own_statements", SB_EPC_OWN_STMTS },
+    { "own_transactions", SB_EPC_OWN_XACTS },
   };
   json_t *a = json_array();
   for (unsigned i = 0; i < n; i++)
@@ -45,6 +66,7 @@ json_t *sb_results_endpoints_json(void)
     json_object_set_new(o, "behind_unit", json_string(sb_endpoints_behind_unit()));
     json_object_set_new(o, "replay_lag_max_s", sb_endpoint_is_replica(ep)
                         ? lag_value(sb_endpoint_replay_lag_max(ep)) : json_null());
+    json_object_set_new(o, "server", server_json(sb_endpoint_stats_get(i)));
     json_array_append_new(a, o);
   }
   return a;

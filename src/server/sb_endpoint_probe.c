@@ -30,6 +30,11 @@ static int primary_ep = -1;      /* the endpoint the primary is sampled on; -1 n
    window's largest (atomics: the sampler writes, the outputs read). */
 static int64_t *rl_us, *rl_at_ns, *rl_max_us;
 static unsigned nrl;             /* their length (kept to the process's end) */
+/* Held by the sampler thread through each round of samples, and by the
+   server-statistics sampler at the window's edges (sb_endpoint_probe_hold),
+   so that no sampler statement is in flight when the servers' counters
+   are read. */
+static pthread_mutex_t round_mtx = PTHREAD_MUTEX_INITIALIZER;
 
 /* The window's edges, workers parked: every live connection's latency
    histogram starts empty, and is added to its endpoint's at the end. */
@@ -474,14 +479,41 @@ static void *sampler_main(void *arg)
   db_private_connections(1);
   while (!__atomic_load_n(&sampler_stop, __ATOMIC_RELAXED))
   {
+    pthread_mutex_lock(&round_mtx);
     sample_all();
+    pthread_mutex_unlock(&round_mtx);
     for (int t = 0; t < 10 && !__atomic_load_n(&sampler_stop, __ATOMIC_RELAXED); t++)
       usleep(100000);
   }
+  pthread_mutex_lock(&round_mtx);
   for (unsigned i = 0; i < nlag_cons; i++)
     if (lag_cons[i] != NULL)
+    {
       db_connection_free(lag_cons[i]);
+      lag_cons[i] = NULL;
+    }
+  pthread_mutex_unlock(&round_mtx);
   return NULL;
+}
+
+bool sb_endpoint_probe_hold(bool on)
+{
+  if (!on)
+  {
+    pthread_mutex_unlock(&round_mtx);
+    return true;
+  }
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 2;
+  return pthread_mutex_timedlock(&round_mtx, &until) == 0;
+}
+
+void sb_endpoint_probe_each_con(void (*fn)(db_conn_t *con, void *arg), void *arg)
+{
+  for (unsigned i = 0; i < nlag_cons; i++)
+    if (lag_cons != NULL && lag_cons[i] != NULL && !db_conn_closed(lag_cons[i]))
+      fn(lag_cons[i], arg);
 }
 
 static int out_start(void *ctx, const sb_out_start_t *st)

@@ -29,12 +29,24 @@
 
 #include "core/sb_endpoints.h"
 #include "core/sb_output.h"
+#include "drivers/db_driver.h"
 
 /* With endpoints loaded: registers the probe and fills *out with the lag
    sampler's output (register it before the outputs that show the lag)
    and returns 1; without endpoints returns 0 (nothing registered).
    Returns -1 when the probe table is full. Main thread, before the run. */
 int sb_endpoint_register(sb_output_t *out);
+
+/* on: waits (up to 2 s) until the replica lag sampler is between two
+   rounds of samples and holds it there; true when held (false: a replica
+   holds the sampler in a statement; nothing is held then). off: releases
+   it (only after a true). Lets the server-statistics sampler read the
+   servers' counters with no sampler statement in flight. Main thread. */
+bool sb_endpoint_probe_hold(bool on);
+
+/* Runs fn on each of the lag sampler's open connections (to publish
+   their statistics); only while held. Main thread. */
+void sb_endpoint_probe_each_con(void (*fn)(db_conn_t *con, void *arg), void *arg);
 
 /* How many transactions the GTID position `applied` lacks of `received`
    (MariaDB GTID lists "DOMAIN-SERVER-SEQ,..."): for each domain of

@@ -9,6 +9,8 @@
 #include "drivers/db_driver.h"
 #include "core/sb_figure.h"
 #include "core/sb_logger.h"
+#include "server/sb_endpoint_probe.h"
+#include "server/sb_endpoint_stats.h"
 #include "server/sb_server_stats.h"
 #include "core/sb_timer.h"
 
@@ -262,6 +264,9 @@ static void force_flush(db_conn_t *c, void *arg)
   unsigned *n = arg;
   if (c == con || strcmp(db_driver_name((db_driver_t *) c->driver), "pgsql") != 0)
     return;
+  /* (with --endpoints, only a request on this sampler's server is one of
+     its transactions; the others count as bmk's own on their endpoint) */
+  bool mine = c->endpoint == con->endpoint;
   static const char sql[] = FLUSH_SQL;
   /* Not the client's query: counted nowhere (the owner is parked). */
   int owner = c->thread_id;
@@ -270,12 +275,15 @@ static void force_flush(db_conn_t *c, void *arg)
   if (rs)
   {
     db_free_results(rs);
-    (*n)++;
+    *n += mine;
   }
   else
     db_clear_error(c);
   c->thread_id = owner;
 }
+
+/* The replica lag sampler is held (sb_endpoint_probe_hold) at this edge. */
+static bool lag_held;
 
 static void set_version_num(const char *name, const char *value)
 {
@@ -297,6 +305,8 @@ static unsigned flush_backend_stats(void)
   if (pg_version_num < 150000)
     return 0;
   db_each_connection(force_flush, &n);
+  if (lag_held)
+    sb_endpoint_probe_each_con(force_flush, &n);
   static const char sql[] = FLUSH_SQL;
   db_result_t *rs = db_query(con, sql, sizeof(sql) - 1);
   if (rs)
@@ -384,11 +394,22 @@ static void begin_locked(bool enabled)
     if (pg_version_num >= 140000)
       query_pairs("SELECT 'v', current_setting('track_wal_io_timing')", set_wal_timing);
     pg_sql();
+  }
+  /* --endpoints: each endpoint's server too, sampled at this moment */
+  sb_endpoint_stats_open(drv);
+  lag_held = sb_endpoint_probe_hold(true);
+  if (is_pg)
+  {
     flush_backend_stats();
     rc = db_query(con, "BEGIN", 5) ? pg_read_snapshot(start_vals, true) : -1;
   }
   else
     rc = sample(start_vals, true);
+  if (rc == 0)
+    sb_endpoint_stats_sample(true);
+  if (lag_held)
+    sb_endpoint_probe_hold(false);
+  lag_held = false;
   if (rc != 0)
   {
     warn_failed(is_pg ? "read pg_stat_database" : "read SHOW GLOBAL STATUS");
@@ -463,14 +484,23 @@ static void end_locked(void)
   uint64_t t_end_ns = sb_now_ns();
   unsigned own = 0;
   int rc;
+  lag_held = sb_endpoint_probe_hold(true);
   if (is_pg)
   {
     own = flush_backend_stats();
+    /* (before the COMMIT: the sampler's transaction stays out of both) */
+    sb_endpoint_stats_sample(false);
     rc = pg_read_snapshot(end_vals, false);
     db_query(con, "COMMIT", 6);
   }
   else
+  {
     rc = sample(end_vals, false);
+    sb_endpoint_stats_sample(false);
+  }
+  if (lag_held)
+    sb_endpoint_probe_hold(false);
+  lag_held = false;
   if (rc != 0 && con != NULL && con->lost)
     rc = resample_on_new_connection();
   if (rc != 0)
@@ -628,11 +658,13 @@ void sb_server_stats_print(void)
   printf("\n");
   fflush(stdout);
   log_unlock();
+  sb_endpoint_stats_print();
 }
 
 void sb_server_stats_close(void)
 {
   pthread_mutex_lock(&con_mtx);
+  sb_endpoint_stats_close();
   close_locked();
   pthread_mutex_unlock(&con_mtx);
 }

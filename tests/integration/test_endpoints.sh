@@ -275,4 +275,35 @@ assert_match "pgsql read-write: the Endpoints block, standby" "$OUT" \
 last=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica lag (s): replica1 //p' | tail -1)
 check "pgsql lag: under 1 s again once replay runs ($last)" awk -v v="$last" 'BEGIN { exit !(v != "-" && v + 0 < 1) }'
 
+# Server-side statistics per endpoint (--db-server-stats, on by default):
+# each server's own counters equal what bmk sent it, exactly: statements
+# (MySQL Questions) and transactions (Com_commit + Com_rollback less a
+# replica's applied ones; xact_commit + xact_rollback), bmk's own
+# samplers' statements included; on a MariaDB replica that applied
+# transactions in the window, its transactions within 1 (a commit its
+# applier makes while the counters are read may show in Com_commit and
+# not yet in gtid_slave_pos). srv_check LABEL FILE: one check per
+# endpoint, "NAME server=bmk server=bmk applied", from --results
+srv_check() {
+  local line
+  while read -r line; do
+    check "$1: $line" awk -v l="$line" 'BEGIN { n = split(l, a, " "); split(a[2], s, "="); split(a[3], x, "=")
+      d = x[1] - x[2]; if (d < 0) d = -d
+      exit !(n == 4 && s[1] == s[2] && (d == 0 || (d == 1 && a[4] + 0 > 0))) }'
+  done < <(json_get "$2" "'\\n'.join('%s %s=%s %d=%d %s' % (e['name'], e['server']['statements'], (e['server']['bmk_statements'] + e['server']['bmk_own_statements']) if e['server']['statements'] is not None else None, e['server']['transactions'], e['server']['bmk_transactions'] + e['server']['bmk_own_transactions'], e['server']['replicated'] or 0) for e in d['endpoints'])")
+}
+for db in my pg; do
+  run_bmk oltp_read_write --read-routing=replicas --endpoints="$WORK/$db.json" --threads=2 \
+    --time=2 --results="$WORK/srv.json" run
+  srv_check "$db read-write, reads on the replica: server = bmk" "$WORK/srv.json"
+  assert_eq "$db read-write: the transactions routed to the primary are the client's" \
+    "$(report_value "transactions:" "$OUT")" "$(json_get "$WORK/srv.json" "d['endpoints'][0]['server']['bmk_transactions']")"
+  assert_eq "$db read-write: the replica's routed statements are the client's reads" \
+    "$(report_value "read:" "$OUT")" "$(json_get "$WORK/srv.json" "d['endpoints'][1]['server']['bmk_statements']")"
+  assert_match "$db read-write: the per-endpoint block" "$OUT" "^    replica1 +replica .* [+]0[.]000% *$"
+  run_bmk oltp_read_only --endpoints="$WORK/$db.json" --threads=4 --workers=1 --events=40 \
+    --results="$WORK/srv.json" run
+  srv_check "$db read-only, event loop: server = bmk" "$WORK/srv.json"
+done
+
 finish

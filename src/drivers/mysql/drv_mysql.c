@@ -231,6 +231,16 @@ static bool ignorable(unsigned e)
   return false;
 }
 
+/* The server's "in a transaction" status flag, sent with every reply
+   (the OK packet's status flags; Connector/C keeps the last one). */
+static int my_txn_status(db_conn_t *con)
+{
+  my_conn_t *mc = con->ptr;
+  if (mc == NULL || mc->mysql == NULL)
+    return -1;
+  return (mc->mysql->server_status & SERVER_STATUS_IN_TRANS) != 0;
+}
+
 /* A statement timeout is ignorable when "timeout" is listed, or a lost
    connection (2013, which Connector/C reports for it) is. */
 static bool my_timeout_ignorable(void)
@@ -747,6 +757,7 @@ const db_driver_t mysql_driver = {
     .load_end = mydrv_load_end,
     .load_abort = mydrv_load_abort,
     .timeout_ignorable = my_timeout_ignorable,
+    .txn_status = my_txn_status,
   },
   /* one LOAD DATA statement per 4 MiB of rows: the client library pulls
      a statement's data while it runs, so a statement's rows are gathered

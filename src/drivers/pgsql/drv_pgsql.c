@@ -214,6 +214,26 @@ static bool ignorable(const char *state)
   return false;
 }
 
+/* libpq's transaction status (from the server's ReadyForQuery): idle
+   (no block open) is 0; within a block, good or failed, 1; a command or
+   a pipeline in progress cannot tell. */
+static int pg_txn_status(db_conn_t *con)
+{
+  pg_conn_t *pc = con->ptr;
+  if (pc == NULL || pc->pg == NULL || pc->pl_pending > 0)
+    return -1;
+  switch (PQtransactionStatus(pc->pg))
+  {
+  case PQTRANS_IDLE:
+    return 0;
+  case PQTRANS_INTRANS:
+  case PQTRANS_INERROR:
+    return 1;
+  default:
+    return -1;
+  }
+}
+
 /* A statement timeout is ignorable when "timeout" is listed, or a lost
    connection (08006, what a closed socket gives) is. */
 static bool pg_timeout_ignorable(void)
@@ -684,8 +704,11 @@ const db_driver_t pgsql_driver = {
     .close_start = pg_close_start,
     .close_cont = pg_close_cont,
     .timeout_ignorable = pg_timeout_ignorable,
+    .txn_status = pg_txn_status,
   },
   .needs_commit_in_bulk = false,
+  .autocommit_is_xact = true,
+  .connect_is_xact = true,
   /* streamed into one COPY: small pieces keep the server busy while the
      client formats the next rows */
   .load_chunk_bytes = 65536,
