@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/sb_counter.h"
 #include "core/sb_endpoints.h"
 #include "core/sb_histogram.h"
 #include "core/sb_logger.h"
@@ -474,6 +475,9 @@ static void *sampler_main(void *arg)
 {
   (void) arg;
   db_quiet_all_errors(1);   /* a replica that is down has no sample */
+  /* its connections are no VU's from their connect on: neither the
+     connect nor its start-up transaction counts as routed */
+  sb_tls_tid = SB_TID_UNCOUNTED;
   /* not parked at the window's edges: out of the probes' reach (the
      server-statistics probe queries every connection at the end line) */
   db_private_connections(1);
