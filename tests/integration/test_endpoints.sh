@@ -16,7 +16,7 @@
 # - the replica's lag in the interval lines and --results: MariaDB 0 once
 #   applied and none ("-", null) while the replica is stopped, its
 #   transactions behind the primary's GTID position growing (received or
-#   not); PostgreSQL with replay paused (pg_wal_replay_pause()) under a
+#   not; without the primary, its own received-and-not-applied, 0); PostgreSQL with replay paused (pg_wal_replay_pause()) under a
 #   write run rising from a second, back under a second once resumed, the
 #   primary's WAL bytes not replayed and its replay_lag growing, its
 #   pg_stat_replication row picked by "standby_name";
@@ -168,6 +168,14 @@ my "$MY_R" "STOP SLAVE"
 run_bmk oltp_write_only --endpoints="$WORK/my.json" --threads=1 --time=2 --report-interval=1 \
   --results="$WORK/lag.json" run
 OUT0=$OUT
+# the primary out of reach (a port nothing listens on): the replica's own
+# view, received and not applied, sees nothing behind
+sed 's/"port": '"$MY_P"',/"port": 1,/' "$WORK/my.json" >"$WORK/my-noprimary.json"
+run_bmk oltp_read_only --endpoints="$WORK/my-noprimary.json" $COUNTED --threads=1 --time=1 \
+  --report-interval=1 run
+assert_match "mysql behind without the primary: what the stopped replica received and did not apply" \
+  "$OUT" '^\[ 1s \] replica behind \(trx\): replica1 0$'
+OUT=$OUT0
 my "$MY_R" "START SLAVE"
 assert_match "mysql lag: none while the replica is stopped" "$OUT" '^\[ 1s \] replica lag \(s\): replica1 -$'
 assert_eq "mysql lag: null in --results" "None" "$(json_get "$WORK/lag.json" "d['intervals'][0]['replica_lag_s']['replica1']")"
