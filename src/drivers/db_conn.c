@@ -555,10 +555,16 @@ void db_endpoint_after_stmt(db_conn_t *con)
   sb_endpoint_t *ep = con->endpoint;
   if (ep == NULL)
     return;
-  bool own = con->thread_id == SB_TID_UNCOUNTED;
-  if (own)
+  if (con->thread_id == SB_TID_UNCOUNTED)
     sb_endpoint_count(ep, SB_EPC_OWN_STMTS, 1);
-  if (con->driver->ops.txn_status == NULL || con->lost)
+  db_endpoint_count_xact(con);
+}
+
+void db_endpoint_count_xact(db_conn_t *con)
+{
+  sb_endpoint_t *ep = con->endpoint;
+  bool own = con->thread_id == SB_TID_UNCOUNTED;
+  if (ep == NULL || con->driver->ops.txn_status == NULL || con->lost)
     return;
   int now = con->driver->ops.txn_status(con);
   if (now < 0)

@@ -489,6 +489,13 @@ void db_each_connection(void (*fn)(db_conn_t *con, void *arg), void *arg);
    Thread-local. */
 void db_private_connections(int on);
 
+/* For drivers: after a protocol step other than a statement that the
+   server counts as a transaction of its own when the connection is not in
+   a block (a PostgreSQL prepare: Parse + Sync), counts it on the
+   connection's endpoint as db_endpoint_after_stmt counts a statement's
+   (--endpoints; nothing without one). The connection's thread. */
+void db_endpoint_count_xact(db_conn_t *con);
+
 /* Frees a closed connection's memory. */
 void db_connection_free(db_conn_t *con);
 
