@@ -321,14 +321,16 @@ static db_step_t finish_result(db_conn_t *con, struct db_async *a)
     rs->stmt = a->stmt;
     sb_counter_inc(con->thread_id, rs->counter);
     db_endpoint_count_result(con, rs->counter);
-    db_endpoint_after_stmt(con);
+    if (con->endpoint != NULL)
+      db_endpoint_after_stmt(con);
     a->result = rs;
     return done(a, 0);
   }
   rs->state = DB_RS_FREE;
   a->result = NULL;
   timed_out(con, a);
-  db_endpoint_after_stmt(con);
+  if (con->endpoint != NULL)
+    db_endpoint_after_stmt(con);
   if (con->timed_out)
     sb_counter_inc(con->thread_id, SB_CNT_TIMEOUT);
   if (con->error == DB_ERROR_IGNORABLE && con->lost)

@@ -687,7 +687,8 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
     rs->stmt = stmt;
     sb_counter_inc(con->thread_id, rs->counter);
     db_endpoint_count_result(con, rs->counter);
-    db_endpoint_after_stmt(con);
+    if (con->endpoint != NULL)
+      db_endpoint_after_stmt(con);
     /* No result set (nrows = affected rows): nothing is live to fetch or
        free, as in sysbench, whose free of it is "an invalid result set". */
     if (rs->nfields == 0)
@@ -698,7 +699,8 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
   if (con->error == DB_ERROR_NONE)
     con->error = DB_ERROR_FATAL;
   classify_timeout(con);
-  db_endpoint_after_stmt(con);
+  if (con->endpoint != NULL)
+    db_endpoint_after_stmt(con);
   if (con->timed_out)
     sb_counter_inc(con->thread_id, SB_CNT_TIMEOUT);
   if (con->error == DB_ERROR_IGNORABLE)
