@@ -601,6 +601,104 @@ int db_connection_reconnect(db_conn_t *con)
   return reopen(con, false, NULL);
 }
 
+/* ---- con:route(): moving an open connection ---------------------------------- */
+
+static _Thread_local char route_err[512];
+
+const char *db_route_error(void)
+{
+  return route_err;
+}
+
+/* Why the connection may not move now, or NULL. */
+static const char *route_busy(db_conn_t *con)
+{
+  bool (*in_tx)(db_conn_t *) = con->driver->ops.in_transaction;
+  if (in_tx != NULL && in_tx(con))
+    return "the connection is in a transaction: COMMIT or ROLLBACK first";
+  if (con->bulk_active)
+    return "a bulk insert is in progress: bulk_insert_done() first";
+  if (con->load != NULL)
+    return "a fast load is in progress: finish() it first";
+  return NULL;
+}
+
+int db_route_begin(db_conn_t *con, const char *what, int who)
+{
+  route_err[0] = '\0';
+  con->route_moving = false;
+  if (con->state == DB_CONN_INVALID)
+  {
+    snprintf(route_err, sizeof(route_err), "con:route('%s'): the connection is closed", what);
+    return -1;
+  }
+  if (sb_endpoints_count() == 0)
+  {
+    snprintf(route_err, sizeof(route_err), "con:route('%s'): routes need an --endpoints file "
+             "(docs/endpoints.md)", what);
+    return -1;
+  }
+  bool known;
+  sb_endpoint_t *ep = sb_endpoints_pick(what, who, &known);
+  if (!known || ep == NULL)
+  {
+    snprintf(route_err, sizeof(route_err), "con:route('%s'): the --endpoints file has no "
+             "route, endpoint or role of that name", what);
+    return -1;
+  }
+  if (strcmp(ep->driver, con->driver->name) != 0)
+  {
+    snprintf(route_err, sizeof(route_err), "con:route('%s'): endpoint '%s' is a %s endpoint, "
+             "the connection's driver is %s", what, ep->name, ep->driver, con->driver->name);
+    return -1;
+  }
+  if (ep == con->endpoint)
+    return 0;
+  const char *busy = route_busy(con);
+  if (busy != NULL)
+  {
+    snprintf(route_err, sizeof(route_err), "con:route('%s'): not moved to endpoint '%s': %s",
+             what, ep->name, busy);
+    return -1;
+  }
+  /* the latencies so far are the old endpoint's */
+  retire_latency(con, db_counted_endpoint(con));
+  con->route_from = con->endpoint;
+  con->route_moving = true;
+  con->endpoint = ep;
+  con->routed = true;
+  return 1;
+}
+
+int db_route_end(db_conn_t *con, int status)
+{
+  bool moving = con->route_moving;
+  con->route_moving = false;
+  if (route_err[0] != '\0')
+    return -1;                        /* refused by db_route_begin */
+  if (!moving)
+    return 0;                         /* already there */
+  if (status != 0)
+  {
+    snprintf(route_err, sizeof(route_err), "con:route(): connecting to endpoint '%s' failed "
+             "(the connection left '%s' and is closed now)", con->endpoint->name,
+             con->route_from ? con->route_from->name : "");
+    return -1;
+  }
+  sb_endpoint_count(db_counted_endpoint(con), SB_EPC_CONNECTS, 1);
+  return 0;
+}
+
+int db_connection_move(db_conn_t *con, const char *what, int who)
+{
+  if (con == NULL)
+    return -1;
+  int rc = db_route_begin(con, what, who);
+  if (rc <= 0)
+    return rc;
+  return db_route_end(con, reopen(con, false, NULL));
+}
+
 void db_connection_uncounted(db_conn_t *con)
 {
   if (con)

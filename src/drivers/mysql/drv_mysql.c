@@ -705,6 +705,14 @@ static size_t my_escape(db_conn_t *con, char *dst, const char *src, size_t len)
   return n;
 }
 
+/* The server's "in a transaction" flag of its last reply. */
+static bool my_in_transaction(db_conn_t *con)
+{
+  my_conn_t *mc = con->ptr;
+  return mc != NULL && mc->mysql != NULL &&
+         (mc->mysql->server_status & SERVER_STATUS_IN_TRANS) != 0;
+}
+
 /* ---- prepared statements ------------------------------------------------ */
 
 
@@ -747,6 +755,7 @@ const db_driver_t mysql_driver = {
     .load_end = mydrv_load_end,
     .load_abort = mydrv_load_abort,
     .timeout_ignorable = my_timeout_ignorable,
+    .in_transaction = my_in_transaction,
   },
   /* one LOAD DATA statement per 4 MiB of rows: the client library pulls
      a statement's data while it runs, so a statement's rows are gathered

@@ -609,6 +609,16 @@ static void pg_disconnect(db_conn_t *con)
   con->ptr = NULL;
 }
 
+/* libpq's transaction status: inside a block, or a failed one. */
+static bool pg_in_transaction(db_conn_t *con)
+{
+  pg_conn_t *pc = con->ptr;
+  if (pc == NULL || pc->pg == NULL)
+    return false;
+  PGTransactionStatusType tx = PQtransactionStatus(pc->pg);
+  return tx == PQTRANS_INTRANS || tx == PQTRANS_INERROR;
+}
+
 /* Copies `len` bytes into the connection's NUL-terminated query buffer:
    PQexec needs a C string and the caller's text may not end in NUL. */
 const char *pgd_copy_sql(pg_conn_t *pc, const char *sql, size_t len)
@@ -684,6 +694,7 @@ const db_driver_t pgsql_driver = {
     .close_start = pg_close_start,
     .close_cont = pg_close_cont,
     .timeout_ignorable = pg_timeout_ignorable,
+    .in_transaction = pg_in_transaction,
   },
   .needs_commit_in_bulk = false,
   /* streamed into one COPY: small pieces keep the server busy while the
