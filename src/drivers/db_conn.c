@@ -7,6 +7,7 @@
 #endif
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -610,57 +611,42 @@ const char *db_route_error(void)
   return route_err;
 }
 
-/* Why the connection may not move now, or NULL. */
-static const char *route_busy(db_conn_t *con)
+/* Sets the message of a refused con:route() and returns -1. */
+static int refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int refuse(const char *fmt, ...)
 {
-  bool (*in_tx)(db_conn_t *) = con->driver->ops.in_transaction;
-  if (in_tx != NULL && in_tx(con))
-    return "the connection is in a transaction: COMMIT or ROLLBACK first";
-  if (con->bulk_active)
-    return "a bulk insert is in progress: bulk_insert_done() first";
-  if (con->load != NULL)
-    return "a fast load is in progress: finish() it first";
-  return NULL;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(route_err, sizeof(route_err), fmt, ap);
+  va_end(ap);
+  return -1;
 }
 
 int db_route_begin(db_conn_t *con, const char *what, int who)
 {
+  bool known;
   route_err[0] = '\0';
   con->route_moving = false;
   if (con->state == DB_CONN_INVALID)
-  {
-    snprintf(route_err, sizeof(route_err), "con:route('%s'): the connection is closed", what);
-    return -1;
-  }
+    return refuse("con:route('%s'): the connection is closed", what);
   if (sb_endpoints_count() == 0)
-  {
-    snprintf(route_err, sizeof(route_err), "con:route('%s'): routes need an --endpoints file "
-             "(docs/endpoints.md)", what);
-    return -1;
-  }
-  bool known;
+    return refuse("con:route('%s'): routes need an --endpoints file (docs/endpoints.md)", what);
   sb_endpoint_t *ep = sb_endpoints_pick(what, who, &known);
   if (!known || ep == NULL)
-  {
-    snprintf(route_err, sizeof(route_err), "con:route('%s'): the --endpoints file has no "
-             "route, endpoint or role of that name", what);
-    return -1;
-  }
+    return refuse("con:route('%s'): the --endpoints file has no route, endpoint or role of "
+                  "that name", what);
   if (strcmp(ep->driver, con->driver->name) != 0)
-  {
-    snprintf(route_err, sizeof(route_err), "con:route('%s'): endpoint '%s' is a %s endpoint, "
-             "the connection's driver is %s", what, ep->name, ep->driver, con->driver->name);
-    return -1;
-  }
+    return refuse("con:route('%s'): endpoint '%s' is a %s endpoint, the connection's driver "
+                  "is %s", what, ep->name, ep->driver, con->driver->name);
   if (ep == con->endpoint)
     return 0;
-  const char *busy = route_busy(con);
+  bool (*in_tx)(db_conn_t *) = con->driver->ops.in_transaction;
+  const char *busy = in_tx != NULL && in_tx(con) ?
+    "the connection is in a transaction: COMMIT or ROLLBACK first" :
+    con->bulk_active ? "a bulk insert is in progress: bulk_insert_done() first" :
+    con->load != NULL ? "a fast load is in progress: finish() it first" : NULL;
   if (busy != NULL)
-  {
-    snprintf(route_err, sizeof(route_err), "con:route('%s'): not moved to endpoint '%s': %s",
-             what, ep->name, busy);
-    return -1;
-  }
+    return refuse("con:route('%s'): not moved to endpoint '%s': %s", what, ep->name, busy);
   /* the latencies so far are the old endpoint's */
   retire_latency(con, db_counted_endpoint(con));
   con->route_from = con->endpoint;
@@ -679,12 +665,9 @@ int db_route_end(db_conn_t *con, int status)
   if (!moving)
     return 0;                         /* already there */
   if (status != 0)
-  {
-    snprintf(route_err, sizeof(route_err), "con:route(): connecting to endpoint '%s' failed "
-             "(the connection left '%s' and is closed now)", con->endpoint->name,
-             con->route_from ? con->route_from->name : "");
-    return -1;
-  }
+    return refuse("con:route(): connecting to endpoint '%s' failed (the connection left "
+                  "'%s' and is closed now)", con->endpoint->name,
+                  con->route_from ? con->route_from->name : "");
   sb_endpoint_count(db_counted_endpoint(con), SB_EPC_CONNECTS, 1);
   return 0;
 }
