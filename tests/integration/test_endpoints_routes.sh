@@ -35,8 +35,9 @@
 #   prepared again at each move), the Endpoints block and --results agree
 #   (connects and latency counts); in both engines, with a route, a role
 #   and an endpoint's name as targets. An unknown name, a move inside a
-#   transaction (MariaDB and PostgreSQL) and a move without --endpoints
-#   end the run with exit 1 and a message naming the cause.
+#   transaction (MariaDB and PostgreSQL), an endpoint that does not answer
+#   and a move without --endpoints end the run with exit 1 and a message
+#   naming the cause.
 source "$(dirname "$0")/lib.sh"
 EP_PORT_OFFSET=200     # the port plan: tests/integration/endpoints_lib.sh
 source "$(dirname "$0")/endpoints_lib.sh"
@@ -215,6 +216,19 @@ EP_TX=1 run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/
 assert_eq "pgsql con:route in a transaction, event loop: exit 1" 1 "$RC"
 assert_contains "pgsql con:route in a transaction, event loop: the message" "$OUT" \
   "con:route('default'): not moved to endpoint 'main': the connection is in a transaction: COMMIT or ROLLBACK first"
+# an endpoint that does not answer (a port nothing listens on): the
+# driver's FATAL line, then the error; the connection is closed
+python3 - "$WORK/my-plain.json" "$WORK/my-dead.json" "$(free_port $((MY_R + 1)))" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["endpoints"].append(dict(d["endpoints"][1], name="dead", port=int(sys.argv[3]), role="spare"))
+json.dump(d, open(sys.argv[2], "w"))
+PY
+EP_ROUTE=dead EP_WANT=dead run_bmk "$TOP/tests/integration/endpoints_route.lua" \
+  --endpoints="$WORK/my-dead.json" $COUNTED --threads=1 --events=1 run
+assert_eq "con:route to an endpoint that does not answer: exit 1" 1 "$RC"
+assert_contains "con:route to an endpoint that does not answer: the message" "$OUT" \
+  "con:route(): connecting to endpoint 'dead' failed (the connection left 'main' and is closed now)"
 run_bmk "$TOP/tests/integration/endpoints_route.lua" --mysql-host=127.0.0.1 --mysql-port="$MY_P" \
   --mysql-user=sbtest --mysql-password="$DBPASS" $COUNTED --threads=1 --events=1 run
 assert_eq "con:route without --endpoints: exit 1" 1 "$RC"
