@@ -424,7 +424,7 @@ db_conn_t *db_connection_create_route(db_driver_t *drv, const char *what, int wh
    connection, without its retries). Nothing happens when the connection
    is already on that endpoint. Returns 0, or -1 with db_route_error()
    saying why: no --endpoints, `what` names nothing in the file, the
-   connection is in a transaction or a bulk insert, or the new endpoint
+   connection is in a transaction, a bulk insert or a fast load, or the new endpoint
    refused the connection (then the connection is closed; the driver has
    printed its FATAL lines). The connection's thread only. */
 int db_connection_move(db_conn_t *con, const char *what, int who);
