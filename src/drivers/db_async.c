@@ -606,6 +606,16 @@ db_step_t db_reconnect_start(db_conn_t *con)
   return reopen_start(con, a, false);
 }
 
+db_step_t db_route_start(db_conn_t *con, const char *what, int who)
+{
+  struct db_async *a = state(con);
+  a->op = OP_RECONNECT;
+  int rc = db_route_begin(con, what, who);
+  if (rc <= 0)
+    return done(a, rc != 0);
+  return reopen_start(con, a, false);
+}
+
 /* ---- bulk insert ------------------------------------------------------------ */
 
 bool db_bulk_needs_flush(const db_conn_t *con, size_t len)

@@ -26,6 +26,18 @@
 #   with one reconnect (in the event loop: --workers=1). Both runs end
 #   with exit 0 and 40 events. Each endpoint's latency histogram holds its
 #   successful statements (the p95 column, --results latency_ms).
+#   PostgreSQL's twin (down / up pgsql-replica): the same counts, the
+#   default policy in the event loop and next in the blocking engine.
+# - con:route() (endpoints_route.lua): each of 10 events runs a SELECT on
+#   the primary, moves to the replica, runs a SELECT and a prepared SELECT
+#   there and moves back: the primary's Com_select grows by 10, the
+#   replica's by 20, Com_stmt_prepare by 1+10 and 10 (the statement
+#   prepared again at each move), the Endpoints block and --results agree
+#   (connects and latency counts); in both engines, with a route, a role
+#   and an endpoint's name as targets. An unknown name, a move inside a
+#   transaction (MariaDB and PostgreSQL), an endpoint that does not answer
+#   and a move without --endpoints end the run with exit 1 and a message
+#   naming the cause.
 source "$(dirname "$0")/lib.sh"
 EP_PORT_OFFSET=200     # the port plan: tests/integration/endpoints_lib.sh
 source "$(dirname "$0")/endpoints_lib.sh"
@@ -152,41 +164,112 @@ assert_contains "mysql tpcc check, replica stopped applying: the message names i
   "check: replica 'replica1' has not caught up with the primary within 1 s (--replica-wait)"
 assert_not_contains "mysql tpcc check, replica stopped applying: nothing checked" "$OUT" "Checks:"
 
+# ------------------------------------------------------------- con:route()
+
+endpoints "$WORK/my-plain.json" mysql "$MY_P" "$MY_R"
+endpoints "$WORK/pg-plain.json" pgsql "$PG_P" "$PG_R"
+# route_run NAME OPTIONS...: 10 events of endpoints_route.lua (a SELECT
+# on the primary, con:route to the replica, a SELECT and the prepared
+# SELECT there, back to the primary); each server's counters grow by
+# exactly its share, the statement is prepared again at each move
+route_run() {
+  local name=$1 ps pr qs qr
+  shift
+  ps=$(mystat "$MY_P" Com_select) pr=$(mystat "$MY_R" Com_select)
+  qs=$(mystat "$MY_P" Com_stmt_prepare) qr=$(mystat "$MY_R" Com_stmt_prepare)
+  run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/my-plain.json" $COUNTED \
+    --threads=1 --events=10 --results="$WORK/route.json" "$@" run
+  assert_eq "$name: exit 0" 0 "$RC"
+  assert_eq "$name: the primary's Com_select: the SELECT before each move" \
+    10 "$(($(mystat "$MY_P" Com_select) - ps))"
+  assert_eq "$name: the replica's Com_select: the text and the prepared SELECT after each move" \
+    20 "$(($(mystat "$MY_R" Com_select) - pr))"
+  assert_eq "$name: Com_stmt_prepare: the primary's first and one per move back, one per move on the replica" \
+    "11 10" "$(($(mystat "$MY_P" Com_stmt_prepare) - qs)) $(($(mystat "$MY_R" Com_stmt_prepare) - qr))"
+  assert_match "$name: the Endpoints block: 10 reads on the primary" "$OUT" \
+    "^    main +primary +10 +0 +0 +0 +0 +0 +[0-9.]+ *$"
+  assert_match "$name: the Endpoints block: 20 reads on the replica" "$OUT" \
+    "^    replica1 +replica +20 +0 +0 +0 +0 +0 +[0-9.]+ +[-0-9.]+$"
+  # (the replica's connects also hold the lag sampler's connection)
+  assert_eq "$name: --results: 10 connects on the primary (the moves back), latency counts" \
+    "main 10 10 replica1 20" \
+    "$(json_get "$WORK/route.json" "' '.join(e['name'] + (' %d' % e['connects'] if e['name'] == 'main' else '') + ' %d' % e['latency_ms']['count'] for e in d['endpoints'])")"
+}
+route_run "con:route, threads"
+# the event loop's form; a role and an endpoint's name as targets
+EP_ROUTE=replica EP_BACK=main route_run "con:route, event loop" --workers=1
+for w in threads 1; do
+  EP_ROUTE=nosuch run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/my-plain.json" \
+    $COUNTED --threads=1 --events=1 --workers=$w run
+  assert_eq "con:route to an unknown name (--workers=$w): exit 1" 1 "$RC"
+  assert_contains "con:route to an unknown name (--workers=$w): the message names it" "$OUT" \
+    "endpoints_route.lua:17: con:route('nosuch'): the --endpoints file has no route, endpoint or role of that name"
+done
+# in a transaction: refused (MariaDB's server status, libpq's transaction status)
+EP_TX=1 run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/my-plain.json" \
+  $COUNTED --threads=1 --events=1 run
+assert_eq "con:route in a transaction: exit 1" 1 "$RC"
+assert_contains "con:route in a transaction: the message" "$OUT" \
+  "con:route('default'): not moved to endpoint 'main': the connection is in a transaction: COMMIT or ROLLBACK first"
+EP_TX=1 run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/pg-plain.json" \
+  $COUNTED --threads=1 --events=1 --workers=1 run
+assert_eq "pgsql con:route in a transaction, event loop: exit 1" 1 "$RC"
+assert_contains "pgsql con:route in a transaction, event loop: the message" "$OUT" \
+  "con:route('default'): not moved to endpoint 'main': the connection is in a transaction: COMMIT or ROLLBACK first"
+# an endpoint that does not answer (a port nothing listens on): the
+# driver's FATAL line, then the error; the connection is closed
+python3 - "$WORK/my-plain.json" "$WORK/my-dead.json" "$(free_port $((MY_R + 1)))" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["endpoints"].append(dict(d["endpoints"][1], name="dead", port=int(sys.argv[3]), role="spare"))
+json.dump(d, open(sys.argv[2], "w"))
+PY
+EP_ROUTE=dead EP_WANT=dead run_bmk "$TOP/tests/integration/endpoints_route.lua" \
+  --endpoints="$WORK/my-dead.json" $COUNTED --threads=1 --events=1 run
+assert_eq "con:route to an endpoint that does not answer: exit 1" 1 "$RC"
+assert_contains "con:route to an endpoint that does not answer: the message" "$OUT" \
+  "con:route(): connecting to endpoint 'dead' failed (the connection left 'main' and is closed now)"
+run_bmk "$TOP/tests/integration/endpoints_route.lua" --mysql-host=127.0.0.1 --mysql-port="$MY_P" \
+  --mysql-user=sbtest --mysql-password="$DBPASS" $COUNTED --threads=1 --events=1 run
+assert_eq "con:route without --endpoints: exit 1" 1 "$RC"
+assert_contains "con:route without --endpoints: the message" "$OUT" \
+  "con:route('read'): routes need an --endpoints file (docs/endpoints.md)"
+
 # ------------------------------------------- the replica stopped mid-run
 
-# hold_run NAME OPTIONS...: the held run of 40 events with the replica
-# taken down before event 20; brought back while bmk retries it (default
-# policy) or after the run (next)
+# hold_run DB NAME OPTIONS...: the held run of 40 events (DB mysql or
+# pgsql) with the replica taken down before event 20; brought back while
+# bmk retries it (default policy) or after the run (next)
 hold_run() {
-  local name=$1 pid n=0
-  shift
+  local db=$1 name=$2 pid n=0 json=$WORK/my-plain.json caught=my_caught_up
+  shift 2
+  [ "$db" = pgsql ] && json=$WORK/pg-plain.json caught=pg_caught_up
   rm -f "$WORK/ready" "$WORK/go"
   EP_READY=$WORK/ready EP_GO=$WORK/go timeout -k 5 120 "$BMK" "$TOP/tests/integration/endpoints_hold.lua" \
-    --endpoints="$WORK/my-plain.json" --mysql-ignore-errors=lost $COUNTED --threads=1 --events=40 \
+    --endpoints="$json" --$db-ignore-errors=lost $COUNTED --threads=1 --events=40 \
     --results="$WORK/hold.json" "$@" run >"$WORK/hold.out" 2>&1 &
   pid=$!
   until [ -e "$WORK/ready" ] || [ $n -ge 1200 ]; do n=$((n + 1)); sleep 0.1; done
-  own down mysql-replica >/dev/null
+  own down $db-replica >/dev/null
   touch "$WORK/go"
   if [[ "$*" != *next* ]]; then
     n=0
     until grep -q "reconnect failed" "$WORK/hold.out" || [ $n -ge 1200 ]; do n=$((n + 1)); sleep 0.1; done
-    own up mysql-replica >/dev/null
+    own up $db-replica >/dev/null
   fi
   wait $pid
   RC=$?
   # (before the replica is back: its IO thread's SELECTs count on the primary)
-  P_SEL=$(mystat "$MY_P" Com_select)
-  [[ "$*" == *next* ]] && own up mysql-replica >/dev/null
-  check "$name: the replica is back and caught up" wait_for 60 my_caught_up
+  [ "$db" = mysql ] && P_SEL=$(mystat "$MY_P" Com_select)
+  [[ "$*" == *next* ]] && own up $db-replica >/dev/null
+  check "$name: the replica is back and caught up" wait_for 60 $caught
   OUT=$(cat "$WORK/hold.out")
   assert_eq "$name: exit 0" 0 "$RC"
   assert_eq "$name: 40 events" 40 "$(report_value "total number of events:" "$OUT")"
 }
-endpoints "$WORK/my-plain.json" mysql "$MY_P" "$MY_R"
 # the default policy in the blocking engine, next in the event loop
 # (--workers=1: bmk.vu's connect); both share the rebuild's failover code
-hold_run "replica down, reconnect"
+hold_run mysql "replica down, reconnect"
 assert_match "replica down, reconnect: the replica has every SELECT, one error, one reconnect" \
   "$OUT" "^    replica1 +replica +40 +0 +0 +1 +1 +0 +[0-9.]+ +[-0-9.]+$"
 assert_match "replica down, reconnect: nothing on the primary" "$OUT" \
@@ -197,7 +280,7 @@ assert_eq "replica down, reconnect: --results latency counts (none on the primar
 assert_eq "replica down, reconnect: --results" "replica1 1 1 0" \
   "$(json_get "$WORK/hold.json" "' '.join('%s %d %d %d' % (e['name'], e['errors'], e['reconnects'], e['failovers']) for e in d['endpoints'] if e['errors'])")"
 ps=$(mystat "$MY_P" Com_select)
-hold_run "replica down, next, event loop" --on-endpoint-failure=next --workers=1
+hold_run mysql "replica down, next, event loop" --on-endpoint-failure=next --workers=1
 assert_match "replica down, next: 19 SELECTs on the replica, one error, one failover" \
   "$OUT" "^    replica1 +replica +19 +0 +0 +1 +0 +1 +[0-9.]+ +[-0-9.]+$"
 assert_match "replica down, next: the other 21 on the primary, one reconnect" \
@@ -212,6 +295,24 @@ assert_eq "replica down, next: --results latency counts" "main 21 replica1 19" \
 assert_eq "replica down, next: --results latency 0 < p95 <= max" "True True" \
   "$(json_get "$WORK/hold.json" "' '.join(str(0 < e['latency_ms']['p95'] <= e['latency_ms']['max']) for e in d['endpoints'])")"
 assert_contains "replica down, next: the NOTICE" "$OUT" \
+  "endpoint 'replica1' does not answer; the connection moved to 'main' (--on-endpoint-failure=next)"
+# PostgreSQL's standby (BMK/sandbox.sh down / up pgsql-replica): the
+# default policy in the event loop, next in the blocking engine
+hold_run pgsql "pgsql replica down, reconnect, event loop" --workers=1
+assert_match "pgsql replica down, reconnect: the replica has every SELECT, one error, one reconnect" \
+  "$OUT" "^    replica1 +replica +40 +0 +0 +1 +1 +0 +[0-9.]+ +[-0-9.]+$"
+assert_match "pgsql replica down, reconnect: nothing on the primary" "$OUT" \
+  "^    main +primary +0 +0 +0 +0 +0 +0 +- *$"
+assert_eq "pgsql replica down, reconnect: --results" "main 0 0 0 0 replica1 1 1 0 40" \
+  "$(json_get "$WORK/hold.json" "' '.join('%s %d %d %d %d' % (e['name'], e['errors'], e['reconnects'], e['failovers'], e['latency_ms']['count']) for e in d['endpoints'])")"
+hold_run pgsql "pgsql replica down, next" --on-endpoint-failure=next
+assert_match "pgsql replica down, next: 19 SELECTs on the replica, one error, one failover" \
+  "$OUT" "^    replica1 +replica +19 +0 +0 +1 +0 +1 +[0-9.]+ +[-0-9.]+$"
+assert_match "pgsql replica down, next: the other 21 on the primary, one reconnect" \
+  "$OUT" "^    main +primary +21 +0 +0 +0 +1 +0 +[0-9.]+ *$"
+assert_eq "pgsql replica down, next: --results" "main 0 1 0 21 replica1 1 0 1 19" \
+  "$(json_get "$WORK/hold.json" "' '.join('%s %d %d %d %d' % (e['name'], e['errors'], e['reconnects'], e['failovers'], e['latency_ms']['count']) for e in d['endpoints'])")"
+assert_contains "pgsql replica down, next: the NOTICE" "$OUT" \
   "endpoint 'replica1' does not answer; the connection moved to 'main' (--on-endpoint-failure=next)"
 run_bmk oltp_read_only --endpoints="$WORK/my-plain.json" --on-endpoint-failure=elsewhere --events=1 run
 assert_eq "--on-endpoint-failure=elsewhere: exit 1" 1 "$RC"
