@@ -96,7 +96,7 @@ start_mysql_replica() {
     return 0
   fi
   [ "$port" != "$MYSQL_PORT" ] || die "$var equals BMK_MYSQL_PORT ($MYSQL_PORT)"
-  [ "$MYSQL_REPLICA_PORT" != "$MYSQL_REPLICA2_PORT" ] ||
+  [ "$nr" != 2 ] || [ "$MYSQL_REPLICA_PORT" != "$MYSQL_REPLICA2_PORT" ] ||
     die "BMK_MYSQL_REPLICA2_PORT equals BMK_MYSQL_REPLICA_PORT ($MYSQL_REPLICA_PORT)"
   mysql_primary_with_binlog
   local n gtid p t
