@@ -223,7 +223,10 @@ start_mysql() {
   mkdir -p "$my_dir"
   rm -rf "$my_dir/data" "$my_sock" "$my_pid" "$my_log"
   echo "sandbox: initializing MariaDB in $my_dir/data"
-  "$install_db" --no-defaults --datadir="$my_dir/data" --user=root \
+  # a temporary directory of its own: the bootstrap's temporary tables
+  # in a shared /tmp once vanished under it (another process cleaning up)
+  mkdir -p "$my_dir/tmp"
+  "$install_db" --no-defaults --datadir="$my_dir/data" --user=root --tmpdir="$my_dir/tmp" \
     --auth-root-authentication-method=normal --skip-test-db >"$my_dir/install.log" 2>&1 ||
     { tail -20 "$my_dir/install.log" >&2; die "mariadb-install-db failed (log: $my_dir/install.log)"; }
   # what restart needs to start the same server again
@@ -252,11 +255,12 @@ launch_mysql() {
   # The thread pool serves thousands of connections with a few threads;
   # each connection still needs a descriptor (and a few for tables).
   raise_nofile $((MY_MAXCONN + 2000))
+  mkdir -p "$my_dir/tmp"
   # setsid: the server outlives the shell (and process group) that started it.
   # shellcheck disable=SC2086  # BMK_MYSQL_EXTRA_OPTS and tls_opts are word lists
   setsid "$mysqld" --no-defaults --datadir="$my_dir/data" --user=root \
     --socket="$my_sock" --port="$MYSQL_PORT" --bind-address="$(tls_listen)" $tls_opts \
-    --pid-file="$my_pid" --log-error="$my_log" \
+    --pid-file="$my_pid" --log-error="$my_log" --tmpdir="$my_dir/tmp" \
     --skip-name-resolve --skip-log-bin --sync-binlog=0 \
     --innodb-buffer-pool-size=128M --innodb-log-file-size=256M \
     --innodb-flush-log-at-trx-commit=2 --innodb-doublewrite=0 \
