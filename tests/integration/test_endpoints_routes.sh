@@ -43,9 +43,11 @@
 #   2 SEL1 + 3 SEL2, writes on one event in two: the replica's Com_select
 #   grows by the 50 SELECTs, the primary's by none, its Com_commit,
 #   Com_delete, Com_insert and Com_update by the client's (10, 10, 10,
-#   5); the Endpoints block and --results agree. The SEL1 connection
-#   killed before the 5th event (--mysql-ignore-errors=lost): the event
-#   runs again after one ROLLBACK on the primary, same counts. PostgreSQL:
+#   5), Com_set_option by the session option's SET on each connection
+#   (1 and 2); the Endpoints block and --results agree. The SEL1
+#   connection killed before the 5th event (--mysql-ignore-errors=lost):
+#   the event runs again after one ROLLBACK on the primary and the SET
+#   again on every connection, the same counts otherwise. PostgreSQL:
 #   the Endpoints block, and the primary's pg_stat_user_tables: HISTORY's
 #   rows deleted/inserted/updated are the client's, OBJECT and STAT not
 #   scanned there.
@@ -341,10 +343,11 @@ DBS_RUN="$COUNTED --threads=1 --events=10 --SEL1=2 --SEL2=3 --delete-inserts=2 -
 DBS_ROUTES='{"types": {"SEL1": "replica", "SEL2": "replica"}}'
 endpoints "$WORK/my-dbs.json" mysql "$MY_P" "$MY_R" "$DBS_ROUTES"
 endpoints "$WORK/pg-dbs.json" pgsql "$PG_P" "$PG_R" "$DBS_ROUTES"
-# dbs_com PORT: the server's Com_commit Com_delete Com_insert Com_rollback Com_select Com_update
+# dbs_com PORT: the server's Com_commit Com_delete Com_insert Com_rollback
+# Com_select Com_set_option Com_update
 dbs_com() {
-  my "$1" "SHOW GLOBAL STATUS WHERE Variable_name IN
-    ('Com_commit', 'Com_delete', 'Com_insert', 'Com_rollback', 'Com_select', 'Com_update')" |
+  my "$1" "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_commit', 'Com_delete', 'Com_insert',
+    'Com_rollback', 'Com_select', 'Com_set_option', 'Com_update')" |
     sort | awk '{printf "%s%s", sep, $2; sep = " "}'
 }
 # dbs_delta "BEFORE" "AFTER": the differences of two such lists
@@ -367,14 +370,17 @@ for db in mysql pgsql; do
 done
 check "mysql dbSTRESS: the replica catches up with the load" wait_for 60 my_caught_up
 p0=$(dbs_com "$MY_P") r0=$(dbs_com "$MY_R")
-run_bmk "$DBS" --endpoints="$WORK/my-dbs.json" $DBS_O $DBS_RUN --results="$WORK/dbs.json" run
+# (a session option: its SET on each connection, the main one and the two routed)
+run_bmk "$DBS" --endpoints="$WORK/my-dbs.json" $DBS_O $DBS_RUN --mysql-session-options="SET @dbs = 1" \
+  --results="$WORK/dbs.json" run
 assert_eq "mysql dbSTRESS routed: exit 0" 0 "$RC"
 # (before the wait: my_caught_up's SELECTs count in Com_select)
 rd=$(dbs_delta "$r0" "$(dbs_com "$MY_R")")
 assert_contains "mysql dbSTRESS routed: the startup line" "$OUT" "* ROUTED       : [SEL1,SEL2]"
-assert_eq "mysql dbSTRESS routed: the replica's Com_select is the 10 x (2 + 3) SELECTs" 50 "$(echo $rd | cut -d' ' -f5)"
-assert_eq "mysql dbSTRESS routed: the primary's Com_commit/delete/insert/rollback/select/update: 10 COMMITs, 5 x 2 DELETE+INSERT, 5 UPDATEs, no SELECT" \
-  "10 10 10 0 0 5" "$(dbs_delta "$p0" "$(dbs_com "$MY_P")")"
+assert_eq "mysql dbSTRESS routed: the replica's Com_select and Com_set_option: the 10 x (2 + 3) SELECTs, the SEL1 and SEL2 connections' SETs" \
+  "50 2" "$(echo $rd | cut -d' ' -f5,6)"
+assert_eq "mysql dbSTRESS routed: the primary's Com_commit/delete/insert/rollback/select/set_option/update: 10 COMMITs, 5 x 2 DELETE+INSERT, no SELECT, 1 SET, 5 UPDATEs" \
+  "10 10 10 0 0 1 5" "$(dbs_delta "$p0" "$(dbs_com "$MY_P")")"
 assert_eq "mysql dbSTRESS routed: the Endpoints block (reads writes other errors)" \
   "main 0 25 20 0 replica1 50 0 0 0" \
   "main $(ep_col main 3) $(ep_col main 4) $(ep_col main 5) $(ep_col main 6) replica1 $(ep_col replica1 3) $(ep_col replica1 4) $(ep_col replica1 5) $(ep_col replica1 6)"
@@ -405,16 +411,17 @@ EOF
 check "mysql dbSTRESS: the replica catches up with the run" wait_for 60 my_caught_up
 p0=$(dbs_com "$MY_P") r0=$(dbs_com "$MY_R")
 LUA_PATH="$TOP/BMK/sb_exec/lua/?.lua;;" run_bmk "$WORK/dbs_kill.lua" --endpoints="$WORK/my-dbs.json" \
-  --mysql-ignore-errors=lost $DBS_O $DBS_RUN run
+  --mysql-ignore-errors=lost $DBS_O $DBS_RUN --mysql-session-options="SET @dbs = 1" run
 assert_eq "mysql dbSTRESS routed connection lost: exit 0" 0 "$RC"
 rd=$(dbs_delta "$r0" "$(dbs_com "$MY_R")")
 # (the report counts a loss as a reconnect only; the Endpoints block as an error too)
 assert_eq "mysql dbSTRESS routed connection lost: 10 events, 1 reconnect" "10 1" \
   "$(report_value "total number of events:" "$OUT") $(report_value "reconnects:" "$OUT")"
-assert_eq "mysql dbSTRESS routed connection lost: the replica's Com_select: 50 and the CONNECTION_ID()" \
-  51 "$(echo $rd | cut -d' ' -f5)"
-assert_eq "mysql dbSTRESS routed connection lost: the primary's Com_*: one ROLLBACK more" \
-  "10 10 10 1 0 5" "$(dbs_delta "$p0" "$(dbs_com "$MY_P")")"
+# (the session option again on every connection after the loss)
+assert_eq "mysql dbSTRESS routed connection lost: the replica's Com_select: 50 and the CONNECTION_ID(); Com_set_option: 2 + 2" \
+  "51 4" "$(echo $rd | cut -d' ' -f5,6)"
+assert_eq "mysql dbSTRESS routed connection lost: the primary's Com_*: one ROLLBACK more, the SET again" \
+  "10 10 10 1 0 2 5" "$(dbs_delta "$p0" "$(dbs_com "$MY_P")")"
 assert_eq "mysql dbSTRESS routed connection lost: the replica's error and reconnect (Endpoints block)" \
   "1 1" "$(ep_col replica1 6) $(ep_col replica1 7)"
 
