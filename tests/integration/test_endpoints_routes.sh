@@ -38,6 +38,19 @@
 #   transaction (MariaDB and PostgreSQL), an endpoint that does not answer
 #   and a move without --endpoints end the run with exit 1 and a message
 #   naming the cause.
+# - the kit's dbSTRESS (kit_dbstress.lua) with routing.types SEL1 and SEL2
+#   on the replica: a 100-object set loaded on the primary, 10 events of
+#   2 SEL1 + 3 SEL2, writes on one event in two: the replica's Com_select
+#   grows by the 50 SELECTs, the primary's by none, its Com_commit,
+#   Com_delete, Com_insert and Com_update by the client's (10, 10, 10,
+#   5), Com_set_option by the session option's SET on each connection
+#   (1 and 2); the Endpoints block and --results agree. The SEL1
+#   connection killed before the 5th event (--mysql-ignore-errors=lost):
+#   the event runs again after one ROLLBACK on the primary and the SET
+#   again on every connection, the same counts otherwise. PostgreSQL:
+#   the Endpoints block, and the primary's pg_stat_user_tables: HISTORY's
+#   rows deleted/inserted/updated are the client's, OBJECT and STAT not
+#   scanned there.
 source "$(dirname "$0")/lib.sh"
 EP_PORT_OFFSET=200     # the port plan: tests/integration/endpoints_lib.sh
 source "$(dirname "$0")/endpoints_lib.sh"
@@ -318,5 +331,124 @@ run_bmk oltp_read_only --endpoints="$WORK/my-plain.json" --on-endpoint-failure=e
 assert_eq "--on-endpoint-failure=elsewhere: exit 1" 1 "$RC"
 assert_contains "--on-endpoint-failure=elsewhere: message" "$OUT" \
   "Invalid value for --on-endpoint-failure: elsewhere (reconnect or next)"
+
+
+# ------------------------------------ dbSTRESS routed per statement class
+
+DBS="$TOP/BMK/sb_exec/lua/kit_dbstress.lua"
+DBS_O="--obj-table-size=100 --rand-type=uniform --db-ps-mode=auto"
+# 10 events of 2 SEL1 + 3 SEL2 in BEGIN/COMMIT, the writes (2 DELETE+INSERT
+# pairs, 1 UPDATE) on events 2, 4, ... 10
+DBS_RUN="$COUNTED --threads=1 --events=10 --SEL1=2 --SEL2=3 --delete-inserts=2 --updates=1 --rw-ratio=2"
+DBS_ROUTES='{"types": {"SEL1": "replica", "SEL2": "replica"}}'
+endpoints "$WORK/my-dbs.json" mysql "$MY_P" "$MY_R" "$DBS_ROUTES"
+endpoints "$WORK/pg-dbs.json" pgsql "$PG_P" "$PG_R" "$DBS_ROUTES"
+# dbs_com PORT: the server's Com_commit Com_delete Com_insert Com_rollback
+# Com_select Com_set_option Com_update
+dbs_com() {
+  my "$1" "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_commit', 'Com_delete', 'Com_insert',
+    'Com_rollback', 'Com_select', 'Com_set_option', 'Com_update')" |
+    sort | awk '{printf "%s%s", sep, $2; sep = " "}'
+}
+# dbs_delta "BEFORE" "AFTER": the differences of two such lists
+dbs_delta() {
+  local -a a=($1) b=($2)
+  local i out=""
+  for i in "${!a[@]}"; do out+="$((b[i] - a[i])) "; done
+  echo "${out% }"
+}
+# the tiny set (100 objects, 2000 HISTORY rows) loaded through the default
+# route (the primary), both databases (PostgreSQL folds HISTORY1 to
+# history1, TPC-C's table above: TPC-C's tables go first)
+run_bmk tpcc --endpoints="$WORK/pg.json" --scale=1 --tables=1 cleanup
+assert_eq "pgsql tpcc cleanup before dbSTRESS: exit 0" 0 "$RC"
+for db in mysql pgsql; do
+  run_bmk "$DBS" --endpoints="$WORK/${db:0:2}-dbs.json" $DBS_O create
+  assert_eq "$db dbSTRESS create on the primary: exit 0" 0 "$RC"
+  run_bmk "$DBS" --endpoints="$WORK/${db:0:2}-dbs.json" $DBS_O --threads=2 prepare
+  assert_eq "$db dbSTRESS prepare on the primary: exit 0" 0 "$RC"
+done
+check "mysql dbSTRESS: the replica catches up with the load" wait_for 60 my_caught_up
+p0=$(dbs_com "$MY_P") r0=$(dbs_com "$MY_R")
+# (a session option: its SET on each connection, the main one and the two routed)
+run_bmk "$DBS" --endpoints="$WORK/my-dbs.json" $DBS_O $DBS_RUN --mysql-session-options="SET @dbs = 1" \
+  --results="$WORK/dbs.json" run
+assert_eq "mysql dbSTRESS routed: exit 0" 0 "$RC"
+# (before the wait: my_caught_up's SELECTs count in Com_select)
+rd=$(dbs_delta "$r0" "$(dbs_com "$MY_R")")
+assert_contains "mysql dbSTRESS routed: the startup line" "$OUT" "* ROUTED       : [SEL1,SEL2]"
+assert_eq "mysql dbSTRESS routed: the replica's Com_select and Com_set_option: the 10 x (2 + 3) SELECTs, the SEL1 and SEL2 connections' SETs" \
+  "50 2" "$(echo $rd | cut -d' ' -f5,6)"
+assert_eq "mysql dbSTRESS routed: the primary's Com_commit/delete/insert/rollback/select/set_option/update: 10 COMMITs, 5 x 2 DELETE+INSERT, no SELECT, 1 SET, 5 UPDATEs" \
+  "10 10 10 0 0 1 5" "$(dbs_delta "$p0" "$(dbs_com "$MY_P")")"
+assert_eq "mysql dbSTRESS routed: the Endpoints block (reads writes other errors)" \
+  "main 0 25 20 0 replica1 50 0 0 0" \
+  "main $(ep_col main 3) $(ep_col main 4) $(ep_col main 5) $(ep_col main 6) replica1 $(ep_col replica1 3) $(ep_col replica1 4) $(ep_col replica1 5) $(ep_col replica1 6)"
+assert_eq "mysql dbSTRESS routed: --results reads" "main 0 replica1 50" \
+  "$(json_get "$WORK/dbs.json" "' '.join('%s %d' % (e['name'], e['reads']) for e in d['endpoints'])")"
+# a routed connection lost mid-run (--mysql-ignore-errors=lost): a
+# dbSTRESS-common wrapper kills the SEL1 class's connection before the
+# 5th event (its CONNECTION_ID(), a KILL from a connection of its own on
+# the replica); the event's first SEL1 fails, the restart rolls the
+# primary's open transaction back, applies the session again and
+# prepares again, and the event runs again: the same statements plus
+# the CONNECTION_ID() on the replica and one ROLLBACK on the primary
+cat >"$WORK/dbs_kill.lua" <<'EOF'
+require("dbSTRESS-common")
+local run = require("kit_dbstress_run")
+local killed = false
+function event()
+  if ops == 4 and not killed then
+    killed = true
+    local id = run.class_connection("SEL1"):query_row("SELECT CONNECTION_ID()")
+    local side = sysbench.sql.driver():connect({endpoint = "replica1"})
+    side:query("KILL CONNECTION " .. id)
+    side:disconnect()
+  end
+  dbstress_event()
+end
+EOF
+check "mysql dbSTRESS: the replica catches up with the run" wait_for 60 my_caught_up
+p0=$(dbs_com "$MY_P") r0=$(dbs_com "$MY_R")
+LUA_PATH="$TOP/BMK/sb_exec/lua/?.lua;;" run_bmk "$WORK/dbs_kill.lua" --endpoints="$WORK/my-dbs.json" \
+  --mysql-ignore-errors=lost $DBS_O $DBS_RUN --mysql-session-options="SET @dbs = 1" run
+assert_eq "mysql dbSTRESS routed connection lost: exit 0" 0 "$RC"
+rd=$(dbs_delta "$r0" "$(dbs_com "$MY_R")")
+# (the report counts a loss as a reconnect only; the Endpoints block as an error too)
+assert_eq "mysql dbSTRESS routed connection lost: 10 events, 1 reconnect" "10 1" \
+  "$(report_value "total number of events:" "$OUT") $(report_value "reconnects:" "$OUT")"
+# (the session option again on every connection after the loss)
+assert_eq "mysql dbSTRESS routed connection lost: the replica's Com_select: 50 and the CONNECTION_ID(); Com_set_option: 2 + 2" \
+  "51 4" "$(echo $rd | cut -d' ' -f5,6)"
+assert_eq "mysql dbSTRESS routed connection lost: the primary's Com_*: one ROLLBACK more, the SET again" \
+  "10 10 10 1 0 2 5" "$(dbs_delta "$p0" "$(dbs_com "$MY_P")")"
+assert_eq "mysql dbSTRESS routed connection lost: the replica's error and reconnect (Endpoints block)" \
+  "1 1" "$(ep_col replica1 6) $(ep_col replica1 7)"
+
+# PostgreSQL: the client's Endpoints block, and the primary's own table
+# statistics once every session has left (its statistics flushed): the
+# HISTORY rows deleted, inserted and updated are the client's, and
+# neither OBJECT (SEL1) nor STAT (SEL2) was scanned there
+pg_idle() {
+  [ "$(pg "$PG_P" "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbtest' AND pid <> pg_backend_pid()")" = 0 ]
+}
+pg_tab() {
+  pg "$PG_P" "SELECT string_agg(v::text, ' ') FROM (SELECT n_tup_del AS v, 1 AS o FROM pg_stat_user_tables WHERE relname = 'history1'
+    UNION ALL SELECT n_tup_ins, 2 FROM pg_stat_user_tables WHERE relname = 'history1'
+    UNION ALL SELECT n_tup_upd, 3 FROM pg_stat_user_tables WHERE relname = 'history1'
+    UNION ALL SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0), 4 FROM pg_stat_user_tables WHERE relname = 'object1'
+    UNION ALL SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0), 5 FROM pg_stat_user_tables WHERE relname = 'stat1' ORDER BY o) s"
+}
+check "pgsql dbSTRESS: the standby catches up with the load" wait_for 60 pg_caught_up
+check "pgsql dbSTRESS: no session left before the run" wait_for 60 pg_idle
+t0=$(pg_tab)
+run_bmk "$DBS" --endpoints="$WORK/pg-dbs.json" $DBS_O $DBS_RUN run
+assert_eq "pgsql dbSTRESS routed: exit 0" 0 "$RC"
+assert_eq "pgsql dbSTRESS routed: the Endpoints block (reads writes other errors)" \
+  "main 0 25 20 0 replica1 50 0 0 0" \
+  "main $(ep_col main 3) $(ep_col main 4) $(ep_col main 5) $(ep_col main 6) replica1 $(ep_col replica1 3) $(ep_col replica1 4) $(ep_col replica1 5) $(ep_col replica1 6)"
+check "pgsql dbSTRESS: no session left after the run" wait_for 60 pg_idle
+assert_eq "pgsql dbSTRESS routed: the primary's HISTORY rows deleted/inserted/updated, OBJECT and STAT scans" \
+  "10 10 5 0 0" "$(dbs_delta "$t0" "$(pg_tab)")"
 
 finish
