@@ -2,9 +2,10 @@
 # Throwaway local database servers for trying and testing bmk.
 #
 #   bash BMK/sandbox.sh start|stop|restart|crash|status|env mysql|pgsql|pgbouncer
-#   bash BMK/sandbox.sh start|stop|restart|crash|status|env mysql-replica|pgsql-replica
+#   bash BMK/sandbox.sh start|stop|restart|crash|status|env mysql-replica|mysql-replica2|pgsql-replica
 #
-# (the replicas: BMK/sandbox_replica.sh, which says how they are made)
+# (the replicas: BMK/sandbox_replica.sh, which says how they are made;
+# mysql-replica2 is a second MariaDB replica of the same primary)
 #
 # start  starts MariaDB (mysql) or PostgreSQL 15 (pgsql) from Debian's
 #        packages with a fresh data directory under $BMK_SANDBOX_DIR
@@ -27,7 +28,7 @@
 #        --db-ps-mode=disable.
 # stop   stops the server and removes its data directory
 #        (BMK_SANDBOX_KEEP=1 keeps it); stop mysql / pgsql stops its
-#        replica first, when one runs.
+#        replicas first (mysql: both), when they run.
 # restart stops the server cleanly (every session is cut) and starts it
 #        again on the same data directory and settings, as a server
 #        restart under load does (mysql and pgsql).
@@ -38,7 +39,7 @@
 #        postmaster ends every session, recovers and accepts connections
 #        again by itself (restart_after_crash; the statistics counters
 #        restart from 0, as after any crash) (mysql and pgsql).
-# down / up (replicas only: mysql-replica, pgsql-replica): down stops the
+# down / up (replicas only: mysql-replica[2], pgsql-replica): down stops the
 #        replica's server and keeps its data; up starts it again on that
 #        data, where it resumes replicating (a replica that is away for a
 #        while, as in a failover test).
@@ -62,7 +63,8 @@
 #
 # Environment: BMK_SANDBOX_DIR, BMK_SANDBOX_PASSWORD, BMK_SANDBOX_KEEP, BMK_SANDBOX_TLS,
 #   BMK_MYSQL_PORT (3306), BMK_PGSQL_PORT (5432), BMK_PGBOUNCER_PORT (6432),
-#   BMK_MYSQL_REPLICA_PORT (3307), BMK_PGSQL_REPLICA_PORT (5433),
+#   BMK_MYSQL_REPLICA_PORT (3307), BMK_MYSQL_REPLICA2_PORT (3308),
+#   BMK_PGSQL_REPLICA_PORT (5433),
 #   BMK_MYSQL_REPLICA_MAX_CONNECTIONS (2000),
 #   BMK_MYSQL_MAX_CONNECTIONS (25000), BMK_PGBOUNCER_MAX_CLIENTS (25000),
 #   BMK_MYSQL_EXTRA_OPTS (more mariadbd options, word-split),
@@ -92,8 +94,8 @@ TLS=${BMK_SANDBOX_TLS:-0}
 tls_dir=$DIR/tls
 
 usage() {
-  echo "usage: bash $0 start|stop|restart|crash|status|env mysql|pgsql|pgbouncer|mysql-replica|pgsql-replica" >&2
-  echo "       bash $0 down|up mysql-replica|pgsql-replica" >&2
+  echo "usage: bash $0 start|stop|restart|crash|status|env mysql|pgsql|pgbouncer|mysql-replica|mysql-replica2|pgsql-replica" >&2
+  echo "       bash $0 down|up mysql-replica|mysql-replica2|pgsql-replica" >&2
   exit 2
 }
 die() {
@@ -221,7 +223,10 @@ start_mysql() {
   mkdir -p "$my_dir"
   rm -rf "$my_dir/data" "$my_sock" "$my_pid" "$my_log"
   echo "sandbox: initializing MariaDB in $my_dir/data"
-  "$install_db" --no-defaults --datadir="$my_dir/data" --user=root \
+  # a temporary directory of its own: the bootstrap's temporary tables
+  # in a shared /tmp once vanished under it (another process cleaning up)
+  mkdir -p "$my_dir/tmp"
+  "$install_db" --no-defaults --datadir="$my_dir/data" --user=root --tmpdir="$my_dir/tmp" \
     --auth-root-authentication-method=normal --skip-test-db >"$my_dir/install.log" 2>&1 ||
     { tail -20 "$my_dir/install.log" >&2; die "mariadb-install-db failed (log: $my_dir/install.log)"; }
   # what restart needs to start the same server again
@@ -250,11 +255,12 @@ launch_mysql() {
   # The thread pool serves thousands of connections with a few threads;
   # each connection still needs a descriptor (and a few for tables).
   raise_nofile $((MY_MAXCONN + 2000))
+  mkdir -p "$my_dir/tmp"
   # setsid: the server outlives the shell (and process group) that started it.
   # shellcheck disable=SC2086  # BMK_MYSQL_EXTRA_OPTS and tls_opts are word lists
   setsid "$mysqld" --no-defaults --datadir="$my_dir/data" --user=root \
     --socket="$my_sock" --port="$MYSQL_PORT" --bind-address="$(tls_listen)" $tls_opts \
-    --pid-file="$my_pid" --log-error="$my_log" \
+    --pid-file="$my_pid" --log-error="$my_log" --tmpdir="$my_dir/tmp" \
     --skip-name-resolve --skip-log-bin --sync-binlog=0 \
     --innodb-buffer-pool-size=128M --innodb-log-file-size=256M \
     --innodb-flush-log-at-trx-commit=2 --innodb-doublewrite=0 \
@@ -591,22 +597,30 @@ print_env() {
   esac
 }
 
-case $db in mysql|pgsql|pgbouncer|mysql-replica|pgsql-replica) ;; *) usage ;; esac
-for port in "$MYSQL_PORT" "$PGSQL_PORT" "$PGB_PORT" "$MYSQL_REPLICA_PORT" "$PGSQL_REPLICA_PORT"; do
+case $db in mysql|pgsql|pgbouncer|mysql-replica|mysql-replica2|pgsql-replica) ;; *) usage ;; esac
+for port in "$MYSQL_PORT" "$PGSQL_PORT" "$PGB_PORT" "$MYSQL_REPLICA_PORT" "$MYSQL_REPLICA2_PORT" \
+  "$PGSQL_REPLICA_PORT"; do
   [[ $port =~ ^[0-9]+$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || die "invalid port '$port'"
 done
-if [[ $db == *-replica ]]; then
+if [[ $db == *-replica* ]]; then
+  nr=${db##*-replica}   # "" or 2 (mysql-replica2)
+  base=${db%-replica*}
   case $action in
-    start) mkdir -p "$DIR"; "start_${db%-replica}_replica" ;;
-    stop|restart|crash|status|env|down|up) replica_action "$action" "${db%-replica}" ;;
+    start) mkdir -p "$DIR"; "start_${base}_replica" "$nr" ;;
+    stop|restart|crash|status|env|down|up) replica_action "$action" "$base" "$nr" ;;
     *) usage ;;
   esac
   exit
 fi
 case $action in
   start) mkdir -p "$DIR"; "start_$db" ;;
-  stop) if [ "$db" != pgbouncer ] && (use_"$db"_replica; "${db}_running"); then
-          replica_action stop "$db"
+  stop) if [ "$db" != pgbouncer ]; then
+          for nr in "" 2; do
+            [ "$db" = pgsql ] && [ "$nr" = 2 ] && continue
+            if (use_"$db"_replica "$nr"; "${db}_running"); then
+              replica_action stop "$db" "$nr"
+            fi
+          done
         fi
         "stop_$db"; tls_forget ;;
   restart) [ "$db" != pgbouncer ] || die "restart: mysql or pgsql"; "restart_$db" ;;

@@ -3,6 +3,7 @@
 # Replicas for BMK/sandbox.sh (sourced by it; not run on its own).
 #
 #   bash BMK/sandbox.sh start|stop|restart|crash|down|up|status|env mysql-replica|pgsql-replica
+#   bash BMK/sandbox.sh start|stop|restart|crash|down|up|status|env mysql-replica2
 #
 # mysql-replica  a MariaDB replica of the sandbox's mysql server on
 #                127.0.0.1:$BMK_MYSQL_REPLICA_PORT (default 3307), data in
@@ -17,6 +18,13 @@
 #                directory (the same users and an empty sbtest database),
 #                so the primary's sbtest must still be empty: start the
 #                replica before loading data (start refuses otherwise).
+# mysql-replica2 a second MariaDB replica of the same primary, made the same
+#                way, on 127.0.0.1:$BMK_MYSQL_REPLICA2_PORT (default 3308),
+#                data in $BMK_SANDBOX_DIR/mysql-replica2, server-id 3 (the
+#                first replica's is 2): two replicas of one primary, for
+#                routes that choose among replicas (least_lag). Either can
+#                start first; each starts at the primary's position then,
+#                so start both before loading data.
 # pgsql-replica  a PostgreSQL streaming standby of the sandbox's pgsql
 #                server on 127.0.0.1:$BMK_PGSQL_REPLICA_PORT (default
 #                5433), data in $BMK_SANDBOX_DIR/pgsql-replica: a copy made
@@ -28,11 +36,13 @@
 #
 # Both are asynchronous replicas: a read on them may not see the latest
 # commit of the primary. `stop mysql` / `stop pgsql` stop the replica
-# too; `stop mysql-replica` / `stop pgsql-replica` stop the replica only.
+# too (both MariaDB replicas); `stop mysql-replica` / `stop
+# mysql-replica2` / `stop pgsql-replica` stop that replica only.
 # restart and crash act on the replica alone (the primary keeps running;
 # the replica catches up when it is back).
 
 MYSQL_REPLICA_PORT=${BMK_MYSQL_REPLICA_PORT:-3307}
+MYSQL_REPLICA2_PORT=${BMK_MYSQL_REPLICA2_PORT:-3308}
 PGSQL_REPLICA_PORT=${BMK_PGSQL_REPLICA_PORT:-5433}
 # the primary's paths and port, before use_*_replica changes the globals
 my_primary_port=$MYSQL_PORT
@@ -42,15 +52,16 @@ pg_primary_port=$PGSQL_PORT
 # The binary log options a primary with a replica runs with.
 MY_BINLOG_OPTS="--log-bin=binlog --server-id=1 --binlog-format=ROW"
 
-# use_mysql_replica / use_pgsql_replica: the server functions of
+# use_mysql_replica [2] / use_pgsql_replica: the server functions of
 # sandbox.sh (start_, stop_, restart_, crash_, *_running) act on the
-# replica from here on (run in a subshell to keep the primary's names).
+# replica (with 2: the second MariaDB one) from here on (run in a subshell
+# to keep the primary's names).
 use_mysql_replica() {
-  my_dir=$DIR/mysql-replica
+  my_dir=$DIR/mysql-replica${1:-}
   my_sock=$my_dir/mysqld.sock
   my_pid=$my_dir/mysqld.pid
   my_log=$my_dir/error.log
-  MYSQL_PORT=$MYSQL_REPLICA_PORT
+  if [ "${1:-}" = 2 ]; then MYSQL_PORT=$MYSQL_REPLICA2_PORT; else MYSQL_PORT=$MYSQL_REPLICA_PORT; fi
 }
 use_pgsql_replica() {
   pg_dir=$DIR/pgsql-replica
@@ -76,16 +87,21 @@ mysql_primary_with_binlog() {
   (restart_mysql)
 }
 
+# start_mysql_replica [2]: the (second) MariaDB replica started.
 start_mysql_replica() {
-  if (use_mysql_replica; mysql_running); then
-    echo "sandbox: mysql-replica already running (127.0.0.1:$MYSQL_REPLICA_PORT)"
+  local nr=${1:-} name=mysql-replica${1:-} port=$MYSQL_REPLICA_PORT var=BMK_MYSQL_REPLICA_PORT
+  [ "$nr" = 2 ] && port=$MYSQL_REPLICA2_PORT var=BMK_MYSQL_REPLICA2_PORT
+  if (use_mysql_replica "$nr"; mysql_running); then
+    echo "sandbox: $name already running (127.0.0.1:$port)"
     return 0
   fi
-  [ "$MYSQL_REPLICA_PORT" != "$MYSQL_PORT" ] || die "BMK_MYSQL_REPLICA_PORT equals BMK_MYSQL_PORT ($MYSQL_PORT)"
+  [ "$port" != "$MYSQL_PORT" ] || die "$var equals BMK_MYSQL_PORT ($MYSQL_PORT)"
+  [ "$nr" != 2 ] || [ "$MYSQL_REPLICA_PORT" != "$MYSQL_REPLICA2_PORT" ] ||
+    die "BMK_MYSQL_REPLICA2_PORT equals BMK_MYSQL_REPLICA_PORT ($MYSQL_REPLICA_PORT)"
   mysql_primary_with_binlog
   local n gtid p t
   n=$(mysql_root -N -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'sbtest'")
-  [ "$n" = 0 ] || die "the primary's sbtest database has $n table(s): the replica starts empty at the primary's position; start it before loading data (or stop and start mysql again)"
+  [ "$n" = 0 ] || die "the primary's sbtest database has $n table(s): $name starts empty at the primary's position; start it before loading data (or stop and start mysql again)"
   # a user of its own for the replica's connection: the sessions of
   # sbtest are the benchmark's (tests count and kill them)
   mysql_root <<SQL || die "creating the replication user on the primary failed"
@@ -96,9 +112,9 @@ SQL
   gtid=$(mysql_root -N -e "SELECT @@gtid_binlog_pos")
   p=$(sql_quote_my "$PASS")
   (
-    use_mysql_replica
+    use_mysql_replica "$nr"
     unset MY_EXTRA
-    BMK_MYSQL_EXTRA_OPTS="${BMK_MYSQL_EXTRA_OPTS:-} --server-id=2 --relay-log=relay" \
+    BMK_MYSQL_EXTRA_OPTS="${BMK_MYSQL_EXTRA_OPTS:-} --server-id=$(( ${nr:-1} + 1 )) --relay-log=relay" \
       MY_MAXCONN=${BMK_MYSQL_REPLICA_MAX_CONNECTIONS:-2000} start_mysql >/dev/null
     mysql_root <<SQL || die "setting up replication on the replica failed (log: $my_log)"
 SET GLOBAL gtid_slave_pos = '$gtid';
@@ -116,7 +132,7 @@ SQL
       mysql_root -e "SHOW SLAVE STATUS\G" | grep -E 'Running|Error' >&2
       die "the replica did not connect to the primary within $TIMEOUT s (log: $my_log)"
     }
-    echo "sandbox: mysql-replica running: 127.0.0.1:$MYSQL_PORT, socket $my_sock, replicating 127.0.0.1:$my_primary_port from GTID '$gtid'"
+    echo "sandbox: $name running: 127.0.0.1:$MYSQL_PORT, socket $my_sock, replicating 127.0.0.1:$my_primary_port from GTID '$gtid'"
   )
 }
 
@@ -161,15 +177,15 @@ CONF
   )
 }
 
-# replica_up mysql|pgsql: the stopped (down) replica's server started again
-# on its data.
+# replica_up mysql|pgsql [2]: the stopped (down) replica's server started
+# again on its data.
 replica_up() {
   if "${1}_running"; then
-    echo "sandbox: $1-replica already running"
+    echo "sandbox: $1-replica${2:-} already running"
     return 0
   fi
   if [ "$1" = mysql ]; then
-    [ -f "$my_dir/launch.env" ] || die "no mysql-replica data in $my_dir (bash $0 start mysql-replica)"
+    [ -f "$my_dir/launch.env" ] || die "no mysql-replica${2:-} data in $my_dir (bash $0 start mysql-replica${2:-})"
     # shellcheck disable=SC1091
     . "$my_dir/launch.env"
     rm -f "$my_sock" "$my_pid"
@@ -179,28 +195,29 @@ replica_up() {
     as_postgres "$PGBIN/pg_ctl" -D "$pg_data" -l "$pg_log" -w -t "$TIMEOUT" start >/dev/null 2>&1 ||
       { [ -f "$pg_log" ] && tail -20 "$pg_log" >&2; die "the standby did not start within $TIMEOUT s (log: $pg_log)"; }
   fi
-  echo "sandbox: $1-replica up again"
+  echo "sandbox: $1-replica${2:-} up again"
 }
 
-# replica_action ACTION mysql|pgsql: stop/restart/crash/down/up/status/env
-# of the replica.
+# replica_action ACTION mysql|pgsql [2]: stop/restart/crash/down/up/status/env
+# of the replica (2: the second MariaDB replica).
 replica_action() {
-  local action=$1 base=$2
+  local action=$1 base=$2 nr=${3:-}
+  local name=$base-replica$nr
   (
-    "use_${base}_replica"
+    "use_${base}_replica" "$nr"
     case $action in
-      stop) "stop_$base" | sed "s/sandbox: $base /sandbox: $base-replica /" ;;
+      stop) "stop_$base" | sed "s/sandbox: $base /sandbox: $name /" ;;
       restart|crash) "${action}_$base" ;;
-      down) BMK_SANDBOX_KEEP=1 "stop_$base" | sed "s/sandbox: $base /sandbox: $base-replica /" ;;
-      up) replica_up "$base" ;;
+      down) BMK_SANDBOX_KEEP=1 "stop_$base" | sed "s/sandbox: $base /sandbox: $name /" ;;
+      up) replica_up "$base" "$nr" ;;
       status)
         if "${base}_running"; then
-          echo "sandbox: $base-replica running (127.0.0.1:$( [ "$base" = mysql ] && echo "$MYSQL_PORT" || echo "$PGSQL_PORT"))"
+          echo "sandbox: $name running (127.0.0.1:$( [ "$base" = mysql ] && echo "$MYSQL_PORT" || echo "$PGSQL_PORT"))"
         else
-          echo "sandbox: $base-replica not running"
+          echo "sandbox: $name not running"
           exit 1
         fi ;;
-      env) db=$base print_env | sed -E 's/^BMK_(MYSQL|PGSQL)_/BMK_\1_REPLICA_/' ;;
+      env) db=$base print_env | sed -E "s/^BMK_(MYSQL|PGSQL)_/BMK_\\1_REPLICA${nr}_/" ;;
     esac
   )
 }

@@ -511,6 +511,11 @@ bool sb_endpoints_replica(unsigned i)
   return i < neps && sb_endpoint_is_replica(&eps[i]);
 }
 
+double sb_endpoints_lag(unsigned i)
+{
+  return i < neps && sb_endpoint_is_replica(&eps[i]) ? sb_endpoint_lag(&eps[i]) : -1;
+}
+
 const char *sb_endpoints_driver(void)
 {
   return neps ? eps[0].driver : NULL;

@@ -117,6 +117,12 @@ const char *sb_endpoints_name(unsigned i);
    i >= the count. Thread-safe once loaded. */
 bool sb_endpoints_replica(unsigned i);
 
+/* The latest lag sample of endpoint i in seconds (sb_endpoint_lag: -1
+   when there is none, it is older than 5 s, or i >= the count or endpoint
+   i is no replica); for Lua through the FFI: what least_lag sees when a
+   connection is opened now. Thread-safe (the lag sampler writes). */
+double sb_endpoints_lag(unsigned i);
+
 /* The driver every endpoint uses, or NULL without endpoints. */
 const char *sb_endpoints_driver(void);
 

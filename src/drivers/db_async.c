@@ -321,14 +321,16 @@ static db_step_t finish_result(db_conn_t *con, struct db_async *a)
     rs->stmt = a->stmt;
     sb_counter_inc(con->thread_id, rs->counter);
     db_endpoint_count_result(con, rs->counter);
-    db_endpoint_after_stmt(con);
+    if (con->endpoint != NULL)
+      db_endpoint_after_stmt(con);
     a->result = rs;
     return done(a, 0);
   }
   rs->state = DB_RS_FREE;
   a->result = NULL;
   timed_out(con, a);
-  db_endpoint_after_stmt(con);
+  if (con->endpoint != NULL)
+    db_endpoint_after_stmt(con);
   if (con->timed_out)
     sb_counter_inc(con->thread_id, SB_CNT_TIMEOUT);
   if (con->error == DB_ERROR_IGNORABLE && con->lost)
@@ -601,6 +603,16 @@ db_step_t db_reconnect_start(db_conn_t *con)
     return done(a, 1);
   }
   sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
+  return reopen_start(con, a, false);
+}
+
+db_step_t db_route_start(db_conn_t *con, const char *what, int who)
+{
+  struct db_async *a = state(con);
+  a->op = OP_RECONNECT;
+  int rc = db_route_begin(con, what, who);
+  if (rc <= 0)
+    return done(a, rc != 0);
   return reopen_start(con, a, false);
 }
 

@@ -49,6 +49,12 @@ db_stmt_t *db_async_stmt(db_conn_t *con);
 db_step_t db_reconnect_start(db_conn_t *con);
 db_step_t db_close_start(db_stmt_t *stmt);
 
+/* Asynchronous db_connection_move (con:route in the event loop): checks
+   and starts the move (db_route_begin, then the rebuild's steps); when it
+   is done, db_route_end(con, db_async_status(con)) completes it and says
+   whether it worked (db_route_error). The connection's thread only. */
+db_step_t db_route_start(db_conn_t *con, const char *what, int who);
+
 /* Bulk insert: true when the next row of `len` bytes would flush the
    buffer first; db_bulk_flush_start sends the buffered rows (status 0 ok,
    also when nothing was buffered). */

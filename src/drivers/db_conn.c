@@ -7,6 +7,7 @@
 #endif
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -533,91 +534,6 @@ static int reopen(db_conn_t *con, bool persist, const db_err_t *why)
   return 0;
 }
 
-void db_endpoint_latency(db_conn_t *con)
-{
-  if (con->op_start_ns == 0)
-    return;
-  if (con->ep_lat == NULL && (con->ep_lat = sb_hdr_new()) == NULL)
-    return;
-  sb_hdr_record(con->ep_lat, sb_now_ns() - con->op_start_ns);
-}
-
-void db_endpoint_connected(db_conn_t *con)
-{
-  con->in_txn = 0;
-  if (con->endpoint != NULL && con->driver->connect_is_xact)
-    sb_endpoint_count(con->endpoint, con->thread_id == SB_TID_UNCOUNTED ? SB_EPC_OWN_XACTS
-                      : SB_EPC_XACTS, 1);
-}
-
-void db_endpoint_after_stmt(db_conn_t *con)
-{
-  sb_endpoint_t *ep = con->endpoint;
-  if (ep == NULL)
-    return;
-  bool own = con->thread_id == SB_TID_UNCOUNTED;
-  if (own)
-    sb_endpoint_count(ep, SB_EPC_OWN_STMTS, 1);
-  if (con->driver->ops.txn_status == NULL || con->lost)
-    return;
-  int now = con->driver->ops.txn_status(con);
-  if (now < 0)
-    return;
-  if (now == 0 && (con->in_txn == 1 || con->driver->autocommit_is_xact))
-    sb_endpoint_count(ep, own ? SB_EPC_OWN_XACTS : SB_EPC_XACTS, 1);
-  con->in_txn = now;
-}
-
-/* Hands the connection's latencies to its endpoint (freed, or moved to
-   another endpoint). */
-static void retire_latency(db_conn_t *con, sb_endpoint_t *ep)
-{
-  if (con->ep_lat == NULL)
-    return;
-  sb_endpoint_latency_retire(ep, con->ep_lat);
-  sb_hdr_reset(con->ep_lat);
-}
-
-void db_failover_begin(db_conn_t *con)
-{
-  con->home_ep = NULL;
-  con->failover_k = 0;
-  if (sb_endpoints_failure() == SB_EP_FAIL_NEXT && db_counted_endpoint(con) != NULL)
-    con->home_ep = con->endpoint;
-}
-
-bool db_failover_next(db_conn_t *con)
-{
-  if (con->home_ep == NULL)
-    return false;
-  sb_endpoint_t *n = sb_endpoints_failover(con->home_ep, con->failover_k++);
-  if (n == NULL)
-  {
-    con->endpoint = con->home_ep;
-    con->failover_k = 0;
-    return false;
-  }
-  con->endpoint = n;
-  return true;
-}
-
-void db_failover_end(db_conn_t *con, bool ok)
-{
-  sb_endpoint_t *home = con->home_ep;
-  con->home_ep = NULL;
-  if (home == NULL || con->endpoint == home)
-    return;
-  if (!ok)
-  {
-    con->endpoint = home;
-    return;
-  }
-  sb_endpoint_count(home, SB_EPC_FAILOVERS, 1);
-  retire_latency(con, home);
-  log_text(LOG_NOTICE, "thread %d: endpoint '%s' does not answer; the connection moved to "
-           "'%s' (--on-endpoint-failure=next)", con->thread_id, home->name, con->endpoint->name);
-}
-
 int db_connection_reconnect(db_conn_t *con)
 {
   if (con == NULL || con->state == DB_CONN_INVALID)
@@ -627,6 +543,86 @@ int db_connection_reconnect(db_conn_t *con)
   }
   sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
   return reopen(con, false, NULL);
+}
+
+/* ---- con:route(): moving an open connection ---------------------------------- */
+
+static _Thread_local char route_err[512];
+
+const char *db_route_error(void)
+{
+  return route_err;
+}
+
+/* Sets the message of a refused con:route() and returns -1. */
+static int refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int refuse(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(route_err, sizeof(route_err), fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+int db_route_begin(db_conn_t *con, const char *what, int who)
+{
+  bool known;
+  route_err[0] = '\0';
+  con->route_moving = false;
+  if (con->state == DB_CONN_INVALID)
+    return refuse("con:route('%s'): the connection is closed", what);
+  if (sb_endpoints_count() == 0)
+    return refuse("con:route('%s'): routes need an --endpoints file (docs/endpoints.md)", what);
+  sb_endpoint_t *ep = sb_endpoints_pick(what, who, &known);
+  if (!known || ep == NULL)
+    return refuse("con:route('%s'): the --endpoints file has no route, endpoint or role of "
+                  "that name", what);
+  if (strcmp(ep->driver, con->driver->name) != 0)
+    return refuse("con:route('%s'): endpoint '%s' is a %s endpoint, the connection's driver "
+                  "is %s", what, ep->name, ep->driver, con->driver->name);
+  if (ep == con->endpoint)
+    return 0;
+  int (*txn)(db_conn_t *) = con->driver->ops.txn_status;
+  const char *busy = txn != NULL && txn(con) == 1 ?
+    "the connection is in a transaction: COMMIT or ROLLBACK first" :
+    con->bulk_active ? "a bulk insert is in progress: bulk_insert_done() first" :
+    con->load != NULL ? "a fast load is in progress: finish() it first" : NULL;
+  if (busy != NULL)
+    return refuse("con:route('%s'): not moved to endpoint '%s': %s", what, ep->name, busy);
+  /* the latencies so far are the old endpoint's */
+  db_endpoint_retire_latency(con, db_counted_endpoint(con));
+  con->route_from = con->endpoint;
+  con->route_moving = true;
+  con->endpoint = ep;
+  con->routed = true;
+  return 1;
+}
+
+int db_route_end(db_conn_t *con, int status)
+{
+  bool moving = con->route_moving;
+  con->route_moving = false;
+  if (route_err[0] != '\0')
+    return -1;                        /* refused by db_route_begin */
+  if (!moving)
+    return 0;                         /* already there */
+  if (status != 0)
+    return refuse("con:route(): connecting to endpoint '%s' failed (the connection left "
+                  "'%s' and is closed now)", con->endpoint->name,
+                  con->route_from ? con->route_from->name : "");
+  sb_endpoint_count(db_counted_endpoint(con), SB_EPC_CONNECTS, 1);
+  return 0;
+}
+
+int db_connection_move(db_conn_t *con, const char *what, int who)
+{
+  if (con == NULL)
+    return -1;
+  int rc = db_route_begin(con, what, who);
+  if (rc <= 0)
+    return rc;
+  return db_route_end(con, reopen(con, false, NULL));
 }
 
 void db_connection_uncounted(db_conn_t *con)
@@ -646,7 +642,7 @@ void db_connection_free(db_conn_t *con)
     return;
   if (con->state != DB_CONN_INVALID)
     db_connection_close(con);
-  retire_latency(con, db_counted_endpoint(con));
+  db_endpoint_retire_latency(con, db_counted_endpoint(con));
   sb_hdr_free(con->ep_lat);
   con->ep_lat = NULL;
   pthread_mutex_lock(&reg_mutex);
@@ -681,7 +677,8 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
     rs->stmt = stmt;
     sb_counter_inc(con->thread_id, rs->counter);
     db_endpoint_count_result(con, rs->counter);
-    db_endpoint_after_stmt(con);
+    if (con->endpoint != NULL)
+      db_endpoint_after_stmt(con);
     /* No result set (nrows = affected rows): nothing is live to fetch or
        free, as in sysbench, whose free of it is "an invalid result set". */
     if (rs->nfields == 0)
@@ -692,7 +689,8 @@ db_result_t *db_finish(db_conn_t *con, int rc, db_stmt_t *stmt)
   if (con->error == DB_ERROR_NONE)
     con->error = DB_ERROR_FATAL;
   classify_timeout(con);
-  db_endpoint_after_stmt(con);
+  if (con->endpoint != NULL)
+    db_endpoint_after_stmt(con);
   if (con->timed_out)
     sb_counter_inc(con->thread_id, SB_CNT_TIMEOUT);
   if (con->error == DB_ERROR_IGNORABLE)

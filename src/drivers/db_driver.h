@@ -200,6 +200,8 @@ struct db_conn {
   sb_endpoint_t *home_ep;  /* during a rebuild under --on-endpoint-failure=
                               next: the endpoint the connection was lost on */
   unsigned failover_k;     /* the next failover candidate to try */
+  sb_endpoint_t *route_from; /* con:route()'s last move: the endpoint it left */
+  bool route_moving;         /* between db_route_begin and db_route_end */
   struct sb_hdr *ep_lat;   /* --endpoints: this connection's statement
                               latencies (its thread records; the endpoint
                               probe reads them with the workers parked) */
@@ -425,6 +427,31 @@ int db_connection_route(db_conn_t *con, const char *what, int who);
    (db_connection_route). NULL on failure (printed). Exported for FFI. */
 db_conn_t *db_connection_create_route(db_driver_t *drv, const char *what, int who);
 
+/* con:route(what) (docs/lua-api.md): moves an open connection to the
+   endpoint that route, endpoint name or role `what` picks for VU/thread
+   `who` (the blocking form; db_route_start is the event loop's). Closes
+   the connection's statements and session, connects to the new endpoint
+   and prepares the statements again there (the rebuild of a lost
+   connection, without its retries). Nothing happens when the connection
+   is already on that endpoint. Returns 0, or -1 with db_route_error()
+   saying why: no --endpoints, `what` names nothing in the file, the
+   connection is in a transaction, a bulk insert or a fast load, or the new endpoint
+   refused the connection (then the connection is closed; the driver has
+   printed its FATAL lines). The connection's thread only. */
+int db_connection_move(db_conn_t *con, const char *what, int who);
+
+/* The steps of db_connection_move, for the asynchronous form:
+   db_route_begin checks and points the connection at the new endpoint
+   (its latencies so far handed to the old one): 1 = the connection must
+   now be rebuilt (db_reconnect's steps), 0 = already there, -1 = refused
+   (db_route_error). db_route_end(con, status) completes it once the
+   rebuild ended with `status` (0 connected): counts a connect on the new
+   endpoint, or sets the error; returns 0 or -1. db_route_error: the
+   calling thread's last refusal or failure, one line ("" when none). */
+int db_route_begin(db_conn_t *con, const char *what, int who);
+int db_route_end(db_conn_t *con, int status);
+const char *db_route_error(void);
+
 /* The endpoint name of a connection ("" without --endpoints). Exported
    for FFI (con:endpoint()). */
 const char *db_connection_endpoint(const db_conn_t *con);
@@ -488,6 +515,13 @@ void db_each_connection(void (*fn)(db_conn_t *con, void *arg), void *arg);
    them (the replica lag sampler) keeps them out of db_each_connection.
    Thread-local. */
 void db_private_connections(int on);
+
+/* For drivers: after a protocol step other than a statement that the
+   server counts as a transaction of its own when the connection is not in
+   a block (a PostgreSQL prepare: Parse + Sync), counts it on the
+   connection's endpoint as db_endpoint_after_stmt counts a statement's
+   (--endpoints; nothing without one). The connection's thread. */
+void db_endpoint_count_xact(db_conn_t *con);
 
 /* Frees a closed connection's memory. */
 void db_connection_free(db_conn_t *con);

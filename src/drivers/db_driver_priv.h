@@ -58,6 +58,11 @@ void db_endpoint_after_stmt(db_conn_t *con);
    statement). The connection's thread. */
 void db_endpoint_connected(db_conn_t *con);
 
+/* Hands the connection's statement latencies so far to endpoint `ep` (the
+   connection is freed, or moves to another endpoint) and empties its own.
+   The connection's thread; the endpoint's retired sum is locked. */
+void db_endpoint_retire_latency(db_conn_t *con, sb_endpoint_t *ep);
+
 /* --on-endpoint-failure=next (core/sb_endpoints.h) in a rebuild of a lost
    connection, blocking (db_conn.c) or on the event loop (db_async.c):
    begin remembers the endpoint it was on; after each failed connect

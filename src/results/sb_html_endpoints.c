@@ -32,13 +32,33 @@ static void cell_num(FILE *out, const json_t *v, int decimals)
     fputs("<td>-</td>", out);
 }
 
+/* The server's count of `what` ("statements", "transactions") and bmk's
+   (routed + own) beside it, "server (bmk)", or "-" without server figures
+   (--db-server-stats off, or none for that counter). */
+static void cell_server(FILE *out, const json_t *srv, const char *what)
+{
+  char routed[32], own[32];
+  snprintf(routed, sizeof(routed), "bmk_%s", what);
+  snprintf(own, sizeof(own), "bmk_own_%s", what);
+  const json_t *v = json_object_get(srv, what);
+  if (!json_is_integer(v))
+  {
+    fputs("<td>-</td>", out);
+    return;
+  }
+  fprintf(out, "<td>%lld (%lld)</td>", (long long) json_integer_value(v),
+          (long long) (json_integer_value(json_object_get(srv, routed)) +
+                       json_integer_value(json_object_get(srv, own))));
+}
+
 static void table(FILE *out, const sb_rdoc_t *d, const json_t *eps)
 {
   fputs("<h2>Endpoints: ", out);
   sb_html_text(out, d->path);
   fputs("</h2>\n<table><tr><th>endpoint</th><th>role</th><th>reads</th><th>writes</th>"
         "<th>other</th><th>errors</th><th>reconnects</th><th>failovers</th>"
-        "<th>p95 (ms)</th><th>max (ms)</th><th>lag max (s)</th><th>behind max</th></tr>\n",
+        "<th>p95 (ms)</th><th>max (ms)</th><th>lag max (s)</th><th>behind max</th>"
+        "<th>server statements (bmk's)</th><th>server transactions (bmk's)</th></tr>\n",
         out);
   size_t i;
   const json_t *e;
@@ -63,6 +83,9 @@ static void table(FILE *out, const sb_rdoc_t *d, const json_t *eps)
               str(e, "behind_unit"));
     else
       fputs("<td>-</td>", out);
+    const json_t *srv = json_object_get(e, "server");
+    cell_server(out, srv, "statements");
+    cell_server(out, srv, "transactions");
     fputs("</tr>\n", out);
   }
   fputs("</table>\n", out);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "drivers/db_driver.h"
+#include "core/sb_endpoints.h"
 #include "core/sb_figure.h"
 #include "core/sb_logger.h"
 #include "server/sb_endpoint_probe.h"
@@ -619,6 +620,9 @@ void sb_server_stats_print(void)
   else if (st.reconnected)
     printf("    (the sampler's connection was lost during the run and opened again; the "
            "server's counters did not restart)\n");
+  if (sb_endpoints_count() > 1)
+    printf("    (--endpoints: this is the default route's server, against all of the client's "
+           "statements; each endpoint's own is below)\n");
   /* Every event of a transactional workload ends in one COMMIT; a
      rolled-back attempt is restarted and counted once. */
   print_line(is_pg ? "commits (xact_commit)" : "commits (Com_commit)",

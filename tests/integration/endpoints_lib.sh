@@ -10,7 +10,8 @@
 # takes the ports from its offset up (free_port only skips ports in use at
 # that moment, not one another pass is about to take), so offsets are at
 # least 22 apart: test_tls.sh +100, test_endpoints.sh +150,
-# test_endpoints_routes.sh +200 (two ports each).
+# test_endpoints_routes.sh +200 (two ports each; test_endpoints.sh a third
+# for MariaDB: MY_R2, its second replica).
 MY_P=$(free_port $((MYSQL_PORT + ${EP_PORT_OFFSET:-150})))
 MY_R=$(free_port $((MY_P + 1)))
 PG_P=$(free_port $((PGSQL_PORT + ${EP_PORT_OFFSET:-150})))
@@ -89,3 +90,29 @@ pg_caught_up() {
     [ -n "$p" ] && [ "$p" = "$r" ]
 }
 
+# The second MariaDB replica (BMK/sandbox.sh mysql-replica2) for the
+# least_lag checks: own_replica2 start|stop (the primary's `stop mysql`
+# in the EXIT trap stops it too).
+MY_R2=$(free_port $((MY_R + 1)))
+own_replica2() {
+  BMK_MYSQL_REPLICA2_PORT=$MY_R2 own "$1" mysql-replica2
+}
+# endpoints3 FILE PRIMARY-PORT REPLICA1-PORT REPLICA2-PORT ROUTING-JSON:
+# a MariaDB primary "main" and two replicas "replica1", "replica2"
+endpoints3() {
+  local ep='"driver": "mysql", "host": "127.0.0.1", "user": "sbtest", "password_env": "BMK_EP_PW", "database": "sbtest"'
+  cat >"$1" <<EOF
+{
+  "endpoints": [
+    {"name": "main", $ep, "port": $2, "role": "primary"},
+    {"name": "replica1", $ep, "port": $3, "role": "replica"},
+    {"name": "replica2", $ep, "port": $4, "role": "replica"}
+  ],
+  "routing": $5
+}
+EOF
+}
+my_behind() {  # my_behind PORT: the replica's Seconds_Behind_Master (NULL while not applying)
+  MYSQL_PWD=$DBPASS mariadb --no-defaults --protocol=tcp -h127.0.0.1 -P"$1" -usbtest -e "SHOW SLAVE STATUS\G" |
+    sed -n 's/^ *Seconds_Behind_Master: //p'
+}

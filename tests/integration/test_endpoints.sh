@@ -21,6 +21,12 @@
 #   primary's WAL bytes not replayed and its replay_lag growing, its
 #   pg_stat_replication row picked by "standby_name";
 # - bad endpoint files: exit 1, the line and key named, nothing run.
+# - least_lag over two real MariaDB replicas of one primary (a second one,
+#   sandbox mysql-replica2, for that section only): connections a script
+#   opens during its events go to the replica with the smaller lag sample
+#   (one held back by MASTER_DELAY loses to one at 0), take turns at equal
+#   lag, and go to one with a sample before one without (SQL thread
+#   stopped); those opened before the first sample go round robin.
 # bmk's own server-statistics and server-cost probes are off in the
 # counted runs (--db-server-stats=off --server-cost=off): they query the
 # primary.
@@ -76,6 +82,121 @@ assert_contains "--read-routing=replicas without --endpoints: message" "$OUT" \
 start_replicated
 endpoints "$WORK/my.json" mysql "$MY_P" "$MY_R"
 endpoints "$WORK/pg.json" pgsql "$PG_P" "$PG_R"
+
+# ------------------------------------------- MariaDB: least_lag, two replicas
+# A second replica of the same primary (started here, before the data is
+# loaded: it starts empty at the primary's position) and a route
+# "read" = least_lag over both. The script (least_lag.lua) opens one
+# connection per VU in thread_init, before the measured time: the lag
+# sampler has no sample yet, so these go round robin (one each); each
+# event then waits until the replicas named in LAG_WAIT have a sample
+# (sb_endpoints_lag through the FFI: what least_lag sees), opens a
+# connection on "read", runs SELECT 1 and closes it. Checked with the
+# replicas' own Com_select (thread_init's SELECT included: it runs before
+# the window) and the window's reads/connects (the sampler's own
+# connection counts as a connect of each replica, so the events' connects
+# are checked as a difference).
+cat >"$WORK/least_lag.lua" <<'EOS'
+local ffi = require("ffi")
+ffi.cdef [[
+unsigned sb_endpoints_count(void);
+const char *sb_endpoints_name(unsigned i);
+double sb_endpoints_lag(unsigned i);
+]]
+local C = ffi.C
+local wait = {}
+for name in (os.getenv("LAG_WAIT") or ""):gmatch("[^,]+") do wait[name] = true end
+
+local function sampled()
+  for i = 0, tonumber(C.sb_endpoints_count()) - 1 do
+    if wait[ffi.string(C.sb_endpoints_name(i))] and C.sb_endpoints_lag(i) < 0 then
+      return false
+    end
+  end
+  return true
+end
+
+local function one_select()
+  local con = drv:connect{endpoint = "read"}
+  con:query("SELECT 1")
+  con:disconnect()
+end
+
+function thread_init()
+  drv = sysbench.sql.driver()
+  one_select()
+end
+
+function event()
+  while not sampled() do
+    if not sysbench.sleep(0.05) then return end
+  end
+  one_select()
+end
+EOS
+ll_t0=$SECONDS
+if own_replica2 start >"$WORK/own-my2.log" 2>&1; then
+  ok "mysql: a second replica of the same primary starts (sandbox mysql-replica2)"
+else
+  not_ok "mysql: a second replica of the same primary starts (sandbox mysql-replica2)"
+  sed 's/^/    | /' "$WORK/own-my2.log"
+fi
+endpoints3 "$WORK/my3.json" "$MY_P" "$MY_R" "$MY_R2" '{"read": {"to": "replica", "choose": "least_lag"}}'
+# ll_run NAME LAG_WAIT: the script, 2 VUs, 6 events; sets S1/S2 (the
+# replicas' Com_select deltas), R1/R2 (window reads), C1/C2 (connects)
+ll_run() {
+  local s1 s2
+  s1=$(mystat "$MY_R" Com_select) s2=$(mystat "$MY_R2" Com_select)
+  LAG_WAIT=$2 run_bmk "$WORK/least_lag.lua" --endpoints="$WORK/my3.json" $COUNTED --threads=2 \
+    --events=6 --time=60 --results="$WORK/ll.json" run
+  assert_eq "mysql least_lag, $1: exit 0" 0 "$RC"
+  S1=$(($(mystat "$MY_R" Com_select) - s1)) S2=$(($(mystat "$MY_R2" Com_select) - s2))
+  read -r R1 C1 R2 C2 <<<"$(json_get "$WORK/ll.json" "' '.join('%d %d' % (e['reads'], e['connects']) for e in d['endpoints'][1:])")"
+  assert_eq "mysql least_lag, $1: the primary got nothing" "0 0" \
+    "$(json_get "$WORK/ll.json" "'%d %d' % (d['endpoints'][0]['reads'], d['endpoints'][0]['connects'])")"
+  check "mysql least_lag, $1: connects = reads + the lag sampler's own, alike on both replicas (connects $C1 $C2)" \
+    test "$((C1 - R1))" = "$((C2 - R2))" -a "$((C2 - R2))" -le 1
+}
+# both caught up and idle: lag 0 on both, equal ones take turns
+both_caught_up() {
+  my_caught_up && [ "$(my "$MY_R2" "SELECT @@gtid_slave_pos")" = "$(my "$MY_P" "SELECT @@gtid_binlog_pos")" ]
+}
+r2_behind() {  # replica2 at least a second behind
+  local b
+  b=$(my_behind "$MY_R2") && [[ $b =~ ^[0-9]+$ ]] && [ "$b" -ge 1 ]
+}
+check "mysql least_lag: both replicas caught up" wait_for 60 both_caught_up
+ll_run "equal lag (0, 0)" replica1,replica2
+assert_eq "mysql least_lag, equal lag: the events in turn (reads 3 and 3), thread_init's one each" \
+  "3 3 4 4" "$R1 $R2 $S1 $S2"
+# replica2 held back: MASTER_DELAY on it and a write on the primary; its
+# Seconds_Behind_Master grows from the write on (replica1 applies it: 0)
+my "$MY_R2" "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = 600; START SLAVE"
+my "$MY_P" "CREATE TABLE lag_probe (id INT PRIMARY KEY); INSERT INTO lag_probe VALUES (1)"
+check "mysql least_lag: replica1 applies the write" wait_for 60 my_caught_up
+check "mysql least_lag: replica2 is behind by a second or more" wait_for 60 r2_behind
+assert_eq "mysql least_lag: replica1 is not behind" 0 "$(my_behind "$MY_R")"
+ll_run "replica2 behind" replica1,replica2
+assert_eq "mysql least_lag, replica2 behind: every event on replica1 (reads 6 and 0), thread_init's one each" \
+  "6 0 7 1" "$R1 $R2 $S1 $S2"
+assert_match "mysql least_lag, replica2 behind: the Endpoints block, replica1 (lag 0)" "$OUT" \
+  '^    replica1 +replica +6 +0 +0 +0 +0 +0 +[-0-9.]+ +0\.000$'
+lag2=$(json_get "$WORK/ll.json" "d['endpoints'][2]['lag_max_s']")
+check "mysql least_lag, replica2 behind: its lag in the window is a second or more ($lag2)" \
+  awk -v v="$lag2" 'BEGIN { exit !(v + 0 >= 1) }'
+# replica1's SQL thread stopped: no sample (NULL); one with a sample,
+# however far behind, comes first
+my "$MY_R" "STOP SLAVE SQL_THREAD"
+ll_run "replica1 without a sample, replica2 behind" replica2
+my "$MY_R" "START SLAVE SQL_THREAD"
+assert_eq "mysql least_lag, replica1 without a sample: every event on replica2 (reads 0 and 6), thread_init's one each" \
+  "0 6 1 7" "$R1 $R2 $S1 $S2"
+assert_match "mysql least_lag, replica1 without a sample: the Endpoints block, replica1 (lag -)" "$OUT" \
+  '^    replica1 +replica +0 +0 +0 +0 +0 +0 +- +-$'
+own_replica2 stop >/dev/null 2>&1
+my "$MY_P" "DROP TABLE lag_probe"
+check "mysql least_lag: replica2 stopped, its data removed" test ! -d "$WORK/own/mysql-replica2"
+echo "# the least_lag section took $((SECONDS - ll_t0)) s"
 
 # ------------------------------------------------------------------ MariaDB
 
@@ -192,7 +313,7 @@ check "mysql behind: the --results document validates" json_ok "$WORK/lag.json"
 run_bmk report --html="$WORK/lag.html" "$WORK/lag.json"
 assert_eq "mysql: bmk report --html of an --endpoints run: exit 0" 0 "$RC"
 assert_eq "mysql: the page's Endpoints table, replica row (writes 0, its backlog)" 1 \
-  "$(grep -c "^<tr><td>replica1</td><td>replica</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>-</td><td>-</td><td>-</td><td>$(json_get "$WORK/lag.json" "[e for e in d['endpoints'] if e['name'] == 'replica1'][0]['behind_max']") trx</td></tr>$" "$WORK/lag.html")"
+  "$(grep -c "^<tr><td>replica1</td><td>replica</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>-</td><td>-</td><td>-</td><td>$(json_get "$WORK/lag.json" "[e for e in d['endpoints'] if e['name'] == 'replica1'][0]['behind_max']") trx</td><td>[0-9]* ([0-9]*)</td><td>[0-9]* ([0-9]*)</td></tr>$" "$WORK/lag.html")"
 assert_eq "mysql: the page's Endpoints table, primary row (the run's writes)" 1 \
   "$(grep -c "^<tr><td>main</td><td>primary</td><td>[0-9]*</td><td>$(report_value "write:" "$OUT0")</td>" "$WORK/lag.html")"
 check "mysql: the replica catches up once it runs again" wait_for 60 my_caught_up
@@ -311,8 +432,12 @@ for db in my pg; do
   run_bmk oltp_read_write --read-routing=replicas --endpoints="$WORK/$db.json" --threads=2 \
     --time=2 --results="$WORK/srv.json" run
   srv_check "$db read-write, reads on the replica: server = bmk" "$WORK/srv.json"
-  assert_eq "$db read-write: the transactions routed to the primary are the client's" \
-    "$(report_value "transactions:" "$OUT")" "$(json_get "$WORK/srv.json" "d['endpoints'][0]['server']['bmk_transactions']")"
+  check "$db read-write: the --results document with server figures validates" json_ok "$WORK/srv.json"
+  # (an event that failed on an ignored error, a deadlock, was rolled
+  # back and restarted: one transaction more than the events)
+  assert_eq "$db read-write: the transactions routed to the primary are the client's events and rolled-back attempts" \
+    "$(($(report_value "transactions:" "$OUT") + $(report_value "ignored errors:" "$OUT")))" \
+    "$(json_get "$WORK/srv.json" "d['endpoints'][0]['server']['bmk_transactions']")"
   assert_eq "$db read-write: the replica's routed statements are the client's reads" \
     "$(report_value "read:" "$OUT")" "$(json_get "$WORK/srv.json" "d['endpoints'][1]['server']['bmk_statements']")"
   assert_match "$db read-write: the per-endpoint block" "$OUT" "^    replica1 +replica .* [+]0[.]000% *$"

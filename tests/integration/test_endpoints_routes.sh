@@ -26,6 +26,31 @@
 #   with one reconnect (in the event loop: --workers=1). Both runs end
 #   with exit 0 and 40 events. Each endpoint's latency histogram holds its
 #   successful statements (the p95 column, --results latency_ms).
+#   PostgreSQL's twin (down / up pgsql-replica): the same counts, the
+#   default policy in the event loop and next in the blocking engine.
+# - con:route() (endpoints_route.lua): each of 10 events runs a SELECT on
+#   the primary, moves to the replica, runs a SELECT and a prepared SELECT
+#   there and moves back: the primary's Com_select grows by 10, the
+#   replica's by 20, Com_stmt_prepare by 1+10 and 10 (the statement
+#   prepared again at each move), the Endpoints block and --results agree
+#   (connects and latency counts); in both engines, with a route, a role
+#   and an endpoint's name as targets. An unknown name, a move inside a
+#   transaction (MariaDB and PostgreSQL), an endpoint that does not answer
+#   and a move without --endpoints end the run with exit 1 and a message
+#   naming the cause.
+# - the kit's dbSTRESS (kit_dbstress.lua) with routing.types SEL1 and SEL2
+#   on the replica: a 100-object set loaded on the primary, 10 events of
+#   2 SEL1 + 3 SEL2, writes on one event in two: the replica's Com_select
+#   grows by the 50 SELECTs, the primary's by none, its Com_commit,
+#   Com_delete, Com_insert and Com_update by the client's (10, 10, 10,
+#   5), Com_set_option by the session option's SET on each connection
+#   (1 and 2); the Endpoints block and --results agree. The SEL1
+#   connection killed before the 5th event (--mysql-ignore-errors=lost):
+#   the event runs again after one ROLLBACK on the primary and the SET
+#   again on every connection, the same counts otherwise. PostgreSQL:
+#   the Endpoints block, and the primary's pg_stat_user_tables: HISTORY's
+#   rows deleted/inserted/updated are the client's, OBJECT and STAT not
+#   scanned there.
 source "$(dirname "$0")/lib.sh"
 EP_PORT_OFFSET=200     # the port plan: tests/integration/endpoints_lib.sh
 source "$(dirname "$0")/endpoints_lib.sh"
@@ -152,41 +177,112 @@ assert_contains "mysql tpcc check, replica stopped applying: the message names i
   "check: replica 'replica1' has not caught up with the primary within 1 s (--replica-wait)"
 assert_not_contains "mysql tpcc check, replica stopped applying: nothing checked" "$OUT" "Checks:"
 
+# ------------------------------------------------------------- con:route()
+
+endpoints "$WORK/my-plain.json" mysql "$MY_P" "$MY_R"
+endpoints "$WORK/pg-plain.json" pgsql "$PG_P" "$PG_R"
+# route_run NAME OPTIONS...: 10 events of endpoints_route.lua (a SELECT
+# on the primary, con:route to the replica, a SELECT and the prepared
+# SELECT there, back to the primary); each server's counters grow by
+# exactly its share, the statement is prepared again at each move
+route_run() {
+  local name=$1 ps pr qs qr
+  shift
+  ps=$(mystat "$MY_P" Com_select) pr=$(mystat "$MY_R" Com_select)
+  qs=$(mystat "$MY_P" Com_stmt_prepare) qr=$(mystat "$MY_R" Com_stmt_prepare)
+  run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/my-plain.json" $COUNTED \
+    --threads=1 --events=10 --results="$WORK/route.json" "$@" run
+  assert_eq "$name: exit 0" 0 "$RC"
+  assert_eq "$name: the primary's Com_select: the SELECT before each move" \
+    10 "$(($(mystat "$MY_P" Com_select) - ps))"
+  assert_eq "$name: the replica's Com_select: the text and the prepared SELECT after each move" \
+    20 "$(($(mystat "$MY_R" Com_select) - pr))"
+  assert_eq "$name: Com_stmt_prepare: the primary's first and one per move back, one per move on the replica" \
+    "11 10" "$(($(mystat "$MY_P" Com_stmt_prepare) - qs)) $(($(mystat "$MY_R" Com_stmt_prepare) - qr))"
+  assert_match "$name: the Endpoints block: 10 reads on the primary" "$OUT" \
+    "^    main +primary +10 +0 +0 +0 +0 +0 +[0-9.]+ *$"
+  assert_match "$name: the Endpoints block: 20 reads on the replica" "$OUT" \
+    "^    replica1 +replica +20 +0 +0 +0 +0 +0 +[0-9.]+ +[-0-9.]+$"
+  # (the replica's connects also hold the lag sampler's connection)
+  assert_eq "$name: --results: 10 connects on the primary (the moves back), latency counts" \
+    "main 10 10 replica1 20" \
+    "$(json_get "$WORK/route.json" "' '.join(e['name'] + (' %d' % e['connects'] if e['name'] == 'main' else '') + ' %d' % e['latency_ms']['count'] for e in d['endpoints'])")"
+}
+route_run "con:route, threads"
+# the event loop's form; a role and an endpoint's name as targets
+EP_ROUTE=replica EP_BACK=main route_run "con:route, event loop" --workers=1
+for w in threads 1; do
+  EP_ROUTE=nosuch run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/my-plain.json" \
+    $COUNTED --threads=1 --events=1 --workers=$w run
+  assert_eq "con:route to an unknown name (--workers=$w): exit 1" 1 "$RC"
+  assert_contains "con:route to an unknown name (--workers=$w): the message names it" "$OUT" \
+    "endpoints_route.lua:17: con:route('nosuch'): the --endpoints file has no route, endpoint or role of that name"
+done
+# in a transaction: refused (MariaDB's server status, libpq's transaction status)
+EP_TX=1 run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/my-plain.json" \
+  $COUNTED --threads=1 --events=1 run
+assert_eq "con:route in a transaction: exit 1" 1 "$RC"
+assert_contains "con:route in a transaction: the message" "$OUT" \
+  "con:route('default'): not moved to endpoint 'main': the connection is in a transaction: COMMIT or ROLLBACK first"
+EP_TX=1 run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/pg-plain.json" \
+  $COUNTED --threads=1 --events=1 --workers=1 run
+assert_eq "pgsql con:route in a transaction, event loop: exit 1" 1 "$RC"
+assert_contains "pgsql con:route in a transaction, event loop: the message" "$OUT" \
+  "con:route('default'): not moved to endpoint 'main': the connection is in a transaction: COMMIT or ROLLBACK first"
+# an endpoint that does not answer (a port nothing listens on): the
+# driver's FATAL line, then the error; the connection is closed
+python3 - "$WORK/my-plain.json" "$WORK/my-dead.json" "$(free_port $((MY_R + 1)))" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["endpoints"].append(dict(d["endpoints"][1], name="dead", port=int(sys.argv[3]), role="spare"))
+json.dump(d, open(sys.argv[2], "w"))
+PY
+EP_ROUTE=dead EP_WANT=dead run_bmk "$TOP/tests/integration/endpoints_route.lua" \
+  --endpoints="$WORK/my-dead.json" $COUNTED --threads=1 --events=1 run
+assert_eq "con:route to an endpoint that does not answer: exit 1" 1 "$RC"
+assert_contains "con:route to an endpoint that does not answer: the message" "$OUT" \
+  "con:route(): connecting to endpoint 'dead' failed (the connection left 'main' and is closed now)"
+run_bmk "$TOP/tests/integration/endpoints_route.lua" --mysql-host=127.0.0.1 --mysql-port="$MY_P" \
+  --mysql-user=sbtest --mysql-password="$DBPASS" $COUNTED --threads=1 --events=1 run
+assert_eq "con:route without --endpoints: exit 1" 1 "$RC"
+assert_contains "con:route without --endpoints: the message" "$OUT" \
+  "con:route('read'): routes need an --endpoints file (docs/endpoints.md)"
+
 # ------------------------------------------- the replica stopped mid-run
 
-# hold_run NAME OPTIONS...: the held run of 40 events with the replica
-# taken down before event 20; brought back while bmk retries it (default
-# policy) or after the run (next)
+# hold_run DB NAME OPTIONS...: the held run of 40 events (DB mysql or
+# pgsql) with the replica taken down before event 20; brought back while
+# bmk retries it (default policy) or after the run (next)
 hold_run() {
-  local name=$1 pid n=0
-  shift
+  local db=$1 name=$2 pid n=0 json=$WORK/my-plain.json caught=my_caught_up
+  shift 2
+  [ "$db" = pgsql ] && json=$WORK/pg-plain.json caught=pg_caught_up
   rm -f "$WORK/ready" "$WORK/go"
   EP_READY=$WORK/ready EP_GO=$WORK/go timeout -k 5 120 "$BMK" "$TOP/tests/integration/endpoints_hold.lua" \
-    --endpoints="$WORK/my-plain.json" --mysql-ignore-errors=lost $COUNTED --threads=1 --events=40 \
+    --endpoints="$json" --$db-ignore-errors=lost $COUNTED --threads=1 --events=40 \
     --results="$WORK/hold.json" "$@" run >"$WORK/hold.out" 2>&1 &
   pid=$!
   until [ -e "$WORK/ready" ] || [ $n -ge 1200 ]; do n=$((n + 1)); sleep 0.1; done
-  own down mysql-replica >/dev/null
+  own down $db-replica >/dev/null
   touch "$WORK/go"
   if [[ "$*" != *next* ]]; then
     n=0
     until grep -q "reconnect failed" "$WORK/hold.out" || [ $n -ge 1200 ]; do n=$((n + 1)); sleep 0.1; done
-    own up mysql-replica >/dev/null
+    own up $db-replica >/dev/null
   fi
   wait $pid
   RC=$?
   # (before the replica is back: its IO thread's SELECTs count on the primary)
-  P_SEL=$(mystat "$MY_P" Com_select)
-  [[ "$*" == *next* ]] && own up mysql-replica >/dev/null
-  check "$name: the replica is back and caught up" wait_for 60 my_caught_up
+  [ "$db" = mysql ] && P_SEL=$(mystat "$MY_P" Com_select)
+  [[ "$*" == *next* ]] && own up $db-replica >/dev/null
+  check "$name: the replica is back and caught up" wait_for 60 $caught
   OUT=$(cat "$WORK/hold.out")
   assert_eq "$name: exit 0" 0 "$RC"
   assert_eq "$name: 40 events" 40 "$(report_value "total number of events:" "$OUT")"
 }
-endpoints "$WORK/my-plain.json" mysql "$MY_P" "$MY_R"
 # the default policy in the blocking engine, next in the event loop
 # (--workers=1: bmk.vu's connect); both share the rebuild's failover code
-hold_run "replica down, reconnect"
+hold_run mysql "replica down, reconnect"
 assert_match "replica down, reconnect: the replica has every SELECT, one error, one reconnect" \
   "$OUT" "^    replica1 +replica +40 +0 +0 +1 +1 +0 +[0-9.]+ +[-0-9.]+$"
 assert_match "replica down, reconnect: nothing on the primary" "$OUT" \
@@ -197,7 +293,7 @@ assert_eq "replica down, reconnect: --results latency counts (none on the primar
 assert_eq "replica down, reconnect: --results" "replica1 1 1 0" \
   "$(json_get "$WORK/hold.json" "' '.join('%s %d %d %d' % (e['name'], e['errors'], e['reconnects'], e['failovers']) for e in d['endpoints'] if e['errors'])")"
 ps=$(mystat "$MY_P" Com_select)
-hold_run "replica down, next, event loop" --on-endpoint-failure=next --workers=1
+hold_run mysql "replica down, next, event loop" --on-endpoint-failure=next --workers=1
 assert_match "replica down, next: 19 SELECTs on the replica, one error, one failover" \
   "$OUT" "^    replica1 +replica +19 +0 +0 +1 +0 +1 +[0-9.]+ +[-0-9.]+$"
 assert_match "replica down, next: the other 21 on the primary, one reconnect" \
@@ -213,9 +309,146 @@ assert_eq "replica down, next: --results latency 0 < p95 <= max" "True True" \
   "$(json_get "$WORK/hold.json" "' '.join(str(0 < e['latency_ms']['p95'] <= e['latency_ms']['max']) for e in d['endpoints'])")"
 assert_contains "replica down, next: the NOTICE" "$OUT" \
   "endpoint 'replica1' does not answer; the connection moved to 'main' (--on-endpoint-failure=next)"
+# PostgreSQL's standby (BMK/sandbox.sh down / up pgsql-replica): the
+# default policy in the event loop, next in the blocking engine
+hold_run pgsql "pgsql replica down, reconnect, event loop" --workers=1
+assert_match "pgsql replica down, reconnect: the replica has every SELECT, one error, one reconnect" \
+  "$OUT" "^    replica1 +replica +40 +0 +0 +1 +1 +0 +[0-9.]+ +[-0-9.]+$"
+assert_match "pgsql replica down, reconnect: nothing on the primary" "$OUT" \
+  "^    main +primary +0 +0 +0 +0 +0 +0 +- *$"
+assert_eq "pgsql replica down, reconnect: --results" "main 0 0 0 0 replica1 1 1 0 40" \
+  "$(json_get "$WORK/hold.json" "' '.join('%s %d %d %d %d' % (e['name'], e['errors'], e['reconnects'], e['failovers'], e['latency_ms']['count']) for e in d['endpoints'])")"
+hold_run pgsql "pgsql replica down, next" --on-endpoint-failure=next
+assert_match "pgsql replica down, next: 19 SELECTs on the replica, one error, one failover" \
+  "$OUT" "^    replica1 +replica +19 +0 +0 +1 +0 +1 +[0-9.]+ +[-0-9.]+$"
+assert_match "pgsql replica down, next: the other 21 on the primary, one reconnect" \
+  "$OUT" "^    main +primary +21 +0 +0 +0 +1 +0 +[0-9.]+ *$"
+assert_eq "pgsql replica down, next: --results" "main 0 1 0 21 replica1 1 0 1 19" \
+  "$(json_get "$WORK/hold.json" "' '.join('%s %d %d %d %d' % (e['name'], e['errors'], e['reconnects'], e['failovers'], e['latency_ms']['count']) for e in d['endpoints'])")"
+assert_contains "pgsql replica down, next: the NOTICE" "$OUT" \
+  "endpoint 'replica1' does not answer; the connection moved to 'main' (--on-endpoint-failure=next)"
 run_bmk oltp_read_only --endpoints="$WORK/my-plain.json" --on-endpoint-failure=elsewhere --events=1 run
 assert_eq "--on-endpoint-failure=elsewhere: exit 1" 1 "$RC"
 assert_contains "--on-endpoint-failure=elsewhere: message" "$OUT" \
   "Invalid value for --on-endpoint-failure: elsewhere (reconnect or next)"
+
+
+# ------------------------------------ dbSTRESS routed per statement class
+
+DBS="$TOP/BMK/sb_exec/lua/kit_dbstress.lua"
+DBS_O="--obj-table-size=100 --rand-type=uniform --db-ps-mode=auto"
+# 10 events of 2 SEL1 + 3 SEL2 in BEGIN/COMMIT, the writes (2 DELETE+INSERT
+# pairs, 1 UPDATE) on events 2, 4, ... 10
+DBS_RUN="$COUNTED --threads=1 --events=10 --SEL1=2 --SEL2=3 --delete-inserts=2 --updates=1 --rw-ratio=2"
+DBS_ROUTES='{"types": {"SEL1": "replica", "SEL2": "replica"}}'
+endpoints "$WORK/my-dbs.json" mysql "$MY_P" "$MY_R" "$DBS_ROUTES"
+endpoints "$WORK/pg-dbs.json" pgsql "$PG_P" "$PG_R" "$DBS_ROUTES"
+# dbs_com PORT: the server's Com_commit Com_delete Com_insert Com_rollback
+# Com_select Com_set_option Com_update
+dbs_com() {
+  my "$1" "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_commit', 'Com_delete', 'Com_insert',
+    'Com_rollback', 'Com_select', 'Com_set_option', 'Com_update')" |
+    sort | awk '{printf "%s%s", sep, $2; sep = " "}'
+}
+# dbs_delta "BEFORE" "AFTER": the differences of two such lists
+dbs_delta() {
+  local -a a=($1) b=($2)
+  local i out=""
+  for i in "${!a[@]}"; do out+="$((b[i] - a[i])) "; done
+  echo "${out% }"
+}
+# the tiny set (100 objects, 2000 HISTORY rows) loaded through the default
+# route (the primary), both databases (PostgreSQL folds HISTORY1 to
+# history1, TPC-C's table above: TPC-C's tables go first)
+run_bmk tpcc --endpoints="$WORK/pg.json" --scale=1 --tables=1 cleanup
+assert_eq "pgsql tpcc cleanup before dbSTRESS: exit 0" 0 "$RC"
+for db in mysql pgsql; do
+  run_bmk "$DBS" --endpoints="$WORK/${db:0:2}-dbs.json" $DBS_O create
+  assert_eq "$db dbSTRESS create on the primary: exit 0" 0 "$RC"
+  run_bmk "$DBS" --endpoints="$WORK/${db:0:2}-dbs.json" $DBS_O --threads=2 prepare
+  assert_eq "$db dbSTRESS prepare on the primary: exit 0" 0 "$RC"
+done
+check "mysql dbSTRESS: the replica catches up with the load" wait_for 60 my_caught_up
+p0=$(dbs_com "$MY_P") r0=$(dbs_com "$MY_R")
+# (a session option: its SET on each connection, the main one and the two routed)
+run_bmk "$DBS" --endpoints="$WORK/my-dbs.json" $DBS_O $DBS_RUN --mysql-session-options="SET @dbs = 1" \
+  --results="$WORK/dbs.json" run
+assert_eq "mysql dbSTRESS routed: exit 0" 0 "$RC"
+# (before the wait: my_caught_up's SELECTs count in Com_select)
+rd=$(dbs_delta "$r0" "$(dbs_com "$MY_R")")
+assert_contains "mysql dbSTRESS routed: the startup line" "$OUT" "* ROUTED       : [SEL1,SEL2]"
+assert_eq "mysql dbSTRESS routed: the replica's Com_select and Com_set_option: the 10 x (2 + 3) SELECTs, the SEL1 and SEL2 connections' SETs" \
+  "50 2" "$(echo $rd | cut -d' ' -f5,6)"
+assert_eq "mysql dbSTRESS routed: the primary's Com_commit/delete/insert/rollback/select/set_option/update: 10 COMMITs, 5 x 2 DELETE+INSERT, no SELECT, 1 SET, 5 UPDATEs" \
+  "10 10 10 0 0 1 5" "$(dbs_delta "$p0" "$(dbs_com "$MY_P")")"
+assert_eq "mysql dbSTRESS routed: the Endpoints block (reads writes other errors)" \
+  "main 0 25 20 0 replica1 50 0 0 0" \
+  "main $(ep_col main 3) $(ep_col main 4) $(ep_col main 5) $(ep_col main 6) replica1 $(ep_col replica1 3) $(ep_col replica1 4) $(ep_col replica1 5) $(ep_col replica1 6)"
+assert_eq "mysql dbSTRESS routed: --results reads" "main 0 replica1 50" \
+  "$(json_get "$WORK/dbs.json" "' '.join('%s %d' % (e['name'], e['reads']) for e in d['endpoints'])")"
+# a routed connection lost mid-run (--mysql-ignore-errors=lost): a
+# dbSTRESS-common wrapper kills the SEL1 class's connection before the
+# 5th event (its CONNECTION_ID(), a KILL from a connection of its own on
+# the replica); the event's first SEL1 fails, the restart rolls the
+# primary's open transaction back, applies the session again and
+# prepares again, and the event runs again: the same statements plus
+# the CONNECTION_ID() on the replica and one ROLLBACK on the primary
+cat >"$WORK/dbs_kill.lua" <<'EOF'
+require("dbSTRESS-common")
+local run = require("kit_dbstress_run")
+local killed = false
+function event()
+  if ops == 4 and not killed then
+    killed = true
+    local id = run.class_connection("SEL1"):query_row("SELECT CONNECTION_ID()")
+    local side = sysbench.sql.driver():connect({endpoint = "replica1"})
+    side:query("KILL CONNECTION " .. id)
+    side:disconnect()
+  end
+  dbstress_event()
+end
+EOF
+check "mysql dbSTRESS: the replica catches up with the run" wait_for 60 my_caught_up
+p0=$(dbs_com "$MY_P") r0=$(dbs_com "$MY_R")
+LUA_PATH="$TOP/BMK/sb_exec/lua/?.lua;;" run_bmk "$WORK/dbs_kill.lua" --endpoints="$WORK/my-dbs.json" \
+  --mysql-ignore-errors=lost $DBS_O $DBS_RUN --mysql-session-options="SET @dbs = 1" run
+assert_eq "mysql dbSTRESS routed connection lost: exit 0" 0 "$RC"
+rd=$(dbs_delta "$r0" "$(dbs_com "$MY_R")")
+# (the report counts a loss as a reconnect only; the Endpoints block as an error too)
+assert_eq "mysql dbSTRESS routed connection lost: 10 events, 1 reconnect" "10 1" \
+  "$(report_value "total number of events:" "$OUT") $(report_value "reconnects:" "$OUT")"
+# (the session option again on every connection after the loss)
+assert_eq "mysql dbSTRESS routed connection lost: the replica's Com_select: 50 and the CONNECTION_ID(); Com_set_option: 2 + 2" \
+  "51 4" "$(echo $rd | cut -d' ' -f5,6)"
+assert_eq "mysql dbSTRESS routed connection lost: the primary's Com_*: one ROLLBACK more, the SET again" \
+  "10 10 10 1 0 2 5" "$(dbs_delta "$p0" "$(dbs_com "$MY_P")")"
+assert_eq "mysql dbSTRESS routed connection lost: the replica's error and reconnect (Endpoints block)" \
+  "1 1" "$(ep_col replica1 6) $(ep_col replica1 7)"
+
+# PostgreSQL: the client's Endpoints block, and the primary's own table
+# statistics once every session has left (its statistics flushed): the
+# HISTORY rows deleted, inserted and updated are the client's, and
+# neither OBJECT (SEL1) nor STAT (SEL2) was scanned there
+pg_idle() {
+  [ "$(pg "$PG_P" "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbtest' AND pid <> pg_backend_pid()")" = 0 ]
+}
+pg_tab() {
+  pg "$PG_P" "SELECT string_agg(v::text, ' ') FROM (SELECT n_tup_del AS v, 1 AS o FROM pg_stat_user_tables WHERE relname = 'history1'
+    UNION ALL SELECT n_tup_ins, 2 FROM pg_stat_user_tables WHERE relname = 'history1'
+    UNION ALL SELECT n_tup_upd, 3 FROM pg_stat_user_tables WHERE relname = 'history1'
+    UNION ALL SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0), 4 FROM pg_stat_user_tables WHERE relname = 'object1'
+    UNION ALL SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0), 5 FROM pg_stat_user_tables WHERE relname = 'stat1' ORDER BY o) s"
+}
+check "pgsql dbSTRESS: the standby catches up with the load" wait_for 60 pg_caught_up
+check "pgsql dbSTRESS: no session left before the run" wait_for 60 pg_idle
+t0=$(pg_tab)
+run_bmk "$DBS" --endpoints="$WORK/pg-dbs.json" $DBS_O $DBS_RUN run
+assert_eq "pgsql dbSTRESS routed: exit 0" 0 "$RC"
+assert_eq "pgsql dbSTRESS routed: the Endpoints block (reads writes other errors)" \
+  "main 0 25 20 0 replica1 50 0 0 0" \
+  "main $(ep_col main 3) $(ep_col main 4) $(ep_col main 5) $(ep_col main 6) replica1 $(ep_col replica1 3) $(ep_col replica1 4) $(ep_col replica1 5) $(ep_col replica1 6)"
+check "pgsql dbSTRESS: no session left after the run" wait_for 60 pg_idle
+assert_eq "pgsql dbSTRESS routed: the primary's HISTORY rows deleted/inserted/updated, OBJECT and STAT scans" \
+  "10 10 5 0 0" "$(dbs_delta "$t0" "$(pg_tab)")"
 
 finish

@@ -106,6 +106,12 @@ static void test_least_lag(void **state)
   sb_endpoint_set_lag(r1, -1);                   /* r1: none (not replicating) */
   for (int i = 0; i < 4; i++)
     assert_string_equal(pick("read", i), "r2");
+  /* the same samples for Lua (sb_endpoints_lag): none for the primary,
+     r1's none, r2's; -1 past the last endpoint */
+  assert_true(sb_endpoints_lag(0) < 0);
+  assert_true(sb_endpoints_lag(1) < 0);
+  assert_true(sb_endpoints_lag(2) == 3.0);
+  assert_true(sb_endpoints_lag(3) < 0);
   sb_endpoint_set_lag(r1, 3.0);                  /* equal: in turn */
   a = pick("read", 0), b = pick("read", 0);
   assert_string_not_equal(a, b);

@@ -7,6 +7,11 @@
 
 local opts = require("kit_dbstress_opts")
 local load = require("kit_dbstress_load")
+local ffi = require("ffi")
+
+-- bmk's route lookup (core/sb_endpoints.h). pcall: another module of the
+-- same Lua state may have declared it already (a second cdef is an error).
+pcall(ffi.cdef, "bool sb_endpoints_has_route(const char *key);")
 
 local M = {}
 
@@ -16,6 +21,7 @@ local XGROUPS = table.concat({string.rep("X", 24), string.rep("X", 24),
 
 -- Per-thread state (one copy per Lua state).
 local drv, con, pg
+local rcon = {}                 -- rcon[class]: the connection on routing.types.<class>
 local cfg                       -- opts.config() of this thread
 local stmt = {}                 -- stmt[set][name] (name: SEL1 SEL2 UPDATE DELETE INSERT)
 local param = {}                -- param[set][name] = {p1, p2, ...}
@@ -68,15 +74,39 @@ function M.ensure_connection()
   return con
 end
 
+-- routed(class): true when the --endpoints file has a route named after
+-- the class (routing.types.SEL1, ...; false without --endpoints).
+function M.routed(class)
+  return ffi.C.sb_endpoints_has_route(class)
+end
+
+-- class_connection(class): the connection the class's statements run on:
+-- with a route for the class, a connection of its own opened on that
+-- route (once per thread, session options applied); else the thread's
+-- main connection (the default route).
+function M.class_connection(class)
+  M.ensure_connection()
+  if not M.routed(class) then
+    return con
+  end
+  if rcon[class] == nil then
+    local c = drv:connect({endpoint = class})
+    opts.apply_session(c, drv)
+    rcon[class] = c
+  end
+  return rcon[class]
+end
+
 -- prepare_class(class): prepares the statements of class SEL1, SEL2,
--- UPDATE or INSDEL for every set on this thread's connection (again if
--- already prepared). Errors on an unknown class.
+-- UPDATE or INSDEL for every set on the class's connection
+-- (class_connection(); again if already prepared). Errors on an unknown
+-- class.
 function M.prepare_class(class)
   local names = CLASS_STMTS[class]
   if names == nil then
     error("unknown dbSTRESS statement class '" .. tostring(class) .. "'", 2)
   end
-  M.ensure_connection()
+  local ccon = M.class_connection(class)
   for n = 1, sysbench.opt.obj_tables do
     local defs = sql_defs(n)
     stmt[n] = stmt[n] or {}
@@ -86,7 +116,7 @@ function M.prepare_class(class)
         stmt[n][name]:close()
       end
       local d = defs[name]
-      local s = con:prepare(d[1])
+      local s = ccon:prepare(d[1])
       local p = {}
       for i = 2, #d do
         p[#p + 1] = s:bind_create(d[i][1], d[i][2])
@@ -279,6 +309,18 @@ end
 
 -- ---- thread hooks -------------------------------------------------------------------------
 
+-- The classes of the event that run on a route of their own.
+local function routed_classes()
+  local list = {}
+  local counts = {SEL1 = cfg.sel1, SEL2 = cfg.sel2, INSDEL = cfg.insdel, UPDATE = cfg.updates}
+  for _, class in ipairs({"SEL1", "SEL2", "INSDEL", "UPDATE"}) do
+    if counts[class] > 0 and M.routed(class) then
+      list[#list + 1] = class
+    end
+  end
+  return list
+end
+
 local function print_startup()
   local o = sysbench.opt
   local function line(label, value)
@@ -301,6 +343,14 @@ local function print_startup()
   line("SESSION-ops", opts.session_options(drv))
   if o.for_update then
     line("FOR-UPDATE", true)
+  end
+  local routes = routed_classes()
+  if #routes > 0 then
+    line("ROUTED", table.concat(routes, ","))
+    if cfg.trx then
+      print("=> routed classes run in autocommit on their own connections, " ..
+              "outside the BEGIN/COMMIT (not transactionally consistent)")
+    end
   end
   if o.anti_dead and not anti_dead then
     print("=> anti_dead: disabled (obj-table-size/threads < 11)")
@@ -340,9 +390,14 @@ function M.thread_init()
   end
 end
 
--- thread_done(): closes the statements and the thread's connection.
+-- thread_done(): closes the statements and the thread's connections
+-- (the routed classes' too).
 function M.thread_done()
   M.close_all()
+  for class, c in pairs(rcon) do
+    c:disconnect()
+    rcon[class] = nil
+  end
   if con then
     con:disconnect()
     con = nil
@@ -355,30 +410,39 @@ local lost_errnos = {[2006] = true, [2011] = true, [2013] = true, [2055] = true}
 local lost_states = {["08000"] = true, ["08003"] = true, ["08006"] = true,
                      ["57P01"] = true, ["57P02"] = true, ["57P03"] = true}
 
--- before_restart_event(err): closes an open MySQL transaction (a lock wait
--- timeout leaves it open, and the next BEGIN would commit it), or rebuilds
--- the session after a lost connection. PostgreSQL's driver has already
--- rolled back.
+-- before_restart_event(err): ends the event's open transaction on the main
+-- connection (BEGIN sent, no COMMIT yet) unless it is gone already: a
+-- MySQL lock wait timeout leaves it open (the next BEGIN would commit it),
+-- PostgreSQL's driver has rolled back the failing connection's, a lost
+-- main connection has none, and an error on a routed class's connection
+-- (autocommit) leaves the main one's open on both. After a lost
+-- connection (the driver rebuilt it in place) the session options are
+-- applied again on every connection of the thread and every statement is
+-- prepared again.
 function M.before_restart_event(err)
   restarting = true
   local lost = lost_errnos[err.sql_errno] or
     (err.sql_errno == 0 and lost_states[err.sql_state])
-  if lost then
+  local on_main = err.connection == nil or err.connection == con
+  if in_trx then
     in_trx = false
+    if not on_main or not (lost or pg) then
+      pcall(con.query, con, "ROLLBACK")
+    end
+  end
+  if lost then
     local classes = prepared
     prepared = {}
     M.close_all()
     opts.apply_session(con, drv)
+    for _, c in pairs(rcon) do
+      opts.apply_session(c, drv)
+    end
     for class in pairs(classes) do
       M.prepare_class(class)
     end
     if cfg.trx then
       M.prepare_trx()
-    end
-  elseif in_trx then
-    in_trx = false
-    if not pg then
-      pcall(con.query, con, "ROLLBACK")
     end
   end
 end

@@ -715,6 +715,7 @@ static size_t my_escape(db_conn_t *con, char *dst, const char *src, size_t len)
   return n;
 }
 
+
 /* ---- prepared statements ------------------------------------------------ */
 
 

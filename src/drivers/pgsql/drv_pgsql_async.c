@@ -56,6 +56,7 @@ static db_step_t prepare_done(db_conn_t *con, PGresult *res)
   {
     PQclear(res);
     pgd_succeeded(con);
+    db_endpoint_count_xact(con);
     pc->aop = AOP_NONE;
     return DB_STEP_DONE;
   }

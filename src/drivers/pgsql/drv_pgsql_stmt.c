@@ -199,6 +199,7 @@ static int prepare_on(db_stmt_t *stmt)
   {
     PQclear(res);
     pgd_succeeded(con);
+    db_endpoint_count_xact(con);
     return 0;
   }
   bool rollback = pgd_set_pg_error(con, res, "PQprepare", stmt->query,
@@ -214,6 +215,7 @@ static int prepare_on(db_stmt_t *stmt)
   PQclear(res);
   if (rollback)
     PQclear(PQexec(pc->pg, "ROLLBACK"));
+  db_endpoint_count_xact(con);
   pgd_ps_free(stmt);
   return 1;
 }

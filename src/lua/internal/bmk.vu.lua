@@ -33,6 +33,8 @@ sql_result *db_async_result(sql_connection *con);
 int db_prepare_start(sql_connection *con, const char *query, size_t len);
 sql_statement *db_async_stmt(sql_connection *con);
 int db_reconnect_start(sql_connection *con);
+int db_route_start(sql_connection *con, const char *what, int who);
+int db_route_end(sql_connection *con, int status);
 int db_close_start(sql_statement *stmt);
 bool db_bulk_needs_flush(const sql_connection *con, size_t len);
 int db_bulk_flush_start(sql_connection *con);
@@ -188,6 +190,17 @@ function con_m.reconnect(self)
   if C.db_async_status(self) ~= 0 then
     error("connection creation failed", 2)
   end
+end
+
+-- con:route(what) on the worker's loop: the move's rebuild yields like a
+-- reconnect (sysbench.sql's con:route has the checks and the message).
+function con_m.route(self, what)
+  what = tostring(what)
+  drive(self, C.db_route_start(self, what, C.sb_vu_current()))
+  if C.db_route_end(self, C.db_async_status(self)) ~= 0 then
+    error(ffi.string(C.db_route_error()), 2)
+  end
+  return ffi.string(C.db_connection_endpoint(self))
 end
 
 -- Sends the buffered bulk rows; `what` names the API call in errors.

@@ -13,6 +13,8 @@ sql_connection *db_connection_create(sql_driver *drv);
 sql_connection *db_connection_create_route(sql_driver *drv, const char *what, int who);
 int db_connection_route(sql_connection *con, const char *what, int who);
 const char *db_connection_endpoint(const sql_connection *con);
+int db_connection_move(sql_connection *con, const char *what, int who);
+const char *db_route_error(void);
 int db_connection_close(sql_connection *con);
 int db_connection_reconnect(sql_connection *con);
 void db_connection_free(sql_connection *con);
@@ -585,6 +587,15 @@ end
 
 -- The endpoint's name ("" without --endpoints).
 function con_methods.endpoint(self)
+  return ffi.string(C.db_connection_endpoint(self))
+end
+
+-- con:route(what): moves the open connection to the endpoint that route,
+-- endpoint or role `what` picks (docs/lua-api.md); returns its name.
+function con_methods.route(self, what)
+  if C.db_connection_move(self, tostring(what), sysbench.tid or 0) ~= 0 then
+    error(ffi.string(C.db_route_error()), 2)
+  end
   return ffi.string(C.db_connection_endpoint(self))
 end
 
