@@ -12,6 +12,7 @@
 #include "core/sb_histogram.h"
 #include "core/sb_logger.h"
 #include "core/sb_probe.h"
+#include "core/sb_timer.h"
 #include "core/sb_version.h"
 #include "drivers/db_driver.h"
 #include "server/sb_endpoint_probe.h"
@@ -239,14 +240,49 @@ long long sb_gtid_behind(const char *received, const char *applied)
   return behind;
 }
 
+/* A PostgreSQL standby's last samples: when each was taken (CLOCK_MONOTONIC)
+   and the WAL position it had received then. The sampler thread's. */
+#define RECV_HIST 8
+typedef struct {
+  uint64_t at_ns[RECV_HIST];
+  double received[RECV_HIST];
+  unsigned n, next;
+} recv_hist_t;
+static recv_hist_t *recv_hist;   /* per endpoint, beside lag_cons */
+
+/* The standby's lag from its last replayed commit's time (ts_lag) is the
+   age of that commit: right while WAL waits to be replayed, too large at
+   the start of a burst after an idle time (the last commit is old, the
+   WAL behind it new). Once the standby has replayed what it had received
+   at an earlier sample, whatever it still has to replay came after that
+   sample, so the lag is at most the time since: the smaller of the two. */
+static double bound_lag(recv_hist_t *h, double ts_lag, double received, double replayed)
+{
+  uint64_t now = sb_now_ns();
+  for (unsigned k = 0; ts_lag > 0 && k < h->n; k++)   /* (0 or none: as it is) */
+    if (h->received[k] <= replayed)
+    {
+      double since = (double) (now - h->at_ns[k]) / 1e9;
+      if (since < ts_lag)
+        ts_lag = since;
+    }
+  h->at_ns[h->next] = now;
+  h->received[h->next] = received;
+  h->next = (h->next + 1) % RECV_HIST;
+  if (h->n < RECV_HIST)
+    h->n++;
+  return ts_lag;
+}
+
 /* One sample of a replica endpoint: its lag in seconds and how far what
    it applied is behind what it received (transactions or WAL bytes), each
    -1 when there is none; MariaDB's applied GTID position (Gtid_Slave_Pos)
    into applied (512 bytes). Returns true when the replica answered with
    that position (MariaDB; false on PostgreSQL). One statement per sample. */
-static bool sample_replica(db_conn_t *con, double *lag, long long *behind, char *applied)
+static bool sample_replica(db_conn_t *con, recv_hist_t *hist, double *lag, long long *behind,
+                           char *applied)
 {
-  char v[3][512];
+  char v[4][512];
   *lag = -1;
   *behind = -1;
   *applied = '\0';
@@ -255,15 +291,28 @@ static bool sample_replica(db_conn_t *con, double *lag, long long *behind, char 
     /* now() - the last replayed commit's time grows by the second on an
        idle primary too; a standby that has replayed all it received is
        not behind: 0 (pg_last_wal_receive_lsn, pg_last_wal_replay_lsn:
-       PostgreSQL manual, "Recovery Information Functions") */
-    if (query_fields(con, "SELECT CASE WHEN pg_is_in_recovery() THEN CASE WHEN "
-                     "pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0 ELSE "
-                     "COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), "
-                     "0) END END, CASE WHEN pg_is_in_recovery() THEN pg_wal_lsn_diff("
-                     "pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) END", NULL, 2, v) == 0)
+       PostgreSQL manual, "Recovery Information Functions"). A first
+       sample that finds WAL to replay has nothing to cap its lag with
+       (bound_lag): it looks again 50 ms later, once. */
+    for (int look = 0; look < 2; look++)
     {
+      bool first = hist->n == 0;
+      if (query_fields(con, "SELECT CASE WHEN pg_is_in_recovery() THEN CASE WHEN "
+                       "pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0 ELSE "
+                       "COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), "
+                       "0) END END, CASE WHEN pg_is_in_recovery() THEN pg_wal_lsn_diff("
+                       "pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) END, "
+                       "pg_wal_lsn_diff(pg_last_wal_receive_lsn(), '0/0'), "
+                       "pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '0/0')", NULL, 4, v) != 0)
+        break;
       *lag = num_or_none(v[0]);
       *behind = *v[1] ? strtoll(v[1], NULL, 10) : -1;
+      if (!*v[2] || !*v[3])
+        break;
+      *lag = bound_lag(hist, *lag, strtod(v[2], NULL), strtod(v[3], NULL));
+      if (!(first && *lag > 0))
+        break;
+      usleep(50000);
     }
     return false;
   }
@@ -439,7 +488,7 @@ static void sample_all(void)
     double lag = -1, replay_lag = -1;
     long long behind = -1;
     char applied[512];
-    bool has_applied = con != NULL && sample_replica(con, &lag, &behind, applied);
+    bool has_applied = con != NULL && sample_replica(con, &recv_hist[i], &lag, &behind, applied);
     primary_figures(&ps, ep, nrep, has_applied ? applied : NULL, &behind, &replay_lag);
     sb_endpoint_set_lag(ep, lag);
     sb_endpoint_set_behind(ep, behind);
@@ -549,6 +598,8 @@ static void out_close(void *ctx)
   {
     free(lag_cons);
     lag_cons = NULL;
+    free(recv_hist);
+    recv_hist = NULL;
     nlag_cons = 0;
   }
   else
@@ -570,6 +621,7 @@ int sb_endpoint_register(sb_output_t *out)
   {
     nlag_cons = sb_endpoints_count();
     lag_cons = calloc(nlag_cons, sizeof(*lag_cons));
+    recv_hist = calloc(nlag_cons, sizeof(*recv_hist));
     if (rl_us == NULL)
     {
       nrl = nlag_cons;
