@@ -377,8 +377,11 @@ check "pgsql behind: the primary's WAL not replayed grows above 0 while paused (
 held=$(printf '%s\n' "$OUT" | sed -n 's/^\[ [0-9]*s \] replica replay lag (s): replica1 //p' | tr '\n' ' ')
 check "pgsql replay lag: the primary's replay_lag above 0 and growing while paused ($held)" \
   awk -v s="$held" 'BEGIN { n = split(s, a, " "); exit !(n == 2 && a[2] != "-" && a[2] + 0 > 0 && a[2] + 0 >= a[1] + 0) }'
-assert_eq "pgsql replay lag: the last line's in --results, the window's largest per endpoint" True \
-  "$(json_get "$WORK/lag.json" "round(d['intervals'][-1]['replica_replay_lag_s']['replica1'], 3) == $(printf '%s' "$held" | awk '{print $NF + 0}') and [e for e in d['endpoints'] if e['name'] == 'replica1'][0]['replay_lag_max_s'] >= $(printf '%s' "$held" | awk '{print $NF + 0}')")"
+# (the text line and the document's interval each read the latest sample
+# when written, and the sampler may take one between the two: while
+# paused the lag only grows, so the document's is the line's or later)
+assert_eq "pgsql replay lag: the last line's (or a later sample) in --results, at most the window's largest per endpoint" True \
+  "$(json_get "$WORK/lag.json" "round(d['intervals'][-1]['replica_replay_lag_s']['replica1'], 3) >= $(printf '%s' "$held" | awk '{print $NF + 0}') and [e for e in d['endpoints'] if e['name'] == 'replica1'][0]['replay_lag_max_s'] >= d['intervals'][-1]['replica_replay_lag_s']['replica1']")"
 check "pgsql replay lag: the --results document validates" json_ok "$WORK/lag.json"
 # still paused, the standby twice: "standby_name" picks the primary's row
 # by application_name; a name no row has gets none (no replay lag, the
@@ -438,10 +441,12 @@ for db in my pg; do
   srv_check "$db read-write, reads on the replica: server = bmk" "$WORK/srv.json"
   check "$db read-write: the --results document with server figures validates" json_ok "$WORK/srv.json"
   # (an event that failed on an ignored error, a deadlock, was rolled
-  # back and restarted: one transaction more than the events)
-  assert_eq "$db read-write: the transactions routed to the primary are the client's events and rolled-back attempts" \
-    "$(($(report_value "transactions:" "$OUT") + $(report_value "ignored errors:" "$OUT")))" \
-    "$(json_get "$WORK/srv.json" "d['endpoints'][0]['server']['bmk_transactions']")"
+  # back and restarted: one transaction more than the events, unless the
+  # failure came as the run ended, whose rollback is after the window)
+  ev=$(report_value "transactions:" "$OUT") er=$(report_value "ignored errors:" "$OUT")
+  bt=$(json_get "$WORK/srv.json" "d['endpoints'][0]['server']['bmk_transactions']")
+  check "$db read-write: the transactions routed to the primary ($bt) are the client's events ($ev) and at most its rolled-back attempts ($er)" \
+    test "$bt" -ge "$ev" -a "$bt" -le $((ev + er))
   assert_eq "$db read-write: the replica's routed statements are the client's reads" \
     "$(report_value "read:" "$OUT")" "$(json_get "$WORK/srv.json" "d['endpoints'][1]['server']['bmk_statements']")"
   assert_match "$db read-write: the per-endpoint block" "$OUT" "^    replica1 +replica .* [+]0[.]000% *$"

@@ -121,30 +121,17 @@ assert_eq "mysql tpcc: the replica's Com_select is the replica's reads" \
   "$(ep_col replica1 3)" "$rsd"
 
 check "pgsql tpcc: the standby catches up with the prepare" wait_for 120 pg_caught_up
-# xacts_r: the standby's xact_commit once no other session is left on
-# sbtest (a session's statistics are flushed before it leaves
-# pg_stat_activity); sets X and XN, the sessions (psql's, one commit each)
-# the wait took
-xacts_r() {
-  XN=0
-  until X=$(pg "$PG_R" "SELECT xact_commit FROM pg_stat_database WHERE datname = 'sbtest' AND
-      (SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbtest' AND pid <> pg_backend_pid()) = 0") &&
-      [ -n "$X" ]; do
-    XN=$((XN + 1))
-    [ $XN -ge 300 ] && break
-    sleep 0.1
-  done
-}
-# pg_tpcc EVENTS: a run; R_X the standby's xact_commit delta less the
-# test's own psql sessions (the first read's and the polls before the last)
+# pg_tpcc EVENTS: a run with the per-endpoint server statistics (exact
+# at the window's edges: docs/endpoints.md "Results"); R_X the standby's
+# own xact_commit + xact_rollback in the window less bmk's own statements
+# there (the lag sampler's), and the server equal to bmk's count
 pg_tpcc() {
-  local rx
-  xacts_r
-  rx=$X
-  run_bmk tpcc --endpoints="$WORK/pg.json" --scale=1 --tables=1 $COUNTED --tpcc-mode=text --threads=1 \
-    --mix=2,2,3,1,3 --events="$1" run
-  xacts_r
-  R_X=$((X - rx - 1 - XN))
+  run_bmk tpcc --endpoints="$WORK/pg.json" --scale=1 --tables=1 --server-cost=off --tpcc-mode=text \
+    --threads=1 --mix=2,2,3,1,3 --events="$1" --results="$WORK/pgt.json" run
+  local srv
+  srv=$(json_get "$WORK/pgt.json" "' '.join(str(v) for v in [(e['server']['transactions'], e['server']['bmk_transactions'] + e['server']['bmk_own_transactions'], e['server']['transactions'] - e['server']['bmk_own_transactions']) for e in d['endpoints'] if e['name'] == 'replica1'][0])")
+  read -r SRV_X BMK_X R_X <<< "$srv"
+  assert_eq "pgsql tpcc, $1 events: the standby's transactions (server) are bmk's" "$BMK_X" "$SRV_X"
 }
 pg_tpcc 10
 assert_eq "pgsql tpcc run: exit 0" 0 "$RC"
