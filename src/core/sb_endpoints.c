@@ -607,6 +607,12 @@ sb_ep_failure_t sb_endpoints_failure(void)
   return failure_policy;
 }
 
+sb_endpoint_t *sb_endpoints_default_first(void)
+{
+  route_t *d = neps > 0 ? find_route("default") : NULL;
+  return d != NULL && d->nmembers > 0 ? &eps[d->members[0]] : NULL;
+}
+
 sb_endpoint_t *sb_endpoints_failover(const sb_endpoint_t *from, unsigned k)
 {
   if (from == NULL || neps == 0)
@@ -618,11 +624,8 @@ sb_endpoint_t *sb_endpoints_failover(const sb_endpoint_t *from, unsigned k)
     if (strcmp(e->role, from->role) == 0 && k-- == 0)
       return e;
   }
-  route_t *d = find_route("default");
-  if (d == NULL || d->nmembers == 0)
-    return NULL;
-  sb_endpoint_t *p = &eps[d->members[0]];
-  if (p == from || strcmp(p->role, from->role) == 0)
+  sb_endpoint_t *p = sb_endpoints_default_first();
+  if (p == NULL || p == from || strcmp(p->role, from->role) == 0)
     return NULL;
   return k == 0 ? p : NULL;
 }

@@ -150,6 +150,11 @@ int sb_endpoints_set_failure(const char *name);
 /* The failure policy (SB_EP_FAIL_RECONNECT unless set). Thread-safe. */
 sb_ep_failure_t sb_endpoints_failure(void);
 
+/* The default route's first endpoint (file order; the primary), without
+   moving the route's round-robin cursor; NULL without endpoints.
+   Thread-safe once loaded. */
+sb_endpoint_t *sb_endpoints_default_first(void);
+
 /* The k-th (0-based) endpoint a connection to `from` may move to under
    --on-endpoint-failure=next: the other endpoints of from's role in file
    order, starting after `from` and wrapping, then the default route's

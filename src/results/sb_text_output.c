@@ -45,25 +45,31 @@ static void print_stalls(const sb_stat_t *st)
   log_unlock();
 }
 
-/* The primary's replay lag per replica (PostgreSQL), when sampled; the
-   caller holds the log lock. */
-static void print_replay_lag(const sb_stat_t *st)
+/* One line of a per-replica figure: "[ Ns ] LABEL: NAME VALUE ..." with
+   `decimals`, "-" where value() < 0 (no sample); the caller holds the log
+   lock. */
+static void print_replicas(const sb_stat_t *st, const char *label,
+                           double (*value)(const sb_endpoint_t *), int decimals)
 {
-  if (!sb_endpoints_replay_lag_sampled())
-    return;
-  printf("[ %.0fs ] replica replay lag (s):", st->time_total);
+  printf("[ %.0fs ] %s:", st->time_total, label);
   for (unsigned i = 0; i < sb_endpoints_count(); i++)
   {
     const sb_endpoint_t *ep = sb_endpoint_get(i);
     if (!sb_endpoint_is_replica(ep))
       continue;
-    double lag = sb_endpoint_replay_lag(ep);
-    if (lag < 0)
+    double v = value(ep);
+    if (v < 0)
       printf(" %s -", ep->name);
     else
-      printf(" %s %.3f", ep->name, lag);
+      printf(" %s %.*f", ep->name, decimals, v);
   }
   printf("\n");
+}
+
+/* (exact as a double: WAL bytes and GTID counts stay below 2^53) */
+static double behind_of(const sb_endpoint_t *ep)
+{
+  return (double) sb_endpoint_behind(ep);
 }
 
 /* --endpoints with replicas: their lag samples of this interval (none
@@ -73,34 +79,15 @@ static void print_lag(const sb_stat_t *st)
   if (!sb_endpoints_have_replicas() || sb_persona_sysbench() || !sb_text_reports_enabled())
     return;
   log_lock();
-  printf("[ %.0fs ] replica lag (s):", st->time_total);
-  for (unsigned i = 0; i < sb_endpoints_count(); i++)
-  {
-    const sb_endpoint_t *ep = sb_endpoint_get(i);
-    if (!sb_endpoint_is_replica(ep))
-      continue;
-    double lag = sb_endpoint_lag(ep);
-    if (lag < 0)
-      printf(" %s -", ep->name);
-    else
-      printf(" %s %.3f", ep->name, lag);
-  }
+  print_replicas(st, "replica lag (s)", sb_endpoint_lag, 3);
   /* what each has not applied of the primary's (else of what it received):
      GTIDs or WAL bytes */
-  printf("\n[ %.0fs ] replica behind (%s):", st->time_total, sb_endpoints_behind_unit());
-  for (unsigned i = 0; i < sb_endpoints_count(); i++)
-  {
-    const sb_endpoint_t *ep = sb_endpoint_get(i);
-    if (!sb_endpoint_is_replica(ep))
-      continue;
-    long long b = (long long) sb_endpoint_behind(ep);
-    if (b < 0)
-      printf(" %s -", ep->name);
-    else
-      printf(" %s %lld", ep->name, b);
-  }
-  printf("\n");
-  print_replay_lag(st);
+  char label[64];
+  snprintf(label, sizeof(label), "replica behind (%s)", sb_endpoints_behind_unit());
+  print_replicas(st, label, behind_of, 0);
+  /* the primary's replay lag per replica (PostgreSQL), when sampled */
+  if (sb_endpoints_replay_lag_sampled())
+    print_replicas(st, "replica replay lag (s)", sb_endpoint_replay_lag, 3);
   fflush(stdout);
   log_unlock();
 }

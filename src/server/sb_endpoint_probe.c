@@ -497,24 +497,13 @@ static void sample_all(void)
 }
 
 /* The endpoint the primary is sampled on: the default route's first
-   endpoint when it is no replica, else -1. sb_endpoints_failover from a
-   replica gives the other endpoints of its role, then that endpoint when
-   its role is another: the last one it gives of another role. */
+   endpoint when there are replicas and it is none of them, else -1. */
 static int find_primary(void)
 {
-  for (unsigned i = 0; i < sb_endpoints_count(); i++)
-  {
-    sb_endpoint_t *ep = sb_endpoint_get(i);
-    if (!sb_endpoint_is_replica(ep))
-      continue;
-    sb_endpoint_t *p = NULL, *e;
-    for (unsigned k = 0; (e = sb_endpoints_failover(ep, k)) != NULL; k++)
-      p = e;
-    if (p == NULL || strcmp(p->role, ep->role) == 0 || sb_endpoint_is_replica(p))
-      return -1;
-    return (int) (p - sb_endpoint_get(0));
-  }
-  return -1;
+  sb_endpoint_t *p = sb_endpoints_have_replicas() ? sb_endpoints_default_first() : NULL;
+  if (p == NULL || sb_endpoint_is_replica(p))
+    return -1;
+  return (int) (p - sb_endpoint_get(0));
 }
 
 /* The sampler thread: a sample round (the primary, every replica) each
