@@ -35,7 +35,8 @@ typedef enum {
   AP_CLOSE,            /* close_cont */
   AP_REOPEN,           /* connect_cont of a rebuild */
   AP_BACKOFF,          /* waiting before the next rebuild attempt */
-  AP_REPREPARE         /* prepare_cont of a statement after a rebuild */
+  AP_REPREPARE,        /* prepare_cont of a statement after a rebuild */
+  AP_PFETCH            /* pipeline_fetch_cont */
 } phase_t;
 
 /* The API operation, for what happens when the driver step completes. */
@@ -48,6 +49,7 @@ struct db_async {
                                 new statement of a prepare */
   db_result_t *result;       /* OP_RESULT outcome */
   int status;                /* 0 ok, non-zero failure */
+  int fetch_rc;              /* AP_PFETCH: the driver's pipeline_fetch code */
   /* rebuilding a lost connection */
   bool persist;              /* retry with back-off while the run goes on */
   bool restore;              /* report the saved error when rebuilt */
@@ -477,6 +479,45 @@ db_step_t db_next_result_start(db_conn_t *con)
   return finish_result(con, a);
 }
 
+/* A pipeline fetch completed: the sync point (no result, no error), or
+   a statement's result or error, counted as db_pipeline_fetch does. */
+static db_step_t pipeline_fetched(db_conn_t *con, struct db_async *a)
+{
+  if (a->fetch_rc == 2)
+  {
+    a->result = NULL;
+    return done(a, 0);
+  }
+  if (a->fetch_rc != 0 && con->error == DB_ERROR_NONE)
+    con->error = DB_ERROR_FATAL;
+  return finish_result(con, a);
+}
+
+db_step_t db_pipeline_fetch_start(db_conn_t *con)
+{
+  struct db_async *a = state(con);
+  a->op = OP_RESULT;
+  a->stmt = NULL;
+  a->result = NULL;
+  const db_driver_ops_t *ops = &con->driver->ops;
+  if (ops->pipeline_fetch_start == NULL)
+  {
+    /* the blocking form (it counts the statement itself) */
+    a->result = db_pipeline_fetch(con);
+    return done(a, a->result == NULL && con->error != DB_ERROR_NONE);
+  }
+  if (!db_usable(con))
+    return done(a, 1);
+  db_rs_release(&con->rs);
+  db_clear_error(con);
+  memset(&con->rs, 0, sizeof(con->rs));
+  con->rs.con = con;
+  a->phase = AP_PFETCH;
+  if (ops->pipeline_fetch_start(con, &con->rs, &a->fetch_rc) == DB_STEP_WAIT)
+    return waiting(con, a);
+  return pipeline_fetched(con, a);
+}
+
 db_result_t *db_async_result(db_conn_t *con)
 {
   return con->async ? con->async->result : NULL;
@@ -703,6 +744,10 @@ static db_step_t step(db_conn_t *con, struct db_async *a, int ready)
     return reopen_attempted(con, a);
   case AP_BACKOFF:
     return reopen_attempt(con, a);
+  case AP_PFETCH:
+    if (ops->pipeline_fetch_cont(con, ready, &a->fetch_rc) == DB_STEP_WAIT)
+      return waiting(con, a);
+    return pipeline_fetched(con, a);
   case AP_REPREPARE:
     if (ops->prepare_cont(a->stmt, ready) == DB_STEP_WAIT)
       return waiting(con, a);

@@ -40,6 +40,12 @@ db_step_t db_execute_start(db_stmt_t *stmt);
 db_step_t db_next_result_start(db_conn_t *con);
 db_result_t *db_async_result(db_conn_t *con);
 
+/* Asynchronous db_pipeline_fetch: db_async_result(con) is then the next
+   statement's result, or NULL: db_conn_error(con) != 0 when it failed, no
+   error at the sync point. A driver without the asynchronous form is
+   called in its blocking form. */
+db_step_t db_pipeline_fetch_start(db_conn_t *con);
+
 /* Asynchronous db_prepare: the statement (or NULL) is db_async_stmt(con). */
 db_step_t db_prepare_start(db_conn_t *con, const char *query, size_t len);
 db_stmt_t *db_async_stmt(db_conn_t *con);

@@ -221,6 +221,24 @@ const char *db_last_connect_errmsg(void)
   return last_connect.msg;
 }
 
+_Thread_local bool db_tl_loop_thread;
+static uint64_t loop_blocking;    /* atomic */
+
+void db_loop_thread(bool on)
+{
+  db_tl_loop_thread = on;
+}
+
+void db_loop_count_blocking(void)
+{
+  __atomic_add_fetch(&loop_blocking, 1, __ATOMIC_RELAXED);
+}
+
+uint64_t db_loop_blocking_calls(void)
+{
+  return __atomic_load_n(&loop_blocking, __ATOMIC_RELAXED);
+}
+
 void db_quiet_connect_errors(int on)
 {
   last_connect.quiet = on != 0;
@@ -327,6 +345,7 @@ db_conn_t *db_connection_create_route(db_driver_t *drv, const char *what, int wh
     db_connection_discard(con);
     return NULL;
   }
+  db_blocking_call();
   if (drv->ops.connect(con) != 0)
   {
     db_connection_discard(con);
@@ -541,6 +560,7 @@ int db_connection_reconnect(db_conn_t *con)
     log_text(LOG_ALERT, "attempt to use an already closed connection");
     return 1;
   }
+  db_blocking_call();
   sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
   return reopen(con, false, NULL);
 }
@@ -622,6 +642,7 @@ int db_connection_move(db_conn_t *con, const char *what, int who)
   int rc = db_route_begin(con, what, who);
   if (rc <= 0)
     return rc;
+  db_blocking_call();
   return db_route_end(con, reopen(con, false, NULL));
 }
 

@@ -304,6 +304,10 @@ typedef struct {
   int (*pipeline_sync)(db_conn_t *con);
   int (*pipeline_fetch)(db_conn_t *con, db_result_t *rs);
   int (*pipeline_end)(db_conn_t *con);
+  /* pipeline_fetch's asynchronous form (optional): *rc as pipeline_fetch
+     returns it, once the step is DB_STEP_DONE */
+  db_step_t (*pipeline_fetch_start)(db_conn_t *con, db_result_t *rs, int *rc);
+  db_step_t (*pipeline_fetch_cont)(db_conn_t *con, int ready_events, int *rc);
 
   /* Asynchronous forms (optional; see the header comment). */
   db_step_t (*connect_start)(db_conn_t *con);
@@ -503,6 +507,23 @@ void db_quiet_all_errors(int on);
 /* Drivers: true while the calling thread asked for quiet connects (or the
    engine for no messages at all). */
 bool db_connect_errors_quiet(void);
+
+/* on: the calling thread is an event-loop worker running a virtual user
+   (the engine sets it around each resume, off otherwise). While it is on,
+   every blocking call of the SQL API (db_query, db_execute, db_prepare,
+   db_next_result, db_close, connecting, bulk and fast-load flushes,
+   pipeline syncs and fetches) counts as one blocking call
+   (db_loop_blocking_calls): it stops every other VU of the worker until
+   the server answers. Thread-local. */
+void db_loop_thread(bool on);
+
+/* Counts one blocking call of an event-loop worker (the engine, for an
+   asynchronous operation it had to drive in place). Any thread. */
+void db_loop_count_blocking(void);
+
+/* Blocking calls counted in the process since it started (all threads).
+   Any thread. */
+uint64_t db_loop_blocking_calls(void);
 
 /* Calls fn(con, arg) for every open connection of the process, under the
    registry lock (fn must not create or free connections). For the engine's

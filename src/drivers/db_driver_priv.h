@@ -5,6 +5,17 @@
 
 #include "drivers/db_driver.h"
 
+/* db_loop_thread's flag of the calling thread. */
+extern _Thread_local bool db_tl_loop_thread;
+
+/* At the start of a blocking call of the SQL API: counts it when the
+   calling thread is an event-loop worker running a VU (db_loop_thread). */
+static inline void db_blocking_call(void)
+{
+  if (db_tl_loop_thread)
+    db_loop_count_blocking();
+}
+
 /* Frees the connection's live result, if any. */
 void db_rs_release(db_result_t *rs);
 

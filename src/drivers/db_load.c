@@ -155,6 +155,7 @@ static void fresh_result(db_conn_t *con)
 static int send_rows(db_conn_t *con, size_t n)
 {
   db_load_t *ld = con->load;
+  db_blocking_call();
   fresh_result(con);
   /* never NULL: an empty load has no buffer yet */
   int r = con->driver->ops.load_send(con, ld->buf ? ld->buf : "", n, &con->rs);
@@ -219,6 +220,7 @@ int db_load_start(db_conn_t *con, const char *table, const char *const *cols,
   ld->ncols = ncols;
   con->load = ld;
   fresh_result(con);
+  db_blocking_call();
   int rc = con->driver->ops.load_start(con, table, collist);
   free(collist);
   if (rc != 0 || con->error != DB_ERROR_NONE)
@@ -338,6 +340,7 @@ int db_load_finish(db_conn_t *con, uint64_t *rows, unsigned *statements)
   if ((ld->len > 0 || !ld->sent) && send_rows(con, ld->len) != 0)
     return 1;
   fresh_result(con);
+  db_blocking_call();
   int r = con->driver->ops.load_end(con, &con->rs);
   if (r < 0 || con->error != DB_ERROR_NONE)
     return load_failed(con);

@@ -73,6 +73,7 @@ db_result_t *db_pipeline_fetch(db_conn_t *con)
     no_pipeline(con, "db_pipeline_fetch");
     return NULL;
   }
+  db_blocking_call();
   db_rs_release(&con->rs);
   db_clear_error(con);
   memset(&con->rs, 0, sizeof(con->rs));
@@ -100,6 +101,7 @@ db_result_t *db_query(db_conn_t *con, const char *query, size_t len)
     return NULL;
   if (con->load)
     db_load_cancel(con, "query()");
+  db_blocking_call();
   db_rs_release(&con->rs);
   db_clear_error(con);
   if (db_debug())
@@ -176,6 +178,7 @@ db_result_t *db_next_result(db_conn_t *con)
   db_clear_error(con);
   if (con->driver->ops.next_result == NULL || !db_more_results(con))
     return NULL;
+  db_blocking_call();
   db_stmt_t *stmt = con->rs.stmt;
   db_rs_release(&con->rs);
   memset(&con->rs, 0, sizeof(con->rs));

@@ -73,6 +73,7 @@ static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool te
     s->emulated = true;
   if (!s->emulated)
   {
+    db_blocking_call();
     db_rs_release(&con->rs);
     if (con->driver->ops.prepare(s) != 0)
     {
@@ -294,6 +295,7 @@ db_result_t *db_execute(db_stmt_t *stmt)
     size_t len = db_stmt_emulate(stmt);
     return db_query(con, stmt->emu_buf, len);
   }
+  db_blocking_call();
   db_rs_release(&con->rs);
   db_clear_error(con);
   if (stmt->stale)
@@ -339,7 +341,10 @@ int db_close(db_stmt_t *stmt)
   if (con->rs.stmt == stmt)
     db_rs_release(&con->rs);
   if (!stmt->emulated && !stmt->stale && con->state == DB_CONN_READY)
+  {
+    db_blocking_call();
     con->driver->ops.close(stmt);
+  }
   stmt->ptr = NULL;
   db_stmt_free(stmt);
   return 0;

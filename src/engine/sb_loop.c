@@ -106,10 +106,12 @@ static void switch_in(struct sb_loop *l, lvu_t *v)
   db_quiet_all_errors(v->phase <= PH_INIT && ck_pr_load_int(&init_abort));
   l->w->err_mark = sb_counter_val(v->vu->tid, SB_CNT_ERROR);
   l->current = v;
+  db_loop_thread(true);
 }
 
 static void switch_out(struct sb_loop *l, lvu_t *v)
 {
+  db_loop_thread(false);
   sb_rand_state_get(v->rng);
   db_quiet_all_errors(0);
   v->quiet = db_connect_errors_quiet();
@@ -296,9 +298,10 @@ static void step(struct sb_loop *l, lvu_t *v)
     return;
   }
   int nargs = 0;
+  bool op_wake = v->op != NULL && v->has_value;
   if (lua_status(v->co) != LUA_YIELD)
     nargs = lua_gettop(v->co) - 1;     /* a phase starts: its function, tid */
-  else if (v->has_value)
+  else if (v->has_value && !op_wake)
   {
     lua_pushinteger(v->co, v->value);
     nargs = 1;
@@ -308,6 +311,13 @@ static void step(struct sb_loop *l, lvu_t *v)
   if (v->ready_ns)
     note_loop_delay(v);
   switch_in(l, v);
+  /* a C continuation: the operation goes on without the VU's Lua until
+     it is done */
+  if (op_wake && sb_vu_step_op(l, v, v->value) != 0)
+  {
+    switch_out(l, v);
+    return;
+  }
   int rc = lua_resume(v->co, nargs);
   switch_out(l, v);
   if (rc == LUA_YIELD)

@@ -41,16 +41,22 @@ void sb_loop_report_init_failures(unsigned ok, unsigned failed);
    main thread). */
 int sb_vu_current(void);
 
-/* FFI: registers a wait of the running VU for the request the driver left
-   in `con` (wait_fd / wait_events / wait_timeout_ms). Returns 1: the
-   caller must coroutine.yield(); it is resumed with the ready events
-   (DB_WAIT_*). Returns 0 when no VU is running on this thread (the caller
-   then waits in place with sb_vu_poll_db). */
-int sb_vu_wait_db(db_conn_t *con);
-
-/* FFI: waits in place (poll(), blocking the thread) for the request left
-   in `con`; returns the ready events. For callers that cannot yield. */
-int sb_vu_poll_db(db_conn_t *con);
+/* FFI: completes an SQL operation of the asynchronous API (db_async.h)
+   that returned step `st` on `con`, as a C continuation: when it must
+   wait, the running VU's wait is armed (the socket in the epoll set, the
+   timeout on the timer heap) and 1 is returned: the caller
+   coroutine.yield()s once, and the loop steps the operation with
+   db_async_step on each readiness or timeout without resuming the VU's
+   Lua, re-arming its waits, and resumes the VU (with no value) once it is
+   done, so no Lua frame runs while a statement waits. Returns 0 when the
+   operation is done now. Where the caller cannot yield (`yieldable`
+   false: the global state, a script's own coroutine, a C callback) or no
+   VU runs on this thread, the operation is driven to its end in place
+   (poll(), blocking the worker) and counted as a blocking call
+   (db_loop_blocking_calls); 0 is returned. The outcome is then read as
+   after any asynchronous operation (db_async_result, db_async_stmt,
+   db_async_status). Worker thread only. */
+int sb_vu_await(db_conn_t *con, int st, bool yieldable);
 
 /* FFI: sysbench.sleep(seconds) of the running VU. Returns 1 when a timer
    was armed (the caller yields and is resumed with 1 when the time passed,
@@ -64,21 +70,11 @@ int sb_vu_sleep(double seconds);
    was armed: yield; the resume value is then 1 (go) or 0 (stopping). */
 int sb_vu_more_events(int thread_id);
 
-/* FFI, the per-query path of event mode in one call each (LuaJIT runs the
-   frames that yield in its interpreter, where every FFI call is costly;
-   docs/design.md "Client CPU per query"). Each returns 0 when the
-   operation is done, 1 when the caller must coroutine.yield() and pass
-   the resume value to the matching *_step, 2 when it must wait but cannot
-   yield here (then it drives the operation with db_async_step and
-   sb_vu_poll_db). `yieldable`: the caller is a VU's own coroutine.
-   sb_vu_execute: db_execute_start(stmt), then the wait (sb_vu_wait_db).
-   sb_vu_stmt_step: db_async_step on stmt's connection with the ready
-   events `ready`, then the next wait if any. sb_vu_query / sb_vu_step:
-   the same for con:query (`len` bytes of `query`). */
+/* FFI, the per-query calls in one each: sb_vu_await of
+   db_execute_start(stmt), and of db_query_start(con, query, len) (`query`
+   must stay valid until the VU is resumed). Same returns. */
 int sb_vu_execute(db_stmt_t *stmt, bool yieldable);
-int sb_vu_stmt_step(db_stmt_t *stmt, int ready);
 int sb_vu_query(db_conn_t *con, const char *query, size_t len, bool yieldable);
-int sb_vu_step(db_conn_t *con, int ready);
 
 /* FFI: db_async_result() of stmt's connection: the result of the
    execution just finished, NULL on an error. */

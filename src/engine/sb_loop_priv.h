@@ -11,6 +11,7 @@
 
 #include <lua.h>
 
+#include "drivers/db_driver.h"
 #include "engine/sb_engine_priv.h"
 #include "engine/sb_timerq.h"
 
@@ -45,6 +46,10 @@ typedef struct lvu {
   bool has_value;            /* resume with `value` */
   int value;
   int wait_fd;
+  /* the SQL operation the loop drives for this VU while it waits (a C
+     continuation, sb_vu_await): each readiness or timeout steps it here,
+     without resuming the VU's Lua, until it is done; NULL = none */
+  db_conn_t *op;
   /* the descriptor this VU keeps registered in the epoll set across waits
      (level-triggered), with its mask and its connection's sock_id; -1 =
      none known (a registration found stale is removed) */
@@ -81,5 +86,11 @@ void loop_enqueue(struct sb_loop *l, lvu_t *v);
 
 /* Arms v's timer for `due` (ns). */
 void loop_arm_timer(struct sb_loop *l, lvu_t *v, uint64_t due);
+
+/* Steps v's operation (v->op) with the ready events `ready` (DB_WAIT_*,
+   0 after a stop woke the wait). Returns 1 when it waits again (armed),
+   0 when it is done (v->op cleared): the VU is then resumed. The VU's
+   per-thread state must be switched in (its thread id for the counters). */
+int sb_vu_step_op(struct sb_loop *l, lvu_t *v, int ready);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * The event loop's entry points for the Lua side of event mode (FFI,
  * called by src/lua/internal/bmk.vu.lua in the worker's own thread): the
- * running VU registers what it waits for, then yields; see sb_loop.h.
+ * running VU arms what it waits for, then yields once; an SQL operation
+ * goes on in C until it is done (sb_vu_await); see sb_loop.h.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -59,12 +60,13 @@ static int watch_fd(struct sb_loop *l, lvu_t *v, int fd, int want, uint64_t sock
   return 0;
 }
 
-int sb_vu_wait_db(db_conn_t *con)
+/* Registers the running VU's wait for the request the driver left in
+   `con` (wait_fd / wait_events / wait_timeout_ms): the socket in the
+   epoll set, the timeout on the timer heap. Returns 1 when armed, 0 when
+   there is nothing to wait on here (no socket and no timeout) or the
+   epoll set refused the socket. */
+static int arm_db_wait(struct sb_loop *l, lvu_t *v, db_conn_t *con)
 {
-  struct sb_loop *l = tl_loop;
-  lvu_t *v = l ? l->current : NULL;
-  if (v == NULL || con == NULL)
-    return 0;
   int fd = con->wait_fd, want = con->wait_events;
   if (fd >= 0 && (want & (DB_WAIT_READ | DB_WAIT_WRITE)))
   {
@@ -84,9 +86,43 @@ int sb_vu_wait_db(db_conn_t *con)
   return 1;
 }
 
-int sb_vu_poll_db(db_conn_t *con)
+/* Drives the operation on `con` to its end in place: poll() on the
+   worker's thread, which stops every other VU of the worker meanwhile
+   (counted: db_loop_blocking_calls). */
+static void drive_in_place(db_conn_t *con, int st)
 {
-  return db_wait_ready(con);
+  db_loop_count_blocking();
+  while (st == DB_STEP_WAIT)
+    st = db_async_step(con, db_wait_ready(con));
+}
+
+int sb_vu_await(db_conn_t *con, int st, bool yieldable)
+{
+  if (st == DB_STEP_DONE)
+    return 0;
+  struct sb_loop *l = tl_loop;
+  lvu_t *v = l ? l->current : NULL;
+  if (yieldable && v != NULL && arm_db_wait(l, v, con))
+  {
+    v->op = con;
+    return 1;
+  }
+  drive_in_place(con, st);
+  return 0;
+}
+
+int sb_vu_step_op(struct sb_loop *l, lvu_t *v, int ready)
+{
+  db_conn_t *con = v->op;
+  int st = db_async_step(con, ready);
+  if (st == DB_STEP_WAIT)
+  {
+    if (arm_db_wait(l, v, con))
+      return 1;
+    drive_in_place(con, st);
+  }
+  v->op = NULL;
+  return 0;
 }
 
 int sb_vu_sleep(double seconds)
@@ -132,34 +168,14 @@ int sb_vu_more_events(int thread_id)
   return 2;
 }
 
-/* Arms the wait of an operation that returned `st` on `con`: 0 done,
-   1 yield, 2 wait in place (see sb_loop.h). */
-static int wait_or_done(db_conn_t *con, int st, bool yieldable)
-{
-  if (st == DB_STEP_DONE)
-    return 0;
-  return yieldable && sb_vu_wait_db(con) == 1 ? 1 : 2;
-}
-
 int sb_vu_execute(db_stmt_t *stmt, bool yieldable)
 {
-  return wait_or_done(db_stmt_connection(stmt), db_execute_start(stmt), yieldable);
-}
-
-int sb_vu_stmt_step(db_stmt_t *stmt, int ready)
-{
-  db_conn_t *con = db_stmt_connection(stmt);
-  return wait_or_done(con, db_async_step(con, ready), true);
+  return sb_vu_await(db_stmt_connection(stmt), db_execute_start(stmt), yieldable);
 }
 
 int sb_vu_query(db_conn_t *con, const char *query, size_t len, bool yieldable)
 {
-  return wait_or_done(con, db_query_start(con, query, len), yieldable);
-}
-
-int sb_vu_step(db_conn_t *con, int ready)
-{
-  return wait_or_done(con, db_async_step(con, ready), true);
+  return sb_vu_await(con, db_query_start(con, query, len), yieldable);
 }
 
 db_result_t *sb_vu_stmt_result(db_stmt_t *stmt)

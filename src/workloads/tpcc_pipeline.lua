@@ -17,7 +17,10 @@ local ffi = common.ffi
 local C = common.C
 
 local set_int, set_str = C.db_bind_set_int, C.db_bind_set_str
-local p_query, p_exec, p_fetch = C.db_pipeline_query, C.db_pipeline_execute, C.db_pipeline_fetch
+local p_query, p_exec = C.db_pipeline_query, C.db_pipeline_execute
+-- the waiting calls through sysbench.sql.raw (event mode: without
+-- blocking the worker's other sessions)
+local p_fetch, db_query = sysbench.sql.raw.pipeline_fetch, sysbench.sql.raw.query
 local db_fetch_row, db_result_nrows = C.db_fetch_row, C.db_result_nrows
 local col_int, col_fixed = txn.col_int, txn.col_fixed
 
@@ -251,7 +254,7 @@ function M.TX.new_order(S, I)
   -- batch 2: the outcome alone, after seeing the item lookups
   local sql = missing and "ROLLBACK" or "COMMIT"
   S.in_trx = false
-  if C.db_query(S.con, sql, #sql) == nil then S.sql_fail() end
+  if db_query(S.con, sql, #sql) == nil then S.sql_fail() end
   if missing then return "r" end
   I.total = total * (10000 - disc) * (10000 + w_tax + d_tax) / 1e10
   return "c"

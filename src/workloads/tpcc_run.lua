@@ -327,7 +327,7 @@ local function rollback_after(e)
   S.in_trx = false
   if S.pipeline_reset then S.pipeline_reset(S) end
   if need then
-    local rs = C.db_query(S.con, "ROLLBACK", 8)
+    local rs = sysbench.sql.raw.query(S.con, "ROLLBACK", 8)
     if rs == nil then C.db_conn_error(S.con) end
   end
   -- A rebuilt connection has lost the session settings.

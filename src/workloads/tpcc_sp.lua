@@ -169,7 +169,7 @@ end
 -- Executes the call, returns (status, detail) from its result, and reads
 -- any further result (MySQL's CALL ends with a status result).
 local function run_call(S, st)
-  local rs = C.db_execute(st)
+  local rs = sysbench.sql.raw.execute(st)
   if rs == nil then S.sql_fail() end
   local row = C.db_fetch_row(rs)
   local status, detail = "c", nil
@@ -178,7 +178,9 @@ local function run_call(S, st)
     detail = txn.col_int(rs, row, 1)
   end
   while C.db_more_results(S.con) do
-    if C.db_next_result(S.con) == nil and C.db_conn_error(S.con) ~= 0 then S.sql_fail() end
+    if sysbench.sql.raw.next_result(S.con) == nil and C.db_conn_error(S.con) ~= 0 then
+      S.sql_fail()
+    end
   end
   return status, detail
 end

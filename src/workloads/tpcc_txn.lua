@@ -13,8 +13,12 @@ local common = require("tpcc_common")
 local ffi = common.ffi
 local C = common.C
 
-local db_execute, db_fetch_row, db_row_value = C.db_execute, C.db_fetch_row, C.db_row_value
-local db_result_nrows, db_query = C.db_result_nrows, C.db_query
+-- the waiting calls through sysbench.sql.raw: in event mode they let the
+-- worker's other sessions run while the server answers
+local raw = sysbench.sql.raw
+local db_execute, db_query, db_prepare = raw.execute, raw.query, raw.prepare
+local db_fetch_row, db_row_value = C.db_fetch_row, C.db_row_value
+local db_result_nrows = C.db_result_nrows
 local set_int, set_str = C.db_bind_set_int, C.db_bind_set_str
 local parse_fixed, memmem = C.sb_tpcc_parse_fixed, C.memmem
 local tonumber = tonumber
@@ -36,7 +40,7 @@ local function mk(S, sql, spec)
   if S.text then
     st = C.db_prepare_text(con, sql, #sql)
   else
-    st = C.db_prepare(con, sql, #sql)
+    st = db_prepare(con, sql, #sql)
     if st == nil then
       if not warned_text then
         warned_text = true

@@ -109,6 +109,8 @@ int pgd_pipeline_begin(db_conn_t *con);
 int pgd_pipeline_queue(db_conn_t *con, db_stmt_t *stmt, const char *sql, size_t len);
 int pgd_pipeline_sync(db_conn_t *con);
 int pgd_pipeline_fetch(db_conn_t *con, db_result_t *rs);
+db_step_t pgd_pipeline_fetch_start(db_conn_t *con, db_result_t *rs, int *rc);
+db_step_t pgd_pipeline_fetch_cont(db_conn_t *con, int ready_events, int *rc);
 int pgd_pipeline_end(db_conn_t *con);
 
 /* drv_pgsql_async.c */

@@ -3,7 +3,8 @@
  * mode (libpq 14+). A batch of statements goes out without waiting for
  * results and comes back in order after one sync point: one round trip
  * for what would otherwise be one per statement (bmk's tpcc pipeline
- * mode, --tpcc-mode=pipeline). Blocking, like the driver's other operations;
+ * mode, --tpcc-mode=pipeline). Blocking like the driver's other
+ * operations, with an asynchronous form of the fetch for the event loop;
  * batches are small (a few KB), so the server's replies never fill its
  * buffers while we are still sending.
  */
@@ -92,28 +93,39 @@ int pgd_pipeline_sync(db_conn_t *con)
   return 0;
 }
 
-int pgd_pipeline_fetch(db_conn_t *con, db_result_t *rs)
+/* Takes the batch's results up to the next statement's or the sync
+   point: `blocking`, waiting for each (PQgetResult waits; --db-query-
+   timeout through pgd_wait_input, after which it fails at once); else
+   those libpq has (all of them when `broken`: a failed connection no
+   longer waits). Returns true when the fetch is complete, with *rc 0 (a
+   result in `rs`), 1 (the statement failed, or the connection) or 2 (the
+   sync point); false when libpq needs more input first (not blocking). */
+static bool take_results(db_conn_t *con, PGconn *pg, db_result_t *rs, bool blocking,
+                         bool broken, int *rc)
 {
-  PGconn *pg = conn_of(con, "PQgetResult");
-  if (pg == NULL)
-    return 1;
   pg_conn_t *pc = con->ptr;
-  pgd_reset_rs(rs);
   for (;;)
   {
-    pgd_wait_input(pg);          /* on a timeout PQgetResult fails at once */
+    if (blocking)
+      pgd_wait_input(pg);
+    else if (!broken && PQisBusy(pg))
+      return false;
     PGresult *res = PQgetResult(pg);
     if (res == NULL)
     {
       /* Nothing left at all: the connection broke (or timed out). */
-      return send_failed(con, "PQgetResult");
+      *rc = send_failed(con, "PQgetResult");
+      return true;
     }
     ExecStatusType st = PQresultStatus(res);
     if (st == PGRES_PIPELINE_SYNC)
     {
       PQclear(res);
       if (pc->pl_pending == 0)
-        return 2;
+      {
+        *rc = 2;
+        return true;
+      }
       continue;
     }
     /* One result per statement, then a NULL closing it. */
@@ -130,14 +142,75 @@ int pgd_pipeline_fetch(db_conn_t *con, db_result_t *rs)
     if (pgd_store(pc, res, rs))
     {
       pgd_succeeded(con);
-      return 0;
+      *rc = 0;
+      return true;
     }
     /* The transaction (if any) is failed now; the caller rolls back
        after the batch: nothing can be sent before the sync is read. */
     pgd_set_pg_error(con, res, "PQgetResult", NULL, 0);
     PQclear(res);
-    return 1;
+    *rc = 1;
+    return true;
   }
+}
+
+int pgd_pipeline_fetch(db_conn_t *con, db_result_t *rs)
+{
+  PGconn *pg = conn_of(con, "PQgetResult");
+  if (pg == NULL)
+    return 1;
+  pgd_reset_rs(rs);
+  int rc;
+  take_results(con, pg, rs, true, false, &rc);
+  return rc;
+}
+
+/* The asynchronous fetch: the batch's bytes that a non-blocking
+   connection still holds go out first, then the results as they come. */
+static db_step_t fetch_step(db_conn_t *con, int ready, int *rc)
+{
+  pg_conn_t *pc = con->ptr;
+  PGconn *pg = pc->pg;
+  bool broken = (ready & DB_WAIT_READ) && !PQconsumeInput(pg);
+  if (!broken && pc->flushing)
+  {
+    int r = PQflush(pg);
+    if (r > 0)
+    {
+      con->wait_fd = PQsocket(pg);
+      con->wait_events = DB_WAIT_READ | DB_WAIT_WRITE;
+      con->wait_timeout_ms = -1;
+      return DB_STEP_WAIT;
+    }
+    broken = r < 0;
+    pc->flushing = false;
+  }
+  if (take_results(con, pg, pc->ars, false, broken, rc))
+    return DB_STEP_DONE;
+  con->wait_fd = PQsocket(pg);
+  con->wait_events = DB_WAIT_READ;
+  con->wait_timeout_ms = -1;
+  return DB_STEP_WAIT;
+}
+
+db_step_t pgd_pipeline_fetch_start(db_conn_t *con, db_result_t *rs, int *rc)
+{
+  PGconn *pg = conn_of(con, "PQgetResult");
+  if (pg == NULL)
+  {
+    *rc = 1;
+    return DB_STEP_DONE;
+  }
+  pg_conn_t *pc = con->ptr;
+  pgd_reset_rs(rs);
+  pc->ars = rs;
+  pc->flushing = true;
+  return fetch_step(con, 0, rc);
+}
+
+db_step_t pgd_pipeline_fetch_cont(db_conn_t *con, int ready_events, int *rc)
+{
+  return fetch_step(con, ready_events, rc);
 }
 
 int pgd_pipeline_end(db_conn_t *con)

@@ -13,15 +13,12 @@ local ffi = require("ffi")
 
 ffi.cdef[[
 int sb_vu_current(void);
-int sb_vu_wait_db(sql_connection *con);
-int sb_vu_poll_db(sql_connection *con);
+int sb_vu_await(sql_connection *con, int st, bool yieldable);
 int sb_vu_sleep(double seconds);
 int sb_vu_more_events(int thread_id);
 int sb_vu_execute(sql_statement *stmt, bool yieldable);
-int sb_vu_stmt_step(sql_statement *stmt, int ready);
 int sb_vu_next_event(int thread_id, bool stop_prev);
 int sb_vu_query(sql_connection *con, const char *query, size_t len, bool yieldable);
-int sb_vu_step(sql_connection *con, int ready);
 sql_result *sb_vu_stmt_result(sql_statement *stmt);
 sql_connection *db_connection_new(sql_driver *drv);
 int db_connect_start(sql_connection *con);
@@ -29,6 +26,7 @@ int db_connect_finish(sql_connection *con);
 int db_query_start(sql_connection *con, const char *query, size_t len);
 int db_execute_start(sql_statement *stmt);
 int db_next_result_start(sql_connection *con);
+int db_pipeline_fetch_start(sql_connection *con);
 sql_result *db_async_result(sql_connection *con);
 int db_prepare_start(sql_connection *con, const char *query, size_t len);
 sql_statement *db_async_stmt(sql_connection *con);
@@ -38,7 +36,6 @@ int db_route_end(sql_connection *con, int status);
 int db_close_start(sql_statement *stmt);
 bool db_bulk_needs_flush(const sql_connection *con, size_t len);
 int db_bulk_flush_start(sql_connection *con);
-int db_async_step(sql_connection *con, int ready_events);
 int db_async_status(const sql_connection *con);
 ]]
 
@@ -61,16 +58,14 @@ do
 end
 
 local C = ffi.C
--- The functions a query calls, bound once: the frames that yield (the
--- event, execute, drive, await) run in LuaJIT's interpreter, where each
--- `C.name` is a metamethod call and a symbol lookup (docs/design.md
--- "Client CPU per query").
+-- The functions a query calls, bound once (a `C.name` in a frame the
+-- interpreter runs is a metamethod call and a symbol lookup).
 local db_stmt_connection, db_async_result = C.db_stmt_connection, C.db_async_result
-local db_async_step, sb_vu_wait_db, sb_vu_poll_db = C.db_async_step, C.sb_vu_wait_db, C.sb_vu_poll_db
+local sb_vu_await = C.sb_vu_await
 local sb_vu_more_events, sb_vu_sleep = C.sb_vu_more_events, C.sb_vu_sleep
-local sb_vu_execute, sb_vu_stmt_step = C.sb_vu_execute, C.sb_vu_stmt_step
+local sb_vu_execute = C.sb_vu_execute
 local sb_vu_next_event, sb_event_start = C.sb_vu_next_event, C.sb_event_start
-local sb_vu_query, sb_vu_step, sb_vu_stmt_result = C.sb_vu_query, C.sb_vu_step, C.sb_vu_stmt_result
+local sb_vu_query, sb_vu_stmt_result = C.sb_vu_query, C.sb_vu_stmt_result
 local db_next_result_start, db_close_start = C.db_next_result_start, C.db_close_start
 local db_bulk_needs_flush = C.db_bulk_needs_flush
 local S = sysbench
@@ -112,18 +107,13 @@ local function in_vu()
 end
 M.in_vu = in_vu
 
--- Waits for what the driver asked on `con`; returns the ready events.
-local function await(con)
-  if in_vu() and sb_vu_wait_db(con) == 1 then
-    return co_yield()
-  end
-  return sb_vu_poll_db(con)
-end
-
--- Drives the operation started on `con` (step `st`) to completion.
+-- Completes the operation started on `con` (step `st`): the loop drives
+-- it in C while the VU waits (sb_vu_await), so the VU yields once at most
+-- and is resumed when it is done; where it cannot yield, C drives it in
+-- place (blocking the worker, and counted as such).
 local function drive(con, st)
-  while st ~= 0 do
-    st = db_async_step(con, await(con))
+  if st ~= 0 and sb_vu_await(con, st, in_vu()) == 1 then
+    co_yield()
   end
 end
 
@@ -151,20 +141,9 @@ function drv_m.connect(self, opts)
   return ffi.gc(con, C.db_connection_free)
 end
 
--- Waits for the query on `con` that sb_vu_query left in state `w`.
-local function wait_query(con, w)
-  while w == 1 do
-    w = sb_vu_step(con, co_yield())
-  end
-  if w == 2 then
-    drive(con, 1)
-  end
-end
-
 function con_m.query(self, query)
-  local w = sb_vu_query(self, query, #query, in_vu())
-  if w ~= 0 then
-    wait_query(self, w)
+  if sb_vu_query(self, query, #query, in_vu()) == 1 then
+    co_yield()
   end
   local r = statement_result(self, db_async_result(self), query)
   return r
@@ -230,22 +209,10 @@ function con_m.bulk_insert_done(self)
   C.db_bulk_insert_done(self)
 end
 
--- Waits for the execution of `stmt` that sb_vu_execute left in state `w`
--- (a function of its own: a loop that yields keeps its frame off traces).
-local function wait_stmt(stmt, w)
-  while w == 1 do
-    w = sb_vu_stmt_step(stmt, co_yield())
-  end
-  if w == 2 then
-    drive(db_stmt_connection(stmt), 1)
-  end
-end
-
--- One FFI call to start and arm the wait, one per wake-up (sb_vu_execute).
+-- One FFI call; the loop completes the execution in C (sb_vu_execute).
 function stmt_m.execute(self)
-  local w = sb_vu_execute(self, in_vu())
-  if w ~= 0 then
-    wait_stmt(self, w)
+  if sb_vu_execute(self, in_vu()) == 1 then
+    co_yield()
   end
   -- the connection only for the error (a pointer less to box per query)
   local rs = sb_vu_stmt_result(self)
@@ -263,6 +230,37 @@ end
 
 function stmt_m.close(self)
   drive(db_stmt_connection(self), db_close_start(self))
+end
+
+-- sysbench.sql.raw: the C API's waiting calls, completed on the loop.
+do
+  local raw = sql.raw
+  local db_prepare_start, db_async_stmt = C.db_prepare_start, C.db_async_stmt
+  local db_pipeline_fetch_start = C.db_pipeline_fetch_start
+  function raw.execute(stmt)
+    if sb_vu_execute(stmt, in_vu()) == 1 then
+      co_yield()
+    end
+    return sb_vu_stmt_result(stmt)
+  end
+  function raw.query(con, query, len)
+    if sb_vu_query(con, query, len, in_vu()) == 1 then
+      co_yield()
+    end
+    return db_async_result(con)
+  end
+  function raw.prepare(con, query, len)
+    drive(con, db_prepare_start(con, query, len))
+    return db_async_stmt(con)
+  end
+  function raw.next_result(con)
+    drive(con, db_next_result_start(con))
+    return db_async_result(con)
+  end
+  function raw.pipeline_fetch(con)
+    drive(con, db_pipeline_fetch_start(con))
+    return db_async_result(con)
+  end
 end
 
 -- The hooks of the VU running now (sql_error_ignorable).

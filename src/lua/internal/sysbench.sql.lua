@@ -559,8 +559,10 @@ function pipe_methods.sync(self)
   if self.queued == 0 then return out end
   if C.db_pipeline_sync(con) ~= 0 then pipe_abort(self, "<pipeline sync>") end
   local n = self.queued
+  -- (looked up here: event mode's form waits on the worker's loop)
+  local fetch = sql.raw.pipeline_fetch
   for i = 1, n do
-    local rs = C.db_pipeline_fetch(con)
+    local rs = fetch(con)
     if rs == nil then pipe_abort(self, "<pipeline>") end
     local r = { nrows = tonumber(C.db_result_nrows(rs)) }
     if C.db_result_nfields(rs) > 0 then
@@ -573,7 +575,7 @@ function pipe_methods.sync(self)
     end
     out[i] = r
   end
-  C.db_pipeline_fetch(con)        -- the sync point
+  fetch(con)                      -- the sync point
   C.db_pipeline_end(con)
   self.queued = 0
   return out
@@ -604,6 +606,22 @@ function con_methods.disconnect(self)
 end
 
 ffi.metatype("sql_connection", { __index = con_methods, __tostring = named("sql_connection") })
+
+-- sysbench.sql.raw (bmk): the C calls that wait for the server, for
+-- scripts that use the C API through the FFI on their hot path (tpcc):
+-- the same arguments and results as the C functions of db_driver.h
+-- (pointers, NULL on error, the error on the connection). Here, in thread
+-- mode, they are those functions; event mode (bmk.vu) puts in forms that
+-- let the worker's other virtual users run while the server answers.
+-- Calling the C functions directly from a virtual user blocks its worker
+-- (counted: docs/lua-api.md "Event mode").
+sql.raw = {
+  execute = C.db_execute,                 -- (stmt) -> sql_result*
+  query = C.db_query,                     -- (con, sql, len) -> sql_result*
+  prepare = C.db_prepare,                 -- (con, sql, len) -> sql_statement*
+  next_result = C.db_next_result,         -- (con) -> sql_result*
+  pipeline_fetch = C.db_pipeline_fetch,   -- (con) -> sql_result*
+}
 
 -- For the event-mode module (bmk.vu), which replaces the methods that
 -- wait on the server with forms that yield to the worker's loop.
