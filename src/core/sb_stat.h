@@ -7,6 +7,7 @@
 #ifndef SB_STAT_H
 #define SB_STAT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/sb_metric.h"
@@ -23,6 +24,32 @@ typedef struct {
   double min, avg, p50, p95, p99, max;
   double p25, p75, p90, stddev, sum;
 } sb_type_row_t;
+
+/* The load generator's own CPU over a report's time (bmk; measured by the
+   engine, docs/results.md "The client's own CPU"). An interval is
+   saturated when, for at least SB_CLIENT_SATURATED of it, an event-loop
+   worker thread was runnable (on a CPU or queued for one: its virtual
+   users waited for it, not for the server), or the process used every
+   CPU it may use: the client, not the server, then set the pace. A run is
+   saturated when more than a tenth of its intervals were. */
+#define SB_CLIENT_SATURATED 0.90
+typedef struct {
+  bool measured;               /* false: not measured (built-in tests) */
+  bool event_mode;             /* VUs on event-loop workers */
+  bool saturated;              /* interval: this one; run: any interval */
+  unsigned workers;            /* worker threads (one per VU in thread mode) */
+  unsigned cpus;               /* CPUs the process may use (affinity, cgroup quota) */
+  double cpu;                  /* the process's CPU over the time, in CPUs */
+  double busiest;              /* event mode: the busiest worker thread's share of
+                                  the time runnable (on a CPU or queued for
+                                  one; run: the highest of the intervals) */
+  double busiest_cpu;          /* that worker's share of the time on a CPU */
+  unsigned intervals;          /* intervals sampled so far (1 s, or
+                                  --report-interval) */
+  unsigned saturated_intervals; /* of which saturated */
+  uint64_t blocking_calls;     /* SQL calls that blocked an event-loop worker
+                                  since the process started (db_loop_thread) */
+} sb_client_t;
 
 /* One report's numbers. Times are seconds. */
 typedef struct {
@@ -58,6 +85,8 @@ typedef struct {
   double stalled_oldest_s;
   /* statements that got no answer within --db-query-timeout (bmk) */
   uint64_t timeouts;
+  /* the load generator's own CPU over the report's time (bmk) */
+  sb_client_t client;
 } sb_stat_t;
 
 #endif

@@ -66,6 +66,9 @@ typedef struct {
                                  when the running VU was resumed */
   int failed;
   struct sb_loop *loop;       /* event mode state, NULL in thread mode */
+  int os_tid;                 /* event mode: the thread's kernel id (its
+                                 /proc/self/task/ENTRY), set by the thread
+                                 itself (atomic), 0 before */
 } __attribute__((aligned(64))) sb_worker_t;
 
 /* A reader-side snapshot of all workers. */
@@ -222,6 +225,21 @@ unsigned eng_print_stuck(uint64_t end_ns, double grace_s);
    connect attempt fail with a message naming the limit
    (db_set_connect_check). Main thread, before the workers start. */
 void eng_fd_budget(void);
+
+/* sb_client.c: the load generator's own CPU (sb_client_t). The reporter
+   thread calls begin at its start, sample at each tick; the main thread
+   calls total at the end (after the reporter stopped). */
+/* CPUs the process may use: its affinity, capped by a cgroup v2 quota. */
+unsigned eng_client_cpus(void);
+void eng_client_begin(void);
+/* The figures since the previous sample (or begin), counted as one
+   interval. Zeroed (measured false) for built-in tests. */
+void eng_client_sample(sb_client_t *c);
+/* The whole run's figures: CPU up to the last sample, the busiest worker
+   of any interval, the intervals and the saturated ones. */
+void eng_client_total(sb_client_t *c);
+/* Whether figures of an interval say the client limited it. */
+bool eng_client_saturated(const sb_client_t *c);
 
 /* sb_reporter.c: starts / stops the reporter thread (interval lines and
    checkpoints). stop waits for it. */

@@ -2,6 +2,7 @@
  * Event-mode workers: one epoll loop per OS thread running many virtual
  * users; see sb_loop.h and docs/design.md.
  */
+#define _GNU_SOURCE            /* gettid */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -724,6 +725,7 @@ void *sb_loop_worker_main(void *arg)
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, NULL);
+  ck_pr_store_int(&w->os_tid, (int) gettid());
 
   int rc = loop_open(&l, w);
   tl_loop = &l;

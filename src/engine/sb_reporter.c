@@ -47,15 +47,16 @@ static void reporter_open(reporter_t *rp)
   eng_snap_take(&rp->prev);
   rp->prev.t_ns = eng_run_t0_ns;
 
-  /* Every --report-interval; without it, every second when an output
-     wants intervals (result files, metrics) anyway. */
+  /* Every --report-interval; without it, every second: for the outputs
+     that want intervals (result files, metrics) anyway, and for the
+     client's own CPU (sb_client.c), which is judged per second. */
   rp->intervals = sb_output_wants_intervals();
-  double every = !rp->intervals ? 0.0 : eng_cfg.report_interval > 0
-    ? eng_cfg.report_interval : 1.0;
+  double every = rp->intervals && eng_cfg.report_interval > 0 ? eng_cfg.report_interval : 1.0;
   rp->interval_ns = (uint64_t) (every * 1e9);
   rp->tscratch = sb_evtype_stats_new();
   rp->next_tick = rp->interval_ns ? eng_run_t0_ns + rp->interval_ns : UINT64_MAX;
   rp->cp = 0;
+  eng_client_begin();
 }
 
 static void reporter_close(reporter_t *rp)
@@ -74,6 +75,16 @@ static void wait_until(uint64_t next_ns)
     uint64_t now = sb_now_ns();
     sb_sleep_until_ns(next_ns - now > 50 * NS_PER_MS ? now + 50 * NS_PER_MS : next_ns);
   }
+}
+
+/* The next tick; missed ticks are skipped (a stalled reporter must not
+   print bursts). */
+static void skip_ticks(reporter_t *rp)
+{
+  uint64_t now = sb_now_ns();
+  do
+    rp->next_tick += rp->interval_ns;
+  while (rp->next_tick <= now);
 }
 
 /* The interval's snapshot for the outputs (`st`: its statistics; the
@@ -97,6 +108,14 @@ static void interval_row(reporter_t *rp, const sb_stat_t *st)
    outputs, then the next tick (missed ticks skipped). */
 static void report_interval(reporter_t *rp, uint64_t next_ns)
 {
+  sb_client_t client;
+  eng_client_sample(&client);
+  if (!rp->intervals)
+  {
+    /* a tick for the client's CPU only */
+    skip_ticks(rp);
+    return;
+  }
   eng_snap_take(&rp->cur);
   sb_stat_t st;
   memset(&st, 0, sizeof(st));
@@ -124,14 +143,11 @@ static void report_interval(reporter_t *rp, uint64_t next_ns)
     }
   }
   eng_note_stalls(&st, rp->cur.t_ns, st.time_interval);
+  st.client = client;
   if (st.time_interval > 0)
     interval_row(rp, &st);
   eng_snap_copy(&rp->prev, &rp->cur);
-  /* Skip missed ticks (a stalled reporter must not print bursts). */
-  uint64_t now = sb_now_ns();
-  do
-    rp->next_tick += rp->interval_ns;
-  while (rp->next_tick <= now);
+  skip_ticks(rp);
 }
 
 /* The checkpoint due at `next_ns`: a cumulative report, then a new

@@ -360,6 +360,7 @@ int eng_final_report(const char *interrupt_reason, unsigned *unfinished, int exi
   double elapsed = end > eng_t0_ns ? (double) (end - eng_t0_ns) / 1e9 : 0;
   sb_stat_t st;
   eng_stat_cumulative(&st, &cur, scratch, elapsed);
+  eng_client_total(&st.client);
 
   sb_evtype_stat_t *t = sb_evtype_stats_new();
   sb_type_row_t rows[SB_EVTYPE_MAX];

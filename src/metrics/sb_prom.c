@@ -47,6 +47,12 @@ struct sb_prom {
   double window_s;                      /* the measured time, at the end */
   uint64_t workload[SB_METRIC_MAX];     /* workload metrics (sysbench.metric) */
   unsigned nworkload;
+  /* the client's own CPU (sb_client_t): CPU seconds, the last interval's
+     figures, saturated intervals */
+  bool client_measured;
+  double client_cpu_s, client_cpu, client_busiest;
+  bool client_saturated;
+  uint64_t client_saturated_n, client_blocking;
 };
 
 sb_prom_t *sb_prom_new(const char *labels)
@@ -144,6 +150,16 @@ void sb_prom_add_interval(sb_prom_t *p, const sb_out_interval_t *iv)
   p->backlog = st->queue_length;
   p->in_flight = st->concurrency;
   p->interval_s = st->time_interval;
+  if (st->client.measured)
+  {
+    p->client_measured = true;
+    p->client_cpu_s += st->client.cpu * st->time_interval;
+    p->client_cpu = st->client.cpu;
+    p->client_busiest = st->client.busiest;
+    p->client_saturated = st->client.saturated;
+    p->client_saturated_n += st->client.saturated;
+  }
+  p->client_blocking = st->client.blocking_calls;
   for (unsigned i = 0; i < st->nmetrics && i < SB_METRIC_MAX; i++)
     p->workload[i] += st->metrics[i];
   if (st->nmetrics > p->nworkload)
@@ -175,6 +191,7 @@ void sb_prom_set_end(sb_prom_t *p, const sb_out_end_t *e)
   raise_to(&p->ignored, st->errors);
   raise_to(&p->timeouts, st->timeouts);
   raise_to(&p->reconnects, st->reconnects);
+  raise_to(&p->client_blocking, st->client.blocking_calls);
   p->vus_running = 0;
   p->in_flight = 0;
   p->finished = true;
@@ -253,6 +270,13 @@ static void counter(out_t *o, const sb_prom_t *p, const char *name, const char *
 {
   family(o, name, "counter", help);
   sample(o, p, name, NULL, (double) v);
+}
+
+static void counter_f(out_t *o, const sb_prom_t *p, const char *name, const char *help,
+                      double v)
+{
+  family(o, name, "counter", help);
+  sample(o, p, name, NULL, v);
 }
 
 static void gauge(out_t *o, const sb_prom_t *p, const char *name, const char *help, double v)
@@ -355,6 +379,25 @@ char *sb_prom_render(const sb_prom_t *p, bool openmetrics, size_t *len)
   gauge(&o, p, "bmk_interval_seconds", "Length of the last interval these values include",
         p->interval_s);
   gauge(&o, p, "bmk_run_finished", "1 once the final report is out", p->finished ? 1 : 0);
+  if (p->client_measured)
+  {
+    counter_f(&o, p, "bmk_client_cpu_seconds_total",
+              "CPU time of bmk itself (user and system) over the intervals", p->client_cpu_s);
+    gauge(&o, p, "bmk_client_cpu_ratio",
+          "bmk's CPU over the last interval, in CPUs (1 = one CPU all the time)",
+          p->client_cpu);
+    gauge(&o, p, "bmk_client_busiest_worker_ratio",
+          "The busiest worker thread's CPU over the last interval, a fraction of one CPU",
+          p->client_busiest);
+    gauge(&o, p, "bmk_client_saturated",
+          "1 when bmk itself limited the last interval (docs/results.md)",
+          p->client_saturated ? 1 : 0);
+    counter(&o, p, "bmk_client_saturated_intervals_total",
+            "Intervals that bmk itself limited", p->client_saturated_n);
+  }
+  counter(&o, p, "bmk_loop_blocking_calls_total",
+          "SQL calls that blocked an event-loop worker thread (docs/lua-api.md)",
+          p->client_blocking);
   latency(&o, p);
   workload(&o, p);
   figures(&o, p);

@@ -335,6 +335,14 @@ int sb_hdrlog_write(sb_hdrlog_t *log, double start_s, double len_s,
   return fflush(log->f) == 0 && !ferror(log->f) ? 0 : -1;
 }
 
+int sb_hdrlog_comment(sb_hdrlog_t *log, const char *text)
+{
+  if (log == NULL)
+    return -1;
+  fprintf(log->f, "#[%s]\n", text);
+  return fflush(log->f) == 0 && !ferror(log->f) ? 0 : -1;
+}
+
 int sb_hdrlog_close(sb_hdrlog_t *log)
 {
   if (log == NULL)

@@ -74,6 +74,10 @@ sb_hdrlog_t *sb_hdrlog_open(const char *path, double start_epoch_s);
 int sb_hdrlog_write(sb_hdrlog_t *log, double start_s, double len_s,
                     const sb_hdr_t *h, const char *tag);
 
+/* Appends the comment line "#[text]" (readers of the format skip it;
+   `text` must hold no newline). Returns 0, -1 on a write error. */
+int sb_hdrlog_comment(sb_hdrlog_t *log, const char *text);
+
 /* Flushes and closes the log; returns 0 or -1 on a write error. */
 int sb_hdrlog_close(sb_hdrlog_t *log);
 

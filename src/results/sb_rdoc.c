@@ -125,6 +125,7 @@ int sb_rdoc_adopt(sb_rdoc_t *d, const char *name, json_t *doc, char *err, size_t
   d->events = ev > 0 ? (uint64_t) ev : 0;
   d->completed = json_is_true(sb_json_at(doc, "summary", "completed", NULL));
   d->interrupted = sb_json_str(doc, "summary", "interrupted_reason", NULL);
+  d->client_saturated = json_is_true(sb_json_at(doc, "summary", "client", "saturated", NULL));
   return 0;
 }
 

@@ -36,6 +36,8 @@ typedef struct {
   uint64_t events;          /* summary.events */
   bool completed;           /* summary.completed */
   const char *interrupted;  /* summary.interrupted_reason, NULL if none */
+  bool client_saturated;    /* summary.client.saturated: bmk itself limited
+                               the run (false when absent) */
 } sb_rdoc_t;
 
 /*

@@ -18,6 +18,7 @@
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
 #include "results/sb_results.h"
+#include "results/sb_results_client.h"
 #include "results/sb_results_endpoints.h"
 #include "server/sb_server_cost.h"
 #include "server/sb_server_stats.h"
@@ -276,6 +277,9 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   json_object_set_new(row, "concurrency", json_integer((json_int_t) st->concurrency));
   json_object_set_new(row, "schedule_lag_ms", json_real(x->lag_ms));
   json_object_set_new(row, "late_events", json_integer((json_int_t) x->late));
+  json_t *client = sb_results_client_interval_json(&st->client);
+  if (client)
+    json_object_set_new(row, "client", client);
   /* The interval's own histogram, so merged runs get exact interval
      percentiles (a few hundred bytes a row). */
   char *enc = sb_hdr_encode_v2_base64(h);
@@ -304,7 +308,17 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
     if (logged_types && ntypes > 1)
       sb_evtype_add(logged_types, types);
     logged_end_s = x->start_s + len;
-    int rc = sb_hdrlog_write(hdrlog, x->start_s, len, h, NULL);
+    int rc = 0;
+    if (st->client.saturated)
+    {
+      /* the interval after this line was the client's limit */
+      char note[128];
+      snprintf(note, sizeof(note), "client saturated: cpu %.2f of %u, busiest worker %.2f",
+               st->client.cpu, st->client.cpus, st->client.busiest);
+      rc = sb_hdrlog_comment(hdrlog, note);
+    }
+    if (rc == 0)
+      rc = sb_hdrlog_write(hdrlog, x->start_s, len, h, NULL);
     for (unsigned i = 0; rc == 0 && ntypes > 1 && i < ntypes; i++)
       if (types[i].hist)
         rc = sb_hdrlog_write(hdrlog, x->start_s, len, types[i].hist, sb_evtype_name((int) i));
@@ -418,6 +432,7 @@ static json_t *summary_json(const sb_stat_t *st, uint64_t late,
   json_object_set_new(s, "reconnects", json_integer((json_int_t) st->reconnects));
   json_object_set_new(s, "timeouts", json_integer((json_int_t) st->timeouts));
   json_object_set_new(s, "late_events", json_integer((json_int_t) late));
+  json_object_set_new(s, "client", sb_results_client_json(&st->client));
   json_t *lat = json_object();
   json_object_set_new(lat, "min", json_real(ms(st->latency_min)));
   json_object_set_new(lat, "avg", json_real(ms(st->latency_avg)));

@@ -202,9 +202,11 @@ static const column_t dbl_cols[] = {
 
 /* Prints one table: `first` is the users column's header ("users",
    "jobs"); only DBL rows when `dbl_only`. Interrupted runs are marked
-   `*` (and *starred set). Absent values print "-". */
+   `*` (and *starred set), runs that bmk itself limited `!` (and
+   *limited set). Absent values print "-". */
 static void print_table(FILE *out, const sb_series_t *s, const char *first,
-                        const column_t *cols, size_t ncols, bool dbl_only, bool *starred)
+                        const column_t *cols, size_t ncols, bool dbl_only, bool *starred,
+                        bool *limited)
 {
   fprintf(out, "  %6s", first);
   for (size_t k = 0; k < ncols; k++)
@@ -216,9 +218,11 @@ static void print_table(FILE *out, const sb_series_t *s, const char *first,
     if (dbl_only && !r->dbl)
       continue;
     char buf[64];
-    snprintf(buf, sizeof(buf), "%u%s", r->users, r->doc->completed ? " " : "*");
+    snprintf(buf, sizeof(buf), "%u%s%s", r->users, r->doc->completed ? "" : "*",
+             r->doc->client_saturated ? "!" : r->doc->completed ? " " : "");
     fprintf(out, "  %6s", buf);
     *starred |= !r->doc->completed;
+    *limited |= r->doc->client_saturated;
     for (size_t k = 0; k < ncols; k++)
     {
       double v = *(const double *) ((const char *) r + cols[k].field);
@@ -234,15 +238,15 @@ static void print_table(FILE *out, const sb_series_t *s, const char *first,
 
 void sb_series_print(FILE *out, const sb_series_t *s)
 {
-  bool starred = false;
+  bool starred = false, limited = false;
   fprintf(out, "Series table: %s, %u run%s\n", s->label, s->n, s->n == 1 ? "" : "s");
   print_table(out, s, "users", main_cols, sizeof(main_cols) / sizeof(main_cols[0]), false,
-              &starred);
+              &starred, &limited);
   if (s->any_dbl)
   {
     fprintf(out, "  DBL (rows per commit = tx size, 0 = one commit at the end; MB = 10^6 bytes):\n");
     print_table(out, s, "jobs", dbl_cols, sizeof(dbl_cols) / sizeof(dbl_cols[0]), true,
-                &starred);
+                &starred, &limited);
   }
   if (starred)
   {
@@ -253,6 +257,9 @@ void sb_series_print(FILE *out, const sb_series_t *s)
                 s->rows[i].doc->interrupted ? s->rows[i].doc->interrupted : "not completed");
     fprintf(out, "; its row covers the measured part only\n");
   }
+  if (limited)
+    fprintf(out, "  ! bmk itself was saturated (its CPU, not the server, limited the run): the "
+            "row is bmk's limit; give it more --workers, CPUs or load hosts\n");
   fprintf(out, "\n");
 }
 

@@ -123,6 +123,7 @@ int sb_step_summary_read(const char *path, double pct, sb_step_summary_t *out, c
   out->rate = rate && sscanf(rate, "%lf", &r) == 1 ? r : 0;
   out->vus = d.threads;
   out->completed = d.completed;
+  out->client_saturated = d.client_saturated;
   read_cost(doc, out);
   int rc = read_run_latency(doc, out, err, errlen);
   if (rc == 0)

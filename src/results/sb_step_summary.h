@@ -31,6 +31,8 @@ typedef struct {
   double server_cpu_us_per_tx; /* server.cost CPU per transaction, NAN unknown */
   double server_cpus;      /* server CPUs busy over the cost window, NAN unknown */
   int completed;           /* summary.completed (1/0) */
+  int client_saturated;    /* summary.client.saturated (1/0): bmk itself
+                              limited the run */
   int nsamples;            /* entries used in `samples` */
   double samples[SB_STEP_MAX_SAMPLES]; /* per-interval latency (ms) at `pct` */
 } sb_step_summary_t;

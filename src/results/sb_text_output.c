@@ -92,6 +92,64 @@ static void print_lag(const sb_stat_t *st)
   log_unlock();
 }
 
+/* How the client's CPU reads in a line: "an event-loop worker busy 99%
+   of the time (on a CPU 62%), bmk 0.65 of 2 CPUs" or "bmk 1.85 of 2
+   CPUs". */
+static void client_figures(char *buf, size_t n, const sb_client_t *c)
+{
+  if (c->event_mode)
+    snprintf(buf, n, "an event-loop worker busy %.0f%% of the time (on a CPU %.0f%%), "
+             "bmk %.2f of %u CPUs", c->busiest * 100, c->busiest_cpu * 100, c->cpu, c->cpus);
+  else
+    snprintf(buf, n, "bmk %.2f of %u CPUs", c->cpu, c->cpus);
+}
+
+/* bmk's line after an interval in which the load generator itself was
+   saturated (none under the sysbench persona). */
+static void print_client(const sb_stat_t *st)
+{
+  if (!st->client.saturated || sb_persona_sysbench() || !sb_text_reports_enabled())
+    return;
+  char fig[128];
+  client_figures(fig, sizeof(fig), &st->client);
+  log_lock();
+  printf("[ %.0fs ] client saturated: %s: bmk, not the server, limited this interval\n",
+         st->time_total, fig);
+  fflush(stdout);
+  log_unlock();
+}
+
+/* bmk's warnings after the final report: the client limited the run;
+   SQL calls blocked an event-loop worker. */
+static void print_client_end(const sb_stat_t *st)
+{
+  const sb_client_t *c = &st->client;
+  if (sb_persona_sysbench() || !sb_text_reports_enabled())
+    return;
+  if (c->saturated_intervals > 0)
+  {
+    char fig[160];
+    client_figures(fig, sizeof(fig), c);
+    log_text(LOG_WARNING, "%s: bmk itself was saturated in %u of %u intervals (at most %s; "
+             "%u virtual users on %u %s). %s: give bmk more worker threads (--workers=N, up "
+             "to the CPUs), more CPUs, or more load hosts (bmk cluster run)",
+             c->saturated ? "the load generator limited this run" : "the load generator "
+             "limited part of this run", c->saturated_intervals, c->intervals, fig,
+             st->threads, c->workers,
+             c->event_mode ? (c->workers == 1 ? "event-loop worker thread"
+                                              : "event-loop worker threads")
+                           : (c->workers == 1 ? "thread" : "threads"),
+             c->saturated ? "The figures above are bmk's limit, not the server's"
+                          : "Those intervals measured bmk, not the server");
+  }
+  if (c->event_mode && c->blocking_calls > 0)
+    log_text(LOG_WARNING, "%llu SQL call(s) waited in place and blocked an event-loop worker "
+             "(its other virtual users waited too): a query from a C callback such as "
+             "string.gsub, from a script's own coroutine, or a blocking FFI call (db_query, "
+             "db_execute, ...); docs/lua-api.md \"Event mode\" says how to make them wait "
+             "without blocking", (unsigned long long) c->blocking_calls);
+}
+
 static int out_interval(void *ctx, const sb_out_interval_t *iv)
 {
   (void) ctx;
@@ -109,6 +167,7 @@ static int out_interval(void *ctx, const sb_out_interval_t *iv)
   }
   print_stalls(st);
   print_lag(st);
+  print_client(st);
   return 0;
 }
 
@@ -190,6 +249,7 @@ static int out_end(void *ctx, const sb_out_end_t *e)
   print_cumulative(e->st, false);
   print_vus(e);
   print_extras(e);
+  print_client_end(e->st);
   return 0;
 }
 

@@ -17,7 +17,7 @@ typedef struct {
   double p50_ms, p90_ms, p95_ms, p99_ms, p999_ms, max_ms;
   double rate, vus, backlog_first, backlog_last, running_last;
   double server_cpu_us_per_tx, server_cpus;
-  int completed, nsamples;
+  int completed, client_saturated, nsamples;
   double samples[1024];
 } sb_step_summary_t;
 int sb_step_summary_read(const char *path, double pct, sb_step_summary_t *out, char *err,
@@ -188,6 +188,7 @@ local function read_file(file, pct)
     local v = tonumber(s[k])
     r[k] = v == v and v or nil       -- NAN: not measured
   end
+  r.client_saturated = s.client_saturated ~= 0
   r.samples = {}
   for i = 0, s.nsamples - 1 do r.samples[#r.samples + 1] = tonumber(s.samples[i]) end
   return r
@@ -427,6 +428,9 @@ local function run_point(st, target, phase)
     else
       if v ~= "pass" and r.vus_capped and (r.running_last or 0) >= r.vus then
         v = "client-limited"
+      elseif v ~= "pass" and r.client_saturated then
+        -- bmk's own CPU was the limit: not the server's verdict
+        v = "client-cpu"
       end
       if v ~= "saturated" and #runs <= st.o["max-repeats"] and st.nstep < st.o["max-steps"]
           and near_bound(runs, st.o.slos) then
@@ -565,7 +569,8 @@ local function answer(st, lo, hi)
       a.saturation = sat.target
       line = line .. ("; saturation at %g tps (achieved %.1f tps)"):format(sat.target, sat.tps)
     elseif hi then
-      line = line .. ("; first failing %s: %g"):format(users and "count" or "rate", hi.target)
+      line = line .. ("; first failing %s: %g%s"):format(users and "count" or "rate", hi.target,
+        hi.verdict == "client-cpu" and " (bmk's own CPU was the limit there, not the server)" or "")
     end
     local cpu = cpu_limit(st, sat or (hi and hi.runs[#hi.runs]))
     if cpu then line = line .. "; " .. cpu end
@@ -587,12 +592,20 @@ local function answer(st, lo, hi)
       hi and ("%g"):format(hi.target) or "- (none failed)", unit, st.nstep, st.repeats,
       st.at_max and "; --max-rate/--max-users reached" or st.maxed and "; --max-steps reached" or ""))
   end
+  local pool, cpu
   for _, r in ipairs(st.rows) do
-    if r.verdict:match("^client") then
-      out("note: the client's VU pool (--max-vus) was the limit at some steps: "
-        .. "their failure is not the server's capacity")
-      break
-    end
+    pool = pool or r.verdict:match("^client%-limited") ~= nil
+    cpu = cpu or r.verdict:match("^client%-cpu") ~= nil
+  end
+  if pool then
+    out("note: the client's VU pool (--max-vus) was the limit at some steps: "
+      .. "their failure is not the server's capacity")
+  end
+  if cpu then
+    a.client_limited = true
+    out("note: bmk itself was saturated (its CPU, not the server) at some steps: their failure "
+      .. "is not the server's capacity; the server's lies above them. Give bmk more "
+      .. "--workers, CPUs or load hosts (bmk cluster run) and search again")
   end
   return a
 end
