@@ -14,6 +14,7 @@
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
 #include "core/sb_version.h"
+#include "engine/sb_engine.h"
 #include "engine/sb_vuplan.h"
 
 static const sb_option_t general_options[] = {
@@ -175,16 +176,24 @@ void sb_core_set_own_work(bool own_work)
 
 int sb_core_resolve_vus(sb_run_config_t *cfg, unsigned terminals)
 {
+  /* sysbench's persona keeps sysbench's model, one thread per virtual
+     user, unless --workers asks otherwise (docs/compatibility.md) */
+  const char *workers = sb_opt_str("workers");
+  if (sb_persona_sysbench() && !sb_opt_given("workers"))
+    workers = "threads";
   sb_plan_in_t in = {
     .threads = cfg->threads_given,
-    .workers = sb_opt_str("workers"),
+    .workers = workers,
     .async_sessions = sb_opt_str("async-sessions"),
     .terminals = terminals,
     .workers_given = sb_opt_given("workers"),
     .own_work = g_own_work,
+    /* the default driver is mysql, as sysbench's */
+    .event_min_vus = strcasecmp(sb_opt_str("db-driver") ? sb_opt_str("db-driver") : "mysql",
+                                "mysql") == 0 ? SB_PLAN_EVENT_MIN_VUS_MYSQL
+                                              : SB_PLAN_EVENT_MIN_VUS,
+    .ncpu = sb_engine_cpus(),
   };
-  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-  in.ncpu = ncpu > 0 ? (unsigned) ncpu : 1;
   sb_plan_t plan;
   char err[512];
   if (sb_plan_resolve(&in, &plan, err, sizeof(err)) != 0)

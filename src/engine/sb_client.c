@@ -102,7 +102,7 @@ static double cgroup_quota(void)
   return quota;
 }
 
-unsigned eng_client_cpus(void)
+unsigned sb_engine_cpus(void)
 {
   cpu_set_t set;
   unsigned n = 0;
@@ -132,7 +132,7 @@ void eng_client_begin(void)
     for (unsigned i = 0; i < eng_cfg.workers; i++)
       cl.w[i] = worker_sched(i);
   }
-  cl.cpus = eng_client_cpus();
+  cl.cpus = sb_engine_cpus();
   cl.t_ns = cl.t0_ns = sb_now_ns();
   cl.proc_ns = cl.proc0_ns = process_ns();
   cl.on = true;

@@ -147,4 +147,10 @@ bool sb_engine_running(void);
    Exported for FFI. */
 bool sb_engine_stopping(void);
 
+/* CPUs this process may use: its CPU affinity, capped by a cgroup v2
+   cpu.max quota (rounded, at least 1). What --workers=auto spreads the
+   event loop over and what the client's saturation is judged against
+   (engine/sb_client.c). Any thread. */
+unsigned sb_engine_cpus(void);
+
 #endif

@@ -229,8 +229,6 @@ void eng_fd_budget(void);
 /* sb_client.c: the load generator's own CPU (sb_client_t). The reporter
    thread calls begin at its start, sample at each tick; the main thread
    calls total at the end (after the reporter stopped). */
-/* CPUs the process may use: its affinity, capped by a cgroup v2 quota. */
-unsigned eng_client_cpus(void);
 void eng_client_begin(void);
 /* The figures since the previous sample (or begin), counted as one
    interval. Zeroed (measured false) for built-in tests. */

@@ -69,12 +69,10 @@ int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t er
   else if (auto_w)
   {
     unsigned ncpu = in->ncpu ? in->ncpu : 1;
-    unsigned by_vus = (unsigned) ((out->vus + SB_PLAN_VUS_PER_WORKER - 1) / SB_PLAN_VUS_PER_WORKER);
-    if (in->own_work)
-      by_vus = out->vus;
+    unsigned min_vus = in->event_min_vus ? in->event_min_vus : SB_PLAN_EVENT_MIN_VUS;
     bool threads = in->own_work ? out->vus <= SB_PLAN_OWN_WORK_THREADS_MAX
-                                : out->vus < SB_PLAN_EVENT_MIN_VUS;
-    out->workers = threads ? out->vus : (ncpu < by_vus ? ncpu : by_vus);
+                                : out->vus < min_vus;
+    out->workers = threads || ncpu > out->vus ? out->vus : ncpu;
   }
   else
   {

@@ -13,15 +13,20 @@
 #include <stdint.h>
 
 /* --workers=auto (the default): below this many VUs one OS thread per VU
-   (thread mode); from it on the event loop, which costs less client CPU
-   per query from here up (bench/client_cpu.sh; docs/design.md "Which
-   engine by default"). */
+   (thread mode, sysbench's model); from it on the event loop on one
+   worker thread per CPU the client may use (never fewer workers than
+   that: a worker is one CPU at most). From here up the event loop drives
+   at least the throughput of one thread per VU at less client CPU per
+   query (bench/engine_vs_sysbench.sh; docs/design.md "Which engine by
+   default"). */
 #define SB_PLAN_EVENT_MIN_VUS 16
 
-/* --workers=auto in event mode: one worker per this many VUs (rounded
-   up), at most one per CPU. A worker with more VUs finds more of them
-   ready per epoll_wait, so a query costs less CPU than on more workers. */
-#define SB_PLAN_VUS_PER_WORKER 64
+/* The same threshold for the mysql driver. MariaDB and MySQL serve a
+   connection with a thread of its own by default, and against such a
+   server on the same machine the event loop delivered less than one
+   thread per VU up to about 32 VUs (docs/design.md "Which engine by
+   default"). */
+#define SB_PLAN_EVENT_MIN_VUS_MYSQL 64
 
 /* --workers=auto for built-in tests (cpu, memory, ...), whose events are
    work of their own rather than waits on a server: one OS thread per VU
@@ -43,7 +48,10 @@ typedef struct {
   bool workers_given;          /* --workers was on the command line */
   bool own_work;               /* a built-in test: events are CPU or file
                                   work, not waits on a server */
-  unsigned ncpu;               /* online CPUs */
+  unsigned event_min_vus;      /* auto: the VU count from which the event
+                                  loop runs (SB_PLAN_EVENT_MIN_VUS[_MYSQL]);
+                                  0 = SB_PLAN_EVENT_MIN_VUS */
+  unsigned ncpu;               /* CPUs the process may use */
 } sb_plan_in_t;
 
 typedef struct {
@@ -58,9 +66,9 @@ typedef struct {
  * `errlen`). Rules: --async-sessions=K runs threads x K VUs on `threads`
  * workers (an explicit --workers must then equal --threads); --workers=N
  * needs 1 <= N <= VUs; --workers=threads = one worker per VU; auto = one
- * worker per VU below SB_PLAN_EVENT_MIN_VUS VUs, else
- * min(ncpu, ceil(VUs / SB_PLAN_VUS_PER_WORKER)) workers (with own_work:
- * one per VU up to SB_PLAN_OWN_WORK_THREADS_MAX VUs, else min(ncpu, VUs)).
+ * worker per VU below event_min_vus VUs, else min(ncpu, VUs) workers (with
+ * own_work: one per VU up to SB_PLAN_OWN_WORK_THREADS_MAX VUs, else
+ * min(ncpu, VUs)).
  */
 int sb_plan_resolve(const sb_plan_in_t *in, sb_plan_t *out, char *err, size_t errlen);
 

@@ -103,6 +103,13 @@ check_run() {  # NAME OUTFILE THREADS
   assert_eq "$name: bmk_transactions_total = the report's transactions" "$trx" \
     "$(q "last_over_time(bmk_transactions_total{run_id=\"$id\"}[10m])")"
   assert_eq "$name: bmk_vus = --threads" "$n" "$(q "last_over_time(bmk_vus{run_id=\"$id\"}[10m])")"
+  # bmk's own CPU: one saturated interval per "client saturated" line
+  assert_eq "$name: bmk_client_saturated_intervals_total = the report's saturation lines" \
+    "$(printf '%s\n' "$OUT" | grep -c '^\[ [0-9]*s \] client saturated:')" \
+    "$(q "last_over_time(bmk_client_saturated_intervals_total{run_id=\"$id\"}[10m])")"
+  check "$name: bmk_client_cpu_seconds_total is above 0" awk -v v="$(q "last_over_time(bmk_client_cpu_seconds_total{run_id=\"$id\"}[10m])")" 'BEGIN { exit !(v > 0) }'
+  assert_eq "$name: bmk_loop_blocking_calls_total" 0 \
+    "$(q "last_over_time(bmk_loop_blocking_calls_total{run_id=\"$id\"}[10m])")"
   p95=$(report_value "95th percentile:" "$OUT")
   est=$(q "histogram_quantile(0.95, sum by (le) (last_over_time(bmk_latency_seconds_bucket{run_id=\"$id\"}[10m])))")
   read -r lo hi <<< "$(bucket_of "$est")"

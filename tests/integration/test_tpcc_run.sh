@@ -90,6 +90,15 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     fi
     assert_not_contains "$db $m: no 'no transaction in progress'" "$OUT" "no transaction in progress"
     cp "$WORK/fig.json" "$WORK/fig-$m.json"
+    # the same mode on the event loop: every statement waits on the loop
+    # (sysbench.sql.raw), none blocks the worker
+    tpcc --tpcc-mode=$m --threads=8 --workers=2 --time=1 --trx-retry=$retry --audit-min-neworders=0 \
+      --rand-seed=15 --results="$WORK/ev.json" run
+    assert_eq "$db $m, event loop: exit 0, no FATAL" "0 0" "$RC $(printf '%s\n' "$OUT" | grep -c '^FATAL')"
+    assert_contains "$db $m, event loop: 8 sessions on 2 workers" "$OUT" "Virtual users: 8 on 2 worker threads (event loop)"
+    assert_eq "$db $m, event loop: no SQL call blocked a worker" 0 \
+      "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["client"]["loop_blocking_calls"])' "$WORK/ev.json")"
+    assert_match "$db $m, event loop: schema and client NOPM agree" "$OUT" '^NOPM \(schema, sum\(d_next_o_id\)\): [0-9]+; NOPM \(client, committed New-Orders\): [0-9]+; agree'
   done
   # bmk compare of two tpcc runs: NOPM and TPM rows, each side's value the
   # run's figure (one run a side: no interval for the difference)

@@ -138,6 +138,14 @@ static int plan(unsigned threads, const char *workers, bool given, const char *a
   return sb_plan_resolve(&in, out, err, 256);
 }
 
+/* auto with the mysql driver's threshold (SB_PLAN_EVENT_MIN_VUS_MYSQL) */
+static int plan_mysql(unsigned threads, unsigned ncpu, sb_plan_t *out, char *err)
+{
+  sb_plan_in_t in = { .threads = threads, .workers = "auto", .async_sessions = "1",
+                      .event_min_vus = SB_PLAN_EVENT_MIN_VUS_MYSQL, .ncpu = ncpu };
+  return sb_plan_resolve(&in, out, err, 256);
+}
+
 static void test_plan_auto(void **state)
 {
   (void) state;
@@ -151,22 +159,32 @@ static void test_plan_auto(void **state)
   assert_int_equal(plan(1, NULL, false, NULL, 0, 2, &p, err), 0);
   assert_int_equal(p.workers, 1);
   assert_false(p.event_mode);
-  /* from 16 VUs the event loop, one worker per 64 VUs up to one per CPU */
+  /* from 16 VUs the event loop on one worker per CPU */
   assert_int_equal(plan(16, "auto", false, "1", 0, 2, &p, err), 0);
   assert_true(p.event_mode);
-  assert_int_equal(p.workers, 1);
+  assert_int_equal(p.workers, 2);
   assert_int_equal(plan(64, "auto", false, "1", 0, 2, &p, err), 0);
-  assert_int_equal(p.workers, 1);
-  assert_int_equal(plan(65, "auto", false, "1", 0, 2, &p, err), 0);
   assert_int_equal(p.workers, 2);
   assert_int_equal(plan(1025, "auto", false, "1", 0, 2, &p, err), 0);
-  assert_int_equal(p.workers, 2);            /* one per CPU at most */
+  assert_int_equal(p.workers, 2);
   assert_int_equal(plan(1025, "auto", false, "1", 0, 1, &p, err), 0);
   assert_int_equal(p.workers, 1);
+  assert_true(p.event_mode);
   assert_int_equal(plan(300, NULL, false, NULL, 0, 8, &p, err), 0);
-  assert_int_equal(p.workers, 5);            /* ceil(300 / 64) */
+  assert_int_equal(p.workers, 8);
+  /* never more workers than VUs: 16 VUs on a 64-CPU machine, 16 workers */
+  assert_int_equal(plan(16, NULL, false, NULL, 0, 64, &p, err), 0);
+  assert_int_equal(p.workers, 16);
+  assert_false(p.event_mode);
   assert_int_equal(plan(20000, NULL, false, NULL, 0, 8, &p, err), 0);
   assert_int_equal(p.workers, 8);
+  /* the mysql driver: threads below 64 VUs */
+  assert_int_equal(plan_mysql(63, 2, &p, err), 0);
+  assert_int_equal(p.workers, 63);
+  assert_false(p.event_mode);
+  assert_int_equal(plan_mysql(64, 2, &p, err), 0);
+  assert_int_equal(p.workers, 2);
+  assert_true(p.event_mode);
   /* asked for: one thread per VU stays available */
   assert_int_equal(plan(64, "64", true, "1", 0, 2, &p, err), 0);
   assert_int_equal(p.workers, 64);
