@@ -17,7 +17,9 @@
 #        load). Waits up to 60 s for the server to accept connections.
 #        Does nothing (exit 0) when the server already runs. Works as root.
 #        For many sessions (bmk's event loop): MariaDB runs its
-#        thread pool (thread_handling=pool-of-threads) with
+#        thread pool (thread_handling=pool-of-threads;
+#        BMK_MYSQL_THREADING=per-connection starts it with MariaDB's own
+#        default, one thread per connection, as most servers run) with
 #        max_connections $BMK_MYSQL_MAX_CONNECTIONS (default 25000) and the
 #        open-files limit to match; `pgbouncer` starts PgBouncer in front
 #        of the pgsql sandbox (start pgsql first) on $BMK_PGBOUNCER_PORT
@@ -67,6 +69,7 @@
 #   BMK_PGSQL_REPLICA_PORT (5433),
 #   BMK_MYSQL_REPLICA_MAX_CONNECTIONS (2000),
 #   BMK_MYSQL_MAX_CONNECTIONS (25000), BMK_PGBOUNCER_MAX_CLIENTS (25000),
+#   BMK_MYSQL_THREADING (pool, the default, or per-connection),
 #   BMK_MYSQL_EXTRA_OPTS (more mariadbd options, word-split),
 #   BMK_PGBIN (PostgreSQL bin dir, default the newest /usr/lib/postgresql/*/bin).
 set -euo pipefail
@@ -230,7 +233,8 @@ start_mysql() {
     --auth-root-authentication-method=normal --skip-test-db >"$my_dir/install.log" 2>&1 ||
     { tail -20 "$my_dir/install.log" >&2; die "mariadb-install-db failed (log: $my_dir/install.log)"; }
   # what restart needs to start the same server again
-  printf 'TLS=%q\nMY_MAXCONN=%q\nMY_EXTRA=%q\n' "$TLS" "$MY_MAXCONN" "${BMK_MYSQL_EXTRA_OPTS:-}" \
+  printf 'TLS=%q\nMY_MAXCONN=%q\nMY_EXTRA=%q\nMY_THREADING=%q\n' "$TLS" "$MY_MAXCONN" \
+    "${BMK_MYSQL_EXTRA_OPTS:-}" "$(mysql_threading)" \
     >"$my_dir/launch.env"
   launch_mysql "$mysqld"
   local p
@@ -247,11 +251,22 @@ SQL
   echo "sandbox: mysql running: 127.0.0.1:$MYSQL_PORT, socket $my_sock, user sbtest, database sbtest"
 }
 
+# mysql_threading: MariaDB's thread_handling for BMK_MYSQL_THREADING
+# (restart keeps the one the server was started with: MY_THREADING)
+mysql_threading() {
+  case ${MY_THREADING:-${BMK_MYSQL_THREADING:-pool}} in
+    pool|pool-of-threads) echo pool-of-threads ;;
+    per-connection|one-thread-per-connection) echo one-thread-per-connection ;;
+    *) die "BMK_MYSQL_THREADING=${BMK_MYSQL_THREADING:-} is not pool or per-connection" ;;
+  esac
+}
+
 # launch_mysql MARIADBD: starts the server on the existing data directory
 # and waits until it accepts connections (start and restart).
 launch_mysql() {
-  local mysqld=$1 tls_opts
+  local mysqld=$1 tls_opts threading
   tls_opts=$(tls_mysql_opts) || exit 1
+  threading=$(mysql_threading) || exit 1
   # The thread pool serves thousands of connections with a few threads;
   # each connection still needs a descriptor (and a few for tables).
   raise_nofile $((MY_MAXCONN + 2000))
@@ -264,7 +279,7 @@ launch_mysql() {
     --skip-name-resolve --skip-log-bin --sync-binlog=0 \
     --innodb-buffer-pool-size=128M --innodb-log-file-size=256M \
     --innodb-flush-log-at-trx-commit=2 --innodb-doublewrite=0 \
-    --thread-handling=pool-of-threads --max-connections="$MY_MAXCONN" \
+    --thread-handling="$threading" --max-connections="$MY_MAXCONN" \
     --open-files-limit=$((MY_MAXCONN + 2000)) --back-log=4096 \
     --max-prepared-stmt-count=1000000 --local-infile=1 \
     ${MY_EXTRA:-${BMK_MYSQL_EXTRA_OPTS:-}} </dev/null >/dev/null 2>&1 &

@@ -9,8 +9,13 @@
 #      bmk does more per transaction: exact remote draws, counters).
 #
 # Usage: SYSBENCH_TPCC_DIR=/path/to/sysbench-tpcc bash bench/tpcc_vs_sysbench_tpcc.sh \
-#          [seconds per run (60)] [scale (10)] [threads (8)] [repetitions (3)]
+#          [seconds per run (60)] [scale (10)] [threads ("8"; a list: "8 16 32 64")]
+#          [repetitions (3)]
 # BMK_TPCC_OPTS adds bmk options to its prepare and runs (e.g.
+# "--load-method=infile" on MariaDB); BENCH_VARIANTS adds bmk variants to
+# the runs, ';'-separated option lists ("--workers=threads;--workers=2"),
+# each run beside bmk's default; BENCH_PREPARE_THREADS the loads' threads
+# (default the first of the list). BMK_TPCC_OPTS adds bmk options (e.g.
 # "--load-method=infile" on MariaDB). SYSBENCH_TPCC_DIR must hold sysbench-tpcc's tpcc.lua (and its modules);
 # nothing is downloaded: without it the script says so and exits 0.
 # Needs ./bmk, `apt-get install sysbench`, the sandbox servers (ports from
@@ -39,12 +44,15 @@ PGPASSWORD=$pass psql -h 127.0.0.1 -p "$pgport" -U sbtest -d sbtest -qAt \
   -c "SELECT 1 FROM pg_database WHERE datname='sbtpcc'" | grep -q 1 ||
   PGPASSWORD=$pass psql -h 127.0.0.1 -p "$pgport" -U sbtest -d sbtest -qc "CREATE DATABASE sbtpcc" >/dev/null 2>&1 || true
 
-python3 - "$secs" "$scale" "$threads" "$reps" "$BMK" "$SYSBENCH_TPCC_DIR" "$pass" "$myport" "$pgport" "${BENCH_DBS:-mysql pgsql}" <<'PY'
+python3 - "$secs" "$scale" "$threads" "$reps" "$BMK" "$SYSBENCH_TPCC_DIR" "$pass" "$myport" "$pgport" "${BENCH_DBS:-mysql pgsql}" "${BENCH_VARIANTS:-}" <<'PY'
 import os, re, statistics, subprocess, sys
 sys.path.insert(0, "bench")
 from bench_util import run_measured
-secs, scale, threads, reps, bmk, sbdir, pw, myport, pgport, dbs = sys.argv[1:]
+secs, scale, threads_list, reps, bmk, sbdir, pw, myport, pgport, dbs, variants = sys.argv[1:]
 reps = int(reps)
+threads_list = threads_list.split()
+threads = os.environ.get("BENCH_PREPARE_THREADS", threads_list[0])
+variants = [("bmk", [])] + [("bmk " + v.strip(), v.split()) for v in variants.split(";") if v.strip()]
 TABLES = ["warehouse", "district", "customer", "history", "orders", "new_orders",
           "order_line", "stock", "item"]
 
@@ -87,14 +95,21 @@ for db in dbs.split():
     bmk_rows = count_rows(db, "sbtest")
     _, _, sb_load = run_measured(sb_cmd + ["--threads=" + threads, "prepare"], cwd=sbdir)
     sb_rows = count_rows(db, "sbtpcc")
-    samples = {"bmk": [], "sysbench-tpcc": []}
-    for _ in range(reps):
-        for tool, cmd, cwd in (("bmk", bmk_cmd + ["--tpcc-mode=ps", "--audit=off"], None),
-                               ("sysbench-tpcc", sb_cmd, sbdir)):
-            out, cpu, _ = run_measured(cmd + ["--threads=" + threads, "--time=" + secs, "run"], cwd)
-            n, rate = tps(out)
-            samples[tool].append((cpu / n, rate))
-    results.append((db, bmk_load, bmk_rows, sb_load, sb_rows, samples))
+    runs = []
+    for th in threads_list:
+        for label, extra in variants:
+            samples = {"bmk": [], "sysbench-tpcc": []}
+            for i in range(reps):
+                pair = (("bmk", bmk_cmd + ["--tpcc-mode=ps", "--audit=off"] + extra, None),
+                        ("sysbench-tpcc", sb_cmd, sbdir))
+                for tool, cmd, cwd in (pair if i % 2 == 0 else pair[::-1]):
+                    out, cpu, _ = run_measured(cmd + ["--threads=" + th, "--time=" + secs, "run"], cwd)
+                    n, rate = tps(out)
+                    samples[tool].append((cpu / n, rate))
+                    print("%s %s %s: %.1f tps %.6f s/trx" % (db, th, label if tool == "bmk" else tool,
+                                                             rate, cpu / n), file=sys.stderr)
+            runs.append((th, label, samples))
+    results.append((db, bmk_load, bmk_rows, sb_load, sb_rows, runs))
     print("%s done" % db, file=sys.stderr)
 
 print()
@@ -106,11 +121,15 @@ for db, bl, br, sl, sr, _ in results:
         a, b = br[t] / bl, sr[t] / sl
         print("  %-12s %12d %12.0f %12d %12.0f %7.2f" % (t, br[t], a, sr[t], b, a / b if b else 0))
 print()
-print("run, %s s, %s threads, median of %d alternating runs" % (secs, threads, reps))
-print("%-6s | %10s %14s | %10s %14s | %9s" % ("db", "bmk tps", "bmk cpu/trx", "sb tps", "sb cpu/trx", "cpu ratio"))
-for db, _, _, _, _, s in results:
-    b = (statistics.median(x[0] for x in s["bmk"]), statistics.median(x[1] for x in s["bmk"]))
-    t = (statistics.median(x[0] for x in s["sysbench-tpcc"]), statistics.median(x[1] for x in s["sysbench-tpcc"]))
-    print("%-6s | %10.1f %14.6f | %10.1f %14.6f | %9.3f" % (db, b[1], b[0], t[1], t[0], b[0] / t[0]))
-print("(client CPU seconds per transaction; target: cpu ratio <= 0.6)")
+print("run, %s s, median of %d alternating runs" % (secs, reps))
+print("| db | threads | bmk | bmk tps | bmk cpu/trx | sb tps | sb cpu/trx | tps ratio | cpu ratio |")
+print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
+for db, _, _, _, _, runs in results:
+    for th, label, s in runs:
+        b = (statistics.median(x[0] for x in s["bmk"]), statistics.median(x[1] for x in s["bmk"]))
+        t = (statistics.median(x[0] for x in s["sysbench-tpcc"]),
+             statistics.median(x[1] for x in s["sysbench-tpcc"]))
+        print("| %s | %s | %s | %.1f | %.6f | %.1f | %.6f | %.2f | %.3f |" %
+              (db, th, label, b[1], b[0], t[1], t[0], b[1] / t[1], b[0] / t[0]))
+print("(client CPU seconds per transaction; targets: tps ratio >= 1, cpu ratio <= 0.6)")
 PY

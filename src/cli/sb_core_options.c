@@ -95,7 +95,7 @@ static const sb_option_t ext_options_2[] = {
   { "rand-spec-iter", "number of iterations for the special and gaussian distributions", "12", SB_ARG_TYPE_INT },
   { "rand-spec-pct", "percentage of the values to be treated as 'special' (for special distribution)", "1", SB_ARG_TYPE_INT },
   { "rand-spec-res", "percentage of 'special' values to use (for special distribution)", "75", SB_ARG_TYPE_INT },
-  { "workers", "worker threads running the --threads virtual users: auto = one per virtual user below 16, else an event loop on one worker per 64 users, at most one per CPU; threads = one per virtual user; fewer than --threads = event loop", "auto", SB_ARG_TYPE_STRING },
+  { "workers", "worker threads running the --threads virtual users: auto = one per virtual user below 16 (64 with the mysql driver; at any count under the name sysbench), else an event loop on one worker per CPU; threads = one per virtual user; fewer than --threads = event loop", "auto", SB_ARG_TYPE_STRING },
   { "async-sessions", "virtual users per worker thread: --threads x K sessions on --threads event-loop workers (auto: one session per terminal, --terminals-per-warehouse x warehouses, on --threads workers)", "1", SB_ARG_TYPE_STRING },
   { "login-delay", "event loop: the m-th virtual user of a worker connects m x this many milliseconds after the start", "0", SB_ARG_TYPE_DOUBLE },
   { "num-threads", "deprecated alias of --threads", "1", SB_ARG_TYPE_INT },
