@@ -14,8 +14,8 @@ secs=${BMK_QUICK_SECONDS:-5}
 
 bash BMK/setup.sh
 export BMK_SANDBOX_DIR=${BMK_SANDBOX_DIR:-$(mktemp -d /tmp/bmk-quickstart-XXXXXX)}
-trap 'bash "$TOP/BMK/sandbox.sh" stop "$driver" >/dev/null 2>&1 || true' EXIT
-bash BMK/sandbox.sh start "$driver"
+trap 'bash "$TOP/tools/sandbox.sh" stop "$driver" >/dev/null 2>&1 || true' EXIT
+bash tools/sandbox.sh start "$driver"
 
 # A kit home for this server: the kit's Lua and a .bench pointing at the
 # sandbox (docs/kit.md). A real setup edits BMK/.bench instead.

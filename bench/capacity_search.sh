@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # bmk capacity against a server of known capacity (docs/capacity.md "bmk
 # capacity"): every event holds one row lock ~5 ms
-# (tests/integration/tools/cap_lock.lua, as test_capacity.sh), so the server completes
+# (tests/integration/fixtures/cap_lock.lua, as test_capacity.sh), so the server completes
 # at most ~1 / (5 ms + round trips) events a second whatever the VUs.
 # Measures that capacity closed-loop (8 VUs), then runs the open-loop
 # search with --slo=p99<=SLO_MS and prints the answer as a share of the
 # capacity, the steps and the search's wall time, REPEATS times.
 #
 # Usage: bash bench/capacity_search.sh [repeats (3)] [slo ms (100)] [step seconds (3)]
-# Needs ./bmk and the MariaDB sandbox (bash BMK/sandbox.sh start mysql);
+# Needs ./bmk and the MariaDB sandbox (bash tools/sandbox.sh start mysql);
 # BMK_MYSQL_PORT as for the sandbox.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,7 @@ D="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=${BMK_MYSQL_PORT:-3306}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 # every event serialises on one row lock held ~5 ms
-cp tests/integration/tools/cap_lock.lua "$W/lock.lua"
+cp tests/integration/fixtures/cap_lock.lua "$W/lock.lua"
 ./bmk "$W/lock.lua" $D prepare >/dev/null
 for i in $(seq 1 "$reps"); do
   cap=$(./bmk "$W/lock.lua" $D --threads=8 --time="$step" run 2>&1 |

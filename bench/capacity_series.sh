@@ -7,7 +7,7 @@
 # Usage: bash bench/capacity_series.sh [OUTDIR (bench-series)] [max users (8)]
 #          [seconds per step (10)] [rows per table (10000)] [pause (5)]
 # Needs: ./bmk built, gnuplot-nox, the sandbox servers started
-# (bash BMK/sandbox.sh start mysql; ... start pgsql; BMK_MYSQL_PORT,
+# (bash tools/sandbox.sh start mysql; ... start pgsql; BMK_MYSQL_PORT,
 # BMK_PGSQL_PORT as for the sandbox). The defaults are small enough to try
 # in a minute; the figures in docs/capacity.md use larger ones (stated
 # there). OUTDIR gets <db>/<step>-u<users>.json, <db>.txt (the table),

@@ -13,7 +13,7 @@
 #
 # BENCH_VERBOSE=1 prints every hand-loop run on stderr.
 # Usage: bash bench/capacity_vs_loop.sh [slo ms (20)] [step s (5)] [warmup s (2)] [dbs (mysql pgsql)] [workloads (oltp_point_select tpcc)]
-# Needs ./bmk and the sandbox servers (bash BMK/sandbox.sh start mysql;
+# Needs ./bmk and the sandbox servers (bash tools/sandbox.sh start mysql;
 # ... start pgsql); BMK_MYSQL_PORT / BMK_PGSQL_PORT as for the sandbox.
 # Figures depend on the machine and what else runs on it: print, never
 # assert.

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Client CPU per query of bmk against Debian's sysbench 1.0.20 (issue 22):
+# Client CPU per query of bmk against Debian's sysbench 1.0.20:
 # oltp_point_select with the same fixed work for both tools
 # (--events=N --time=0 on 4 tables x 20,000 rows, prepared once per
 # database), per VU count and database, runs of the tools alternating.
 #
 # Usage: bash bench/client_cpu.sh [VU counts ("1 4 16 64 256")] [pairs (5)] [events (120000)]
 # Environment:
-#   BENCH_DBS="mysql pgsql"   databases (the sandbox servers of BMK/sandbox.sh,
+#   BENCH_DBS="mysql pgsql"   databases (the sandbox servers of tools/sandbox.sh,
 #                             ports from BMK_MYSQL_PORT / BMK_PGSQL_PORT)
 #   BENCH_WORKERS="2"         extra bmk variants run with --workers=N (space
 #                             separated; "" = only bmk's default); a variant

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # `bmk cluster run` over 3 load hosts x 2 processes against one process
-# with the same total VUs, on the same server (issue 19's "Speed"): the
+# with the same total VUs, on the same server: the
 # throughput of each (same within noise is the aim: the split must not
 # cost the server anything) and the client CPU per transaction, for the
 # single process and for each load host (the processes' own CPU, not the
 # coordinator's or ssh's). The load hosts are network namespaces on this
-# machine with their own sshd (tests/integration/netns_hosts.sh), so every
+# machine with their own sshd (tests/integration/lib/netns_hosts.sh), so every
 # "host" shares these CPUs with the server: the figures compare the two
 # ways of driving the load, not what separate machines would reach.
 #
@@ -15,7 +15,7 @@
 # single process of 24 VUs runs the event loop and the cluster's
 # processes of 4 VUs run threads).
 # BENCH_DBS="mysql pgsql" (default mysql) selects the databases; the
-# sandbox servers must be running (BMK/sandbox.sh start mysql|pgsql, same
+# sandbox servers must be running (tools/sandbox.sh start mysql|pgsql, same
 # BMK_SANDBOX_DIR / ports). Runs of the two kinds alternate; medians.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +32,7 @@ sandbox=${BMK_SANDBOX_DIR:-$TOP/.sandbox}
 pass=${BMK_SANDBOX_PASSWORD:-sbtest}
 dir=$(mktemp -d /tmp/bmk-bench-cvs-XXXXXX)
 NH_DIR=$dir NH_ID=$$
-source "$TOP/tests/integration/netns_hosts.sh"
+source "$TOP/tests/integration/lib/netns_hosts.sh"
 trap 'nh_cleanup; rm -rf "$dir"' EXIT
 nh_setup 3
 printf 'lg1 2\nlg2 2\nlg3 2\n' > "$dir/hosts"

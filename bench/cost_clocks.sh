@@ -19,7 +19,7 @@
 #            run, and the per-CPU task clock vs cpu.stat.
 #
 # Usage: bash bench/cost_clocks.sh [seconds per run (3)] [repetitions (3)]
-# Needs ./bmk built and the sandbox servers started (bash BMK/sandbox.sh
+# Needs ./bmk built and the sandbox servers started (bash tools/sandbox.sh
 # start mysql; ... start pgsql); BMK_TEST_DBS="mysql" (or "pgsql") limits it
 # to one database. Prints one line per run: the two figures and their ratio.
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The DBL table of Benchware's "Database Load (DBL) Performance Tests"
 # reproduced with `bmk dbl` (docs/capacity.md "DBL load tests") on MariaDB
-# and PostgreSQL (the sandbox servers of BMK/sandbox.sh):
+# and PostgreSQL (the sandbox servers of tools/sandbox.sh):
 #   - insert load at 1 job, transaction sizes 1, 2, 4, 5, 10, 20, 50, 100
 #     rows per commit (--load-method=$INSERT_METHOD, default insert);
 #   - bulk load (--tx-size=0: one commit per job) at 1, 2 and 4 jobs, with

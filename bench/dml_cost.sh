@@ -7,7 +7,7 @@
 #
 # Usage: bash bench/dml_cost.sh [rows (2000000)] [insert transactions (2)] [sleep s (10)]
 #   e.g. bash bench/dml_cost.sh 20000 2 1      (a quick try)
-# Needs ./bmk built and the sandbox servers started (bash BMK/sandbox.sh
+# Needs ./bmk built and the sandbox servers started (bash tools/sandbox.sh
 # start mysql; ... start pgsql; BMK_MYSQL_PORT/BMK_PGSQL_PORT/
 # BMK_SANDBOX_PASSWORD as for the sandbox). BMK_TEST_DBS="mysql" (or
 # "pgsql") limits it to one database. Instructions need a PMU and root (or

@@ -18,7 +18,7 @@
 #                       made under `strace -c -f` for system calls per query
 #                       ("" = none)
 #   BENCH_PORT_BASE=3456  the servers' ports: MariaDB on it, PostgreSQL on +1
-# The servers are started and stopped here (BMK/sandbox.sh in a directory
+# The servers are started and stopped here (tools/sandbox.sh in a directory
 # of its own), one configuration at a time, so nothing else of the machine
 # is touched. Needs ./bmk built, `apt-get install sysbench strace`.
 #
@@ -41,8 +41,8 @@ export BMK_SANDBOX_DIR
 BMK_SANDBOX_DIR=$(mktemp -d /tmp/bmk-bench-engine-XXXXXX)
 export BMK_MYSQL_PORT=$base BMK_PGSQL_PORT=$((base + 1))
 stop_all() {
-  bash BMK/sandbox.sh stop mysql >/dev/null 2>&1 || true
-  bash BMK/sandbox.sh stop pgsql >/dev/null 2>&1 || true
+  bash tools/sandbox.sh stop mysql >/dev/null 2>&1 || true
+  bash tools/sandbox.sh stop pgsql >/dev/null 2>&1 || true
   rm -rf "$BMK_SANDBOX_DIR"
 }
 trap stop_all EXIT
@@ -57,10 +57,10 @@ for cfg in ${BENCH_CONFIGS:-mysql-threads mysql-pool pgsql}; do
     pgsql)         db=pgsql ;;
     *) echo "unknown configuration $cfg" >&2; exit 1 ;;
   esac
-  bash BMK/sandbox.sh start "$db" >/dev/null
+  bash tools/sandbox.sh start "$db" >/dev/null
   python3 bench/engine_vs_sysbench.py "$cfg" "$db" "$BMK" "$vus_list" "$pairs" "$secs" \
     "${BENCH_VARIANTS:-}" "${BENCH_STRACE-16 256}" | tee -a "$out"
-  bash BMK/sandbox.sh stop "$db" >/dev/null
+  bash tools/sandbox.sh stop "$db" >/dev/null
 done
 echo
 echo "== summary (oltp_point_select, 4 x 20,000 rows, ${secs} s runs, $pairs alternating pairs)"

@@ -9,7 +9,7 @@
 #
 # Usage: bash bench/evloop_scale.sh [many VUs (5000)] [restart VUs (1000)] [VUS:LIMIT (2000:1500)]
 # Needs ./bmk built and the sandbox servers started with the sizes these
-# need (bash BMK/sandbox.sh start mysql; ... start pgsql; ... start
+# need (bash tools/sandbox.sh start mysql; ... start pgsql; ... start
 # pgbouncer: MariaDB's thread pool, PostgreSQL max_connections 1,100); bmk
 # raises its open-files limit up to the hard limit by itself.
 set -euo pipefail

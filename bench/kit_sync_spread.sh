@@ -2,7 +2,7 @@
 # How closely the kit's SYNC-file barrier starts split processes: a kit run
 # of `users` threads with sb11_MAX=`per_process` (so several bmk processes)
 # on the MariaDB sandbox server, with the test probe workload
-# (tests/integration/kit/kit_probe.lua), which prints when each thread is
+# (tests/integration/fixtures/kit/kit_probe.lua), which prints when each thread is
 # ready (end of thread_init) and when it starts its first event. Prints,
 # per repetition, the spread of the start times (first to last start) and
 # the wait from the last ready thread to the first start, in ms; then the
@@ -10,7 +10,7 @@
 # all are ready); this script gives the figure.
 #
 # Usage: bash bench/kit_sync_spread.sh [users (6)] [per_process (4)] [repetitions (5)]
-# Needs ./bmk built and the sandbox MariaDB started (bash BMK/sandbox.sh
+# Needs ./bmk built and the sandbox MariaDB started (bash tools/sandbox.sh
 # start mysql; BMK_MYSQL_PORT / BMK_SANDBOX_PASSWORD as for the tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,7 @@ users=${1:-6}
 per=${2:-4}
 reps=${3:-5}
 BMK=$(pwd)/bmk
-PROBE=$(pwd)/tests/integration/kit/kit_probe.lua
+PROBE=$(pwd)/tests/integration/fixtures/kit/kit_probe.lua
 pass=${BMK_SANDBOX_PASSWORD:-sbtest}
 port=${BMK_MYSQL_PORT:-3306}
 home=$(mktemp -d)

@@ -10,11 +10,11 @@
 #
 # Usage: bash bench/latency_truth.sh [events per run (200)]
 #        bash bench/latency_truth.sh loop [VU counts ("2000 5000")] [runs (3)] [seconds (8)]
-# Needs ./bmk built and the sandbox servers started (bash BMK/sandbox.sh
+# Needs ./bmk built and the sandbox servers started (bash tools/sandbox.sh
 # start mysql; ... start pgsql); BMK_TEST_DBS="mysql" (or "pgsql") limits
 # it to one database.
 #
-# `loop` (issue 22's "latency truth under the event loop"): many VUs on
+# `loop`: many VUs on
 # the event loop (--workers=2), each running bench/sleep_event.lua at
 # --rate equal to the VU count (one event per VU per second), beside the
 # exact p50 of the same statement run alone on one connection by a
@@ -33,7 +33,7 @@ cd "$(dirname "$0")/.."
 events=${1:-200}
 BMK=${BENCH_BMK:-$(pwd)/bmk}   # BENCH_BMK: another build, e.g. for before/after figures
 [ -x "$BMK" ] || { echo "build bmk first (./autogen.sh && ./configure && make)" >&2; exit 1; }
-LUA=$(pwd)/tests/integration/tools/sleep_truth.lua
+LUA=$(pwd)/tests/integration/fixtures/sleep_truth.lua
 pass=${BMK_SANDBOX_PASSWORD:-sbtest}
 mysql_opts="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=${BMK_MYSQL_PORT:-3306} --mysql-user=sbtest --mysql-password=$pass --mysql-db=sbtest"
 pgsql_opts="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=${BMK_PGSQL_PORT:-5432} --pgsql-user=sbtest --pgsql-password=$pass --pgsql-db=sbtest"

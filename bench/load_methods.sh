@@ -3,7 +3,7 @@
 # secondary index) by Debian's sysbench 1.0.20 and by bmk with each
 # --load-method (multi = sysbench's bulk INSERT, insert = one row per
 # INSERT, copy = COPY FROM STDIN / LOAD DATA LOCAL INFILE), on MariaDB and
-# PostgreSQL (the sandbox servers of BMK/sandbox.sh). Prints rows/s, wall
+# PostgreSQL (the sandbox servers of tools/sandbox.sh). Prints rows/s, wall
 # and client CPU seconds, and each method's speed relative to sysbench.
 #
 # Usage: bash bench/load_methods.sh [tables (8)] [rows per table (1000000)] [threads (4)]
@@ -14,7 +14,7 @@
 #   DBS (default "mysql pgsql"), BMK_MYSQL_PORT, BMK_PGSQL_PORT,
 #   BMK_SANDBOX_PASSWORD.
 # Needs: ./bmk built, `apt-get install sysbench`, the sandbox servers
-# started (bash BMK/sandbox.sh start mysql; ... start pgsql; MariaDB with
+# started (bash tools/sandbox.sh start mysql; ... start pgsql; MariaDB with
 # local_infile=1, which the sandbox sets). Every run starts from dropped
 # tables; the same --rand-seed gives every method the same data.
 # Try it small first: bash bench/load_methods.sh 2 20000 2

@@ -13,7 +13,7 @@
 #
 # Usage: bash bench/metrics_overhead.sh [pairs (5)] [events at 16 VUs (300000)] [events at 5000 VUs (200000)]
 # BMK_BENCH_SKIP_5K=1 runs the 16-VU size only.
-# Needs ./bmk and the MariaDB sandbox (bash BMK/sandbox.sh start mysql)
+# Needs ./bmk and the MariaDB sandbox (bash tools/sandbox.sh start mysql)
 # with the oltp_point_select tables (1 x 10,000 rows: the script prepares
 # them). Results in docs/metrics.md's "Cost".
 set -euo pipefail
@@ -72,6 +72,6 @@ size() {  # label args...
 
 size "16 VUs, threads, $ev16 point selects" oltp_point_select $D --threads=16 --time=0 --events=$ev16
 [ "${BMK_BENCH_SKIP_5K:-0}" = 1 ] || size "5000 VUs, event loop (2 workers, think 100 ms), $ev5k point selects" \
-  tests/integration/evloop/think_point_select.lua $D --think-ms=100 --threads=5000 --workers=2 \
+  tests/integration/fixtures/evloop/think_point_select.lua $D --think-ms=100 --threads=5000 --workers=2 \
   --time=0 --events=$ev5k --thread-init-timeout=600
 ./bmk oltp_point_select $D cleanup >/dev/null 2>&1 || true

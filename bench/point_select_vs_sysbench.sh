@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Client CPU per 1,000 queries and QPS of bmk vs Debian's sysbench 1.0.20,
 # running oltp_point_select side by side in one run, at 1, 4 and 16 threads,
-# on MariaDB and PostgreSQL (the sandbox servers of BMK/sandbox.sh).
+# on MariaDB and PostgreSQL (the sandbox servers of tools/sandbox.sh).
 #
 # Usage: bash bench/point_select_vs_sysbench.sh [seconds per run (10)] [repetitions (3)]
 # Each configuration runs bmk and sysbench alternately `repetitions` times
 # and reports medians: on a small shared machine single runs vary by 15 %.
 # Needs: ./bmk built, `apt-get install sysbench`, and the sandbox servers
-# started (bash BMK/sandbox.sh start mysql; ... start pgsql).
+# started (bash tools/sandbox.sh start mysql; ... start pgsql).
 # Client CPU is user+system time of the load generator process (from
 # wait4's rusage), so the server's CPU is not counted.
 set -euo pipefail

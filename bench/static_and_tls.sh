@@ -7,7 +7,7 @@
 # Usage: bash bench/static_and_tls.sh [seconds per run (10)] [repetitions (3)]
 # Prints one line per configuration with the median of the repetitions.
 # Needs: ./bmk and ./bmk-x64 built, the sandbox servers started
-# (BMK_SANDBOX_TLS=1 bash BMK/sandbox.sh start mysql; ... pgsql) with the same
+# (BMK_SANDBOX_TLS=1 bash tools/sandbox.sh start mysql; ... pgsql) with the same
 # BMK_SANDBOX_DIR / ports in the environment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +16,8 @@ reps=${2:-3}
 for b in bmk bmk-x64; do
   [ -x "./$b" ] || { echo "./$b missing (make; make static)" >&2; exit 1; }
 done
-eval "$(bash BMK/sandbox.sh env mysql)"
-eval "$(bash BMK/sandbox.sh env pgsql)"
+eval "$(bash tools/sandbox.sh env mysql)"
+eval "$(bash tools/sandbox.sh env pgsql)"
 [ -n "${BMK_TLS_CA:-}" ] || { echo "the sandbox has no TLS CA: start it with BMK_SANDBOX_TLS=1" >&2; exit 1; }
 data="--tables=4 --table-size=10000"
 out=$(mktemp)

@@ -9,7 +9,7 @@
 # Usage: bash bench/tpcc_modes.sh [seconds per run (60)] [scale (2)] [threads (4)] [warmup s (10)]
 # Defaults reproduce HammerDB's reference setup (2 warehouses,
 # 4 virtual users). Needs ./bmk built and the sandbox servers started
-# (BMK/sandbox.sh); BMK_MYSQL_PORT / BMK_PGSQL_PORT / BMK_SANDBOX_PASSWORD
+# (tools/sandbox.sh); BMK_MYSQL_PORT / BMK_PGSQL_PORT / BMK_SANDBOX_PASSWORD
 # as for the sandbox; BENCH_DBS="mysql pgsql" selects the databases.
 # Give MariaDB a buffer pool that holds the data (the sandbox's 128M does
 # not hold 2 warehouses): BMK_MYSQL_EXTRA_OPTS=--innodb-buffer-pool-size=1G

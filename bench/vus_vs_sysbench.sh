@@ -6,7 +6,7 @@
 #
 # Usage: bash bench/vus_vs_sysbench.sh [VUs (20000)] [seconds (20)]
 # Needs ./bmk built, `apt-get install sysbench`, and the sandbox server
-# (bash BMK/sandbox.sh start mysql; BMK_MYSQL_PORT etc. as for the tests).
+# (bash tools/sandbox.sh start mysql; BMK_MYSQL_PORT etc. as for the tests).
 #
 # Prints, for bmk with VUs users and for sysbench with as many threads as
 # it can start (it is retried with fewer when it cannot create them all):

@@ -4,7 +4,7 @@
 # On a fresh Debian 12 machine, as root: installs the build and server
 # packages, builds bmk once (also the static bmk-x64), an ASan+UBSan build
 # and a ThreadSanitizer build, runs the cmocka unit tests in the first two,
-# starts throwaway MariaDB and PostgreSQL servers (BMK/sandbox.sh:
+# starts throwaway MariaDB and PostgreSQL servers (tools/sandbox.sh:
 # temporary data dirs, loopback and unix sockets only), runs the
 # integration tests of the first two builds against them and the files
 # that exercise threads (TSAN_FILES) with the third, and stops the
@@ -22,7 +22,7 @@
 # The last line is "N passed, M failed, K skipped" (unit test cases and
 # integration checks of both builds); the exit code is non-zero on any
 # failure. As root (CI) a core check that cannot run is a failure, not a
-# skip (tests/integration/lib.sh, skip_core).
+# skip (tests/integration/lib/lib.sh, skip_core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOP=$(pwd)
@@ -116,7 +116,7 @@ sandbox() {  # sandbox main|asan|tsan ACTION DB
   local dir=$SB_MAIN
   [ "$1" = asan ] && dir=$SB_ASAN
   [ "$1" = tsan ] && dir=$SB_TSAN
-  env BMK_SANDBOX_DIR="$dir" $(ports "$1") bash "$TOP/BMK/sandbox.sh" "$2" "$3"
+  env BMK_SANDBOX_DIR="$dir" $(ports "$1") bash "$TOP/tools/sandbox.sh" "$2" "$3"
 }
 LOGS=$(mktemp -d /tmp/bmk-test-logs-XXXXXX)
 cleanup() {

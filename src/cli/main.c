@@ -14,24 +14,20 @@
 
 #include "drivers/db_driver.h"
 #include "builtin/sb_builtin.h"
+#include "commands/sb_commands.h"
 #include "cli/sb_core_options.h"
 #include "core/sb_counter.h"
 #include "core/sb_metric.h"
 #include "engine/sb_engine.h"
 #include "cli/sb_help.h"
-#include "cli/sb_report_cmd.h"
 #include "core/sb_cluster.h"
-#include "lua/sb_kit.h"
 #include "core/sb_logger.h"
 #include "lua/sb_lua.h"
 #include "core/sb_options.h"
 #include "results/sb_results.h"
 #include "results/sb_threshold.h"
 #include "cli/sb_outputs.h"
-#include "cli/sb_runs_cmd.h"
-#include "cli/sb_cluster_cmd.h"
-#include "cli/sb_compare_cmd.h"
-#include "store/sb_store_output.h"
+#include "resultsdb/sb_resultsdb_output.h"
 #include "metrics/sb_metrics.h"
 #include "server/sb_server_cost.h"
 #include "core/sb_version.h"
@@ -135,33 +131,16 @@ static void early_signal(int sig)
   _exit(sig == SIGINT ? 130 : 143);
 }
 
-/* `bmk kit ...`, `bmk series ...`, `bmk capacity ...`, `bmk report ...` have their own
-   command lines. Returns true, with their exit code in *rc, when argv
-   names one of them. */
+/* A command of bmk's table with a command line of its own (`bmk report
+   ...`; commands/sb_commands.h): returns true, with its exit code in
+   *rc, when argv names one. Workloads (`bmk tpcc prepare`) take the
+   sysbench command line below. */
 static bool other_command(int argc, char **argv, int *rc)
 {
-  if (argc <= 1)
+  const sb_command_t *cmd = argc > 1 ? sb_command_find(argv[1]) : NULL;
+  if (cmd == NULL || cmd->workload != NULL)
     return false;
-  /* `bmk kit ...` has its own command line (docs/kit.md). */
-  if (strcmp(argv[1], "kit") == 0)
-    *rc = sb_kit_main(argc, argv);
-  else if (strcmp(argv[1], "series") == 0)
-    *rc = sb_series_main(argc, argv);
-  else if (strcmp(argv[1], "capacity") == 0)
-    *rc = sb_capacity_main(argc, argv);
-  /* `bmk report ...`: result files (docs/report.md) */
-  else if (strcmp(argv[1], "report") == 0)
-    *rc = sb_report_main(argc, argv);
-  /* `bmk runs ...`: the results database (docs/results-db.md) */
-  else if (strcmp(argv[1], "runs") == 0)
-    *rc = sb_runs_main(argc, argv);
-  else if (strcmp(argv[1], "compare") == 0)
-    *rc = sb_compare_main(argc, argv);
-  /* `bmk cluster run ...`: many processes, one merged run (docs/cluster.md) */
-  else if (strcmp(argv[1], "cluster") == 0)
-    *rc = sb_cluster_main(argc, argv);
-  else
-    return false;
+  *rc = sb_command_run(cmd, argc, argv);
   return true;
 }
 
@@ -332,7 +311,7 @@ int main(int argc, char **argv)
   if (sb_opt_parse_argv(argc, argv, pos, MAX_POSITIONAL, &npos) != 0)
     return 1;
   if (sb_core_register_options() != 0 || db_register_options() != 0 ||
-      sb_metrics_register_options() != 0 || sb_store_register_options() != 0 ||
+      sb_metrics_register_options() != 0 || sb_resultsdb_register_options() != 0 ||
       sb_threshold_register_options() != 0)
     return 1;
 

@@ -5,6 +5,7 @@
 #include "drivers/db_driver.h"
 #include "builtin/sb_builtin.h"
 #include "cli/sb_help.h"
+#include "commands/sb_commands.h"
 #include "core/sb_options.h"
 #include "core/sb_version.h"
 
@@ -62,22 +63,17 @@ void sb_print_help(void)
       printf("\n");
     }
 
-  /* bmk's own sub-command (docs/kit.md), beside sysbench's blocks */
+  /* bmk's commands (commands/sb_commands.c), beside sysbench's blocks */
   printf("bmk extensions (commands):\n");
-  printf("  %s kit ...                the benchmark kit: named sb11-* scripts, dbSTRESS, "
-         "split runs; '%s kit help' for its usage\n", p, p);
-  printf("  %s series ...             runs a command once per user count (--users=1,2,4,...) "
-         "and prints one table; '%s series --help'\n", p, p);
-  printf("  %s capacity ...           searches the highest --rate (or user count) meeting a "
-         "latency SLO (--slo='p99<=20ms'); '%s capacity --help'\n", p, p);
-  printf("  %s report RUNS...         series table of --results files or saved runs (ids, "
-         "tag:K=V), --merge of concurrent runs, --html charts; '%s report --help'\n", p, p);
-  printf("  %s runs ...               the results database (--save): list, show, export, "
-         "import, delete; '%s runs --help'\n", p, p);
-  printf("  %s compare A B            B against A with confidence intervals, --json, "
-         "--fail-if gates (exit 3); '%s compare --help'\n", p, p);
-  printf("  %s cluster run ...        one run from many processes and load hosts (ssh), "
-         "merged live and exactly; '%s cluster --help'\n\n", p, p);
+  size_t n;
+  const sb_command_t *cmd = sb_commands(&n);
+  for (size_t i = 0; i < n; i++)
+  {
+    char head[96];
+    snprintf(head, sizeof(head), "%s %s %s", p, cmd[i].name, cmd[i].usage);
+    printf("  %-34s %s\n", head, cmd[i].summary);
+  }
+  printf("\n");
 
   printf("Compiled-in tests:\n");
   for (const sb_builtin_t *const *t = sb_builtins(); *t; t++)

@@ -8,13 +8,13 @@
 #include "core/sb_probe.h"
 #include "lua/sb_lua_output.h"
 #include "metrics/sb_metrics.h"
-#include "results/sb_cluster_stream.h"
+#include "commands/cluster/sb_cluster_stream.h"
 #include "results/sb_results_output.h"
 #include "results/sb_text_output.h"
 #include "results/sb_threshold.h"
-#include "server/sb_endpoint_probe.h"
+#include "endpoints/sb_endpoint_probe.h"
 #include "server/sb_server_probes.h"
-#include "store/sb_store_output.h"
+#include "resultsdb/sb_resultsdb_output.h"
 
 /* A built-in test's report functions as the text report's sections: they
    print only at the reports' verbosity (unlike a script's hooks). */
@@ -105,7 +105,7 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
   if (nth > 0)
     sb_output_register(&out);
   /* a cluster process: the coordinator saves the merged run */
-  bool save = sb_store_save_requested() && !stream;
+  bool save = sb_resultsdb_save_requested() && !stream;
   /* --save and the stream's end need the document the result files'
      output builds */
   if (cfg->results_path || cfg->hdrlog_path || save || stream)
@@ -115,7 +115,7 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
   }
   if (save)
   {
-    sb_store_output(&out);
+    sb_resultsdb_output(&out);
     sb_output_register(&out);
   }
   if (stream)

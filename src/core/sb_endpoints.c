@@ -511,7 +511,7 @@ bool sb_endpoints_replica(unsigned i)
   return i < neps && sb_endpoint_is_replica(&eps[i]);
 }
 
-double sb_endpoints_lag(unsigned i)
+double sb_endpoints_replica_lag(unsigned i)
 {
   return i < neps && sb_endpoint_is_replica(&eps[i]) ? sb_endpoint_lag(&eps[i]) : -1;
 }

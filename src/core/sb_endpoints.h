@@ -9,7 +9,7 @@
  * (sb_endpoints_load); afterwards the table is read-only, except for the
  * per-endpoint counters and the round-robin cursors, which are atomic.
  * With no file loaded every function here reports "no endpoints" and the
- * drivers use their own options, as before.
+ * drivers use their own options.
  */
 #ifndef SB_ENDPOINTS_H
 #define SB_ENDPOINTS_H
@@ -121,7 +121,7 @@ bool sb_endpoints_replica(unsigned i);
    when there is none, it is older than 5 s, or i >= the count or endpoint
    i is no replica); for Lua through the FFI: what least_lag sees when a
    connection is opened now. Thread-safe (the lag sampler writes). */
-double sb_endpoints_lag(unsigned i);
+double sb_endpoints_replica_lag(unsigned i);
 
 /* The driver every endpoint uses, or NULL without endpoints. */
 const char *sb_endpoints_driver(void);

@@ -1,7 +1,7 @@
 /* Connections of the generic SQL layer: errors, the calling thread's last
    connect, the registry of live connections, close / free, reconnecting a
    lost connection and counting a statement's outcome; see db_driver.h.
-   Split from db_driver.c. */
+ */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif

@@ -19,16 +19,18 @@
  * Every operation that talks to the server exists in two forms in the ops
  * table:
  *   - a blocking form (`connect`, `query`, `prepare`, `execute`, ...), which
- *     is what the current engine calls (one connection per call site, the
- *     thread blocks in the client library exactly like sysbench does, so
- *     client CPU per query stays at the library's minimum);
+ *     thread mode calls (one thread per virtual user blocks in the client
+ *     library exactly like sysbench does, so client CPU per query stays at
+ *     the library's minimum);
  *   - an optional start / continue pair (`query_start` + `query_cont`, ...)
  *     returning DB_STEP_DONE or DB_STEP_WAIT. On DB_STEP_WAIT the driver
  *     has set con->wait_events (DB_WAIT_READ/WRITE/TIMEOUT), con->wait_fd
  *     and con->wait_timeout_ms; the caller waits on that socket (poll,
  *     epoll, ...) and calls the `_cont` function with the events that
- *     occurred. This lets an event loop multiplex many connections on one
- *     thread (MariaDB's non-blocking API, libpq's PQsend* / PQconsumeInput).
+ *     occurred. The event loop (engine/sb_loop.c) multiplexes many
+ *     connections on one thread this way, through the generic asynchronous
+ *     layer of db_async.h (MariaDB's non-blocking API, libpq's PQsend* /
+ *     PQconsumeInput).
  *     db_step_blocking() drives a start/continue pair with poll() and is
  *     what the tests use to check that both forms give the same results.
  * When a driver leaves a pair NULL, only the blocking form exists.

@@ -1,6 +1,6 @@
 /* The generic SQL layer's side of --endpoints: per-endpoint statement
    latency, transaction counting and the --on-endpoint-failure=next steps
-   of a rebuild; see db_driver_priv.h. Split from db_conn.c. */
+   of a rebuild; see db_driver_priv.h. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif

@@ -1,6 +1,5 @@
 /* Text queries, results, pipelining and the blocking wait of the
-   asynchronous forms in the generic SQL layer; see db_driver.h. Split from
-   db_driver.c. */
+   asynchronous forms in the generic SQL layer; see db_driver.h. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif

@@ -1,6 +1,6 @@
 /* Parallel script commands (prepare/cleanup/... with
    sysbench.cmdline.PARALLEL_COMMAND): one fresh Lua state per thread; see
-   sb_engine_parallel_command in sb_engine.h. Split from sb_engine.c. */
+   sb_engine_parallel_command in sb_engine.h. */
 #include <pthread.h>
 #include <stdlib.h>
 

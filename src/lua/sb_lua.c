@@ -338,7 +338,7 @@ static void read_script_file(void)
     return;
   script_buf = buf;
   script_len = len;
-  /* the chunk name luaL_loadfile gives: messages name the file as before */
+  /* the chunk name luaL_loadfile gives: messages name the file */
   snprintf(script_chunk, sizeof(script_chunk), "@%s", script_path);
 }
 

@@ -1,5 +1,5 @@
 /* Calls into a script: global functions and sysbench.cmdline.commands;
-   see sb_lua.h. Split from sb_lua.c. */
+   see sb_lua.h. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif

@@ -1,5 +1,5 @@
 /* Script options (sysbench.cmdline.options, sysbench.opt) and the
-   sysbench.__c functions behind them; see sb_lua.h. Split from sb_lua.c. */
+   sysbench.__c functions behind them; see sb_lua.h. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif

@@ -24,7 +24,7 @@ void sb_lua_text_hooks(unsigned vus, sb_text_hooks_t *hooks);
    at the end of the run, when the script defines it: after the report
    and the other outputs, on every ending of the run and whatever the
    verbosity (tpcc's tables, dbl's figures). A hook that fails prints its
-   error; the run's exit code is not changed (as before: the report is
+   error; the run's exit code is not changed (the report is
    already out). Main thread. */
 void sb_lua_final_output(sb_output_t *out);
 

@@ -1,5 +1,4 @@
-/* Report hooks of Lua scripts (sysbench.hooks.report_*); see sb_lua.h.
-   Split from sb_lua.c. */
+/* Report hooks of Lua scripts (sysbench.hooks.report_*); see sb_lua.h. */
 #include <lauxlib.h>
 
 #include "core/sb_logger.h"

@@ -161,7 +161,7 @@ double sb_html_interval_p95(const json_t *row)
 {
   sb_hdr_t *h = sb_hdr_new();
   double v = NAN;
-  if (h && sb_rdoc_add_hist(row, h, NULL, 0) > 0)
+  if (h && sb_results_file_add_hist(row, h, NULL, 0) > 0)
     v = h->total ? (double) sb_hdr_percentile(h, 95) / 1e6 : NAN;
   else
     v = sb_json_num(row, "latency_ms", "p95", NULL);
@@ -180,7 +180,7 @@ void sb_html_panel(FILE *gp, unsigned valid, const char *ylabel, const char *plo
 }
 
 /* The per-interval timeline of one run: tps, p95, errors/s stacked. */
-static int chart_timeline(html_ctx_t *c, const sb_rdoc_t *doc)
+static int chart_timeline(html_ctx_t *c, const sb_results_file_t *doc)
 {
   FILE *d = sb_html_chart_begin(c, "Runs", 540, "%s: %s, %u threads, per interval", doc->path,
                         doc->test[0] ? doc->test : "?", doc->threads);
@@ -466,7 +466,7 @@ static const char CSS[] =
   "figcaption{font-size:90%;color:#555}";
 
 static int write_page(html_ctx_t *c, FILE *out, const sb_series_t *s, unsigned ns,
-                      const sb_rdoc_t *docs, unsigned ndocs, const sb_html_head_t *head)
+                      const sb_results_file_t *docs, unsigned ndocs, const sb_html_head_t *head)
 {
   time_t now = time(NULL);
   char when[64];
@@ -563,7 +563,7 @@ static int copy_svgs(html_ctx_t *c)
 }
 
 /* Writes the script, runs gnuplot and the page; the caller cleans up. */
-static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_rdoc_t *docs,
+static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_results_file_t *docs,
                  unsigned n, const sb_series_t *s, unsigned ns, const sb_html_head_t *head)
 {
   char script[128];
@@ -604,7 +604,7 @@ static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_
   return rc;
 }
 
-int sb_html_write_page(const char *path, const sb_rdoc_t *docs, unsigned n,
+int sb_html_write_page(const char *path, const sb_results_file_t *docs, unsigned n,
                        const sb_html_head_t *head, char *err, size_t errlen)
 {
   char gnuplot[4096];
@@ -640,7 +640,7 @@ int sb_html_write_page(const char *path, const sb_rdoc_t *docs, unsigned n,
   return rc;
 }
 
-int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err,
+int sb_html_write(const char *path, const sb_results_file_t *docs, unsigned n, char *err,
                   size_t errlen)
 {
   sb_html_head_t head = { .title = "report" };

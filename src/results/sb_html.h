@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 
-#include "results/sb_rdoc.h"
+#include "results/sb_results_file.h"
 
 /*
  * Writes the page for the `n` documents to `path` (through path.tmp
@@ -32,7 +32,7 @@
  * histogram. Not thread-safe (runs a child process, uses a temporary
  * directory under $TMPDIR or /tmp).
  */
-int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err,
+int sb_html_write(const char *path, const sb_results_file_t *docs, unsigned n, char *err,
                   size_t errlen);
 
 /*
@@ -42,7 +42,7 @@ int sb_html_write(const char *path, const sb_rdoc_t *docs, unsigned n, char *err
  * every run's per-interval tps and p95 overlaid, A's runs in blue and B's
  * in red. Returns and errors as sb_html_write. Not thread-safe.
  */
-int sb_html_write_compare(const char *path, const sb_rdoc_t *docs, unsigned na, unsigned nb,
+int sb_html_write_compare(const char *path, const sb_results_file_t *docs, unsigned na, unsigned nb,
                           const char *label_a, const char *label_b, char *err, size_t errlen);
 
 /*

@@ -60,7 +60,7 @@ static void marker(FILE *gp, unsigned tag, double x, double y, bool left, const 
 /* Throughput, then p50/p95/p99, against the offered rate (or users):
    the SLO bounds drawn as horizontal lines, the highest passing step
    (the answer) and the saturation marked. */
-static int chart_capacity(html_ctx_t *c, const sb_rdoc_t *docs, unsigned n, const void *arg)
+static int chart_capacity(html_ctx_t *c, const sb_results_file_t *docs, unsigned n, const void *arg)
 {
   (void) docs;
   (void) n;
@@ -203,7 +203,7 @@ int sb_html_write_capacity(const char *path, const char *search_json, char *err,
   k.users = mode && strcmp(mode, "users") == 0;
   const json_t *steps = json_object_get(doc, "steps");
   size_t nsteps = json_array_size(steps), i;
-  sb_rdoc_t *docs = calloc(nsteps + 1, sizeof(sb_rdoc_t));
+  sb_results_file_t *docs = calloc(nsteps + 1, sizeof(sb_results_file_t));
   int rc = docs ? load_points(&k, err, errlen) : sb_errf(err, errlen, "out of memory");
   unsigned nd = 0;
   const json_t *st;
@@ -211,7 +211,7 @@ int sb_html_write_capacity(const char *path, const char *search_json, char *err,
   {
     const char *f = json_string_value(json_object_get(st, "file"));
     if (rc == 0 && f)
-      rc = sb_rdoc_load(f, &docs[nd++], err, errlen);
+      rc = sb_results_file_load(f, &docs[nd++], err, errlen);
   }
   char *intro = rc == 0 ? intro_text(doc) : NULL;
   if (rc == 0)
@@ -221,7 +221,7 @@ int sb_html_write_capacity(const char *path, const char *search_json, char *err,
     rc = sb_html_write_page(path, docs, nd, &head, err, errlen);
   }
   for (unsigned j = 0; j < nd; j++)
-    sb_rdoc_free(&docs[j]);
+    sb_results_file_free(&docs[j]);
   free(docs);
   free(k.pts);
   free(intro);

@@ -15,7 +15,7 @@ typedef struct {
 /* bmk compare: every run's per-interval tps and p95 on one time axis,
    side A's runs in one colour and B's in another (one data block per
    run, gnuplot's `index`). */
-static int chart_overlay(html_ctx_t *c, const sb_rdoc_t *docs, unsigned n, const void *arg)
+static int chart_overlay(html_ctx_t *c, const sb_results_file_t *docs, unsigned n, const void *arg)
 {
   const overlay_t *ov = arg;
   FILE *d = sb_html_chart_begin(c, "A against B", 480, "A (%s, blue) against B (%s, red): tps "
@@ -68,7 +68,7 @@ static int chart_overlay(html_ctx_t *c, const sb_rdoc_t *docs, unsigned n, const
   return 0;
 }
 
-int sb_html_write_compare(const char *path, const sb_rdoc_t *docs, unsigned na, unsigned nb,
+int sb_html_write_compare(const char *path, const sb_results_file_t *docs, unsigned na, unsigned nb,
                           const char *label_a, const char *label_b, char *err, size_t errlen)
 {
   overlay_t ov = { na, nb, label_a, label_b };

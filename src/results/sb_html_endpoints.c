@@ -5,7 +5,7 @@
 #include <jansson.h>
 
 #include "results/sb_html_priv.h"
-#include "results/sb_rdoc.h"
+#include "results/sb_results_file.h"
 
 /* e's string field `key`, or "?" */
 static const char *str(const json_t *e, const char *key)
@@ -51,7 +51,7 @@ static void cell_server(FILE *out, const json_t *srv, const char *what)
                        json_integer_value(json_object_get(srv, own))));
 }
 
-static void table(FILE *out, const sb_rdoc_t *d, const json_t *eps)
+static void table(FILE *out, const sb_results_file_t *d, const json_t *eps)
 {
   fputs("<h2>Endpoints: ", out);
   sb_html_text(out, d->path);
@@ -91,7 +91,7 @@ static void table(FILE *out, const sb_rdoc_t *d, const json_t *eps)
   fputs("</table>\n", out);
 }
 
-void sb_html_endpoint_tables(FILE *out, const sb_rdoc_t *docs, unsigned n)
+void sb_html_endpoint_tables(FILE *out, const sb_results_file_t *docs, unsigned n)
 {
   for (unsigned i = 0; i < n; i++)
   {

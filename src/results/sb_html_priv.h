@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "results/sb_rdoc.h"
+#include "results/sb_results_file.h"
 
 /* One chart: gnuplot writes dir/c<id>.svg, the page embeds it. */
 typedef struct {
@@ -40,7 +40,7 @@ typedef struct {
   bool no_series;           /* no per-series tables and charts */
   /* Adds the kind's charts before the runs' (NULL: none); 0 or -1 with
      c->err set. */
-  int (*charts)(html_ctx_t *c, const sb_rdoc_t *docs, unsigned n, const void *arg);
+  int (*charts)(html_ctx_t *c, const sb_results_file_t *docs, unsigned n, const void *arg);
   const void *arg;          /* passed to charts */
 } sb_html_head_t;
 
@@ -49,7 +49,7 @@ typedef struct {
  * intro and charts first. Returns 0, or -1 with the reason in `err`
  * (as sb_html_write).
  */
-int sb_html_write_page(const char *path, const sb_rdoc_t *docs, unsigned n,
+int sb_html_write_page(const char *path, const sb_results_file_t *docs, unsigned n,
                        const sb_html_head_t *head, char *err, size_t errlen);
 
 /*
@@ -77,7 +77,7 @@ void sb_html_text(FILE *f, const char *s);
 /* For each document with an "endpoints" array (--endpoints runs): a
    heading and a table of its endpoints' counts, p95/max latency, largest
    replica lag and backlog (sb_html_endpoints.c). */
-void sb_html_endpoint_tables(FILE *out, const sb_rdoc_t *docs, unsigned n);
+void sb_html_endpoint_tables(FILE *out, const sb_results_file_t *docs, unsigned n);
 
 /* An interval row's p95 in ms: from its histogram, else its
    latency_ms.p95; NaN when neither is there. */

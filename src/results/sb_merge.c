@@ -41,7 +41,7 @@ static double key_pct(const char *key)
 
 /* ---- checks ------------------------------------------------------------ */
 
-static const char *opt(const sb_rdoc_t *d, const char *name)
+static const char *opt(const sb_results_file_t *d, const char *name)
 {
   const char *v = sb_json_str(d->doc, "manifest", "options", name, NULL);
   return v ? v : "";
@@ -57,7 +57,7 @@ static void clock_text(double epoch_s, char *buf, size_t len)
            tm.tm_sec + (epoch_s - floor(epoch_s)));
 }
 
-static int check_mergeable(const sb_rdoc_t *d, unsigned n, char *err, size_t errlen)
+static int check_mergeable(const sb_results_file_t *d, unsigned n, char *err, size_t errlen)
 {
   if (n < 2)
     return sb_errf(err, errlen, "--merge needs the result files of at least two runs");
@@ -106,11 +106,11 @@ static int check_mergeable(const sb_rdoc_t *d, unsigned n, char *err, size_t err
 
 /* Adds the histogram of `holder` (a document's "histogram", an interval
    row, a type row) to `h`. *missing is set when a holder has none. */
-static int add_hist(const sb_rdoc_t *d, const json_t *holder, sb_hdr_t *h, bool *missing,
+static int add_hist(const sb_results_file_t *d, const json_t *holder, sb_hdr_t *h, bool *missing,
                     char *err, size_t errlen)
 {
   char why[256];
-  int rc = sb_rdoc_add_hist(holder, h, why, sizeof(why));
+  int rc = sb_results_file_add_hist(holder, h, why, sizeof(why));
   if (rc < 0)
     return sb_errf(err, errlen, "%s: %s", d->path, why);
   if (rc == 0)
@@ -129,7 +129,7 @@ static json_t *hdr_string(const sb_hdr_t *h)
 /* ---- summary ----------------------------------------------------------- */
 
 /* Sums summary.metrics.<name>.total over the runs (workload metrics). */
-static json_t *merge_metrics(const sb_rdoc_t *d, unsigned n, double t)
+static json_t *merge_metrics(const sb_results_file_t *d, unsigned n, double t)
 {
   json_t *m = NULL;
   for (unsigned i = 0; i < n; i++)
@@ -161,7 +161,7 @@ static json_t *merge_metrics(const sb_rdoc_t *d, unsigned n, double t)
 
 /* Pools per-run means and population standard deviations of `threads`
    values each into the mean and deviation of all the values. */
-static void pool(const sb_rdoc_t *d, unsigned n, const char *avg_key, const char *sd_key,
+static void pool(const sb_results_file_t *d, unsigned n, const char *avg_key, const char *sd_key,
                  double *avg, double *sd)
 {
   double cnt = 0, sum = 0, sq = 0;
@@ -180,7 +180,7 @@ static void pool(const sb_rdoc_t *d, unsigned n, const char *avg_key, const char
   *sd = cnt > 0 ? sqrt(fmax(0, sq / cnt - *avg * *avg)) : 0;
 }
 
-static json_t *merge_latency(const sb_rdoc_t *d, unsigned n, const sb_hdr_t *h,
+static json_t *merge_latency(const sb_results_file_t *d, unsigned n, const sb_hdr_t *h,
                              uint64_t events)
 {
   double mn = INFINITY, mx = 0, sum = 0;
@@ -211,7 +211,7 @@ static json_t *merge_latency(const sb_rdoc_t *d, unsigned n, const sb_hdr_t *h,
   return lat;
 }
 
-static json_t *merge_summary(const sb_rdoc_t *d, unsigned n, const sb_hdr_t *h, double t)
+static json_t *merge_summary(const sb_results_file_t *d, unsigned n, const sb_hdr_t *h, double t)
 {
   uint64_t ev = 0, rd = 0, wr = 0, ot = 0, er = 0, rc = 0, late = 0, threads = 0;
   int exit_code = 0;
@@ -312,7 +312,7 @@ static void slot_add_types(slot_t *s, const json_t *types)
   }
 }
 
-static int slot_add(slot_t *s, const sb_rdoc_t *d, const json_t *row, char *err, size_t errlen)
+static int slot_add(slot_t *s, const sb_results_file_t *d, const json_t *row, char *err, size_t errlen)
 {
   if (s->hist == NULL && (s->hist = sb_hdr_new()) == NULL)
     return sb_errf(err, errlen, "out of memory");
@@ -396,13 +396,13 @@ static json_t *slot_json(slot_t *s, double end_s, double len, const json_t *pct_
 
 /* The interval length shared by the runs (--report-interval, else the
    1 s rows written for result files). */
-static double interval_len(const sb_rdoc_t *d)
+static double interval_len(const sb_results_file_t *d)
 {
   double v = strtod(opt(d, "report_interval"), NULL);
   return v > 0 ? v : 1.0;
 }
 
-static json_t *merge_intervals(const sb_rdoc_t *d, unsigned n, double base, char *err,
+static json_t *merge_intervals(const sb_results_file_t *d, unsigned n, double base, char *err,
                                size_t errlen)
 {
   double len = interval_len(&d[0]);
@@ -452,7 +452,7 @@ static json_t *merge_intervals(const sb_rdoc_t *d, unsigned n, double base, char
 
 /* ---- event types ----------------------------------------------------------- */
 
-static json_t *merge_type(const sb_rdoc_t *d, unsigned n, const char *name, double t,
+static json_t *merge_type(const sb_results_file_t *d, unsigned n, const char *name, double t,
                           char *err, size_t errlen)
 {
   uint64_t ev = 0, er = 0, rb = 0, late = 0;
@@ -510,7 +510,7 @@ static json_t *merge_type(const sb_rdoc_t *d, unsigned n, const char *name, doub
   return o;
 }
 
-static json_t *merge_types(const sb_rdoc_t *d, unsigned n, double t, char *err, size_t errlen)
+static json_t *merge_types(const sb_results_file_t *d, unsigned n, double t, char *err, size_t errlen)
 {
   json_t *names = json_array(), *out = json_array();
   for (unsigned i = 0; i < n; i++)
@@ -553,7 +553,7 @@ static json_t *merge_types(const sb_rdoc_t *d, unsigned n, double t, char *err, 
    and the transactions and queries are the sums over the runs, and every
    per-transaction and per-query figure is recomputed from those totals
    (a figure without its total is dropped). */
-static void rescale_cost(json_t *cost, const sb_rdoc_t *d, unsigned n, uint64_t events)
+static void rescale_cost(json_t *cost, const sb_results_file_t *d, unsigned n, uint64_t events)
 {
   double queries = 0, cu = 0, cs = 0;
   bool have_client = true;
@@ -600,7 +600,7 @@ static void rescale_cost(json_t *cost, const sb_rdoc_t *d, unsigned n, uint64_t 
   }
 }
 
-static json_t *merge_server(const sb_rdoc_t *d, unsigned n, uint64_t events)
+static json_t *merge_server(const sb_results_file_t *d, unsigned n, uint64_t events)
 {
   int best = -1;
   double window = -1;
@@ -629,7 +629,7 @@ static json_t *merge_server(const sb_rdoc_t *d, unsigned n, uint64_t events)
   return s;
 }
 
-static json_t *merge_manifest(const sb_rdoc_t *d, unsigned n, double base)
+static json_t *merge_manifest(const sb_results_file_t *d, unsigned n, double base)
 {
   json_t *m = json_deep_copy(json_object_get(d[0].doc, "manifest"));
   json_object_set_new(m, "start_epoch_s", json_real(base));
@@ -677,7 +677,7 @@ static size_t null_hdr_rows(const json_t *rows)
   return k;
 }
 
-json_t *sb_merge_docs(const sb_rdoc_t *d, unsigned n, char *note, size_t notelen,
+json_t *sb_merge_docs(const sb_results_file_t *d, unsigned n, char *note, size_t notelen,
                       char *err, size_t errlen)
 {
   if (note && notelen)
@@ -790,12 +790,12 @@ int sb_merge_files(const char *const *paths, unsigned n, const char *out_path,
                    sb_merge_totals_t *t)
 {
   memset(t, 0, sizeof(*t));
-  sb_rdoc_t *d = calloc(n ? n : 1, sizeof(sb_rdoc_t));
+  sb_results_file_t *d = calloc(n ? n : 1, sizeof(sb_results_file_t));
   if (d == NULL)
     return sb_errf(t->error, sizeof(t->error), "out of memory");
   int rc = 0;
   for (unsigned i = 0; rc == 0 && i < n; i++)
-    rc = sb_rdoc_load(paths[i], &d[i], t->error, sizeof(t->error));
+    rc = sb_results_file_load(paths[i], &d[i], t->error, sizeof(t->error));
   json_t *doc = rc == 0 ? sb_merge_docs(d, n, NULL, 0, t->error, sizeof(t->error)) : NULL;
   if (doc == NULL)
     rc = -1;
@@ -807,7 +807,7 @@ int sb_merge_files(const char *const *paths, unsigned n, const char *out_path,
   }
   json_decref(doc);
   for (unsigned i = 0; i < n; i++)
-    sb_rdoc_free(&d[i]);
+    sb_results_file_free(&d[i]);
   free(d);
   return rc;
 }

@@ -36,7 +36,7 @@
 
 #include <jansson.h>
 
-#include "results/sb_rdoc.h"
+#include "results/sb_results_file.h"
 
 /*
  * Merges `n` (>= 2) loaded documents. Returns a new document (caller
@@ -47,7 +47,7 @@
  * files without their histograms, so their percentiles are an upper
  * bound (the count of such rows is given). 512 bytes hold both.
  */
-json_t *sb_merge_docs(const sb_rdoc_t *docs, unsigned n, char *note, size_t notelen,
+json_t *sb_merge_docs(const sb_results_file_t *docs, unsigned n, char *note, size_t notelen,
                       char *err, size_t errlen);
 
 /* What the kit launcher's "=> Combined" line shows, from a merged

@@ -19,7 +19,7 @@
 #include "core/sb_rand.h"
 #include "results/sb_results.h"
 #include "results/sb_results_client.h"
-#include "results/sb_results_endpoints.h"
+#include "endpoints/sb_endpoint_results.h"
 #include "server/sb_server_cost.h"
 #include "server/sb_server_stats.h"
 #include "core/sb_version.h"
@@ -240,13 +240,13 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   json_object_set_new(row, "reads_per_s", json_real(rate(st->reads, len)));
   json_object_set_new(row, "writes_per_s", json_real(rate(st->writes, len)));
   json_object_set_new(row, "other_per_s", json_real(rate(st->other, len)));
-  json_t *lag = sb_results_lag_json();
+  json_t *lag = sb_endpoint_results_lag_json();
   if (lag)
     json_object_set_new(row, "replica_lag_s", lag);
-  json_t *behind = sb_results_behind_json();
+  json_t *behind = sb_endpoint_results_behind_json();
   if (behind)
     json_object_set_new(row, "replica_behind", behind);
-  json_t *replay = sb_results_replay_lag_json();
+  json_t *replay = sb_endpoint_results_replay_lag_json();
   if (replay)
     json_object_set_new(row, "replica_replay_lag_s", replay);
   /* Counts as well as rates: merging runs sums counts exactly. */
@@ -726,7 +726,7 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     json_object_set_new(doc, "event_types", types_json(rows, n, types, h));
     json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
     json_object_set_new(doc, "server", server_and_cost_json());
-    json_t *eps = sb_results_endpoints_json();
+    json_t *eps = sb_endpoint_results_json();
     if (eps)
       json_object_set_new(doc, "endpoints", eps);
     json_object_set_new(doc, "histogram", sb_results_histogram_json(h));

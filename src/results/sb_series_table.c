@@ -42,7 +42,7 @@ static void dbl_columns(sb_series_row_t *r, const json_t *doc)
   r->elapsed_s = sb_json_num(doc, "summary", "time_s", NULL);
 }
 
-static int fill_row(sb_series_row_t *r, const sb_rdoc_t *d, char *err, size_t errlen)
+static int fill_row(sb_series_row_t *r, const sb_results_file_t *d, char *err, size_t errlen)
 {
   const json_t *doc = d->doc;
   memset(r, 0, sizeof(*r));
@@ -61,7 +61,7 @@ static int fill_row(sb_series_row_t *r, const sb_rdoc_t *d, char *err, size_t er
   if (h == NULL)
     return sb_errf(err, errlen, "out of memory");
   char why[256];
-  int rc = sb_rdoc_add_hist(sb_json_at(doc, "histogram", NULL), h, why, sizeof(why));
+  int rc = sb_results_file_add_hist(sb_json_at(doc, "histogram", NULL), h, why, sizeof(why));
   if (rc < 0)
   {
     sb_hdr_free(h);
@@ -106,7 +106,7 @@ static int cmp_rows(const void *x, const void *y)
 
 /* The group a document belongs to, as text (series id, or test and
    driver); writes the label too. */
-static void group_key(const sb_rdoc_t *d, char *key, size_t klen, char *label, size_t llen)
+static void group_key(const sb_results_file_t *d, char *key, size_t klen, char *label, size_t llen)
 {
   if (d->series_id)
   {
@@ -122,7 +122,7 @@ static void group_key(const sb_rdoc_t *d, char *key, size_t klen, char *label, s
   }
 }
 
-int sb_series_build(const sb_rdoc_t *docs, unsigned n, sb_series_t **out,
+int sb_series_build(const sb_results_file_t *docs, unsigned n, sb_series_t **out,
                     unsigned *nseries, char *err, size_t errlen)
 {
   sb_series_t *s = calloc(n ? n : 1, sizeof(*s));

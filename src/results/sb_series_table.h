@@ -19,11 +19,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "results/sb_rdoc.h"
+#include "results/sb_results_file.h"
 
 /* One run's numbers; NAN = not in the file. */
 typedef struct {
-  const sb_rdoc_t *doc;
+  const sb_results_file_t *doc;
   unsigned users;
   double tps, qps, p95_ms, p99_ms, errors_s, reconnects_s;
   double cpu_us_trx, instr_trx;          /* server.cost.per_transaction */
@@ -49,7 +49,7 @@ typedef struct {
  * with the reason in `err` (a corrupt histogram names its file; OOM).
  * The rows point into `docs`, which must outlive the series.
  */
-int sb_series_build(const sb_rdoc_t *docs, unsigned n, sb_series_t **out,
+int sb_series_build(const sb_results_file_t *docs, unsigned n, sb_series_t **out,
                     unsigned *nseries, char *err, size_t errlen);
 
 /* Prints one series' table (and its DBL table when any row has DBL

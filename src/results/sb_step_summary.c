@@ -5,7 +5,7 @@
 
 #include "core/sb_histogram.h"
 #include "core/sb_logger.h"
-#include "results/sb_rdoc.h"
+#include "results/sb_results_file.h"
 #include "results/sb_step_summary.h"
 
 /* Mean (ns) of `h`, each value at the middle of its bucket; NAN if empty. */
@@ -41,7 +41,7 @@ static int read_run_latency(const json_t *doc, sb_step_summary_t *o, char *err, 
   sb_hdr_t *h = sb_hdr_new();
   if (h == NULL)
     return sb_errf(err, errlen, "out of memory");
-  int rc = sb_rdoc_add_hist(sb_json_at(doc, "histogram", NULL), h, err, errlen);
+  int rc = sb_results_file_add_hist(sb_json_at(doc, "histogram", NULL), h, err, errlen);
   if (rc == 1 && h->total > 0)
   {
     o->p50_ms = hdr_ms(h, 50);
@@ -73,7 +73,7 @@ static int read_intervals(const json_t *doc, double pct, sb_step_summary_t *o, c
   for (size_t i = 0; i < n && o->nsamples < SB_STEP_MAX_SAMPLES; i++)
   {
     sb_hdr_reset(h);
-    int rc = sb_rdoc_add_hist(json_array_get(iv, i), h, err, errlen);
+    int rc = sb_results_file_add_hist(json_array_get(iv, i), h, err, errlen);
     if (rc < 0)
     {
       sb_hdr_free(h);
@@ -107,8 +107,8 @@ int sb_step_summary_read(const char *path, double pct, sb_step_summary_t *out, c
                          size_t errlen)
 {
   memset(out, 0, sizeof(*out));
-  sb_rdoc_t d;
-  if (sb_rdoc_load(path, &d, err, errlen) != 0)
+  sb_results_file_t d;
+  if (sb_results_file_load(path, &d, err, errlen) != 0)
     return -1;
   const json_t *doc = d.doc;
   out->tps = num_or0(sb_json_num(doc, "summary", "tps", NULL));
@@ -134,7 +134,7 @@ int sb_step_summary_read(const char *path, double pct, sb_step_summary_t *out, c
     snprintf(why, sizeof(why), "%s", err);
     sb_errf(err, errlen, "%s: %s", path, why);
   }
-  sb_rdoc_free(&d);
+  sb_results_file_free(&d);
   return rc;
 }
 
@@ -150,11 +150,11 @@ double sb_step_pooled_ms(const char *const *paths, int n, double pct, char *err,
   int i;
   for (i = 0; i < n; i++)
   {
-    sb_rdoc_t d;
-    if (sb_rdoc_load(paths[i], &d, err, errlen) != 0)
+    sb_results_file_t d;
+    if (sb_results_file_load(paths[i], &d, err, errlen) != 0)
       break;
-    int rc = sb_rdoc_add_hist(sb_json_at(d.doc, "histogram", NULL), h, err, errlen);
-    sb_rdoc_free(&d);
+    int rc = sb_results_file_add_hist(sb_json_at(d.doc, "histogram", NULL), h, err, errlen);
+    sb_results_file_free(&d);
     if (rc != 1)
     {
       if (rc == 0)

@@ -10,7 +10,7 @@
 #include "drivers/db_driver.h"
 #include "results/sb_report.h"
 #include "results/sb_text_output.h"
-#include "server/sb_endpoint_probe.h"
+#include "endpoints/sb_endpoint_probe.h"
 
 /* One run at a time: the configuration and hooks of the registered text
    output (set before the run, read-only while it runs). */

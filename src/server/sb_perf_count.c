@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "server/sb_cpu_probe.h"
+#include "server/sb_cpu_usage.h"
 #include "server/sb_perf_count.h"
 
 /* At most this many processes in a measured tree (PostgreSQL: one per

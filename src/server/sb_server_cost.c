@@ -11,7 +11,7 @@
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
 #include "core/sb_timer.h"
-#include "server/sb_cpu_probe.h"
+#include "server/sb_cpu_usage.h"
 #include "server/sb_perf_count.h"
 #include "server/sb_server_cost.h"
 #include "server/sb_server_cost_priv.h"

@@ -10,8 +10,8 @@
 #include "core/sb_endpoints.h"
 #include "core/sb_figure.h"
 #include "core/sb_logger.h"
-#include "server/sb_endpoint_probe.h"
-#include "server/sb_endpoint_stats.h"
+#include "endpoints/sb_endpoint_probe.h"
+#include "endpoints/sb_endpoint_stats.h"
 #include "server/sb_server_stats.h"
 #include "core/sb_timer.h"
 

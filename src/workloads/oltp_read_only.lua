@@ -2,7 +2,7 @@
 -- (BEGIN; point selects; the four range selects; COMMIT).
 
 -- With --endpoints the connection takes the "read" route (the replicas,
--- docs/endpoints.md); without, the one server as before.
+-- docs/endpoints.md); without, the one server.
 oltp_route = "read"
 
 require("oltp_common")

@@ -3,9 +3,9 @@
 # the same results as the blocking forms, on both servers. The checks are in
 # async_check.c, built by `make check` beside the bmk binary under test.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 
-CHECK=$(dirname "$BMK")/tests/integration/async_check
+CHECK=$(dirname "$BMK")/tests/integration/tools/async_check
 if [ ! -x "$CHECK" ]; then
   not_ok "async_check is built (run make check)"
   finish

@@ -4,7 +4,7 @@
 # layout apart from numbers (norm), exact counts from --results, fileio
 # prepare/run/cleanup effects, errors, async I/O through Linux AIO.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 # Output without the version line, every decimal number (and the padding

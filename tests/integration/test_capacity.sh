@@ -12,7 +12,7 @@
 # then bisection), and users mode on oltp_point_select on both databases
 # (every row equal to its step's file). About 60 s of wall time.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 cap() { OUT=$(timeout -k 5 150 "$BMK" capacity "$@" 2>&1); RC=$?; }
@@ -39,7 +39,7 @@ if ! mysql_q "SELECT 1" >/dev/null 2>&1; then
 fi
 
 # every event serialises on one row lock held ~5 ms (tools/cap_lock.lua)
-cp "$TOP/tests/integration/tools/cap_lock.lua" lock.lua
+cp "$TOP/tests/integration/fixtures/cap_lock.lua" lock.lua
 run_bmk lock.lua $MYSQL_OPTS prepare
 assert_eq "lock table prepared" 0 "$RC"
 
@@ -173,10 +173,10 @@ assert_eq "3x the capacity: no rate met (exit 3)" 3 "$RC"
 assert_match "3x the capacity: reported saturated" "$OUT" '^   1 growth +[0-9]+ .* saturated$'
 assert_not_contains "3x the capacity: the client is not blamed" "$OUT" "client"
 
-# ---- an SLO no rate can meet: exit 3 (the probe chooses the start rate) -------------
+# ---- an SLO no rate can meet: exit 3 (the trial run chooses the start rate) -------------
 cap --slo='p99<=0.01ms' --step-time=2 --step-warmup=1 --results-dir=imp -- bmk lock.lua $MYSQL_OPTS --threads=8 run
 assert_eq "impossible SLO: exit 3" 3 "$RC"
-assert_match "impossible SLO: the probe ran" "$OUT" 'probe: [0-9.]+ tps, p99 [0-9.]+ ms; start rate [0-9.]+ \(25%\)'
+assert_match "impossible SLO: the trial run ran" "$OUT" 'trial run: [0-9.]+ tps, p99 [0-9.]+ ms; start rate [0-9.]+ \(25%\)'
 assert_match "impossible SLO: says so" "$OUT" "^no rate met the SLO \(p99<=0.01ms\); lowest tried: .*no lower load can meet it$"
 
 # ---- users mode: doubling then bisection ---------------------------------------------------

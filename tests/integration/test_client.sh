@@ -11,7 +11,7 @@
 # test gets: the busy script never lets its worker sleep, the idle one
 # sleeps 0.1 s between events.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 jget() {  # jget FILE EXPR: a Python expression on the document `d`

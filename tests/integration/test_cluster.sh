@@ -38,7 +38,7 @@
 #    running.
 # Needs root (namespaces, sshd); skipped otherwise with the reason.
 HERE=$(cd "$(dirname "$0")" && pwd)
-source "$HERE/lib.sh"
+source "$HERE/lib/lib.sh"
 cd "$WORK" || exit 1
 export TMPDIR=$WORK    # the coordinator's logs of failed runs
 
@@ -53,12 +53,12 @@ if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
   exit
 fi
 
-# Three load hosts (tests/integration/netns_hosts.sh): names and a /24 of
+# Three load hosts (tests/integration/lib/netns_hosts.sh): names and a /24 of
 # our own from the pid (two passes may run at once); the launcher keeps
 # one master connection per host between the test's runs (a handshake per
 # host and run would cost seconds on a small machine); the trap ends them.
 NH_DIR=$WORK NH_ID=$$
-source "$HERE/netns_hosts.sh"
+source "$HERE/lib/netns_hosts.sh"
 
 cleanup() {
   # no bmk of this test may survive it, nor its ssh master connections

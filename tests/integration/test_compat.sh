@@ -3,7 +3,7 @@
 # (/usr/share/sysbench, their own oltp_common.lua) executed by bmk on both
 # databases, with sysbench's query mix per event.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 
 if [ ! -d /usr/share/sysbench ]; then
   echo "sysbench is not installed (apt-get install sysbench): cannot run these checks"

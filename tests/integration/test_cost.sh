@@ -11,7 +11,7 @@
 # the real servers (task-clock vs /proc, cgroup cpu.stat vs task-clock) are
 # figures, not checks: bench/cost_clocks.sh prints them.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 opts() { if [ "$1" = mysql ]; then echo "$MYSQL_OPTS"; else echo "$PGSQL_OPTS"; fi; }

@@ -8,7 +8,7 @@
 # here, bad input), and --load-method for prepare of the OLTP scripts and
 # the kit loader (byte-identical tables).
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 SCHEMA=$TOP/docs/results.schema.json

@@ -5,7 +5,7 @@
 # akopytov/sysbench: src/lua/internal/*.lua, src/sb_*.c, src/db_driver.c,
 # src/drivers/*/drv_*.c, tests/t/*.t).
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 ln -sf "$BMK" "$WORK/sysbench"
 SB="$WORK/sysbench"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # --endpoints (docs/endpoints.md) on real replication: the test starts its
-# own replicated sandbox (BMK/sandbox.sh start mysql-replica / pgsql-replica:
+# own replicated sandbox (tools/sandbox.sh start mysql-replica / pgsql-replica:
 # a MariaDB GTID replica and a PostgreSQL streaming standby, each beside
 # its own primary, on free loopback ports), then checks with the servers'
 # own counters:
@@ -30,9 +30,9 @@
 # bmk's own server-statistics and server-cost probes are off in the
 # counted runs (--db-server-stats=off --server-cost=off): they query the
 # primary.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 
-source "$(dirname "$0")/endpoints_lib.sh"
+source "$(dirname "$0")/lib/endpoints_lib.sh"
 COUNTED="--db-server-stats=off --server-cost=off"
 
 # ---------------------------------------------------------------- bad input
@@ -90,7 +90,7 @@ endpoints "$WORK/pg.json" pgsql "$PG_P" "$PG_R"
 # connection per VU in thread_init, before the measured time: the lag
 # sampler has no sample yet, so these go round robin (one each); each
 # event then waits until the replicas named in LAG_WAIT have a sample
-# (sb_endpoints_lag through the FFI: what least_lag sees), opens a
+# (sb_endpoints_replica_lag through the FFI: what least_lag sees), opens a
 # connection on "read", runs SELECT 1 and closes it. Checked with the
 # replicas' own Com_select (thread_init's SELECT included: it runs before
 # the window) and the window's reads/connects (the sampler's own
@@ -101,7 +101,7 @@ local ffi = require("ffi")
 ffi.cdef [[
 unsigned sb_endpoints_count(void);
 const char *sb_endpoints_name(unsigned i);
-double sb_endpoints_lag(unsigned i);
+double sb_endpoints_replica_lag(unsigned i);
 ]]
 local C = ffi.C
 local wait = {}
@@ -109,7 +109,7 @@ for name in (os.getenv("LAG_WAIT") or ""):gmatch("[^,]+") do wait[name] = true e
 
 local function sampled()
   for i = 0, tonumber(C.sb_endpoints_count()) - 1 do
-    if wait[ffi.string(C.sb_endpoints_name(i))] and C.sb_endpoints_lag(i) < 0 then
+    if wait[ffi.string(C.sb_endpoints_name(i))] and C.sb_endpoints_replica_lag(i) < 0 then
       return false
     end
   end

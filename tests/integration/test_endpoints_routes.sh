@@ -15,7 +15,7 @@
 #   then `tpcc check` waits for the replica and passes on both endpoints,
 #   and gives up naming the replica when its SQL thread is stopped
 #   (--replica-wait=1).
-# - the replica stopped mid-run (BMK/sandbox.sh down / up mysql-replica),
+# - the replica stopped mid-run (tools/sandbox.sh down / up mysql-replica),
 #   lost connections ignored: endpoints_hold.lua runs one SELECT per event
 #   on the read route and holds before event 20's until the replica is
 #   down. Default policy: the VU retries the replica, which is brought
@@ -51,9 +51,9 @@
 #   the Endpoints block, and the primary's pg_stat_user_tables: HISTORY's
 #   rows deleted/inserted/updated are the client's, OBJECT and STAT not
 #   scanned there.
-source "$(dirname "$0")/lib.sh"
-EP_PORT_OFFSET=200     # the port plan: tests/integration/endpoints_lib.sh
-source "$(dirname "$0")/endpoints_lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
+EP_PORT_OFFSET=200     # the port plan: tests/integration/lib/endpoints_lib.sh
+source "$(dirname "$0")/lib/endpoints_lib.sh"
 COUNTED="--db-server-stats=off --server-cost=off"
 TPCC_ROUTES='{"types": {"order_status": "replica", "stock_level": "replica"}}'
 
@@ -177,7 +177,7 @@ route_run() {
   shift
   ps=$(mystat "$MY_P" Com_select) pr=$(mystat "$MY_R" Com_select)
   qs=$(mystat "$MY_P" Com_stmt_prepare) qr=$(mystat "$MY_R" Com_stmt_prepare)
-  run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/my-plain.json" $COUNTED \
+  run_bmk "$TOP/tests/integration/fixtures/endpoints/endpoints_route.lua" --endpoints="$WORK/my-plain.json" $COUNTED \
     --threads=1 --events=10 --results="$WORK/route.json" "$@" run
   assert_eq "$name: exit 0" 0 "$RC"
   assert_eq "$name: the primary's Com_select: the SELECT before each move" \
@@ -199,19 +199,19 @@ route_run "con:route, threads"
 # the event loop's form; a role and an endpoint's name as targets
 EP_ROUTE=replica EP_BACK=main route_run "con:route, event loop" --workers=1
 for w in threads 1; do
-  EP_ROUTE=nosuch run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/my-plain.json" \
+  EP_ROUTE=nosuch run_bmk "$TOP/tests/integration/fixtures/endpoints/endpoints_route.lua" --endpoints="$WORK/my-plain.json" \
     $COUNTED --threads=1 --events=1 --workers=$w run
   assert_eq "con:route to an unknown name (--workers=$w): exit 1" 1 "$RC"
   assert_contains "con:route to an unknown name (--workers=$w): the message names it" "$OUT" \
     "endpoints_route.lua:17: con:route('nosuch'): the --endpoints file has no route, endpoint or role of that name"
 done
 # in a transaction: refused (MariaDB's server status, libpq's transaction status)
-EP_TX=1 run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/my-plain.json" \
+EP_TX=1 run_bmk "$TOP/tests/integration/fixtures/endpoints/endpoints_route.lua" --endpoints="$WORK/my-plain.json" \
   $COUNTED --threads=1 --events=1 run
 assert_eq "con:route in a transaction: exit 1" 1 "$RC"
 assert_contains "con:route in a transaction: the message" "$OUT" \
   "con:route('default'): not moved to endpoint 'main': the connection is in a transaction: COMMIT or ROLLBACK first"
-EP_TX=1 run_bmk "$TOP/tests/integration/endpoints_route.lua" --endpoints="$WORK/pg-plain.json" \
+EP_TX=1 run_bmk "$TOP/tests/integration/fixtures/endpoints/endpoints_route.lua" --endpoints="$WORK/pg-plain.json" \
   $COUNTED --threads=1 --events=1 --workers=1 run
 assert_eq "pgsql con:route in a transaction, event loop: exit 1" 1 "$RC"
 assert_contains "pgsql con:route in a transaction, event loop: the message" "$OUT" \
@@ -224,12 +224,12 @@ d = json.load(open(sys.argv[1]))
 d["endpoints"].append(dict(d["endpoints"][1], name="dead", port=int(sys.argv[3]), role="spare"))
 json.dump(d, open(sys.argv[2], "w"))
 PY
-EP_ROUTE=dead EP_WANT=dead run_bmk "$TOP/tests/integration/endpoints_route.lua" \
+EP_ROUTE=dead EP_WANT=dead run_bmk "$TOP/tests/integration/fixtures/endpoints/endpoints_route.lua" \
   --endpoints="$WORK/my-dead.json" $COUNTED --threads=1 --events=1 run
 assert_eq "con:route to an endpoint that does not answer: exit 1" 1 "$RC"
 assert_contains "con:route to an endpoint that does not answer: the message" "$OUT" \
   "con:route(): connecting to endpoint 'dead' failed (the connection left 'main' and is closed now)"
-run_bmk "$TOP/tests/integration/endpoints_route.lua" --mysql-host=127.0.0.1 --mysql-port="$MY_P" \
+run_bmk "$TOP/tests/integration/fixtures/endpoints/endpoints_route.lua" --mysql-host=127.0.0.1 --mysql-port="$MY_P" \
   --mysql-user=sbtest --mysql-password="$DBPASS" $COUNTED --threads=1 --events=1 run
 assert_eq "con:route without --endpoints: exit 1" 1 "$RC"
 assert_contains "con:route without --endpoints: the message" "$OUT" \
@@ -245,7 +245,7 @@ hold_run() {
   shift 2
   [ "$db" = pgsql ] && json=$WORK/pg-plain.json caught=pg_caught_up
   rm -f "$WORK/ready" "$WORK/go"
-  EP_READY=$WORK/ready EP_GO=$WORK/go timeout -k 5 120 "$BMK" "$TOP/tests/integration/endpoints_hold.lua" \
+  EP_READY=$WORK/ready EP_GO=$WORK/go timeout -k 5 120 "$BMK" "$TOP/tests/integration/fixtures/endpoints/endpoints_hold.lua" \
     --endpoints="$json" --$db-ignore-errors=lost $COUNTED --threads=1 --events=40 \
     --results="$WORK/hold.json" "$@" run >"$WORK/hold.out" 2>&1 &
   pid=$!
@@ -296,7 +296,7 @@ assert_eq "replica down, next: --results latency 0 < p95 <= max" "True True" \
   "$(json_get "$WORK/hold.json" "' '.join(str(0 < e['latency_ms']['p95'] <= e['latency_ms']['max']) for e in d['endpoints'])")"
 assert_contains "replica down, next: the NOTICE" "$OUT" \
   "endpoint 'replica1' does not answer; the connection moved to 'main' (--on-endpoint-failure=next)"
-# PostgreSQL's standby (BMK/sandbox.sh down / up pgsql-replica): the
+# PostgreSQL's standby (tools/sandbox.sh down / up pgsql-replica): the
 # default policy in the event loop, next in the blocking engine
 hold_run pgsql "pgsql replica down, reconnect, event loop" --workers=1
 assert_match "pgsql replica down, reconnect: the replica has every SELECT, one error, one reconnect" \

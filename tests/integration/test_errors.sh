@@ -4,7 +4,7 @@
 # `lost` ignorable the run survives and counts reconnects). Each case must
 # give a clear message and a non-zero exit, never a crash or a hang.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 BMK_TIMEOUT=60
 

@@ -19,8 +19,8 @@
 #   BMK_EVLOOP_MAXCONN   "VUS:LIMIT" for the max_connections ramp (400:300)
 #   BMK_EVLOOP_ONLY=scale  only the scale part (bench/evloop_scale.sh)
 set -u
-source "$(dirname "$0")/lib.sh"
-EV="$TOP/tests/integration/evloop"
+source "$(dirname "$0")/lib/lib.sh"
+EV="$TOP/tests/integration/fixtures/evloop"
 KIT="$TOP/BMK/sb_exec/lua"
 cd "$WORK"
 
@@ -331,13 +331,13 @@ if [ -z "${BMK_TEST_DBS:-}" ] || [[ " $BMK_TEST_DBS " == *" pgsql "* ]]; then
   if PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGBOUNCER_PORT" -U sbtest -d sbtest -Atc "SELECT 1" >/dev/null 2>&1; then
     many "pgsql through pgbouncer $MANY VUs" $PGBOUNCER_OPTS
   else
-    not_ok "pgbouncer sandbox on port $PGBOUNCER_PORT (bash BMK/sandbox.sh start pgbouncer)"
+    not_ok "pgbouncer sandbox on port $PGBOUNCER_PORT (bash tools/sandbox.sh start pgbouncer)"
   fi
   "$BMK" oltp_point_select $PGSQL_OPTS --tables=1 --table-size=1000 cleanup >/dev/null 2>&1
 fi
 
 # ---- a server restart under load ------------------------------------------------------
-# BMK/sandbox.sh restart cuts every session; each VU reconnects on the loop
+# tools/sandbox.sh restart cuts every session; each VU reconnects on the loop
 # once the server is back (lost connections ignored) and keeps running; the
 # report counts one reconnect per VU. The run is stopped (SIGINT) a few
 # seconds after every VU is back, whatever time that takes (1,000 password
@@ -368,7 +368,7 @@ restart_under_load() {  # DB
     sleep 0.1
   done
   sleep 1
-  bash "$TOP/BMK/sandbox.sh" restart $db >"$WORK/restart.log" 2>&1
+  bash "$TOP/tools/sandbox.sh" restart $db >"$WORK/restart.log" 2>&1
   assert_eq "$db restart under $n VUs: the sandbox restarted the server" 0 $?
   # every VU back on the new server (its sessions only: the run goes on)
   for _ in $(seq 1 2400); do

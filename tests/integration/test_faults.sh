@@ -15,13 +15,13 @@
 # VU's statement has hit --db-query-timeout (one timeout and one reconnect
 # per VU, the run completes), a relay frozen before bmk connects
 # (--db-connect-timeout names host and port, exit 1), and the server
-# killed with SIGKILL under load (BMK/sandbox.sh crash: one reconnect per
+# killed with SIGKILL under load (tools/sandbox.sh crash: one reconnect per
 # VU, the server-statistics block from the restart).
 # Every assertion is a count, an exit code or an order; those runs end
 # after a fixed number of events, not a time; the bounds on time are
 # the configured limits plus a generous margin (hang guards).
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 RELAY=$TOP/tests/integration/tools/relay.py
@@ -111,7 +111,7 @@ done
 # connection is closed and opened again (through the frozen relay: that
 # login waits for the relay, well within --db-connect-timeout). The run
 # ends after a fixed number of events, however long the cut lasted.
-EV=$TOP/tests/integration/evloop
+EV=$TOP/tests/integration/fixtures/evloop
 TO_EVENTS=1500
 for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   if [ "$db" = mysql ]; then D=$MYSQL_OPTS; else D=$PGSQL_OPTS; fi
@@ -196,7 +196,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
 done
 
 # ---- the server killed (SIGKILL) and back under load ------------------------------------
-# BMK/sandbox.sh crash: MariaDB's server process is killed and started on
+# tools/sandbox.sh crash: MariaDB's server process is killed and started on
 # its data; PostgreSQL's background writer is killed, so the postmaster
 # ends every session, recovers and accepts logins again. Every VU (think
 # time 200 ms: 5 events a second each, whatever the machine) loses its
@@ -219,7 +219,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
       --thread-init-timeout=600 --results=crash.json run > run.out 2>&1 &
     pid=$!
     for _ in $(seq 1 6000); do grep -q '^\[ 1s \] thds' run.out && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-    bash "$TOP/BMK/sandbox.sh" crash $db > crash.log 2>&1
+    bash "$TOP/tools/sandbox.sh" crash $db > crash.log 2>&1
     assert_eq "$name: the sandbox killed the server and it came back" 0 $?
     wait $pid
     RC=$?

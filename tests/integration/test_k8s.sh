@@ -5,7 +5,7 @@
 # carries it (tools/k8s_check.py: unknown fields, wrong types, missing
 # required fields). CI has no cluster, so nothing is applied. Static check;
 # needs no server.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 
 MANIFEST=$TOP/docs/kubernetes/bmk-load.yaml
 CHECK=$TOP/tests/integration/tools/k8s_check.py

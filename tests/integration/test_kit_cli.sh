@@ -5,12 +5,12 @@
 # PostgreSQL — the launcher: create/prepare/cleanup, the sb11_MAX split with
 # its SYNC-file start, a user --sync-file, and a generated script. The kit
 # workloads are written elsewhere, so the runs use the test-only hook
-# BMK_KIT_WORKLOAD with tests/integration/kit/kit_probe.lua.
+# BMK_KIT_WORKLOAD with tests/integration/fixtures/kit/kit_probe.lua.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK" || exit 1
 unset BMK_HOME BMK_KIT_WORKLOAD BMK_BENCH_SOURCED BMK_PASS BMK_PG_PASS PGPASSWORD MYSQL_PWD sb11
-PROBE=$TOP/tests/integration/kit/kit_probe.lua
+PROBE=$TOP/tests/integration/fixtures/kit/kit_probe.lua
 
 kit() { OUT=$(timeout -k 5 60 "$BMK" kit "$@" 2>&1); RC=$?; }
 

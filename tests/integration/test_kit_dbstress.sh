@@ -5,7 +5,7 @@
 # per-event r/w/o of the standard scenarios with --events and one thread,
 # HISTORY size kept by DELETE+INSERT, multi-set data, warmup, cleanup.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 K="$TOP/BMK/sb_exec/lua/kit_dbstress.lua"

@@ -11,7 +11,7 @@
 # Every user works on its own table (2 users, 2 tables), so no run
 # restarts an event and the counts are exact.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK" || exit 1
 unset BMK_HOME BMK_KIT_WORKLOAD BMK_BENCH_SOURCED BMK_PASS BMK_PG_PASS PGPASSWORD MYSQL_PWD sb11 socket pg_socket
 

@@ -6,7 +6,7 @@
 # produce as seen by the server (MariaDB general log, PostgreSQL
 # log_statement in the sandbox's server.log).
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 KIT="$TOP/BMK/sb_exec/lua/kit_oltp.lua"
 cd "$WORK"
 

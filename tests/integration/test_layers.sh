@@ -5,20 +5,31 @@
 # and the Lua folders (src/lua/internal/, src/workloads/) reach through
 # LuaJIT's FFI only the layers listed for them. Static check; needs no
 # server.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 
 declare -A ALLOWED=(
   [core]="core"
+  [datagen]="core datagen"
   [drivers]="core drivers"
   [metrics]="core metrics"
-  [server]="core drivers server"
-  [results]="core drivers server results"
-  [lua]="core drivers server results lua"
+  [endpoints]="core drivers endpoints"
+  [server]="core drivers endpoints server"
+  [results]="core drivers endpoints server results"
+  [lua]="core drivers endpoints server results lua"
   [engine]="core drivers lua engine"
   [builtin]="core engine builtin"
-  [store]="core drivers server results store"
-  [cli]="core drivers server results lua engine builtin metrics store cli"
+  [resultsdb]="core drivers server results resultsdb"
+  [commands]="core drivers endpoints server results lua engine metrics resultsdb commands"
+  [cli]="core drivers endpoints server results lua engine builtin metrics resultsdb commands cli"
 )
+
+# Every folder of src/ is a layer of the table above (a new folder must be
+# placed in it, or its includes would go unchecked).
+for d in "$TOP"/src/*/; do
+  d=$(basename "$d")
+  check "src/$d is a layer of the include rule (workloads: Lua only)" \
+    eval '[ -n "${ALLOWED[$d]:-}" ] || [ "$d" = workloads ]'
+done
 
 for layer in "${!ALLOWED[@]}"; do
   bad=""
@@ -44,10 +55,16 @@ declare -A FFI_ALLOWED=(
   # API (drivers), the run's engine (events, stop flag, VUs), server
   # cost, merging result files
   [lua/internal]="core drivers server results engine"
-  # the bundled workloads: random and shared state (core), the SQL layer
-  # beyond sysbench.sql (drivers), the server's transaction counters for
-  # tpcc's NOPM (server), the stop flag in long loops (engine)
-  [workloads]="core drivers server engine"
+  # the bundled workloads: random and shared state (core), the data
+  # generators (datagen), the SQL layer beyond sysbench.sql (drivers), the
+  # server's transaction counters for tpcc's NOPM (server), the stop flag
+  # in long loops (engine)
+  [workloads]="core datagen drivers server engine"
+  # the commands written in Lua: reading result files back (results:
+  # merging, step summaries, the capacity page)
+  [commands/kit]="core results"
+  [commands/series]="core results"
+  [commands/capacity]="core results"
 )
 
 # "name layer" for every non-static function defined in a C file of src/

@@ -19,7 +19,7 @@
 # has read its final numbers (--metrics-linger), and the test waits for
 # Prometheus to have that sample.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 # freeports N: N distinct free loopback ports (all held open while the
@@ -151,7 +151,7 @@ VUS=${BMK_METRICS_VUS:-2000}
 db=${BMK_TEST_DBS:-mysql}; db=${db%% *}
 if [ "$db" = mysql ]; then D=$MYSQL_OPTS; else D=$PGSQL_OPTS; fi
 "$BMK" oltp_point_select $D --tables=1 --table-size=1000 prepare >/dev/null 2>&1
-timeout -k 5 900 "$BMK" "$TOP/tests/integration/evloop/think_point_select.lua" $D --tables=1 \
+timeout -k 5 900 "$BMK" "$TOP/tests/integration/fixtures/evloop/think_point_select.lua" $D --tables=1 \
   --table-size=1000 --think-ms=100 --threads=$VUS --workers=2 --time=6 --report-interval=1 \
   --thread-init-timeout=600 --metrics-listen=127.0.0.1:$P2 run > run.out 2>&1
 assert_eq "$db events: exit 0" 0 "$?"

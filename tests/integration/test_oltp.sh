@@ -3,7 +3,7 @@
 # rows, indexes, messages), exact per-event query mix with --events, zero
 # errors, option variants, cleanup, as sysbench's oltp_*.lua scripts do.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 q() {  # q DB SQL

@@ -7,10 +7,10 @@
 # clock), `--html` opened in headless Chromium (no console errors, every
 # chart drawn), and bad input.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
-FIX=$TOP/tests/integration/fixtures
+FIX=$TOP/tests/integration/fixtures/results
 opts() { if [ "$1" = mysql ]; then echo "$MYSQL_OPTS"; else echo "$PGSQL_OPTS"; fi; }
 report() { OUT=$(timeout -k 5 60 "$BMK" report "$@" 2>&1); RC=$?; }
 series() { OUT=$(timeout -k 5 120 "$BMK" series "$@" 2>&1); RC=$?; }

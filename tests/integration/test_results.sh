@@ -6,7 +6,7 @@
 # and the --hdr-log (decoded by the reference Java HdrHistogram library),
 # interrupted runs keeping their numbers.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 HDRJAR=/usr/share/java/hdrhistogram.jar
@@ -202,7 +202,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   # tools/sleep_truth.lua: SLEEP / pg_sleep that the server times itself
   # (statement start to after the sleep: the truth includes the server's
   # own timer slack) and the script times with its own clock.
-  cp "$TOP/tests/integration/tools/sleep_truth.lua" sleep.lua
+  cp "$TOP/tests/integration/fixtures/sleep_truth.lua" sleep.lua
   # Injected truth. bmk's p50 is at least the script's median (bmk's event
   # encloses the query; 0.2 % for the histogram's precision) and at least
   # the server's own sleep, which is at least the 10 ms asked; one VU's

@@ -4,7 +4,7 @@
 # ignorable errors and hooks, misuse ALERTs, bulk insert limits, reconnects
 # (as in sysbench 1.1).
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 cat > api.lua <<'LUA'

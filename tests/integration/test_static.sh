@@ -11,7 +11,7 @@
 #                      leaves this file out of the ASan pass instead: the
 #                      static binary is built once, with normal flags
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK" || exit 1
 
 if [ "${BMK_STATIC_TEST:-1}" = 0 ]; then

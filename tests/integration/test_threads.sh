@@ -10,7 +10,7 @@
 #   - 64 VUs preparing 8 tables in parallel (--threads with prepare).
 # Assertions are exact counts and exit codes; nothing depends on speed.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 EVENTS=1280

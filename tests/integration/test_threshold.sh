@@ -9,7 +9,7 @@
 #   - bmk report / --merge / --html by run id and by tag; an id that does
 #     not exist and a tag that selects nothing (exit 1, said).
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 export BMK_RESULTS_DB=$WORK/results.db

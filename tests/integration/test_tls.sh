@@ -7,19 +7,19 @@
 # (--endpoints "tls") on both drivers.
 #
 # Needs a pair of servers with TLS and a pair without: the sandbox pair
-# (BMK/sandbox.sh; plain unless started with BMK_SANDBOX_TLS=1) is one of
+# (tools/sandbox.sh; plain unless started with BMK_SANDBOX_TLS=1) is one of
 # them, the other is started here on free ports and stopped at the end.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
 
 OWN_MY=$(free_port $((MYSQL_PORT + 100)))
 OWN_PG=$(free_port $((PGSQL_PORT + 100)))
-eval "$(bash "$TOP/BMK/sandbox.sh" env mysql)"
+eval "$(bash "$TOP/tools/sandbox.sh" env mysql)"
 if [ -n "${BMK_TLS_CA:-}" ]; then OWN_TLS=0; else OWN_TLS=1; fi
 own() {
   BMK_SANDBOX_DIR=$WORK/own BMK_SANDBOX_TLS=$OWN_TLS BMK_MYSQL_PORT=$OWN_MY BMK_PGSQL_PORT=$OWN_PG \
-    bash "$TOP/BMK/sandbox.sh" "$@"
+    bash "$TOP/tools/sandbox.sh" "$@"
 }
 trap 'own stop mysql >/dev/null 2>&1; own stop pgsql >/dev/null 2>&1; rm -rf "$WORK"' EXIT
 if ! own start mysql >own.log 2>&1 || ! own start pgsql >>own.log 2>&1; then

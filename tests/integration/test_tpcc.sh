@@ -11,8 +11,8 @@
 # --scale=2, seed 42) is left for test_tpcc_run.sh, which reuses it; the
 # variant schema lives in the database / schema tpccr and is dropped.
 set -u
-source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/tpcc_lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
+source "$(dirname "$0")/lib/tpcc_lib.sh"
 cd "$WORK" || exit 1
 unset BMK_HOME BMK_KIT_WORKLOAD MYSQL_PWD PGPASSWORD
 

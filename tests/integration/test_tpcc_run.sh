@@ -14,8 +14,8 @@
 # seconds: every figure is checked for exact agreement or against
 # widened bands, never for speed.
 set -u
-source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/tpcc_lib.sh"
+source "$(dirname "$0")/lib/lib.sh"
+source "$(dirname "$0")/lib/tpcc_lib.sh"
 cd "$WORK" || exit 1
 unset BMK_HOME BMK_KIT_WORKLOAD MYSQL_PWD PGPASSWORD
 

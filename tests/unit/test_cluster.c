@@ -18,8 +18,8 @@
 
 #include "core/sb_cluster.h"
 #include "core/sb_histogram.h"
-#include "results/sb_cluster_merge.h"
-#include "results/sb_doc_pack.h"
+#include "commands/cluster/sb_cluster_merge.h"
+#include "commands/cluster/sb_cluster_pack.h"
 #include "results/sb_hdrlog.h"
 
 static uint64_t lcg = 4242;
@@ -104,38 +104,38 @@ static void test_notes(void **state)
   char buf[256] = "";
   sb_cluster_notes_each(collect, buf);
   assert_string_equal(buf, "homes=1:2;homes=1:4 x;");
-  sb_cl_msg_t m;
+  sb_cluster_msg_t m;
   char err[128];
-  assert_int_equal(sb_cl_parse("bmkc note homes 1:4 x", &m, err, sizeof(err)), 1);
+  assert_int_equal(sb_cluster_parse("bmkc note homes 1:4 x", &m, err, sizeof(err)), 1);
   assert_string_equal(m.note_key, "homes");
   assert_string_equal(m.note_value, "1:4 x");
-  assert_int_equal(sb_cl_parse("bmkc note homes", &m, err, sizeof(err)), -1);
+  assert_int_equal(sb_cluster_parse("bmkc note homes", &m, err, sizeof(err)), -1);
 }
 
 static void test_parse(void **state)
 {
   (void) state;
-  sb_cl_msg_t m;
+  sb_cluster_msg_t m;
   char err[128];
-  assert_int_equal(sb_cl_parse("bmk 1.1.0 (using system LuaJIT)", &m, err, sizeof(err)), 0);
-  assert_int_equal(sb_cl_parse("bmkc ready 3 4711 1.1.0", &m, err, sizeof(err)), 1);
+  assert_int_equal(sb_cluster_parse("bmk 1.1.0 (using system LuaJIT)", &m, err, sizeof(err)), 0);
+  assert_int_equal(sb_cluster_parse("bmkc ready 3 4711 1.1.0", &m, err, sizeof(err)), 1);
   assert_int_equal(m.kind, SB_CL_READY);
   assert_int_equal(m.index, 3);
   assert_int_equal(m.pid, 4711);
   assert_string_equal(m.version, "1.1.0");
   assert_false(m.generic);
-  assert_int_equal(sb_cl_parse("bmkc ready 0 1 1.1.0 generic", &m, err, sizeof(err)), 1);
+  assert_int_equal(sb_cluster_parse("bmkc ready 0 1 1.1.0 generic", &m, err, sizeof(err)), 1);
   assert_true(m.generic);
-  assert_int_equal(sb_cl_parse("bmkc hb", &m, err, sizeof(err)), 1);
+  assert_int_equal(sb_cluster_parse("bmkc hb", &m, err, sizeof(err)), 1);
   assert_int_equal(m.kind, SB_CL_HB);
-  assert_int_equal(sb_cl_parse("bmkc pong 1795732470982954", &m, err, sizeof(err)), 1);
+  assert_int_equal(sb_cluster_parse("bmkc pong 1795732470982954", &m, err, sizeof(err)), 1);
   assert_int_equal(m.pong_us, 1795732470982954ULL);
-  assert_int_equal(sb_cl_parse("bmkc iv 1 1.0 2 5", &m, err, sizeof(err)), -1);
-  assert_int_equal(sb_cl_parse("bmkc iv 1 1.0 2 5 1 1 1 0 0 0 notbase64!", &m, err,
+  assert_int_equal(sb_cluster_parse("bmkc iv 1 1.0 2 5", &m, err, sizeof(err)), -1);
+  assert_int_equal(sb_cluster_parse("bmkc iv 1 1.0 2 5 1 1 1 0 0 0 notbase64!", &m, err,
                                sizeof(err)), -1);
   sb_hdr_t *h = random_hist(500, 50000000);
   char *line = iv_line(7, 500, h);
-  assert_int_equal(sb_cl_parse(line, &m, err, sizeof(err)), 1);
+  assert_int_equal(sb_cluster_parse(line, &m, err, sizeof(err)), 1);
   assert_int_equal(m.kind, SB_CL_IV);
   assert_int_equal(m.k, 7);
   assert_int_equal(m.c.events, 500);
@@ -143,19 +143,19 @@ static void test_parse(void **state)
   assert_int_equal(m.hist->total, 500);
   for (uint32_t i = 0; i < sb_hdr_counts_len(h); i++)
     assert_int_equal(sb_hdr_count_at(h, i), sb_hdr_count_at(m.hist, i));
-  sb_cl_msg_free(&m);
+  sb_cluster_msg_free(&m);
   free(line);
   sb_hdr_free(h);
 }
 
 /* Feeds process p's interval k to the merge. */
-static void feed(sb_cl_merge_t *mg, unsigned p, long long k, const sb_hdr_t *h)
+static void feed(sb_cluster_merge_t *mg, unsigned p, long long k, const sb_hdr_t *h)
 {
   char *line = iv_line(k, h->total, h), err[128];
-  sb_cl_msg_t m;
-  assert_int_equal(sb_cl_parse(line, &m, err, sizeof(err)), 1);
-  assert_int_equal(sb_cl_merge_add(mg, p, &m), 0);
-  sb_cl_msg_free(&m);
+  sb_cluster_msg_t m;
+  assert_int_equal(sb_cluster_parse(line, &m, err, sizeof(err)), 1);
+  assert_int_equal(sb_cluster_merge_add(mg, p, &m), 0);
+  sb_cluster_msg_free(&m);
   free(line);
 }
 
@@ -167,11 +167,11 @@ static void test_doc_pack(void **state)
   json_t *doc = json_pack("{s:s,s:i,s:[{s:s,s:I}],s:f}", "format", "bmk-results",
                           "format_version", 1, "event_types", "name", "new_order", "events",
                           (json_int_t) 12345678901LL, "x", 0.125);
-  char *packed = sb_doc_pack(doc);
+  char *packed = sb_cluster_pack(doc);
   assert_non_null(packed);
   assert_null(strchr(packed, '\n'));        /* one line of the stream */
   char err[200];
-  json_t *back = sb_doc_unpack(packed, err, sizeof(err));
+  json_t *back = sb_cluster_unpack(packed, err, sizeof(err));
   assert_non_null(back);
   assert_true(json_equal(doc, back));
   json_decref(back);
@@ -179,20 +179,20 @@ static void test_doc_pack(void **state)
   size_t len = strlen(packed) + 16;
   char *line = malloc(len);
   snprintf(line, len, "bmkc doc %s", packed);
-  sb_cl_msg_t m;
-  assert_int_equal(sb_cl_parse(line, &m, err, sizeof(err)), 1);
+  sb_cluster_msg_t m;
+  assert_int_equal(sb_cluster_parse(line, &m, err, sizeof(err)), 1);
   assert_int_equal(m.kind, SB_CL_DOC);
   assert_true(json_equal(doc, m.doc));
-  sb_cl_msg_free(&m);
+  sb_cluster_msg_free(&m);
   assert_null(m.doc);
 
   packed[10] = packed[10] == 'A' ? 'B' : 'A';  /* a damaged stream */
-  back = sb_doc_unpack(packed, err, sizeof(err));
+  back = sb_cluster_unpack(packed, err, sizeof(err));
   assert_null(back);
   assert_true(strlen(err) > 0);
-  assert_null(sb_doc_unpack("not base64!", err, sizeof(err)));
+  assert_null(sb_cluster_unpack("not base64!", err, sizeof(err)));
   assert_string_equal(err, "the document is not base64 text");
-  assert_int_equal(sb_cl_parse("bmkc doc !!!!", &m, err, sizeof(err)), -1);
+  assert_int_equal(sb_cluster_parse("bmkc doc !!!!", &m, err, sizeof(err)), -1);
   free(line);
   free(packed);
   json_decref(doc);
@@ -205,42 +205,42 @@ static void test_document_needs_all(void **state)
 {
   (void) state;
   const char *names[] = { "a#0", "b#0" };
-  sb_cl_merge_cfg_t cfg = { .names = names, .nprocs = 2, .interval_s = 1, .threads = 1,
+  sb_cluster_merge_cfg_t cfg = { .names = names, .nprocs = 2, .interval_s = 1, .threads = 1,
                             .percentile = 95 };
-  sb_cl_merge_t *mg = sb_cl_merge_new(&cfg);
+  sb_cluster_merge_t *mg = sb_cluster_merge_new(&cfg);
   for (unsigned p = 0; p < 2; p++)
   {
-    sb_cl_msg_t m;
+    sb_cluster_msg_t m;
     memset(&m, 0, sizeof(m));
     m.kind = SB_CL_END;
     m.time_s = 1;
     m.c.events = 10;
     m.hist = random_hist(10, 1000000);
-    assert_int_equal(sb_cl_merge_add(mg, p, &m), 0);
-    sb_cl_msg_free(&m);
-    sb_cl_merge_finish(mg, p, -1, NULL);
+    assert_int_equal(sb_cluster_merge_add(mg, p, &m), 0);
+    sb_cluster_msg_free(&m);
+    sb_cluster_merge_finish(mg, p, -1, NULL);
   }
-  sb_cl_msg_t d;
+  sb_cluster_msg_t d;
   memset(&d, 0, sizeof(d));
   d.kind = SB_CL_DOC;
   d.doc = json_pack("{s:s}", "format", "bmk-results");
-  assert_int_equal(sb_cl_merge_add(mg, 0, &d), 0);    /* a#0's only */
+  assert_int_equal(sb_cluster_merge_add(mg, 0, &d), 0);    /* a#0's only */
   assert_null(d.doc);                                 /* taken over */
-  const json_t *doc = sb_cl_merge_document(mg);
+  const json_t *doc = sb_cluster_merge_document(mg);
   assert_non_null(doc);
   assert_null(json_object_get(doc, "format"));
   assert_string_equal(json_string_value(json_object_get(doc, "kind")), "bmk-cluster");
   assert_int_equal(json_integer_value(json_object_get(doc, "processes_in_summary")), 2);
-  sb_cl_merge_free(mg);
+  sb_cluster_merge_free(mg);
 }
 
 static void test_merge_intervals(void **state)
 {
   (void) state;
   const char *names[] = { "a#0", "b#0" };
-  sb_cl_merge_cfg_t cfg = { .names = names, .nprocs = 2, .interval_s = 1, .threads = 2,
+  sb_cluster_merge_cfg_t cfg = { .names = names, .nprocs = 2, .interval_s = 1, .threads = 2,
                             .percentile = 95, .print_intervals = true };
-  sb_cl_merge_t *mg = sb_cl_merge_new(&cfg);
+  sb_cluster_merge_t *mg = sb_cluster_merge_new(&cfg);
   /* different shapes: the union's p95 is neither one's nor their mean */
   sb_hdr_t *h0 = random_hist(3000, 2000000), *h1 = random_hist(1000, 90000000);
   sb_hdr_t *u = sb_hdr_new();
@@ -253,17 +253,17 @@ static void test_merge_intervals(void **state)
   const char *notes[] = { "bmkc note tpcc_home_warehouses 1:1", "bmkc note tpcc_home_warehouses 1:3" };
   for (int i = 0; i < 2; i++)
   {
-    sb_cl_msg_t m;
+    sb_cluster_msg_t m;
     char err[128];
-    assert_int_equal(sb_cl_parse(notes[i], &m, err, sizeof(err)), 1);
+    assert_int_equal(sb_cluster_parse(notes[i], &m, err, sizeof(err)), 1);
     assert_int_equal(m.kind, SB_CL_NOTE);
-    assert_int_equal(sb_cl_merge_add(mg, 0, &m), 0);
+    assert_int_equal(sb_cluster_merge_add(mg, 0, &m), 0);
   }
-  sb_cl_merge_flush(mg, out, false);
+  sb_cluster_merge_flush(mg, out, false);
   fflush(out);
   assert_int_equal(len, 0);           /* b#0 has not delivered interval 1 */
   feed(mg, 1, 1, h1);
-  sb_cl_merge_flush(mg, out, false);
+  sb_cluster_merge_flush(mg, out, false);
   fflush(out);
   char want[64];
   snprintf(want, sizeof(want), "lat (ms,95%%): %4.2f ", (double) sb_hdr_percentile(u, 95) / 1e6);
@@ -274,8 +274,8 @@ static void test_merge_intervals(void **state)
      a's for it is a's still: one process) */
   feed(mg, 0, 2, h0);
   feed(mg, 0, 2, h0);
-  sb_cl_merge_finish(mg, 1, 1.5, "killed by signal 9");
-  sb_cl_merge_flush(mg, out, false);
+  sb_cluster_merge_finish(mg, 1, 1.5, "killed by signal 9");
+  sb_cluster_merge_flush(mg, out, false);
   fflush(out);
   assert_non_null(strstr(buf, "[ 2s ] thds: 4 tps: 6000.00 "));
   assert_non_null(strstr(buf, " procs: 1/2\n"));
@@ -286,7 +286,7 @@ static void test_merge_intervals(void **state)
   int fd = mkstemp(path);
   assert_true(fd >= 0);
   close(fd);
-  assert_int_equal(sb_cl_merge_write_json(mg, path), 0);
+  assert_int_equal(sb_cluster_merge_write_json(mg, path), 0);
   json_error_t jerr;
   json_t *doc = json_load_file(path, 0, &jerr);
   unlink(path);
@@ -308,7 +308,7 @@ static void test_merge_intervals(void **state)
   sb_hdr_free(h0);
   sb_hdr_free(h1);
   sb_hdr_free(u);
-  sb_cl_merge_free(mg);
+  sb_cluster_merge_free(mg);
 }
 
 int main(void)

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "core/sb_compare_stats.h"
+#include "commands/compare/sb_compare_stats.h"
 
 /* |got - want| <= tol * |want|: table values are given to 4-5 digits */
 static void assert_rel(double got, double want, double tol)

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "core/sb_endpoints.h"
-#include "server/sb_endpoint_probe.h"
+#include "endpoints/sb_endpoint_probe.h"
 
 static char path[] = "/tmp/bmk-unit-endpoints-XXXXXX";
 
@@ -106,12 +106,12 @@ static void test_least_lag(void **state)
   sb_endpoint_set_lag(r1, -1);                   /* r1: none (not replicating) */
   for (int i = 0; i < 4; i++)
     assert_string_equal(pick("read", i), "r2");
-  /* the same samples for Lua (sb_endpoints_lag): none for the primary,
+  /* the same samples for Lua (sb_endpoints_replica_lag): none for the primary,
      r1's none, r2's; -1 past the last endpoint */
-  assert_true(sb_endpoints_lag(0) < 0);
-  assert_true(sb_endpoints_lag(1) < 0);
-  assert_true(sb_endpoints_lag(2) == 3.0);
-  assert_true(sb_endpoints_lag(3) < 0);
+  assert_true(sb_endpoints_replica_lag(0) < 0);
+  assert_true(sb_endpoints_replica_lag(1) < 0);
+  assert_true(sb_endpoints_replica_lag(2) == 3.0);
+  assert_true(sb_endpoints_replica_lag(3) < 0);
   sb_endpoint_set_lag(r1, 3.0);                  /* equal: in turn */
   a = pick("read", 0), b = pick("read", 0);
   assert_string_not_equal(a, b);

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "core/sb_tpcc_gen.h"
-#include "core/sb_tpcc_rand.h"
+#include "datagen/sb_tpcc_gen.h"
+#include "datagen/sb_tpcc_rand.h"
 
 #define BUFSZ (1 << 20)
 

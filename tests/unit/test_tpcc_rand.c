@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "core/sb_tpcc_rand.h"
+#include "datagen/sb_tpcc_rand.h"
 
 static sb_rand_stream_t stream(int64_t k)
 {

@@ -1,8 +1,7 @@
 /*
  * MySQL / MariaDB driver: server-side prepared statements in their blocking
  * forms (prepare, parameter binding, execute, result binding and fetch,
- * close). Split from drv_mysql.c; the connection and text-query side is
- * there, the non-blocking forms are in drv_mysql_async.c.
+ * close). The connection and text-query side is in drv_mysql.c, the non-blocking forms are in drv_mysql_async.c.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

@@ -1,9 +1,8 @@
 /*
  * PostgreSQL driver: server-side prepared statements (placeholder
  * rewriting ? -> $n, PQprepare on the connection the statement is used on,
- * text parameters, PQexecPrepared, close). Split from drv_pgsql.c, which
- * has options, connections and text queries; drv_pgsql_async.c has the
- * non-blocking forms.
+ * text parameters, PQexecPrepared, close). drv_pgsql.c has options,
+ * connections and text queries; drv_pgsql_async.c the non-blocking forms.
  */
 #include <ctype.h>
 #include <math.h>

@@ -1,0 +1,162 @@
+/* A result document in bmk's report layout; see sb_report_file.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/sb_report_file.h"
+#include "core/sb_evtype.h"
+#include "results/sb_results_file.h"
+#include "results/sb_report.h"
+
+static double num0(double v)
+{
+  return isnan(v) ? 0 : v;
+}
+
+static uint64_t cnt(const json_t *o, const char *key)
+{
+  double v = sb_json_num(o, key, NULL);
+  return v > 0 ? (uint64_t) llround(v) : 0;
+}
+
+static double option_num(const json_t *doc, const char *name)
+{
+  const char *v = sb_json_str(doc, "manifest", "options", name, NULL);
+  return v ? strtod(v, NULL) : 0;
+}
+
+/* Events, errors and reconnects of `o`, and the query counts of `q`
+   (keys `rk`, `wk`, `ok`: an interval row holds them itself as reads /
+   writes / other, the summary in queries.read / write / other). */
+static void fill_counts(sb_stat_t *st, const json_t *o, const json_t *q, const char *rk,
+                        const char *wk, const char *ok)
+{
+  st->events = cnt(o, "events");
+  st->reads = cnt(q, rk);
+  st->writes = cnt(q, wk);
+  st->other = cnt(q, ok);
+  st->errors = cnt(o, "errors");
+  st->reconnects = cnt(o, "reconnects");
+  st->timeouts = cnt(o, "timeouts");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* --percentile's value and the extra --percentiles of the summary. */
+static void summary_percentiles(const json_t *doc, sb_stat_t *st)
+{
+  const json_t *pct = sb_json_at(doc, "summary", "latency_ms", "percentiles", NULL);
+  st->percentile = (unsigned) option_num(doc, "percentile");
+  const char *key;
+  const json_t *v;
+  json_object_foreach((json_t *) pct, key, v)
+  {
+    double p = strtod(key, NULL);
+    if (st->percentile && p == st->percentile)
+      st->latency_pct = json_number_value(v) / 1000.0;
+    else if (st->npct < SB_MAX_PERCENTILES)
+      st->pct[st->npct++] = p;
+  }
+  qsort(st->pct, st->npct, sizeof(double), cmp_double);
+  for (unsigned i = 0; i < st->npct; i++)
+  {
+    char k[32];
+    snprintf(k, sizeof(k), "%g", st->pct[i]);
+    st->pct_val[i] = num0(sb_json_num(pct, k, NULL)) / 1000.0;
+  }
+}
+
+static void print_intervals(FILE *out, const json_t *doc, bool db)
+{
+  bool rate = option_num(doc, "rate") > 0;
+  unsigned p = (unsigned) option_num(doc, "percentile");
+  char key[32];
+  snprintf(key, sizeof(key), "p%u", p);
+  size_t i;
+  const json_t *row;
+  json_array_foreach(json_object_get(doc, "intervals"), i, row)
+  {
+    sb_stat_t st;
+    memset(&st, 0, sizeof(st));
+    st.time_total = num0(sb_json_num(row, "time_s", NULL));
+    st.time_interval = num0(sb_json_num(row, "length_s", NULL));
+    st.threads_running = (unsigned) cnt(row, "threads_running");
+    fill_counts(&st, row, row, "reads", "writes", "other");
+    st.percentile = p;
+    st.latency_pct = num0(sb_json_num(row, "latency_ms", key, NULL)) / 1000.0;
+    st.queue_length = cnt(row, "queue_length");
+    st.concurrency = cnt(row, "concurrency");
+    st.schedule_lag = num0(sb_json_num(row, "schedule_lag_ms", NULL)) / 1000.0;
+    if (db)
+      sb_report_interval_db(out, &st, rate, rate);
+    else
+      sb_report_interval_generic(out, &st, rate, rate);
+  }
+}
+
+void sb_report_file_types(FILE *out, const json_t *doc)
+{
+  const json_t *types = json_object_get(doc, "event_types");
+  sb_type_row_t rows[SB_EVTYPE_MAX];
+  unsigned n = 0;
+  size_t i;
+  const json_t *r;
+  json_array_foreach(types, i, r)
+  {
+    if (n == SB_EVTYPE_MAX)
+      break;
+    const json_t *l = json_object_get(r, "latency_ms");
+    sb_type_row_t *t = &rows[n++];
+    t->name = sb_json_str(r, "name", NULL);
+    if (t->name == NULL)
+      t->name = "?";
+    t->events = cnt(r, "events");
+    t->errors = cnt(r, "errors");
+    t->rollbacks = cnt(r, "rollbacks");
+    t->late = cnt(r, "late_events");
+    t->tps = num0(sb_json_num(r, "tps", NULL));
+    t->min = num0(sb_json_num(l, "min", NULL)) / 1000.0;
+    t->avg = num0(sb_json_num(l, "avg", NULL)) / 1000.0;
+    t->p50 = num0(sb_json_num(l, "p50", NULL)) / 1000.0;
+    t->p95 = num0(sb_json_num(l, "p95", NULL)) / 1000.0;
+    t->p99 = num0(sb_json_num(l, "p99", NULL)) / 1000.0;
+    t->max = num0(sb_json_num(l, "max", NULL)) / 1000.0;
+  }
+  if (n > 1)
+    sb_report_types(out, rows, n);
+}
+
+void sb_report_file_print(FILE *out, const json_t *doc)
+{
+  const json_t *s = json_object_get(doc, "summary");
+  const json_t *q = json_object_get(s, "queries");
+  bool db = json_is_object(sb_json_at(doc, "manifest", "server", NULL)) ||
+            cnt(q, "total") > 0;
+  if (option_num(doc, "report_interval") > 0)
+    print_intervals(out, doc, db);
+  sb_stat_t st;
+  memset(&st, 0, sizeof(st));
+  st.threads = (unsigned) cnt(s, "threads");
+  st.time_total = st.time_interval = num0(sb_json_num(s, "time_s", NULL));
+  fill_counts(&st, s, q, "read", "write", "other");
+  const json_t *l = json_object_get(s, "latency_ms");
+  st.latency_min = num0(sb_json_num(l, "min", NULL)) / 1000.0;
+  st.latency_avg = num0(sb_json_num(l, "avg", NULL)) / 1000.0;
+  st.latency_max = num0(sb_json_num(l, "max", NULL)) / 1000.0;
+  st.latency_sum = num0(sb_json_num(l, "sum", NULL)) / 1000.0;
+  summary_percentiles(doc, &st);
+  const json_t *f = json_object_get(s, "fairness");
+  st.events_avg = num0(sb_json_num(f, "events_avg", NULL));
+  st.events_stddev = num0(sb_json_num(f, "events_stddev", NULL));
+  st.exec_avg = num0(sb_json_num(f, "execution_time_avg_s", NULL));
+  st.exec_stddev = num0(sb_json_num(f, "execution_time_stddev_s", NULL));
+  sb_report_cumulative(out, &st, db);
+  sb_report_file_types(out, doc);
+  double limit = option_num(doc, "latency_limit");
+  if (limit > 0)
+    sb_report_latency_limit(out, limit, cnt(s, "late_events"), st.events);
+}

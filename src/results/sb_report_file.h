@@ -1,0 +1,24 @@
+/*
+ * Prints a --results document (typically a merged one) in the layout of
+ * bmk's own report: the interval lines
+ * when the run had --report-interval, the final report (SQL statistics
+ * when it used a database, throughput, latency with the --percentile and
+ * --percentiles lines, thread fairness), the per-type table when several
+ * event types ran and the --latency-limit line. The numbers are the
+ * document's; the layout functions are those of src/results/sb_report.c.
+ */
+#ifndef SB_DOC_REPORT_H
+#define SB_DOC_REPORT_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* Prints `doc` to `out`. Thread-safe (no state). */
+void sb_report_file_print(FILE *out, const json_t *doc);
+
+/* Prints only the per-type table of `doc` (its "event_types"), when it has
+   more than one type. Thread-safe (no state). */
+void sb_report_file_types(FILE *out, const json_t *doc);
+
+#endif

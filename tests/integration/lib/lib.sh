@@ -1,0 +1,153 @@
+# Shared helpers for the integration tests (sourced).
+#
+# Each test file sources this, runs checks with the assert_* helpers and
+# ends with `finish`, which prints "N passed, M failed, K skipped" and sets
+# the exit code. A check that cannot run here is reported with `skip` (or
+# `skip_core`), never as a pass. BMK is the binary under test; the sandbox servers' connection
+# options come from tools/sandbox.sh (defaults below).
+
+BMK=$(realpath "${BMK:-${1:-./bmk}}")
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)}
+PASS=0
+FAIL=0
+SKIP=0
+WORK=$(mktemp -d /tmp/bmk-it-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+SANDBOX_DIR=${BMK_SANDBOX_DIR:-/tmp/bmk-sandbox}
+DBPASS=${BMK_SANDBOX_PASSWORD:-sbtest}
+MYSQL_PORT=${BMK_MYSQL_PORT:-3306}
+PGSQL_PORT=${BMK_PGSQL_PORT:-5432}
+PGBOUNCER_PORT=${BMK_PGBOUNCER_PORT:-6432}
+MYSQL_OPTS="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$MYSQL_PORT --mysql-user=sbtest --mysql-password=$DBPASS --mysql-db=sbtest"
+PGSQL_OPTS="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-password=$DBPASS --pgsql-db=sbtest"
+# PostgreSQL through the sandbox's PgBouncer (transaction pooling: no
+# named prepared statements)
+PGBOUNCER_OPTS="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PGBOUNCER_PORT --pgsql-user=sbtest --pgsql-password=$DBPASS --pgsql-db=sbtest --db-ps-mode=disable"
+
+ok() { PASS=$((PASS + 1)); echo "ok - $*"; }
+not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $*"; }
+
+# skip NAME REASON: a check that cannot run here (an optional tool or an
+# outside project missing). Counted as a skip and printed with its reason.
+skip() { SKIP=$((SKIP + 1)); echo "skip - $1: $2"; }
+
+# skip_core NAME REASON: a check of bmk's core that this machine cannot run
+# (no mount namespace, no writable cgroup v2, not root, no perf events).
+# On the machine the test command is made for (Debian 12 as root, which is
+# what CI is) every core check must run, so there a skip is a failure that
+# says what was missing; elsewhere (a developer as an ordinary user) it is
+# a skip. BMK_REQUIRE_CORE=1/0 overrides the root test.
+require_core() {
+  if [ -n "${BMK_REQUIRE_CORE:-}" ]; then [ "$BMK_REQUIRE_CORE" = 1 ]; else [ "$(id -u)" = 0 ]; fi
+}
+skip_core() {
+  if require_core; then
+    not_ok "$1: could not run ($2); core checks are not skipped as root (BMK_REQUIRE_CORE=0 allows it)"
+  else
+    skip "$1" "$2"
+  fi
+}
+
+# check NAME COMMAND...: passes when the command succeeds.
+check() {
+  local name=$1
+  shift
+  if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+assert_eq() {  # name expected actual
+  if [ "$2" == "$3" ]; then ok "$1"; else not_ok "$1 (expected '$2', got '$3')"; fi
+}
+
+assert_contains() {  # name haystack needle
+  if [[ "$2" == *"$3"* ]]; then ok "$1"; else
+    not_ok "$1 (missing '$3')"
+    printf '%s\n' "$2" | head -40 | sed 's/^/    | /'
+  fi
+}
+
+assert_not_contains() {  # name haystack needle
+  if [[ "$2" != *"$3"* ]]; then ok "$1"; else not_ok "$1 (unexpected '$3')"; fi
+}
+
+assert_match() {  # name text extended-regex (any line)
+  if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"; else
+    not_ok "$1 (no line matches /$3/)"
+    printf '%s\n' "$2" | head -40 | sed 's/^/    | /'
+  fi
+}
+
+assert_near() {  # name expected actual abs_tolerance: |expected - actual| <= tolerance
+  if [ -n "$2" ] && [ -n "$3" ] && awk -v a="$2" -v b="$3" -v t="$4" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d<=t)}'; then
+    ok "$1"
+  else
+    not_ok "$1 (expected '$2' within $4, got '$3')"
+  fi
+}
+
+# free_port P: the first port from P up that nothing listens on at
+# 127.0.0.1 and no socket uses as its local port (a port inside the
+# ephemeral range may be an outgoing connection's, and a server's bind
+# then fails) (for a test's own servers).
+free_port() {
+  local p=$1 used
+  used=$(ss -Htan 2>/dev/null | awk '{ n = split($4, a, ":"); print a[n] }' | sort -u)
+  while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || grep -qx "$p" <<< "$used"; do
+    p=$((p + 1))
+  done
+  echo "$p"
+}
+
+# Runs bmk with a timeout; sets OUT (stdout+stderr) and RC.
+run_bmk() {
+  local t0=${EPOCHREALTIME:-}
+  OUT=$(timeout -k 5 "${BMK_TIMEOUT:-120}" "$BMK" "$@" 2>&1)
+  RC=$?
+  # BMK_TEST_TIMING=FILE: one line per bmk run, "seconds file:line", to
+  # find where a test file's time goes (tests/README.md)
+  [ -n "${BMK_TEST_TIMING:-}" ] && [ -n "$t0" ] &&
+    awk -v a="$t0" -v b="$EPOCHREALTIME" -v w="$(basename "${BASH_SOURCE[1]}"):${BASH_LINENO[0]}" \
+      'BEGIN { printf "%.2f %s\n", b - a, w }' >> "$BMK_TEST_TIMING"
+  return 0
+}
+
+# Runs bmk keeping stdout and stderr apart: OUT, ERR, RC.
+run_bmk_split() {
+  OUT=$(timeout -k 5 "${BMK_TIMEOUT:-120}" "$BMK" "$@" 2>"$WORK/stderr")
+  RC=$?
+  ERR=$(cat "$WORK/stderr")
+}
+
+# SQL through the stock clients, as the sandbox's sbtest user.
+mysql_q() {
+  MYSQL_PWD=$DBPASS mariadb --protocol=tcp -h127.0.0.1 -P"$MYSQL_PORT" -usbtest -N -B sbtest -e "$1"
+}
+pgsql_q() {
+  PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d sbtest -At -c "$1"
+}
+
+# within A B PCT: |A-B| <= PCT% of B
+within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(b>0 && d<=b*p/100)}'; }
+
+# A number from the final report: report_value "transactions:" "$OUT"
+report_value() {
+  printf '%s\n' "$2" | grep -E "^ *$1" | head -1 | awk -F: '{print $2}' | awk '{print $1}' | sed 's/s$//'
+}
+
+# json_ok FILE: the document validates against docs/results.schema.json.
+json_ok() {
+  python3 - "$1" "$TOP/docs/results.schema.json" <<'EOF'
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+EOF
+}
+# jq-like: json_get FILE PYEXPR (d = the document)
+json_get() {
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+finish() {
+  echo "$PASS passed, $FAIL failed, $SKIP skipped"
+  [ "$FAIL" -eq 0 ]
+}
