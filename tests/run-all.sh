@@ -10,7 +10,8 @@
 # that exercise threads (TSAN_FILES) with the third, and stops the
 # servers. tests/README.md says how to run a part of it.
 #
-# The three integration passes run side by side, each against its own
+# The three integration passes run side by side, in five lanes (the
+# normal and the ASan pass each on two), each lane against its own
 # servers: no check depends on the machine's speed or CPU share (checks
 # wait for conditions and assert counts, order and exact relations). The
 # files that measure latency or rates against the wall clock (QUIET below)
@@ -97,48 +98,48 @@ git ls-files -z | xargs -0 tar cf - | tar xf - -C build-tsan
   make -s -j"$(nproc)" ) || { echo "ThreadSanitizer build failed"; exit 1; }
 
 log "starting throwaway database servers"
-# Three sets of servers, one per pass (temporary data dirs, loopback and
-# unix sockets only).
-SB_MAIN=$(mktemp -d /tmp/bmk-test-XXXXXX)
-SB_ASAN=$(mktemp -d /tmp/bmk-test-asan-XXXXXX)
-SB_TSAN=$(mktemp -d /tmp/bmk-test-tsan-XXXXXX)
-# Ports: BMK_MYSQL_PORT / BMK_PGSQL_PORT / BMK_PGBOUNCER_PORT (defaults
-# 3306, 5432, 6432) for the normal pass, the same + 10 for the ASan pass,
-# + 20 for the TSan pass.
+# Five lanes, each with its own servers (temporary data dirs, loopback and
+# unix sockets only): the normal and the ASan pass each on two lanes that
+# run side by side (most of a file's time is waiting for a server, a
+# timeout or --time, not CPU), and the TSan pass on one. A lane's ports
+# are BMK_MYSQL_PORT / BMK_PGSQL_PORT / BMK_PGBOUNCER_PORT (defaults 3306,
+# 5432, 6432) plus its offset; the files' own servers (endpoints' replicas,
+# the TLS pair) start above them.
 MY_PORT=${BMK_MYSQL_PORT:-3306} PG_PORT=${BMK_PGSQL_PORT:-5432} PGB_PORT=${BMK_PGBOUNCER_PORT:-6432}
-ports() {  # ports main|asan|tsan: the environment assignments of that set
-  local d=0
-  [ "$1" = asan ] && d=10
-  [ "$1" = tsan ] && d=20
+LANES="main main2 asan asan2 tsan"
+declare -A OFFSET=([main]=0 [asan]=10 [tsan]=20 [main2]=30 [asan2]=40)
+declare -A SBDIR=()
+for lane in $LANES; do SBDIR[$lane]=$(mktemp -d "/tmp/bmk-test-$lane-XXXXXX"); done
+ports() {  # ports LANE: the environment assignments of that lane's servers
+  local d=${OFFSET[$1]}
   echo "BMK_MYSQL_PORT=$((MY_PORT + d)) BMK_PGSQL_PORT=$((PG_PORT + d)) BMK_PGBOUNCER_PORT=$((PGB_PORT + d))"
 }
-sandbox() {  # sandbox main|asan|tsan ACTION DB
-  local dir=$SB_MAIN
-  [ "$1" = asan ] && dir=$SB_ASAN
-  [ "$1" = tsan ] && dir=$SB_TSAN
-  env BMK_SANDBOX_DIR="$dir" $(ports "$1") bash "$TOP/tools/sandbox.sh" "$2" "$3"
+sandbox() {  # sandbox LANE ACTION DB
+  env BMK_SANDBOX_DIR="${SBDIR[$1]}" $(ports "$1") bash "$TOP/tools/sandbox.sh" "$2" "$3"
 }
 LOGS=$(mktemp -d /tmp/bmk-test-logs-XXXXXX)
 cleanup() {
-  for set in main asan tsan; do
-    for db in pgbouncer mysql pgsql; do sandbox $set stop $db >/dev/null 2>&1 || true; done
+  for lane in $LANES; do
+    for db in pgbouncer mysql pgsql; do sandbox $lane stop $db >/dev/null 2>&1 || true; done
+    rm -rf "${SBDIR[$lane]}"
   done
-  rm -rf "$SB_MAIN" "$SB_ASAN" "$SB_TSAN" "$LOGS" "$SANLOG" ${PGDEV:+"$PGDEV"}
+  rm -rf "$LOGS" "$SANLOG" ${PGDEV:+"$PGDEV"}
 }
 trap cleanup EXIT
-for set in main asan; do
-  for db in mysql pgsql pgbouncer; do sandbox $set start $db; done
+for lane in main main2 asan asan2; do
+  for db in mysql pgsql pgbouncer; do sandbox $lane start $db; done
 done
 for db in mysql pgsql; do sandbox tsan start $db; done
 
-# Files that compare latency or rates with the wall clock: run alone.
-QUIET="test_results.sh"
+# Files that compare latency or rates with the wall clock: run alone, on
+# an otherwise idle machine, after the lanes.
+QUIET="test_latency.sh"
 # The TSan pass: many threads and workers, reconnect storms, Ctrl-C, runs
 # that end while VUs are stuck, the metrics server's thread
 # (ThreadSanitizer slows a run 5-15 times, so it runs these only; every
 # file runs in the normal pass, and all but the ASan exclusions below in
 # the ASan pass). test_capacity.sh (a minute of searching) runs here
-# instead of in the ASan pass, the longest of the three.
+# instead of in the ASan pass.
 # test_endpoints.sh: the replica lag sampler's thread beside the workers
 # and the probes (about 20 s, its own servers).
 TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh test_endpoints.sh"
@@ -148,58 +149,88 @@ TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh test
 ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and checked in the normal pass
 test_layers.sh: reads the source tree only (no binary), done in the normal pass
 test_k8s.sh: reads the docs only (no binary), done in the normal pass
-test_capacity.sh: runs in the ThreadSanitizer pass instead (the ASan pass is the longest)
-test_kit_e2e.sh: the kit's generated scripts drive bmk runs whose C paths the other files check under ASan; done in the normal pass (the ASan pass is the longest)"
+test_capacity.sh: runs in the ThreadSanitizer pass instead
+test_kit_e2e.sh: the kit's generated scripts drive bmk runs whose C paths the other files check under ASan; done in the normal pass"
+# A file's time in seconds on this machine (its normal-pass run alone):
+# the two lanes of a pass get the files longest first, each to the lane
+# with less so far. An unlisted file counts 20.
+declare -A WEIGHT=([test_faults.sh]=101 [test_evloop.sh]=86 [test_tpcc_run.sh]=81
+  [test_capacity.sh]=62 [test_kit_e2e.sh]=61 [test_cluster.sh]=33 [test_cli.sh]=31
+  [test_resultsdb.sh]=31 [test_endpoints.sh]=30 [test_metrics.sh]=30 [test_results.sh]=30
+  [test_cost.sh]=29 [test_endpoints_routes.sh]=25 [test_errors.sh]=23 [test_report.sh]=23
+  [test_kit_cli.sh]=20 [test_tpcc.sh]=20 [test_kit_oltp.sh]=19 [test_dbl.sh]=13
+  [test_dropin.sh]=13 [test_kit_dbstress.sh]=13 [test_threshold.sh]=13 [test_client.sh]=12
+  [test_oltp.sh]=10 [test_threads.sh]=10 [test_builtin.sh]=7 [test_tls.sh]=7
+  [test_layers.sh]=3 [test_static.sh]=3 [test_compat.sh]=2 [test_k8s.sh]=2
+  [test_sql_api.sh]=1 [test_async.sh]=1)
 files=()
 for t in tests/integration/test_*.sh; do
   [[ " $QUIET " == *" $(basename "$t") "* ]] || files+=("$(basename "$t")")
 done
-run_pass() {  # run_pass main|asan|tsan LOG FILES...: one integration pass, output to LOG
-  local set=$1 log=$2
+# split_lanes PASS: prints the files of PASS's first lane on line 1, the
+# second's on line 2 (ASan: excluded files cost nothing)
+split_lanes() {
+  local a=0 b=0 la="" lb="" f w
+  for f in $(for f in "${files[@]}"; do echo "${WEIGHT[$f]:-20} $f"; done | sort -rn | awk '{print $2}'); do
+    w=${WEIGHT[$f]:-20}
+    [ "$1" = asan ] && grep -q "^$f:" <<< "$ASAN_EXCLUDE" && w=0
+    if [ $a -le $b ]; then la="$la $f"; a=$((a + w)); else lb="$lb $f"; b=$((b + w)); fi
+  done
+  printf '%s\n%s\n' "$la" "$lb"
+}
+run_lane() {  # run_lane LANE LOG FILES...: one lane of integration files, output to LOG
+  local lane=$1 log=$2 d
   shift 2
-  if [ "$set" = main ]; then
-    ( export BMK_SANDBOX_DIR=$SB_MAIN $(ports main)
-      bash tests/integration/run.sh "$TOP/bmk" "$@" > "$log" 2>&1 )
-  elif [ "$set" = tsan ]; then
-    # report files as in the ASan pass; halt_on_error=0: the run goes on
-    # and every report is found
-    mkdir -p "$SANLOG/$(basename "$log").d"
-    ( export BMK_SANDBOX_DIR=$SB_TSAN $(ports tsan) BMK_METRICS_VUS=300 \
-        BMK_SANITIZER_LOGS="$SANLOG/$(basename "$log").d" \
-        TSAN_OPTIONS="halt_on_error=0:suppressions=$TOP/tests/tsan.supp:log_path=$SANLOG/$(basename "$log").d/tsan"
-      bash tests/integration/run.sh "$TOP/build-tsan/bmk" "$@" > "$log" 2>&1 )
-  else
-    # every ASan/LSan/UBSan report goes to a file of its own: each is a
-    # failure of the test file that was running (run.sh), even where no
-    # check looked at that bmk's exit code
-    mkdir -p "$SANLOG/$(basename "$log").d"
-    ( export BMK_SANDBOX_DIR=$SB_ASAN $(ports asan) BMK_TEST_EXCLUDE="$ASAN_EXCLUDE" BMK_METRICS_VUS=300 \
-        BMK_SANITIZER_LOGS="$SANLOG/$(basename "$log").d" \
-        ASAN_OPTIONS="$ASAN_ENV:log_path=$SANLOG/$(basename "$log").d/asan" \
-        UBSAN_OPTIONS="print_stacktrace=1:log_path=$SANLOG/$(basename "$log").d/ubsan"
-      bash tests/integration/run.sh "$TOP/build-asan/bmk" "$@" > "$log" 2>&1 )
-  fi
+  d="$SANLOG/$(basename "$log").d"
+  case $lane in
+    main*)
+      ( export BMK_SANDBOX_DIR=${SBDIR[$lane]} $(ports $lane)
+        bash tests/integration/run.sh "$TOP/bmk" "$@" > "$log" 2>&1 ) ;;
+    tsan)
+      # report files as in the ASan pass; halt_on_error=0: the run goes on
+      # and every report is found
+      mkdir -p "$d"
+      ( export BMK_SANDBOX_DIR=${SBDIR[$lane]} $(ports $lane) BMK_METRICS_VUS=300 \
+          BMK_SANITIZER_LOGS="$d" \
+          TSAN_OPTIONS="halt_on_error=0:suppressions=$TOP/tests/tsan.supp:log_path=$d/tsan"
+        bash tests/integration/run.sh "$TOP/build-tsan/bmk" "$@" > "$log" 2>&1 ) ;;
+    asan*)
+      # every ASan/LSan/UBSan report goes to a file of its own: each is a
+      # failure of the test file that was running (run.sh), even where no
+      # check looked at that bmk's exit code
+      mkdir -p "$d"
+      ( export BMK_SANDBOX_DIR=${SBDIR[$lane]} $(ports $lane) BMK_TEST_EXCLUDE="$ASAN_EXCLUDE" \
+          BMK_METRICS_VUS=300 BMK_SANITIZER_LOGS="$d" \
+          ASAN_OPTIONS="$ASAN_ENV:log_path=$d/asan" \
+          UBSAN_OPTIONS="print_stacktrace=1:log_path=$d/ubsan"
+        bash tests/integration/run.sh "$TOP/build-asan/bmk" "$@" > "$log" 2>&1 ) ;;
+  esac
 }
 
-log "integration tests: normal, ASan+UBSan and ThreadSanitizer builds side by side"
+log "integration tests: normal, ASan+UBSan (two lanes each) and ThreadSanitizer builds side by side"
 set +e
-run_pass main "$LOGS/main.log" "${files[@]}" &
-main_pid=$!
-run_pass asan "$LOGS/asan.log" "${files[@]}" &
-asan_pid=$!
+{ read -r MAIN_A; read -r MAIN_B; } < <(split_lanes main)
+{ read -r ASAN_A; read -r ASAN_B; } < <(split_lanes asan)
+pids=()
 # shellcheck disable=SC2086
-run_pass tsan "$LOGS/tsan.log" $TSAN_FILES &
-tsan_pid=$!
-wait $main_pid
-wait $asan_pid
-wait $tsan_pid
+run_lane main "$LOGS/main.log" $MAIN_A & pids+=($!)
+# shellcheck disable=SC2086
+run_lane main2 "$LOGS/main2.log" $MAIN_B & pids+=($!)
+# shellcheck disable=SC2086
+run_lane asan "$LOGS/asan.log" $ASAN_A & pids+=($!)
+# shellcheck disable=SC2086
+run_lane asan2 "$LOGS/asan2.log" $ASAN_B & pids+=($!)
+# shellcheck disable=SC2086
+run_lane tsan "$LOGS/tsan.log" $TSAN_FILES & pids+=($!)
+for pid in "${pids[@]}"; do wait "$pid"; done
 log "integration tests that time against the clock, one pass at a time: $QUIET"
 # shellcheck disable=SC2086
-run_pass main "$LOGS/main-quiet.log" $QUIET
+run_lane main "$LOGS/main-quiet.log" $QUIET
 # shellcheck disable=SC2086
-run_pass asan "$LOGS/asan-quiet.log" $QUIET
+run_lane asan "$LOGS/asan-quiet.log" $QUIET
 set -e
-for l in main main-quiet asan asan-quiet tsan; do
+ALL_LOGS="main main2 main-quiet asan asan2 asan-quiet tsan"
+for l in $ALL_LOGS; do
   log "integration tests: $l"
   cat "$LOGS/$l.log"
 done
@@ -216,7 +247,7 @@ counts() {
   fi
 }
 pass=$((up1 + up2)) fail=$((uf1 + uf2)) skip=0
-for l in main main-quiet asan asan-quiet tsan; do
+for l in $ALL_LOGS; do
   read -r p f s < <(counts "$LOGS/$l.log")
   pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
