@@ -77,6 +77,21 @@ static sched_t worker_sched(unsigned i)
   return s;
 }
 
+void eng_client_worker_exit(sb_worker_t *w)
+{
+  FILE *f = fopen("/proc/thread-self/schedstat", "r");
+  unsigned long long run, wait;
+  bool ok = f != NULL && fscanf(f, "%llu %llu", &run, &wait) == 2;
+  if (f != NULL)
+    fclose(f);
+  if (!ok)
+    return;
+  w->exit_run_ns = run;
+  w->exit_wait_ns = wait;
+  w->exit_ns = sb_now_ns();
+  ck_pr_store_int(&w->exit_set, 1);
+}
+
 /* The cgroup v2 CPU quota of the process in CPUs (cpu.max: "QUOTA
    PERIOD"), or 0 when there is none or it cannot be read. */
 static double cgroup_quota(void)
@@ -159,25 +174,36 @@ static void fill(sb_client_t *c, double wall_s, uint64_t proc_ns)
 
 /* The busiest worker since the last sample: the largest share of the
    time it was runnable (on a CPU or queued for one), and its share on a
-   CPU. Updates the per-worker figures. */
+   CPU. A worker that exited since is judged on the part of the interval
+   it lived (its own last figures). Updates the per-worker figures. */
 static void busiest_worker(double wall_s, double *busy, double *on_cpu)
 {
   *busy = *on_cpu = 0;
   for (unsigned i = 0; cl.w && i < eng_cfg.workers; i++)
   {
     sched_t s = worker_sched(i);
+    bool live = s.ok;
+    double lived = wall_s;
+    if (!live && cl.w[i].ok && ck_pr_load_int(&eng_workers[i].exit_set))
+    {
+      s = (sched_t) { eng_workers[i].exit_run_ns, eng_workers[i].exit_wait_ns, true };
+      lived = eng_workers[i].exit_ns > cl.t_ns ? (double) (eng_workers[i].exit_ns - cl.t_ns) / 1e9
+                                                : 0;
+      if (lived < 0.05)
+        s.ok = false;         /* too short a part to judge */
+    }
     if (s.ok && cl.w[i].ok && s.run >= cl.w[i].run && s.wait >= cl.w[i].wait)
     {
-      double run = (double) (s.run - cl.w[i].run) / 1e9 / wall_s;
-      double b = run + (double) (s.wait - cl.w[i].wait) / 1e9 / wall_s;
+      double run = (double) (s.run - cl.w[i].run) / 1e9 / lived;
+      double b = run + (double) (s.wait - cl.w[i].wait) / 1e9 / lived;
       if (b > *busy)
       {
         *busy = b;
         *on_cpu = run;
       }
     }
-    if (s.ok || !cl.w[i].ok)
-      cl.w[i] = s;
+    /* an exited worker is judged once */
+    cl.w[i] = live ? s : (sched_t) { 0, 0, false };
   }
 }
 

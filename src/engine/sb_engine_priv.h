@@ -69,6 +69,11 @@ typedef struct {
   int os_tid;                 /* event mode: the thread's kernel id (its
                                  /proc/self/task/ENTRY), set by the thread
                                  itself (atomic), 0 before */
+  /* event mode: the thread's schedstat (ns on a CPU, ns queued) and the
+     time (sb_now_ns) as it exited, written by itself before setting
+     exit_set (atomic), for the interval it ended in (sb_client.c) */
+  uint64_t exit_run_ns, exit_wait_ns, exit_ns;
+  int exit_set;
 } __attribute__((aligned(64))) sb_worker_t;
 
 /* A reader-side snapshot of all workers. */
@@ -236,6 +241,9 @@ void eng_client_sample(sb_client_t *c);
 /* The whole run's figures: CPU up to the last sample, the busiest worker
    of any interval, the intervals and the saturated ones. */
 void eng_client_total(sb_client_t *c);
+/* An event-loop worker about to exit records its own CPU figures (its
+   thread only). */
+void eng_client_worker_exit(sb_worker_t *w);
 /* Whether figures of an interval say the client limited it. */
 bool eng_client_saturated(const sb_client_t *c);
 

@@ -762,6 +762,7 @@ void *sb_loop_worker_main(void *arg)
     w->L = NULL;
   }
   loop_close(&l);
+  eng_client_worker_exit(w);
   return NULL;
 }
 

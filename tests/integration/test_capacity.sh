@@ -147,7 +147,10 @@ bad = [r for i, r in enumerate(rows) if r[12] == "all-VUs-busy"
        and not (i + 1 < len(rows) and rows[i + 1][2] == r[2] and int(rows[i + 1][3]) > int(r[3]))
        and not (i + 1 == len(rows) and maxed)]
 bad += [r for r in rows if r[12] == "all-VUs-busy" and float(r[3]) / max(float(r[4]), 1e-9) >= 0.25]
-if bad: print(bad, file=sys.stderr)
+if bad:
+    # the whole search, to tell why (a step that failed to run, the last step)
+    print(bad, file=sys.stderr)
+    print('\n'.join('    | ' + l for l in '''$OUT'''.splitlines()[-40:]), file=sys.stderr)
 sys.exit(1 if bad else 0)
 EOF
 cmp -s cap1.json cap1/capacity.json
