@@ -355,6 +355,14 @@ static db_step_t finish_result(db_conn_t *con, struct db_async *a)
   return done(a, 1);
 }
 
+/* The connection's result slot, emptied for the next statement. */
+static void fresh_result(db_conn_t *con)
+{
+  db_rs_release(&con->rs);
+  memset(&con->rs, 0, sizeof(con->rs));
+  con->rs.con = con;
+}
+
 /* Common start of a statement with a result; false when the connection
    is unusable (result NULL, ALERT printed). */
 static bool begin_result(db_conn_t *con, struct db_async *a, db_stmt_t *stmt)
@@ -370,10 +378,8 @@ static bool begin_result(db_conn_t *con, struct db_async *a, db_stmt_t *stmt)
   /* as the blocking calls do: another statement cancels a fast load */
   if (con->load)
     db_load_cancel(con, stmt ? "execute()" : "query()");
-  db_rs_release(&con->rs);
   db_clear_error(con);
-  memset(&con->rs, 0, sizeof(con->rs));
-  con->rs.con = con;
+  fresh_result(con);
   return true;
 }
 
@@ -464,9 +470,7 @@ db_step_t db_next_result_start(db_conn_t *con)
   if (con->driver->ops.next_result == NULL || !db_more_results(con))
     return done(a, 0);
   a->stmt = con->rs.stmt;
-  db_rs_release(&con->rs);
-  memset(&con->rs, 0, sizeof(con->rs));
-  con->rs.con = con;
+  fresh_result(con);
   if (con->driver->ops.next_result_start == NULL)
   {
     if (con->driver->ops.next_result(con, &con->rs) != 0 && con->error == DB_ERROR_NONE)
@@ -508,10 +512,8 @@ db_step_t db_pipeline_fetch_start(db_conn_t *con)
   }
   if (!db_usable(con))
     return done(a, 1);
-  db_rs_release(&con->rs);
   db_clear_error(con);
-  memset(&con->rs, 0, sizeof(con->rs));
-  con->rs.con = con;
+  fresh_result(con);
   a->phase = AP_PFETCH;
   if (ops->pipeline_fetch_start(con, &con->rs, &a->fetch_rc) == DB_STEP_WAIT)
     return waiting(con, a);

@@ -114,6 +114,15 @@ db_step_t pgd_pipeline_fetch_cont(db_conn_t *con, int ready_events, int *rc);
 int pgd_pipeline_end(db_conn_t *con);
 
 /* drv_pgsql_async.c */
+/* Sets con's wait request: `events` (DB_WAIT_*) on the connection's
+   socket, no timeout; returns DB_STEP_WAIT. */
+db_step_t pgd_wait_for(db_conn_t *con, int events);
+/* One step's input and output on a non-blocking connection, with the
+   ready events `ready`: reads what arrived (*broken true when the
+   connection failed, so PQgetResult no longer waits) and flushes what is
+   left to send (pc->flushing). Returns true when the flush must wait for
+   the socket (then set the wait for reading and writing). */
+bool pgd_async_io(db_conn_t *con, int ready, bool *broken);
 db_step_t pg_query_start(db_conn_t *con, const char *sql, size_t len,
                                 db_result_t *rs);
 db_step_t pg_query_cont(db_conn_t *con, int ready_events);

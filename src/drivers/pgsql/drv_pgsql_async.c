@@ -18,13 +18,30 @@
 
 /* ---- asynchronous forms ------------------------------------------------ */
 
-static db_step_t wait_for(db_conn_t *con, int events)
+db_step_t pgd_wait_for(db_conn_t *con, int events)
 {
   pg_conn_t *pc = con->ptr;
   con->wait_fd = PQsocket(pc->pg);
   con->wait_events = events;
   con->wait_timeout_ms = -1;
   return DB_STEP_WAIT;
+}
+
+bool pgd_async_io(db_conn_t *con, int ready, bool *broken)
+{
+  pg_conn_t *pc = con->ptr;
+  PGconn *pg = pc->pg;
+  /* On a broken connection PQgetResult no longer waits, so drain it. */
+  *broken = (ready & DB_WAIT_READ) && !PQconsumeInput(pg);
+  if (!*broken && pc->flushing)
+  {
+    int r = PQflush(pg);
+    if (r > 0)
+      return true;
+    *broken = r < 0;
+    pc->flushing = false;
+  }
+  return false;
 }
 
 static db_step_t async_step(db_conn_t *con, int ready);
@@ -110,24 +127,16 @@ static db_step_t async_step(db_conn_t *con, int ready)
 {
   pg_conn_t *pc = con->ptr;
   PGconn *pg = pc->pg;
-  /* On a broken connection PQgetResult no longer waits, so drain it. */
-  bool broken = (ready & DB_WAIT_READ) && !PQconsumeInput(pg);
-
-  if (!broken && pc->flushing)
-  {
-    int r = PQflush(pg);
-    if (r > 0)
-      return wait_for(con, DB_WAIT_READ | DB_WAIT_WRITE);
-    broken = r < 0;
-    pc->flushing = false;
-    /* just sent (ready == 0): read what is there before waiting, so an
-       answer already in (a fast loopback server, while the worker ran
-       other VUs' sends) takes no wait and no yield; when nothing is there
-       yet this costs one recv that fails with EAGAIN (see "Client CPU per
-       query" in docs/design.md) */
-    if (!broken && ready == 0 && !PQconsumeInput(pg))
-      broken = true;
-  }
+  bool sending = pc->flushing, broken;
+  if (pgd_async_io(con, ready, &broken))
+    return pgd_wait_for(con, DB_WAIT_READ | DB_WAIT_WRITE);
+  /* just sent (ready == 0): read what is there before waiting, so an
+     answer already in (a fast loopback server, while the worker ran other
+     VUs' sends) takes no wait and no yield; when nothing is there yet this
+     costs one recv that fails with EAGAIN (docs/performance.md, "The event
+     loop's client CPU per query") */
+  if (sending && !broken && ready == 0 && !PQconsumeInput(pg))
+    broken = true;
   while (broken || !PQisBusy(pg))
   {
     PGresult *res = PQgetResult(pg);
@@ -138,7 +147,7 @@ static db_step_t async_step(db_conn_t *con, int ready)
     if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH)
       return async_done(con);    /* PQgetResult would repeat it forever */
   }
-  return wait_for(con, DB_WAIT_READ);
+  return pgd_wait_for(con, DB_WAIT_READ);
 }
 
 /* PQsend* returned `sent`; go on or fail as the blocking form would. */
@@ -218,7 +227,7 @@ db_step_t pg_connect_start(db_conn_t *con)
   make_nonblocking(pc->pg);
   pc->aop = AOP_CONNECT;
   /* libpq: behave as if PQconnectPoll had returned PGRES_POLLING_WRITING */
-  return wait_for(con, DB_WAIT_WRITE);
+  return pgd_wait_for(con, DB_WAIT_WRITE);
 }
 
 db_step_t pg_connect_cont(db_conn_t *con, int ready_events)
@@ -229,9 +238,9 @@ db_step_t pg_connect_cont(db_conn_t *con, int ready_events)
   switch (PQconnectPoll(pc->pg))
   {
   case PGRES_POLLING_READING:
-    return wait_for(con, DB_WAIT_READ);
+    return pgd_wait_for(con, DB_WAIT_READ);
   case PGRES_POLLING_WRITING:
-    return wait_for(con, DB_WAIT_WRITE);
+    return pgd_wait_for(con, DB_WAIT_WRITE);
   case PGRES_POLLING_OK:
     pgd_connected(con);
     return DB_STEP_DONE;

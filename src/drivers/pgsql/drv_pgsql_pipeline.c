@@ -170,27 +170,12 @@ int pgd_pipeline_fetch(db_conn_t *con, db_result_t *rs)
 static db_step_t fetch_step(db_conn_t *con, int ready, int *rc)
 {
   pg_conn_t *pc = con->ptr;
-  PGconn *pg = pc->pg;
-  bool broken = (ready & DB_WAIT_READ) && !PQconsumeInput(pg);
-  if (!broken && pc->flushing)
-  {
-    int r = PQflush(pg);
-    if (r > 0)
-    {
-      con->wait_fd = PQsocket(pg);
-      con->wait_events = DB_WAIT_READ | DB_WAIT_WRITE;
-      con->wait_timeout_ms = -1;
-      return DB_STEP_WAIT;
-    }
-    broken = r < 0;
-    pc->flushing = false;
-  }
-  if (take_results(con, pg, pc->ars, false, broken, rc))
+  bool broken;
+  if (pgd_async_io(con, ready, &broken))
+    return pgd_wait_for(con, DB_WAIT_READ | DB_WAIT_WRITE);
+  if (take_results(con, pc->pg, pc->ars, false, broken, rc))
     return DB_STEP_DONE;
-  con->wait_fd = PQsocket(pg);
-  con->wait_events = DB_WAIT_READ;
-  con->wait_timeout_ms = -1;
-  return DB_STEP_WAIT;
+  return pgd_wait_for(con, DB_WAIT_READ);
 }
 
 db_step_t pgd_pipeline_fetch_start(db_conn_t *con, db_result_t *rs, int *rc)
