@@ -4,7 +4,7 @@
 # clock around the query) and by the server (statement start to after the
 # sleep), on both sandbox databases, one VU, thread mode and event mode.
 # CI asserts only what is exact (bmk's p50 at least both, the server's sleep
-# at least 10 ms: tests/integration/test_results.sh); how close bmk stays
+# at least 10 ms: tests/integration/test_latency.sh); how close bmk stays
 # to the script's own timing depends on the machine (the old CI bound was
 # 2 %) and is printed here.
 #

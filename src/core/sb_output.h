@@ -1,6 +1,6 @@
 /*
  * The engine's outputs: one interface through which a run's numbers leave
- * the engine (docs/design.md "Outputs").
+ * the engine (docs/design.md "One run").
  *
  * The engine publishes snapshots to the outputs registered for the run and
  * names none of them: before the workers start (open), when the measured

@@ -1,6 +1,6 @@
 /*
  * Probes: what samples the server at the edges of a run's measured
- * window (docs/design.md "Outputs and probes"). The engine starts every
+ * window (docs/design.md "One run"). The engine starts every
  * registered probe while the workers wait at the start line, stops them
  * while the workers wait at the end line (so both samples see exactly the
  * run), has them print their blocks after the final report and closes

@@ -56,7 +56,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   check "$db: the server slept the 10 ms asked at least ($srv)" awk -v s="$srv" 'BEGIN{exit !(s >= 10)}'
   # The same on the event loop under --rate (2 VUs, 1 worker): the loop's
   # own delays in resuming a VU are taken out of its latency (docs/design.md,
-  # "Latency truth under the event loop"), never the database's time, so
+  # "Latency under the loop"), never the database's time, so
   # every event still lasts at least the 10 ms the server slept.
   run_bmk sleep.lua $O --secs=0.01 --events=60 --time=0 --threads=2 --workers=1 --rate=100 run
   assert_eq "$db: event loop --rate: events" 60 "$(report_value "total number of events:" "$OUT")"
