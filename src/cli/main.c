@@ -27,6 +27,7 @@
 #include "results/sb_results.h"
 #include "results/sb_threshold.h"
 #include "cli/sb_outputs.h"
+#include "cli/sb_repeat.h"
 #include "resultsdb/sb_resultsdb_output.h"
 #include "metrics/sb_metrics.h"
 #include "server/sb_server_cost.h"
@@ -323,6 +324,10 @@ int main(int argc, char **argv)
 
   const char *test, *command;
   if (split_positional(pos, npos, &test, &command) != 0)
+    return 1;
+  if (sb_repeat_wanted(command, &rc))
+    return rc ? rc : sb_repeat_run(argc, argv);
+  if (sb_repeat_child_setup() != 0)
     return 1;
   const sb_builtin_t *bt = test ? sb_builtin_find(test) : NULL;
   sb_core_set_own_work(bt != NULL);

@@ -66,6 +66,7 @@ static const sb_option_t ext_options[] = {
   { "sync-wait", "check interval of the --sync-file barrier in milliseconds", "10", SB_ARG_TYPE_INT },
   { "latency-limit", "count events slower than this many milliseconds as late (0 = off)", "0", SB_ARG_TYPE_DOUBLE },
   { "results", "write the results (manifest, intervals, per-type statistics, summary, histogram) to this JSON file", "", SB_ARG_TYPE_STRING },
+  { "repeat", "run the same run N times, each a process of its own: --results/--hdr-log files get .K before the extension, --save keeps each tagged repeat=K (the repetitions bmk compare's gates want; docs/results-db.md)", "1", SB_ARG_TYPE_INT },
   { "endpoints", "JSON file of database endpoints (primary, replicas; credentials from environment variables or files) and routes (docs/endpoints.md)", "", SB_ARG_TYPE_STRING },
   { "on-endpoint-failure", "with --endpoints, a lost connection whose endpoint does not answer: reconnect (retry that endpoint until it is back) or next (move to the next endpoint of its role, then to the primary)", "reconnect", SB_ARG_TYPE_STRING },
   { "hdr-log", "write per-interval latency histograms to this file (HdrHistogram interval log)", "", SB_ARG_TYPE_STRING },

@@ -14,9 +14,10 @@
 #include "results/sb_results.h"
 #include "results/sb_threshold.h"
 
-/* Exit code of a missed threshold: the same as `bmk compare --fail-if`
-   (docs/reliability.md "Exit codes"). */
+/* Exit codes of a missed threshold and of one that cannot decide: the
+   same as `bmk compare --fail-if`'s (docs/reliability.md "Exit codes"). */
 #define EXIT_THRESHOLD 3
+#define EXIT_INCONCLUSIVE 4
 #define MAX_THRESHOLDS 32
 
 static const char GRAMMAR[] =
@@ -33,7 +34,11 @@ static const char GRAMMAR[] =
 static const sb_option_t threshold_options[] = {
   { "threshold", "pass/fail gate on the run's final numbers, repeatable, e.g. 'p95<=20ms', "
     "'tps>=1000', 'errors<=0.1%' (METRIC tps qps pN avg max errors; OP <= < >= >); a missed "
-    "one makes the exit code 3 (docs/results-db.md)", NULL, SB_ARG_TYPE_STRING },
+    "one makes the exit code 3, one that cannot decide 4 (docs/results-db.md)", NULL,
+    SB_ARG_TYPE_STRING },
+  { "inconclusive", "what a --threshold that cannot decide (not measured, too few events for "
+    "its percentile) does to the exit code: exit (4), pass (0) or fail (3)", "exit",
+    SB_ARG_TYPE_STRING },
   { NULL, NULL, NULL, 0 }
 };
 
@@ -224,39 +229,104 @@ static bool holds(const threshold_t *t, double v)
   return t->op[1] ? v >= t->limit : v > t->limit;
 }
 
+typedef enum { TH_PASS, TH_FAIL, TH_INCONCLUSIVE } verdict_t;
+
+/* The value at rank r (1..total) of h, in t's unit. */
+static double at_rank(const threshold_t *t, const sb_hdr_t *h, uint64_t r)
+{
+  double pct = 100.0 * ((double) r - 0.5) / (double) h->total;
+  return (double) sb_hdr_percentile(h, pct) / 1e9 * t->scale;
+}
+
+/*
+ * A percentile threshold's verdict with the sampling error of the
+ * percentile taken in: the distribution-free 95% interval of the q-th
+ * quantile of n events is [X(r), X(s)], the r-th and s-th smallest, with
+ * r, s = nq -+ 1.96 sqrt(nq(1-q)) rounded up (the normal approximation
+ * to the binomial count of events below the quantile; W. J. Conover,
+ * Practical Nonparametric Statistics, 3rd ed., 1999, section 3.2). The
+ * threshold passes when the whole interval meets it, fails when none of
+ * it does, and cannot decide otherwise (an interval running past the
+ * slowest event is unbounded). *lo and *hi receive the interval.
+ */
+static verdict_t percentile_verdict(const threshold_t *t, const sb_hdr_t *h, double *lo,
+                                    double *hi)
+{
+  double n = (double) h->total, q = t->pct / 100;
+  double half = 1.96 * sqrt(n * q * (1 - q));
+  double r = ceil(n * q - half), s = ceil(n * q + half);
+  *lo = r >= 1 ? at_rank(t, h, (uint64_t) r) : 0;
+  *hi = s <= n ? at_rank(t, h, (uint64_t) s) : INFINITY;
+  bool upper_ok = holds(t, t->op[0] == '<' ? *hi : *lo);
+  bool lower_ok = holds(t, t->op[0] == '<' ? *lo : *hi);
+  return upper_ok ? TH_PASS : !lower_ok ? TH_FAIL : TH_INCONCLUSIVE;
+}
+
+/* v as the verdict line shows it, in t's unit. */
+static void shown_value(const threshold_t *t, double v, char *buf, size_t n)
+{
+  if (isnan(v))
+    snprintf(buf, n, "not measured");
+  else if (strcmp(t->unit, "%") == 0)
+    snprintf(buf, n, "%.4g%%", v);
+  else if (t->unit[0] == '\0')
+    snprintf(buf, n, "%.2f", v);
+  else if (strcmp(t->unit, "/s") == 0)
+    snprintf(buf, n, "%.2f/s", v);
+  else if (strcmp(t->unit, "s") == 0)
+    snprintf(buf, n, "%.4g s", v);
+  else
+    snprintf(buf, n, "%.2f %s", v, t->unit);
+}
+
+static int inconclusive_exit;   /* --inconclusive: 4, 0 or 3 */
+
 static int out_end(void *ctx, const sb_out_end_t *e)
 {
   (void) ctx;
+  static const char *const words[] = { "passed", "FAILED", "INCONCLUSIVE" };
+  static const char *const names[] = { "pass", "fail", "inconclusive" };
   json_t *verdicts = json_array();
-  bool failed = false;
+  bool failed = false, open = false;
   for (unsigned i = 0; i < nth; i++)
   {
     const threshold_t *t = &th[i];
     double v = value_of(t, e);
-    bool ok = holds(t, v);
-    failed |= !ok;
-    char shown[64];
-    if (isnan(v))
-      snprintf(shown, sizeof(shown), "not measured");
-    else if (strcmp(t->unit, "%") == 0)
-      snprintf(shown, sizeof(shown), "%.4g%%", v);
-    else if (t->unit[0] == '\0')
-      snprintf(shown, sizeof(shown), "%.2f", v);
-    else if (strcmp(t->unit, "/s") == 0)
-      snprintf(shown, sizeof(shown), "%.2f/s", v);
-    else
-      snprintf(shown, sizeof(shown), strcmp(t->unit, "s") == 0 ? "%.4g %s" : "%.2f %s", v, t->unit);
-    log_text(LOG_NOTICE, "threshold %s: %s — %s", t->text, shown, ok ? "passed" : "FAILED");
+    double lo = NAN, hi = NAN;
+    verdict_t vd = isnan(v) ? TH_INCONCLUSIVE : holds(t, v) ? TH_PASS : TH_FAIL;
+    if (t->metric == M_PCT && !isnan(v))
+      vd = percentile_verdict(t, e->hist, &lo, &hi);
+    failed |= vd == TH_FAIL;
+    open |= vd == TH_INCONCLUSIVE;
+    char shown[64], lo_s[64], hi_s[64], why[224] = "";
+    shown_value(t, v, shown, sizeof(shown));
+    if (vd == TH_INCONCLUSIVE && isnan(v))
+      snprintf(why, sizeof(why), " (the run did not measure it)");
+    else if (vd == TH_INCONCLUSIVE)
+    {
+      shown_value(t, lo, lo_s, sizeof(lo_s));
+      if (isinf(hi))
+        snprintf(hi_s, sizeof(hi_s), "past the slowest event");
+      else
+        shown_value(t, hi, hi_s, sizeof(hi_s));
+      snprintf(why, sizeof(why), " (its 95%% interval from %llu events, %s to %s, holds the "
+               "limit: a longer run would decide)", (unsigned long long) e->hist->total, lo_s,
+               hi_s);
+    }
+    log_text(LOG_NOTICE, "threshold %s: %s — %s%s", t->text, shown, words[vd], why);
     json_t *o = json_object();
     json_object_set_new(o, "threshold", json_string(t->text));
     json_object_set_new(o, "value", isfinite(v) ? json_real(v) : json_null());
     json_object_set_new(o, "unit", json_string(t->unit));
-    json_object_set_new(o, "passed", json_boolean(ok));
+    json_object_set_new(o, "passed", json_boolean(vd == TH_PASS));
+    json_object_set_new(o, "verdict", json_string(names[vd]));
     json_array_append_new(verdicts, o);
   }
   sb_results_set_thresholds(verdicts);
   if (failed)
     sb_output_request_exit(EXIT_THRESHOLD);
+  else if (open && inconclusive_exit != 0)
+    sb_output_request_exit(inconclusive_exit);
   return 0;
 }
 
@@ -267,6 +337,18 @@ int sb_threshold_output(sb_output_t *out)
   if (n > MAX_THRESHOLDS)
   {
     fprintf(stderr, "FATAL: --threshold: at most %d of them\n", MAX_THRESHOLDS);
+    return -1;
+  }
+  const char *inc = sb_opt_str("inconclusive");
+  if (inc == NULL || strcmp(inc, "exit") == 0)
+    inconclusive_exit = EXIT_INCONCLUSIVE;
+  else if (strcmp(inc, "pass") == 0)
+    inconclusive_exit = 0;
+  else if (strcmp(inc, "fail") == 0)
+    inconclusive_exit = EXIT_THRESHOLD;
+  else
+  {
+    fprintf(stderr, "FATAL: --inconclusive='%s': give exit, pass or fail\n", inc);
     return -1;
   }
   nth = 0;

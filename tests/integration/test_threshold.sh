@@ -69,23 +69,23 @@ cat > check_compare.py <<'PY'
 import json, sys
 c = json.loads(sys.argv[1]); a = json.load(open("r3.json")); b = json.load(open("r4.json"))
 def et(d, name): return [t for t in d["event_types"] if t["name"] == name][0]
-ok = c["format"] == "bmk-compare" and c["format_version"] == 1
+ok = c["format"] == "bmk-compare" and c["format_version"] == 2
 ok &= c["a"]["spec"] == "tag:k=a" and c["a"]["run_count"] == 1 and c["a"]["runs"] == [{"id": 3, "file": None}]
 ok &= c["b"]["spec"] == "4" and c["b"]["runs"] == [{"id": 4, "file": None}] and c["b"]["test"] == "types"
 ok &= c["method"] == "batch_means" and c["confidence"] == 0.95
 rows = [(m["metric"], m["event_type"]) for m in c["metrics"]]
-ok &= rows == [("tps", None), ("p50", None), ("p95", None), ("p99", None),
-               ("tps", "odd"), ("p95", "odd"), ("tps", "even"), ("p95", "even")]
+ok &= rows == [("tps", None), ("qps", None), ("p50", None), ("p95", None), ("p99", None),
+               ("errors", None), ("tps", "odd"), ("p95", "odd"), ("tps", "even"), ("p95", "even")]
 m = c["metrics"]
 ok &= m[0]["a"] == a["summary"]["tps"] and m[0]["b"] == b["summary"]["tps"] and m[0]["unit"] == "events/s"
-ok &= m[4]["a"] == et(a, "odd")["tps"] and m[7]["b"] == et(b, "even")["latency_ms"]["p95"]
-ok &= m[2]["unit"] == "ms"
+ok &= m[6]["a"] == et(a, "odd")["tps"] and m[9]["b"] == et(b, "even")["latency_ms"]["p95"]
+ok &= m[3]["unit"] == "ms"
 for r in m:
     ok &= r["verdict"] in ("faster", "slower", "within noise", "not enough samples")
     if r["change_pct"] is not None:
         ok &= r["ci95_low_pct"] <= r["change_pct"] <= r["ci95_high_pct"]
         ok &= r["significant"] == (r["ci95_low_pct"] > 0 or r["ci95_high_pct"] < 0)
-ok &= c["gates"] == [] and c["passed"] is True
+ok &= c["gates"] == [] and c["verdict"] == "pass" and c["passed"] is True
 print(ok)
 PY
 assert_eq "compare --json: every field as the saved runs have it" True \
@@ -94,12 +94,12 @@ assert_eq "compare --json: every field as the saved runs have it" True \
 run_bmk_split compare --json 3 3 --ignore-noise --fail-if='tps<+1%'
 assert_eq "compare --json with a violated gate: exit 3" 3 "$RC"
 assert_eq "the gate in the document" \
-  "[{'gate': 'tps<+1%', 'metric': 'tps', 'limit_pct': 1.0, 'change_pct': 0.0, 'violated': True}] False 0.0" \
-  "$(python3 -c 'import json,sys; c=json.loads(sys.argv[1]); print(c["gates"], c["passed"], c["metrics"][0]["change_pct"])' "$OUT")"
+  "[{'gate': 'tps<+1%', 'metric': 'tps', 'limit_pct': 1.0, 'change_pct': 0.0, 'verdict': 'fail', 'violated': True, 'needed': None}] fail False 0.0" \
+  "$(python3 -c 'import json,sys; c=json.loads(sys.argv[1]); print(c["gates"], c["verdict"], c["passed"], c["metrics"][0]["change_pct"])' "$OUT")"
 assert_eq "compare --json: nothing but the document on stdout" True \
   "$(python3 -c 'import json,sys; json.loads(sys.argv[1]); print(True)' "$OUT")"
 run_bmk_split compare --json 1 3
-assert_eq "cpu against types: no per-type rows" 4 \
+assert_eq "cpu against types: no per-type rows" 6 \
   "$(python3 -c 'import json,sys; print(len(json.loads(sys.argv[1])["metrics"]))' "$OUT")"
 
 # ---- bmk report by run id and tag ---------------------------------------------
@@ -143,10 +143,32 @@ assert_contains "report of a tag that selects nothing: says so" "$OUT" \
   "bmk report: 'tag:k=zzz' selects no run in the results database"
 
 # a figure of the run by its name: the cpu test publishes none, so one
-# named is not measured (a missed threshold, exit 3)
+# named is not measured: the gate cannot decide (exit 4, not a pass)
 run_bmk $CPU --threshold='no_such_figure>=1' run
-assert_eq "a figure the run does not have: exit 3" 3 "$RC"
-assert_match "... not measured, FAILED" "$OUT" "^threshold no_such_figure>=1: not measured — FAILED$"
+assert_eq "a figure the run does not have: exit 4" 4 "$RC"
+assert_match "... not measured, INCONCLUSIVE" "$OUT" \
+  "^threshold no_such_figure>=1: not measured — INCONCLUSIVE \\(the run did not measure it\\)$"
+
+# A percentile from too few events: the distribution-free 95% interval of
+# the 99th percentile of 5 events runs past the slowest, so however fast
+# they were, 'p99<=10s' cannot be told (exit 4); --inconclusive says what
+# that means instead. From 2,000 events the same gate decides (passed).
+run_bmk $CPU --events=5 --threshold='p99<=10s' run
+assert_eq "p99 of 5 events: exit 4" 4 "$RC"
+assert_match "p99 of 5 events: INCONCLUSIVE, why and what decides" "$OUT" \
+  "^threshold p99<=10s: [0-9.e+-]+ s — INCONCLUSIVE \\(its 95% interval from 5 events, [0-9.e+-]+ s to past the slowest event, holds the limit: a longer run would decide\\)$"
+for how in pass:0 fail:3 exit:4; do
+  run_bmk $CPU --events=5 --threshold='p99<=10s' --inconclusive=${how%%:*} run
+  assert_eq "p99 of 5 events, --inconclusive=${how%%:*}: exit ${how##*:}" "${how##*:}" "$RC"
+done
+run_bmk $CPU --events=5 --threshold='p99<=10s' --inconclusive=maybe run
+assert_eq "--inconclusive=maybe: exit 1" 1 "$RC"
+assert_contains "--inconclusive=maybe: says so" "$OUT" "FATAL: --inconclusive='maybe': give exit, pass or fail"
+run_bmk $CPU --time=0 --events=2000 --threshold='p99<=10s' --results=inc.json run
+assert_eq "p99 of 2,000 events: exit 0" 0 "$RC"
+assert_match "p99 of 2,000 events: passed" "$OUT" "^threshold p99<=10s: [0-9.e+-]+ s — passed$"
+assert_eq "p99 of 2,000 events: the verdict in --results" pass \
+  "$(json_get inc.json "d['thresholds'][0]['verdict']")"
 
 # errors_per_s: errors per second under the field's name
 run_bmk $CPU --threshold='errors_per_s<=1' run

@@ -1,5 +1,5 @@
 /* `bmk compare A B`: is B faster or slower than A, beyond the noise?
-   See cli/sb_compare_cmd.h and docs/results-db.md "Comparing". */
+   See sb_compare_cmd.h and docs/results-db.md "Comparing". */
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -9,91 +9,40 @@
 
 #include "commands/sb_command_usage.h"
 #include "commands/compare/sb_compare_cmd.h"
+#include "commands/compare/sb_compare_gate.h"
+#include "commands/compare/sb_compare_metrics.h"
 #include "commands/sb_run_select.h"
-#include "commands/compare/sb_compare_stats.h"
 #include "results/sb_html.h"
 #include "results/sb_results_file.h"
 #include "resultsdb/sb_resultsdb.h"
 
-/* Exit code of a violated --fail-if (docs/results-db.md): distinct from
-   errors (1), stuck work (2) and signals (130/143). */
-#define EXIT_GATE 3
-#define MAX_RUNS 64
+#define MAX_GATES 16
+#define MAX_ROWS (8 + 2 * 16 + MAX_GATES)
 
 static const char USAGE[] =
   "Usage:\n"
-  "  bmk compare [--results-db=FILE|URL] [--fail-if=METRIC<-N%|METRIC>+N%]... [--ignore-noise]\n"
-  "              [--json] [--html=FILE.html] A B\n"
+  "  bmk compare [--results-db=FILE|URL] [--fail-if=METRIC<-N%|METRIC>+N%]...\n"
+  "              [--inconclusive=fail|pass] [--ignore-noise] [--json] [--html=FILE.html] A B\n"
   "A and B: a run id, ids separated by commas (repetitions), tag:KEY=VALUE (the runs\n"
   "with that tag), series:ID (the runs of a series) or a result file (FILE.json).\n"
-  "METRIC: tps, p50, p95, p99.\n"
+  "METRIC: tps, qps, errors, nopm, tpm, a figure's name, or any percentile pN (p99.9).\n"
+  "A gate passes only when the 95% interval of the change lies on its safe side; one\n"
+  "that cannot decide is inconclusive: exit 4 (--inconclusive=pass: 0, =fail: 3).\n"
   "--json prints the comparison as one JSON document instead of the table.\n"
   "--html writes a page of charts: both sides' runs per interval, overlaid (gnuplot).\n"
-  "Exit code 3 when a --fail-if is violated. See docs/results-db.md.\n";
+  "Exit code 3 when a --fail-if fails, 4 when one is inconclusive and none fails.\n"
+  "See docs/results-db.md.\n";
 
-static const char *const METRICS[] = { "tps", "p50", "p95", "p99" };
-#define NMETRICS 4                /* the run-level metrics, which gates name */
-#define MAX_ROWS (NMETRICS + 2 + 2 * 16)
-
-typedef struct {
-  const char *spec;
-  json_t *docs[MAX_RUNS];
-  int64_t ids[MAX_RUNS];      /* 0 for a file */
-  char *names[MAX_RUNS];      /* "run 17" or the file */
-  unsigned n;
-} side_t;
-
-typedef struct {
-  int metric;                 /* index in METRICS */
-  char op;                    /* '<' or '>' */
-  double pct;                 /* signed threshold, percent */
-  const char *text;
-} gate_t;
-
-/* What one row compares: the run's tps or latency percentile, or one
-   event type's (its tps, or the p95 of the document's per-type rows). */
-typedef struct {
-  const char *type;           /* event type name, NULL for the whole run */
-  const char *figure;         /* a figure of the run (summary.figures), or NULL */
-  bool latency;               /* a latency percentile (ms), else tps */
-  double pct;                 /* the percentile */
-  char label[96];             /* "tps", "p95 ms", "new_order tps" */
-} metric_t;
-
-static int metric_index(const char *s, size_t n)
-{
-  for (int i = 0; i < NMETRICS; i++)
-    if (strlen(METRICS[i]) == n && strncmp(METRICS[i], s, n) == 0)
-      return i;
-  return -1;
-}
-
-/* "tps<-5%" / "p99>+10%"; 0, or 1 after a message. */
-static int parse_gate(const char *s, gate_t *g)
-{
-  const char *op = strpbrk(s, "<>");
-  char *end;
-  if (op == NULL || (g->metric = metric_index(s, (size_t) (op - s))) < 0)
-    return sb_command_usage_error("bmk compare", USAGE,
-                              "--fail-if='%s': give METRIC<-N%% or METRIC>+N%% with METRIC "
-                              "one of tps, p50, p95, p99", s);
-  g->op = *op;
-  g->pct = strtod(op + 1, &end);
-  if (end == op + 1 || strcmp(end, "%") != 0)
-    return sb_command_usage_error("bmk compare", USAGE,
-                              "--fail-if='%s': the threshold is a signed percentage, e.g. -5%%", s);
-  g->text = s;
-  return 0;
-}
+typedef sb_cmp_side_t side_t;
 
 /* sb_run_select's callback: one more run on a side. */
 static int add_run(json_t *doc, int64_t id, const char *name, void *arg)
 {
   side_t *side = arg;
-  if (side->n == MAX_RUNS)
+  if (side->n == SB_CMP_MAX_RUNS)
   {
     json_decref(doc);
-    fprintf(stderr, "bmk compare: '%s': at most %d runs on a side\n", side->spec, MAX_RUNS);
+    fprintf(stderr, "bmk compare: '%s': at most %d runs on a side\n", side->spec, SB_CMP_MAX_RUNS);
     return 1;
   }
   side->ids[side->n] = id;
@@ -109,242 +58,6 @@ static void free_side(side_t *s)
     json_decref(s->docs[i]);
     free(s->names[i]);
   }
-}
-
-/* The per-type entry named `type` of a document's event_types, or NULL. */
-static const json_t *type_entry(const json_t *doc, const char *type)
-{
-  size_t i;
-  json_t *t;
-  json_array_foreach(json_object_get(doc, "event_types"), i, t)
-  {
-    const char *name = sb_json_str(t, "name", NULL);
-    if (name && strcmp(name, type) == 0)
-      return t;
-  }
-  return NULL;
-}
-
-/* The run-level value of a metric in a document (tps; percentiles in ms
-   from the run's histogram, or the type's row); NAN when absent. */
-static double run_value(const json_t *doc, const metric_t *m)
-{
-  if (m->figure)
-    return sb_json_num(doc, "summary", "figures", m->figure, "value", NULL);
-  if (m->type)
-  {
-    const json_t *t = type_entry(doc, m->type);
-    return m->latency ? sb_json_num(t, "latency_ms", "p95", NULL) : sb_json_num(t, "tps", NULL);
-  }
-  if (!m->latency)
-    return sb_json_num(doc, "summary", "tps", NULL);
-  return sb_results_file_percentile_ms(doc, m->pct);
-}
-
-/* A metric's value in one interval row; NAN when the row has none. */
-static double interval_value(const json_t *row, const metric_t *m)
-{
-  char key[16];
-  if (m->figure)
-    return NAN;               /* one value per run: no interval samples */
-  snprintf(key, sizeof(key), m->type ? "p%g_ms" : "p%g", m->pct);
-  if (m->type)
-    return sb_json_num(row, "types", m->type, m->latency ? key : "tps", NULL);
-  return m->latency ? sb_json_num(row, "latency_ms", key, NULL) : sb_json_num(row, "tps", NULL);
-}
-
-/* The per-interval samples of a metric over every run of a side
-   (malloc'ed, *n of them). */
-static double *interval_samples(const side_t *s, const metric_t *m, unsigned *n)
-{
-  size_t cap = 64;
-  double *x = malloc(cap * sizeof(*x));
-  *n = 0;
-  for (unsigned r = 0; x && r < s->n; r++)
-  {
-    const json_t *rows = sb_json_at(s->docs[r], "intervals", NULL);
-    size_t i;
-    json_t *row;
-    json_array_foreach(rows, i, row)
-    {
-      double v = interval_value(row, m);
-      if (isnan(v))
-        continue;
-      if (*n == cap)
-      {
-        double *t = realloc(x, (cap *= 2) * sizeof(*x));
-        if (t == NULL)
-          break;
-        x = t;
-      }
-      x[(*n)++] = v;
-    }
-  }
-  return x;
-}
-
-/* One metric's comparison. */
-typedef struct {
-  double a, b;                /* each side's value (mean over its runs) */
-  bool have;                  /* a difference with its interval */
-  double pct, lo, hi;         /* B against A, percent, and the 95% interval */
-  bool significant;           /* the interval excludes 0 */
-} row_t;
-
-/* Compares a metric: over the runs' values when both sides have at least
-   two runs, else over batch means of the per-interval samples (the
-   autocorrelation of consecutive seconds taken into account). */
-static void compare_metric(const side_t *A, const side_t *B, const metric_t *m, bool by_runs,
-                           row_t *r)
-{
-  memset(r, 0, sizeof(*r));
-  double va[MAX_RUNS], vb[MAX_RUNS];
-  for (unsigned i = 0; i < A->n; i++)
-    va[i] = run_value(A->docs[i], m);
-  for (unsigned i = 0; i < B->n; i++)
-    vb[i] = run_value(B->docs[i], m);
-  sb_sample_t sa, sb;
-  sb_sample_of(va, A->n, &sa);
-  sb_sample_of(vb, B->n, &sb);
-  r->a = sa.mean;
-  r->b = sb.mean;
-  if (isnan(r->a) || isnan(r->b))
-    return;
-  if (!by_runs)
-  {
-    unsigned na, nb;
-    double *xa = interval_samples(A, m, &na), *xb = interval_samples(B, m, &nb);
-    int ka = xa ? sb_batch_means(xa, na, 0, &sa) : -1;
-    int kb = xb ? sb_batch_means(xb, nb, 0, &sb) : -1;
-    free(xa);
-    free(xb);
-    if (ka < 2 || kb < 2)
-      return;
-  }
-  sb_welch_t w;
-  if (sb_welch(&sa, &sb, 0.95, &w) != 0 || sb_pct_of(&w, sa.mean, &r->pct, &r->lo, &r->hi) != 0)
-    return;
-  r->have = true;
-  r->significant = r->lo > 0 || r->hi < 0;
-}
-
-/* "faster", "slower", "within noise" or "not enough samples": B against
-   A (a higher latency is slower). */
-static const char *verdict_word(const metric_t *m, const row_t *r)
-{
-  if (!r->have)
-    return "not enough samples";
-  if (!r->significant)
-    return "within noise";
-  return (r->pct > 0) != m->latency ? "faster" : "slower";
-}
-
-static void print_row(const metric_t *m, const row_t *r, int width)
-{
-  char a[32], b[32];
-  snprintf(a, sizeof(a), isnan(r->a) ? "-" : "%.2f", r->a);
-  snprintf(b, sizeof(b), isnan(r->b) ? "-" : "%.2f", r->b);
-  if (!r->have)
-  {
-    printf("%-*s %12s %12s   %-30s %s\n", width, m->label, a, b, "-",
-           "not enough samples to tell");
-    return;
-  }
-  char ci[64];
-  snprintf(ci, sizeof(ci), "%+.2f%% [%+.2f%%, %+.2f%%]", r->pct, r->lo, r->hi);
-  const char *verdict = !r->significant ? "no significant difference"
-    : !m->latency ? (r->pct > 0 ? "B faster" : "B slower")
-    : (r->pct > 0 ? "B slower (higher latency)" : "B faster (lower latency)");
-  printf("%-*s %12s %12s   %-30s %s\n", width, m->label, a, b, ci, verdict);
-}
-
-/* The event type names of a document (borrowed, at most max), in its
-   order; the count. */
-static unsigned type_names(const json_t *doc, const char **out, unsigned max)
-{
-  unsigned n = 0;
-  size_t i;
-  json_t *t;
-  json_array_foreach(json_object_get(doc, "event_types"), i, t)
-  {
-    const char *name = sb_json_str(t, "name", NULL);
-    if (name && n < max)
-      out[n++] = name;
-  }
-  return n;
-}
-
-/* TPC-C's NOPM and TPM rows (summary.figures) when every run of both
-   sides has them: one value per run, so a difference needs two runs a
-   side. Returns how many rows it added to ms. */
-static unsigned figure_rows(const side_t *A, const side_t *B, metric_t *ms)
-{
-  static const char *const figs[] = { "tpcc_nopm", "tpcc_tpm" };
-  static const char *const labels[] = { "NOPM", "TPM" };
-  unsigned n = 0;
-  for (unsigned f = 0; f < 2; f++)
-  {
-    metric_t m = { .figure = figs[f] };
-    bool all = true;
-    for (unsigned s = 0; s < 2 && all; s++)
-    {
-      const side_t *side = s ? B : A;
-      for (unsigned r = 0; r < side->n && all; r++)
-        all = !isnan(run_value(side->docs[r], &m));
-    }
-    if (!all)
-      continue;
-    ms[n] = m;
-    snprintf(ms[n++].label, sizeof(ms[0].label), "%s", labels[f]);
-  }
-  return n;
-}
-
-/* The rows to compare: the run's tps, p50, p95, p99, then tps and p95 of
-   each event type when the run has several and every run of both sides
-   has the same ones. Returns the number of rows. */
-static unsigned build_metrics(const side_t *A, const side_t *B, metric_t *ms)
-{
-  static const double pct[NMETRICS] = { 0, 50, 95, 99 };
-  unsigned n = 0;
-  for (int i = 0; i < NMETRICS; i++)
-  {
-    ms[n] = (metric_t) { .latency = i > 0, .pct = pct[i] };
-    snprintf(ms[n++].label, sizeof(ms[0].label), "%s%s", METRICS[i], i ? " ms" : "");
-  }
-  n += figure_rows(A, B, ms + n);
-  const char *names[16], *other[17];
-  unsigned nt = type_names(A->docs[0], names, 16);
-  if (nt < 2)
-    return n;
-  for (unsigned s = 0; s < 2; s++)
-  {
-    const side_t *side = s ? B : A;
-    for (unsigned r = 0; r < side->n; r++)
-    {
-      if (type_names(side->docs[r], other, 17) != nt)
-        return n;
-      for (unsigned i = 0; i < nt; i++)
-        if (type_entry(side->docs[r], names[i]) == NULL)
-          return n;
-    }
-  }
-  for (unsigned i = 0; i < nt; i++)
-    for (int lat = 0; lat < 2; lat++)
-    {
-      ms[n] = (metric_t) { .type = names[i], .latency = lat, .pct = 95 };
-      snprintf(ms[n++].label, sizeof(ms[0].label), "%s %s", names[i], lat ? "p95 ms" : "tps");
-    }
-  return n;
-}
-
-/* A --fail-if is violated when the change crosses its threshold and is
-   significant (or --ignore-noise). */
-static bool violated(const gate_t *g, const row_t *r, bool ignore_noise)
-{
-  if (!r->have || (!r->significant && !ignore_noise))
-    return false;
-  return g->op == '<' ? r->pct < g->pct : r->pct > g->pct;
 }
 
 static void describe(const side_t *s, const char *label)
@@ -379,33 +92,70 @@ static json_t *side_json(const side_t *s)
   return o;
 }
 
-static json_t *row_json(const metric_t *m, const row_t *r)
+/* "faster", "slower", "within noise" or "not enough samples": B against
+   A (a higher latency or error rate is slower). */
+static const char *verdict_word(const sb_cmp_metric_t *m, const sb_cmp_row_t *r)
+{
+  if (!r->have)
+    return "not enough samples";
+  if (!r->significant)
+    return "within noise";
+  bool worse_up = m->kind == CM_PCT || m->kind == CM_ERRORS;
+  return (r->pct > 0) != worse_up ? "faster" : "slower";
+}
+
+static const char *unit_of(const sb_cmp_metric_t *m)
+{
+  switch (m->kind)
+  {
+  case CM_TPS:
+    return "events/s";
+  case CM_QPS:
+    return "queries/s";
+  case CM_ERRORS:
+    return "errors/s";
+  case CM_PCT:
+    return "ms";
+  default:
+    return strncmp(m->figure, "tpcc_", 5) == 0 ? "per minute" : "";
+  }
+}
+
+static json_t *row_json(const sb_cmp_metric_t *m, const sb_cmp_row_t *r)
 {
   json_t *o = json_object();
-  char name[16];
-  snprintf(name, sizeof(name), m->latency ? "p%g" : "tps", m->pct);
-  json_object_set_new(o, "metric", json_string(m->figure ? m->figure : name));
+  json_object_set_new(o, "metric", json_string(m->name));
   json_object_set_new(o, "event_type", m->type ? json_string(m->type) : json_null());
-  json_object_set_new(o, "unit", json_string(m->latency ? "ms" : m->figure ? "per minute"
-                                             : "events/s"));
+  json_object_set_new(o, "unit", json_string(unit_of(m)));
   json_object_set_new(o, "a", jnum(r->a));
   json_object_set_new(o, "b", jnum(r->b));
   json_object_set_new(o, "change_pct", r->have ? jnum(r->pct) : json_null());
   json_object_set_new(o, "ci95_low_pct", r->have ? jnum(r->lo) : json_null());
   json_object_set_new(o, "ci95_high_pct", r->have ? jnum(r->hi) : json_null());
   json_object_set_new(o, "significant", r->have ? json_boolean(r->significant) : json_null());
+  json_object_set_new(o, "samples", json_pack("[ii]", r->na, r->nb));
   json_object_set_new(o, "verdict", json_string(verdict_word(m, r)));
   return o;
 }
 
-/* The comparison as one JSON document on stdout. */
-static void print_json(const side_t *A, const side_t *B, bool by_runs, const metric_t *ms,
-                       const row_t *rows, unsigned nrows, const gate_t *gates, unsigned ngates,
-                       bool ignore_noise)
+/* The gates' verdicts, each gate's row and what would decide an
+   inconclusive one, computed once for both outputs. */
+typedef struct {
+  sb_cmp_verdict_t verdict;
+  const sb_cmp_row_t *row;
+  char needed[256];
+} gate_result_t;
+
+static const char *const VERDICT[] = { "pass", "fail", "inconclusive" };
+
+static void print_json(const side_t *A, const side_t *B, bool by_runs, const sb_cmp_metric_t *ms,
+                       const sb_cmp_row_t *rows, unsigned nrows, const sb_cmp_gate_t *gates,
+                       const gate_result_t *gr, unsigned ngates, bool ignore_noise,
+                       const char *overall)
 {
   json_t *doc = json_object(), *metrics = json_array(), *gj = json_array();
   json_object_set_new(doc, "format", json_string("bmk-compare"));
-  json_object_set_new(doc, "format_version", json_integer(1));
+  json_object_set_new(doc, "format_version", json_integer(2));
   json_object_set_new(doc, "a", side_json(A));
   json_object_set_new(doc, "b", side_json(B));
   json_object_set_new(doc, "method", json_string(by_runs ? "welch_over_runs" : "batch_means"));
@@ -413,32 +163,55 @@ static void print_json(const side_t *A, const side_t *B, bool by_runs, const met
   for (unsigned i = 0; i < nrows; i++)
     json_array_append_new(metrics, row_json(&ms[i], &rows[i]));
   json_object_set_new(doc, "metrics", metrics);
-  bool failed = false;
   for (unsigned g = 0; g < ngates; g++)
   {
-    const row_t *r = &rows[gates[g].metric];
-    bool v = violated(&gates[g], r, ignore_noise);
-    failed |= v;
+    const sb_cmp_row_t *r = gr[g].row;
     json_t *o = json_object();
     json_object_set_new(o, "gate", json_string(gates[g].text));
-    json_object_set_new(o, "metric", json_string(METRICS[gates[g].metric]));
+    json_object_set_new(o, "metric", json_string(gates[g].metric.name));
     json_object_set_new(o, "limit_pct", json_real(gates[g].pct));
     json_object_set_new(o, "change_pct", r->have ? jnum(r->pct) : json_null());
-    json_object_set_new(o, "violated", json_boolean(v));
+    json_object_set_new(o, "verdict", json_string(VERDICT[gr[g].verdict]));
+    json_object_set_new(o, "violated", json_boolean(gr[g].verdict == GATE_FAIL));
+    json_object_set_new(o, "needed", gr[g].verdict == GATE_INCONCLUSIVE
+                        ? json_string(gr[g].needed) : json_null());
     json_array_append_new(gj, o);
   }
   json_object_set_new(doc, "gates", gj);
   json_object_set_new(doc, "ignore_noise", json_boolean(ignore_noise));
-  json_object_set_new(doc, "passed", json_boolean(!failed));
+  json_object_set_new(doc, "verdict", json_string(overall));
+  json_object_set_new(doc, "passed", json_boolean(strcmp(overall, "pass") == 0));
   json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
   fputc('\n', stdout);
   json_decref(doc);
 }
 
-/* The comparison as a table; the gates' FAILED lines. */
-static void print_table(const side_t *A, const side_t *B, bool by_runs, const metric_t *ms,
-                        const row_t *rows, unsigned nrows, const gate_t *gates,
-                        unsigned ngates, bool ignore_noise)
+static void print_row(const sb_cmp_metric_t *m, const sb_cmp_row_t *r, int width)
+{
+  char a[32], b[32];
+  snprintf(a, sizeof(a), isnan(r->a) ? "-" : "%.2f", r->a);
+  snprintf(b, sizeof(b), isnan(r->b) ? "-" : "%.2f", r->b);
+  if (!r->have)
+  {
+    printf("%-*s %12s %12s   %-30s %s\n", width, m->label, a, b, "-",
+           "not enough samples to tell");
+    return;
+  }
+  char ci[64];
+  snprintf(ci, sizeof(ci), "%+.2f%% [%+.2f%%, %+.2f%%]", r->pct, r->lo, r->hi);
+  bool worse_up = m->kind == CM_PCT || m->kind == CM_ERRORS;
+  const char *verdict = !r->significant ? "no significant difference"
+    : !worse_up ? (r->pct > 0 ? "B faster" : "B slower")
+    : m->kind == CM_ERRORS ? (r->pct > 0 ? "B worse (more errors)" : "B better (fewer errors)")
+    : (r->pct > 0 ? "B slower (higher latency)" : "B faster (lower latency)");
+  printf("%-*s %12s %12s   %-30s %s\n", width, m->label, a, b, ci, verdict);
+}
+
+/* The comparison as a table; then one line per gate: passed, FAILED or
+   INCONCLUSIVE (with what would decide it). */
+static void print_table(const side_t *A, const side_t *B, bool by_runs, const sb_cmp_metric_t *ms,
+                        const sb_cmp_row_t *rows, unsigned nrows, const sb_cmp_gate_t *gates,
+                        const gate_result_t *gr, unsigned ngates, bool ignore_noise)
 {
   describe(A, "A");
   describe(B, "B");
@@ -455,17 +228,33 @@ static void print_table(const side_t *A, const side_t *B, bool by_runs, const me
   for (unsigned i = 0; i < nrows; i++)
     print_row(&ms[i], &rows[i], width);
   for (unsigned g = 0; g < ngates; g++)
-    if (violated(&gates[g], &rows[gates[g].metric], ignore_noise))
+  {
+    const sb_cmp_row_t *r = gr[g].row;
+    if (gr[g].verdict == GATE_PASS)
+      printf("passed: --fail-if='%s': %s changed by %+.2f%% [%+.2f%%, %+.2f%%]\n", gates[g].text,
+             gates[g].metric.name, r->pct, r->lo, r->hi);
+    else if (gr[g].verdict == GATE_FAIL)
       printf("FAILED: --fail-if='%s': %s changed by %+.2f%%%s\n", gates[g].text,
-             METRICS[gates[g].metric], rows[gates[g].metric].pct,
-             ignore_noise ? "" : " (significant)");
+             gates[g].metric.name, r->pct, ignore_noise ? "" : " (significant)");
+    else if (gr[g].verdict == GATE_INCONCLUSIVE)
+    {
+      if (r->have)
+        printf("INCONCLUSIVE: --fail-if='%s': %s changed by %+.2f%% [%+.2f%%, %+.2f%%], an "
+               "interval that holds the threshold: %s\n", gates[g].text, gates[g].metric.name,
+               r->pct, r->lo, r->hi, gr[g].needed);
+      else
+        printf("INCONCLUSIVE: --fail-if='%s': not enough samples to tell: %s\n",
+               gates[g].text, gr[g].needed);
+    }
+  }
 }
 
 typedef struct {
   const char *db, *specs[2], *html;
-  gate_t gates[16];
+  sb_cmp_gate_t gates[MAX_GATES];
   unsigned ngates, nspecs;
   bool ignore_noise, json;
+  int inconclusive_exit;       /* SB_CMP_EXIT_INCONCLUSIVE, 0 or SB_CMP_EXIT_FAIL */
 } args_t;
 
 /* --html: both sides' runs as one page of charts, their timelines
@@ -503,6 +292,7 @@ static int write_html(const side_t *A, const side_t *B, const char *path, bool s
 static int parse_args(int argc, char **argv, args_t *a)
 {
   memset(a, 0, sizeof(*a));
+  a->inconclusive_exit = SB_CMP_EXIT_INCONCLUSIVE;
   for (int i = 2; i < argc; i++)
   {
     const char *s = argv[i];
@@ -512,11 +302,24 @@ static int parse_args(int argc, char **argv, args_t *a)
       a->db = s + 13;
     else if (strncmp(s, "--fail-if=", 10) == 0)
     {
-      if (a->ngates == 16)
-        return sb_command_usage_error("bmk compare", USAGE, "at most 16 --fail-if gates");
-      if (parse_gate(s + 10, &a->gates[a->ngates]) != 0)
-        return 1;
+      char err[256];
+      if (a->ngates == MAX_GATES)
+        return sb_command_usage_error("bmk compare", USAGE, "at most %d --fail-if gates",
+                                      MAX_GATES);
+      if (sb_cmp_gate_parse(s + 10, &a->gates[a->ngates], err, sizeof(err)) != 0)
+        return sb_command_usage_error("bmk compare", USAGE, "%s", err);
       a->ngates++;
+    }
+    else if (strncmp(s, "--inconclusive=", 15) == 0)
+    {
+      const char *v = s + 15;
+      if (strcmp(v, "pass") == 0)
+        a->inconclusive_exit = 0;
+      else if (strcmp(v, "fail") == 0)
+        a->inconclusive_exit = SB_CMP_EXIT_FAIL;
+      else
+        return sb_command_usage_error("bmk compare", USAGE, "--inconclusive='%s': give fail "
+                                      "or pass (without it, exit 4)", v);
     }
     else if (strcmp(s, "--ignore-noise") == 0)
       a->ignore_noise = true;
@@ -537,6 +340,54 @@ static int parse_args(int argc, char **argv, args_t *a)
   return 0;
 }
 
+/* Decides every gate (each on its metric's row); the exit code: a failed
+   gate's, else an inconclusive one's (a->inconclusive_exit), else 0. */
+static int decide(const args_t *a, const sb_cmp_metric_t *ms, const sb_cmp_row_t *rows,
+                  unsigned nrows, gate_result_t *gr, const char **overall)
+{
+  bool fail = false, open = false;
+  for (unsigned g = 0; g < a->ngates; g++)
+  {
+    int i = sb_cmp_metric_find(ms, nrows, &a->gates[g].metric);
+    static const sb_cmp_row_t none;
+    gr[g].row = i >= 0 ? &rows[i] : &none;
+    gr[g].verdict = sb_cmp_gate_decide(&a->gates[g], gr[g].row, a->ignore_noise);
+    gr[g].needed[0] = '\0';
+    if (gr[g].verdict == GATE_INCONCLUSIVE)
+      sb_cmp_gate_needed(&a->gates[g], gr[g].row, gr[g].needed, sizeof(gr[g].needed));
+    fail |= gr[g].verdict == GATE_FAIL;
+    open |= gr[g].verdict == GATE_INCONCLUSIVE;
+  }
+  *overall = fail ? "fail" : open ? "inconclusive" : "pass";
+  return fail ? SB_CMP_EXIT_FAIL : open ? a->inconclusive_exit : 0;
+}
+
+/* 0 when every gate on a figure names one some run of A or B has; else 1
+   after saying which does not (a typo in a CI gate is an error, not an
+   "inconclusive" that --inconclusive=pass would let through). */
+static int check_figures(const args_t *a, const side_t *A, const side_t *B)
+{
+  for (unsigned g = 0; g < a->ngates; g++)
+  {
+    const sb_cmp_metric_t *m = &a->gates[g].metric;
+    if (m->kind != CM_FIGURE)
+      continue;
+    bool seen = false;
+    for (unsigned i = 0; i < A->n && !seen; i++)
+      seen = !isnan(sb_cmp_run_value(A->docs[i], m));
+    for (unsigned i = 0; i < B->n && !seen; i++)
+      seen = !isnan(sb_cmp_run_value(B->docs[i], m));
+    if (!seen)
+    {
+      fprintf(stderr, "bmk compare: --fail-if='%s': no run of either side has a metric or "
+              "figure '%s' (metrics: tps, qps, errors, nopm, tpm, pN; figures: those in "
+              "the runs' summary.figures)\n", a->gates[g].text, m->figure);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 int sb_compare_main(int argc, char **argv)
 {
   args_t a;
@@ -553,20 +404,25 @@ int sb_compare_main(int argc, char **argv)
        sb_run_select("bmk compare", B.spec, a.db, &st, add_run, &B) ? 1 : 0;
   sb_resultsdb_close(st);
   if (rc == 0)
+    rc = check_figures(&a, &A, &B);
+  if (rc == 0)
   {
     bool by_runs = A.n >= 2 && B.n >= 2;
-    metric_t ms[MAX_ROWS];
-    row_t rows[MAX_ROWS];
-    unsigned nrows = build_metrics(&A, &B, ms);
-    for (unsigned i = 0; i < nrows; i++)
-      compare_metric(&A, &B, &ms[i], by_runs, &rows[i]);
-    if (a.json)
-      print_json(&A, &B, by_runs, ms, rows, nrows, a.gates, a.ngates, a.ignore_noise);
-    else
-      print_table(&A, &B, by_runs, ms, rows, nrows, a.gates, a.ngates, a.ignore_noise);
+    sb_cmp_metric_t ms[MAX_ROWS], extra[MAX_GATES];
+    sb_cmp_row_t rows[MAX_ROWS];
+    gate_result_t gr[MAX_GATES];
     for (unsigned g = 0; g < a.ngates; g++)
-      if (violated(&a.gates[g], &rows[a.gates[g].metric], a.ignore_noise))
-        rc = EXIT_GATE;
+      extra[g] = a.gates[g].metric;
+    unsigned nrows = sb_cmp_build_metrics(&A, &B, extra, a.ngates, ms, MAX_ROWS);
+    for (unsigned i = 0; i < nrows; i++)
+      sb_cmp_compare(&A, &B, &ms[i], by_runs, &rows[i]);
+    const char *overall;
+    rc = decide(&a, ms, rows, nrows, gr, &overall);
+    if (a.json)
+      print_json(&A, &B, by_runs, ms, rows, nrows, a.gates, gr, a.ngates, a.ignore_noise,
+                 overall);
+    else
+      print_table(&A, &B, by_runs, ms, rows, nrows, a.gates, gr, a.ngates, a.ignore_noise);
     /* the charts: a failure to draw them is an error (1), above a gate */
     if (a.html && write_html(&A, &B, a.html, !a.json) != 0)
       rc = 1;
