@@ -22,7 +22,7 @@ static bool valid_name(const char *name)
   return true;
 }
 
-int sb_figure_set(const char *name, const char *help, int per_minute, double value)
+int sb_figure_set(const char *name, const char *help, int flags, double value)
 {
   if (!valid_name(name))
     return -1;
@@ -44,7 +44,8 @@ int sb_figure_set(const char *name, const char *help, int per_minute, double val
     for (char *p = f->help; *p; p++)
       if (*p == '\n' || *p == '\r')
         *p = ' ';
-    f->per_minute = per_minute != 0;
+    f->per_minute = (flags & SB_FIGURE_PER_MINUTE) != 0;
+    f->server = (flags & SB_FIGURE_SERVER) != 0;
     f->value = value;
   }
   pthread_mutex_unlock(&mtx);

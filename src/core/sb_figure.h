@@ -22,22 +22,31 @@
 #define SB_FIGURE_NAME_MAX 48    /* bytes, including the NUL */
 #define SB_FIGURE_HELP_MAX 160   /* bytes, including the NUL */
 
+/* sb_figure_set's flags. */
+#define SB_FIGURE_PER_MINUTE 1   /* value: a count over the window, shown per minute */
+#define SB_FIGURE_SERVER 2       /* a measure of the database (its own counters, a
+                                    schema count): every client of one database sees
+                                    the same, so merged runs on one database do not
+                                    add it up (results/sb_merge_figures.h) */
+
 typedef struct {
   char name[SB_FIGURE_NAME_MAX];  /* [a-z0-9_], starts with a letter */
   char help[SB_FIGURE_HELP_MAX];  /* one line: what it is, where from */
   bool per_minute;             /* value: a count over the window */
+  bool server;                 /* SB_FIGURE_SERVER: the database's, not this client's */
   double value;
 } sb_figure_t;
 
 /*
  * Sets figure `name` to `value` (replacing an earlier value of the same
- * name). `help` may be NULL. `per_minute`: `value` is a count over the
- * measured window, shown per minute. Returns 0, or -1 when the name is
+ * name). `help` may be NULL. `flags`: SB_FIGURE_PER_MINUTE (`value` is a
+ * count over the measured window, shown per minute) and SB_FIGURE_SERVER
+ * (the database's measure, not this client's), or 0. Returns 0, or -1 when the name is
  * not [a-z][a-z0-9_]* of at most SB_FIGURE_NAME_MAX-1 bytes or the table
  * is full (nothing stored). Any thread. Exported for LuaJIT FFI
  * (sysbench.figure, docs/lua-api.md).
  */
-int sb_figure_set(const char *name, const char *help, int per_minute, double value);
+int sb_figure_set(const char *name, const char *help, int flags, double value);
 
 /* Copies the figures set so far into out[0..max-1] in the order they
    were first set; returns how many. Any thread. */

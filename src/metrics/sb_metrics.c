@@ -53,10 +53,9 @@ static bool label_key_ok(const char *k, size_t n)
   return true;
 }
 
-int sb_metrics_check_tags(void)
+/* 0 when every item of tags[0..n) is a good label; else -1 after a FATAL. */
+static int check_tag_list(char *const *items, unsigned n)
 {
-  unsigned n = 0;
-  char **items = sb_opt_list("tag", &n);
   for (unsigned i = 0; i < n; i++)
   {
     const char *eq = items[i] ? strchr(items[i], '=') : NULL;
@@ -71,10 +70,18 @@ int sb_metrics_check_tags(void)
   return 0;
 }
 
-/* The label text of every sample: test, run_id, host, then the tags. */
+int sb_metrics_check_tags(void)
+{
+  unsigned n = 0;
+  char **items = sb_opt_list("tag", &n);
+  return check_tag_list(items, n);
+}
+
+/* The label text of every sample: test, run_id, host, then the tags
+   (items[0..n), checked). */
 static char run_id[64];
 
-static char *make_labels(const char *test)
+static char *make_labels(const char *test, char *const *items, unsigned n)
 {
   char host[256] = "";
   gethostname(host, sizeof(host) - 1);
@@ -95,8 +102,6 @@ static char *make_labels(const char *test)
     sb_prom_escape(l, cap - 2, vals[i]);
     strcat(l, "\"");
   }
-  unsigned n = 0;
-  char **items = sb_opt_list("tag", &n);
   for (unsigned i = 0; i < n; i++)
   {
     const char *eq = strchr(items[i], '=');
@@ -314,7 +319,18 @@ int sb_metrics_output(const char *test, unsigned vus, double rate, sb_output_t *
   const char *spec = sb_opt_str("metrics-listen");
   if (spec == NULL || *spec == '\0')
     return 0;
-  m.linger_s = sb_opt_double("metrics-linger");
+  unsigned n = 0;
+  char **items = sb_opt_list("tag", &n);
+  return sb_metrics_output_at(spec, sb_opt_double("metrics-linger"), items, n, test, vus, rate,
+                              out) == 0 ? 1 : -1;
+}
+
+int sb_metrics_output_at(const char *spec, double linger_s, char *const *tags, unsigned ntags,
+                         const char *test, unsigned vus, double rate, sb_output_t *out)
+{
+  if (check_tag_list(tags, ntags) != 0)
+    return -1;
+  m.linger_s = linger_s;
   if (!(m.linger_s >= 0) || m.linger_s > 86400)
   {
     log_text(LOG_FATAL, "Invalid value for --metrics-linger: %g (seconds, 0 to 86400)",
@@ -324,7 +340,7 @@ int sb_metrics_output(const char *test, unsigned vus, double rate, sb_output_t *
   int fd = listen_on(spec);
   if (fd < 0)
     return -1;
-  char *labels = make_labels(test);
+  char *labels = make_labels(test, tags, ntags);
   m.prom = labels ? sb_prom_new(labels) : NULL;
   free(labels);
   if (m.prom == NULL)
@@ -349,5 +365,5 @@ int sb_metrics_output(const char *test, unsigned vus, double rate, sb_output_t *
   log_text(LOG_NOTICE, "Metrics: run_id %s at http://%s/metrics", run_id, spec);
   *out = (sb_output_t) { .name = "--metrics-listen", .interval = out_interval,
                          .end = out_end, .close = out_close, .ctx = NULL };
-  return 1;
+  return 0;
 }

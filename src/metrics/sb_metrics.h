@@ -31,6 +31,19 @@ int sb_metrics_register_options(void);
  */
 int sb_metrics_output(const char *test, unsigned vus, double rate, sb_output_t *out);
 
+/*
+ * The same endpoint for an address the caller gives: `spec` ADDRESS:PORT,
+ * `linger_s` as --metrics-linger (0 to 86400 s), `tags` (ntags items
+ * key=value, checked as --tag) for the labels, and the workload's name,
+ * VUs and target rate. `bmk cluster run --metrics-listen` serves its
+ * processes' merged numbers this way (feeding `out` the merged intervals
+ * and end). Returns 0 with `out` filled, or -1 after a FATAL message (a
+ * bad address, tag or linger, the port in use). One endpoint per
+ * process at a time. Main thread.
+ */
+int sb_metrics_output_at(const char *spec, double linger_s, char *const *tags, unsigned ntags,
+                         const char *test, unsigned vus, double rate, sb_output_t *out);
+
 /* The --tag list checked: 0, or -1 after a FATAL message naming the bad
    item (key=value, key of letters, digits and _ not starting with a
    digit, not one of bmk's own label names). Main thread. */

@@ -10,6 +10,7 @@
 #include "core/sb_logger.h"
 #include "results/sb_hdrlog.h"
 #include "results/sb_merge.h"
+#include "results/sb_merge_figures.h"
 #include "results/sb_results.h"
 
 /* Runs whose starts differ by more than this were probably not released
@@ -733,6 +734,9 @@ json_t *sb_merge_docs(const sb_results_file_t *d, unsigned n, char *note, size_t
   json_object_set_new(doc, "intervals", intervals);
   json_object_set_new(doc, "event_types", types);
   json_t *summary = merge_summary(d, n, h, t);
+  json_t *figures = sb_merge_figures(d, n, t, note, notelen);
+  if (figures)
+    json_object_set_new(summary, "figures", figures);
   json_object_set_new(doc, "server", merge_server(d, n, count(summary, "events")));
   json_object_set_new(doc, "summary", summary);
   json_object_set_new(doc, "histogram", sb_results_histogram_json(h));

@@ -24,6 +24,8 @@
  *    the client counts replaced by the sums; server.cost per-transaction
  *    figures recomputed from its totals over the merged transactions, or
  *    dropped when the totals are not there;
+ *  - summary.figures: by whose measure each is (results/sb_merge_figures.h):
+ *    a client's own summed, the database's averaged over runs on it;
  *  - manifest: the first run's, with the earliest start time and
  *    merged_from listing every run.
  * Runs must be of the same test and driver, with the same
@@ -45,7 +47,8 @@
  * for the reader, one per line ("" when none): the runs' starts differ by
  * more than a second; some interval or per-type rows were merged from
  * files without their histograms, so their percentiles are an upper
- * bound (the count of such rows is given). 512 bytes hold both.
+ * bound (the count of such rows is given); figures that could not be
+ * merged (results/sb_merge_figures.h). 1024 bytes hold them all.
  */
 json_t *sb_merge_docs(const sb_results_file_t *docs, unsigned n, char *note, size_t notelen,
                       char *err, size_t errlen);

@@ -159,4 +159,33 @@ void sb_report_file_print(FILE *out, const json_t *doc)
   double limit = option_num(doc, "latency_limit");
   if (limit > 0)
     sb_report_latency_limit(out, limit, cnt(s, "late_events"), st.events);
+  sb_report_file_figures(out, doc);
+}
+
+void sb_report_file_figures(FILE *out, const json_t *doc)
+{
+  const json_t *figs = sb_json_at(doc, "summary", "figures", NULL);
+  if (!json_is_object(figs) || json_object_size(figs) == 0)
+    return;
+  fprintf(out, "Figures:\n");
+  const char *name;
+  json_t *f;
+  json_object_foreach((json_t *) figs, name, f)
+  {
+    const char *label = strcmp(name, "tpcc_nopm") == 0 ? "NOPM"
+                        : strcmp(name, "tpcc_tpm") == 0 ? "TPM" : name;
+    const char *merge = sb_json_str(f, "merge", NULL);
+    const char *scope = sb_json_str(f, "scope", NULL);
+    double runs = sb_json_num(f, "runs", NULL);
+    char how[128] = "";
+    if (merge && strcmp(merge, "mean") == 0)
+      snprintf(how, sizeof(how), " (the database's: the mean of %.0f runs on it)", runs);
+    else if (merge && scope && strcmp(scope, "server") == 0)
+      snprintf(how, sizeof(how), " (the databases': the sum over %.0f runs, one each)", runs);
+    else if (merge)
+      snprintf(how, sizeof(how), " (the sum of %.0f runs)", runs);
+    fprintf(out, "    %-20s %.2f%s%s\n", label, num0(sb_json_num(f, "value", NULL)),
+            json_is_true(json_object_get(f, "per_minute")) ? " per minute" : "", how);
+  }
+  fprintf(out, "\n");
 }

@@ -4,7 +4,8 @@
  * when the run had --report-interval, the final report (SQL statistics
  * when it used a database, throughput, latency with the --percentile and
  * --percentiles lines, thread fairness), the per-type table when several
- * event types ran and the --latency-limit line. The numbers are the
+ * event types ran, the --latency-limit line and the figures (NOPM, TPM,
+ * ...). The numbers are the
  * document's; the layout functions are those of src/results/sb_report.c.
  */
 #ifndef SB_DOC_REPORT_H
@@ -20,5 +21,11 @@ void sb_report_file_print(FILE *out, const json_t *doc);
 /* Prints only the per-type table of `doc` (its "event_types"), when it has
    more than one type. Thread-safe (no state). */
 void sb_report_file_types(FILE *out, const json_t *doc);
+
+/* Prints the document's figures (summary.figures: TPC-C's NOPM and TPM,
+   the server's counters, a script's), one line each with how merged runs
+   combined it, under "Figures:"; nothing when it has none. Thread-safe
+   (no state). */
+void sb_report_file_figures(FILE *out, const json_t *doc);
 
 #endif

@@ -183,6 +183,7 @@ static json_t *figures_json(double window_s)
     if (f[i].per_minute)
       json_object_set_new(x, "count", json_real(f[i].value));
     json_object_set_new(x, "help", json_string(f[i].help));
+    json_object_set_new(x, "scope", json_string(f[i].server ? "server" : "client"));
     json_object_set_new(o, f[i].name, x);
   }
   return o;

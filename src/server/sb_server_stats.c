@@ -472,7 +472,7 @@ static void publish_figures(void)
     snprintf(help, sizeof(help), "%s the server counted in the measured window (%s, "
              "--db-server-stats)", figs[i].what, st.counter_source[c] ? st.counter_source[c]
              : is_pg ? "pg_stat_database" : "SHOW GLOBAL STATUS");
-    sb_figure_set(figs[i].name, help, 0, (double) st.delta[c]);
+    sb_figure_set(figs[i].name, help, SB_FIGURE_SERVER, (double) st.delta[c]);
   }
 }
 

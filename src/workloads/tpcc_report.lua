@@ -136,15 +136,18 @@ function M.measure_end()
   -- NOPM and TPM as figures of the run (the metrics endpoint's gauges,
   -- summary.figures in --results): counts over the window, shown per
   -- minute of it, as the report below divides them
-  local n, src = nil, "the schema's sum(d_next_o_id)"
+  -- (the schema's count and the server's transactions are the database's:
+  -- scope "server", so a cluster run on one database does not add them up)
+  local n, src, scope = nil, "the schema's sum(d_next_o_id)", "server"
   if mon.no_start and mon.no_end then n = mon.no_end - mon.no_start end
   if not n then
-    n, src = M.counters()[tk(run.NO, run.COMMIT)], "the client's committed New-Orders"
+    n, src, scope = M.counters()[tk(run.NO, run.COMMIT)], "the client's committed New-Orders",
+      "client"
   end
-  sysbench.figure("tpcc_nopm", n, { per_minute = true,
+  sysbench.figure("tpcc_nopm", n, { per_minute = true, scope = scope,
     help = "TPC-C New-Order transactions per minute of measured time (" .. src .. ")" })
   if mon.tpm_start and mon.tpm_end then
-    sysbench.figure("tpcc_tpm", mon.tpm_end - mon.tpm_start, { per_minute = true,
+    sysbench.figure("tpcc_tpm", mon.tpm_end - mon.tpm_start, { per_minute = true, scope = "server",
       help = "Server transactions (commits and rollbacks) per minute of measured time, " ..
         "HammerDB's TPM" })
   end

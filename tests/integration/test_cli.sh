@@ -400,8 +400,11 @@ function event() ffi.C.usleep(1000) end
 function sysbench.hooks.measure_end()
   sysbench.figure("orders", 90, { per_minute = true, help = "orders a minute" })
   sysbench.figure("answer", 42)
+  sysbench.figure("commits", 7, { scope = "server" })
   local ok, err = pcall(sysbench.figure, "Bad-Name", 1)
   print("bad name: " .. tostring(ok) .. " " .. tostring(err))
+  ok, err = pcall(sysbench.figure, "x", 1, { scope = "db" })
+  print("bad scope: " .. tostring(ok) .. " " .. tostring(err))
 end
 LUA
 run_bmk fig.lua --time=1 --events=0 --results=fig.json run
@@ -409,6 +412,10 @@ assert_eq "sysbench.figure: exit 0" 0 "$RC"
 assert_contains "sysbench.figure: a bad name raises an error" "$OUT" "bad name: false"
 assert_eq "sysbench.figure: summary.figures, per minute of the window" "42 90 orders a minute" \
   "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["summary"]["figures"]; print("%g %g %s" % (f["answer"]["value"], round(f["orders"]["value"] * d["summary"]["time_s"] / 60, 6), f["orders"]["help"]))' fig.json)"
+assert_contains "sysbench.figure: a bad scope raises an error" "$OUT" \
+  'bad scope: false sysbench.figure: opts.scope must be "client" or "server", got db'
+assert_eq "sysbench.figure: scope client by default, server when said" "client client server" \
+  "$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["summary"]["figures"]; print(f["orders"]["scope"], f["answer"]["scope"], f["commits"]["scope"])' fig.json)"
 check "sysbench.figure: the document validates" json_ok fig.json
 
 # report_default keeps sysbench's missing colon after err/s

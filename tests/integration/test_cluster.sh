@@ -20,9 +20,12 @@
 #    loaded by `bmk cluster run -- tpcc ... prepare` (each process its
 #    warehouse) has the rows PostgreSQL's one-process prepare has.
 #  - one process SIGKILLed mid-run: the run finishes, the host is named,
-#    later intervals say 5/6, exit code 4; one frozen (SIGSTOP) with
+#    later intervals say 5/6, exit code 5; one frozen (SIGSTOP) with
 #    --cluster-timeout=1 and --cluster-on-failure=stop: named as lost, the
-#    run stops early with the summary and exit code 4.
+#    run stops early with the summary and exit code 5.
+#  - --metrics-listen: the coordinator serves the merged numbers (every
+#    scrape a prefix of the merged intervals, the last the summary); the
+#    processes' own on PORT + slot.
 #  - Ctrl-C on the coordinator: exit 130, the summary, nothing left; a
 #    clock offset above --max-clock-offset refused naming the host and
 #    chrony/NTP.
@@ -196,6 +199,61 @@ assert_eq "the merged document names the 6 processes' documents" 6 \
   "$(python3 -c "import json; print(len(json.load(open('cl.json'))['manifest']['merged_from']))")"
 check "no bmk left running after the run" wait_no_leftover
 
+# ---- one scrape target: the coordinator's --metrics-listen serves the
+# merged numbers (2 hosts, 3 processes); the run arguments'
+# --metrics-listen puts lg1's two processes on PORT and PORT+1 (the same
+# port would stop the second with "port in use"). Every page scraped
+# during the run holds the events and queries of the merged intervals
+# printed so far (a prefix of the document's cluster.intervals), and the
+# one after the end the merged summary's.
+printf 'lg1 2\nlg2\n' > hosts.m
+MP=$((20000 + $$ % 20000)); PP=$((MP + 100))
+"$BMK" cluster run --hosts=hosts.m --launcher="$LAUNCHER" --results=m.json \
+  --metrics-listen=127.0.0.1:$MP --metrics-linger=20 -- \
+  $OLTP --time=3 --report-interval=1 --metrics-listen=127.0.0.1:$PP run > m.out 2>&1 &
+mpid=$!
+i=0
+while kill -0 "$mpid" 2>/dev/null; do
+  curl -s --max-time 2 "http://127.0.0.1:$MP/metrics" > "scrape.$i" 2>/dev/null && i=$((i + 1))
+  sleep 0.2
+done
+wait "$mpid"; RC=$?
+assert_eq "cluster run with --metrics-listen: exit 0 (lg1's two processes on ports $PP and $((PP + 1)))" 0 "$RC"
+[ "$RC" = 0 ] || sed 's/^/    | /' m.out | tail -20
+assert_contains "the coordinator names its endpoint" "$(cat m.out)" \
+  "cluster: the merged metrics of the 3 processes at http://127.0.0.1:$MP/metrics"
+cat > scrapes.py <<'EOF'
+import glob, json, re, sys
+d = json.load(open("m.json"))
+ivs = d["cluster"]["intervals"]
+ev, q = [0], [0]
+for iv in ivs:
+    ev.append(ev[-1] + iv["events"]); q.append(q[-1] + iv["reads"] + iv["writes"] + iv["other"])
+def val(page, name):
+    return sum(float(m.group(1)) for m in re.finditer(r"^" + name + r"\{[^}]*\} (\S+)$", page, re.M))
+mid = bad = 0; last = None
+for f in sorted(glob.glob("scrape.*"), key=lambda f: int(f.split(".")[1])):
+    page = open(f).read()
+    if "bmk_events_total" not in page: continue
+    e, qq, fin = val(page, "bmk_events_total"), val(page, "bmk_queries_total"), val(page, "bmk_run_finished")
+    last = (e, qq, fin)
+    if fin: continue
+    if (e, qq) not in set(zip(ev, q)): bad += 1; print("page", f, e, qq, list(zip(ev, q)))
+    elif e > 0: mid += 1
+s = d["summary"]
+print(mid > 0, bad, last == (s["events"], s["queries"]["total"], 1.0))
+EOF
+assert_eq "scrapes: some during the run, each a prefix of the merged intervals; the last the merged summary" \
+  "True 0 True" "$(python3 scrapes.py | tail -1)"
+[ "$(python3 scrapes.py | tail -1)" = "True 0 True" ] || python3 scrapes.py | sed 's/^/    | /'
+run_bmk cluster run --hosts=hosts.m --launcher=local --metrics-listen=127.0.0.1 -- cpu --time=1 run
+assert_eq "cluster --metrics-listen without a port: exit 1" 1 "$RC"
+assert_contains "... says so" "$OUT" "--metrics-listen=127.0.0.1: give ADDRESS:PORT"
+run_bmk cluster run --hosts=hosts.m --launcher=local -- cpu --time=1 --metrics-listen=x run
+assert_eq "a process --metrics-listen without a port: exit 1" 1 "$RC"
+assert_contains "... says so" "$OUT" "--metrics-listen=x (a run argument): give ADDRESS:PORT"
+
+
 # ---- PostgreSQL (over its Unix socket too), in a database of the test's
 # own so nothing else commits in it (and the server's autovacuum off
 # meanwhile): oltp_read_write's merged
@@ -349,6 +407,19 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     "$(python3 -c "import json; d = json.load(open('tp.json')); s = sum(t['events'] for t in d['event_types']); print(s, s)")"
   assert_eq "$db tpcc: the five transaction types merged" "delivery new_order order_status payment stock_level" \
     "$(python3 -c "import json; print(' '.join(sorted(t['name'] for t in json.load(open('tp.json'))['event_types'] if t['name'] != 'event')))")"
+  # NOPM merged: each process counted the database's New-Orders over its
+  # window (scope server), all on one database, so the mean of the two;
+  # every New-Order committed in any process's window is one of the merged
+  # new_order events, so the count is at most those. (No TPM: the
+  # processes run with --db-server-stats=off, and TPM is the server's.)
+  assert_eq "$db tpcc: NOPM merged as the database's (mean of 2), its count within the new_order events; no TPM" \
+    "mean 2 True False" "$(python3 -c "
+import json; d = json.load(open('tp.json')); f = d['summary']['figures']
+no = [t['events'] for t in d['event_types'] if t['name'] == 'new_order'][0]
+n = f['tpcc_nopm']
+print(n['merge'], n['runs'], 0 < n['count'] <= no, 'tpcc_tpm' in f)")"
+  assert_match "$db tpcc: the report's NOPM line" "$(cat tp.out)" \
+    "^    NOPM +[0-9]+\\.[0-9]{2} per minute \\(the database's: the mean of 2 runs on it\\)$"
   check "$db tpcc: --html wrote the merged run's charts" grep -q '<svg' tp.html
   assert_match "$db tpcc: --results-db saved the merged run" "$(cat tp.out)" \
     "^cluster: saved as run [0-9]+ in $WORK/runs.db"
@@ -387,7 +458,7 @@ kill_run() {  # kill_run OUT HOSTS SIGNAL [coordinator options]: signals lg2#1 0
 }
 kill_run kill.out hosts KILL
 RC=$?
-assert_eq "a lost process: the run finishes with exit code 4" 4 "$RC"
+assert_eq "a lost process: the run finishes with exit code 5" 5 "$RC"
 assert_contains "the lost host is named with the time" "$(cat kill.out)" "cluster: host lg2 (lg2#1): connection lost at"
 after=$(sed -n '/connection lost at/,$p' kill.out | grep -c 'procs: 5/6$')
 check "intervals after the loss report 5/6 processes ($after)" test "$after" -ge 2
@@ -399,7 +470,7 @@ printf 'lg1\nlg2 2\n' > hosts.3
 # lg2#1 is frozen (SIGSTOP), as a dead network would leave it: silent
 kill_run stop.out hosts.3 STOP --cluster-on-failure=stop --cluster-timeout=1
 RC=$?
-assert_eq "--cluster-on-failure=stop: exit code 4" 4 "$RC"
+assert_eq "--cluster-on-failure=stop: exit code 5" 5 "$RC"
 assert_contains "a silent process is lost after --cluster-timeout" "$(cat stop.out)" "cluster: host lg2 (lg2#1): connection lost at"
 assert_contains "the silence is the reason" "$(cat stop.out)" "s (--cluster-timeout)"
 assert_contains "--cluster-on-failure=stop stops every process" "$(cat stop.out)" "cluster: --cluster-on-failure=stop: stopping every process"

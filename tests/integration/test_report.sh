@@ -67,6 +67,45 @@ report badhist.json
 assert_eq "corrupt histogram: exit 1 and message" \
   "1:bmk report: badhist.json: not a compressed HdrHistogram V2 encoding" "$RC:$OUT"
 
+# --merge of figures (results/sb_merge_figures.h): a client's own figure
+# (no scope: an older file) summed; the database's (scope server: TPC-C's
+# NOPM and TPM) averaged over runs on one database, summed over runs on a
+# database each (a loopback address on two load hosts is two databases),
+# left out for a mix; a figure not every run has, left out and named.
+python3 - "$FIX/dbl-pg-tx1.json" <<'EOF'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+def doc(name, nopm, host, load_host, extra=False):
+    x = copy.deepcopy(d)
+    x["manifest"]["host"] = load_host
+    x["manifest"]["options"].update({"pgsql-host": host, "pgsql-port": "5432", "pgsql-db": "sbtest"})
+    t = x["summary"]["time_s"] / 60
+    f = {"tpcc_nopm": {"value": nopm / t, "count": nopm, "per_minute": True, "help": "h", "scope": "server"},
+         "rows": {"value": nopm + 1, "per_minute": False, "help": "h"}}
+    if extra:
+        f["only_here"] = {"value": 1, "per_minute": False, "help": "h", "scope": "client"}
+    x["summary"]["figures"] = f
+    json.dump(x, open(name, "w"))
+doc("one1.json", 100, "db1", "lg1", extra=True); doc("one2.json", 120, "db1", "lg2")
+doc("own1.json", 100, "127.0.0.1", "lg1"); doc("own2.json", 120, "127.0.0.1", "lg2")
+doc("mix3.json", 140, "db2", "lg3")
+EOF
+report --merge --output=one.json one1.json one2.json
+assert_eq "figures, one database: exit 0" 0 "$RC"
+assert_eq "... NOPM the mean (count, per minute), rows summed, only_here left out" \
+  "110.0 660.0 mean 2 | 222.0 sum | False" \
+  "$(json_get one.json "'%.1f %.1f %s %d | %.1f %s | %s' % (d['summary']['figures']['tpcc_nopm']['count'], d['summary']['figures']['tpcc_nopm']['value'], d['summary']['figures']['tpcc_nopm']['merge'], d['summary']['figures']['tpcc_nopm']['runs'], d['summary']['figures']['rows']['value'], d['summary']['figures']['rows']['merge'], 'only_here' in d['summary']['figures'])")"
+assert_contains "... the report's Figures block: NOPM" "$OUT" \
+  "    NOPM                 660.00 per minute (the database's: the mean of 2 runs on it)"
+assert_contains "... the figure left out, named" "$OUT" "figures not merged: only_here (not in every run)"
+report --merge --output=own.json own1.json own2.json
+assert_eq "figures, a loopback database on each load host: NOPM summed" "220.0 1320.0 sum" \
+  "$(json_get own.json "'%.1f %.1f %s' % tuple(d['summary']['figures']['tpcc_nopm'][k] for k in ('count', 'value', 'merge'))")"
+report --merge --output=mix.json one1.json one2.json mix3.json
+assert_eq "figures, two runs on one database and one on another: NOPM left out" "False" \
+  "$(json_get mix.json "'tpcc_nopm' in d['summary']['figures']")"
+assert_contains "... and said" "$OUT" "tpcc_nopm (the database's own figure, from runs on more than one database but not one each)"
+
 cat > quick.lua <<'EOF'
 function event() end
 EOF

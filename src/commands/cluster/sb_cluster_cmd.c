@@ -462,7 +462,8 @@ static int make_merge(cl_t *c, const char **names)
   sb_cluster_merge_cfg_t mc = { .names = names, .nprocs = c->n, .interval_s = c->o.interval_s,
                            .generic = c->generic,
                            .threads = c->o.threads, .percentile = c->o.percentile,
-                           .print_intervals = c->o.intervals, .verbose = c->o.verbose };
+                           .print_intervals = c->o.intervals, .verbose = c->o.verbose,
+                           .observer = c->metrics.close ? &c->metrics : NULL };
   c->merge = sb_cluster_merge_new(&mc);
   return c->merge ? 0 : 1;
 }
@@ -473,11 +474,20 @@ static int final_code(const cl_t *c, int rc)
   if (rc != 0)
     return rc;
   if (c->failures > 0)
-    return 4;
+    return 5;                   /* a process lost: its own code (4 is an undecided gate) */
+  /* the processes' worst: an error (1, 2, a signal's) before a failed gate
+     (3), before an undecided one (4) */
+  int worst = 0;
   for (unsigned i = 0; i < c->n; i++)
-    if (c->p[i].reaped && WIFEXITED(c->p[i].status) && WEXITSTATUS(c->p[i].status) > rc)
-      rc = WEXITSTATUS(c->p[i].status);
-  return rc;
+    if (c->p[i].reaped && WIFEXITED(c->p[i].status))
+    {
+      int x = WEXITSTATUS(c->p[i].status);
+      int rx = x == 0 ? 0 : x == 4 ? 1 : x == 3 ? 2 : 3 + x;
+      int rw = worst == 0 ? 0 : worst == 4 ? 1 : worst == 3 ? 2 : 3 + worst;
+      if (rx > rw)
+        worst = x;
+    }
+  return worst;
 }
 
 /* Removes the logs and the directory of a run that went well. */
@@ -488,11 +498,23 @@ static void remove_dir(cl_t *c)
   rmdir(c->dir);
 }
 
+/* Closes the coordinator's endpoint (after a last scrape of the final
+   numbers, --metrics-linger). */
+static void close_metrics(cl_t *c)
+{
+  if (c->metrics.close)
+    c->metrics.close(c->metrics.ctx);
+  c->metrics.close = NULL;
+}
+
 /* A run: every process launched and ready, their clocks measured, one
    start, the merge until all ended, the report and --results. Returns
    the exit code (docs/cluster.md). */
 static int run_mode(cl_t *c, const char **names)
 {
+  /* the endpoint first: a port in use stops the run before any process */
+  if (cluster_metrics_open(c) != 0)
+    return 1;
   int rc = launch_and_wait(c);
   if (rc == 0)
     rc = make_merge(c, names);
@@ -502,6 +524,7 @@ static int run_mode(cl_t *c, const char **names)
   {
     stop_all(c);
     end_all(c);
+    close_metrics(c);
     return rc;
   }
   send_start(c);
@@ -511,6 +534,7 @@ static int run_mode(cl_t *c, const char **names)
   sb_cluster_merge_report(c->merge, stdout);
   if (cluster_opts_write_outputs(c) != 0 && rc == 0)
     rc = 1;
+  close_metrics(c);
   return rc;
 }
 

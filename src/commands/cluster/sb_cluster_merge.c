@@ -8,12 +8,14 @@
 
 #include <jansson.h>
 
+#include "core/sb_figure.h"
 #include "core/sb_logger.h"
 #include "commands/cluster/sb_cluster_merge.h"
 #include "commands/cluster/sb_cluster_merge_priv.h"
 #include "commands/cluster/sb_cluster_pack.h"
 #include "results/sb_hdrlog.h"
 #include "results/sb_report.h"
+#include "results/sb_results_file.h"
 
 
 static double wall_now(void)
@@ -295,6 +297,44 @@ static bool complete(const sb_cluster_merge_t *m, long long k)
   return true;
 }
 
+/* The observer's interval: the merged numbers of interval v (its line's). */
+static void tell_interval(const sb_cluster_merge_t *m, const sb_stat_t *st, const cl_iv_t *v)
+{
+  const sb_output_t *o = m->cfg.observer;
+  if (o == NULL || o->interval == NULL)
+    return;
+  sb_out_interval_t iv = { .st = st, .hist = v->h, .types = NULL,
+                           .start_s = st->time_total - v->len_s, .late = v->c.late,
+                           .vus_running = v->running };
+  o->interval(o->ctx, &iv);
+}
+
+/* The observer's end: the merged run's figures published as this
+   process's own (the merged document's summary.figures, as counts for
+   the per-minute ones), then the merged end. */
+static void tell_end(sb_cluster_merge_t *m, const sb_stat_t *st, const sb_hdr_t *h,
+                     unsigned nend)
+{
+  const sb_output_t *o = m->cfg.observer;
+  if (o == NULL || o->end == NULL)
+    return;
+  const json_t *figs = sb_json_at(sb_cluster_merge_document(m), "summary", "figures", NULL);
+  const char *name;
+  json_t *f;
+  json_object_foreach((json_t *) figs, name, f)
+  {
+    bool per_minute = json_is_true(json_object_get(f, "per_minute"));
+    const char *scope = sb_json_str(f, "scope", NULL);
+    double v = sb_json_num(f, per_minute ? "count" : "value", NULL);
+    if (!isnan(v))
+      sb_figure_set(name, sb_json_str(f, "help", NULL),
+                    (per_minute ? SB_FIGURE_PER_MINUTE : 0) |
+                    (scope && strcmp(scope, "server") == 0 ? SB_FIGURE_SERVER : 0), v);
+  }
+  sb_out_end_t e = { .st = st, .hist = h, .exit_code = nend == m->cfg.nprocs ? 0 : 1 };
+  o->end(o->ctx, &e);
+}
+
 void sb_cluster_merge_flush(sb_cluster_merge_t *m, FILE *out, bool all)
 {
   while ((size_t) m->next_k <= m->niv && (all || complete(m, m->next_k)))
@@ -312,12 +352,13 @@ void sb_cluster_merge_flush(sb_cluster_merge_t *m, FILE *out, bool all)
       if (d > m->delay_max)
         m->delay_max = d;
     }
-    if (!m->cfg.print_intervals)
-      continue;
     sb_stat_t st;
     fill_stat(m, &st, &v->c, v->len_s, v->h);
     st.time_total = (double) (m->next_k - 1) * m->cfg.interval_s;
     st.threads_running = v->running;
+    tell_interval(m, &st, v);
+    if (!m->cfg.print_intervals)
+      continue;
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
@@ -424,6 +465,7 @@ void sb_cluster_merge_report(sb_cluster_merge_t *m, FILE *out)
           "counters and latency histograms)\n\n", nend, m->cfg.nprocs);
   sb_report_cumulative(out, &st, !m->cfg.generic);
   sb_cluster_doc_report(m, out);
+  tell_end(m, &st, h, nend);
   print_procs(m, out);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);

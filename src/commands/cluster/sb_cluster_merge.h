@@ -19,6 +19,7 @@
 
 #include "core/sb_cluster.h"
 #include "core/sb_histogram.h"
+#include "core/sb_output.h"
 
 #include <jansson.h>
 
@@ -74,6 +75,12 @@ typedef struct {
   unsigned percentile;
   bool print_intervals, verbose;
   bool generic;                /* a built-in test's layout (eps), not the SQL one */
+  const sb_output_t *observer; /* NULL, or told each merged interval (interval: as
+                                  its line is printed, whether or not lines print)
+                                  and the merged end (end, from
+                                  sb_cluster_merge_report, after the run's merged
+                                  figures are published with core/sb_figure.h):
+                                  the coordinator's --metrics-listen */
 } sb_cluster_merge_cfg_t;
 
 /* A new merge (cfg copied; names borrowed for its life), NULL on OOM. */

@@ -48,7 +48,7 @@ struct sb_cluster_merge {
   unsigned nmerged;            /* intervals merged */
   double delay_sum, delay_max; /* their lines' delay after the interval's end, s */
   json_t *doc;                 /* the merged document, once made (sb_cluster_merge_document) */
-  char doc_note[512];          /* what the document merge said of the runs */
+  char doc_note[1024];          /* what the document merge said of the runs */
 };
 
 

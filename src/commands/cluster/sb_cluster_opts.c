@@ -17,6 +17,7 @@ const char cluster_opts_usage[] =
   "           [--cluster-on-failure=continue|stop] [--cluster-verbose] [--results=FILE]\n"
   "           [--html=FILE] [--save] [--results-db=FILE]\n"
   "           [--max-clock-offset=MS] [--ready-timeout=S] [--cluster-timeout=S]\n"
+  "           [--metrics-listen=ADDR:PORT] [--metrics-linger=S]\n"
   "           -- <bmk run arguments>   (or a workload's prepare: split over the processes)\n"
   "           -- kit NAME USERS SECONDS [options]   (a kit plan: USERS VUs per process)\n"
   "  --hosts=FILE        one entry per line: HOST [PROCESSES] (default 1; '#' comments)\n"
@@ -38,6 +39,11 @@ const char cluster_opts_usage[] =
   "  --max-clock-offset=MS  refuse hosts whose clock is further off (default 50)\n"
   "  --ready-timeout=S   how long the processes may take to connect and init (default 120)\n"
   "  --cluster-timeout=S a running process silent this long is lost (default 10)\n"
+  "  --metrics-listen=ADDR:PORT  serve the merged live metrics of every process here\n"
+  "                      (Prometheus; one scrape target for the run; docs/metrics.md)\n"
+  "  --metrics-linger=S  after the report, wait up to S s for a last scrape (default 30)\n"
+  "  A --metrics-listen=ADDR:PORT among the run arguments gives each process its own\n"
+  "  endpoint on PORT + its slot on its host (PORT, PORT+1, ...).\n"
   "See docs/cluster.md.\n";
 
 static int bad(const char *fmt, const char *a)
@@ -65,6 +71,10 @@ static void scan_run_args(cl_opts_t *o)
       o->threads = (unsigned) atoi(a + 10);
     else if (strncmp(a, "--warmup-time=", 14) == 0)
       o->warmup_s = atof(a + 14);
+    else if (strncmp(a, "--rate=", 7) == 0)
+      o->rate = atof(a + 7);
+    else if (strncmp(a, "--metrics-listen=", 17) == 0 && a[17])
+      o->proc_metrics = a + 17;
     else if (strncmp(a, "--percentile=", 13) == 0)
       o->percentile = (unsigned) atoi(a + 13);
     else if (strncmp(a, "--results=", 10) == 0 && o->results == NULL)
@@ -86,6 +96,7 @@ int cluster_opts_parse_opts(int argc, char **argv, cl_opts_t *o)
   o->max_offset_ms = 50;
   o->ready_timeout_s = 120;
   o->silence_s = 10;
+  o->metrics_linger = 30;
   if (argc < 3 || strcmp(argv[2], "run") != 0)
     return bad("%s", "the only subcommand is 'run'");
   int i = 3;
@@ -128,6 +139,15 @@ int cluster_opts_parse_opts(int argc, char **argv, cl_opts_t *o)
       o->max_offset_ms = atof(v);
     else if (strncmp(a, "--ready-timeout=", 16) == 0)
       o->ready_timeout_s = atof(v);
+    else if (strncmp(a, "--metrics-listen=", 17) == 0 && *v)
+      o->metrics_listen = v;
+    else if (strncmp(a, "--metrics-linger=", 17) == 0)
+    {
+      char *end;
+      o->metrics_linger = strtod(v, &end);
+      if (end == v || *end || !(o->metrics_linger >= 0) || o->metrics_linger > 86400)
+        return bad("--metrics-linger=%s: give seconds, 0 to 86400", v);
+    }
     else if (strncmp(a, "--cluster-timeout=", 18) == 0)
     {
       o->silence_s = atof(v);
@@ -145,6 +165,15 @@ int cluster_opts_parse_opts(int argc, char **argv, cl_opts_t *o)
   o->nargs = argc - i - 1;
   o->command = strcmp(o->args[o->nargs - 1], "prepare") == 0;
   scan_run_args(o);
+  if (o->proc_metrics)
+  {
+    const char *colon = strrchr(o->proc_metrics, ':');
+    char *end = NULL;
+    long port = colon ? strtol(colon + 1, &end, 10) : 0;
+    if (colon == NULL || end == colon + 1 || *end || port < 1 || port > 65535)
+      return bad("--metrics-listen=%s (a run argument): give ADDRESS:PORT; each process "
+                 "listens on PORT plus its slot on its host", o->proc_metrics);
+  }
   const char *env = getenv("BMK_RESULTS_DB");
   if (env && *env)
     o->save = true;
@@ -303,6 +332,19 @@ oom:
   return NULL;
 }
 
+/* "--metrics-listen=ADDR:PORT+slot" for a process (malloc'd; the port
+   checked when the options were read), so two processes of one host do
+   not ask for the same port. */
+static char *proc_metrics_arg(const char *spec, unsigned slot)
+{
+  const char *colon = strrchr(spec, ':');
+  char *s = NULL;
+  if (asprintf(&s, "--metrics-listen=%.*s:%ld", (int) (colon - spec), spec,
+               strtol(colon + 1, NULL, 10) + (long) slot) < 0)
+    return NULL;
+  return s;
+}
+
 char **cluster_opts_build_argv(cl_t *c, const cluster_proc_t *p, unsigned index)
 {
   char **w = NULL, buf[64];
@@ -312,7 +354,9 @@ char **cluster_opts_build_argv(cl_t *c, const cluster_proc_t *p, unsigned index)
     ok = push(&w, &n, strdup("env")) == 0 && push(&w, &n, strdup(c->lua_path)) == 0;
   ok = ok && push(&w, &n, strdup(c->o.remote_bmk)) == 0;
   for (int i = 0; ok && i < c->o.nargs; i++)
-    if (strncmp(c->o.args[i], "--results=", 10) != 0 &&
+    if (strncmp(c->o.args[i], "--metrics-listen=", 17) == 0 && c->o.proc_metrics)
+      ok = push(&w, &n, proc_metrics_arg(c->o.proc_metrics, p->slot)) == 0;
+    else if (strncmp(c->o.args[i], "--results=", 10) != 0 &&
         strncmp(c->o.args[i], "--hdr-log=", 10) != 0 &&
         strncmp(c->o.args[i], "--save", 6) != 0 &&          /* the coordinator saves */
         strncmp(c->o.args[i], "--results-db=", 13) != 0)

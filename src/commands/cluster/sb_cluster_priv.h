@@ -21,6 +21,8 @@ typedef struct {
   bool stop_on_failure, verbose;
   double max_offset_ms, ready_timeout_s;
   double silence_s;            /* --cluster-timeout */
+  const char *metrics_listen;  /* --metrics-listen: the merged metrics, here */
+  double metrics_linger;       /* --metrics-linger, s */
   int nargs;
   char **args;                 /* the bmk run arguments */
   char **kit_argv;             /* -- kit ...: the plan's words (owned; args
@@ -30,6 +32,9 @@ typedef struct {
   bool intervals;
   unsigned threads, percentile;
   double warmup_s;             /* --warmup-time */
+  double rate;                 /* --rate: the whole run's target, events/s */
+  const char *proc_metrics;    /* the run arguments' --metrics-listen=ADDR:PORT
+                                  (each process on PORT + its slot), or NULL */
   bool command;                /* the command is `prepare`: split, no stream */
 } cl_opts_t;
 
@@ -45,6 +50,8 @@ typedef struct {
   bool generic;                /* a built-in test: its report layout */
   char *script_arg;            /* the copied script's path on the hosts (owned) */
   char *lua_path;              /* "LUA_PATH=<its directory>/?.lua;;" (owned) */
+  sb_output_t metrics;         /* --metrics-listen's endpoint (metrics.close
+                                  NULL: none) */
 } cl_t;
 
 /* The command's usage text. */
@@ -72,6 +79,13 @@ char **cluster_opts_build_argv(cl_t *c, const cluster_proc_t *p, unsigned index)
 /* The launcher's words for `host`, then `words` (nwords; shell-quoted
    when the launcher is ssh). NULL on OOM. */
 char **cluster_opts_launch_argv(cl_t *c, const char *host, char *const *words, int nwords);
+
+/* --metrics-listen of the coordinator (cli/sb_cluster_metrics.c): binds
+   c->o.metrics_listen and fills c->metrics with the endpoint the merge
+   feeds its merged intervals and end (labels: the workload's name, the
+   run arguments' --tag). 0 (also without the option), or 1 (FATAL: the
+   address, the port in use). Call before the processes start. */
+int cluster_metrics_open(cl_t *c);
 
 /* Frees an argv of the above. */
 void cluster_opts_free_argv(char **v);

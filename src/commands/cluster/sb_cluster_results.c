@@ -17,8 +17,9 @@
 static const char *const not_merged[] = {
   "server statistics and server cost (off in the processes: the server's counters "
   "are global; run them from one process or `bmk report` the server's own)",
-  "a workload's own report blocks and figures (TPC-C's NOPM and response-time lines: "
-  "the per-type table has each type's counts and percentiles)",
+  "a workload's own report blocks (TPC-C's response-time lines: the per-type table has "
+  "each type's counts and percentiles; its NOPM is under Figures, and TPM too when the "
+  "processes sample the server)",
 };
 
 /* The "intervals" array of the document. */
@@ -175,6 +176,8 @@ void sb_cluster_doc_report(sb_cluster_merge_t *m, FILE *out)
   const json_t *doc = sb_cluster_merge_document(m);
   if (doc && json_object_get(doc, "event_types"))
     sb_report_file_types(out, doc);
+  if (doc)
+    sb_report_file_figures(out, doc);
   if (m->doc_note[0])
     fprintf(out, "NOTE: %s\n\n", m->doc_note);
   fprintf(out, "Not merged (left out of this report and --results):\n");

@@ -160,7 +160,7 @@ static void print_merge_header(const json_t *doc, const char *note)
 
 static int do_merge(const report_args_t *a, sb_results_file_t *docs, unsigned ndocs)
 {
-  char err[1024], note[512];
+  char err[1024], note[1024];
   json_t *doc = sb_merge_docs(docs, ndocs, note, sizeof(note), err, sizeof(err));
   if (doc == NULL)
   {

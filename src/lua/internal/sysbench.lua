@@ -91,7 +91,7 @@ void sb_event_restarted(int thread_id);
 bool sb_engine_sleep(int thread_id, double seconds);
 int sb_metric_id(const char *name);
 void sb_metric_add(int id, uint64_t value);
-int sb_figure_set(const char *name, const char *help, int per_minute, double value);
+int sb_figure_set(const char *name, const char *help, int flags, double value);
 bool sb_engine_stopping(void);
 int sb_vu_current(void);
 unsigned sb_cluster_index(void);
@@ -211,18 +211,27 @@ end
 -- what it is (the gauge's HELP); opts.per_minute = true: value is a count
 -- over the measured window, shown per minute of it (tpcc's NOPM: the
 -- New-Orders counted, shown as count / window minutes, the same division
--- as its report). Setting a name again replaces its value. Raises an
--- error for a bad name or value, or a 33rd figure.
+-- as its report); opts.scope = "server": the value is the database's
+-- (its counters, a count in its schema), the same for every client of it,
+-- so merging concurrent runs on one database averages it instead of
+-- adding it up (default "client": this run's own). Setting a name again
+-- replaces its value. Raises an error for a bad name, value or scope, or
+-- a 33rd figure.
 function sysbench.figure(name, value, opts)
   if type(value) ~= "number" or value ~= value or value == math.huge or value == -math.huge then
     error("sysbench.figure: the value must be a finite number, got " .. tostring(value), 2)
   end
   if opts ~= nil and type(opts) ~= "table" then
-    error("sysbench.figure: opts must be a table {help=..., per_minute=...}", 2)
+    error("sysbench.figure: opts must be a table {help=..., per_minute=..., scope=...}", 2)
   end
   opts = opts or {}
+  if opts.scope ~= nil and opts.scope ~= "client" and opts.scope ~= "server" then
+    error("sysbench.figure: opts.scope must be \"client\" or \"server\", got " ..
+            tostring(opts.scope), 2)
+  end
+  local flags = (opts.per_minute and 1 or 0) + (opts.scope == "server" and 2 or 0)
   if type(name) ~= "string" or
-    C.sb_figure_set(name, tostring(opts.help or ""), opts.per_minute and 1 or 0, value) ~= 0 then
+    C.sb_figure_set(name, tostring(opts.help or ""), flags, value) ~= 0 then
     error("sysbench.figure: bad name " .. tostring(name) .. " (give [a-z][a-z0-9_]*, at " ..
             "most 47 bytes) or more than 32 figures", 2)
   end
