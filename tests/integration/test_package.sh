@@ -155,7 +155,7 @@ comp() {
 assert_eq "completion: bmk oltp_<TAB>" \
   "oltp_delete oltp_insert oltp_point_select oltp_read_only oltp_read_write oltp_update_index oltp_update_non_index oltp_write_only" \
   "$(comp "bmk oltp_")"
-WANT=$(printf '%s\n' "$HELP" | sed -n 's/^  \(--mysql-[a-z-]*\)\(\[*=\{0,1\}\).*/\1\2/p' | sed 's/\[$//' | sort | tr '\n' ' ' | sed 's/ $//')
+WANT=$(printf '%s\n' "$HELP" | sed -n 's/^  \(--mysql-[a-z-]*\)\(\[*=\{0,1\}\).*/\1\2/p' | sed 's/\[=$//' | sort | tr '\n' ' ' | sed 's/ $//')
 assert_eq "completion: bmk --mysql-<TAB> (the mysql driver's options of --help)" "$WANT" "$(comp "bmk --mysql-")"
 check "completion: the mysql options were read from --help" test -n "$WANT"
 assert_eq "completion: another driver chosen, no mysql options" "" "$(comp "bmk --db-driver=pgsql oltp_read_write --mysql-")"
