@@ -159,7 +159,7 @@ test_kit_e2e.sh: the kit's generated scripts drive bmk runs whose C paths the ot
 # A file's time in seconds on this machine (its normal-pass run alone):
 # the two lanes of a pass get the files longest first, each to the lane
 # with less so far. An unlisted file counts 20.
-declare -A WEIGHT=([test_faults.sh]=101 [test_evloop.sh]=86 [test_tpcc_run.sh]=81 [test_package.sh]=67
+declare -A WEIGHT=([test_faults.sh]=101 [test_evloop.sh]=86 [test_tpcc_run.sh]=81 [test_package.sh]=75
   [test_capacity.sh]=62 [test_kit_e2e.sh]=61 [test_cluster.sh]=33 [test_cli.sh]=31
   [test_resultsdb.sh]=31 [test_endpoints.sh]=30 [test_metrics.sh]=30 [test_results.sh]=30
   [test_cost.sh]=29 [test_endpoints_routes.sh]=25 [test_errors.sh]=23 [test_report.sh]=23
