@@ -2,10 +2,21 @@
 # Turns Lua source files into a C file holding them as strings, so the
 # binary carries its internal sysbench.* modules (and the bundled
 # workloads). Output: a table of { module name, source, length } entries
-# named sb_lua_embedded[] (or NAME with -n NAME).
+# named sb_lua_embedded[] (or NAME with -n NAME). With -l NAME it writes
+# only a NULL-terminated array NAME[] of the files' module names (the
+# bundled workloads that are tests, for --help and the man page).
 # Usage: lua2c.sh [-n NAME] file.lua... > lua_embed.c
+#        lua2c.sh -l NAME file.lua... >> lua_workloads.c
 set -e
 table=sb_lua_embedded
+if [ "${1:-}" = -l ]; then
+  echo "const char *const $2[] = {"
+  shift 2
+  for f in "$@"; do printf '  "%s",\n' "$(basename "$f" .lua)"; done
+  echo '  NULL'
+  echo '};'
+  exit 0
+fi
 if [ "${1:-}" = -n ]; then
   table=$2
   shift 2

@@ -40,10 +40,14 @@ if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
   # test_report.sh: gnuplot draws `bmk report --html` charts, headless
   # Chromium opens the page; test_cluster.sh: an sshd in each network
   # namespace host, reached with the ssh client; test_k8s.sh: the
-  # Kubernetes client's API object schema for the docs' manifest.
+  # Kubernetes client's API object schema for the docs' manifest;
+  # test_package.sh: the Debian package is built (debhelper), checked
+  # (lintian), its man pages read (man-db) and its completion loaded
+  # (bash-completion).
   apt-get install -y -qq --no-install-recommends sysbench python3-jsonschema prometheus \
     libhdrhistogram-java default-jdk-headless gnuplot-nox chromium \
-    openssh-server openssh-client python3-kubernetes python3-yaml >/dev/null
+    openssh-server openssh-client python3-kubernetes python3-yaml \
+    debhelper lintian man-db bash-completion >/dev/null
 fi
 
 log "build (one configure for ./bmk and make static)"
@@ -148,13 +152,14 @@ TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh test
 # The ASan pass leaves to the normal pass what does not run its binary.
 ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and checked in the normal pass
 test_layers.sh: reads the source tree only (no binary), done in the normal pass
+test_package.sh: builds, installs and purges its own bmk (the Debian package), done in the normal pass
 test_k8s.sh: reads the docs only (no binary), done in the normal pass
 test_capacity.sh: runs in the ThreadSanitizer pass instead
 test_kit_e2e.sh: the kit's generated scripts drive bmk runs whose C paths the other files check under ASan; done in the normal pass"
 # A file's time in seconds on this machine (its normal-pass run alone):
 # the two lanes of a pass get the files longest first, each to the lane
 # with less so far. An unlisted file counts 20.
-declare -A WEIGHT=([test_faults.sh]=101 [test_evloop.sh]=86 [test_tpcc_run.sh]=81
+declare -A WEIGHT=([test_faults.sh]=101 [test_evloop.sh]=86 [test_tpcc_run.sh]=81 [test_package.sh]=75
   [test_capacity.sh]=62 [test_kit_e2e.sh]=61 [test_cluster.sh]=33 [test_cli.sh]=31
   [test_resultsdb.sh]=31 [test_endpoints.sh]=30 [test_metrics.sh]=30 [test_results.sh]=30
   [test_cost.sh]=29 [test_endpoints_routes.sh]=25 [test_errors.sh]=23 [test_report.sh]=23

@@ -2,6 +2,8 @@
 # Throwaway local database servers for trying and testing bmk.
 #
 #   bash tools/sandbox.sh start|stop|restart|crash|status|env mysql|pgsql|pgbouncer
+#   (`bmk sandbox ...` runs this script too, from the source tree or from
+#   an installation's data directory, e.g. /usr/share/bmk/sandbox.sh)
 #   bash tools/sandbox.sh start|stop|restart|crash|status|env mysql-replica|mysql-replica2|pgsql-replica
 #
 # (the replicas: tools/sandbox_replica.sh, which says how they are made;
@@ -92,13 +94,15 @@ if [ -z "$PGBIN" ]; then
     PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
   fi
 fi
+# How the messages name this script: `bmk sandbox` sets BMK_SANDBOX_CMD.
+SELF=${BMK_SANDBOX_CMD:-bash $0}
 TIMEOUT=60
 TLS=${BMK_SANDBOX_TLS:-0}
 tls_dir=$DIR/tls
 
 usage() {
-  echo "usage: bash $0 start|stop|restart|crash|status|env mysql|pgsql|pgbouncer|mysql-replica|mysql-replica2|pgsql-replica" >&2
-  echo "       bash $0 down|up mysql-replica|mysql-replica2|pgsql-replica" >&2
+  echo "usage: $SELF start|stop|restart|crash|status|env mysql|pgsql|pgbouncer|mysql-replica|mysql-replica2|pgsql-replica" >&2
+  echo "       $SELF down|up mysql-replica|mysql-replica2|pgsql-replica" >&2
   exit 2
 }
 die() {
@@ -302,7 +306,7 @@ launch_mysql() {
 # Stops the server cleanly and starts it again on the same data and
 # options: every session is cut, as in a server restart under load.
 restart_mysql() {
-  mysql_running || die "mysql is not running (bash $0 start mysql)"
+  mysql_running || die "mysql is not running ($SELF start mysql)"
   local mysqld
   mysqld=$(command -v mariadbd || command -v mysqld || echo /usr/sbin/mariadbd)
   # the settings it was started with (TLS, max_connections, extra options)
@@ -316,7 +320,7 @@ restart_mysql() {
 
 # SIGKILL, then the same server started again on its data (crash recovery).
 crash_mysql() {
-  mysql_running || die "mysql is not running (bash $0 start mysql)"
+  mysql_running || die "mysql is not running ($SELF start mysql)"
   local mysqld pid t
   mysqld=$(command -v mariadbd || command -v mysqld || echo /usr/sbin/mariadbd)
   # shellcheck disable=SC1091
@@ -442,7 +446,7 @@ SQL
 
 # Fast shutdown (sessions cut) and start on the same data directory.
 restart_pgsql() {
-  pgsql_running || die "pgsql is not running (bash $0 start pgsql)"
+  pgsql_running || die "pgsql is not running ($SELF start pgsql)"
   as_postgres "$PGBIN/pg_ctl" -D "$pg_data" -l "$pg_log" -m fast -w -t "$TIMEOUT" restart >/dev/null 2>&1 ||
     { [ -f "$pg_log" ] && tail -20 "$pg_log" >&2; die "PostgreSQL did not restart within $TIMEOUT s (log: $pg_log)"; }
   echo "sandbox: pgsql restarted: 127.0.0.1:$PGSQL_PORT, socket dir $pg_dir"
@@ -451,7 +455,7 @@ restart_pgsql() {
 # SIGKILL of a server process: the postmaster ends every session and
 # recovers (restart_after_crash), then accepts connections again.
 crash_pgsql() {
-  pgsql_running || die "pgsql is not running (bash $0 start pgsql)"
+  pgsql_running || die "pgsql is not running ($SELF start pgsql)"
   local pm victim t
   pm=$(head -1 "$pg_data/postmaster.pid")
   victim=$(ps --ppid "$pm" -o pid=,args= | awk '/background writer/ { print $1; exit }')
@@ -505,7 +509,7 @@ start_pgbouncer() {
   pgb=$(command -v pgbouncer || true)
   [ -n "$pgb" ] || { [ -x /usr/sbin/pgbouncer ] && pgb=/usr/sbin/pgbouncer; } ||
     die "pgbouncer not found: apt-get install pgbouncer"
-  pgsql_running || die "start the pgsql sandbox first (bash $0 start pgsql)"
+  pgsql_running || die "start the pgsql sandbox first ($SELF start pgsql)"
   port_busy "$PGB_PORT" && die "port 127.0.0.1:$PGB_PORT is already in use (set BMK_PGBOUNCER_PORT)"
   mkdir -p "$pgb_dir"
   rm -f "$pgb_pid" "$pgb_log"

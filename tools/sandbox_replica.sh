@@ -185,13 +185,13 @@ replica_up() {
     return 0
   fi
   if [ "$1" = mysql ]; then
-    [ -f "$my_dir/launch.env" ] || die "no mysql-replica${2:-} data in $my_dir (bash $0 start mysql-replica${2:-})"
+    [ -f "$my_dir/launch.env" ] || die "no mysql-replica${2:-} data in $my_dir ($SELF start mysql-replica${2:-})"
     # shellcheck disable=SC1091
     . "$my_dir/launch.env"
     rm -f "$my_sock" "$my_pid"
     launch_mysql "$(command -v mariadbd || command -v mysqld || echo /usr/sbin/mariadbd)"
   else
-    [ -d "$pg_data" ] || die "no pgsql-replica data in $pg_data (bash $0 start pgsql-replica)"
+    [ -d "$pg_data" ] || die "no pgsql-replica data in $pg_data ($SELF start pgsql-replica)"
     as_postgres "$PGBIN/pg_ctl" -D "$pg_data" -l "$pg_log" -w -t "$TIMEOUT" start >/dev/null 2>&1 ||
       { [ -f "$pg_log" ] && tail -20 "$pg_log" >&2; die "the standby did not start within $TIMEOUT s (log: $pg_log)"; }
   fi

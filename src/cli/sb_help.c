@@ -8,6 +8,7 @@
 #include "commands/sb_commands.h"
 #include "core/sb_options.h"
 #include "core/sb_version.h"
+#include "lua/sb_workloads.h"
 
 static bool group_has(int group, const char *name)
 {
@@ -73,6 +74,12 @@ void sb_print_help(void)
     snprintf(head, sizeof(head), "%s %s %s", p, cmd[i].name, cmd[i].usage);
     printf("  %-34s %s\n", head, cmd[i].summary);
   }
+  printf("\n");
+
+  /* the bundled workloads run by name (Makefile.am's LUA_TESTS) */
+  printf("bmk extensions (bundled workloads):\n");
+  for (const char *const *w = sb_lua_workload_tests; *w; w++)
+    printf("  %s\n", *w);
   printf("\n");
 
   printf("Compiled-in tests:\n");

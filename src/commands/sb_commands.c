@@ -5,6 +5,7 @@
 #include "commands/compare/sb_compare_cmd.h"
 #include "commands/report/sb_report_cmd.h"
 #include "commands/runs/sb_runs_cmd.h"
+#include "commands/sandbox/sb_sandbox_cmd.h"
 #include "commands/sb_commands.h"
 #include "commands/sb_lua_command.h"
 
@@ -23,6 +24,8 @@ static const sb_command_t commands[] = {
     "(docs/results-db.md)", sb_compare_main, NULL, NULL },
   { "cluster", "run ...", "one run from many processes and load hosts (ssh), merged live "
     "and exactly (docs/cluster.md)", sb_cluster_main, NULL, NULL },
+  { "sandbox", "ACTION SERVER", "throwaway MariaDB, PostgreSQL and PgBouncer servers to "
+    "try bmk on: start, stop, env (docs/usage.md)", sb_sandbox_main, NULL, NULL },
   { "tpcc", "prepare|run|...", "the TPROC-C-style workload derived from TPC-C "
     "(docs/tpcc.md)", NULL, NULL, "tpcc" },
   { "dbl", "prepare|run|...", "database load tests: rows per commit, bulk and fast "

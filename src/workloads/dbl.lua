@@ -330,9 +330,9 @@ function event()
   st_begin:execute()
   local n = nextn
   while n <= last do
-    local upto = math.min(n + step - 1, last)
-    send(c, n, upto)
-    n = upto + 1
+    local batch_end = math.min(n + step - 1, last)
+    send(c, n, batch_end)
+    n = batch_end + 1
     if c.tx == 0 and n <= last and C.sb_engine_stopping() then
       break
     end

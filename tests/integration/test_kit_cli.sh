@@ -58,7 +58,8 @@ assert_eq "generate: every name of the kit's catalogue (and 50M/500M OLTP twins)
 export BMK_HOME=$H
 RUN="--threads=64 --time=300 --events=0 --forced-shutdown=1 --thread-init-timeout=0"
 CONN="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=3306 --mysql-user=sbtest --mysql-db=sbtest --mysql-ssl=disabled"
-W=$H/sb_exec/lua
+# $H has no sb_exec/lua/ of its own: the kit Lua shipped beside the binary runs
+W=$(dirname "$BMK")/BMK/sb_exec/lua
 RO="--statements=point,simple,sum,order,distinct"
 RW="$RO,index_update,non_index_update,delete_insert"
 S10="--table-size=10000000 --tables=8"
@@ -192,6 +193,13 @@ assert_eq "missing load generator" "1:bmk kit: cannot run the load generator '$W
 printf 'sb11=%s\n' "$BMK" > "$B/.bench"
 OUT=$(BMK_HOME=$B "$BMK" kit dbSTRESS_10K-RO-notrx 1 1 2>&1); RC=$?
 assert_eq "missing workload script" "1:bmk kit: workload script $B/sb_exec/lua/kit_dbstress.lua not found; is BMK_HOME ($B) a bmk kit directory?" "$RC:$OUT"
+# a home without sb_exec/lua/ and no kit shipped beside the binary: named
+C=$WORK/bare
+mkdir -p "$C/bin"
+cp "$BMK" "$C/bin/bmk"     # a copy: the kit is looked for beside the real binary
+OUT=$(BMK_HOME=$C "$C/bin/bmk" kit OLTP_RO_10K_1tab-uniform-notrx 1 1 2>&1); RC=$?
+assert_match "no kit Lua anywhere: exit 1 and the places looked at" "$RC:$OUT" \
+  "^1:bmk kit: the kit's workload scripts are missing: $C/sb_exec/lua/ does not exist and this bmk's installation has no kit \(looked in $C/bin/BMK/sb_exec/lua, .*\); reinstall bmk"
 printf 'sb11=%s\nexit 3\n' "$BMK" > "$B/.bench"
 OUT=$(BMK_HOME=$B "$BMK" kit explain OLTP_RO_10K_1tab-uniform-notrx 1 1 2>&1); RC=$?
 assert_eq ".bench that exits" "1:bmk kit: cannot load $B/.bench with /bin/bash (see the messages above); fix it or set BMK_HOME" "$RC:$OUT"
@@ -204,6 +212,21 @@ OUT=$(BMK_HOME=$B "$BMK" kit sql 2>&1); RC=$?
 assert_eq "kit sql: missing client" "1:bmk kit sql: cannot run $WORK/no-such-mysql: No such file or directory; set mysql in $B/.bench" "$RC:$OUT"
 
 # ---- K sizes and the test catalogue --------------------------------------------
+# ---- a new kit home: generate writes the shipped .bench to edit; the
+# kit's Lua stays the one shipped with bmk (beside the binary here)
+N=$WORK/newhome
+kit generate --home="$N" --sizes=10K --tables=1 --dists=uniform
+assert_eq "new home: exit 0" 0 "$RC"
+assert_contains "new home: .bench written" "$OUT" "wrote $N/.bench: set the server's address and account there"
+check "new home: .bench is the shipped template" cmp -s "$(dirname "$BMK")/BMK/.bench" "$N/.bench"
+check "new home: no sb_exec/lua/ copied" test ! -e "$N/sb_exec/lua"
+OUT=$(BMK_HOME=$N "$BMK" kit explain OLTP_RO_10K_1tab-uniform-notrx 1 1 2>&1)
+assert_contains "new home: runs the shipped kit Lua" "$OUT" " $(dirname "$BMK")/BMK/sb_exec/lua/kit_oltp.lua "
+echo "port=3399" >> "$N/.bench"
+kit generate --home="$N" --sizes=10K --tables=1 --dists=uniform
+assert_not_contains "existing .bench: not rewritten (message)" "$OUT" "wrote $N/.bench"
+assert_eq "existing .bench: not rewritten (content)" "port=3399" "$(tail -1 "$N/.bench")"
+
 kit generate --home="$WORK/small" --sizes=10K --tables=1 --dists=uniform --clean
 # OLTP 1 prepare + 18 variants x 2 ps x 2 socket; dbSTRESS 2 + 24 (-uniform); TPCC 24
 assert_contains "K catalogue size" "$OUT" "generated 123 scripts"

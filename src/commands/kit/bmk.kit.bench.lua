@@ -26,19 +26,55 @@ local function is_kit(dir)
   return sys.exists(dir .. "/.bench") or sys.isdir(dir .. "/sb_exec")
 end
 
+-- The kits this bmk ships with, in order: the source tree's BMK/ next to
+-- the running binary (in-tree, or one level below for an out-of-tree
+-- build), then the installation's $(pkgdatadir)/BMK.
+local function shipped_dirs(info)
+  local exedir = dirname(info.exe or "")
+  return { exedir .. "/BMK", exedir .. "/../BMK", (info.datadir or "") .. "/BMK" }
+end
+
 -- BMK_HOME for `bmk kit` run directly: $BMK_HOME; /BMK when /BMK/.bench
--- exists; the source tree's BMK/ next to the running binary (in-tree or
--- one level below for out-of-tree builds); the installed pkgdatadir copy;
--- else /BMK.
+-- exists; the first shipped kit (above); else /BMK.
 function M.home(info)
   local h = os.getenv("BMK_HOME")
   if h and h ~= "" then return h end
   if sys.exists("/BMK/.bench") then return "/BMK" end
-  local exedir = dirname(info.exe or "")
-  for _, d in ipairs({ exedir .. "/BMK", exedir .. "/../BMK", (info.datadir or "") .. "/BMK" }) do
+  for _, d in ipairs(shipped_dirs(info)) do
     if is_kit(d) then return d end
   end
   return "/BMK"
+end
+
+-- The installation's own kit ($(pkgdatadir)/BMK): the package manager's
+-- files, which `bmk kit generate` must not write into.
+function M.installed(info)
+  return (info.datadir or "") .. "/BMK"
+end
+
+-- The kit's Lua (sb_exec/lua/ with kit_oltp.lua) of the kit bmk ships
+-- with: a kit home without its own sb_exec/lua/ runs these, so an upgrade
+-- of bmk upgrades its workloads. Returns the directory, or nil and the
+-- places looked at (", "-separated).
+function M.shipped_lua(info)
+  local tried = {}
+  for _, d in ipairs(shipped_dirs(info)) do
+    local l = d .. "/sb_exec/lua"
+    if sys.exists(l .. "/kit_oltp.lua") then return l end
+    tried[#tried + 1] = l
+  end
+  return nil, table.concat(tried, ", ")
+end
+
+-- The .bench template of the kit bmk ships with (every field commented
+-- out), or nil and the places looked at.
+function M.shipped_bench(info)
+  local tried = {}
+  for _, d in ipairs(shipped_dirs(info)) do
+    if sys.exists(d .. "/.bench") then return d .. "/.bench" end
+    tried[#tried + 1] = d .. "/.bench"
+  end
+  return nil, table.concat(tried, ", ")
 end
 
 -- Reads the fields of $home/.bench by sourcing it with /bin/bash (a
@@ -119,6 +155,11 @@ function M.load(info)
     end
   end
   b.sb11 = b.sb11 or info.exe or "bmk"
+  -- The kit's Lua: the home's own sb_exec/lua/ when it has one, else the
+  -- shipped kit's (options.workload).
+  if not sys.isdir(b.BMK_HOME .. "/sb_exec/lua") then
+    b.kit_lua, b.kit_lua_tried = M.shipped_lua(info)
+  end
   return b
 end
 

@@ -210,6 +210,14 @@ function M.execute(plan)
     return 1
   end
   local script = plan.steps[1].procs[1].argv[2]
+  if plan.kit_lua_tried and script:match("%.lua$") and not sys.exists(script) then
+    -- the home has no sb_exec/lua/ and bmk's own kit is not there either
+    io.stderr:write("bmk kit: the kit's workload scripts are missing: " .. plan.home
+      .. "/sb_exec/lua/ does not exist and this bmk's installation has no kit (looked in "
+      .. plan.kit_lua_tried .. "); reinstall bmk, or copy a kit's sb_exec/lua/ into "
+      .. plan.home .. "\n")
+    return 1
+  end
   if script:match("^/.*%.lua$") and not sys.exists(script) then
     io.stderr:write("bmk kit: workload script " .. script .. " not found; is BMK_HOME ("
       .. plan.home .. ") a bmk kit directory?\n")

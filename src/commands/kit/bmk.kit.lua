@@ -27,7 +27,9 @@ Usage:
   bmk kit NAME ARGS...          (run scripts: <users> <seconds> [options...];
                                  Prepare scripts: [<parallel connections>] [options...])
 Kit home: $BMK_HOME, else /BMK, else the BMK/ directory of the source tree or installation.
-See docs/kit.md.
+generate --home=DIR makes DIR a kit home: sb_exec/ with the scripts, and a .bench
+to edit when DIR has none; a home without sb_exec/lua/ runs the kit Lua installed
+with bmk. See docs/kit.md.
 ]]
 
 local function err(msg, code)
@@ -47,6 +49,31 @@ local function split_list(s)
   local t = {}
   for x in s:gmatch("[^,%s]+") do t[#t + 1] = x end
   return t
+end
+
+-- A new kit home gets the shipped .bench (every field commented out, with
+-- its default) to edit; an existing .bench is never touched. The kit's
+-- Lua is not copied: a home without sb_exec/lua/ runs the shipped one.
+-- Returns the exit status (1 when the template is missing or the file
+-- cannot be written).
+local function new_bench(home, info)
+  local path = home .. "/.bench"
+  if sys.exists(path) then return 0 end
+  local tmpl, tried = bench.shipped_bench(info)
+  if not tmpl then
+    return err("bmk kit generate: no .bench template in this bmk's installation (looked for "
+      .. tried .. "); reinstall bmk, or write " .. path .. " yourself (docs/kit.md)")
+  end
+  local fi, fo = io.open(tmpl, "r"), io.open(path, "w")
+  local text = fi and fi:read("*a")
+  if fi then fi:close() end
+  if not text or not fo or not fo:write(text) then
+    if fo then fo:close() end
+    return err("bmk kit generate: cannot write " .. path .. " from " .. tmpl)
+  end
+  fo:close()
+  io.write("wrote " .. path .. ": set the server's address and account there (docs/kit.md)\n")
+  return 0
 end
 
 local function cmd_generate(args, info)
@@ -86,6 +113,11 @@ local function cmd_generate(args, info)
     else list[#list + 1] = a end
   end
   home = home or bench.home(info)
+  if home:gsub("/+$", "") == bench.installed(info) then
+    return err("bmk kit generate: " .. home .. " is the kit installed with bmk, which is the "
+      .. "package manager's; make a kit home of your own: bmk kit generate --home=DIR "
+      .. "(or set BMK_HOME)", 2)
+  end
   local bodies = {}
   if #list > 0 then
     for _, n in ipairs(list) do
@@ -102,7 +134,7 @@ local function cmd_generate(args, info)
   end
   local ok, e = catalogue.generate(home, bodies, clean)
   if not ok then return err("bmk kit generate: " .. e) end
-  return 0
+  return new_bench(home, info)
 end
 
 -- Shell-style glob (* and ?) to an anchored Lua pattern; a word without

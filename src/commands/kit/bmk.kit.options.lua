@@ -17,15 +17,17 @@ local CLASS_ORDER = {
 local RO_MIX = "point,simple,sum,order,distinct"
 local RW_MIX = RO_MIX .. ",index_update,non_index_update,delete_insert"
 
--- The workload script of a family: $BMK_HOME/sb_exec/lua/kit_*.lua, or
--- the built-in `tpcc`. BMK_KIT_WORKLOAD (test hook) replaces the OLTP and
--- dbSTRESS script with another path, options unchanged.
+-- The workload script of a family: $BMK_HOME/sb_exec/lua/kit_*.lua (or,
+-- for a home without sb_exec/lua/, the same file of the kit bmk ships
+-- with: b.kit_lua, bench.load), or the built-in `tpcc`. BMK_KIT_WORKLOAD
+-- (test hook) replaces the OLTP and dbSTRESS script with another path,
+-- options unchanged.
 function M.workload(spec, b)
   if spec.family == "tpcc" then return "tpcc" end
   local hook = os.getenv("BMK_KIT_WORKLOAD")
   if hook and hook ~= "" then return hook end
   local f = spec.family == "oltp" and "kit_oltp.lua" or "kit_dbstress.lua"
-  return b.BMK_HOME .. "/sb_exec/lua/" .. f
+  return (b.kit_lua or b.BMK_HOME .. "/sb_exec/lua") .. "/" .. f
 end
 
 -- Connection options. PostgreSQL socket names use the socket
@@ -227,7 +229,8 @@ function M.plan(spec, b, args, what, pid)
     a[#a + 1] = command
     return a
   end
-  local plan = { spec = spec, script = script, env = env, steps = {}, home = b.BMK_HOME }
+  local plan = { spec = spec, script = script, env = env, steps = {}, home = b.BMK_HOME,
+    kit_lua_tried = b.kit_lua_tried }
   local notices = {}
   if spec.engine and b.driver == "pgsql" then
     notices[#notices + 1] = "=> storage engine '" .. spec.engine .. "' ignored on PostgreSQL"
