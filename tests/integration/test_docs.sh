@@ -155,12 +155,9 @@ for t in "vu|[Vv]irtual users?|VUs?" "open-loop|[Oo]pen[- ]loop" "slo|SLOs?" "hd
          "client-saturation|[Cc]lient saturat(ed|ion)" "nopm-and-tpm|NOPM"; do
   anchor=${t%%|*} re=${t#*|}
   first=$(grep -nE "(^|[^a-zA-Z_])($re)([^a-zA-Z_]|$)" README.md | grep -v '^[0-9]*:    ' | head -1)
-  if [ -z "$first" ]; then
-    ok "glossary: README.md does not use '$anchor'"
-  else
-    assert_contains "glossary: README.md's first use of '$anchor' (line ${first%%:*}) links it" \
-      "$first" "glossary.md#$anchor"
-  fi
+  # (a term README.md does not use needs no link)
+  [ -n "$first" ] && assert_contains "glossary: README.md's first use of '$anchor' (line ${first%%:*}) links it" \
+    "$first" "glossary.md#$anchor"
 done
 
 finish
