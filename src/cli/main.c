@@ -209,7 +209,8 @@ static int split_positional(char **pos, unsigned npos, const char **test,
 static int configure_run(const char *command, sb_run_config_t *cfg)
 {
   sb_core_apply_aliases();
-  if (sb_core_read_config(cfg) != 0 || sb_server_cost_configure() != 0)
+  if (sb_core_read_config(cfg) != 0 || db_check_options() != 0 ||
+      sb_server_cost_configure() != 0)
     return 1;
 
   sb_print_header();

@@ -7,6 +7,7 @@
 #endif
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "drivers/db_driver.h"
@@ -126,6 +127,38 @@ static bool read_timeouts(void)
     __atomic_store_n(dst[i], (unsigned) v, __ATOMIC_RELAXED);
   }
   return true;
+}
+
+/* --NAME's comma list of TCP ports: each item 1..65535. False with a FATAL
+   line when one is not (the client libraries would take 99999 modulo
+   65536, or a word as 0, and then report a connect failure elsewhere). */
+static bool ports_ok(const char *name)
+{
+  unsigned n = 0;
+  char **items = sb_opt_list(name, &n);
+  for (unsigned i = 0; i < n; i++)
+  {
+    const char *v = items[i] ? items[i] : "";
+    char *end = NULL;
+    long port = strtol(v, &end, 10);
+    if (*v < '0' || *v > '9' || *end != '\0' || port < 1 || port > 65535)
+    {
+      log_text(LOG_FATAL, "Invalid value for --%s: '%s' (a TCP port from 1 to 65535%s)",
+               name, v, n > 1 ? ", or a comma list of them" : "");
+      return false;
+    }
+  }
+  return true;
+}
+
+int db_check_options(void)
+{
+  if (!read_timeouts())
+    return 1;
+  for (unsigned i = 0; drivers[i]; i++)
+    if (drivers[i]->port_option && !ports_ok(drivers[i]->port_option))
+      return 1;
+  return 0;
 }
 
 db_driver_t *db_last_driver(void)

@@ -385,6 +385,9 @@ struct db_driver {
                                   catalogs in one) */
   size_t load_chunk_bytes;     /* fast load: bytes of rows gathered before
                                   each ops.load_send */
+  const char *port_option;     /* the option naming the server's TCP
+                                  port(s) ("mysql-port"), checked up front
+                                  by db_check_options; may be NULL */
 };
 
 /* ---- driver registry ---------------------------------------------------- */
@@ -394,6 +397,16 @@ const db_driver_t *const *db_drivers(void);
 
 /* Registers every compiled-in driver's options (call once at startup). */
 int db_register_options(void);
+
+/* Checks the database options that can be judged before any driver starts,
+   so a bad value is refused before the run's header, not later among the
+   workers' thread-init failures: --db-connect-timeout and
+   --db-query-timeout (whole seconds, 0..86400) and each compiled-in
+   driver's port option (every item of its comma list an integer from 1 to
+   65535). Call once after the options are parsed. Returns 0, or 1 with one
+   FATAL line naming the option, the value and the valid range. Not
+   thread-safe (startup only). */
+int db_check_options(void);
 
 /* ---- generic API (exported; called from Lua through FFI) ------------------
  * Names follow sysbench's C API so scripts that call them through FFI work.

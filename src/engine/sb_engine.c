@@ -21,6 +21,7 @@
 #include <lua.h>
 
 #include "core/sb_counter.h"
+#include "drivers/db_driver.h"
 #include "engine/sb_engine.h"
 #include "core/sb_histogram.h"
 #include "core/sb_logger.h"
@@ -381,6 +382,8 @@ static void *worker_main(void *arg)
     if (w->L == NULL || sb_lua_call(w->L, "thread_init", v->tid, NULL) != 0)
       rc = -1;
   }
+  if (rc != 0)
+    eng_note_init_failure(v->tid);
 
   pthread_mutex_lock(&start_mutex);
   if (rc != 0)
@@ -444,6 +447,57 @@ unsigned eng_count_done(void)
   unsigned d = done_count;
   pthread_mutex_unlock(&start_mutex);
   return d;
+}
+
+/* The first thread_init failure (eng_note_init_failure), under
+   start_mutex. */
+static struct {
+  int tid;
+  int sql_errno;
+  char sql_state[6];
+  char msg[256];
+} first_fail = { -1, 0, "", "" };
+
+void eng_note_init_failure(int tid)
+{
+  int err = 0;
+  const char *state = "";
+  bool conn = db_last_connect_error(&err, &state) != 0;
+  pthread_mutex_lock(&start_mutex);
+  if (first_fail.tid < 0)
+  {
+    first_fail.tid = tid;
+    if (conn)
+    {
+      first_fail.sql_errno = err;
+      snprintf(first_fail.sql_state, sizeof(first_fail.sql_state), "%s", state);
+      snprintf(first_fail.msg, sizeof(first_fail.msg), "%s", db_last_connect_errmsg());
+    }
+  }
+  pthread_mutex_unlock(&start_mutex);
+}
+
+int eng_first_init_failure_tid(void)
+{
+  pthread_mutex_lock(&start_mutex);
+  int tid = first_fail.tid;
+  pthread_mutex_unlock(&start_mutex);
+  return tid;
+}
+
+void eng_report_conn_limit(unsigned ok)
+{
+  pthread_mutex_lock(&start_mutex);
+  /* MySQL ER_CON_COUNT_ERROR, PostgreSQL too_many_connections, pgbouncer's
+     max_client_conn */
+  bool limit = first_fail.sql_errno == 1040 || strcmp(first_fail.sql_state, "53300") == 0 ||
+    strstr(first_fail.msg, "too many") ||
+    strstr(first_fail.msg, "max_client_conn") || strstr(first_fail.msg, "no more connections");
+  pthread_mutex_unlock(&start_mutex);
+  if (limit)
+    log_text(LOG_FATAL, "the server refused connection %u: its connection limit is "
+             "reached (MariaDB/MySQL max_connections, PostgreSQL max_connections, "
+             "pgbouncer max_client_conn); raise it or lower --threads", ok + 1);
 }
 
 void eng_init_counts(unsigned *ready, unsigned *failed)

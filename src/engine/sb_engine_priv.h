@@ -149,6 +149,18 @@ unsigned eng_start_workers(void);
 /* How many VUs finished thread_init so far (`*ready`) and how many of
    those failed (`*failed`). */
 void eng_init_counts(unsigned *ready, unsigned *failed);
+/* Records VU `tid`, whose thread_init failed on the calling thread, as the
+   first failure with that thread's last connect error
+   (db_last_connect_error, thread-local: call it on the thread that
+   connected), unless one is recorded already. Thread-safe; either engine. */
+void eng_note_init_failure(int tid);
+/* The tid recorded by eng_note_init_failure, -1 when none. */
+int eng_first_init_failure_tid(void);
+/* Main thread, after a failed initialisation in which `ok` VUs
+   initialised: when the first failure was the server refusing a
+   connection for lack of slots (MySQL error 1040, SQLSTATE 53300,
+   PgBouncer's max_client_conn), one FATAL line naming that limit. */
+void eng_report_conn_limit(unsigned ok);
 /* Releases the start line: VUs waiting after thread_init run. */
 void eng_release_start_line(void);
 /* Makes VUs wait at the end line after their last event (server

@@ -193,6 +193,8 @@ static int wait_init(const run_t *r)
   log_text(LOG_FATAL, "Threads initialization failed!");
   if (eng_cfg.event_mode && failed > 0)
     sb_loop_report_init_failures(ready - failed, failed);
+  else if (failed > 0)
+    eng_report_conn_limit(ready - failed);
   abort_workers(r);
   return 1;
 }

@@ -43,12 +43,6 @@ static pthread_mutex_t loops_mutex = PTHREAD_MUTEX_INITIALIZER;
    started are skipped and the others fail quietly. */
 static int init_abort;
 static unsigned vus_skipped;
-static struct {
-  int tid;
-  int sql_errno;
-  char sql_state[6];
-  char msg[256];
-} first_fail = { -1, 0, "", "" };
 
 /* ---- run queue and waits --------------------------------------------------- */
 
@@ -144,13 +138,7 @@ static void note_init_failure(lvu_t *v)
 {
   if (ck_pr_fas_int(&init_abort, 1) != 0)
     return;
-  first_fail.tid = v->vu->tid;
-  const char *state = "";
-  if (db_last_connect_error(&first_fail.sql_errno, &state))
-  {
-    snprintf(first_fail.sql_state, sizeof(first_fail.sql_state), "%s", state);
-    snprintf(first_fail.msg, sizeof(first_fail.msg), "%s", db_last_connect_errmsg());
-  }
+  eng_note_init_failure(v->vu->tid);
   sb_loop_wake_all();
 }
 
@@ -781,16 +769,9 @@ void sb_loop_report_init_failures(unsigned ok, unsigned failed)
   unsigned skipped = ck_pr_load_uint(&vus_skipped);
   log_text(LOG_FATAL, "%u of %u virtual users initialized, %u failed (the first failure, "
            "of thread %d, is shown above)", ok, eng_cfg.threads, failed - skipped,
-           first_fail.tid);
+           eng_first_init_failure_tid());
   if (skipped)
     log_text(LOG_FATAL, "%u virtual users were not started after that failure", skipped);
-  /* MySQL ER_CON_COUNT_ERROR, PostgreSQL too_many_connections, pgbouncer's
-     max_client_conn */
-  if (first_fail.sql_errno == 1040 || strcmp(first_fail.sql_state, "53300") == 0 ||
-      strstr(first_fail.msg, "too many") || strstr(first_fail.msg, "max_client_conn") ||
-      strstr(first_fail.msg, "no more connections"))
-    log_text(LOG_FATAL, "the server refused connection %u: its connection limit is "
-             "reached (MariaDB/MySQL max_connections, PostgreSQL max_connections, "
-             "pgbouncer max_client_conn); raise it or lower --threads", ok + 1);
+  eng_report_conn_limit(ok);
 }
 

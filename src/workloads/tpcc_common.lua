@@ -109,7 +109,7 @@ M.options = {
   data_profile = {"Data: spec, or compressible (sysbench-tpcc's repeated characters)", "spec"},
   nurand_c = {"Run NURand constants C_LAST,C_ID,C_OL_I_ID (default: drawn per run)", ""},
   load_batch = {"Rows per INSERT, COPY or LOAD DATA statement when loading; 0 = 1000 for INSERT, 10000 for the fast path", 0},
-  load_method = {"Load with auto (PostgreSQL: COPY, MySQL: INSERT), insert (multi-row INSERT), or copy / infile (the fast path: PostgreSQL COPY FROM STDIN, MySQL LOAD DATA LOCAL INFILE)", "auto"},
+  load_method = {"Load with auto (PostgreSQL: COPY; MySQL: LOAD DATA LOCAL INFILE when the server's local_infile is ON, else INSERT), insert (multi-row INSERT), or copy / infile (the fast path: PostgreSQL COPY FROM STDIN, MySQL LOAD DATA LOCAL INFILE)", "auto"},
   index_build = {"Secondary indexes after or before the load", "after"},
   resume = {"Continue an interrupted prepare", false},
   force = {"Drop an existing or half-loaded schema and prepare again", false},
@@ -274,17 +274,29 @@ local function schema_options(c, o)
   end
 end
 
+-- c.load_batch's default (0 given) for the method chosen: 10000 rows per
+-- fast-path statement, 1000 per INSERT; unchanged while the method is
+-- still "auto".
+function M.default_load_batch(c)
+  if c.load_batch == 0 and c.load_method ~= "auto" then
+    c.load_batch = c.load_method == "copy" and 10000 or 1000
+  end
+end
+
 -- Load options.
 local function load_options(c, o)
   c.data_profile = one_of("data_profile", {"spec", "compressible"})
   c.load_method = one_of("load_method", {"auto", "insert", "infile", "copy"})
   if c.load_method == "infile" then
     c.load_method = "copy"             -- one fast path, named either way
-  elseif c.load_method == "auto" then
-    c.load_method = c.pg and "copy" or "insert"
+  elseif c.load_method == "auto" and c.pg then
+    c.load_method = "copy"
   end
+  -- MySQL's auto stays "auto" until a load connection can read the
+  -- server's local_infile (tpcc_load.lua, resolve_load_method); the
+  -- batch's default follows the method
   c.load_batch = int_opt("load_batch", 0, 100000)
-  if c.load_batch == 0 then c.load_batch = c.load_method == "copy" and 10000 or 1000 end
+  M.default_load_batch(c)
   c.index_build = one_of("index_build", {"after", "before"})
   c.resume = o.resume == true
   c.force = o.force == true

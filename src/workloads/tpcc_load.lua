@@ -507,9 +507,32 @@ local function load_state(con, c, tid, meta)
   return st
 end
 
+-- --load-method=auto on MySQL: LOAD DATA LOCAL INFILE when the server's
+-- local_infile is ON (MariaDB's default; about twice as fast as INSERTs,
+-- docs/performance.md), else multi-row INSERTs, which need no server
+-- setting. Each load thread reads the global on its own connection (one
+-- query; every thread gets the same answer) and thread 0 says which
+-- method it is.
+local function resolve_load_method(con, c, tid)
+  if c.load_method ~= "auto" then return end
+  local v = tostring(common.value(con, "SELECT @@local_infile") or ""):upper()
+  local on = v == "1" or v == "ON"
+  c.load_method = on and "copy" or "insert"
+  common.default_load_batch(c)
+  if tid == 0 then
+    if on then
+      print("--load-method=auto: LOAD DATA LOCAL INFILE (the server's local_infile is ON)")
+    else
+      print("--load-method=auto: multi-row INSERTs (the server's local_infile is OFF; " ..
+              "SET GLOBAL local_infile=1 allows the faster LOAD DATA LOCAL INFILE)")
+    end
+  end
+end
+
 -- Phase D: units from the shared queue until it is empty. Returns the
 -- seconds it took (every thread waits for the others).
 local function load_units(con, c, tid, meta)
+  resolve_load_method(con, c, tid)
   local st = load_state(con, c, tid, meta)
   local sink = new_sink(con, c)
   local t_load = common.now_ms()

@@ -81,6 +81,22 @@ assert_eq "built-in without command message" "The 'cpu' test requires a command 
 run_bmk_split --threads=0 cpu run
 assert_eq "--threads=0 exit 1" 1 "$RC"
 assert_contains "--threads=0 message" "$OUT" "FATAL: Invalid value for --threads: 0."
+# ports and the database timeouts are judged with the other options, before
+# the header and any driver: one FATAL line naming the option, exit 1 (not
+# a connect failure about a socket among the thread-init failures)
+for bad in "--mysql-port=99999|--mysql-port: '99999' (a TCP port from 1 to 65535)" \
+           "--mysql-port=0|--mysql-port: '0' (a TCP port from 1 to 65535)" \
+           "--mysql-port=3306,x|--mysql-port: 'x' (a TCP port from 1 to 65535, or a comma list of them)" \
+           "--pgsql-port=65536|--pgsql-port: '65536' (a TCP port from 1 to 65535)" \
+           "--pgsql-port=-1|--pgsql-port: '-1' (a TCP port from 1 to 65535)" \
+           "--db-query-timeout=-1|--db-query-timeout: -1 (whole seconds from 0 to 86400; 0 = no limit)" \
+           "--db-connect-timeout=-1|--db-connect-timeout: -1 (whole seconds from 0 to 86400; 0 = no limit)" \
+           "--db-connect-timeout=86401|--db-connect-timeout: 86401 (whole seconds from 0 to 86400; 0 = no limit)"; do
+  run_bmk oltp_point_select "${bad%%|*}" --mysql-host=127.0.0.1 --pgsql-host=127.0.0.1 --time=1 run
+  assert_eq "${bad%%|*}: refused up front, exit 1" "1:FATAL: Invalid value for ${bad#*|}" "$RC:$OUT"
+done
+run_bmk oltp_point_select --db-driver=pgsql --pgsql-port=65535,1 --db-query-timeout=86400 --db-connect-timeout=0 --pgsql-host=127.0.0.1 --pgsql-user=nobody --time=1 run
+assert_not_contains "the limits themselves are accepted" "$OUT" "Invalid value"
 
 cat > s.lua <<'LUA'
 sysbench.cmdline.options = {

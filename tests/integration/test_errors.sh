@@ -35,6 +35,20 @@ assert_contains "pgsql unreachable message" "$OUT" "FATAL: Connection to databas
 run_bmk conn.lua --db-driver=nosuch --events=5 run
 assert_eq "unknown driver exit 1" 1 "$RC"
 assert_contains "unknown driver message" "$OUT" "FATAL: invalid database driver name: 'nosuch'"
+# the server's max_connections below --threads, one thread per VU (the
+# event loop's case is test_evloop.sh's): bmk names the limit after the
+# driver's "Too many connections" (MariaDB's lowest limit is 10; it lets
+# one more privileged session such as sbtest's in)
+if [ -z "${BMK_TEST_DBS:-}" ] || [[ " $BMK_TEST_DBS " == *" mysql "* ]]; then
+  maxc=$(mysql_q 'SELECT @@max_connections')
+  mysql_q "SET GLOBAL max_connections = 10"
+  run_bmk conn.lua $MYSQL_OPTS --threads=24 --workers=threads --db-server-stats=off --server-cost=off --events=24 run
+  mysql_q "SET GLOBAL max_connections = $maxc"
+  assert_eq "max_connections below --threads (threads): exit 1" 1 "$RC"
+  assert_match "max_connections (threads): the driver's error" "$OUT" "^FATAL: error 1040: Too many connections"
+  assert_match "max_connections (threads): bmk names the limit" "$OUT" \
+    "^FATAL: the server refused connection [0-9]+: its connection limit is reached \(MariaDB/MySQL max_connections, PostgreSQL max_connections, pgbouncer max_client_conn\); raise it or lower --threads$"
+fi
 run_bmk conn.lua $MYSQL_OPTS --mysql-ssl=bogus --events=5 run
 assert_contains "bad --mysql-ssl" "$OUT" "FATAL: Invalid value for --mysql-ssl: 'bogus'"
 run_bmk conn.lua $MYSQL_OPTS --db-ps-mode=sometimes --events=5 run

@@ -172,6 +172,19 @@ kit explain
 assert_eq "explain without name: exit 2" 2 "$RC"
 kit generate --sizes=10Q
 assert_eq "generate bad size: exit 2" 2 "$RC"
+# --help, as every other bmk command takes it: the subcommand's usage on
+# stdout, exit 0, nothing written
+kit generate --home="$WORK/help-home" --help
+assert_eq "generate --help: exit 0" 0 "$RC"
+assert_contains "generate --help: its usage" "$OUT" "Usage: bmk kit generate [--home=DIR]"
+assert_contains "generate --help: the options" "$OUT" "--clean        remove the other sb11-*.sh scripts"
+check "generate --help: nothing generated" test ! -e "$WORK/help-home"
+for sub in list explain cleanup; do
+  kit $sub --help
+  assert_eq "$sub --help: exit 0 and its usage" "0:Usage: bmk kit $sub" "$RC:$(head -1 <<< "$OUT" | awk '{print $1, $2, $3, $4}')"
+done
+kit generate --bogus
+assert_eq "generate: an unknown option is still refused" "2:bmk kit generate: unknown option '--bogus'" "$RC:$OUT"
 
 # a Prepare name with an OLTP_RO/RW part; <k>x counts of dbSTRESS/TPCC
 kit explain Prepare_OLTP_RO_10M_8tab-InnoDB

@@ -89,6 +89,11 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_match "$db: progress line with rows/s per table and ETA" "$OUT" '^\[ [0-9]+s \] load: [0-9]+/2 warehouses, units [0-9]+/23; rows/s stock [0-9.]+[kM]? customer .* order_line .*ETA'
   assert_match "$db: summary per table" "$OUT" '^  order_line +[0-9]+ +[0-9.]+ +[0-9]+$'
   assert_contains "$db: summary index/FK times" "$OUT" "secondary indexes"
+  if [ $db = mysql ]; then
+    # the sandbox allows LOAD DATA LOCAL INFILE (local_infile=1): auto uses it
+    assert_contains "$db: --load-method=auto takes LOAD DATA LOCAL INFILE when local_infile is ON" "$OUT" \
+      "--load-method=auto: LOAD DATA LOCAL INFILE (the server's local_infile is ON)"
+  fi
 
   # cardinalities per warehouse and per set
   for t in "warehouse 2" "district 20" "customer 60000" "history 60000" "orders 60000" \
@@ -183,9 +188,16 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   # ---- NULL variant, partitioned, no FK nor FK index, killed mid-load, resumed ----
   R=$(where $db tpccr)
   PART="--scale=1 --use-fk=2 --partition=hash --partitions=4 --rand-seed=42"
-  # the other load method than the kit's load above (PostgreSQL: COPY by
-  # default, MySQL: INSERT), so the checksums below compare the two paths
-  LM=$([ $db = mysql ] && echo --load-method=infile || echo --load-method=insert)
+  # the other load method than the kit's load above (the fast path by
+  # default: COPY, LOAD DATA LOCAL INFILE), so the checksums below compare
+  # the two paths. On MySQL it is auto with the server's local_infile OFF:
+  # auto must fall back to INSERTs (the fast path would be refused) and say so.
+  if [ $db = mysql ]; then
+    LM=""
+    q mysql "SET GLOBAL local_infile = 0" >/dev/null
+  else
+    LM=--load-method=insert
+  fi
   "$BMK" tpcc $O $R $PART $LM --threads=2 --load-batch=20 prepare > "$WORK/killed.out" 2>&1 &
   pid=$!
   for _ in $(seq 1 600); do
@@ -202,7 +214,12 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: rerun without --resume: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
   assert_contains "$db: rerun without --resume: message" "$OUT" "did not finish (state 'loading'): run prepare --resume"
   run_bmk tpcc $O $R $PART $LM --threads=2 --resume prepare
+  [ $db = mysql ] && q mysql "SET GLOBAL local_infile = 1" >/dev/null
   assert_eq "$db: --resume completes" 0 "$RC"
+  if [ $db = mysql ]; then
+    assert_contains "$db: local_infile OFF: --load-method=auto loads with INSERTs and says why" "$OUT" \
+      "--load-method=auto: multi-row INSERTs (the server's local_infile is OFF; SET GLOBAL local_infile=1 allows the faster LOAD DATA LOCAL INFILE)"
+  fi
   assert_contains "$db: --resume clears the units cut short" "$OUT" "unfinished load unit(s) cleared"
   assert_eq "$db: resumed state complete" complete "$(q $db "SELECT v FROM tpcc_meta WHERE k='state'" tpccr)"
   if [ $db = mysql ]; then
@@ -217,7 +234,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: NULL variant: undelivered orders have NULL carriers" 9000 \
     "$(q $db "SELECT COUNT(*) FROM orders1 WHERE o_carrier_id IS NULL" tpccr)"
   for t in warehouse district customer history orders new_orders order_line stock item; do
-    assert_eq "$db: $t: resumed 2-thread scale-1 load ($LM) = warehouse 1 of the 4-thread scale-2 load (seed 42)" \
+    assert_eq "$db: $t: resumed 2-thread scale-1 load (${LM:-auto, INSERTs}) = warehouse 1 of the 4-thread scale-2 load (seed 42)" \
       "$(checksum $db $main $t)" "$(checksum $db tpccr $t)"
   done
   run_bmk tpcc $O $R --scale=1 --use-fk=2 --threads=2 check

@@ -32,6 +32,41 @@ to edit when DIR has none; a home without sb_exec/lua/ runs the kit Lua installe
 with bmk. See docs/kit.md.
 ]]
 
+-- Each subcommand's own usage, printed by `bmk kit SUB --help` (stdout,
+-- exit 0) as every other bmk command does; the whole USAGE lists them all.
+local SUB_USAGE = {
+  generate = [[
+Usage: bmk kit generate [--home=DIR] [--sizes=LIST] [--tables=LIST] [--dists=LIST] [--clean] [NAME...]
+Writes the kit's scripts (sb_exec/sb11-*.sh): the default catalogue, or the NAMEs given.
+  --home=DIR     kit home to write into (default: the kit home below)
+  --sizes=LIST   table sizes, e.g. 10K,1M (and <k>x<N>M, dbSTRESS only)
+  --tables=LIST  table counts, e.g. 1,8 or 1tab,8tab
+  --dists=LIST   distributions (]] .. table.concat(names.DISTS, ", ") .. [[)
+  --clean        remove the other sb11-*.sh scripts
+Kit home: $BMK_HOME, else /BMK, else the BMK/ directory of the source tree or installation.
+See docs/kit.md.
+]],
+  list = [[
+Usage: bmk kit list [PATTERN]
+Prints the names of the kit's catalogue; PATTERN is a substring, or a glob with * and ?.
+See docs/kit.md.
+]],
+  explain = [[
+Usage: bmk kit explain NAME [ARGS...]
+Prints the bmk command lines the script NAME would run with ARGS, one per line.
+See docs/kit.md.
+]],
+  cleanup = [[
+Usage: bmk kit cleanup NAME [options...]
+Runs the workload's cleanup with the data set options of NAME (a Prepare or a run name).
+See docs/kit.md.
+]],
+}
+
+local function is_help(a)
+  return a == "--help" or a == "-h"
+end
+
 local function err(msg, code)
   io.stderr:write(msg, "\n")
   return code or 1
@@ -79,6 +114,10 @@ end
 local function cmd_generate(args, info)
   local opts, list, home, clean = {}, {}, nil, false
   for _, a in ipairs(args) do
+    if is_help(a) then
+      io.write(SUB_USAGE.generate)
+      return 0
+    end
     local k, v = a:match("^%-%-([%w-]+)=(.*)$")
     if k == "home" then home = v
     elseif k == "sizes" then
@@ -205,8 +244,13 @@ function M.main(args, info)
   end
   local rest = {}
   for i = 2, #args do rest[#rest + 1] = args[i] end
-  if cmd == "help" or cmd == "--help" or cmd == "-h" then
+  if cmd == "help" or is_help(cmd) then
     io.write(USAGE)
+    return 0
+  elseif SUB_USAGE[cmd] and cmd ~= "generate" and is_help(rest[1]) then
+    -- (generate takes --help anywhere among its options, list/explain/
+    -- cleanup as their first word: after a NAME it is a bmk option)
+    io.write(SUB_USAGE[cmd])
     return 0
   elseif cmd == "generate" then
     return cmd_generate(rest, info)

@@ -764,4 +764,5 @@ const db_driver_t mysql_driver = {
      a statement's data while it runs, so a statement's rows are gathered
      first */
   .load_chunk_bytes = 4 * 1024 * 1024,
+  .port_option = "mysql-port",
 };

@@ -714,4 +714,5 @@ const db_driver_t pgsql_driver = {
   /* streamed into one COPY: small pieces keep the server busy while the
      client formats the next rows */
   .load_chunk_bytes = 65536,
+  .port_option = "pgsql-port",
 };
