@@ -207,7 +207,11 @@ check "no bmk left running after the run" wait_no_leftover
 # printed so far (a prefix of the document's cluster.intervals), and the
 # one after the end the merged summary's.
 printf 'lg1 2\nlg2\n' > hosts.m
-MP=$((20000 + $$ % 20000)); PP=$((MP + 100))
+# Ports below the kernel's ephemeral range (32768 up), where an outgoing
+# connection of another lane cannot hold them, and free now.
+MP=$(free_port $((20000 + ($$ % 4000) * 2)))
+PP=$(free_port $((MP + 1)))
+while [ "$(free_port $((PP + 1)))" != $((PP + 1)) ]; do PP=$(free_port $((PP + 2))); done
 "$BMK" cluster run --hosts=hosts.m --launcher="$LAUNCHER" --results=m.json \
   --metrics-listen=127.0.0.1:$MP --metrics-linger=20 -- \
   $OLTP --time=3 --report-interval=1 --metrics-listen=127.0.0.1:$PP run > m.out 2>&1 &
