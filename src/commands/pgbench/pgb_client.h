@@ -1,0 +1,64 @@
+/*
+ * One pgbench client: its variables, its connection and what it has
+ * measured, and running one transaction (a script's commands) on it
+ * (pgb_client.c). Used by pgb_run.c; see pgb.h for the threads.
+ */
+#ifndef PGB_CLIENT_H
+#define PGB_CLIENT_H
+
+#include "commands/pgbench/pgb.h"
+
+typedef struct {
+  char *name;
+  char *str;               /* its text, or NULL until needed */
+  bool has_value;          /* value is known (else parse str on use) */
+  pgs_value_t value;
+} pgb_var_t;
+
+/* Per-command counters for -r (microseconds). */
+typedef struct {
+  int64_t count;
+  double sum;
+  int64_t failures;
+} pgb_cmdstat_t;
+
+typedef struct {
+  int id;                  /* pgbench's client id (0-based) */
+  int thread;              /* the pgbench thread (-j) it belongs to */
+  db_conn_t *con;
+  db_stmt_t **stmts;       /* prepared statements by command index */
+  pgb_var_t *vars;
+  unsigned nvars, capvars;
+  pgs_prng_t rs;           /* the random functions' generator */
+  int64_t xacts_done;      /* -t: transactions run so far */
+  bool aborted;
+  int64_t first_start_us;  /* when its first transaction started */
+  int64_t last_end_us;     /* when its last transaction ended */
+  /* counters, read by the progress reporter: under `lock` */
+  pthread_mutex_t lock;
+  pgb_stats_t stats;
+  pgb_stats_t *script_stats;   /* per script */
+  pgb_cmdstat_t *cmd_stats;    /* per command (all scripts) */
+} pgb_client_t;
+
+/* Outcome of one transaction. */
+typedef enum { PGB_TX_OK, PGB_TX_FAILED, PGB_TX_ABORTED } pgb_txres_t;
+
+/* Sets variable `name` to a value / a string. False (after pgbench's
+   message) when the name is invalid or memory runs out. Owner thread. */
+bool pgb_var_set_value(pgb_client_t *c, const char *name, const pgs_value_t *v);
+bool pgb_var_set_str(pgb_client_t *c, const char *name, const char *s);
+
+/* Runs one transaction of script `s` on client `c`, measuring it and its
+   commands from `start_us` (microseconds, pgb_now_us). Returns its
+   outcome: ABORTED after pgbench's "client N aborted" message (the
+   client must stop). Owner thread. */
+pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us);
+
+/* Frees what the client holds (closes its connection). */
+void pgb_client_free(pgb_client_t *c);
+
+/* Monotonic time in microseconds. Thread-safe. */
+int64_t pgb_now_us(void);
+
+#endif

@@ -1,0 +1,138 @@
+/*
+ * The pgbench persona's final report, line for line pgbench 15's (its
+ * printResults): parameters, counts, latency, connection time and tps,
+ * then per script when there are several and per statement with -r.
+ * Latencies are kept in microseconds and printed in milliseconds.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "commands/pgbench/pgb_report.h"
+
+void pgb_stats_add(pgb_stats_t *a, const pgb_stats_t *b)
+{
+  a->cnt += b->cnt;
+  a->serialization_failures += b->serialization_failures;
+  a->deadlock_failures += b->deadlock_failures;
+  pgb_sstats_t *x = &a->latency;
+  const pgb_sstats_t *y = &b->latency;
+  if (y->count == 0)
+    return;
+  if (x->count == 0 || y->min < x->min)
+    x->min = y->min;
+  if (x->count == 0 || y->max > x->max)
+    x->max = y->max;
+  x->count += y->count;
+  x->sum += y->sum;
+  x->sum2 += y->sum2;
+}
+
+/* "PREFIX average = X ms" and "PREFIX stddev = Y ms" (nothing without
+   a transaction). */
+static void simple_stats(const char *prefix, const pgb_sstats_t *ss)
+{
+  if (ss->count <= 0)
+    return;
+  double avg = ss->sum / (double) ss->count;
+  double sd = sqrt(fmax(0.0, ss->sum2 / (double) ss->count - avg * avg));
+  printf("%s average = %.3f ms\n", prefix, 0.001 * avg);
+  printf("%s stddev = %.3f ms\n", prefix, 0.001 * sd);
+}
+
+static int64_t failures_of(const pgb_stats_t *s)
+{
+  return s->serialization_failures + s->deadlock_failures;
+}
+
+/* The per-statement lines of script `s` (-r). */
+static void statement_lines(unsigned s, const pgb_cmdstat_t *cmds, bool in_script)
+{
+  const pgb_script_t *sc = &pgb_cfg.scripts[s];
+  printf("%sstatement latencies in milliseconds and failures:\n", in_script ? " - " : "");
+  for (unsigned i = 0; i < sc->ncmds; i++)
+  {
+    const pgb_cmdstat_t *c = &cmds[sc->first + i];
+    printf("   %11.3f  %10" PRId64 "  %s\n",
+           c->count > 0 ? 0.001 * c->sum / (double) c->count : 0.0, c->failures,
+           sc->cmds[i].first_line);
+  }
+}
+
+/* The block of script `s` when several run. */
+static void script_block(unsigned s, const pgb_stats_t *st, int64_t total_cnt, double duration)
+{
+  const pgb_script_t *sc = &pgb_cfg.scripts[s];
+  int64_t failures = failures_of(st);
+  int64_t cnt = st->cnt + failures;
+  printf("SQL script %u: %s\n", s + 1, sc->desc);
+  printf(" - weight: %d (targets %.1f%% of total)\n", sc->weight,
+         100.0 * sc->weight / (double) pgb_cfg.total_weight);
+  printf(" - %" PRId64 " transactions (%.1f%% of total, tps = %f)\n", cnt,
+         100.0 * (double) cnt / (double) total_cnt, (double) st->cnt / duration);
+  if (cnt > 0)
+    printf(" - number of failed transactions: %" PRId64 " (%.3f%%)\n", failures,
+           100.0 * (double) failures / (double) cnt);
+  simple_stats(" - latency", &st->latency);
+}
+
+void pgb_print_report(int64_t total_us, int64_t conn_us)
+{
+  static const char *const modes[] = {"simple", "extended", "prepared"};
+  pgb_stats_t total;
+  pgb_stats_t *scripts = calloc(pgb_cfg.nscripts, sizeof(*scripts));
+  pgb_cmdstat_t *cmds = calloc(pgb_cfg.ncmds ? pgb_cfg.ncmds : 1, sizeof(*cmds));
+  if (scripts == NULL || cmds == NULL)
+  {
+    free(scripts);
+    free(cmds);
+    pgb_error("out of memory");
+    return;
+  }
+  pgb_sum_stats(&total, scripts, cmds);
+  int64_t failures = failures_of(&total);
+  int64_t total_cnt = total.cnt + failures;
+  double duration = (double) total_us / 1e6;
+
+  printf("transaction type: %s\n",
+         pgb_cfg.nscripts == 1 ? pgb_cfg.scripts[0].desc : "multiple scripts");
+  printf("scaling factor: %d\n", pgb_cfg.scale);
+  printf("query mode: %s\n", modes[pgb_cfg.querymode]);
+  printf("number of clients: %d\n", pgb_cfg.nclients);
+  printf("number of threads: %d\n", pgb_cfg.nthreads);
+  printf("maximum number of tries: %u\n", 1u);
+  if (pgb_cfg.duration <= 0)
+  {
+    printf("number of transactions per client: %d\n", pgb_cfg.nxacts);
+    printf("number of transactions actually processed: %" PRId64 "/%d\n", total.cnt,
+           pgb_cfg.nxacts * pgb_cfg.nclients);
+  }
+  else
+  {
+    printf("duration: %d s\n", pgb_cfg.duration);
+    printf("number of transactions actually processed: %" PRId64 "\n", total.cnt);
+  }
+  if (total_cnt > 0)
+  {
+    printf("number of failed transactions: %" PRId64 " (%.3f%%)\n", failures,
+           100.0 * (double) failures / (double) total_cnt);
+    if (pgb_cfg.progress)
+      simple_stats("latency", &total.latency);
+    else
+      printf("latency average = %.3f ms%s\n",
+             0.001 * (double) total_us * pgb_cfg.nclients / (double) total_cnt,
+             failures > 0 ? " (including failures)" : "");
+    printf("initial connection time = %.3f ms\n", 0.001 * (double) conn_us);
+    printf("tps = %f (without initial connection time)\n", (double) total.cnt / duration);
+    for (unsigned s = 0; s < pgb_cfg.nscripts; s++)
+    {
+      if (pgb_cfg.per_script_stats)
+        script_block(s, &scripts[s], total_cnt, duration);
+      if (pgb_cfg.report_per_command)
+        statement_lines(s, cmds, pgb_cfg.per_script_stats);
+    }
+  }
+  free(scripts);
+  free(cmds);
+}

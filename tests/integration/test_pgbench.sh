@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# The pgbench persona (docs/pgbench.md): bmk under the name pgbench
+# against real pgbench 15 (Debian's postgresql-15, which the test command
+# installs) on the sandbox PostgreSQL. Each run is made by both; their
+# outputs are compared line for line with every number masked (stdout
+# exactly, the progress lines as a set) and without masking where pgbench
+# 15 is deterministic (the values its random functions draw for a
+# --random-seed, the error messages, the exit codes). Counts are checked
+# against the tables (-t N with c clients: N*c rows in pgbench_history)
+# and the server's own counters (pg_stat_user_tables). No check depends
+# on timing.
+set -u
+source "$(dirname "$0")/lib/lib.sh"
+cd "$WORK"
+
+REAL=$(ls /usr/lib/postgresql/*/bin/pgbench 2>/dev/null | sort -V | tail -1)
+if [ -z "$REAL" ] || ! "$REAL" --version | grep -q 'PostgreSQL) 15\.'; then
+  skip_core "pgbench persona" "pgbench 15 is not installed (Debian's postgresql-15)"
+  finish
+  exit $?
+fi
+ln -s "$BMK" pgbench
+OURS=$WORK/pgbench
+export PGHOST=127.0.0.1 PGPORT=$PGSQL_PORT PGUSER=sbtest PGPASSWORD=$DBPASS PGDATABASE=sbtest
+unset PGBENCH_RANDOM_SEED
+
+# run BIN ARGS...: stdout to out.BIN, stderr to err.BIN, exit code to RC_BIN
+run() {
+  local who=$1
+  shift
+  local bin=$REAL
+  [ "$who" = ours ] && bin=$OURS
+  timeout -k 5 120 "$bin" "$@" > "out.$who" 2> "err.$who"
+  eval "RC_$who=\$?"
+}
+# both ARGS...: the same command line run by real pgbench, then by ours
+both() { run real "$@"; run ours "$@"; }
+# mask FILE: numbers become N, the version line and paths go
+mask() {
+  sed -E -e '/^pgbench \(/d' -e 's#^[^ ]*/pgbench:#pgbench:#' -e 's/[0-9]+(\.[0-9]+)?/N/g' "$1"
+}
+# same NAME: ours and real pgbench print the same lines, numbers masked
+# (stdout in order; stderr's progress lines as a set, the others in order)
+same() {
+  local d
+  d=$(diff <(mask out.real) <(mask out.ours))
+  if [ -z "$d" ]; then ok "$1: stdout layout as pgbench 15's"; else not_ok "$1: stdout differs: $d"; fi
+  d=$(diff <(mask err.real | grep -v '^progress:') <(mask err.ours | grep -v '^progress:'))
+  [ -z "$d" ] || { not_ok "$1: stderr differs: $d"; return; }
+  d=$(diff <(mask err.real | grep '^progress:' | sort -u) <(mask err.ours | grep '^progress:' | sort -u))
+  if [ -z "$d" ]; then ok "$1: stderr layout as pgbench 15's"; else not_ok "$1: progress lines differ: $d"; fi
+  assert_eq "$1: exit code as pgbench 15's" "$RC_real" "$RC_ours"
+}
+drop() { pgsql_q "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers" >/dev/null 2>&1; }
+counts() { pgsql_q "select (select count(*) from pgbench_accounts), (select count(*) from pgbench_branches), (select count(*) from pgbench_tellers), (select count(*) from pgbench_history)"; }
+
+# ---- initialisation --------------------------------------------------------------
+drop; run real -i -s 2
+drop; run ours -i -s 2
+same "-i -s 2 (tables absent)"
+assert_eq "-i -s 2: rows of accounts, branches, tellers, history" "200000|2|20|0" "$(counts)"
+assert_eq "-i: primary keys" "3" "$(pgsql_q "select count(*) from pg_constraint where contype = 'p' and conrelid::regclass::text like 'pgbench_%'")"
+both -i -s 2 -q
+same "-i -s 2 -q (tables present)"
+both -i -s 1 -I dtGvpf -F 90 --unlogged-tables --foreign-keys
+same "-i -I dtGvpf --foreign-keys --unlogged-tables -F 90"
+assert_eq "-i -s 1 -I dtGvpf: rows" "100000|1|10|0" "$(counts)"
+assert_eq "--foreign-keys: five foreign keys" "5" "$(pgsql_q "select count(*) from pg_constraint where contype = 'f' and conrelid::regclass::text like 'pgbench_%'")"
+assert_eq "--unlogged-tables, -F 90: the tables' persistence and fill factor" \
+  "u {fillfactor=90}" "$(pgsql_q "select relpersistence, reloptions from pg_class where relname = 'pgbench_accounts'" | tr '|' ' ')"
+assert_eq "-I dtGvpf: pgbench 15 and bmk fill accounts alike" "0|100000" \
+  "$(pgsql_q "select sum(abalance), count(distinct aid) from pgbench_accounts where bid = 1")"
+run ours -i -I dtx
+assert_eq "-I with an unknown step: exit 1" "1" "$RC_ours"
+assert_contains "-I with an unknown step: pgbench's message" "$(cat err.ours)" 'unrecognized initialization step "x"'
+drop; run ours -i -s 2 -n -q
+assert_eq "-i -s 2 -n: exit 0" "0" "$RC_ours"
+
+# ---- the built-in scripts ------------------------------------------------------------
+both -c 2 -j 2 -t 20 -r
+same "tpcb-like -c 2 -j 2 -t 20 -r"
+assert_contains "-t 20 -c 2: every transaction processed" "$(cat out.ours)" "number of transactions actually processed: 40/40"
+assert_eq "-t 20 -c 2: 40 rows in pgbench_history (the vacuum step empties it first)" "40" \
+  "$(pgsql_q "select count(*) from pgbench_history")"
+
+both -c 4 -j 2 -T 2 -P 1 -S -M prepared
+same "select-only -c 4 -j 2 -T 2 -P 1 -M prepared"
+assert_eq "-T 2 -P 1: two progress lines" "2" "$(grep -c '^progress: ' err.ours)"
+
+both -c 2 -t 10 -N -M extended -n
+same "simple-update -c 2 -t 10 -M extended -n"
+assert_eq "-N -t 10 -c 2 -n, run by both: 20 history rows each" "40" "$(pgsql_q "select count(*) from pgbench_history")"
+
+both -c 3 -j 1 -t 30 -b simple-update@2 -b select-only@8 -r --random-seed=7
+same "-b simple-update@2 -b select-only@8 -r"
+
+# server counters: -S -t 50 -c 2 makes exactly 100 index scans of accounts
+# (read once the clients' backends have flushed their statistics at exit)
+scans() { pgsql_q "select idx_scan from pg_stat_user_tables where relname = 'pgbench_accounts'"; }
+before=$(scans)
+run ours -S -t 50 -c 2 -n -M prepared
+want=$((before + 100)) got=$(scans)
+for _ in $(seq 50); do [ "$got" = "$want" ] && break; sleep 0.1; got=$(scans); done
+assert_eq "-S -t 50 -c 2: pg_stat_user_tables counts 100 index scans of pgbench_accounts" "$want" "$got"
+
+# ---- scripts and the expression language -----------------------------------------
+cat > rand.sql <<'EOF'
+\set a debug(random(1, 1000))
+\set b debug(random(-5000, 5000) * 3 + :client_id)
+\set c debug(random_exponential(1, 1000, 2.5))
+\set d debug(random_gaussian(1, 1000, 3.0))
+\set e debug(random_zipfian(1, 1000, 1.07))
+\set f debug(permute(:a, 1000))
+\set g debug(hash(:a) % 1000)
+\set h debug(case when :a > 500 then :a / 2.0 else -:a end)
+\set i debug(greatest(:a, 10) + least(:b, 3) + abs(-7) + int(5.5) + double(2) + pi())
+\set j debug(sqrt(16) + pow(2, 3) + ln(exp(1.5)) + mod(17, 5))
+\set k debug(:a >= 500 and not (:b < 0) or :c isnull)
+\set l debug(5 & 3 | 8 # 1 << 2 >> 1)
+SELECT :a, :b;
+EOF
+both -n -c 1 -t 6 --random-seed=12345 -f rand.sql
+assert_eq "--random-seed=12345: bmk draws pgbench 15's values (debug() lines, byte for byte)" \
+  "$(grep '^debug' err.real)" "$(grep '^debug' err.ours)"
+check "the debug() lines are there" [ "$(grep -c '^debug' err.ours)" = 72 ]
+# two clients run side by side: each draws its own sequence, so the lines
+# are pgbench's, in another interleaving
+both -n -c 2 -j 2 -t 3 --random-seed=12345 -f rand.sql
+assert_eq "--random-seed=12345 -c 2: the clients' values are pgbench 15's" \
+  "$(grep '^debug' err.real | sort)" "$(grep '^debug' err.ours | sort)"
+
+cat > a.sql <<'EOF'
+-- a custom script with a conditional and a sleep
+\set aid random(1, 100000 * :scale)
+\if :aid % 2 = 0
+  \set delta 1
+\elif :aid % 3 = 0
+  \set delta 2
+\else
+  \set delta 3
+\endif
+\sleep 0 ms
+UPDATE pgbench_accounts
+   SET abalance = abalance + :delta
+ WHERE aid = :aid;
+EOF
+printf 'SELECT count(*) FROM pgbench_branches;\n' > b.sql
+both -n -c 2 -t 20 -f a.sql@1 -f b.sql@3 -r -D scale=2
+same "-f a.sql@1 -f b.sql@3 -r -D scale=2"
+pgsql_q "update pgbench_accounts set abalance = 0 where abalance <> 0" >/dev/null
+run ours -n -c 2 -t 25 -f a.sql -D scale=2
+assert_eq "-f a.sql -t 25 -c 2: 50 updates, each adding 1, 2 or 3" "t" \
+  "$(pgsql_q "select sum(abalance) between 50 and 150 and count(*) filter (where abalance <> 0) between 1 and 50 from pgbench_accounts")"
+
+# ---- bad input: pgbench's messages and exit codes --------------------------------------
+printf 'SELECT 1;\n\\set x 1 +\n' > bad1.sql
+printf '\\nosuch 1\n' > bad2.sql
+printf '\\set x :nosuch + 1\nSELECT :x;\n' > bad3.sql
+printf '\\set x nosuch(1)\n' > bad4.sql
+printf '\\sleep abc\n' > bad5.sql
+printf -- '-- only a comment\n' > bad6.sql
+printf '\\set x 1 / 0\n' > bad7.sql
+printf '\\if true\nSELECT 1;\n' > bad8.sql
+printf '\\set\n' > bad9.sql
+for args in "-c 0" "-T 2 -t 3" "-b nosuch" "-M foo" "-c abc" "-x" "-i -c 3" "one two" \
+            "-n -t 1 -f bad1.sql" "-n -t 1 -f bad2.sql" "-n -t 1 -f bad3.sql" \
+            "-n -t 1 -f bad5.sql" "-n -t 1 -f bad6.sql" "-n -t 1 -f bad7.sql" \
+            "-n -t 1 -f bad8.sql" "-n -t 1 -f bad9.sql" "-n -t 1 -f nosuch.sql" \
+            "-b list" "--random-seed=abc"; do
+  # shellcheck disable=SC2086
+  both $args
+  assert_eq "pgbench $args: exit code $RC_real as pgbench 15's" "$RC_real" "$RC_ours"
+  assert_eq "pgbench $args: pgbench 15's messages" \
+    "$(sed -E 's#^[^ ]*/pgbench:#pgbench:#' err.real)" "$(sed -E 's#^[^ ]*/pgbench:#pgbench:#' err.ours)"
+done
+both -n -t 1 -f bad4.sql
+assert_eq "unknown function: exit 1" "1" "$RC_ours"
+assert_eq "unknown function: pgbench's first line" "$(head -1 err.real)" "$(head -1 err.ours)"
+run ours -R 10 -t 1
+assert_eq "an option the persona does not run (-R): exit 1" "1" "$RC_ours"
+assert_contains "-R: says it is not supported" "$(cat err.ours)" "not supported by bmk's pgbench persona"
+
+# `bmk pgbench` is the same persona
+run_bmk pgbench -n -t 2 -c 1
+assert_eq "bmk pgbench -t 2: exit 0" "0" "$RC"
+assert_contains "bmk pgbench: pgbench's report" "$OUT" "number of transactions actually processed: 2/2"
+
+drop
+finish
