@@ -152,6 +152,28 @@ run ours -n -c 2 -t 25 -f a.sql -D scale=2
 assert_eq "-f a.sql -t 25 -c 2: 50 updates, each adding 1, 2 or 3" "t" \
   "$(pgsql_q "select sum(abalance) between 50 and 150 and count(*) filter (where abalance <> 0) between 1 and 50 from pgbench_accounts")"
 
+# ---- transaction logs (-l) ---------------------------------------------------------
+mkdir -p logs.real logs.ours
+( cd logs.real && timeout 60 "$REAL" -n -c 3 -j 2 -t 5 -S -l --random-seed=3 >/dev/null 2>&1 )
+( cd logs.ours && timeout 60 "$OURS" -n -c 3 -j 2 -t 5 -S -l --random-seed=3 >/dev/null 2>&1 )
+assert_eq "-l -j 2: one file per thread, named as pgbench names them" \
+  "$(cd logs.real && ls | sed -E 's/[0-9]+/PID/' | sort)" "$(cd logs.ours && ls | sed -E 's/[0-9]+/PID/' | sort)"
+# client, transaction number and script exact; latency and time masked
+logcols() { cat "$1"/pgbench_log.* | awk '{ print $1, $2, ($3 ~ /^[0-9]+$/ ? "N" : $3), $4, NF }' | sort; }
+assert_eq "-l -c 3 -t 5: the log lines (client, transaction, script, columns) as pgbench 15's" \
+  "$(logcols logs.real)" "$(logcols logs.ours)"
+check "-l: 15 lines" [ "$(cat logs.ours/pgbench_log.* | wc -l)" = 15 ]
+rm -f logs.real/* logs.ours/*
+( cd logs.real && timeout 60 "$REAL" -n -c 2 -j 2 -T 2 -S -l --aggregate-interval=1 --log-prefix=agg >/dev/null 2>&1 )
+( cd logs.ours && timeout 60 "$OURS" -n -c 2 -j 2 -T 2 -S -l --aggregate-interval=1 --log-prefix=agg > out 2>&1 )
+aggcols() { cat "$1"/agg.* | awk '{ printf "%d", NF; for (i = 7; i <= NF; i++) printf " %s", $i; print "" }' | sort -u; }
+assert_eq "--aggregate-interval=1: the interval lines' columns as pgbench 15's" "$(aggcols logs.real)" "$(aggcols logs.ours)"
+logged=$(cat logs.ours/agg.* | awk '{ s += $2 } END { print s + 0 }')
+done_tx=$(sed -n 's/^number of transactions actually processed: //p' logs.ours/out)
+check "--aggregate-interval: the intervals count at most the transactions processed ($logged <= $done_tx), and some" \
+  [ "$logged" -gt 0 -a "$logged" -le "$done_tx" ]
+rm -rf logs.real logs.ours
+
 # ---- bad input: pgbench's messages and exit codes --------------------------------------
 printf 'SELECT 1;\n\\set x 1 +\n' > bad1.sql
 printf '\\nosuch 1\n' > bad2.sql
@@ -166,7 +188,9 @@ for args in "-c 0" "-T 2 -t 3" "-b nosuch" "-M foo" "-c abc" "-x" "-i -c 3" "one
             "-n -t 1 -f bad1.sql" "-n -t 1 -f bad2.sql" "-n -t 1 -f bad3.sql" \
             "-n -t 1 -f bad5.sql" "-n -t 1 -f bad6.sql" "-n -t 1 -f bad7.sql" \
             "-n -t 1 -f bad8.sql" "-n -t 1 -f bad9.sql" "-n -t 1 -f nosuch.sql" \
-            "-b list" "--random-seed=abc"; do
+            "-b list" "--random-seed=abc" "--sampling-rate=0.5 -t 1" "-l --sampling-rate=0.5 --aggregate-interval=1 -t 1" \
+            "--aggregate-interval=1 -t 1" "--log-prefix=x -t 1" "-l --aggregate-interval=3 -T 2" \
+            "-l --aggregate-interval=2 -T 3" "-l --sampling-rate=2 -t 1"; do
   # shellcheck disable=SC2086
   both $args
   assert_eq "pgbench $args: exit code $RC_real as pgbench 15's" "$RC_real" "$RC_ours"

@@ -93,6 +93,11 @@ typedef struct {
   unsigned nscripts;
   int64_t total_weight;
   unsigned ncmds;          /* commands of all scripts */
+  /* -l and its options */
+  bool use_log, failures_detailed;
+  int agg_interval;
+  double sample_rate;
+  const char *log_prefix;
   /* -i */
   bool init;
   char *init_steps;

@@ -430,6 +430,8 @@ static void add_latency(pgb_sstats_t *ss, double us)
 static void count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind)
 {
   double lat = (double) (pgb_now_us() - start_us);
+  c->last_latency_us = lat;
+  c->last_kind = kind;
   pthread_mutex_lock(&c->lock);
   pgb_stats_t *both[2] = {&c->stats, &c->script_stats[s]};
   for (int k = 0; k < 2; k++)

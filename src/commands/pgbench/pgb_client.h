@@ -34,6 +34,8 @@ typedef struct {
   bool aborted;
   int64_t first_start_us;  /* when its first transaction started */
   int64_t last_end_us;     /* when its last transaction ended */
+  double last_latency_us;  /* the last transaction's latency */
+  int last_kind;           /* its outcome: 0 ok, 1 serialization, 2 deadlock */
   /* counters, read by the progress reporter: under `lock` */
   pthread_mutex_t lock;
   pgb_stats_t stats;

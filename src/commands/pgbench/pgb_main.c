@@ -127,6 +127,7 @@ static void usage(void)
          "  -D, --define=VARNAME=VALUE\n"
          "                           define variable for use by custom script\n"
          "  -j, --jobs=NUM           number of threads (default: 1)\n"
+         "  -l, --log                write transaction times to log file\n"
          "  -M, --protocol=simple|extended|prepared\n"
          "                           protocol for submitting queries (default: simple)\n"
          "  -n, --no-vacuum          do not run VACUUM before tests\n"
@@ -136,9 +137,14 @@ static void usage(void)
          "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
          "  -T, --time=NUM           duration of benchmark test in seconds\n"
          "  -v, --vacuum-all         vacuum all four standard tables before tests\n"
+         "  --aggregate-interval=NUM aggregate data over NUM seconds\n"
+         "  --failures-detailed      report the failures grouped by basic types\n"
+         "  --log-prefix=PREFIX      prefix for transaction time log file\n"
+         "                           (default: \"pgbench_log\")\n"
          "  --max-tries=1            (only 1: retries are not supported yet)\n"
          "  --progress-timestamp     use Unix epoch timestamps for progress\n"
-         "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n\n"
+         "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
+         "  --sampling-rate=NUM      fraction of transactions to log (e.g., 0.01 for 1%%)\n\n"
          "Common options:\n"
          "  -d, --debug              print debugging output\n"
          "  -h, --host=HOSTNAME      database server host or socket directory\n"
@@ -311,14 +317,23 @@ static bool parse_bench_option(int c, parse_state_t *ps)
       if (atoi(optarg) != 1)
         unsupported("--max-tries other than 1");
       break;
+    case 'l': pgb_cfg.use_log = true; break;
+    case O_SAMPLING_RATE:
+      pgb_cfg.sample_rate = atof(optarg);
+      if (pgb_cfg.sample_rate <= 0.0 || pgb_cfg.sample_rate > 1.0)
+      {
+        pgb_error("invalid sampling rate: \"%s\"", optarg);
+        exit(1);
+      }
+      break;
+    case O_AGG_INTERVAL:
+      pgb_cfg.agg_interval = parse_int(optarg, "--aggregate-interval", 1, INT_MAX);
+      break;
+    case O_LOG_PREFIX: pgb_cfg.log_prefix = optarg; break;
+    case O_FAILURES_DETAILED: pgb_cfg.failures_detailed = true; break;
     case 'C': unsupported("-C/--connect");
-    case 'l': unsupported("-l/--log");
     case 'L': unsupported("-L/--latency-limit");
     case 'R': unsupported("-R/--rate");
-    case O_SAMPLING_RATE: unsupported("--sampling-rate");
-    case O_AGG_INTERVAL: unsupported("--aggregate-interval");
-    case O_LOG_PREFIX: unsupported("--log-prefix");
-    case O_FAILURES_DETAILED: unsupported("--failures-detailed");
     case O_VERBOSE_ERRORS: unsupported("--verbose-errors");
     default:
       return false;
@@ -403,6 +418,13 @@ static void pick_dbname(int argc, char **argv)
   }
 }
 
+/* pgbench's error `msg`, exit 1. */
+__attribute__((noreturn)) static void fail(const char *msg)
+{
+  pgb_error("%s", msg);
+  exit(1);
+}
+
 /* pgbench's checks of the benchmarking options; exits 1. */
 static void check_bench(void)
 {
@@ -413,6 +435,27 @@ static void check_bench(void)
   }
   if (pgb_cfg.nxacts <= 0 && pgb_cfg.duration <= 0)
     pgb_cfg.nxacts = 10;
+  if (pgb_cfg.sample_rate > 0.0 && !pgb_cfg.use_log)
+    fail("log sampling (--sampling-rate) is allowed only when logging transactions (-l)");
+  if (pgb_cfg.sample_rate > 0.0 && pgb_cfg.agg_interval > 0)
+    fail("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time");
+  if (pgb_cfg.agg_interval > 0 && !pgb_cfg.use_log)
+    fail("log aggregation is allowed only when actually logging transactions");
+  if (!pgb_cfg.use_log && pgb_cfg.log_prefix)
+    fail("log file prefix (--log-prefix) is allowed only when logging transactions (-l)");
+  if (pgb_cfg.duration > 0 && pgb_cfg.agg_interval > pgb_cfg.duration)
+  {
+    pgb_error("number of seconds for aggregation (%d) must not be higher than test duration (%d)",
+              pgb_cfg.agg_interval, pgb_cfg.duration);
+    exit(1);
+  }
+  if (pgb_cfg.duration > 0 && pgb_cfg.agg_interval > 0 &&
+      pgb_cfg.duration % pgb_cfg.agg_interval != 0)
+  {
+    pgb_error("duration (%d) must be a multiple of aggregation interval (%d)",
+              pgb_cfg.duration, pgb_cfg.agg_interval);
+    exit(1);
+  }
   if (pgb_cfg.progress_timestamp && pgb_cfg.progress == 0)
   {
     pgb_error("--progress-timestamp is allowed only under --progress");

@@ -60,6 +60,15 @@ static void statement_lines(unsigned s, const pgb_cmdstat_t *cmds, bool in_scrip
   }
 }
 
+/* --failures-detailed: the failures by kind. */
+static void detailed(const char *prefix, const pgb_stats_t *st, int64_t cnt)
+{
+  printf("%snumber of serialization failures: %" PRId64 " (%.3f%%)\n", prefix,
+         st->serialization_failures, 100.0 * (double) st->serialization_failures / (double) cnt);
+  printf("%snumber of deadlock failures: %" PRId64 " (%.3f%%)\n", prefix,
+         st->deadlock_failures, 100.0 * (double) st->deadlock_failures / (double) cnt);
+}
+
 /* The block of script `s` when several run. */
 static void script_block(unsigned s, const pgb_stats_t *st, int64_t total_cnt, double duration)
 {
@@ -72,8 +81,12 @@ static void script_block(unsigned s, const pgb_stats_t *st, int64_t total_cnt, d
   printf(" - %" PRId64 " transactions (%.1f%% of total, tps = %f)\n", cnt,
          100.0 * (double) cnt / (double) total_cnt, (double) st->cnt / duration);
   if (cnt > 0)
+  {
     printf(" - number of failed transactions: %" PRId64 " (%.3f%%)\n", failures,
            100.0 * (double) failures / (double) cnt);
+    if (pgb_cfg.failures_detailed)
+      detailed(" - ", st, cnt);
+  }
   simple_stats(" - latency", &st->latency);
 }
 
@@ -117,6 +130,8 @@ void pgb_print_report(int64_t total_us, int64_t conn_us)
   {
     printf("number of failed transactions: %" PRId64 " (%.3f%%)\n", failures,
            100.0 * (double) failures / (double) total_cnt);
+    if (pgb_cfg.failures_detailed)
+      detailed("", &total, total_cnt);
     if (pgb_cfg.progress)
       simple_stats("latency", &total.latency);
     else

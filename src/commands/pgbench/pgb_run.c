@@ -20,6 +20,7 @@
 #include <sys/time.h>
 
 #include "commands/pgbench/pgb_client.h"
+#include "commands/pgbench/pgb_log.h"
 #include "commands/pgbench/pgb_report.h"
 #include "core/sb_counter.h"
 #include "core/sb_metric.h"
@@ -31,6 +32,7 @@
 static pgb_client_t *clients;
 static pgs_prng_t *choose_rs;          /* per thread (-j) */
 static pthread_mutex_t *choose_lock;
+static pgs_prng_t *sample_rs;          /* per thread: -l --sampling-rate */
 static int64_t default_seed;
 static int64_t start_time_us, bench_start_us;
 static int any_aborted;
@@ -98,7 +100,8 @@ static int init_clients(void)
   clients = calloc((size_t) n, sizeof(*clients));
   choose_rs = calloc((size_t) pgb_cfg.nthreads, sizeof(*choose_rs));
   choose_lock = calloc((size_t) pgb_cfg.nthreads, sizeof(*choose_lock));
-  if (clients == NULL || choose_rs == NULL || choose_lock == NULL)
+  sample_rs = calloc((size_t) pgb_cfg.nthreads, sizeof(*sample_rs));
+  if (clients == NULL || choose_rs == NULL || choose_lock == NULL || sample_rs == NULL)
     return 1;
   for (int i = 0; i < n; i++)
     pgs_prng_seed(&clients[i].rs, pgs_prng_u64(&base));
@@ -107,7 +110,7 @@ static int init_clients(void)
   {
     pgs_prng_seed(&choose_rs[t], pgs_prng_u64(&base));
     (void) pgs_prng_u64(&base);         /* the thread's --rate generator */
-    (void) pgs_prng_u64(&base);         /* its log sampler */
+    pgs_prng_seed(&sample_rs[t], pgs_prng_u64(&base));
     pthread_mutex_init(&choose_lock[t], NULL);
   }
   for (int i = 0; i < n; i++)
@@ -173,6 +176,8 @@ static int t_event(int tid)
     c->first_start_us = start;
   pgb_txres_t res = pgb_client_run(c, s, start);
   c->last_end_us = pgb_now_us();
+  if (res != PGB_TX_ABORTED)
+    pgb_log_tx(c->thread, c->id, c->xacts_done + 1, s, c->last_latency_us, c->last_kind);
   if (res == PGB_TX_ABORTED)
   {
     c->aborted = true;
@@ -373,6 +378,8 @@ int pgb_run(void)
     pgb_error("out of memory");
     return 1;
   }
+  if (pgb_log_open(sample_rs) != 0)
+    return 1;
   sb_output_t out = {.name = "pgbench", .start = o_start,
                      .interval = pgb_cfg.progress > 0 ? o_interval : NULL};
   sb_output_register(&out);
@@ -381,6 +388,7 @@ int pgb_run(void)
     .thread_done = t_thread_done,
   };
   int rc = sb_engine_run(&cfg, &test);
+  pgb_log_close();
   /* the benchmark ends with the last transaction (pgbench's ends when its
      threads have disconnected: a few milliseconds later) */
   int64_t end = bench_start_us;
