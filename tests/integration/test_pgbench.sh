@@ -37,7 +37,12 @@ run() {
 both() { run real "$@"; run ours "$@"; }
 # mask FILE: numbers become N, the version line and paths go
 mask() {
-  sed -E -e '/^pgbench \(/d' -e 's#^[^ ]*/pgbench:#pgbench:#' -e 's/[0-9]+(\.[0-9]+)?/N/g' "$1"
+  sed -E -e '/^pgbench \(/d' -e 's#^[^ ]*/pgbench:#pgbench:#' -e 's/[0-9]+(\.[0-9]+)?/N/g' \
+    -e '/^ +N /s/ +N/ N/g' "$1"
+}
+# columns OUT: -r's statement lines are pgbench's fixed-width columns
+columns() {
+  grep -E '^ +[0-9]+\.[0-9]{3} ' "$1" | grep -vE '^   [ 0-9.]{11}  [ 0-9]{10}(  [ 0-9]{10})?  [^ ]' || true
 }
 # same NAME: ours and real pgbench print the same lines, numbers masked
 # (stdout in order; stderr's progress lines as a set, the others in order)
@@ -50,6 +55,7 @@ same() {
   d=$(diff <(mask err.real | grep '^progress:' | sort -u) <(mask err.ours | grep '^progress:' | sort -u))
   if [ -z "$d" ]; then ok "$1: stderr layout as pgbench 15's"; else not_ok "$1: progress lines differ: $d"; fi
   assert_eq "$1: exit code as pgbench 15's" "$RC_real" "$RC_ours"
+  assert_eq "$1: the statement lines' columns are pgbench's widths" "" "$(columns out.ours)"
 }
 drop() { pgsql_q "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers" >/dev/null 2>&1; }
 counts() { pgsql_q "select (select count(*) from pgbench_accounts), (select count(*) from pgbench_branches), (select count(*) from pgbench_tellers), (select count(*) from pgbench_history)"; }
@@ -152,6 +158,67 @@ pgsql_q "update pgbench_accounts set abalance = 0 where abalance <> 0" >/dev/nul
 run ours -n -c 2 -t 25 -f a.sql -D scale=2
 assert_eq "-f a.sql -t 25 -c 2: 50 updates, each adding 1, 2 or 3" "t" \
   "$(pgsql_q "select sum(abalance) between 50 and 150 and count(*) filter (where abalance <> 0) between 1 and 50 from pgbench_accounts")"
+
+# ---- failures and retries --------------------------------------------------------
+# serialization failures: four clients add 1 to the same row under
+# REPEATABLE READ; every transaction that commits adds exactly 1
+cat > ser.sql <<'EOF'
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT abalance FROM pgbench_accounts WHERE aid = 1;
+\sleep 2 ms
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 1;
+END;
+EOF
+row() { pgsql_q "select sum(abalance) from pgbench_accounts where aid in (1, 2)"; }
+zero() { pgsql_q "update pgbench_accounts set abalance = 0 where aid in (1, 2)" >/dev/null; }
+val() { sed -n "s/^$1: \([0-9]*\).*/\1/p" out.ours; }
+zero; run real -n -c 4 -t 10 -f ser.sql --max-tries=1000 -r --failures-detailed
+zero; run ours -n -c 4 -t 10 -f ser.sql --max-tries=1000 -r --failures-detailed
+same "serialization failures, --max-tries=1000 -r --failures-detailed"
+assert_eq "--max-tries=1000: all 40 transactions commit, each adding 1" "40/40 40" \
+  "$(sed -n 's/^number of transactions actually processed: //p' out.ours) $(row)"
+retries=$(val "total number of retries")
+assert_eq "the retries of the report are those of the statements (-r)" "$retries" \
+  "$(awk '$4 == "UPDATE" { print $3 }' out.ours)"
+check "retried transactions <= retries ($(val 'number of transactions retried') <= $retries)" \
+  [ "$(val 'number of transactions retried')" -le "$retries" ]
+zero; run ours -n -c 4 -t 10 -f ser.sql -r --failures-detailed
+ok_tx=$(sed -n 's|^number of transactions actually processed: \([0-9]*\)/40|\1|p' out.ours)
+failed=$(val "number of failed transactions")
+assert_eq "--max-tries=1: processed + failed = 40, the row = processed, failed = serialization failures = the UPDATE's failures" \
+  "40 $ok_tx $failed $failed" \
+  "$((ok_tx + failed)) $(row) $(val 'number of serialization failures') $(awk '$3 == "UPDATE" { print $2 }' out.ours)"
+
+# deadlocks: two clients update rows 1 and 2 in opposite orders
+cat > dl.sql <<'EOF'
+BEGIN;
+\if :client_id % 2 = 0
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 1;
+\sleep 30 ms
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 2;
+\else
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 2;
+\sleep 30 ms
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 1;
+\endif
+END;
+EOF
+zero; run ours -n -c 2 -t 2 -f dl.sql -r --failures-detailed --verbose-errors
+ok_tx=$(sed -n 's|^number of transactions actually processed: \([0-9]*\)/4|\1|p' out.ours)
+failed=$(val "number of failed transactions")
+assert_eq "deadlocks: processed + failed = 4, 2 per commit in the rows, failed = deadlock failures" \
+  "4 $((2 * ok_tx)) $failed" "$((ok_tx + failed)) $(row) $(val 'number of deadlock failures')"
+check "deadlocks: some were provoked ($failed)" [ "$failed" -ge 1 ]
+assert_eq "--verbose-errors: one 'ends the failed transaction' line per failure" "$failed" \
+  "$(grep -c '^pgbench: client [01] ends the failed transaction (try 1/1)$' err.ours)"
+assert_eq "--verbose-errors: pgbench's error line" "$failed" \
+  "$(grep -c '^pgbench: client [01] got an error in command [48] (SQL) of script 0; ERROR:  deadlock detected$' err.ours)"
+zero; run ours -n -c 2 -t 2 -f dl.sql --max-tries=5 -l --log-prefix=dl
+assert_eq "deadlocks retried (--max-tries=5): all 4 commit, 8 in the rows" "4/4 8" \
+  "$(sed -n 's/^number of transactions actually processed: //p' out.ours) $(row)"
+assert_eq "-l --max-tries: the retries column sums to the report's retries" "$(val 'total number of retries')" \
+  "$(cat dl.[0-9]* | awk '{ s += $7 } END { print s + 0 }')"
+rm -f dl.[0-9]*
 
 # ---- transaction logs (-l) ---------------------------------------------------------
 mkdir -p logs.real logs.ours

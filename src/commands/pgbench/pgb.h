@@ -75,6 +75,9 @@ typedef struct {
 typedef struct {
   int64_t cnt;             /* successful transactions */
   int64_t serialization_failures, deadlock_failures;
+  int64_t retries;         /* retries of all transactions */
+  int64_t retried;         /* transactions retried at least once */
+  int64_t late;            /* successful ones over -L */
   pgb_sstats_t latency;
 } pgb_stats_t;
 
@@ -93,6 +96,10 @@ typedef struct {
   unsigned nscripts;
   int64_t total_weight;
   unsigned ncmds;          /* commands of all scripts */
+  /* retries: --max-tries (0: unlimited), -L in microseconds (0: none) */
+  uint32_t max_tries;
+  int64_t latency_limit_us;
+  bool verbose_errors;
   /* -l and its options */
   bool use_log, failures_detailed;
   int agg_interval;
@@ -113,6 +120,8 @@ extern pgb_config_t pgb_cfg;
    appended). */
 void pgb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pgb_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "pgbench: " and the message (pgbench's informational messages). */
+void pgb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Connects with the persona's libpq options (-h -p -U -d and the PG*
    environment): the connection, or NULL after pgbench's error line. Any

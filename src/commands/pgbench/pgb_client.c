@@ -402,7 +402,8 @@ static int run_sql(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd
   return -1;
 }
 
-static void count_cmd(pgb_client_t *c, unsigned gi, int64_t t0, bool failed)
+/* -r: command `gi` took from t0 to now. */
+static void count_cmd(pgb_client_t *c, unsigned gi, int64_t t0)
 {
   if (!pgb_cfg.report_per_command)
     return;
@@ -410,7 +411,17 @@ static void count_cmd(pgb_client_t *c, unsigned gi, int64_t t0, bool failed)
   pthread_mutex_lock(&c->lock);
   c->cmd_stats[gi].count++;
   c->cmd_stats[gi].sum += (double) (now - t0);
-  c->cmd_stats[gi].failures += failed;
+  pthread_mutex_unlock(&c->lock);
+}
+
+/* -r: command `gi` failed its transaction, or had it retried. */
+static void count_cmd_error(pgb_client_t *c, unsigned gi, bool retried)
+{
+  pthread_mutex_lock(&c->lock);
+  if (retried)
+    c->cmd_stats[gi].retries++;
+  else
+    c->cmd_stats[gi].failures++;
   pthread_mutex_unlock(&c->lock);
 }
 
@@ -426,20 +437,24 @@ static void add_latency(pgb_sstats_t *ss, double us)
 }
 
 /* Counts the finished transaction (kind 0 success, 1 serialization, 2
-   deadlock failure). */
-static void count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind)
+   deadlock failure) and its tries. */
+static void count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, unsigned tries)
 {
   double lat = (double) (pgb_now_us() - start_us);
   c->last_latency_us = lat;
   c->last_kind = kind;
+  c->last_tries = tries;
   pthread_mutex_lock(&c->lock);
   pgb_stats_t *both[2] = {&c->stats, &c->script_stats[s]};
   for (int k = 0; k < 2; k++)
   {
+    both[k]->retries += tries - 1;
+    both[k]->retried += tries > 1;
     if (kind == 0)
     {
       both[k]->cnt++;
       add_latency(&both[k]->latency, lat);
+      both[k]->late += pgb_cfg.latency_limit_us > 0 && lat > (double) pgb_cfg.latency_limit_us;
     }
     else if (kind == 1)
       both[k]->serialization_failures++;
@@ -462,7 +477,7 @@ static int branch(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmds
       int64_t t0 = pgb_now_us();
       if (!eval_cmd(c, s, i, cmd, &v))
         return -1;
-      count_cmd(c, pgb_cfg.scripts[s].first + i, t0, false);
+      count_cmd(c, pgb_cfg.scripts[s].first + i, t0);
       bool t = v.type == PGS_BOOL ? v.u.b : v.type == PGS_INT ? v.u.i != 0
         : v.type == PGS_DOUBLE ? v.u.d != 0.0 : false;
       if (t)
@@ -478,10 +493,39 @@ static int branch(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmds
   }
 }
 
+/* pgbench's doRetry: may a transaction that failed on its try `tries`
+   (started at start_us) be run again? */
+static bool may_retry(unsigned tries, int64_t start_us)
+{
+  if (pgb_cfg.max_tries == 1 || (pgb_cfg.max_tries > 0 && tries >= pgb_cfg.max_tries))
+    return false;
+  if (pgb_cfg.latency_limit_us > 0 && pgb_now_us() - start_us > pgb_cfg.latency_limit_us)
+    return false;
+  return !sb_engine_stopping();
+}
+
+/* --verbose-errors: what happens to the transaction after its error. */
+static void verbose_error(const pgb_client_t *c, bool retry, unsigned tries, int64_t start_us)
+{
+  char buf[256];
+  int n = snprintf(buf, sizeof(buf), "client %d %s (try %u", c->id,
+                   retry ? "repeats the transaction after the error" : "ends the failed transaction",
+                   tries);
+  if (pgb_cfg.max_tries)
+    n += snprintf(buf + n, sizeof(buf) - (size_t) n, "/%u", pgb_cfg.max_tries);
+  if (pgb_cfg.latency_limit_us)
+    n += snprintf(buf + n, sizeof(buf) - (size_t) n,
+                  ", %.3f%% of the maximum time of tries was used",
+                  100.0 * (double) (pgb_now_us() - start_us) / (double) pgb_cfg.latency_limit_us);
+  snprintf(buf + n, sizeof(buf) - (size_t) n, ")");
+  pgb_info("%s", buf);
+}
+
 pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
 {
   const pgb_script_t *sc = &pgb_cfg.scripts[s];
-  unsigned i = 0;
+  unsigned i = 0, tries = 1;
+  pgs_prng_t start_rs = c->rs;
   while (i < sc->ncmds)
   {
     const pgb_cmd_t *cmd = &sc->cmds[i];
@@ -493,15 +537,32 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
     {
       case PGB_SQL:
         rc = run_sql(c, s, i, cmd, &kind);
-        count_cmd(c, gi, t0, rc == 1);
         if (rc < 0)
           return PGB_TX_ABORTED;
-        if (rc == 1)
+        if (rc == 0)
         {
-          count_tx(c, s, start_us, kind);
+          count_cmd(c, gi, t0);
+          i++;
+          break;
+        }
+        if (pgb_cfg.verbose_errors)
+          pgb_info("client %d got an error in command %u (SQL) of script %u; ERROR:  %s", c->id,
+                   i, s, db_conn_sql_errmsg(c->con) ? db_conn_sql_errmsg(c->con) : "");
+        if (sb_engine_stopping() && pgb_cfg.duration > 0)
+          return PGB_TX_DROPPED;
+        bool retry = may_retry(tries, start_us);
+        if (pgb_cfg.verbose_errors)
+          verbose_error(c, retry, tries, start_us);
+        count_cmd_error(c, gi, retry);
+        if (!retry)
+        {
+          count_tx(c, s, start_us, kind, tries);
           return PGB_TX_FAILED;
         }
-        i++;
+        /* again from the start, drawing the same random numbers */
+        tries++;
+        c->rs = start_rs;
+        i = 0;
         break;
       case PGB_SET:
         if (!eval_cmd(c, s, i, cmd, &v))
@@ -512,7 +573,7 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
                     c->id, i, s);
           return PGB_TX_ABORTED;
         }
-        count_cmd(c, gi, t0, false);
+        count_cmd(c, gi, t0);
         i++;
         break;
       case PGB_SLEEP:
@@ -522,7 +583,7 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
           return PGB_TX_ABORTED;
         if (us > 0)
           sb_engine_sleep(c->id, (double) us / 1e6);
-        count_cmd(c, gi, t0, false);
+        count_cmd(c, gi, t0);
         i++;
         break;
       }
@@ -533,7 +594,7 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
                     c->id, i, cmd->type == PGB_SHELL ? "shell" : "setshell", s);
           return PGB_TX_ABORTED;
         }
-        count_cmd(c, gi, t0, false);
+        count_cmd(c, gi, t0);
         i++;
         break;
       case PGB_IF:
@@ -549,7 +610,7 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
         break;
     }
   }
-  count_tx(c, s, start_us, 0);
+  count_tx(c, s, start_us, 0, tries);
   return PGB_TX_OK;
 }
 

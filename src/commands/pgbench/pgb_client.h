@@ -20,6 +20,7 @@ typedef struct {
   int64_t count;
   double sum;
   int64_t failures;
+  int64_t retries;
 } pgb_cmdstat_t;
 
 typedef struct {
@@ -36,6 +37,7 @@ typedef struct {
   int64_t last_end_us;     /* when its last transaction ended */
   double last_latency_us;  /* the last transaction's latency */
   int last_kind;           /* its outcome: 0 ok, 1 serialization, 2 deadlock */
+  unsigned last_tries;     /* its tries (1: no retry) */
   /* counters, read by the progress reporter: under `lock` */
   pthread_mutex_t lock;
   pgb_stats_t stats;
@@ -44,7 +46,9 @@ typedef struct {
 } pgb_client_t;
 
 /* Outcome of one transaction. */
-typedef enum { PGB_TX_OK, PGB_TX_FAILED, PGB_TX_ABORTED } pgb_txres_t;
+/* DROPPED: an error when the run's time was up (neither retried nor
+   counted, as pgbench does). */
+typedef enum { PGB_TX_OK, PGB_TX_FAILED, PGB_TX_ABORTED, PGB_TX_DROPPED } pgb_txres_t;
 
 /* Sets variable `name` to a value / a string. False (after pgbench's
    message) when the name is invalid or memory runs out. Owner thread. */
@@ -52,9 +56,12 @@ bool pgb_var_set_value(pgb_client_t *c, const char *name, const pgs_value_t *v);
 bool pgb_var_set_str(pgb_client_t *c, const char *name, const char *s);
 
 /* Runs one transaction of script `s` on client `c`, measuring it and its
-   commands from `start_us` (microseconds, pgb_now_us). Returns its
-   outcome: ABORTED after pgbench's "client N aborted" message (the
-   client must stop). Owner thread. */
+   commands from `start_us` (microseconds, pgb_now_us). A serialization
+   failure or a deadlock is retried from the first command with the
+   random state the transaction started with, while --max-tries, -L and
+   the run's time allow (pgbench 15's rules), else the transaction
+   fails. Returns its outcome: ABORTED after pgbench's "client N aborted"
+   message (the client must stop). Owner thread. */
 pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us);
 
 /* Frees what the client holds (closes its connection). */

@@ -17,7 +17,7 @@ typedef struct {
   pgs_prng_t sample_rs;
   /* the current aggregate interval */
   int64_t start_us;            /* epoch microseconds, a whole second */
-  int64_t cnt, ser, dead;
+  int64_t cnt, ser, dead, retried, retries;
   int64_t last_us;             /* the last transaction logged, epoch us */
   double sum, sum2, min, max;
 } logfile_t;
@@ -74,16 +74,16 @@ static void flush_intervals(logfile_t *l, int64_t now)
     fprintf(l->f, "%" PRId64 " %" PRId64 " %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %" PRId64
             " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
             l->start_us / 1000000, l->cnt, l->sum, l->sum2, l->min, l->max,
-            0.0, 0.0, 0.0, 0.0, (int64_t) 0, (int64_t) 0, (int64_t) 0,
-            detailed ? l->ser : 0, detailed ? l->dead : 0);
+            0.0, 0.0, 0.0, 0.0, (int64_t) 0, pgb_cfg.max_tries != 1 ? l->retried : 0,
+            pgb_cfg.max_tries != 1 ? l->retries : 0, detailed ? l->ser : 0, detailed ? l->dead : 0);
     l->start_us += step;
-    l->cnt = l->ser = l->dead = 0;
+    l->cnt = l->ser = l->dead = l->retried = l->retries = 0;
     l->sum = l->sum2 = l->min = l->max = 0;
   }
 }
 
 void pgb_log_tx(int thread, int client, int64_t tx_no, unsigned script, double latency_us,
-                int kind)
+                int kind, unsigned tries)
 {
   if (logs == NULL)
     return;
@@ -99,6 +99,8 @@ void pgb_log_tx(int thread, int client, int64_t tx_no, unsigned script, double l
   if (pgb_cfg.agg_interval > 0)
   {
     flush_intervals(l, now);
+    l->retried += tries > 1;
+    l->retries += tries - 1;
     if (kind == 0)
     {
       if (l->cnt == 0 || latency_us < l->min)
@@ -114,13 +116,19 @@ void pgb_log_tx(int thread, int client, int64_t tx_no, unsigned script, double l
     else
       l->dead++;
   }
-  else if (kind == 0)
-    fprintf(l->f, "%d %" PRId64 " %.0f %u %" PRId64 " %" PRId64 "\n", client, tx_no,
-            latency_us, script, now / 1000000, now % 1000000);
   else
-    fprintf(l->f, "%d %" PRId64 " %s %u %" PRId64 " %" PRId64 "\n", client, tx_no,
-            !pgb_cfg.failures_detailed ? "failed" : kind == 1 ? "serialization" : "deadlock",
-            script, now / 1000000, now % 1000000);
+  {
+    if (kind == 0)
+      fprintf(l->f, "%d %" PRId64 " %.0f %u %" PRId64 " %" PRId64, client, tx_no,
+              latency_us, script, now / 1000000, now % 1000000);
+    else
+      fprintf(l->f, "%d %" PRId64 " %s %u %" PRId64 " %" PRId64, client, tx_no,
+              !pgb_cfg.failures_detailed ? "failed" : kind == 1 ? "serialization" : "deadlock",
+              script, now / 1000000, now % 1000000);
+    if (pgb_cfg.max_tries != 1)
+      fprintf(l->f, " %u", tries - 1);
+    fputc('\n', l->f);
+  }
   pthread_mutex_unlock(&l->lock);
 }
 

@@ -4,7 +4,7 @@
  * (its manual page, "Per-Transaction Logging"): one file per thread (-j),
  * PREFIX.PID for thread 0 and PREFIX.PID.N for thread N; a line per
  * transaction "client_id transaction_no time script_no time_epoch
- * time_us" (time in microseconds, or "failed"), or with an aggregate
+ * time_us [retries]" (time in microseconds, or "failed"), or with an aggregate
  * interval a line per interval "interval_start num_transactions
  * sum_latency sum_latency_2 min_latency max_latency sum_lag sum_lag_2
  * min_lag max_lag skipped retried retries serialization_failures
@@ -28,10 +28,11 @@ int pgb_log_open(const pgs_prng_t *sample_rs);
 
 /* Logs one transaction of client `client` in thread `thread`: its
    number (1 for the client's first), script, latency in microseconds
-   and outcome (0 success, 1 serialization failure, 2 deadlock failure).
+   and outcome (0 success, 1 serialization failure, 2 deadlock failure),
+   and its tries (a column of retries with --max-tries other than 1).
    Any client thread. */
 void pgb_log_tx(int thread, int client, int64_t tx_no, unsigned script, double latency_us,
-                int kind);
+                int kind, unsigned tries);
 
 /* Writes the aggregate intervals that ended by each file's last
    transaction (as pgbench does when its thread ends), closes the files. */

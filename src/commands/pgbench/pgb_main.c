@@ -46,6 +46,16 @@ void pgb_warning(const char *fmt, ...)
   va_end(ap);
 }
 
+void pgb_info(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "pgbench: ");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
 static void hint(void)
 {
   fprintf(stderr, "pgbench: hint: Try \"pgbench --help\" for more information.\n");
@@ -141,10 +151,12 @@ static void usage(void)
          "  --failures-detailed      report the failures grouped by basic types\n"
          "  --log-prefix=PREFIX      prefix for transaction time log file\n"
          "                           (default: \"pgbench_log\")\n"
-         "  --max-tries=1            (only 1: retries are not supported yet)\n"
+         "  -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late\n"
+         "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
          "  --progress-timestamp     use Unix epoch timestamps for progress\n"
          "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
-         "  --sampling-rate=NUM      fraction of transactions to log (e.g., 0.01 for 1%%)\n\n"
+         "  --sampling-rate=NUM      fraction of transactions to log (e.g., 0.01 for 1%%)\n"
+         "  --verbose-errors         print messages of all errors\n\n"
          "Common options:\n"
          "  -d, --debug              print debugging output\n"
          "  -h, --host=HOSTNAME      database server host or socket directory\n"
@@ -314,9 +326,25 @@ static bool parse_bench_option(int c, parse_state_t *ps)
       }
       break;
     case O_MAX_TRIES:
-      if (atoi(optarg) != 1)
-        unsupported("--max-tries other than 1");
+      if (atoi(optarg) < 0)
+      {
+        pgb_error("invalid number of maximum tries: \"%s\"", optarg);
+        exit(1);
+      }
+      pgb_cfg.max_tries = (uint32_t) atoi(optarg);
       break;
+    case O_VERBOSE_ERRORS: pgb_cfg.verbose_errors = true; break;
+    case 'L':
+    {
+      double ms = atof(optarg);
+      if (ms <= 0.0)
+      {
+        pgb_error("invalid latency limit: \"%s\"", optarg);
+        exit(1);
+      }
+      pgb_cfg.latency_limit_us = (int64_t) (ms * 1000);
+      break;
+    }
     case 'l': pgb_cfg.use_log = true; break;
     case O_SAMPLING_RATE:
       pgb_cfg.sample_rate = atof(optarg);
@@ -332,9 +360,7 @@ static bool parse_bench_option(int c, parse_state_t *ps)
     case O_LOG_PREFIX: pgb_cfg.log_prefix = optarg; break;
     case O_FAILURES_DETAILED: pgb_cfg.failures_detailed = true; break;
     case 'C': unsupported("-C/--connect");
-    case 'L': unsupported("-L/--latency-limit");
     case 'R': unsupported("-R/--rate");
-    case O_VERBOSE_ERRORS: unsupported("--verbose-errors");
     default:
       return false;
   }
@@ -456,6 +482,8 @@ static void check_bench(void)
               pgb_cfg.duration, pgb_cfg.agg_interval);
     exit(1);
   }
+  if (pgb_cfg.max_tries == 0 && pgb_cfg.latency_limit_us == 0 && pgb_cfg.duration <= 0)
+    fail("an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
   if (pgb_cfg.progress_timestamp && pgb_cfg.progress == 0)
   {
     pgb_error("--progress-timestamp is allowed only under --progress");
@@ -478,6 +506,7 @@ int pgb_main(int argc, char **argv)
   memset(&pgb_cfg, 0, sizeof(pgb_cfg));
   pgb_cfg.nclients = pgb_cfg.nthreads = pgb_cfg.scale = 1;
   pgb_cfg.fillfactor = 100;
+  pgb_cfg.max_tries = 1;
   parse_state_t ps = {false, false};
   int c;
   if (!set_random_seed(getenv("PGBENCH_RANDOM_SEED")))

@@ -16,6 +16,9 @@ void pgb_stats_add(pgb_stats_t *a, const pgb_stats_t *b)
   a->cnt += b->cnt;
   a->serialization_failures += b->serialization_failures;
   a->deadlock_failures += b->deadlock_failures;
+  a->retries += b->retries;
+  a->retried += b->retried;
+  a->late += b->late;
   pgb_sstats_t *x = &a->latency;
   const pgb_sstats_t *y = &b->latency;
   if (y->count == 0)
@@ -46,18 +49,34 @@ static int64_t failures_of(const pgb_stats_t *s)
   return s->serialization_failures + s->deadlock_failures;
 }
 
-/* The per-statement lines of script `s` (-r). */
+/* The per-statement lines of script `s` (-r), with the retries when
+   transactions may be tried more than once. */
 static void statement_lines(unsigned s, const pgb_cmdstat_t *cmds, bool in_script)
 {
   const pgb_script_t *sc = &pgb_cfg.scripts[s];
-  printf("%sstatement latencies in milliseconds and failures:\n", in_script ? " - " : "");
+  bool retries = pgb_cfg.max_tries != 1;
+  printf("%sstatement latencies in milliseconds%s:\n", in_script ? " - " : "",
+         retries ? ", failures and retries" : " and failures");
   for (unsigned i = 0; i < sc->ncmds; i++)
   {
     const pgb_cmdstat_t *c = &cmds[sc->first + i];
-    printf("   %11.3f  %10" PRId64 "  %s\n",
-           c->count > 0 ? 0.001 * c->sum / (double) c->count : 0.0, c->failures,
-           sc->cmds[i].first_line);
+    double ms = c->count > 0 ? 0.001 * c->sum / (double) c->count : 0.0;
+    if (retries)
+      printf("   %11.3f  %10" PRId64 "  %10" PRId64 "  %s\n", ms, c->failures, c->retries,
+             sc->cmds[i].first_line);
+    else
+      printf("   %11.3f  %10" PRId64 "  %s\n", ms, c->failures, sc->cmds[i].first_line);
   }
+}
+
+/* With --max-tries other than 1: the retried transactions and retries. */
+static void retry_lines(const char *prefix, const pgb_stats_t *st, int64_t cnt)
+{
+  if (pgb_cfg.max_tries == 1)
+    return;
+  printf("%snumber of transactions retried: %" PRId64 " (%.3f%%)\n", prefix, st->retried,
+         100.0 * (double) st->retried / (double) cnt);
+  printf("%stotal number of retries: %" PRId64 "\n", prefix, st->retries);
 }
 
 /* --failures-detailed: the failures by kind. */
@@ -86,6 +105,7 @@ static void script_block(unsigned s, const pgb_stats_t *st, int64_t total_cnt, d
            100.0 * (double) failures / (double) cnt);
     if (pgb_cfg.failures_detailed)
       detailed(" - ", st, cnt);
+    retry_lines(" - ", st, cnt);
   }
   simple_stats(" - latency", &st->latency);
 }
@@ -114,7 +134,8 @@ void pgb_print_report(int64_t total_us, int64_t conn_us)
   printf("query mode: %s\n", modes[pgb_cfg.querymode]);
   printf("number of clients: %d\n", pgb_cfg.nclients);
   printf("number of threads: %d\n", pgb_cfg.nthreads);
-  printf("maximum number of tries: %u\n", 1u);
+  if (pgb_cfg.max_tries)
+    printf("maximum number of tries: %u\n", pgb_cfg.max_tries);
   if (pgb_cfg.duration <= 0)
   {
     printf("number of transactions per client: %d\n", pgb_cfg.nxacts);
@@ -132,7 +153,12 @@ void pgb_print_report(int64_t total_us, int64_t conn_us)
            100.0 * (double) failures / (double) total_cnt);
     if (pgb_cfg.failures_detailed)
       detailed("", &total, total_cnt);
-    if (pgb_cfg.progress)
+    retry_lines("", &total, total_cnt);
+    if (pgb_cfg.latency_limit_us)
+      printf("number of transactions above the %.1f ms latency limit: %" PRId64 "/%" PRId64
+             " (%.3f%%)\n", (double) pgb_cfg.latency_limit_us / 1000.0, total.late, total.cnt,
+             total.cnt > 0 ? 100.0 * (double) total.late / (double) total.cnt : 0.0);
+    if (pgb_cfg.progress || pgb_cfg.latency_limit_us)
       simple_stats("latency", &total.latency);
     else
       printf("latency average = %.3f ms%s\n",

@@ -176,8 +176,11 @@ static int t_event(int tid)
     c->first_start_us = start;
   pgb_txres_t res = pgb_client_run(c, s, start);
   c->last_end_us = pgb_now_us();
+  if (res == PGB_TX_DROPPED)
+    return 0;
   if (res != PGB_TX_ABORTED)
-    pgb_log_tx(c->thread, c->id, c->xacts_done + 1, s, c->last_latency_us, c->last_kind);
+    pgb_log_tx(c->thread, c->id, c->xacts_done + 1, s, c->last_latency_us, c->last_kind,
+               c->last_tries);
   if (res == PGB_TX_ABORTED)
   {
     c->aborted = true;
@@ -222,6 +225,7 @@ void pgb_sum_stats(pgb_stats_t *out, pgb_stats_t *per_script, pgb_cmdstat_t *per
       per_cmd[k].count += c->cmd_stats[k].count;
       per_cmd[k].sum += c->cmd_stats[k].sum;
       per_cmd[k].failures += c->cmd_stats[k].failures;
+      per_cmd[k].retries += c->cmd_stats[k].retries;
     }
     pthread_mutex_unlock(&c->lock);
   }
@@ -263,8 +267,12 @@ static int o_interval(void *ctx, const sb_out_interval_t *iv)
   }
   else
     snprintf(tbuf, sizeof(tbuf), "%.1f s", iv->start_s + iv->st->time_interval);
-  fprintf(stderr, "progress: %s, %.1f tps, lat %.3f ms stddev %.3f, %" PRId64 " failed\n",
+  fprintf(stderr, "progress: %s, %.1f tps, lat %.3f ms stddev %.3f, %" PRId64 " failed",
           tbuf, run > 0 ? 1e6 * (double) cnt / run : 0.0, lat, stdev, failed);
+  if (pgb_cfg.max_tries != 1)
+    fprintf(stderr, ", %" PRId64 " retried, %" PRId64 " retries", cur.retried - last_progress.retried,
+            cur.retries - last_progress.retries);
+  fputc('\n', stderr);
   last_progress = cur;
   last_report_us = now;
   return 0;
