@@ -100,6 +100,26 @@ assert_eq "-N -t 10 -c 2 -n, run by both: 20 history rows each" "40" "$(pgsql_q 
 both -c 3 -j 1 -t 30 -b simple-update@2 -b select-only@8 -r --random-seed=7
 same "-b simple-update@2 -b select-only@8 -r"
 
+# -R (Poisson schedule per thread) and -L (late transactions skipped)
+both -n -c 2 -j 2 -T 2 -R 200 -P 1 -S
+same "-R 200 -P 1 -T 2"
+both -n -c 2 -j 2 -T 2 -R 20000 -L 0.05 -S
+same "-R 20000 -L 0.05: skipped and late transactions"
+# -C: a connection per transaction (the server counts the sessions: 20
+# and the setup's, once they have ended; each psql that reads the counter
+# is one more, counted when it ends)
+both -n -c 2 -t 10 -C -S -M prepared
+same "-C -M prepared"
+sessions() { pgsql_q "select sessions from pg_stat_database where datname = 'sbtest'"; }
+before=$(sessions)
+run ours -n -c 2 -t 10 -C -S
+want=$((before + 1 + 21)) got=$(sessions) k=0
+for _ in $(seq 50); do [ "$((got - k))" -ge "$want" ] && break; sleep 0.1; got=$(sessions); k=$((k + 1)); done
+assert_eq "-C -c 2 -t 10: pg_stat_database counts 21 sessions (20 and the setup's)" "$want" "$((got - k))"
+run ours -n -c 2 -j 2 -t 20 -R 500 -S
+assert_eq "-R 500 -t 20 -c 2: every transaction processed" "40/40" \
+  "$(sed -n 's/^number of transactions actually processed: //p' out.ours)"
+
 # server counters: -S -t 50 -c 2 makes exactly 100 index scans of accounts
 # (read once the clients' backends have flushed their statistics at exit)
 scans() { pgsql_q "select idx_scan from pg_stat_user_tables where relname = 'pgbench_accounts'"; }
@@ -268,9 +288,9 @@ done
 both -n -t 1 -f bad4.sql
 assert_eq "unknown function: exit 1" "1" "$RC_ours"
 assert_eq "unknown function: pgbench's first line" "$(head -1 err.real)" "$(head -1 err.ours)"
-run ours -R 10 -t 1
-assert_eq "an option the persona does not run (-R): exit 1" "1" "$RC_ours"
-assert_contains "-R: says it is not supported" "$(cat err.ours)" "not supported by bmk's pgbench persona"
+run ours --partitions=2 -i
+assert_eq "an option the persona does not run (--partitions): exit 1" "1" "$RC_ours"
+assert_contains "--partitions: says it is not supported" "$(cat err.ours)" "not supported by bmk's pgbench persona"
 
 # `bmk pgbench` is the same persona
 run_bmk pgbench -n -t 2 -c 1

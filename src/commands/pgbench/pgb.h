@@ -78,6 +78,8 @@ typedef struct {
   int64_t retries;         /* retries of all transactions */
   int64_t retried;         /* transactions retried at least once */
   int64_t late;            /* successful ones over -L */
+  int64_t skipped;         /* -R with -L: started too late, skipped */
+  pgb_sstats_t lag;        /* -R: from the schedule to the start */
   pgb_sstats_t latency;
 } pgb_stats_t;
 
@@ -96,6 +98,9 @@ typedef struct {
   unsigned nscripts;
   int64_t total_weight;
   unsigned ncmds;          /* commands of all scripts */
+  /* -R: the delay between a thread's transactions in microseconds (0:
+     no rate) */
+  double throttle_delay;
   /* retries: --max-tries (0: unlimited), -L in microseconds (0: none) */
   uint32_t max_tries;
   int64_t latency_limit_us;

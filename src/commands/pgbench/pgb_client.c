@@ -454,6 +454,8 @@ static void count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, un
     {
       both[k]->cnt++;
       add_latency(&both[k]->latency, lat);
+      if (pgb_cfg.throttle_delay > 0)
+        add_latency(&both[k]->lag, c->lag_us);
       both[k]->late += pgb_cfg.latency_limit_us > 0 && lat > (double) pgb_cfg.latency_limit_us;
     }
     else if (kind == 1)
@@ -612,6 +614,14 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
   }
   count_tx(c, s, start_us, 0, tries);
   return PGB_TX_OK;
+}
+
+void pgb_client_skip(pgb_client_t *c, unsigned s)
+{
+  pthread_mutex_lock(&c->lock);
+  c->stats.skipped++;
+  c->script_stats[s].skipped++;
+  pthread_mutex_unlock(&c->lock);
 }
 
 void pgb_client_free(pgb_client_t *c)

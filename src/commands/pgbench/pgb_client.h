@@ -38,6 +38,8 @@ typedef struct {
   double last_latency_us;  /* the last transaction's latency */
   int last_kind;           /* its outcome: 0 ok, 1 serialization, 2 deadlock */
   unsigned last_tries;     /* its tries (1: no retry) */
+  double lag_us;           /* -R: the current transaction's schedule lag */
+  int64_t conn_us;         /* -C: time spent connecting and disconnecting */
   /* counters, read by the progress reporter: under `lock` */
   pthread_mutex_t lock;
   pgb_stats_t stats;
@@ -63,6 +65,9 @@ bool pgb_var_set_str(pgb_client_t *c, const char *name, const char *s);
    fails. Returns its outcome: ABORTED after pgbench's "client N aborted"
    message (the client must stop). Owner thread. */
 pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us);
+
+/* Counts a transaction of script `s` that -R with -L skipped. */
+void pgb_client_skip(pgb_client_t *c, unsigned s);
 
 /* Frees what the client holds (closes its connection). */
 void pgb_client_free(pgb_client_t *c);

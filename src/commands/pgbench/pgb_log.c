@@ -17,7 +17,8 @@ typedef struct {
   pgs_prng_t sample_rs;
   /* the current aggregate interval */
   int64_t start_us;            /* epoch microseconds, a whole second */
-  int64_t cnt, ser, dead, retried, retries;
+  int64_t cnt, ser, dead, retried, retries, skipped;
+  double lag_sum, lag_sum2, lag_min, lag_max;
   int64_t last_us;             /* the last transaction logged, epoch us */
   double sum, sum2, min, max;
 } logfile_t;
@@ -74,16 +75,18 @@ static void flush_intervals(logfile_t *l, int64_t now)
     fprintf(l->f, "%" PRId64 " %" PRId64 " %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %" PRId64
             " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
             l->start_us / 1000000, l->cnt, l->sum, l->sum2, l->min, l->max,
-            0.0, 0.0, 0.0, 0.0, (int64_t) 0, pgb_cfg.max_tries != 1 ? l->retried : 0,
+            l->lag_sum, l->lag_sum2, l->lag_min, l->lag_max,
+            pgb_cfg.latency_limit_us ? l->skipped : 0, pgb_cfg.max_tries != 1 ? l->retried : 0,
             pgb_cfg.max_tries != 1 ? l->retries : 0, detailed ? l->ser : 0, detailed ? l->dead : 0);
     l->start_us += step;
-    l->cnt = l->ser = l->dead = l->retried = l->retries = 0;
+    l->cnt = l->ser = l->dead = l->retried = l->retries = l->skipped = 0;
+    l->lag_sum = l->lag_sum2 = l->lag_min = l->lag_max = 0;
     l->sum = l->sum2 = l->min = l->max = 0;
   }
 }
 
 void pgb_log_tx(int thread, int client, int64_t tx_no, unsigned script, double latency_us,
-                int kind, unsigned tries)
+                int kind, unsigned tries, double lag_us)
 {
   if (logs == NULL)
     return;
@@ -101,7 +104,18 @@ void pgb_log_tx(int thread, int client, int64_t tx_no, unsigned script, double l
     flush_intervals(l, now);
     l->retried += tries > 1;
     l->retries += tries - 1;
-    if (kind == 0)
+    if (kind == 0 && pgb_cfg.throttle_delay > 0)
+    {
+      if (l->cnt == 0 || lag_us < l->lag_min)
+        l->lag_min = lag_us;
+      if (l->cnt == 0 || lag_us > l->lag_max)
+        l->lag_max = lag_us;
+      l->lag_sum += lag_us;
+      l->lag_sum2 += lag_us * lag_us;
+    }
+    if (kind == 3)
+      l->skipped++;
+    else if (kind == 0)
     {
       if (l->cnt == 0 || latency_us < l->min)
         l->min = latency_us;
@@ -123,8 +137,11 @@ void pgb_log_tx(int thread, int client, int64_t tx_no, unsigned script, double l
               latency_us, script, now / 1000000, now % 1000000);
     else
       fprintf(l->f, "%d %" PRId64 " %s %u %" PRId64 " %" PRId64, client, tx_no,
-              !pgb_cfg.failures_detailed ? "failed" : kind == 1 ? "serialization" : "deadlock",
+              kind == 3 ? "skipped" : !pgb_cfg.failures_detailed ? "failed"
+              : kind == 1 ? "serialization" : "deadlock",
               script, now / 1000000, now % 1000000);
+    if (pgb_cfg.throttle_delay > 0)
+      fprintf(l->f, " %.0f", lag_us);
     if (pgb_cfg.max_tries != 1)
       fprintf(l->f, " %u", tries - 1);
     fputc('\n', l->f);

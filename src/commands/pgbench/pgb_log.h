@@ -28,11 +28,13 @@ int pgb_log_open(const pgs_prng_t *sample_rs);
 
 /* Logs one transaction of client `client` in thread `thread`: its
    number (1 for the client's first), script, latency in microseconds
-   and outcome (0 success, 1 serialization failure, 2 deadlock failure),
-   and its tries (a column of retries with --max-tries other than 1).
+   and outcome (0 success, 1 serialization failure, 2 deadlock failure,
+   3 skipped by -R with -L), its tries (a column of retries with
+   --max-tries other than 1) and its schedule lag in microseconds (a
+   column with -R).
    Any client thread. */
 void pgb_log_tx(int thread, int client, int64_t tx_no, unsigned script, double latency_us,
-                int kind, unsigned tries);
+                int kind, unsigned tries, double lag_us);
 
 /* Writes the aggregate intervals that ended by each file's last
    transaction (as pgbench does when its thread ends), closes the files. */

@@ -134,6 +134,7 @@ static void usage(void)
          "                           (same as \"-b select-only\")\n\n"
          "Benchmarking options:\n"
          "  -c, --client=NUM         number of concurrent database clients (default: 1)\n"
+         "  -C, --connect            establish new connection for each transaction\n"
          "  -D, --define=VARNAME=VALUE\n"
          "                           define variable for use by custom script\n"
          "  -j, --jobs=NUM           number of threads (default: 1)\n"
@@ -142,6 +143,7 @@ static void usage(void)
          "                           protocol for submitting queries (default: simple)\n"
          "  -n, --no-vacuum          do not run VACUUM before tests\n"
          "  -P, --progress=NUM       show thread progress report every NUM seconds\n"
+         "  -R, --rate=NUM           target rate in transactions per second\n"
          "  -r, --report-per-command report latencies, failures, and retries per command\n"
          "  -s, --scale=NUM          report this scale factor in output\n"
          "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
@@ -359,8 +361,18 @@ static bool parse_bench_option(int c, parse_state_t *ps)
       break;
     case O_LOG_PREFIX: pgb_cfg.log_prefix = optarg; break;
     case O_FAILURES_DETAILED: pgb_cfg.failures_detailed = true; break;
-    case 'C': unsupported("-C/--connect");
-    case 'R': unsupported("-R/--rate");
+    case 'C': pgb_cfg.is_connect = true; break;
+    case 'R':
+    {
+      double rate = atof(optarg);
+      if (rate <= 0.0)
+      {
+        pgb_error("invalid rate limit: \"%s\"", optarg);
+        exit(1);
+      }
+      pgb_cfg.throttle_delay = 1000000.0 / rate;
+      break;
+    }
     default:
       return false;
   }
@@ -540,6 +552,8 @@ int pgb_main(int argc, char **argv)
   pgb_cfg.per_script_stats = pgb_cfg.nscripts > 1;
   if (pgb_cfg.nthreads > pgb_cfg.nclients)
     pgb_cfg.nthreads = pgb_cfg.nclients;
+  /* -R's delay is per thread: each thread schedules its share */
+  pgb_cfg.throttle_delay *= pgb_cfg.nthreads;
   pick_dbname(argc, argv);
 
   if (pgb_cfg.init)

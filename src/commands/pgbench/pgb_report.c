@@ -19,8 +19,13 @@ void pgb_stats_add(pgb_stats_t *a, const pgb_stats_t *b)
   a->retries += b->retries;
   a->retried += b->retried;
   a->late += b->late;
-  pgb_sstats_t *x = &a->latency;
-  const pgb_sstats_t *y = &b->latency;
+  a->skipped += b->skipped;
+  pgb_sstats_add(&a->lag, &b->lag);
+  pgb_sstats_add(&a->latency, &b->latency);
+}
+
+void pgb_sstats_add(pgb_sstats_t *x, const pgb_sstats_t *y)
+{
   if (y->count == 0)
     return;
   if (x->count == 0 || y->min < x->min)
@@ -42,6 +47,14 @@ static void simple_stats(const char *prefix, const pgb_sstats_t *ss)
   double sd = sqrt(fmax(0.0, ss->sum2 / (double) ss->count - avg * avg));
   printf("%s average = %.3f ms\n", prefix, 0.001 * avg);
   printf("%s stddev = %.3f ms\n", prefix, 0.001 * sd);
+}
+
+/* -R with -L: the skipped transactions. */
+static void skipped_line(const char *prefix, const pgb_stats_t *st, int64_t cnt)
+{
+  if (pgb_cfg.throttle_delay > 0 && pgb_cfg.latency_limit_us)
+    printf("%snumber of transactions skipped: %" PRId64 " (%.3f%%)\n", prefix, st->skipped,
+           100.0 * (double) st->skipped / (double) cnt);
 }
 
 static int64_t failures_of(const pgb_stats_t *s)
@@ -93,7 +106,7 @@ static void script_block(unsigned s, const pgb_stats_t *st, int64_t total_cnt, d
 {
   const pgb_script_t *sc = &pgb_cfg.scripts[s];
   int64_t failures = failures_of(st);
-  int64_t cnt = st->cnt + failures;
+  int64_t cnt = st->cnt + st->skipped + failures;
   printf("SQL script %u: %s\n", s + 1, sc->desc);
   printf(" - weight: %d (targets %.1f%% of total)\n", sc->weight,
          100.0 * sc->weight / (double) pgb_cfg.total_weight);
@@ -106,6 +119,7 @@ static void script_block(unsigned s, const pgb_stats_t *st, int64_t total_cnt, d
     if (pgb_cfg.failures_detailed)
       detailed(" - ", st, cnt);
     retry_lines(" - ", st, cnt);
+    skipped_line(" - ", st, cnt);
   }
   simple_stats(" - latency", &st->latency);
 }
@@ -125,7 +139,7 @@ void pgb_print_report(int64_t total_us, int64_t conn_us)
   }
   pgb_sum_stats(&total, scripts, cmds);
   int64_t failures = failures_of(&total);
-  int64_t total_cnt = total.cnt + failures;
+  int64_t total_cnt = total.cnt + total.skipped + failures;
   double duration = (double) total_us / 1e6;
 
   printf("transaction type: %s\n",
@@ -154,18 +168,31 @@ void pgb_print_report(int64_t total_us, int64_t conn_us)
     if (pgb_cfg.failures_detailed)
       detailed("", &total, total_cnt);
     retry_lines("", &total, total_cnt);
+    skipped_line("", &total, total_cnt);
     if (pgb_cfg.latency_limit_us)
       printf("number of transactions above the %.1f ms latency limit: %" PRId64 "/%" PRId64
              " (%.3f%%)\n", (double) pgb_cfg.latency_limit_us / 1000.0, total.late, total.cnt,
              total.cnt > 0 ? 100.0 * (double) total.late / (double) total.cnt : 0.0);
-    if (pgb_cfg.progress || pgb_cfg.latency_limit_us)
+    if (pgb_cfg.progress || pgb_cfg.latency_limit_us || pgb_cfg.throttle_delay > 0)
       simple_stats("latency", &total.latency);
     else
       printf("latency average = %.3f ms%s\n",
              0.001 * (double) total_us * pgb_cfg.nclients / (double) total_cnt,
              failures > 0 ? " (including failures)" : "");
-    printf("initial connection time = %.3f ms\n", 0.001 * (double) conn_us);
-    printf("tps = %f (without initial connection time)\n", (double) total.cnt / duration);
+    if (pgb_cfg.throttle_delay > 0)
+      printf("rate limit schedule lag: avg %.3f (max %.3f) ms\n",
+             0.001 * total.lag.sum / (double) total.cnt, 0.001 * total.lag.max);
+    if (pgb_cfg.is_connect)
+    {
+      printf("average connection time = %.3f ms\n",
+             0.001 * (double) conn_us / (double) (total.cnt + failures));
+      printf("tps = %f (including reconnection times)\n", (double) total.cnt / duration);
+    }
+    else
+    {
+      printf("initial connection time = %.3f ms\n", 0.001 * (double) conn_us);
+      printf("tps = %f (without initial connection time)\n", (double) total.cnt / duration);
+    }
     for (unsigned s = 0; s < pgb_cfg.nscripts; s++)
     {
       if (pgb_cfg.per_script_stats)

@@ -11,6 +11,9 @@
    distinct arguments. */
 void pgb_stats_add(pgb_stats_t *a, const pgb_stats_t *b);
 
+/* Adds the sums `y` to `x` (count, sum, sum of squares, min, max). */
+void pgb_sstats_add(pgb_sstats_t *x, const pgb_sstats_t *y);
+
 /* The clients' counters summed into *out, and per script (nscripts
    entries) and per command (ncmds entries) when those are not NULL
    (zeroed by the caller). Each client is read under its lock: any
@@ -23,7 +26,8 @@ void pgb_sum_stats(pgb_stats_t *out, pgb_stats_t *per_script, pgb_cmdstat_t *per
  * per-script (several scripts) and per-statement (-r) parts.
  * `total_us` is the benchmark's duration (from the clients' start to
  * their end) and `conn_us` the time the clients took to connect, both
- * in microseconds. Main thread, after the run.
+ * in microseconds (with -C: the clients' connecting and disconnecting
+ * time, summed). Main thread, after the run.
  */
 void pgb_print_report(int64_t total_us, int64_t conn_us);
 

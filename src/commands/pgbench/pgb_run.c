@@ -33,6 +33,10 @@ static pgb_client_t *clients;
 static pgs_prng_t *choose_rs;          /* per thread (-j) */
 static pthread_mutex_t *choose_lock;
 static pgs_prng_t *sample_rs;          /* per thread: -l --sampling-rate */
+/* per thread: -R's generator and schedule (pgbench's throttle_trigger,
+   microseconds on pgb_now_us's clock; 0 until its first transaction) */
+static pgs_prng_t *throttle_rs;
+static int64_t *throttle_trigger;
 static int64_t default_seed;
 static int64_t start_time_us, bench_start_us;
 static int any_aborted;
@@ -101,7 +105,10 @@ static int init_clients(void)
   choose_rs = calloc((size_t) pgb_cfg.nthreads, sizeof(*choose_rs));
   choose_lock = calloc((size_t) pgb_cfg.nthreads, sizeof(*choose_lock));
   sample_rs = calloc((size_t) pgb_cfg.nthreads, sizeof(*sample_rs));
-  if (clients == NULL || choose_rs == NULL || choose_lock == NULL || sample_rs == NULL)
+  throttle_rs = calloc((size_t) pgb_cfg.nthreads, sizeof(*throttle_rs));
+  throttle_trigger = calloc((size_t) pgb_cfg.nthreads, sizeof(*throttle_trigger));
+  if (clients == NULL || choose_rs == NULL || choose_lock == NULL || sample_rs == NULL ||
+      throttle_rs == NULL || throttle_trigger == NULL)
     return 1;
   for (int i = 0; i < n; i++)
     pgs_prng_seed(&clients[i].rs, pgs_prng_u64(&base));
@@ -109,7 +116,7 @@ static int init_clients(void)
   for (int t = 0; t < pgb_cfg.nthreads; t++)
   {
     pgs_prng_seed(&choose_rs[t], pgs_prng_u64(&base));
-    (void) pgs_prng_u64(&base);         /* the thread's --rate generator */
+    pgs_prng_seed(&throttle_rs[t], pgs_prng_u64(&base));
     pgs_prng_seed(&sample_rs[t], pgs_prng_u64(&base));
     pthread_mutex_init(&choose_lock[t], NULL);
   }
@@ -140,6 +147,8 @@ static int t_prepare(void)
 static int t_thread_init(int tid)
 {
   pgb_client_t *c = &clients[tid];
+  if (pgb_cfg.is_connect)
+    return 0;                   /* -C: a connection per transaction */
   c->con = pgb_connect();
   if (c->con == NULL)
   {
@@ -165,35 +174,9 @@ static unsigned choose_script(pgb_client_t *c)
   return i - 1;
 }
 
-static int t_event(int tid)
+/* Closes the client's statements and connection. */
+static void disconnect(pgb_client_t *c)
 {
-  pgb_client_t *c = &clients[tid];
-  if (c->aborted || (pgb_cfg.nxacts > 0 && c->xacts_done >= pgb_cfg.nxacts))
-    return 1;
-  unsigned s = choose_script(c);
-  int64_t start = pgb_now_us();
-  if (c->first_start_us == 0)
-    c->first_start_us = start;
-  pgb_txres_t res = pgb_client_run(c, s, start);
-  c->last_end_us = pgb_now_us();
-  if (res == PGB_TX_DROPPED)
-    return 0;
-  if (res != PGB_TX_ABORTED)
-    pgb_log_tx(c->thread, c->id, c->xacts_done + 1, s, c->last_latency_us, c->last_kind,
-               c->last_tries);
-  if (res == PGB_TX_ABORTED)
-  {
-    c->aborted = true;
-    __atomic_store_n(&any_aborted, 1, __ATOMIC_RELAXED);
-    return 1;
-  }
-  c->xacts_done++;
-  return 0;
-}
-
-static int t_thread_done(int tid)
-{
-  pgb_client_t *c = &clients[tid];
   for (unsigned i = 0; i < pgb_cfg.ncmds; i++)
     if (c->stmts[i])
     {
@@ -206,6 +189,94 @@ static int t_thread_done(int tid)
     db_connection_free(c->con);
     c->con = NULL;
   }
+}
+
+static int t_thread_done(int tid)
+{
+  disconnect(&clients[tid]);
+  return 0;
+}
+
+/* -C: connects for one transaction (the time counted in conn_us); false
+   after pgbench's message, the client aborts. */
+static bool connect_tx(pgb_client_t *c)
+{
+  int64_t t0 = pgb_now_us();
+  c->con = pgb_connect();
+  c->conn_us += pgb_now_us() - t0;
+  if (c->con != NULL)
+    return true;
+  pgb_error("client %d aborted while establishing connection", c->id);
+  return false;
+}
+
+/* -R: the next slot of the client's thread, a Poisson delay after the
+   previous one (pgbench's throttling); *late when -L is set and the slot
+   is already more than the limit behind. */
+static int64_t next_slot(const pgb_client_t *c, int64_t now, bool *late)
+{
+  pthread_mutex_lock(&choose_lock[c->thread]);
+  int64_t *trigger = &throttle_trigger[c->thread];
+  if (*trigger == 0)
+    *trigger = bench_start_us ? bench_start_us : now;
+  *trigger += pgs_rand_poisson(&throttle_rs[c->thread], pgb_cfg.throttle_delay);
+  int64_t slot = *trigger;
+  pthread_mutex_unlock(&choose_lock[c->thread]);
+  *late = pgb_cfg.latency_limit_us > 0 && slot < now - pgb_cfg.latency_limit_us;
+  return slot;
+}
+
+static int t_event(int tid)
+{
+  pgb_client_t *c = &clients[tid];
+  if (c->aborted || (pgb_cfg.nxacts > 0 && c->xacts_done >= pgb_cfg.nxacts))
+    return 1;
+  unsigned s = choose_script(c);
+  int64_t start = pgb_now_us();
+  c->lag_us = 0;
+  if (pgb_cfg.is_connect && !connect_tx(c))
+  {
+    c->aborted = true;
+    __atomic_store_n(&any_aborted, 1, __ATOMIC_RELAXED);
+    return 1;
+  }
+  if (pgb_cfg.throttle_delay > 0)
+  {
+    bool late;
+    int64_t slot = next_slot(c, start, &late);
+    if (late)
+    {
+      pgb_client_skip(c, s);
+      pgb_log_tx(c->thread, c->id, ++c->xacts_done, s, 0, 3, 1, 0);
+      return 0;
+    }
+    if (slot > start && !sb_engine_sleep(tid, (double) (slot - start) / 1e6))
+      return 1;
+    int64_t begin = pgb_now_us();
+    c->lag_us = (double) (begin - slot);
+    start = slot;
+  }
+  if (c->first_start_us == 0)
+    c->first_start_us = start;
+  pgb_txres_t res = pgb_client_run(c, s, start);
+  c->last_end_us = pgb_now_us();
+  if (pgb_cfg.is_connect)
+  {
+    disconnect(c);
+    c->conn_us += pgb_now_us() - c->last_end_us;
+  }
+  if (res == PGB_TX_DROPPED)
+    return 0;
+  if (res != PGB_TX_ABORTED)
+    pgb_log_tx(c->thread, c->id, c->xacts_done + 1, s, c->last_latency_us, c->last_kind,
+               c->last_tries, c->lag_us);
+  if (res == PGB_TX_ABORTED)
+  {
+    c->aborted = true;
+    __atomic_store_n(&any_aborted, 1, __ATOMIC_RELAXED);
+    return 1;
+  }
+  c->xacts_done++;
   return 0;
 }
 
@@ -269,6 +340,13 @@ static int o_interval(void *ctx, const sb_out_interval_t *iv)
     snprintf(tbuf, sizeof(tbuf), "%.1f s", iv->start_s + iv->st->time_interval);
   fprintf(stderr, "progress: %s, %.1f tps, lat %.3f ms stddev %.3f, %" PRId64 " failed",
           tbuf, run > 0 ? 1e6 * (double) cnt / run : 0.0, lat, stdev, failed);
+  if (pgb_cfg.throttle_delay > 0)
+  {
+    fprintf(stderr, ", lag %.3f ms",
+            cnt > 0 ? 0.001 * (cur.lag.sum - last_progress.lag.sum) / (double) cnt : 0.0);
+    if (pgb_cfg.latency_limit_us)
+      fprintf(stderr, ", %" PRId64 " skipped", cur.skipped - last_progress.skipped);
+  }
   if (pgb_cfg.max_tries != 1)
     fprintf(stderr, ", %" PRId64 " retried, %" PRId64 " retries", cur.retried - last_progress.retried,
             cur.retries - last_progress.retries);
@@ -405,7 +483,14 @@ int pgb_run(void)
       end = clients[i].last_end_us;
   if (rc != 0 && rc != 2)
     return 1;
-  pgb_print_report(end - bench_start_us, bench_start_us - start_time_us);
+  int64_t conn = bench_start_us - start_time_us;
+  if (pgb_cfg.is_connect)
+  {
+    conn = 0;
+    for (int i = 0; i < pgb_cfg.nclients; i++)
+      conn += clients[i].conn_us;
+  }
+  pgb_print_report(end - bench_start_us, conn);
   for (int i = 0; i < pgb_cfg.nclients; i++)
     pgb_client_free(&clients[i]);
   if (__atomic_load_n(&any_aborted, __ATOMIC_RELAXED))
