@@ -324,6 +324,50 @@ static bool eval_debug(ectx_t *c, const pgs_value_t *v, pgs_value_t *out)
   return true;
 }
 
+/* & | # << >> on integers (shifts by the count's low 6 bits). */
+static bool eval_bits(ectx_t *c, pgs_func_t f, const pgs_value_t *v, pgs_value_t *out)
+{
+  int64_t a, b;
+  if (!to_int(c, &v[0], &a) || !to_int(c, &v[1], &b))
+    return false;
+  if (f == F_BITAND)
+    set_int(out, a & b);
+  else if (f == F_BITOR)
+    set_int(out, a | b);
+  else if (f == F_BITXOR)
+    set_int(out, a ^ b);
+  else if (f == F_LSHIFT)
+    set_int(out, (int64_t) ((uint64_t) a << (b & 63)));
+  else
+    set_int(out, a >> (b & 63));
+  return true;
+}
+
+/* double(), sqrt(), ln(), exp(), pow() on doubles; int() rounds. */
+static bool eval_math(ectx_t *c, pgs_func_t f, const pgs_value_t *v, pgs_value_t *out)
+{
+  double d, d2;
+  int64_t a;
+  if (f == F_INT)
+  {
+    if (!to_int(c, &v[0], &a))
+      return false;
+    set_int(out, a);
+    return true;
+  }
+  if (!to_double(c, &v[0], &d))
+    return false;
+  if (f == F_POW)
+  {
+    if (!to_double(c, &v[1], &d2))
+      return false;
+    set_double(out, pow(d, d2));
+    return true;
+  }
+  set_double(out, f == F_SQRT ? sqrt(d) : f == F_LN ? log(d) : f == F_EXP ? exp(d) : d);
+  return true;
+}
+
 /* The functions whose arguments are all evaluated first. */
 static bool eval_standard(const pgs_expr_t *e, ectx_t *c, pgs_value_t *out)
 {
@@ -353,19 +397,7 @@ static bool eval_standard(const pgs_expr_t *e, ectx_t *c, pgs_value_t *out)
       return to_int(c, &v[0], &a) && to_int(c, &v[1], &b) &&
              arith_int(c, e->func, a, b, out);
     case F_BITAND: case F_BITOR: case F_BITXOR: case F_LSHIFT: case F_RSHIFT:
-      if (!to_int(c, &v[0], &a) || !to_int(c, &v[1], &b))
-        return false;
-      if (e->func == F_BITAND)
-        set_int(out, a & b);
-      else if (e->func == F_BITOR)
-        set_int(out, a | b);
-      else if (e->func == F_BITXOR)
-        set_int(out, a ^ b);
-      else if (e->func == F_LSHIFT)
-        set_int(out, (int64_t) ((uint64_t) a << (b & 63)));
-      else
-        set_int(out, a >> (b & 63));
-      return true;
+      return eval_bits(c, e->func, v, out);
     case F_NOT:
       if (!to_bool(c, &v[0], &bv))
         return false;
@@ -388,26 +420,12 @@ static bool eval_standard(const pgs_expr_t *e, ectx_t *c, pgs_value_t *out)
       return true;
     case F_DEBUG:
       return eval_debug(c, &v[0], out);
-    case F_DOUBLE: case F_SQRT: case F_LN: case F_EXP:
-      if (!to_double(c, &v[0], &d))
-        return false;
-      set_double(out, e->func == F_SQRT ? sqrt(d) : e->func == F_LN ? log(d)
-                      : e->func == F_EXP ? exp(d) : d);
-      return true;
-    case F_INT:
-      if (!to_int(c, &v[0], &a))
-        return false;
-      set_int(out, a);
-      return true;
+    case F_DOUBLE: case F_SQRT: case F_LN: case F_EXP: case F_INT: case F_POW:
+      return eval_math(c, e->func, v, out);
     case F_LEAST: case F_GREATEST:
       return eval_extremum(c, e->func, v, e->nargs, out);
     case F_RANDOM: case F_RANDOM_EXPONENTIAL: case F_RANDOM_GAUSSIAN: case F_RANDOM_ZIPFIAN:
       return eval_random(c, e->func, v, out);
-    case F_POW:
-      if (!to_double(c, &v[0], &d) || !to_double(c, &v[1], &d2))
-        return false;
-      set_double(out, pow(d, d2));
-      return true;
     case F_HASH_MURMUR2: case F_HASH_FNV1A:
       if (!to_int(c, &v[0], &a) || !to_int(c, &v[1], &s))
         return false;

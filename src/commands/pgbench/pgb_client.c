@@ -523,96 +523,124 @@ static void verbose_error(const pgb_client_t *c, bool retry, unsigned tries, int
   pgb_info("%s", buf);
 }
 
+/* A transaction's progress through its script. */
+typedef struct {
+  unsigned s, i, tries;
+  int64_t start_us;
+  pgs_prng_t start_rs;     /* the random state at its first try */
+} tx_t;
+
+/* After a serialization failure or a deadlock (kind 1 or 2) in command
+   tx->i: the transaction is retried (tx back at its first command, true)
+   or it ends (*res set, false). */
+static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, pgb_txres_t *res)
+{
+  unsigned gi = pgb_cfg.scripts[tx->s].first + tx->i;
+  if (pgb_cfg.verbose_errors)
+    pgb_info("client %d got an error in command %u (SQL) of script %u; ERROR:  %s", c->id,
+             tx->i, tx->s, db_conn_sql_errmsg(c->con) ? db_conn_sql_errmsg(c->con) : "");
+  if (sb_engine_stopping() && pgb_cfg.duration > 0)
+  {
+    *res = PGB_TX_DROPPED;
+    return false;
+  }
+  bool retry = may_retry(tx->tries, tx->start_us);
+  if (pgb_cfg.verbose_errors)
+    verbose_error(c, retry, tx->tries, tx->start_us);
+  count_cmd_error(c, gi, retry);
+  if (!retry)
+  {
+    count_tx(c, tx->s, tx->start_us, kind, tx->tries);
+    *res = PGB_TX_FAILED;
+    return false;
+  }
+  /* again from the start, drawing the same random numbers */
+  tx->tries++;
+  c->rs = tx->start_rs;
+  tx->i = 0;
+  return true;
+}
+
+/* Runs the meta-command tx->i that is no conditional: false after
+   pgbench's messages (the client aborts). */
+static bool run_meta(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd)
+{
+  pgs_value_t v;
+  switch (cmd->type)
+  {
+    case PGB_SET:
+      if (!eval_cmd(c, tx->s, tx->i, cmd, &v))
+        return false;
+      if (!pgb_var_set_value(c, cmd->var, &v))
+      {
+        pgb_error("client %d aborted in command %u (set) of script %u; evaluation of meta-command failed",
+                  c->id, tx->i, tx->s);
+        return false;
+      }
+      return true;
+    case PGB_SLEEP:
+    {
+      int64_t us = sleep_us(c, tx->s, tx->i, cmd);
+      if (us < 0)
+        return false;
+      if (us > 0)
+        sb_engine_sleep(c->id, (double) us / 1e6);
+      return true;
+    }
+    default:                    /* \shell, \setshell */
+      if (run_shell(c, cmd))
+        return true;
+      pgb_error("client %d aborted in command %u (%s) of script %u; execution of meta-command failed",
+                c->id, tx->i, cmd->type == PGB_SHELL ? "shell" : "setshell", tx->s);
+      return false;
+  }
+}
+
 pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
 {
   const pgb_script_t *sc = &pgb_cfg.scripts[s];
-  unsigned i = 0, tries = 1;
-  pgs_prng_t start_rs = c->rs;
-  while (i < sc->ncmds)
+  tx_t tx = {.s = s, .i = 0, .tries = 1, .start_us = start_us, .start_rs = c->rs};
+  pgb_txres_t res;
+  while (tx.i < sc->ncmds)
   {
-    const pgb_cmd_t *cmd = &sc->cmds[i];
-    unsigned gi = sc->first + i;
+    const pgb_cmd_t *cmd = &sc->cmds[tx.i];
+    unsigned gi = sc->first + tx.i;
     int64_t t0 = pgb_now_us();
-    pgs_value_t v;
     int kind = 0, rc;
     switch (cmd->type)
     {
       case PGB_SQL:
-        rc = run_sql(c, s, i, cmd, &kind);
+        rc = run_sql(c, s, tx.i, cmd, &kind);
         if (rc < 0)
           return PGB_TX_ABORTED;
         if (rc == 0)
         {
           count_cmd(c, gi, t0);
-          i++;
-          break;
+          tx.i++;
         }
-        if (pgb_cfg.verbose_errors)
-          pgb_info("client %d got an error in command %u (SQL) of script %u; ERROR:  %s", c->id,
-                   i, s, db_conn_sql_errmsg(c->con) ? db_conn_sql_errmsg(c->con) : "");
-        if (sb_engine_stopping() && pgb_cfg.duration > 0)
-          return PGB_TX_DROPPED;
-        bool retry = may_retry(tries, start_us);
-        if (pgb_cfg.verbose_errors)
-          verbose_error(c, retry, tries, start_us);
-        count_cmd_error(c, gi, retry);
-        if (!retry)
-        {
-          count_tx(c, s, start_us, kind, tries);
-          return PGB_TX_FAILED;
-        }
-        /* again from the start, drawing the same random numbers */
-        tries++;
-        c->rs = start_rs;
-        i = 0;
-        break;
-      case PGB_SET:
-        if (!eval_cmd(c, s, i, cmd, &v))
-          return PGB_TX_ABORTED;
-        if (!pgb_var_set_value(c, cmd->var, &v))
-        {
-          pgb_error("client %d aborted in command %u (set) of script %u; evaluation of meta-command failed",
-                    c->id, i, s);
-          return PGB_TX_ABORTED;
-        }
-        count_cmd(c, gi, t0);
-        i++;
-        break;
-      case PGB_SLEEP:
-      {
-        int64_t us = sleep_us(c, s, i, cmd);
-        if (us < 0)
-          return PGB_TX_ABORTED;
-        if (us > 0)
-          sb_engine_sleep(c->id, (double) us / 1e6);
-        count_cmd(c, gi, t0);
-        i++;
-        break;
-      }
-      case PGB_SHELL: case PGB_SETSHELL:
-        if (!run_shell(c, cmd))
-        {
-          pgb_error("client %d aborted in command %u (%s) of script %u; execution of meta-command failed",
-                    c->id, i, cmd->type == PGB_SHELL ? "shell" : "setshell", s);
-          return PGB_TX_ABORTED;
-        }
-        count_cmd(c, gi, t0);
-        i++;
+        else if (!sql_error(c, &tx, kind, &res))
+          return res;
         break;
       case PGB_IF:
-        if (branch(c, s, i, sc->cmds, &i) != 0)
+        if (branch(c, s, tx.i, sc->cmds, &tx.i) != 0)
           return PGB_TX_ABORTED;
         break;
       case PGB_ELIF: case PGB_ELSE:
         /* the end of a branch that ran: past the \endif */
-        i = cmd->endif + 1;
+        tx.i = cmd->endif + 1;
         break;
       case PGB_ENDIF:
-        i++;
+        tx.i++;
+        break;
+      default:
+        if (!run_meta(c, &tx, cmd))
+          return PGB_TX_ABORTED;
+        count_cmd(c, gi, t0);
+        tx.i++;
         break;
     }
   }
-  count_tx(c, s, start_us, 0, tries);
+  count_tx(c, s, start_us, 0, tx.tries);
   return PGB_TX_OK;
 }
 

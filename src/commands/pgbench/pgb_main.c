@@ -261,7 +261,21 @@ static bool set_random_seed(const char *seed)
 }
 
 /* The options that take the run's values (the rest: parse_option). */
-static bool parse_bench_option(int c, parse_state_t *ps)
+/* A positive number of atof(arg) or exit 1 with pgbench's "invalid
+   WHAT: "ARG"". */
+static double positive(const char *arg, const char *what)
+{
+  double v = atof(arg);
+  if (v <= 0.0)
+  {
+    pgb_error("invalid %s: \"%s\"", what, arg);
+    exit(1);
+  }
+  return v;
+}
+
+/* The options that pick the scripts and their variables. */
+static bool parse_script_option(int c)
 {
   char *name;
   int w;
@@ -277,24 +291,28 @@ static bool parse_bench_option(int c, parse_state_t *ps)
       pgb_script_add_builtin(name, w);
       free(name);
       pgb_cfg.internal_script_used = true;
-      break;
+      return true;
     case 'f':
       w = parse_weight(optarg, &name);
       pgb_script_add_file(name, w);
       free(name);
-      break;
+      return true;
     case 'S': case 'N':
       pgb_script_add_builtin(c == 'S' ? "select-only" : "simple-update", 1);
       pgb_cfg.internal_script_used = true;
-      break;
-    case 'c': pgb_cfg.nclients = parse_int(optarg, "-c/--client", 1, INT_MAX); break;
-    case 'j': pgb_cfg.nthreads = parse_int(optarg, "-j/--jobs", 1, INT_MAX); break;
-    case 't': pgb_cfg.nxacts = parse_int(optarg, "-t/--transactions", 1, INT_MAX); break;
-    case 'T': pgb_cfg.duration = parse_int(optarg, "-T/--time", 1, INT_MAX); break;
-    case 'P': pgb_cfg.progress = parse_int(optarg, "-P/--progress", 1, INT_MAX); break;
-    case 'r': pgb_cfg.report_per_command = true; break;
-    case 'v': pgb_cfg.vacuum_accounts = true; break;
-    case O_PROGRESS_TIMESTAMP: pgb_cfg.progress_timestamp = true; break;
+      return true;
+    case 'D':
+    {
+      char *eq = strchr(optarg, '=');
+      if (eq == NULL || eq == optarg || eq[1] == '\0')
+      {
+        pgb_error("invalid variable definition: \"%s\"", optarg);
+        exit(1);
+      }
+      pgb_cfg.defines = realloc(pgb_cfg.defines, (pgb_cfg.ndefines + 1) * sizeof(char *));
+      pgb_cfg.defines[pgb_cfg.ndefines++] = optarg;
+      return true;
+    }
     case 'M':
       if (strcmp(optarg, "simple") == 0)
         pgb_cfg.querymode = PGB_QUERY_SIMPLE;
@@ -307,47 +325,25 @@ static bool parse_bench_option(int c, parse_state_t *ps)
         pgb_error("invalid query mode (-M): \"%s\"", optarg);
         exit(1);
       }
-      break;
-    case 'D':
-    {
-      char *eq = strchr(optarg, '=');
-      if (eq == NULL || eq == optarg || eq[1] == '\0')
-      {
-        pgb_error("invalid variable definition: \"%s\"", optarg);
-        exit(1);
-      }
-      pgb_cfg.defines = realloc(pgb_cfg.defines, (pgb_cfg.ndefines + 1) * sizeof(char *));
-      pgb_cfg.defines[pgb_cfg.ndefines++] = optarg;
-      break;
-    }
+      return true;
     case O_RANDOM_SEED:
       if (!set_random_seed(optarg))
       {
         pgb_error("error while setting random seed from --random-seed option");
         exit(1);
       }
-      break;
-    case O_MAX_TRIES:
-      if (atoi(optarg) < 0)
-      {
-        pgb_error("invalid number of maximum tries: \"%s\"", optarg);
-        exit(1);
-      }
-      pgb_cfg.max_tries = (uint32_t) atoi(optarg);
-      break;
-    case O_VERBOSE_ERRORS: pgb_cfg.verbose_errors = true; break;
-    case 'L':
-    {
-      double ms = atof(optarg);
-      if (ms <= 0.0)
-      {
-        pgb_error("invalid latency limit: \"%s\"", optarg);
-        exit(1);
-      }
-      pgb_cfg.latency_limit_us = (int64_t) (ms * 1000);
-      break;
-    }
-    case 'l': pgb_cfg.use_log = true; break;
+      return true;
+    default:
+      return false;
+  }
+}
+
+/* The transaction logs' options, retries and failures. */
+static bool parse_log_option(int c)
+{
+  switch (c)
+  {
+    case 'l': pgb_cfg.use_log = true; return true;
     case O_SAMPLING_RATE:
       pgb_cfg.sample_rate = atof(optarg);
       if (pgb_cfg.sample_rate <= 0.0 || pgb_cfg.sample_rate > 1.0)
@@ -355,26 +351,45 @@ static bool parse_bench_option(int c, parse_state_t *ps)
         pgb_error("invalid sampling rate: \"%s\"", optarg);
         exit(1);
       }
-      break;
+      return true;
     case O_AGG_INTERVAL:
       pgb_cfg.agg_interval = parse_int(optarg, "--aggregate-interval", 1, INT_MAX);
-      break;
-    case O_LOG_PREFIX: pgb_cfg.log_prefix = optarg; break;
-    case O_FAILURES_DETAILED: pgb_cfg.failures_detailed = true; break;
-    case 'C': pgb_cfg.is_connect = true; break;
-    case 'R':
-    {
-      double rate = atof(optarg);
-      if (rate <= 0.0)
+      return true;
+    case O_LOG_PREFIX: pgb_cfg.log_prefix = optarg; return true;
+    case O_FAILURES_DETAILED: pgb_cfg.failures_detailed = true; return true;
+    case O_VERBOSE_ERRORS: pgb_cfg.verbose_errors = true; return true;
+    case O_MAX_TRIES:
+      if (atoi(optarg) < 0)
       {
-        pgb_error("invalid rate limit: \"%s\"", optarg);
+        pgb_error("invalid number of maximum tries: \"%s\"", optarg);
         exit(1);
       }
-      pgb_cfg.throttle_delay = 1000000.0 / rate;
-      break;
-    }
+      pgb_cfg.max_tries = (uint32_t) atoi(optarg);
+      return true;
     default:
       return false;
+  }
+}
+
+/* The benchmarking options: true when `c` is one (ps->bench_set set). */
+static bool parse_bench_option(int c, parse_state_t *ps)
+{
+  switch (c)
+  {
+    case 'c': pgb_cfg.nclients = parse_int(optarg, "-c/--client", 1, INT_MAX); break;
+    case 'j': pgb_cfg.nthreads = parse_int(optarg, "-j/--jobs", 1, INT_MAX); break;
+    case 't': pgb_cfg.nxacts = parse_int(optarg, "-t/--transactions", 1, INT_MAX); break;
+    case 'T': pgb_cfg.duration = parse_int(optarg, "-T/--time", 1, INT_MAX); break;
+    case 'P': pgb_cfg.progress = parse_int(optarg, "-P/--progress", 1, INT_MAX); break;
+    case 'r': pgb_cfg.report_per_command = true; break;
+    case 'v': pgb_cfg.vacuum_accounts = true; break;
+    case 'C': pgb_cfg.is_connect = true; break;
+    case O_PROGRESS_TIMESTAMP: pgb_cfg.progress_timestamp = true; break;
+    case 'L': pgb_cfg.latency_limit_us = (int64_t) (positive(optarg, "latency limit") * 1000); break;
+    case 'R': pgb_cfg.throttle_delay = 1000000.0 / positive(optarg, "rate limit"); break;
+    default:
+      if (!parse_script_option(c) && !parse_log_option(c))
+        return false;
   }
   ps->bench_set = true;
   return true;
@@ -503,6 +518,29 @@ static void check_bench(void)
   }
 }
 
+/* -i: pgbench's checks and the steps' list, then the steps. */
+static int init_mode(bool bench_set)
+{
+  if (bench_set)
+  {
+    pgb_error("some of the specified options cannot be used in initialization (-i) mode");
+    return 1;
+  }
+  if (pgb_cfg.init_steps == NULL)
+    pgb_cfg.init_steps = strdup("dtgvp");
+  if (pgb_cfg.no_vacuum)
+    for (char *p = pgb_cfg.init_steps; *p; p++)
+      if (*p == 'v')
+        *p = ' ';
+  if (pgb_cfg.foreign_keys && strchr(pgb_cfg.init_steps, 'f') == NULL)
+  {
+    size_t n = strlen(pgb_cfg.init_steps);
+    pgb_cfg.init_steps = realloc(pgb_cfg.init_steps, n + 2);
+    strcpy(pgb_cfg.init_steps + n, "f");
+  }
+  return pgb_init_run();
+}
+
 int pgb_main(int argc, char **argv)
 {
   if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
@@ -557,26 +595,7 @@ int pgb_main(int argc, char **argv)
   pick_dbname(argc, argv);
 
   if (pgb_cfg.init)
-  {
-    if (ps.bench_set)
-    {
-      pgb_error("some of the specified options cannot be used in initialization (-i) mode");
-      return 1;
-    }
-    if (pgb_cfg.init_steps == NULL)
-      pgb_cfg.init_steps = strdup("dtgvp");
-    if (pgb_cfg.no_vacuum)
-      for (char *p = pgb_cfg.init_steps; *p; p++)
-        if (*p == 'v')
-          *p = ' ';
-    if (pgb_cfg.foreign_keys && strchr(pgb_cfg.init_steps, 'f') == NULL)
-    {
-      size_t n = strlen(pgb_cfg.init_steps);
-      pgb_cfg.init_steps = realloc(pgb_cfg.init_steps, n + 2);
-      strcpy(pgb_cfg.init_steps + n, "f");
-    }
-    return pgb_init_run();
-  }
+    return init_mode(ps.bench_set);
   if (ps.init_set)
   {
     pgb_error("some of the specified options cannot be used in benchmarking mode");

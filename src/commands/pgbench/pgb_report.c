@@ -124,9 +124,33 @@ static void script_block(unsigned s, const pgb_stats_t *st, int64_t total_cnt, d
   simple_stats(" - latency", &st->latency);
 }
 
-void pgb_print_report(int64_t total_us, int64_t conn_us)
+/* The run's parameters and transaction counts (the report's head). */
+static void print_head(const pgb_stats_t *total)
 {
   static const char *const modes[] = {"simple", "extended", "prepared"};
+  printf("transaction type: %s\n",
+         pgb_cfg.nscripts == 1 ? pgb_cfg.scripts[0].desc : "multiple scripts");
+  printf("scaling factor: %d\n", pgb_cfg.scale);
+  printf("query mode: %s\n", modes[pgb_cfg.querymode]);
+  printf("number of clients: %d\n", pgb_cfg.nclients);
+  printf("number of threads: %d\n", pgb_cfg.nthreads);
+  if (pgb_cfg.max_tries)
+    printf("maximum number of tries: %u\n", pgb_cfg.max_tries);
+  if (pgb_cfg.duration <= 0)
+  {
+    printf("number of transactions per client: %d\n", pgb_cfg.nxacts);
+    printf("number of transactions actually processed: %" PRId64 "/%d\n", total->cnt,
+           pgb_cfg.nxacts * pgb_cfg.nclients);
+  }
+  else
+  {
+    printf("duration: %d s\n", pgb_cfg.duration);
+    printf("number of transactions actually processed: %" PRId64 "\n", total->cnt);
+  }
+}
+
+void pgb_print_report(int64_t total_us, int64_t conn_us)
+{
   pgb_stats_t total;
   pgb_stats_t *scripts = calloc(pgb_cfg.nscripts, sizeof(*scripts));
   pgb_cmdstat_t *cmds = calloc(pgb_cfg.ncmds ? pgb_cfg.ncmds : 1, sizeof(*cmds));
@@ -142,25 +166,7 @@ void pgb_print_report(int64_t total_us, int64_t conn_us)
   int64_t total_cnt = total.cnt + total.skipped + failures;
   double duration = (double) total_us / 1e6;
 
-  printf("transaction type: %s\n",
-         pgb_cfg.nscripts == 1 ? pgb_cfg.scripts[0].desc : "multiple scripts");
-  printf("scaling factor: %d\n", pgb_cfg.scale);
-  printf("query mode: %s\n", modes[pgb_cfg.querymode]);
-  printf("number of clients: %d\n", pgb_cfg.nclients);
-  printf("number of threads: %d\n", pgb_cfg.nthreads);
-  if (pgb_cfg.max_tries)
-    printf("maximum number of tries: %u\n", pgb_cfg.max_tries);
-  if (pgb_cfg.duration <= 0)
-  {
-    printf("number of transactions per client: %d\n", pgb_cfg.nxacts);
-    printf("number of transactions actually processed: %" PRId64 "/%d\n", total.cnt,
-           pgb_cfg.nxacts * pgb_cfg.nclients);
-  }
-  else
-  {
-    printf("duration: %d s\n", pgb_cfg.duration);
-    printf("number of transactions actually processed: %" PRId64 "\n", total.cnt);
-  }
+  print_head(&total);
   if (total_cnt > 0)
   {
     printf("number of failed transactions: %" PRId64 " (%.3f%%)\n", failures,
