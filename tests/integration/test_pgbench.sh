@@ -240,6 +240,28 @@ assert_eq "-l --max-tries: the retries column sums to the report's retries" "$(v
   "$(cat dl.[0-9]* | awk '{ s += $7 } END { print s + 0 }')"
 rm -f dl.[0-9]*
 
+# ---- pipelines ----------------------------------------------------------------------
+cat > pipe.sql <<'EOF'
+\set aid :client_id + 1
+\startpipeline
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+\endpipeline
+EOF
+both -n -c 2 -t 5 -M prepared -r -f pipe.sql
+same "\\startpipeline ... \\endpipeline -M prepared -r"
+zero; run ours -n -c 2 -t 5 -M extended -f pipe.sql
+assert_eq "a pipelined UPDATE per transaction, -c 2 -t 5: 10 in the rows" "10" "$(row)"
+printf '\\endpipeline\n' > ep.sql
+printf '\\startpipeline\nSELECT 1;\n' > sp.sql
+printf '\\startpipeline x\n' > sp2.sql
+for args in "-f pipe.sql" "-M extended -f ep.sql" "-M extended -f sp.sql" "-M extended -f sp2.sql"; do
+  # shellcheck disable=SC2086
+  both -n -c 1 -t 1 $args
+  same "pipeline misuse ($args)"
+  assert_eq "pipeline misuse ($args): pgbench 15's messages" "$(cat err.real)" "$(cat err.ours)"
+done
+
 # ---- transaction logs (-l) ---------------------------------------------------------
 mkdir -p logs.real logs.ours
 ( cd logs.real && timeout 60 "$REAL" -n -c 3 -j 2 -t 5 -S -l --random-seed=3 >/dev/null 2>&1 )

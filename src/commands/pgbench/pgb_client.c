@@ -340,6 +340,35 @@ static bool gset(pgb_client_t *c, const pgb_cmd_t *cmd, db_result_t *rs, unsigne
   return true;
 }
 
+db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
+{
+  db_stmt_t *st = c->stmts[gi];
+  if (st == NULL)
+  {
+    st = db_prepare(c->con, cmd->psql, strlen(cmd->psql));
+    if (st == NULL)
+      return NULL;
+    int handles[PGB_MAX_ARGS];
+    for (unsigned k = 0; k < cmd->nparams; k++)
+      handles[k] = db_bind_create(st, DB_TYPE_VARCHAR, 65536);
+    if (cmd->nparams && db_bind_order(st, handles, cmd->nparams) != 0)
+    {
+      db_close(st);
+      return NULL;
+    }
+    c->stmts[gi] = st;
+  }
+  for (unsigned k = 0; k < cmd->nparams; k++)
+  {
+    const char *t = var_text(c, cmd->params[k]);
+    if (t)
+      db_bind_set_str(st, (int) k, t, strlen(t));
+    else
+      db_bind_set_null(st, (int) k);
+  }
+  return st;
+}
+
 /* Sends SQL command `gi` (index among all scripts' commands). Returns the
    result (NULL on error). */
 static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
@@ -351,28 +380,8 @@ static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
     free(sql);
     return rs;
   }
-  db_stmt_t *st = c->stmts[gi];
-  if (st == NULL)
-  {
-    st = db_prepare(c->con, cmd->psql, strlen(cmd->psql));
-    if (st == NULL)
-      return NULL;
-    int handles[PGB_MAX_ARGS];
-    for (unsigned k = 0; k < cmd->nparams; k++)
-      handles[k] = db_bind_create(st, DB_TYPE_VARCHAR, 65536);
-    if (cmd->nparams && db_bind_order(st, handles, cmd->nparams) != 0)
-      return NULL;
-    c->stmts[gi] = st;
-  }
-  for (unsigned k = 0; k < cmd->nparams; k++)
-  {
-    const char *t = var_text(c, cmd->params[k]);
-    if (t)
-      db_bind_set_str(st, (int) k, t, strlen(t));
-    else
-      db_bind_set_null(st, (int) k);
-  }
-  return db_execute(st);
+  db_stmt_t *st = pgb_client_stmt(c, gi, cmd);
+  return st ? db_execute(st) : NULL;
 }
 
 /* Runs SQL command `i` of script `s`: 0 ok, 1 failed transaction
@@ -610,6 +619,14 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
     switch (cmd->type)
     {
       case PGB_SQL:
+        if (c->in_pipeline)
+        {
+          if (!pgb_pipe_queue(c, s, tx.i, cmd))
+            return PGB_TX_ABORTED;
+          count_cmd(c, gi, t0);
+          tx.i++;
+          break;
+        }
         rc = run_sql(c, s, tx.i, cmd, &kind);
         if (rc < 0)
           return PGB_TX_ABORTED;
@@ -632,6 +649,27 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
       case PGB_ENDIF:
         tx.i++;
         break;
+      case PGB_STARTPIPELINE:
+        if (!pgb_pipe_start(c, s, tx.i))
+          return PGB_TX_ABORTED;
+        count_cmd(c, gi, t0);
+        tx.i++;
+        break;
+      case PGB_ENDPIPELINE:
+        rc = pgb_pipe_end(c, s, tx.i, &kind);
+        if (rc < 0)
+          return PGB_TX_ABORTED;
+        count_cmd(c, gi, t0);
+        if (rc == 0)
+          tx.i++;
+        else
+        {
+          /* a failure in a pipeline is not retried */
+          count_cmd_error(c, gi, false);
+          count_tx(c, s, start_us, kind, tx.tries);
+          return PGB_TX_FAILED;
+        }
+        break;
       default:
         if (!run_meta(c, &tx, cmd))
           return PGB_TX_ABORTED;
@@ -639,6 +677,11 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
         tx.i++;
         break;
     }
+  }
+  if (c->in_pipeline)
+  {
+    pgb_error("client %d aborted: end of script reached with pipeline open", c->id);
+    return PGB_TX_ABORTED;
   }
   count_tx(c, s, start_us, 0, tx.tries);
   return PGB_TX_OK;
@@ -676,6 +719,8 @@ void pgb_client_free(pgb_client_t *c)
   c->nvars = c->capvars = 0;
   free(c->script_stats);
   free(c->cmd_stats);
+  free(c->pipe_cmds);
+  c->pipe_cmds = NULL;
   c->script_stats = NULL;
   c->cmd_stats = NULL;
 }

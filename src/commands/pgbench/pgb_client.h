@@ -40,6 +40,11 @@ typedef struct {
   unsigned last_tries;     /* its tries (1: no retry) */
   double lag_us;           /* -R: the current transaction's schedule lag */
   int64_t conn_us;         /* -C: time spent connecting and disconnecting */
+  /* \startpipeline ... \endpipeline: the queued commands (all scripts'
+     indexes) */
+  bool in_pipeline;
+  unsigned *pipe_cmds;
+  unsigned npipe;
   /* counters, read by the progress reporter: under `lock` */
   pthread_mutex_t lock;
   pgb_stats_t stats;
@@ -65,6 +70,29 @@ bool pgb_var_set_str(pgb_client_t *c, const char *name, const char *s);
    fails. Returns its outcome: ABORTED after pgbench's "client N aborted"
    message (the client must stop). Owner thread. */
 pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us);
+
+/* The prepared statement of SQL command `gi` (all scripts' index) on the
+   client's connection, prepared on first use, with the values of its
+   variables bound (NULL for one undefined). NULL when it cannot be
+   prepared (the error on the connection). Owner thread. */
+db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd);
+
+/* ---- pgb_pipeline.c: \startpipeline and \endpipeline ---------------------- */
+
+/* \startpipeline at command `i` of script `s`: prepares the commands up
+   to the \endpipeline and enters pipeline mode. False after pgbench's
+   "client N aborted" message. */
+bool pgb_pipe_start(pgb_client_t *c, unsigned s, unsigned i);
+
+/* Queues SQL command `i` of script `s` in the pipeline. False after the
+   abort message. */
+bool pgb_pipe_queue(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd);
+
+/* \endpipeline at command `i`: sends the sync and reads every result.
+   0 when all succeeded; 1 when one failed with a serialization failure
+   or a deadlock (*kind 1 or 2; an open transaction is rolled back); -1
+   after the abort message (another error). */
+int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind);
 
 /* Counts a transaction of script `s` that -R with -L skipped. */
 void pgb_client_skip(pgb_client_t *c, unsigned s);

@@ -37,6 +37,17 @@ void pgb_sstats_add(pgb_sstats_t *x, const pgb_sstats_t *y)
   x->sum2 += y->sum2;
 }
 
+/* 100 * part / whole with 3 decimals, "NaN" for 0 / 0 (pgbench prints
+   its own snprintf's NaN then). Returns buf. */
+static const char *percent(char *buf, size_t len, int64_t part, int64_t whole)
+{
+  if (whole == 0)
+    snprintf(buf, len, "NaN");
+  else
+    snprintf(buf, len, "%.3f", 100.0 * (double) part / (double) whole);
+  return buf;
+}
+
 /* "PREFIX average = X ms" and "PREFIX stddev = Y ms" (nothing without
    a transaction). */
 static void simple_stats(const char *prefix, const pgb_sstats_t *ss)
@@ -87,18 +98,20 @@ static void retry_lines(const char *prefix, const pgb_stats_t *st, int64_t cnt)
 {
   if (pgb_cfg.max_tries == 1)
     return;
-  printf("%snumber of transactions retried: %" PRId64 " (%.3f%%)\n", prefix, st->retried,
-         100.0 * (double) st->retried / (double) cnt);
+  char pct[32];
+  printf("%snumber of transactions retried: %" PRId64 " (%s%%)\n", prefix, st->retried,
+         percent(pct, sizeof(pct), st->retried, cnt));
   printf("%stotal number of retries: %" PRId64 "\n", prefix, st->retries);
 }
 
 /* --failures-detailed: the failures by kind. */
 static void detailed(const char *prefix, const pgb_stats_t *st, int64_t cnt)
 {
-  printf("%snumber of serialization failures: %" PRId64 " (%.3f%%)\n", prefix,
-         st->serialization_failures, 100.0 * (double) st->serialization_failures / (double) cnt);
-  printf("%snumber of deadlock failures: %" PRId64 " (%.3f%%)\n", prefix,
-         st->deadlock_failures, 100.0 * (double) st->deadlock_failures / (double) cnt);
+  char p1[32], p2[32];
+  printf("%snumber of serialization failures: %" PRId64 " (%s%%)\n", prefix,
+         st->serialization_failures, percent(p1, sizeof(p1), st->serialization_failures, cnt));
+  printf("%snumber of deadlock failures: %" PRId64 " (%s%%)\n", prefix,
+         st->deadlock_failures, percent(p2, sizeof(p2), st->deadlock_failures, cnt));
 }
 
 /* The block of script `s` when several run. */
@@ -167,13 +180,15 @@ void pgb_print_report(int64_t total_us, int64_t conn_us)
   double duration = (double) total_us / 1e6;
 
   print_head(&total);
-  if (total_cnt > 0)
+  char pct[32];
+  printf("number of failed transactions: %" PRId64 " (%s%%)\n", failures,
+         percent(pct, sizeof(pct), failures, total_cnt));
+  if (pgb_cfg.failures_detailed)
+    detailed("", &total, total_cnt);
+  retry_lines("", &total, total_cnt);
+  /* the rest would be meaningless without a transaction run to its end */
+  if (total.cnt + total.skipped > 0)
   {
-    printf("number of failed transactions: %" PRId64 " (%.3f%%)\n", failures,
-           100.0 * (double) failures / (double) total_cnt);
-    if (pgb_cfg.failures_detailed)
-      detailed("", &total, total_cnt);
-    retry_lines("", &total, total_cnt);
     skipped_line("", &total, total_cnt);
     if (pgb_cfg.latency_limit_us)
       printf("number of transactions above the %.1f ms latency limit: %" PRId64 "/%" PRId64

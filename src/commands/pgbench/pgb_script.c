@@ -283,7 +283,8 @@ static void add_meta(build_t *b, char *line, int lineno)
   static const struct { const char *name; pgb_ctype_t type; } metas[] = {
     {"set", PGB_SET}, {"sleep", PGB_SLEEP}, {"setshell", PGB_SETSHELL},
     {"shell", PGB_SHELL}, {"if", PGB_IF}, {"elif", PGB_ELIF},
-    {"else", PGB_ELSE}, {"endif", PGB_ENDIF},
+    {"else", PGB_ELSE}, {"endif", PGB_ENDIF}, {"startpipeline", PGB_STARTPIPELINE},
+    {"endpipeline", PGB_ENDPIPELINE},
   };
   if (n > 0 && (strcasecmp(name, "gset") == 0 || strcasecmp(name, "aset") == 0))
   {
@@ -333,7 +334,8 @@ static void add_meta(build_t *b, char *line, int lineno)
       syntax_error(src, lineno, c->first_line, name, "missing argument", NULL, -1);
     else if (c->type == PGB_SHELL && c->argc < 1)
       syntax_error(src, lineno, c->first_line, name, "missing command", NULL, -1);
-    else if ((c->type == PGB_ELSE || c->type == PGB_ENDIF) && c->argc != 0)
+    else if ((c->type == PGB_ELSE || c->type == PGB_ENDIF || c->type == PGB_STARTPIPELINE ||
+              c->type == PGB_ENDPIPELINE) && c->argc != 0)
       syntax_error(src, lineno, c->first_line, name, "unexpected argument", NULL, -1);
   }
   free(copy);
