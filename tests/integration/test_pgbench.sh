@@ -76,6 +76,19 @@ assert_eq "--unlogged-tables, -F 90: the tables' persistence and fill factor" \
   "u {fillfactor=90}" "$(pgsql_q "select relpersistence, reloptions from pg_class where relname = 'pgbench_accounts'" | tr '|' ' ')"
 assert_eq "-I dtGvpf: pgbench 15 and bmk fill accounts alike" "0|100000" \
   "$(pgsql_q "select sum(abalance), count(distinct aid) from pgbench_accounts where bid = 1")"
+# --partitions: the parts pgbench 15 makes, and the report's lines
+parts() { pgsql_q "select relname, pg_get_expr(relpartbound, oid), reloptions from pg_class where relname like 'pgbench_accounts_%' and relkind = 'r' order by 1"; }
+for method in range hash; do
+  drop; run real -i -s 2 -q --partitions=3 --partition-method=$method
+  want=$(parts)
+  drop; run ours -i -s 2 -q --partitions=3 --partition-method=$method
+  same "-i --partitions=3 --partition-method=$method"
+  assert_eq "--partitions=3 --partition-method=$method: pgbench 15's parts" "$want" "$(parts)"
+  assert_eq "--partitions=$method: every account in a part" "200000" "$(pgsql_q 'select count(*) from pgbench_accounts')"
+  both -n -t 2 -S
+  same "a run on $method partitions: the report's partition lines"
+done
+drop; run ours -i -s 2 -q
 run ours -i -I dtx
 assert_eq "-I with an unknown step: exit 1" "1" "$RC_ours"
 assert_contains "-I with an unknown step: pgbench's message" "$(cat err.ours)" 'unrecognized initialization step "x"'
@@ -300,7 +313,8 @@ for args in "-c 0" "-T 2 -t 3" "-b nosuch" "-M foo" "-c abc" "-x" "-i -c 3" "one
             "-n -t 1 -f bad8.sql" "-n -t 1 -f bad9.sql" "-n -t 1 -f nosuch.sql" \
             "-b list" "--random-seed=abc" "--sampling-rate=0.5 -t 1" "-l --sampling-rate=0.5 --aggregate-interval=1 -t 1" \
             "--aggregate-interval=1 -t 1" "--log-prefix=x -t 1" "-l --aggregate-interval=3 -T 2" \
-            "-l --aggregate-interval=2 -T 3" "-l --sampling-rate=2 -t 1"; do
+            "-l --aggregate-interval=2 -T 3" "-l --sampling-rate=2 -t 1" \
+            "-i --partition-method=hash" "-i --partition-method=foo" "-i --partitions=-1"; do
   # shellcheck disable=SC2086
   both $args
   assert_eq "pgbench $args: exit code $RC_real as pgbench 15's" "$RC_real" "$RC_ours"
@@ -310,9 +324,9 @@ done
 both -n -t 1 -f bad4.sql
 assert_eq "unknown function: exit 1" "1" "$RC_ours"
 assert_eq "unknown function: pgbench's first line" "$(head -1 err.real)" "$(head -1 err.ours)"
-run ours --partitions=2 -i
-assert_eq "an option the persona does not run (--partitions): exit 1" "1" "$RC_ours"
-assert_contains "--partitions: says it is not supported" "$(cat err.ours)" "not supported by bmk's pgbench persona"
+run ours --tablespace=ts -i
+assert_eq "an option the persona does not run (--tablespace): exit 1" "1" "$RC_ours"
+assert_contains "--tablespace: says it is not supported" "$(cat err.ours)" "not supported by bmk's pgbench persona"
 
 # `bmk pgbench` is the same persona
 run_bmk pgbench -n -t 2 -c 1

@@ -115,6 +115,9 @@ typedef struct {
   char *init_steps;
   int fillfactor;
   bool unlogged, foreign_keys, quiet;
+  /* --partitions of pgbench_accounts (-i), or as found by the run */
+  int partitions;
+  const char *partition_method;  /* NULL (none), "range" or "hash" */
 } pgb_config_t;
 
 extern pgb_config_t pgb_cfg;

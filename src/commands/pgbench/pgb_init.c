@@ -79,6 +79,40 @@ static bool drop_tables(db_conn_t *con)
               "pgbench_history, pgbench_tellers");
 }
 
+/* --partitions: pgbench_accounts' parts, ranges of equal size (the
+   first from MINVALUE, the last to MAXVALUE) or hash remainders. */
+static bool create_partitions(db_conn_t *con)
+{
+  int n = pgb_cfg.partitions;
+  int64_t size = ((int64_t) NACCOUNTS * pgb_cfg.scale + n - 1) / n;
+  fprintf(stderr, "creating %d partitions...\n", n);
+  for (int p = 1; p <= n; p++)
+  {
+    char bound[128], sql[512];
+    if (strcmp(pgb_cfg.partition_method, "range") == 0)
+    {
+      char lb[32], ub[32];
+      if (p == 1)
+        snprintf(lb, sizeof(lb), "minvalue");
+      else
+        snprintf(lb, sizeof(lb), "%" PRId64, (p - 1) * size + 1);
+      if (p == n)
+        snprintf(ub, sizeof(ub), "maxvalue");
+      else
+        snprintf(ub, sizeof(ub), "%" PRId64, p * size + 1);
+      snprintf(bound, sizeof(bound), "for values from (%s) to (%s)", lb, ub);
+    }
+    else
+      snprintf(bound, sizeof(bound), "for values with (modulus %d, remainder %d)", n, p - 1);
+    snprintf(sql, sizeof(sql), "create%s table pgbench_accounts_%d partition of pgbench_accounts "
+             "%s with (fillfactor=%d)", pgb_cfg.unlogged ? " unlogged" : "", p, bound,
+             pgb_cfg.fillfactor);
+    if (!exec(con, sql))
+      return false;
+  }
+  return true;
+}
+
 static bool create_tables(db_conn_t *con)
 {
   static const struct { const char *table, *cols; bool fillfactor; } ddl[] = {
@@ -91,14 +125,17 @@ static bool create_tables(db_conn_t *con)
   for (size_t i = 0; i < 4; i++)
   {
     char sql[512], ff[64] = "";
-    if (ddl[i].fillfactor)
+    bool parted = pgb_cfg.partitions > 0 && strcmp(ddl[i].table, "pgbench_accounts") == 0;
+    if (parted)
+      snprintf(ff, sizeof(ff), " partition by %s (aid)", pgb_cfg.partition_method);
+    else if (ddl[i].fillfactor)
       snprintf(ff, sizeof(ff), " with (fillfactor=%d)", pgb_cfg.fillfactor);
     snprintf(sql, sizeof(sql), "create%s table %s(%s)%s",
-             pgb_cfg.unlogged ? " unlogged" : "", ddl[i].table, ddl[i].cols, ff);
+             pgb_cfg.unlogged && !parted ? " unlogged" : "", ddl[i].table, ddl[i].cols, ff);
     if (!exec(con, sql))
       return false;
   }
-  return true;
+  return pgb_cfg.partitions == 0 || create_partitions(con);
 }
 
 /* Branches and tellers, one INSERT each, as pgbench does. */

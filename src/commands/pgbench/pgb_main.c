@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,6 +124,9 @@ static void usage(void)
          "  -q, --quiet              quiet logging (one message each 5 seconds)\n"
          "  -s, --scale=NUM          scaling factor\n"
          "  --foreign-keys           create foreign key constraints between tables\n"
+         "  --partition-method=(range|hash)\n"
+         "                           partition pgbench_accounts with this method (default: range)\n"
+         "  --partitions=NUM         partition pgbench_accounts into NUM parts (default: 0)\n"
          "  --unlogged-tables        create tables as unlogged tables\n\n"
          "Options to select what to run:\n"
          "  -b, --builtin=NAME[@W]   add builtin script NAME weighted at W (default: 1)\n"
@@ -431,10 +435,20 @@ static void parse_option(int c, parse_state_t *ps)
         case O_UNLOGGED: pgb_cfg.unlogged = true; break;
         case O_FOREIGN_KEYS: pgb_cfg.foreign_keys = true; break;
         case O_PARTITIONS:
-          if (parse_int(optarg, "--partitions", 0, INT_MAX) != 0)
-            unsupported("--partitions");
+          pgb_cfg.partitions = parse_int(optarg, "--partitions", 0, INT_MAX);
           break;
-        case O_PARTITION_METHOD: unsupported("--partition-method");
+        case O_PARTITION_METHOD:
+          if (strcasecmp(optarg, "range") == 0)
+            pgb_cfg.partition_method = "range";
+          else if (strcasecmp(optarg, "hash") == 0)
+            pgb_cfg.partition_method = "hash";
+          else
+          {
+            pgb_error("invalid partition method, expecting \"range\" or \"hash\", got: \"%s\"",
+                      optarg);
+            exit(1);
+          }
+          break;
         case O_TABLESPACE: unsupported("--tablespace");
         case O_INDEX_TABLESPACE: unsupported("--index-tablespace");
         default:
@@ -526,6 +540,13 @@ static int init_mode(bool bench_set)
     pgb_error("some of the specified options cannot be used in initialization (-i) mode");
     return 1;
   }
+  if (pgb_cfg.partitions == 0 && pgb_cfg.partition_method)
+  {
+    pgb_error("--partition-method requires greater than zero --partitions");
+    return 1;
+  }
+  if (pgb_cfg.partitions > 0 && pgb_cfg.partition_method == NULL)
+    pgb_cfg.partition_method = "range";
   if (pgb_cfg.init_steps == NULL)
     pgb_cfg.init_steps = strdup("dtgvp");
   if (pgb_cfg.no_vacuum)

@@ -144,6 +144,9 @@ static void print_head(const pgb_stats_t *total)
   printf("transaction type: %s\n",
          pgb_cfg.nscripts == 1 ? pgb_cfg.scripts[0].desc : "multiple scripts");
   printf("scaling factor: %d\n", pgb_cfg.scale);
+  if (pgb_cfg.partition_method)
+    printf("partition method: %s\npartitions: %d\n", pgb_cfg.partition_method,
+           pgb_cfg.partitions);
   printf("query mode: %s\n", modes[pgb_cfg.querymode]);
   printf("number of clients: %d\n", pgb_cfg.nclients);
   printf("number of threads: %d\n", pgb_cfg.nthreads);

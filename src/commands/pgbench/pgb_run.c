@@ -373,6 +373,29 @@ static void try_exec(db_conn_t *con, const char *sql)
     db_free_results(rs);
 }
 
+/* How pgbench_accounts is partitioned, for the report (none when the
+   query fails: the report then says nothing of partitions). */
+static void partition_info(db_conn_t *con)
+{
+  static const char sql[] =
+    "select p.partstrat, count(i.inhrelid) from pg_catalog.pg_class c "
+    "left join pg_catalog.pg_partitioned_table p on p.partrelid = c.oid "
+    "left join pg_catalog.pg_inherits i on i.inhparent = c.oid "
+    "where c.oid = 'pgbench_accounts'::regclass group by 1";
+  db_result_t *rs = db_query(con, sql, sizeof(sql) - 1);
+  db_row_t *row = rs ? db_fetch_row(rs) : NULL;
+  size_t len;
+  const char *strat = row ? db_row_value(row, rs, 0, &len) : NULL;
+  const char *count = row ? db_row_value(row, rs, 1, &len) : NULL;
+  if (strat && count)
+  {
+    pgb_cfg.partition_method = strat[0] == 'r' ? "range" : strat[0] == 'h' ? "hash" : NULL;
+    pgb_cfg.partitions = atoi(count);
+  }
+  if (rs && db_result_nfields(rs) > 0)
+    db_free_results(rs);
+}
+
 /* The scale of the built-in scripts: the rows of pgbench_branches (a -s
    given is ignored with pgbench's warning). Returns 0, or 1 after
    pgbench's messages. */
@@ -402,6 +425,7 @@ static int table_info(db_conn_t *con)
   if (pgb_cfg.scale_given)
     pgb_warning("scale option ignored, using count from pgbench_branches table (%d)", scale);
   pgb_cfg.scale = scale;
+  partition_info(con);
   return 0;
 }
 
