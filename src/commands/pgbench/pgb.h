@@ -6,8 +6,9 @@
  *
  * Files: pgb_main.c (the command line), pgb_script.c (scripts: parsing,
  * the built-in ones), pgb_init.c (-i), pgb_client.c (one client running
- * a script's commands), pgb_run.c (the run on the engine, seeding,
- * progress lines), pgb_report.c (the final report).
+ * a script's commands), pgb_pipeline.c (\startpipeline, \endpipeline),
+ * pgb_run.c (the run on the engine, seeding, -R, -C, progress lines),
+ * pgb_report.c (the final report), pgb_log.c (-l).
  *
  * Threads: the configuration and the parsed scripts are written by the
  * main thread before the run and only read afterwards; each client's
@@ -124,11 +125,12 @@ extern pgb_config_t pgb_cfg;
 
 /* ---- pgb_main.c ---------------------------------------------------------- */
 
-/* Prints "pgbench: error: " and the message to stderr (a newline is
-   appended). */
+/* pgbench's messages on stderr, a newline appended: pgb_error prints
+   "pgbench: error: " and the message, pgb_warning "pgbench: warning: ",
+   pgb_info "pgbench: " (its informational ones). Any thread (one
+   fprintf per part: lines of two threads may interleave, as pgbench's). */
 void pgb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pgb_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "pgbench: " and the message (pgbench's informational messages). */
 void pgb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Connects with the persona's libpq options (-h -p -U -d and the PG*
