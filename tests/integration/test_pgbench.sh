@@ -104,7 +104,8 @@ assert_eq "-t 20 -c 2: 40 rows in pgbench_history (the vacuum step empties it fi
 
 both -c 4 -j 2 -T 2 -P 1 -S -M prepared
 same "select-only -c 4 -j 2 -T 2 -P 1 -M prepared"
-assert_eq "-T 2 -P 1: two progress lines" "2" "$(grep -c '^progress: ' err.ours)"
+n=$(grep -c '^progress: ' err.ours)
+check "-T 2 -P 1: a progress line a second, 1 or 2 ($n)" [ "$n" -ge 1 -a "$n" -le 2 ]
 
 both -c 2 -t 10 -N -M extended -n
 same "simple-update -c 2 -t 10 -M extended -n"
@@ -222,16 +223,17 @@ assert_eq "--max-tries=1: processed + failed = 40, the row = processed, failed =
   "40 $ok_tx $failed $failed" \
   "$((ok_tx + failed)) $(row) $(val 'number of serialization failures') $(awk '$3 == "UPDATE" { print $2 }' out.ours)"
 
-# deadlocks: two clients update rows 1 and 2 in opposite orders
+# deadlocks: two clients update rows 1 and 2 in opposite orders, 200 ms
+# apart (the server finds a deadlock after its deadlock_timeout, 1 s)
 cat > dl.sql <<'EOF'
 BEGIN;
 \if :client_id % 2 = 0
 UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 1;
-\sleep 30 ms
+\sleep 200 ms
 UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 2;
 \else
 UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 2;
-\sleep 30 ms
+\sleep 200 ms
 UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 1;
 \endif
 END;
