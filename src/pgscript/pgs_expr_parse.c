@@ -114,7 +114,13 @@ static void scan_number(parser_t *p)
     p->tok = T_INT;
     p->ival = strtoll(start, &end, 10);
     if (errno == ERANGE)
-      fail(p, p->pos, "bigint constant overflow", NULL);
+    {
+      /* reported at its last digit, the literal named */
+      char lit[64];
+      size_t n = (size_t) (q - start);
+      snprintf(lit, sizeof(lit), "%.*s", (int) (n < sizeof(lit) ? n : sizeof(lit) - 1), start);
+      fail(p, (size_t) (q - p->s) - 1, "bigint constant overflow", lit);
+    }
   }
   p->pos = (size_t) (q - p->s);
 }
@@ -182,8 +188,21 @@ static void next(parser_t *p)
       p->tok = T_OP;
       return;
     default:
+    {
+      /* named in the message, at its place (a quoted string, which
+         pgbench's scanner reads whole, at its closing quote) */
+      char what[2] = {c, '\0'};
+      size_t at = p->pos - 1;
+      if (c == '\'' || c == '"')
+      {
+        const char *close = strchr(s + p->pos, c);
+        if (close)
+          at = (size_t) (close - s);
+      }
+      fail(p, at, "unexpected character", what);
       p->tok = T_BAD;
       return;
+    }
   }
 }
 
@@ -342,21 +361,22 @@ static pgs_expr_t *parse_case(parser_t *p)
 static pgs_expr_t *parse_call(parser_t *p)
 {
   char name[128];
-  size_t at = p->tok_start;
   snprintf(name, sizeof(name), "%s", p->text);
   int fi = -1;
   for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++)
     if (strcasecmp(name, functions[i].name) == 0)
       fi = (int) i;
+  /* pgbench's scanner looks every name up as it reads it: an unknown one
+     is an error at its last character, parentheses or not */
+  if (fi < 0)
+  {
+    fail(p, p->pos - 1, "unexpected function name", name);
+    return NULL;
+  }
   next(p);
   if (p->tok != T_LPAREN)
   {
     fail(p, p->tok_start, "syntax error", NULL);
-    return NULL;
-  }
-  if (fi < 0)
-  {
-    fail(p, at, "unexpected function name", name);
     return NULL;
   }
   pgs_expr_t *args[PGS_MAX_ARGS + 1];
@@ -379,11 +399,12 @@ static pgs_expr_t *parse_call(parser_t *p)
   int want = functions[fi].nargs;
   if (!p->failed)
   {
+    /* at the closing parenthesis */
     if (want == -1 && n == 0)
-      fail(p, p->pos, "at least one argument expected", functions[fi].name);
+      fail(p, p->tok_start, "at least one argument expected", functions[fi].name);
     else if ((want == -3 && (n < 1 || n > 2)) || (want == -4 && (n < 2 || n > 3)) ||
              (want >= 0 && (unsigned) want != n))
-      fail(p, p->pos, "unexpected number of arguments", functions[fi].name);
+      fail(p, p->tok_start, "unexpected number of arguments", functions[fi].name);
   }
   next(p);
   if (!p->failed && ((want == -3 && n == 1) || (want == -4 && n == 2)))

@@ -323,12 +323,42 @@ for args in "-c 0" "-T 2 -t 3" "-b nosuch" "-M foo" "-c abc" "-x" "-i -c 3" "one
   assert_eq "pgbench $args: pgbench 15's messages" \
     "$(sed -E 's#^[^ ]*/pgbench:#pgbench:#' err.real)" "$(sed -E 's#^[^ ]*/pgbench:#pgbench:#' err.ours)"
 done
-both -n -t 1 -f bad4.sql
-assert_eq "unknown function: exit 1" "1" "$RC_ours"
-assert_eq "unknown function: pgbench's first line" "$(head -1 err.real)" "$(head -1 err.ours)"
+printf '\\set x debug(5) -- five\n' > bad10.sql
+for f in bad4.sql bad10.sql; do
+  both -n -t 1 -f $f
+  assert_eq "unknown function ($f): exit 1" "1" "$RC_ours"
+  assert_eq "unknown function ($f): pgbench's message, line and caret" "$(cat err.real)" "$(cat err.ours)"
+done
 run ours --tablespace=ts -i
 assert_eq "an option the persona does not run (--tablespace): exit 1" "1" "$RC_ours"
 assert_contains "--tablespace: says it is not supported" "$(cat err.ours)" "not supported by bmk's pgbench persona"
+
+# expression errors: pgbench's message, the line and the caret, byte for byte
+i=0
+while IFS= read -r e; do
+  i=$((i + 1))
+  printf '\\set x %s\n' "$e" > expr$i.sql
+  both -n -t 1 -f expr$i.sql
+  assert_eq "\\set x $e: pgbench 15's error, line and caret" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+done <<'EOF'
+1 + $ + 2
+1 + 'b' + 2
+1 +  99999999999999999999 + 3
+random(1) + 2
+least()
+hash(1,2,3)
+permute(1)
+(1
+1 2
+1 < 2 < 3
+case when true then 1
+case 1 end
+:x +* 2
+pi
+1 is 2
+debug(1
+-
+EOF
 
 # `bmk pgbench` is the same persona
 run_bmk pgbench -n -t 2 -c 1

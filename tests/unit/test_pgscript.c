@@ -264,6 +264,11 @@ static void test_syntax_errors(void **state)
   assert_int_equal(pos, 3);
   assert_null(pgs_expr_parse("nosuch(1)", err, sizeof(err), &pos));
   assert_string_equal(err, "unexpected function name: nosuch");
+  assert_int_equal(pos, 5);
+  /* a name is looked up as it is read (pgbench: "-- x" is no comment) */
+  assert_null(pgs_expr_parse("5 -- five", err, sizeof(err), &pos));
+  assert_string_equal(err, "unexpected function name: five");
+  assert_int_equal(pos, 8);
   assert_null(pgs_expr_parse("random(1)", err, sizeof(err), &pos));
   assert_string_equal(err, "unexpected number of arguments: random");
   assert_null(pgs_expr_parse("least()", err, sizeof(err), &pos));
