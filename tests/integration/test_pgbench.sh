@@ -360,6 +360,39 @@ debug(1
 -
 EOF
 
+# meta-commands: pgbench's checks when the script is read and when it runs
+i=0
+while IFS= read -r e; do
+  i=$((i + 1))
+  printf '%b\n' "$e" > meta$i.sql
+  both -n -t 1 -f meta$i.sql
+  assert_eq "script '$e': pgbench 15's messages and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+done <<'EOF'
+\\sleep
+\\sleep 1 2 3
+\\sleep 10 xs
+\\sleep :nosuch
+\\sleep 1x ms
+\\setshell x
+\\shell
+\\else 1
+\\endif
+\\elif true
+\\if true\n\\else\n\\elif false\n\\endif
+\\if true\n\\else\n\\else\n\\endif
+\\gset
+SELECT 1, 2 \\gset
+SELECT 1 AS a UNION SELECT 2 \\gset
+SELECT 1 AS a \\gset p_\nSELECT :p_a;
+\\setshell x echo abc
+\\setshell x echo 42\nSELECT :x;
+\\shell false
+\\shell echo :nosuch
+\\set 1x 3
+\\set x true\n\\set y :x + 1
+\\set x int(1e300)
+EOF
+
 # `bmk pgbench` is the same persona
 run_bmk pgbench -n -t 2 -c 1
 assert_eq "bmk pgbench -t 2: exit 0" "0" "$RC"

@@ -81,9 +81,9 @@ bool pgb_var_set_value(pgb_client_t *c, const char *name, const pgs_value_t *val
   return true;
 }
 
-bool pgb_var_set_str(pgb_client_t *c, const char *name, const char *s)
+bool pgb_var_set_str(pgb_client_t *c, const char *context, const char *name, const char *s)
 {
-  pgb_var_t *v = create_var(c, "option", name);
+  pgb_var_t *v = create_var(c, context, name);
   if (v == NULL)
     return false;
   char *copy = strdup(s);
@@ -165,7 +165,7 @@ static bool eval_cmd(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *c
 {
   eval_ctx_t ec = {.c = c, .dbg = {.c = c, .script = s, .cmd = i}};
   pgs_env_t env = {.lookup = lookup_thunk, .ctx = &ec, .rs = &c->rs, .debug = debug_thunk};
-  char err[256];
+  char err[1024];
   if (pgs_expr_eval(cmd->expr, &env, out, err, sizeof(err)))
     return true;
   pgb_error("%s", err);
@@ -201,7 +201,8 @@ static int64_t sleep_us(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t
 static bool run_shell(pgb_client_t *c, const pgb_cmd_t *cmd)
 {
   bool set = cmd->type == PGB_SETSHELL;
-  const char *name = set ? "setshell" : "shell";
+  /* pgbench names the shell command in its messages */
+  const char *name = cmd->argv[set ? 1 : 0];
   char line[256];
   size_t len = 0;
   for (int k = set ? 1 : 0; k < cmd->argc; k++)
@@ -328,7 +329,7 @@ static bool gset(pgb_client_t *c, const pgb_cmd_t *cmd, db_result_t *rs, unsigne
     const char *v = db_row_value(row, rs, f, &len);
     snprintf(name, sizeof(name), "%s%s", cmd->gset_prefix, col ? col : "?column?");
     char *val = strndup(v ? v : "", v ? len : 0);
-    bool ok = val && pgb_var_set_str(c, name, val);
+    bool ok = val && pgb_var_set_str(c, "gset", name, val);
     free(val);
     if (!ok)
     {
@@ -582,7 +583,7 @@ static bool run_meta(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd)
         return false;
       if (!pgb_var_set_value(c, cmd->var, &v))
       {
-        pgb_error("client %d aborted in command %u (set) of script %u; evaluation of meta-command failed",
+        pgb_error("client %d aborted in command %u (set) of script %u; assignment of meta-command failed",
                   c->id, tx->i, tx->s);
         return false;
       }

@@ -58,9 +58,11 @@ typedef struct {
 typedef enum { PGB_TX_OK, PGB_TX_FAILED, PGB_TX_ABORTED, PGB_TX_DROPPED } pgb_txres_t;
 
 /* Sets variable `name` to a value / a string. False (after pgbench's
-   message) when the name is invalid or memory runs out. Owner thread. */
+   message "CONTEXT: invalid variable name", `context` naming who set
+   it: "set", "option", "gset") when the name is invalid or memory runs
+   out. Owner thread. */
 bool pgb_var_set_value(pgb_client_t *c, const char *name, const pgs_value_t *v);
-bool pgb_var_set_str(pgb_client_t *c, const char *name, const char *s);
+bool pgb_var_set_str(pgb_client_t *c, const char *context, const char *name, const char *s);
 
 /* Runs one transaction of script `s` on client `c`, measuring it and its
    commands from `start_us` (microseconds, pgb_now_us). A serialization

@@ -84,7 +84,7 @@ static bool init_variables(pgb_client_t *c)
     if (eq == NULL)
       return false;
     *eq = '\0';
-    bool ok = pgb_var_set_str(c, d, eq + 1);
+    bool ok = pgb_var_set_str(c, "option", d, eq + 1);
     free(d);
     if (!ok)
       return false;
