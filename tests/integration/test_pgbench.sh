@@ -316,7 +316,8 @@ for args in "-c 0" "-T 2 -t 3" "-b nosuch" "-M foo" "-c abc" "-x" "-i -c 3" "one
             "-b list" "--random-seed=abc" "--sampling-rate=0.5 -t 1" "-l --sampling-rate=0.5 --aggregate-interval=1 -t 1" \
             "--aggregate-interval=1 -t 1" "--log-prefix=x -t 1" "-l --aggregate-interval=3 -T 2" \
             "-l --aggregate-interval=2 -T 3" "-l --sampling-rate=2 -t 1" \
-            "-i --partition-method=hash" "-i --partition-method=foo" "-i --partitions=-1"; do
+            "-i --partition-method=hash" "-i --partition-method=foo" "-i --partitions=-1" \
+            "--dbname=sbtest -t 1" "-n -t 1 -S nosuchdb"; do
   # shellcheck disable=SC2086
   both $args
   assert_eq "pgbench $args: exit code $RC_real as pgbench 15's" "$RC_real" "$RC_ours"
@@ -392,6 +393,10 @@ SELECT 1 AS a \\gset p_\nSELECT :p_a;
 \\set x true\n\\set y :x + 1
 \\set x int(1e300)
 EOF
+
+# -d is pgbench 15's --debug (no argument): its setup line
+both -d -n -t 1 -S
+assert_eq "-d: pgbench 15's debug line of the setup" "$(head -1 err.real) $RC_real" "$(head -1 err.ours) $RC_ours"
 
 # `bmk pgbench` is the same persona
 run_bmk pgbench -n -t 2 -c 1

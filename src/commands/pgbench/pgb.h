@@ -89,6 +89,7 @@ typedef struct {
   int nclients, nthreads, nxacts, duration, scale, progress;
   bool scale_given, is_connect, report_per_command, no_vacuum, vacuum_accounts;
   bool per_script_stats, internal_script_used, progress_timestamp;
+  bool debug;              /* -d: pgbench's debug line of the setup */
   pgb_qmode_t querymode;
   const char *host, *port, *user, *dbname;
   uint64_t random_seed;    /* the base generator's seed (--random-seed) */

@@ -183,13 +183,12 @@ __attribute__((noreturn)) static void unsupported(const char *name)
 enum {
   O_UNLOGGED = 1, O_TABLESPACE, O_INDEX_TABLESPACE, O_SAMPLING_RATE, O_AGG_INTERVAL,
   O_PROGRESS_TIMESTAMP, O_LOG_PREFIX, O_FOREIGN_KEYS, O_RANDOM_SEED, O_SHOW_SCRIPT,
-  O_PARTITIONS, O_PARTITION_METHOD, O_FAILURES_DETAILED, O_MAX_TRIES, O_VERBOSE_ERRORS,
-  O_DEBUG
+  O_PARTITIONS, O_PARTITION_METHOD, O_FAILURES_DETAILED, O_MAX_TRIES, O_VERBOSE_ERRORS
 };
 
 static const struct option long_options[] = {
   {"builtin", required_argument, NULL, 'b'}, {"client", required_argument, NULL, 'c'},
-  {"connect", no_argument, NULL, 'C'}, {"dbname", required_argument, NULL, 'd'},
+  {"connect", no_argument, NULL, 'C'}, {"debug", no_argument, NULL, 'd'},
   {"define", required_argument, NULL, 'D'}, {"file", required_argument, NULL, 'f'},
   {"fillfactor", required_argument, NULL, 'F'}, {"host", required_argument, NULL, 'h'},
   {"initialize", no_argument, NULL, 'i'}, {"init-steps", required_argument, NULL, 'I'},
@@ -217,7 +216,6 @@ static const struct option long_options[] = {
   {"failures-detailed", no_argument, NULL, O_FAILURES_DETAILED},
   {"max-tries", required_argument, NULL, O_MAX_TRIES},
   {"verbose-errors", no_argument, NULL, O_VERBOSE_ERRORS},
-  {"debug", no_argument, NULL, O_DEBUG},
   {NULL, 0, NULL, 0}
 };
 
@@ -406,7 +404,7 @@ static void parse_option(int c, parse_state_t *ps)
     return;
   switch (c)
   {
-    case 'd': pgb_cfg.dbname = optarg; break;
+    case 'd': pgb_cfg.debug = true; break;
     case 'h': pgb_cfg.host = optarg; break;
     case 'p': pgb_cfg.port = optarg; break;
     case 'U': pgb_cfg.user = optarg; break;
@@ -416,7 +414,6 @@ static void parse_option(int c, parse_state_t *ps)
       pgb_cfg.scale_given = true;
       pgb_cfg.scale = parse_int(optarg, "-s/--scale", 1, INT_MAX);
       break;
-    case O_DEBUG: break;
     case O_SHOW_SCRIPT:
       pgb_script_show(optarg);
       exit(0);
@@ -458,8 +455,8 @@ static void parse_option(int c, parse_state_t *ps)
   }
 }
 
-/* The database name as pgbench picks it: -d, the first argument left,
-   PGDATABASE, PGUSER, the OS user. */
+/* The database name as pgbench 15 picks it: the first argument left,
+   PGDATABASE, PGUSER, the OS user (its -d is --debug). */
 static void pick_dbname(int argc, char **argv)
 {
   const char *env;
@@ -585,7 +582,7 @@ int pgb_main(int argc, char **argv)
     pgb_error("error while setting random seed from PGBENCH_RANDOM_SEED environment variable");
     return 1;
   }
-  while ((c = getopt_long(argc, argv, "b:c:Cd:D:f:F:h:iI:j:lL:M:nNp:P:qrR:s:St:T:U:v",
+  while ((c = getopt_long(argc, argv, "b:c:CdD:f:F:h:iI:j:lL:M:nNp:P:qrR:s:St:T:U:v",
                           long_options, NULL)) != -1)
   {
     if (c == '?')

@@ -455,6 +455,15 @@ static int setup(void)
     return 1;
   }
   printf("pgbench (15, bmk %s persona)\n", sb_bmk_release());
+  if (pgb_cfg.debug)
+  {
+    const char *h = pgb_cfg.host ? pgb_cfg.host : getenv("PGHOST");
+    const char *p = pgb_cfg.port ? pgb_cfg.port : getenv("PGPORT");
+    fprintf(stderr, "pgbench: pghost: %s pgport: %s nclients: %d %s: %d dbName: %s\n",
+            h && *h ? h : "/var/run/postgresql", p && *p ? p : "5432", pgb_cfg.nclients,
+            pgb_cfg.duration <= 0 ? "nxacts" : "duration",
+            pgb_cfg.duration <= 0 ? pgb_cfg.nxacts : pgb_cfg.duration, pgb_cfg.dbname);
+  }
   int rc = table_info(con);
   if (rc == 0 && !pgb_cfg.no_vacuum)
     vacuum(con);
