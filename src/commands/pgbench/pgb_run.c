@@ -514,6 +514,8 @@ int pgb_run(void)
   for (int i = 0; i < pgb_cfg.nclients; i++)
     if (clients[i].last_end_us > end)
       end = clients[i].last_end_us;
+  if (rc == 130 || rc == 143)
+    return rc;                  /* SIGINT, SIGTERM: as a shell reports pgbench's death */
   if (rc != 0 && rc != 2)
     return 1;
   int64_t conn = bench_start_us - start_time_us;
