@@ -398,6 +398,14 @@ EOF
 both -d -n -t 1 -S
 assert_eq "-d: pgbench 15's debug line of the setup" "$(head -1 err.real) $RC_real" "$(head -1 err.ours) $RC_ours"
 
+# SIGINT during a run: exit 130, as a shell reports pgbench's death
+"$OURS" -n -c 2 -T 60 -P 1 -S > out.sig 2> err.sig &
+sigpid=$!
+for _ in $(seq 100); do grep -q '^progress:' err.sig && break; sleep 0.1; done
+kill -INT "$sigpid"
+wait "$sigpid"
+assert_eq "SIGINT during -T 60: exit 130" "130" "$?"
+
 # `bmk pgbench` is the same persona
 run_bmk pgbench -n -t 2 -c 1
 assert_eq "bmk pgbench -t 2: exit 0" "0" "$RC"
