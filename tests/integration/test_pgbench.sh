@@ -401,7 +401,7 @@ assert_eq "-d: pgbench 15's debug line of the setup" "$(head -1 err.real) $RC_re
 # SIGINT during a run: exit 130, as a shell reports pgbench's death
 "$OURS" -n -c 2 -T 60 -P 1 -S > out.sig 2> err.sig &
 sigpid=$!
-for _ in $(seq 100); do grep -q '^progress:' err.sig && break; sleep 0.1; done
+for _ in $(seq 100); do grep -qs '^progress:' err.sig && break; sleep 0.1; done
 kill -INT "$sigpid"
 wait "$sigpid"
 assert_eq "SIGINT during -T 60: exit 130" "130" "$?"
