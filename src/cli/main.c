@@ -15,6 +15,7 @@
 #include "drivers/db_driver.h"
 #include "builtin/sb_builtin.h"
 #include "commands/sb_commands.h"
+#include "commands/pgbench/pgb_cmd.h"
 #include "cli/sb_core_options.h"
 #include "core/sb_counter.h"
 #include "core/sb_metric.h"
@@ -303,6 +304,10 @@ int main(int argc, char **argv)
   int rc;
 
   setvbuf(stdout, NULL, _IONBF, 0);
+  /* under the name pgbench: pgbench 15's command line (docs/pgbench.md) */
+  const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
+  if (argc > 0 && strcmp(base ? base + 1 : argv[0], "pgbench") == 0)
+    return pgb_main(argc, argv);
   if (other_command(argc, argv, &rc))
     return rc;
   catch_early_signals();

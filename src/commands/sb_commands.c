@@ -3,6 +3,7 @@
 
 #include "commands/cluster/sb_cluster_cmd.h"
 #include "commands/compare/sb_compare_cmd.h"
+#include "commands/pgbench/pgb_cmd.h"
 #include "commands/report/sb_report_cmd.h"
 #include "commands/runs/sb_runs_cmd.h"
 #include "commands/sandbox/sb_sandbox_cmd.h"
@@ -26,6 +27,8 @@ static const sb_command_t commands[] = {
     "and exactly (docs/cluster.md)", sb_cluster_main, NULL, NULL },
   { "sandbox", "ACTION SERVER", "throwaway MariaDB, PostgreSQL and PgBouncer servers to "
     "try bmk on: start, stop, env (docs/usage.md)", sb_sandbox_main, NULL, NULL },
+  { "pgbench", "[OPTION]... [DBNAME]", "pgbench 15's command line, scripts and output, also as a "
+    "link named pgbench (docs/pgbench.md)", pgb_cmd_main, NULL, NULL },
   { "tpcc", "prepare|run|...", "the TPROC-C-style workload derived from TPC-C "
     "(docs/tpcc.md)", NULL, NULL, "tpcc" },
   { "dbl", "prepare|run|...", "database load tests: rows per commit, bulk and fast "

@@ -42,7 +42,7 @@ assert_contains "--help tests" "$OUT" "Compiled-in tests:
   cpu - CPU performance test"
 assert_contains "--help footer" "$OUT" "See 'bmk <testname> help' for a list of options for each test."
 # every command of the table (commands/sb_commands.c) has its line
-for c in kit series capacity report runs compare cluster sandbox tpcc dbl dml_cost; do
+for c in kit series capacity report runs compare cluster sandbox pgbench tpcc dbl dml_cost; do
   assert_match "--help lists the command $c" "$OUT" '^  bmk '"$c"' [^ ].* \(docs/[a-z-]+\.md\)$'
 done
 # the bundled workloads run by name (Makefile.am's LUA_TESTS), each of

@@ -10,6 +10,7 @@ source "$(dirname "$0")/lib/lib.sh"
 declare -A ALLOWED=(
   [core]="core"
   [datagen]="core datagen"
+  [pgscript]="pgscript"
   [drivers]="core drivers"
   [metrics]="core metrics"
   [endpoints]="core drivers endpoints"
@@ -19,8 +20,8 @@ declare -A ALLOWED=(
   [engine]="core drivers lua engine"
   [builtin]="core engine builtin"
   [resultsdb]="core drivers server results resultsdb"
-  [commands]="core drivers endpoints server results lua engine metrics resultsdb commands"
-  [cli]="core drivers endpoints server results lua engine builtin metrics resultsdb commands cli"
+  [commands]="core drivers endpoints server results lua engine metrics resultsdb pgscript commands"
+  [cli]="core drivers endpoints server results lua engine builtin metrics resultsdb pgscript commands cli"
 )
 
 # Every folder of src/ is a layer of the table above (a new folder must be

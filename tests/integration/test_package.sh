@@ -83,7 +83,8 @@ for f in ./usr/bin/bmk ./usr/share/bmk/oltp_read_write.lua ./usr/share/bmk/tpcc.
   ./usr/share/man/man1/bmk-kit.1.gz ./usr/share/bash-completion/completions/bmk \
   ./usr/share/doc/bmk/README.md ./usr/share/doc/bmk/docs/kit.md ./usr/share/doc/bmk/docs/building.md \
   ./usr/share/doc/bmk/docs/grafana/bmk.json ./usr/share/doc/bmk/docs/kubernetes/bmk-load.yaml \
-  ./usr/share/doc/bmk/copyright "./usr/lib/bmk/sysbench/sysbench -> ../../../bin/bmk"; do
+  ./usr/share/doc/bmk/copyright "./usr/lib/bmk/sysbench/sysbench -> ../../../bin/bmk" \
+  "./usr/lib/bmk/pgbench/pgbench -> ../../../bin/bmk"; do
   grep -qxF -- "$f" <<< "$LIST" || bad="$bad $f"
 done
 assert_eq "the package holds the binary, workloads, kit, sandbox, man pages, completion, docs" "" "$bad"
@@ -115,6 +116,8 @@ assert_match "bmk --version: the compat line" "$OUT" '^bmk 1\.1\.0(-[0-9a-f]+)?$
 assert_contains "bmk --version: the release" "$OUT" "bmk release $REL"
 u sh -c 'PATH=/usr/lib/bmk/sysbench:$PATH; sysbench --version'
 assert_match "the sysbench persona on PATH=/usr/lib/bmk/sysbench:\$PATH" "$OUT" '^sysbench 1\.1\.0(-[0-9a-f]+)?$'
+u sh -c 'PATH=/usr/lib/bmk/pgbench:$PATH; pgbench --version'
+assert_match "the pgbench persona on PATH=/usr/lib/bmk/pgbench:\$PATH" "$OUT" '^pgbench \(PostgreSQL\) 15 \(bmk '
 
 # man pages: bmk(1), one per command of --help, every option of --help in bmk(1)
 u man -w bmk

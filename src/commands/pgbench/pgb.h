@@ -1,0 +1,179 @@
+/*
+ * The `pgbench` persona (docs/pgbench.md): bmk run under the name
+ * pgbench takes pgbench 15's command line, runs its initialisation and
+ * its scripts (the built-in ones and -f files in its script language,
+ * src/pgscript/) on bmk's engine, and prints pgbench 15's output.
+ *
+ * Files: pgb_main.c (the command line), pgb_script.c (scripts: parsing,
+ * the built-in ones), pgb_init.c (-i), pgb_client.c (one client running
+ * a script's commands), pgb_pipeline.c (\startpipeline, \endpipeline),
+ * pgb_run.c (the run on the engine, seeding, -R, -C, progress lines),
+ * pgb_report.c (the final report), pgb_log.c (-l).
+ *
+ * Threads: the configuration and the parsed scripts are written by the
+ * main thread before the run and only read afterwards; each client's
+ * state belongs to the VU thread that runs it, apart from its counters,
+ * which the progress reporter reads under the client's mutex.
+ */
+#ifndef PGB_H
+#define PGB_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drivers/db_driver.h"
+#include "pgscript/pgs_expr.h"
+
+#define PGB_MAX_SCRIPTS 128
+#define PGB_MAX_ARGS 256         /* arguments of a meta-command, parameters of a query */
+
+typedef enum { PGB_QUERY_SIMPLE, PGB_QUERY_EXTENDED, PGB_QUERY_PREPARED } pgb_qmode_t;
+
+typedef enum {
+  PGB_SQL, PGB_SET, PGB_SLEEP, PGB_SETSHELL, PGB_SHELL,
+  PGB_IF, PGB_ELIF, PGB_ELSE, PGB_ENDIF, PGB_STARTPIPELINE, PGB_ENDPIPELINE
+} pgb_ctype_t;
+
+/* One command of a script. */
+typedef struct {
+  pgb_ctype_t type;
+  char *first_line;        /* as the per-statement report shows it */
+  /* PGB_SQL */
+  char *sql;               /* the text, :variables in place (simple mode) */
+  char *psql;              /* the text with ? for each :variable */
+  char **params;           /* those variables' names, in order */
+  unsigned nparams;
+  char *gset_prefix;       /* \gset [prefix] after it, or NULL */
+  /* PGB_SET, PGB_IF, PGB_ELIF */
+  char *var;
+  pgs_expr_t *expr;
+  /* PGB_SLEEP, PGB_SETSHELL, PGB_SHELL: words after the command name */
+  char **argv;
+  int argc;
+  int64_t sleep_unit_us;   /* \sleep: microseconds per unit */
+  /* PGB_IF, PGB_ELIF, PGB_ELSE: index of the next branch (ELIF, ELSE or
+     ENDIF) of the same \if */
+  unsigned next_branch;
+  unsigned endif;          /* the matching \endif */
+} pgb_cmd_t;
+
+typedef struct {
+  char *desc;              /* "<builtin: TPC-B (sort of)>" or the file name */
+  int weight;
+  pgb_cmd_t *cmds;
+  unsigned ncmds;
+  unsigned first;          /* index of its first command among all scripts' */
+} pgb_script_t;
+
+/* Latency sums in microseconds, as pgbench keeps them. */
+typedef struct {
+  int64_t count;
+  double min, max, sum, sum2;
+} pgb_sstats_t;
+
+/* Transaction counts and latencies (pgbench's StatsData). */
+typedef struct {
+  int64_t cnt;             /* successful transactions */
+  int64_t serialization_failures, deadlock_failures;
+  int64_t retries;         /* retries of all transactions */
+  int64_t retried;         /* transactions retried at least once */
+  int64_t late;            /* successful ones over -L */
+  int64_t skipped;         /* -R with -L: started too late, skipped */
+  pgb_sstats_t lag;        /* -R: from the schedule to the start */
+  pgb_sstats_t latency;
+} pgb_stats_t;
+
+/* The run's configuration (pgbench's globals). */
+typedef struct {
+  int nclients, nthreads, nxacts, duration, scale, progress;
+  bool scale_given, is_connect, report_per_command, no_vacuum, vacuum_accounts;
+  bool per_script_stats, internal_script_used, progress_timestamp;
+  bool debug;              /* -d: pgbench's debug line of the setup */
+  pgb_qmode_t querymode;
+  const char *host, *port, *user, *dbname;
+  uint64_t random_seed;    /* the base generator's seed (--random-seed) */
+  /* -D NAME=VALUE */
+  char **defines;
+  unsigned ndefines;
+  pgb_script_t scripts[PGB_MAX_SCRIPTS];
+  unsigned nscripts;
+  int64_t total_weight;
+  unsigned ncmds;          /* commands of all scripts */
+  /* -R: the delay between a thread's transactions in microseconds (0:
+     no rate) */
+  double throttle_delay;
+  /* retries: --max-tries (0: unlimited), -L in microseconds (0: none) */
+  uint32_t max_tries;
+  int64_t latency_limit_us;
+  bool verbose_errors;
+  /* -l and its options */
+  bool use_log, failures_detailed;
+  int agg_interval;
+  double sample_rate;
+  const char *log_prefix;
+  /* -i */
+  bool init;
+  char *init_steps;
+  int fillfactor;
+  bool unlogged, foreign_keys, quiet;
+  /* --partitions of pgbench_accounts (-i), or as found by the run */
+  int partitions;
+  const char *partition_method;  /* NULL (none), "range" or "hash" */
+} pgb_config_t;
+
+extern pgb_config_t pgb_cfg;
+
+/* ---- pgb_main.c ---------------------------------------------------------- */
+
+/* pgbench's messages on stderr, a newline appended: pgb_error prints
+   "pgbench: error: " and the message, pgb_warning "pgbench: warning: ",
+   pgb_info "pgbench: " (its informational ones). Any thread (one
+   fprintf per part: lines of two threads may interleave, as pgbench's). */
+void pgb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pgb_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pgb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Connects with the persona's libpq options (-h -p -U -d and the PG*
+   environment): the connection, or NULL after pgbench's error line. Any
+   thread. */
+db_conn_t *pgb_connect(void);
+
+/* ---- pgb_script.c -------------------------------------------------------- */
+
+/* Parses `text` (a script named `desc`, for messages) and adds it with
+   `weight`. Exits with status 1 after pgbench's message on a syntax
+   error, as pgbench does. Main thread. */
+void pgb_script_add(const char *text, const char *desc, int weight);
+
+/* Adds the built-in script `name` (a unique prefix of tpcb-like,
+   simple-update, select-only): exits 1 with pgbench's message and the
+   list when none or several match. */
+void pgb_script_add_builtin(const char *name, int weight);
+
+/* Reads and adds the script file `path` ("-" is stdin); exits 1 when it
+   cannot be read. */
+void pgb_script_add_file(const char *path, int weight);
+
+/* Prints the built-in scripts' list (-b list) to stderr. */
+void pgb_script_list(void);
+
+/* Prints built-in script `name` (--show-script) to stderr; exits 1 when
+   unknown. */
+void pgb_script_show(const char *name);
+
+/* ---- pgb_init.c ---------------------------------------------------------- */
+
+/* Runs the -i steps (pgb_cfg.init_steps). Returns the exit status. */
+int pgb_init_run(void);
+
+/* Checks an -I value: 0, or 1 after pgbench's message. */
+int pgb_init_check_steps(const char *steps);
+
+/* ---- pgb_run.c ----------------------------------------------------------- */
+
+/* Runs the benchmark (after the options were checked). Returns the exit
+   status: 0, 1 (setup failed), 2 (a client aborted). */
+int pgb_run(void);
+
+#endif

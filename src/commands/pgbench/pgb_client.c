@@ -1,0 +1,727 @@
+/*
+ * One pgbench client running one transaction: its variables, the
+ * meta-commands (\set, \sleep, \if, \shell, \setshell), the SQL commands
+ * in the three query modes, and what it counts, with pgbench 15's error
+ * messages and outcomes: a serialization failure (40001) or a deadlock
+ * (40P01) fails the transaction (the driver rolls it back) and the client
+ * goes on; any other error aborts the client. See pgb_client.h.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands/pgbench/pgb_client.h"
+#include "engine/sb_engine.h"
+
+int64_t pgb_now_us(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static pgb_var_t *lookup_var(pgb_client_t *c, const char *name)
+{
+  for (unsigned i = 0; i < c->nvars; i++)
+    if (strcmp(c->vars[i].name, name) == 0)
+      return &c->vars[i];
+  return NULL;
+}
+
+static bool valid_name(const char *s)
+{
+  if (!(isalpha((unsigned char) *s) || *s == '_' || (unsigned char) *s >= 0x80))
+    return false;
+  for (; *s; s++)
+    if (!(isalnum((unsigned char) *s) || *s == '_' || (unsigned char) *s >= 0x80))
+      return false;
+  return true;
+}
+
+/* The variable `name`, made when missing (context names the caller for
+   pgbench's "invalid variable name" message). */
+static pgb_var_t *create_var(pgb_client_t *c, const char *context, const char *name)
+{
+  pgb_var_t *v = lookup_var(c, name);
+  if (v)
+    return v;
+  if (!valid_name(name))
+  {
+    pgb_error("%s: invalid variable name: \"%s\"", context, name);
+    return NULL;
+  }
+  if (c->nvars == c->capvars)
+  {
+    unsigned cap = c->capvars ? c->capvars * 2 : 16;
+    pgb_var_t *nv = realloc(c->vars, cap * sizeof(*nv));
+    if (nv == NULL)
+      return NULL;
+    c->vars = nv;
+    c->capvars = cap;
+  }
+  v = &c->vars[c->nvars++];
+  memset(v, 0, sizeof(*v));
+  v->name = strdup(name);
+  return v->name ? v : NULL;
+}
+
+bool pgb_var_set_value(pgb_client_t *c, const char *name, const pgs_value_t *val)
+{
+  pgb_var_t *v = create_var(c, "set", name);
+  if (v == NULL)
+    return false;
+  free(v->str);
+  v->str = NULL;
+  v->has_value = true;
+  v->value = *val;
+  return true;
+}
+
+bool pgb_var_set_str(pgb_client_t *c, const char *context, const char *name, const char *s)
+{
+  pgb_var_t *v = create_var(c, context, name);
+  if (v == NULL)
+    return false;
+  char *copy = strdup(s);
+  if (copy == NULL)
+    return false;
+  free(v->str);
+  v->str = copy;
+  v->has_value = false;
+  return true;
+}
+
+/* A variable's text (made from its value when needed), or NULL. */
+static const char *var_text(pgb_client_t *c, const char *name)
+{
+  pgb_var_t *v = lookup_var(c, name);
+  if (v == NULL)
+    return NULL;
+  if (v->str == NULL)
+  {
+    char buf[64];
+    v->str = strdup(pgs_value_text(&v->value, buf, sizeof(buf)));
+  }
+  return v->str;
+}
+
+/* The expression evaluator's variable lookup (pgs_env_t). */
+static bool env_lookup(void *ctx, const char *name, pgs_value_t *out, char *err, size_t errlen)
+{
+  pgb_client_t *c = ctx;
+  pgb_var_t *v = lookup_var(c, name);
+  if (v == NULL)
+  {
+    snprintf(err, errlen, "undefined variable \"%s\"", name);
+    return false;
+  }
+  if (!v->has_value)
+  {
+    if (!pgs_value_from_text(v->str, &v->value))
+    {
+      snprintf(err, errlen, "malformed variable \"%s\" value: \"%s\"", name, v->str);
+      return false;
+    }
+    v->has_value = true;
+  }
+  *out = v->value;
+  return true;
+}
+
+typedef struct {
+  pgb_client_t *c;
+  unsigned script, cmd;
+} debug_ctx_t;
+
+static void env_debug(void *ctx, const char *text)
+{
+  debug_ctx_t *d = ctx;
+  fprintf(stderr, "debug(script=%u,command=%u): %s\n", d->script, d->cmd + 1, text);
+}
+
+typedef struct {
+  pgb_client_t *c;
+  debug_ctx_t dbg;
+} eval_ctx_t;
+
+static bool lookup_thunk(void *ctx, const char *name, pgs_value_t *out, char *err, size_t n)
+{
+  return env_lookup(((eval_ctx_t *) ctx)->c, name, out, err, n);
+}
+
+static void debug_thunk(void *ctx, const char *text)
+{
+  env_debug(&((eval_ctx_t *) ctx)->dbg, text);
+}
+
+/* Evaluates command `cmd`'s expression: true with *out, or false after
+   pgbench's two error lines. */
+static bool eval_cmd(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd,
+                     pgs_value_t *out)
+{
+  eval_ctx_t ec = {.c = c, .dbg = {.c = c, .script = s, .cmd = i}};
+  pgs_env_t env = {.lookup = lookup_thunk, .ctx = &ec, .rs = &c->rs, .debug = debug_thunk};
+  char err[1024];
+  if (pgs_expr_eval(cmd->expr, &env, out, err, sizeof(err)))
+    return true;
+  pgb_error("%s", err);
+  pgb_error("client %d aborted in command %u (%s) of script %u; evaluation of meta-command failed",
+            c->id, i, cmd->type == PGB_SET ? "set" : cmd->type == PGB_IF ? "if" : "elif", s);
+  return false;
+}
+
+/* \sleep: the pause in microseconds, or -1 after the messages. */
+static int64_t sleep_us(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd)
+{
+  const char *a = cmd->argv[0];
+  int64_t n;
+  if (a[0] == ':')
+  {
+    const char *t = var_text(c, a + 1);
+    if (t == NULL)
+    {
+      pgb_error("%s: undefined variable \"%s\"", "sleep", a + 1);
+      pgb_error("client %d aborted in command %u (sleep) of script %u; execution of meta-command failed",
+                c->id, i, s);
+      return -1;
+    }
+    n = strtoll(t, NULL, 10);
+  }
+  else
+    n = strtoll(a, NULL, 10);
+  return n * cmd->sleep_unit_us;
+}
+
+/* \shell and \setshell: the words joined (":var" substituted, "::x" is
+   ":x"), run by the shell; \setshell stores its integer output. */
+static bool run_shell(pgb_client_t *c, const pgb_cmd_t *cmd)
+{
+  bool set = cmd->type == PGB_SETSHELL;
+  /* pgbench names the shell command in its messages */
+  const char *name = cmd->argv[set ? 1 : 0];
+  char line[256];
+  size_t len = 0;
+  for (int k = set ? 1 : 0; k < cmd->argc; k++)
+  {
+    const char *w = cmd->argv[k];
+    if (w[0] == ':' && w[1] == ':')
+      w++;
+    else if (w[0] == ':' && (w = var_text(c, w + 1)) == NULL)
+    {
+      pgb_error("%s: undefined variable \"%s\"", name, cmd->argv[k]);
+      return false;
+    }
+    size_t wl = strlen(w);
+    if (len + wl + 1 >= sizeof(line) - 1)
+    {
+      pgb_error("%s: shell command is too long", name);
+      return false;
+    }
+    if (len)
+      line[len++] = ' ';
+    memcpy(line + len, w, wl);
+    len += wl;
+  }
+  line[len] = '\0';
+  fflush(NULL);
+  if (!set)
+  {
+    if (system(line) != 0)
+    {
+      pgb_error("%s: could not launch shell command", name);
+      return false;
+    }
+    return true;
+  }
+  FILE *p = popen(line, "r");
+  char res[64];
+  if (p == NULL)
+  {
+    pgb_error("%s: could not launch shell command", name);
+    return false;
+  }
+  if (fgets(res, sizeof(res), p) == NULL)
+  {
+    pgb_error("%s: could not read result of shell command", name);
+    pclose(p);
+    return false;
+  }
+  pclose(p);
+  char *end;
+  long v = strtol(res, &end, 10);
+  while (*end && isspace((unsigned char) *end))
+    end++;
+  if (*res == '\0' || *end != '\0')
+  {
+    pgb_error("%s: shell command must return an integer (not \"%s\")", name, res);
+    return false;
+  }
+  pgs_value_t val = {.type = PGS_INT, .u.i = (int) v};
+  return pgb_var_set_value(c, cmd->argv[0], &val);
+}
+
+/* The SQL text of a simple-mode command: known :variables replaced by
+   their text. Returns a malloc'd string. */
+static char *substitute(pgb_client_t *c, const pgb_cmd_t *cmd)
+{
+  size_t cap = strlen(cmd->sql) + 64, n = 0;
+  char *out = malloc(cap);
+  const char *p = cmd->sql;
+  unsigned k = 0;
+  if (out == NULL)
+    return NULL;
+  for (const char *q = cmd->psql; *q; q++)
+  {
+    const char *piece = NULL;
+    size_t plen = 1;
+    if (*q == '?' && k < cmd->nparams && *p == ':')
+    {
+      const char *name = cmd->params[k++];
+      const char *t = var_text(c, name);
+      size_t nl = strlen(name) + 1;
+      piece = t ? t : p;
+      plen = t ? strlen(t) : nl;
+      p += nl;
+    }
+    else
+    {
+      piece = p;
+      p++;
+    }
+    if (n + plen + 1 > cap)
+    {
+      cap = (n + plen + 1) * 2;
+      char *grown = realloc(out, cap);
+      if (grown == NULL)
+      {
+        free(out);
+        return NULL;
+      }
+      out = grown;
+    }
+    memcpy(out + n, piece, plen);
+    n += plen;
+  }
+  out[n] = '\0';
+  return out;
+}
+
+/* \gset: the one row's columns into variables PREFIXcolumn. */
+static bool gset(pgb_client_t *c, const pgb_cmd_t *cmd, db_result_t *rs, unsigned s, unsigned i)
+{
+  uint64_t rows = db_result_nrows(rs);
+  if (rows != 1)
+  {
+    pgb_error("client %d script %u command %u query %d: expected one row, got %" PRIu64,
+              c->id, s, i, 0, rows);
+    return false;
+  }
+  db_row_t *row = db_fetch_row(rs);
+  for (uint32_t f = 0; row && f < db_result_nfields(rs); f++)
+  {
+    const char *col = db_result_field_name(rs, f);
+    char name[256];
+    size_t len;
+    const char *v = db_row_value(row, rs, f, &len);
+    snprintf(name, sizeof(name), "%s%s", cmd->gset_prefix, col ? col : "?column?");
+    char *val = strndup(v ? v : "", v ? len : 0);
+    bool ok = val && pgb_var_set_str(c, "gset", name, val);
+    free(val);
+    if (!ok)
+    {
+      pgb_error("client %d script %u command %u query %d: error storing into variable %s",
+                c->id, s, i, 0, name);
+      return false;
+    }
+  }
+  return true;
+}
+
+db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
+{
+  db_stmt_t *st = c->stmts[gi];
+  if (st == NULL)
+  {
+    st = db_prepare(c->con, cmd->psql, strlen(cmd->psql));
+    if (st == NULL)
+      return NULL;
+    int handles[PGB_MAX_ARGS];
+    for (unsigned k = 0; k < cmd->nparams; k++)
+      handles[k] = db_bind_create(st, DB_TYPE_VARCHAR, 65536);
+    if (cmd->nparams && db_bind_order(st, handles, cmd->nparams) != 0)
+    {
+      db_close(st);
+      return NULL;
+    }
+    c->stmts[gi] = st;
+  }
+  for (unsigned k = 0; k < cmd->nparams; k++)
+  {
+    const char *t = var_text(c, cmd->params[k]);
+    if (t)
+      db_bind_set_str(st, (int) k, t, strlen(t));
+    else
+      db_bind_set_null(st, (int) k);
+  }
+  return st;
+}
+
+/* Sends SQL command `gi` (index among all scripts' commands). Returns the
+   result (NULL on error). */
+static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
+{
+  if (pgb_cfg.querymode == PGB_QUERY_SIMPLE)
+  {
+    char *sql = substitute(c, cmd);
+    db_result_t *rs = sql ? db_query(c->con, sql, strlen(sql)) : NULL;
+    free(sql);
+    return rs;
+  }
+  db_stmt_t *st = pgb_client_stmt(c, gi, cmd);
+  return st ? db_execute(st) : NULL;
+}
+
+/* Runs SQL command `i` of script `s`: 0 ok, 1 failed transaction
+   (serialization or deadlock, counted in *kind: 1 or 2), -1 aborted. */
+static int run_sql(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd, int *kind)
+{
+  unsigned gi = pgb_cfg.scripts[s].first + i;
+  db_result_t *rs = send_sql(c, gi, cmd);
+  if (rs != NULL)
+  {
+    bool ok = true;
+    if (cmd->gset_prefix)
+      ok = gset(c, cmd, rs, s, i);
+    if (db_result_nfields(rs) > 0)
+      db_free_results(rs);
+    return ok ? 0 : -1;
+  }
+  const char *state = db_conn_sql_state(c->con);
+  if (state && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0))
+  {
+    *kind = state[2] == '0' ? 1 : 2;
+    return 1;
+  }
+  const char *msg = db_conn_sql_errmsg(c->con);
+  pgb_error("client %d script %u aborted in command %u query %d: %s%s", c->id, s, i, 0,
+            state ? "ERROR:  " : "", msg ? msg : "unknown error");
+  return -1;
+}
+
+/* -r: command `gi` took from t0 to now. */
+static void count_cmd(pgb_client_t *c, unsigned gi, int64_t t0)
+{
+  if (!pgb_cfg.report_per_command)
+    return;
+  int64_t now = pgb_now_us();
+  pthread_mutex_lock(&c->lock);
+  c->cmd_stats[gi].count++;
+  c->cmd_stats[gi].sum += (double) (now - t0);
+  pthread_mutex_unlock(&c->lock);
+}
+
+/* -r: command `gi` failed its transaction, or had it retried. */
+static void count_cmd_error(pgb_client_t *c, unsigned gi, bool retried)
+{
+  pthread_mutex_lock(&c->lock);
+  if (retried)
+    c->cmd_stats[gi].retries++;
+  else
+    c->cmd_stats[gi].failures++;
+  pthread_mutex_unlock(&c->lock);
+}
+
+static void add_latency(pgb_sstats_t *ss, double us)
+{
+  if (ss->count == 0 || us < ss->min)
+    ss->min = us;
+  if (ss->count == 0 || us > ss->max)
+    ss->max = us;
+  ss->count++;
+  ss->sum += us;
+  ss->sum2 += us * us;
+}
+
+/* Counts the finished transaction (kind 0 success, 1 serialization, 2
+   deadlock failure) and its tries. */
+static void count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, unsigned tries)
+{
+  double lat = (double) (pgb_now_us() - start_us);
+  c->last_latency_us = lat;
+  c->last_kind = kind;
+  c->last_tries = tries;
+  pthread_mutex_lock(&c->lock);
+  pgb_stats_t *both[2] = {&c->stats, &c->script_stats[s]};
+  for (int k = 0; k < 2; k++)
+  {
+    both[k]->retries += tries - 1;
+    both[k]->retried += tries > 1;
+    if (kind == 0)
+    {
+      both[k]->cnt++;
+      add_latency(&both[k]->latency, lat);
+      if (pgb_cfg.throttle_delay > 0)
+        add_latency(&both[k]->lag, c->lag_us);
+      both[k]->late += pgb_cfg.latency_limit_us > 0 && lat > (double) pgb_cfg.latency_limit_us;
+    }
+    else if (kind == 1)
+      both[k]->serialization_failures++;
+    else
+      both[k]->deadlock_failures++;
+  }
+  pthread_mutex_unlock(&c->lock);
+}
+
+/* Where a false \if / \elif goes: the next branch (an \elif is
+   evaluated, an \else entered), or past the \endif. */
+static int branch(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmds, unsigned *next)
+{
+  for (;;)
+  {
+    const pgb_cmd_t *cmd = &cmds[i];
+    pgs_value_t v;
+    if (cmd->type == PGB_ELIF || cmd->type == PGB_IF)
+    {
+      int64_t t0 = pgb_now_us();
+      if (!eval_cmd(c, s, i, cmd, &v))
+        return -1;
+      count_cmd(c, pgb_cfg.scripts[s].first + i, t0);
+      bool t = v.type == PGS_BOOL ? v.u.b : v.type == PGS_INT ? v.u.i != 0
+        : v.type == PGS_DOUBLE ? v.u.d != 0.0 : false;
+      if (t)
+      {
+        *next = i + 1;
+        return 0;
+      }
+      i = cmd->next_branch;
+      continue;
+    }
+    *next = i + 1;              /* \else or \endif */
+    return 0;
+  }
+}
+
+/* pgbench's doRetry: may a transaction that failed on its try `tries`
+   (started at start_us) be run again? */
+static bool may_retry(unsigned tries, int64_t start_us)
+{
+  if (pgb_cfg.max_tries == 1 || (pgb_cfg.max_tries > 0 && tries >= pgb_cfg.max_tries))
+    return false;
+  if (pgb_cfg.latency_limit_us > 0 && pgb_now_us() - start_us > pgb_cfg.latency_limit_us)
+    return false;
+  return !sb_engine_stopping();
+}
+
+/* --verbose-errors: what happens to the transaction after its error. */
+static void verbose_error(const pgb_client_t *c, bool retry, unsigned tries, int64_t start_us)
+{
+  char buf[256];
+  int n = snprintf(buf, sizeof(buf), "client %d %s (try %u", c->id,
+                   retry ? "repeats the transaction after the error" : "ends the failed transaction",
+                   tries);
+  if (pgb_cfg.max_tries)
+    n += snprintf(buf + n, sizeof(buf) - (size_t) n, "/%u", pgb_cfg.max_tries);
+  if (pgb_cfg.latency_limit_us)
+    n += snprintf(buf + n, sizeof(buf) - (size_t) n,
+                  ", %.3f%% of the maximum time of tries was used",
+                  100.0 * (double) (pgb_now_us() - start_us) / (double) pgb_cfg.latency_limit_us);
+  snprintf(buf + n, sizeof(buf) - (size_t) n, ")");
+  pgb_info("%s", buf);
+}
+
+/* A transaction's progress through its script. */
+typedef struct {
+  unsigned s, i, tries;
+  int64_t start_us;
+  pgs_prng_t start_rs;     /* the random state at its first try */
+} tx_t;
+
+/* After a serialization failure or a deadlock (kind 1 or 2) in command
+   tx->i: the transaction is retried (tx back at its first command, true)
+   or it ends (*res set, false). */
+static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, pgb_txres_t *res)
+{
+  unsigned gi = pgb_cfg.scripts[tx->s].first + tx->i;
+  if (pgb_cfg.verbose_errors)
+    pgb_info("client %d got an error in command %u (SQL) of script %u; ERROR:  %s", c->id,
+             tx->i, tx->s, db_conn_sql_errmsg(c->con) ? db_conn_sql_errmsg(c->con) : "");
+  if (sb_engine_stopping() && pgb_cfg.duration > 0)
+  {
+    *res = PGB_TX_DROPPED;
+    return false;
+  }
+  bool retry = may_retry(tx->tries, tx->start_us);
+  if (pgb_cfg.verbose_errors)
+    verbose_error(c, retry, tx->tries, tx->start_us);
+  count_cmd_error(c, gi, retry);
+  if (!retry)
+  {
+    count_tx(c, tx->s, tx->start_us, kind, tx->tries);
+    *res = PGB_TX_FAILED;
+    return false;
+  }
+  /* again from the start, drawing the same random numbers */
+  tx->tries++;
+  c->rs = tx->start_rs;
+  tx->i = 0;
+  return true;
+}
+
+/* Runs the meta-command tx->i that is no conditional: false after
+   pgbench's messages (the client aborts). */
+static bool run_meta(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd)
+{
+  pgs_value_t v;
+  switch (cmd->type)
+  {
+    case PGB_SET:
+      if (!eval_cmd(c, tx->s, tx->i, cmd, &v))
+        return false;
+      if (!pgb_var_set_value(c, cmd->var, &v))
+      {
+        pgb_error("client %d aborted in command %u (set) of script %u; assignment of meta-command failed",
+                  c->id, tx->i, tx->s);
+        return false;
+      }
+      return true;
+    case PGB_SLEEP:
+    {
+      int64_t us = sleep_us(c, tx->s, tx->i, cmd);
+      if (us < 0)
+        return false;
+      if (us > 0)
+        sb_engine_sleep(c->id, (double) us / 1e6);
+      return true;
+    }
+    default:                    /* \shell, \setshell */
+      if (run_shell(c, cmd))
+        return true;
+      pgb_error("client %d aborted in command %u (%s) of script %u; execution of meta-command failed",
+                c->id, tx->i, cmd->type == PGB_SHELL ? "shell" : "setshell", tx->s);
+      return false;
+  }
+}
+
+pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
+{
+  const pgb_script_t *sc = &pgb_cfg.scripts[s];
+  tx_t tx = {.s = s, .i = 0, .tries = 1, .start_us = start_us, .start_rs = c->rs};
+  pgb_txres_t res;
+  while (tx.i < sc->ncmds)
+  {
+    const pgb_cmd_t *cmd = &sc->cmds[tx.i];
+    unsigned gi = sc->first + tx.i;
+    int64_t t0 = pgb_now_us();
+    int kind = 0, rc;
+    switch (cmd->type)
+    {
+      case PGB_SQL:
+        if (c->in_pipeline)
+        {
+          if (!pgb_pipe_queue(c, s, tx.i, cmd))
+            return PGB_TX_ABORTED;
+          count_cmd(c, gi, t0);
+          tx.i++;
+          break;
+        }
+        rc = run_sql(c, s, tx.i, cmd, &kind);
+        if (rc < 0)
+          return PGB_TX_ABORTED;
+        if (rc == 0)
+        {
+          count_cmd(c, gi, t0);
+          tx.i++;
+        }
+        else if (!sql_error(c, &tx, kind, &res))
+          return res;
+        break;
+      case PGB_IF:
+        if (branch(c, s, tx.i, sc->cmds, &tx.i) != 0)
+          return PGB_TX_ABORTED;
+        break;
+      case PGB_ELIF: case PGB_ELSE:
+        /* the end of a branch that ran: past the \endif */
+        tx.i = cmd->endif + 1;
+        break;
+      case PGB_ENDIF:
+        tx.i++;
+        break;
+      case PGB_STARTPIPELINE:
+        if (!pgb_pipe_start(c, s, tx.i))
+          return PGB_TX_ABORTED;
+        count_cmd(c, gi, t0);
+        tx.i++;
+        break;
+      case PGB_ENDPIPELINE:
+        rc = pgb_pipe_end(c, s, tx.i, &kind);
+        if (rc < 0)
+          return PGB_TX_ABORTED;
+        count_cmd(c, gi, t0);
+        if (rc == 0)
+          tx.i++;
+        else
+        {
+          /* a failure in a pipeline is not retried */
+          count_cmd_error(c, gi, false);
+          count_tx(c, s, start_us, kind, tx.tries);
+          return PGB_TX_FAILED;
+        }
+        break;
+      default:
+        if (!run_meta(c, &tx, cmd))
+          return PGB_TX_ABORTED;
+        count_cmd(c, gi, t0);
+        tx.i++;
+        break;
+    }
+  }
+  if (c->in_pipeline)
+  {
+    pgb_error("client %d aborted: end of script reached with pipeline open", c->id);
+    return PGB_TX_ABORTED;
+  }
+  count_tx(c, s, start_us, 0, tx.tries);
+  return PGB_TX_OK;
+}
+
+void pgb_client_skip(pgb_client_t *c, unsigned s)
+{
+  pthread_mutex_lock(&c->lock);
+  c->stats.skipped++;
+  c->script_stats[s].skipped++;
+  pthread_mutex_unlock(&c->lock);
+}
+
+void pgb_client_free(pgb_client_t *c)
+{
+  if (c->stmts)
+    for (unsigned i = 0; i < pgb_cfg.ncmds; i++)
+      if (c->stmts[i])
+        db_close(c->stmts[i]);
+  free(c->stmts);
+  c->stmts = NULL;
+  if (c->con)
+  {
+    db_connection_close(c->con);
+    db_connection_free(c->con);
+    c->con = NULL;
+  }
+  for (unsigned i = 0; i < c->nvars; i++)
+  {
+    free(c->vars[i].name);
+    free(c->vars[i].str);
+  }
+  free(c->vars);
+  c->vars = NULL;
+  c->nvars = c->capvars = 0;
+  free(c->script_stats);
+  free(c->cmd_stats);
+  free(c->pipe_cmds);
+  c->pipe_cmds = NULL;
+  c->script_stats = NULL;
+  c->cmd_stats = NULL;
+}

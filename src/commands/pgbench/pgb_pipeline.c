@@ -1,0 +1,114 @@
+/*
+ * \startpipeline and \endpipeline for the pgbench persona, on the SQL
+ * layer's pipeline (db_pipeline_*): the statements between them are
+ * prepared first (as pgbench does in -M prepared, and bmk also in -M
+ * extended), queued without waiting, and their results read at
+ * \endpipeline, one round trip. pgbench 15's rules and messages: no
+ * pipeline with -M simple, none nested, an \endpipeline needs one open.
+ * See pgb_client.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/pgbench/pgb_client.h"
+
+static bool abort_msg(const pgb_client_t *c, unsigned s, unsigned i, const char *cmd,
+                      const char *why)
+{
+  pgb_error("client %d aborted in command %u (%s) of script %u; %s", c->id, i, cmd, s, why);
+  return false;
+}
+
+bool pgb_pipe_start(pgb_client_t *c, unsigned s, unsigned i)
+{
+  const pgb_script_t *sc = &pgb_cfg.scripts[s];
+  if (pgb_cfg.querymode == PGB_QUERY_SIMPLE)
+    return abort_msg(c, s, i, "startpipeline",
+                     "cannot use pipeline mode with the simple query protocol");
+  if (c->in_pipeline)
+    return abort_msg(c, s, i, "startpipeline", "already in pipeline mode");
+  /* prepared before the pipeline starts: a BEGIN ISOLATION LEVEL in it
+     must not find a snapshot taken by a prepare */
+  for (unsigned j = i + 1; j < sc->ncmds && sc->cmds[j].type != PGB_ENDPIPELINE; j++)
+    if (sc->cmds[j].type == PGB_SQL && pgb_client_stmt(c, sc->first + j, &sc->cmds[j]) == NULL)
+    {
+      const char *m = db_conn_sql_errmsg(c->con);
+      pgb_error("%s", m ? m : "could not prepare a statement");
+      return abort_msg(c, s, i, "startpipeline", "failed to enter pipeline mode");
+    }
+  if (c->pipe_cmds == NULL)
+  {
+    c->pipe_cmds = calloc(pgb_cfg.ncmds ? pgb_cfg.ncmds : 1, sizeof(*c->pipe_cmds));
+    if (c->pipe_cmds == NULL)
+      return abort_msg(c, s, i, "startpipeline", "out of memory");
+  }
+  if (db_pipeline_begin(c->con) != 0)
+    return abort_msg(c, s, i, "startpipeline", "failed to enter pipeline mode");
+  c->in_pipeline = true;
+  c->npipe = 0;
+  return true;
+}
+
+bool pgb_pipe_queue(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd)
+{
+  unsigned gi = pgb_cfg.scripts[s].first + i;
+  db_stmt_t *st = pgb_client_stmt(c, gi, cmd);
+  if (st == NULL || db_pipeline_execute(st) != 0)
+  {
+    const char *m = db_conn_sql_errmsg(c->con);
+    pgb_error("client %d script %u aborted in command %u query %d: %s", c->id, s, i, 0,
+              m ? m : "could not send the query");
+    return false;
+  }
+  if (c->npipe < pgb_cfg.ncmds)
+    c->pipe_cmds[c->npipe++] = i;
+  return true;
+}
+
+int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind)
+{
+  if (!c->in_pipeline)
+  {
+    abort_msg(c, s, i, "endpipeline", "not in pipeline mode");
+    return -1;
+  }
+  c->in_pipeline = false;
+  if (db_pipeline_sync(c->con) != 0)
+  {
+    abort_msg(c, s, i, "endpipeline", "failed to send a pipeline sync");
+    return -1;
+  }
+  char state[8] = "", msg[512] = "";
+  unsigned failed_at = 0;
+  /* one result per queued statement, then the sync point */
+  for (unsigned k = 0; k <= c->npipe; k++)
+  {
+    db_result_t *rs = db_pipeline_fetch(c->con);
+    if (rs != NULL && db_result_nfields(rs) > 0)
+      db_free_results(rs);
+    else if (rs == NULL && k < c->npipe && db_conn_error(c->con) != 0 && state[0] == '\0')
+    {
+      const char *st = db_conn_sql_state(c->con), *m = db_conn_sql_errmsg(c->con);
+      snprintf(state, sizeof(state), "%s", st && *st ? st : "?");
+      snprintf(msg, sizeof(msg), "%s", m ? m : "");
+      failed_at = c->pipe_cmds[k];
+    }
+  }
+  db_pipeline_end(c->con);
+  if (state[0] == '\0')
+    return 0;
+  /* the failed statement left its transaction aborted */
+  static const char rollback[] = "ROLLBACK";
+  db_result_t *rs = db_query(c->con, rollback, sizeof(rollback) - 1);
+  if (rs && db_result_nfields(rs) > 0)
+    db_free_results(rs);
+  if (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0)
+  {
+    *kind = state[2] == '0' ? 1 : 2;
+    return 1;
+  }
+  pgb_error("client %d script %u aborted in command %u query %d: ERROR:  %s", c->id, s,
+            failed_at, 0, msg);
+  return -1;
+}

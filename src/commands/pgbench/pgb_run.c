@@ -1,0 +1,537 @@
+/*
+ * The pgbench persona's run on bmk's engine: the setup pgbench 15 does
+ * before its clients start (scale from pgbench_branches, the vacuum, the
+ * variables, the random seeds), one engine VU per client (thread mode),
+ * the transaction as the VU's event, -t per client, -T as the engine's
+ * time limit, -P progress lines from the engine's intervals, and the
+ * final report. See pgb.h.
+ *
+ * Seeding follows pgbench 15 (its main()): the base generator is seeded
+ * with --random-seed (or the clock); then each client's generator from
+ * the base's next draw, in client order; :default_seed is the next draw;
+ * then each thread (-j) takes three draws: its script chooser, its rate
+ * generator and its log sampler.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "commands/pgbench/pgb_client.h"
+#include "commands/pgbench/pgb_log.h"
+#include "commands/pgbench/pgb_report.h"
+#include "core/sb_counter.h"
+#include "core/sb_metric.h"
+#include "core/sb_output.h"
+#include "core/sb_rand.h"
+#include "core/sb_version.h"
+#include "engine/sb_engine.h"
+
+static pgb_client_t *clients;
+static pgs_prng_t *choose_rs;          /* per thread (-j) */
+static pthread_mutex_t *choose_lock;
+static pgs_prng_t *sample_rs;          /* per thread: -l --sampling-rate */
+/* per thread: -R's generator and schedule (pgbench's throttle_trigger,
+   microseconds on pgb_now_us's clock; 0 until its first transaction) */
+static pgs_prng_t *throttle_rs;
+static int64_t *throttle_trigger;
+static int64_t default_seed;
+static int64_t start_time_us, bench_start_us;
+static int any_aborted;
+static int64_t last_report_us;
+static pgb_stats_t last_progress;
+
+/* The thread (-j) client `i` belongs to: clients are dealt to threads
+   in order, as evenly as pgbench deals them. */
+static int thread_of(int i)
+{
+  int dealt = 0;
+  for (int t = 0; t < pgb_cfg.nthreads; t++)
+  {
+    int n = (pgb_cfg.nclients - dealt + pgb_cfg.nthreads - t - 1) / (pgb_cfg.nthreads - t);
+    if (i < dealt + n)
+      return t;
+    dealt += n;
+  }
+  return pgb_cfg.nthreads - 1;
+}
+
+static bool set_int_var(pgb_client_t *c, const char *name, int64_t v)
+{
+  pgs_value_t val = {.type = PGS_INT, .u.i = v};
+  return pgb_var_set_value(c, name, &val);
+}
+
+static bool has_define(const char *name)
+{
+  size_t n = strlen(name);
+  for (unsigned i = 0; i < pgb_cfg.ndefines; i++)
+    if (strncmp(pgb_cfg.defines[i], name, n) == 0 && pgb_cfg.defines[i][n] == '=')
+      return true;
+  return false;
+}
+
+/* Each client's variables: -D, then scale, client_id, default_seed and
+   random_seed unless -D set them. */
+static bool init_variables(pgb_client_t *c)
+{
+  for (unsigned i = 0; i < pgb_cfg.ndefines; i++)
+  {
+    char *d = strdup(pgb_cfg.defines[i]);
+    char *eq = d ? strchr(d, '=') : NULL;
+    if (eq == NULL)
+      return false;
+    *eq = '\0';
+    bool ok = pgb_var_set_str(c, "option", d, eq + 1);
+    free(d);
+    if (!ok)
+      return false;
+  }
+  return (has_define("scale") || set_int_var(c, "scale", pgb_cfg.scale)) &&
+         (has_define("client_id") || set_int_var(c, "client_id", c->id)) &&
+         (has_define("default_seed") || set_int_var(c, "default_seed", default_seed)) &&
+         (has_define("random_seed") || set_int_var(c, "random_seed", (int64_t) pgb_cfg.random_seed));
+}
+
+/* The seeds and the clients' state, before the engine starts. */
+static int init_clients(void)
+{
+  pgs_prng_t base;
+  pgs_prng_seed(&base, pgb_cfg.random_seed);
+  int n = pgb_cfg.nclients;
+  clients = calloc((size_t) n, sizeof(*clients));
+  choose_rs = calloc((size_t) pgb_cfg.nthreads, sizeof(*choose_rs));
+  choose_lock = calloc((size_t) pgb_cfg.nthreads, sizeof(*choose_lock));
+  sample_rs = calloc((size_t) pgb_cfg.nthreads, sizeof(*sample_rs));
+  throttle_rs = calloc((size_t) pgb_cfg.nthreads, sizeof(*throttle_rs));
+  throttle_trigger = calloc((size_t) pgb_cfg.nthreads, sizeof(*throttle_trigger));
+  if (clients == NULL || choose_rs == NULL || choose_lock == NULL || sample_rs == NULL ||
+      throttle_rs == NULL || throttle_trigger == NULL)
+    return 1;
+  for (int i = 0; i < n; i++)
+    pgs_prng_seed(&clients[i].rs, pgs_prng_u64(&base));
+  default_seed = (int64_t) pgs_prng_u64(&base);
+  for (int t = 0; t < pgb_cfg.nthreads; t++)
+  {
+    pgs_prng_seed(&choose_rs[t], pgs_prng_u64(&base));
+    pgs_prng_seed(&throttle_rs[t], pgs_prng_u64(&base));
+    pgs_prng_seed(&sample_rs[t], pgs_prng_u64(&base));
+    pthread_mutex_init(&choose_lock[t], NULL);
+  }
+  for (int i = 0; i < n; i++)
+  {
+    pgb_client_t *c = &clients[i];
+    c->id = i;
+    c->thread = thread_of(i);
+    pthread_mutex_init(&c->lock, NULL);
+    c->script_stats = calloc(pgb_cfg.nscripts, sizeof(*c->script_stats));
+    c->cmd_stats = calloc(pgb_cfg.ncmds, sizeof(*c->cmd_stats));
+    c->stmts = calloc(pgb_cfg.ncmds, sizeof(*c->stmts));
+    if (c->script_stats == NULL || c->cmd_stats == NULL || c->stmts == NULL ||
+        !init_variables(c))
+      return 1;
+  }
+  return 0;
+}
+
+/* ---- the engine's test callbacks ----------------------------------------- */
+
+static int t_prepare(void)
+{
+  start_time_us = pgb_now_us();
+  return 0;
+}
+
+static int t_thread_init(int tid)
+{
+  pgb_client_t *c = &clients[tid];
+  if (pgb_cfg.is_connect)
+    return 0;                   /* -C: a connection per transaction */
+  c->con = pgb_connect();
+  if (c->con == NULL)
+  {
+    pgb_error("could not create connection for client %d", tid);
+    return -1;
+  }
+  return 0;
+}
+
+/* pgbench's weighted choice: a uniform draw in [0, total weight) from the
+   thread's chooser, walked down the scripts' weights. */
+static unsigned choose_script(pgb_client_t *c)
+{
+  if (pgb_cfg.nscripts == 1)
+    return 0;
+  pthread_mutex_lock(&choose_lock[c->thread]);
+  int64_t w = pgs_rand_uniform(&choose_rs[c->thread], 0, pgb_cfg.total_weight - 1);
+  pthread_mutex_unlock(&choose_lock[c->thread]);
+  unsigned i = 0;
+  do
+    w -= pgb_cfg.scripts[i++].weight;
+  while (w >= 0);
+  return i - 1;
+}
+
+/* Closes the client's statements and connection. */
+static void disconnect(pgb_client_t *c)
+{
+  for (unsigned i = 0; i < pgb_cfg.ncmds; i++)
+    if (c->stmts[i])
+    {
+      db_close(c->stmts[i]);
+      c->stmts[i] = NULL;
+    }
+  if (c->con)
+  {
+    db_connection_close(c->con);
+    db_connection_free(c->con);
+    c->con = NULL;
+  }
+}
+
+static int t_thread_done(int tid)
+{
+  disconnect(&clients[tid]);
+  return 0;
+}
+
+/* -C: connects for one transaction (the time counted in conn_us); false
+   after pgbench's message, the client aborts. */
+static bool connect_tx(pgb_client_t *c)
+{
+  int64_t t0 = pgb_now_us();
+  c->con = pgb_connect();
+  c->conn_us += pgb_now_us() - t0;
+  if (c->con != NULL)
+    return true;
+  pgb_error("client %d aborted while establishing connection", c->id);
+  return false;
+}
+
+/* -R: the next slot of the client's thread, a Poisson delay after the
+   previous one (pgbench's throttling); *late when -L is set and the slot
+   is already more than the limit behind. */
+static int64_t next_slot(const pgb_client_t *c, int64_t now, bool *late)
+{
+  pthread_mutex_lock(&choose_lock[c->thread]);
+  int64_t *trigger = &throttle_trigger[c->thread];
+  if (*trigger == 0)
+    *trigger = bench_start_us ? bench_start_us : now;
+  *trigger += pgs_rand_poisson(&throttle_rs[c->thread], pgb_cfg.throttle_delay);
+  int64_t slot = *trigger;
+  pthread_mutex_unlock(&choose_lock[c->thread]);
+  *late = pgb_cfg.latency_limit_us > 0 && slot < now - pgb_cfg.latency_limit_us;
+  return slot;
+}
+
+static int t_event(int tid)
+{
+  pgb_client_t *c = &clients[tid];
+  if (c->aborted || (pgb_cfg.nxacts > 0 && c->xacts_done >= pgb_cfg.nxacts))
+    return 1;
+  unsigned s = choose_script(c);
+  int64_t start = pgb_now_us();
+  c->lag_us = 0;
+  if (pgb_cfg.is_connect && !connect_tx(c))
+  {
+    c->aborted = true;
+    __atomic_store_n(&any_aborted, 1, __ATOMIC_RELAXED);
+    return 1;
+  }
+  if (pgb_cfg.throttle_delay > 0)
+  {
+    bool late;
+    int64_t slot = next_slot(c, start, &late);
+    if (late)
+    {
+      pgb_client_skip(c, s);
+      pgb_log_tx(c->thread, c->id, ++c->xacts_done, s, 0, 3, 1, 0);
+      return 0;
+    }
+    if (slot > start && !sb_engine_sleep(tid, (double) (slot - start) / 1e6))
+      return 1;
+    int64_t begin = pgb_now_us();
+    c->lag_us = (double) (begin - slot);
+    start = slot;
+  }
+  if (c->first_start_us == 0)
+    c->first_start_us = start;
+  pgb_txres_t res = pgb_client_run(c, s, start);
+  c->last_end_us = pgb_now_us();
+  if (pgb_cfg.is_connect)
+  {
+    disconnect(c);
+    c->conn_us += pgb_now_us() - c->last_end_us;
+  }
+  if (res == PGB_TX_DROPPED)
+    return 0;
+  if (res != PGB_TX_ABORTED)
+    pgb_log_tx(c->thread, c->id, c->xacts_done + 1, s, c->last_latency_us, c->last_kind,
+               c->last_tries, c->lag_us);
+  if (res == PGB_TX_ABORTED)
+  {
+    c->aborted = true;
+    __atomic_store_n(&any_aborted, 1, __ATOMIC_RELAXED);
+    return 1;
+  }
+  c->xacts_done++;
+  return 0;
+}
+
+/* The clients' counters summed (under their locks). */
+void pgb_sum_stats(pgb_stats_t *out, pgb_stats_t *per_script, pgb_cmdstat_t *per_cmd)
+{
+  memset(out, 0, sizeof(*out));
+  for (int i = 0; i < pgb_cfg.nclients; i++)
+  {
+    pgb_client_t *c = &clients[i];
+    pthread_mutex_lock(&c->lock);
+    pgb_stats_add(out, &c->stats);
+    for (unsigned s = 0; per_script && s < pgb_cfg.nscripts; s++)
+      pgb_stats_add(&per_script[s], &c->script_stats[s]);
+    for (unsigned k = 0; per_cmd && k < pgb_cfg.ncmds; k++)
+    {
+      per_cmd[k].count += c->cmd_stats[k].count;
+      per_cmd[k].sum += c->cmd_stats[k].sum;
+      per_cmd[k].failures += c->cmd_stats[k].failures;
+      per_cmd[k].retries += c->cmd_stats[k].retries;
+    }
+    pthread_mutex_unlock(&c->lock);
+  }
+}
+
+/* ---- the output: start time and -P lines ----------------------------------- */
+
+static int o_start(void *ctx, const sb_out_start_t *s)
+{
+  (void) ctx;
+  (void) s;
+  bench_start_us = last_report_us = pgb_now_us();
+  return 0;
+}
+
+static int o_interval(void *ctx, const sb_out_interval_t *iv)
+{
+  (void) ctx;
+  pgb_stats_t cur;
+  int64_t now = pgb_now_us();
+  pgb_sum_stats(&cur, NULL, NULL);
+  double run = (double) (now - last_report_us);
+  int64_t cnt = cur.cnt - last_progress.cnt;
+  double lat = 0, stdev = 0;
+  if (cnt > 0)
+  {
+    lat = 0.001 * (cur.latency.sum - last_progress.latency.sum) / (double) cnt;
+    double sq = (cur.latency.sum2 - last_progress.latency.sum2) / (double) cnt;
+    stdev = 0.001 * sqrt(fmax(0.0, sq - 1000000.0 * lat * lat));
+  }
+  int64_t failed = cur.serialization_failures + cur.deadlock_failures -
+    last_progress.serialization_failures - last_progress.deadlock_failures;
+  char tbuf[64];
+  if (pgb_cfg.progress_timestamp)
+  {
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    snprintf(tbuf, sizeof(tbuf), "%.3f s", (double) tv.tv_sec + tv.tv_usec / 1e6);
+  }
+  else
+    snprintf(tbuf, sizeof(tbuf), "%.1f s", iv->start_s + iv->st->time_interval);
+  fprintf(stderr, "progress: %s, %.1f tps, lat %.3f ms stddev %.3f, %" PRId64 " failed",
+          tbuf, run > 0 ? 1e6 * (double) cnt / run : 0.0, lat, stdev, failed);
+  if (pgb_cfg.throttle_delay > 0)
+  {
+    fprintf(stderr, ", lag %.3f ms",
+            cnt > 0 ? 0.001 * (cur.lag.sum - last_progress.lag.sum) / (double) cnt : 0.0);
+    if (pgb_cfg.latency_limit_us)
+      fprintf(stderr, ", %" PRId64 " skipped", cur.skipped - last_progress.skipped);
+  }
+  if (pgb_cfg.max_tries != 1)
+    fprintf(stderr, ", %" PRId64 " retried, %" PRId64 " retries", cur.retried - last_progress.retried,
+            cur.retries - last_progress.retries);
+  fputc('\n', stderr);
+  last_progress = cur;
+  last_report_us = now;
+  return 0;
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+/* A statement of the setup whose error is reported and ignored, as
+   pgbench's tryExecuteStatement does. */
+static void try_exec(db_conn_t *con, const char *sql)
+{
+  db_result_t *rs = db_query(con, sql, strlen(sql));
+  if (rs == NULL)
+  {
+    const char *m = db_conn_sql_errmsg(con);
+    pgb_error("ERROR:  %s", m ? m : "");
+    fprintf(stderr, "pgbench: detail: (ignoring this error and continuing anyway)\n");
+  }
+  else if (db_result_nfields(rs) > 0)
+    db_free_results(rs);
+}
+
+/* How pgbench_accounts is partitioned, for the report (none when the
+   query fails: the report then says nothing of partitions). */
+static void partition_info(db_conn_t *con)
+{
+  static const char sql[] =
+    "select p.partstrat, count(i.inhrelid) from pg_catalog.pg_class c "
+    "left join pg_catalog.pg_partitioned_table p on p.partrelid = c.oid "
+    "left join pg_catalog.pg_inherits i on i.inhparent = c.oid "
+    "where c.oid = 'pgbench_accounts'::regclass group by 1";
+  db_result_t *rs = db_query(con, sql, sizeof(sql) - 1);
+  db_row_t *row = rs ? db_fetch_row(rs) : NULL;
+  size_t len;
+  const char *strat = row ? db_row_value(row, rs, 0, &len) : NULL;
+  const char *count = row ? db_row_value(row, rs, 1, &len) : NULL;
+  if (strat && count)
+  {
+    pgb_cfg.partition_method = strat[0] == 'r' ? "range" : strat[0] == 'h' ? "hash" : NULL;
+    pgb_cfg.partitions = atoi(count);
+  }
+  if (rs && db_result_nfields(rs) > 0)
+    db_free_results(rs);
+}
+
+/* The scale of the built-in scripts: the rows of pgbench_branches (a -s
+   given is ignored with pgbench's warning). Returns 0, or 1 after
+   pgbench's messages. */
+static int table_info(db_conn_t *con)
+{
+  if (!pgb_cfg.internal_script_used)
+    return 0;
+  static const char sql[] = "select count(*) from pgbench_branches";
+  db_result_t *rs = db_query(con, sql, sizeof(sql) - 1);
+  db_row_t *row = rs ? db_fetch_row(rs) : NULL;
+  size_t len;
+  const char *v = row ? db_row_value(row, rs, 0, &len) : NULL;
+  int scale = v ? atoi(v) : -1;
+  if (rs && db_result_nfields(rs) > 0)
+    db_free_results(rs);
+  if (scale <= 0)
+  {
+    const char *m = db_conn_sql_errmsg(con);
+    if (scale < 0)
+      pgb_error("could not count number of branches: ERROR:  %s", m ? m : "");
+    else
+      pgb_error("pgbench_branches table is empty");
+    fprintf(stderr, "pgbench: hint: Perhaps you need to do initialization (\"pgbench -i\") "
+            "in database \"%s\".\n", pgb_cfg.dbname);
+    return 1;
+  }
+  if (pgb_cfg.scale_given)
+    pgb_warning("scale option ignored, using count from pgbench_branches table (%d)", scale);
+  pgb_cfg.scale = scale;
+  partition_info(con);
+  return 0;
+}
+
+static void vacuum(db_conn_t *con)
+{
+  fprintf(stderr, "starting vacuum...");
+  try_exec(con, "vacuum pgbench_branches");
+  try_exec(con, "vacuum pgbench_tellers");
+  try_exec(con, "truncate pgbench_history");
+  fprintf(stderr, "end.\n");
+  if (pgb_cfg.vacuum_accounts)
+  {
+    fprintf(stderr, "starting vacuum pgbench_accounts...");
+    try_exec(con, "vacuum analyze pgbench_accounts");
+    fprintf(stderr, "end.\n");
+  }
+}
+
+/* pgbench's setup on one connection: the scale from pgbench_branches when
+   a built-in script runs, and the vacuum. Returns 0 or 1. */
+static int setup(void)
+{
+  db_conn_t *con = pgb_connect();
+  if (con == NULL)
+  {
+    pgb_error("could not create connection for setup");
+    return 1;
+  }
+  printf("pgbench (15, bmk %s persona)\n", sb_bmk_release());
+  if (pgb_cfg.debug)
+  {
+    const char *h = pgb_cfg.host ? pgb_cfg.host : getenv("PGHOST");
+    const char *p = pgb_cfg.port ? pgb_cfg.port : getenv("PGPORT");
+    fprintf(stderr, "pgbench: pghost: %s pgport: %s nclients: %d %s: %d dbName: %s\n",
+            h && *h ? h : "/var/run/postgresql", p && *p ? p : "5432", pgb_cfg.nclients,
+            pgb_cfg.duration <= 0 ? "nxacts" : "duration",
+            pgb_cfg.duration <= 0 ? pgb_cfg.nxacts : pgb_cfg.duration, pgb_cfg.dbname);
+  }
+  int rc = table_info(con);
+  if (rc == 0 && !pgb_cfg.no_vacuum)
+    vacuum(con);
+  db_connection_close(con);
+  db_connection_free(con);
+  return rc;
+}
+
+int pgb_run(void)
+{
+  if (setup() != 0)
+    return 1;
+  if (init_clients() != 0)
+  {
+    pgb_error("out of memory");
+    return 1;
+  }
+  sb_run_config_t cfg;
+  memset(&cfg, 0, sizeof(cfg));
+  cfg.threads = cfg.threads_given = cfg.workers = (unsigned) pgb_cfg.nclients;
+  cfg.time_limit = pgb_cfg.duration;
+  cfg.report_interval = pgb_cfg.progress;
+  cfg.forced_shutdown = -1;
+  cfg.stuck_grace = -1;
+  cfg.thread_stack_size = 512 * 1024;
+  sb_rand_params_t rp = {.dist = SB_RAND_UNIFORM, .seed = 1, .spec_iter = 12, .spec_pct = 1,
+                         .spec_res = 75, .pareto_h = 0.2, .zipf_exp = 0.8};
+  sb_rand_init(&rp);
+  if (sb_counters_init(cfg.threads) != 0 || sb_metrics_init(cfg.threads) != 0)
+  {
+    pgb_error("out of memory");
+    return 1;
+  }
+  if (pgb_log_open(sample_rs) != 0)
+    return 1;
+  sb_output_t out = {.name = "pgbench", .start = o_start,
+                     .interval = pgb_cfg.progress > 0 ? o_interval : NULL};
+  sb_output_register(&out);
+  static const sb_c_test_t test = {
+    .prepare = t_prepare, .thread_init = t_thread_init, .event = t_event,
+    .thread_done = t_thread_done,
+  };
+  int rc = sb_engine_run(&cfg, &test);
+  pgb_log_close();
+  /* the benchmark ends with the last transaction (pgbench's ends when its
+     threads have disconnected: a few milliseconds later) */
+  int64_t end = bench_start_us;
+  for (int i = 0; i < pgb_cfg.nclients; i++)
+    if (clients[i].last_end_us > end)
+      end = clients[i].last_end_us;
+  if (rc == 130 || rc == 143)
+    return rc;                  /* SIGINT, SIGTERM: as a shell reports pgbench's death */
+  if (rc != 0 && rc != 2)
+    return 1;
+  int64_t conn = bench_start_us - start_time_us;
+  if (pgb_cfg.is_connect)
+  {
+    conn = 0;
+    for (int i = 0; i < pgb_cfg.nclients; i++)
+      conn += clients[i].conn_us;
+  }
+  pgb_print_report(end - bench_start_us, conn);
+  for (int i = 0; i < pgb_cfg.nclients; i++)
+    pgb_client_free(&clients[i]);
+  if (__atomic_load_n(&any_aborted, __ATOMIC_RELAXED))
+  {
+    pgb_error("Run was aborted; the above results are incomplete.");
+    return 2;
+  }
+  return rc == 0 ? 0 : 2;
+}

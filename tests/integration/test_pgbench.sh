@@ -1,0 +1,415 @@
+#!/usr/bin/env bash
+# The pgbench persona (docs/pgbench.md): bmk under the name pgbench
+# against real pgbench 15 (Debian's postgresql-15, which the test command
+# installs) on the sandbox PostgreSQL. Each run is made by both; their
+# outputs are compared line for line with every number masked (stdout
+# exactly, the progress lines as a set) and without masking where pgbench
+# 15 is deterministic (the values its random functions draw for a
+# --random-seed, the error messages, the exit codes). Counts are checked
+# against the tables (-t N with c clients: N*c rows in pgbench_history)
+# and the server's own counters (pg_stat_user_tables). No check depends
+# on timing.
+set -u
+source "$(dirname "$0")/lib/lib.sh"
+cd "$WORK"
+
+REAL=$(ls /usr/lib/postgresql/*/bin/pgbench 2>/dev/null | sort -V | tail -1)
+if [ -z "$REAL" ] || ! "$REAL" --version | grep -q 'PostgreSQL) 15\.'; then
+  skip_core "pgbench persona" "pgbench 15 is not installed (Debian's postgresql-15)"
+  finish
+  exit $?
+fi
+ln -s "$BMK" pgbench
+OURS=$WORK/pgbench
+export PGHOST=127.0.0.1 PGPORT=$PGSQL_PORT PGUSER=sbtest PGPASSWORD=$DBPASS PGDATABASE=sbtest
+unset PGBENCH_RANDOM_SEED
+
+# run BIN ARGS...: stdout to out.BIN, stderr to err.BIN, exit code to RC_BIN
+run() {
+  local who=$1
+  shift
+  local bin=$REAL
+  [ "$who" = ours ] && bin=$OURS
+  timeout -k 5 120 "$bin" "$@" > "out.$who" 2> "err.$who"
+  eval "RC_$who=\$?"
+}
+# both ARGS...: the same command line run by real pgbench, then by ours
+both() { run real "$@"; run ours "$@"; }
+# mask FILE: numbers become N, the version line and paths go
+mask() {
+  sed -E -e '/^pgbench \(/d' -e 's#^[^ ]*/pgbench:#pgbench:#' -e 's/[0-9]+(\.[0-9]+)?/N/g' \
+    -e '/^ +N /s/ +N/ N/g' "$1"
+}
+# columns OUT: -r's statement lines are pgbench's fixed-width columns
+columns() {
+  grep -E '^ +[0-9]+\.[0-9]{3} ' "$1" | grep -vE '^   [ 0-9.]{11}  [ 0-9]{10}(  [ 0-9]{10})?  [^ ]' || true
+}
+# same NAME: ours and real pgbench print the same lines, numbers masked
+# (stdout in order; stderr's progress lines as a set, the others in order)
+same() {
+  local d
+  d=$(diff <(mask out.real) <(mask out.ours))
+  if [ -z "$d" ]; then ok "$1: stdout layout as pgbench 15's"; else not_ok "$1: stdout differs: $d"; fi
+  d=$(diff <(mask err.real | grep -v '^progress:') <(mask err.ours | grep -v '^progress:'))
+  [ -z "$d" ] || { not_ok "$1: stderr differs: $d"; return; }
+  d=$(diff <(mask err.real | grep '^progress:' | sort -u) <(mask err.ours | grep '^progress:' | sort -u))
+  if [ -z "$d" ]; then ok "$1: stderr layout as pgbench 15's"; else not_ok "$1: progress lines differ: $d"; fi
+  assert_eq "$1: exit code as pgbench 15's" "$RC_real" "$RC_ours"
+  assert_eq "$1: the statement lines' columns are pgbench's widths" "" "$(columns out.ours)"
+}
+drop() { pgsql_q "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers" >/dev/null 2>&1; }
+counts() { pgsql_q "select (select count(*) from pgbench_accounts), (select count(*) from pgbench_branches), (select count(*) from pgbench_tellers), (select count(*) from pgbench_history)"; }
+
+# ---- initialisation --------------------------------------------------------------
+drop; run real -i -s 2
+drop; run ours -i -s 2
+same "-i -s 2 (tables absent)"
+assert_eq "-i -s 2: rows of accounts, branches, tellers, history" "200000|2|20|0" "$(counts)"
+assert_eq "-i: primary keys" "3" "$(pgsql_q "select count(*) from pg_constraint where contype = 'p' and conrelid::regclass::text like 'pgbench_%'")"
+both -i -s 2 -q
+same "-i -s 2 -q (tables present)"
+both -i -s 1 -I dtGvpf -F 90 --unlogged-tables --foreign-keys
+same "-i -I dtGvpf --foreign-keys --unlogged-tables -F 90"
+assert_eq "-i -s 1 -I dtGvpf: rows" "100000|1|10|0" "$(counts)"
+assert_eq "--foreign-keys: five foreign keys" "5" "$(pgsql_q "select count(*) from pg_constraint where contype = 'f' and conrelid::regclass::text like 'pgbench_%'")"
+assert_eq "--unlogged-tables, -F 90: the tables' persistence and fill factor" \
+  "u {fillfactor=90}" "$(pgsql_q "select relpersistence, reloptions from pg_class where relname = 'pgbench_accounts'" | tr '|' ' ')"
+assert_eq "-I dtGvpf: pgbench 15 and bmk fill accounts alike" "0|100000" \
+  "$(pgsql_q "select sum(abalance), count(distinct aid) from pgbench_accounts where bid = 1")"
+# --partitions: the parts pgbench 15 makes, and the report's lines
+parts() { pgsql_q "select relname, pg_get_expr(relpartbound, oid), reloptions from pg_class where relname like 'pgbench_accounts_%' and relkind = 'r' order by 1"; }
+for method in range hash; do
+  drop; run real -i -s 2 -q --partitions=3 --partition-method=$method
+  want=$(parts)
+  drop; run ours -i -s 2 -q --partitions=3 --partition-method=$method
+  same "-i --partitions=3 --partition-method=$method"
+  assert_eq "--partitions=3 --partition-method=$method: pgbench 15's parts" "$want" "$(parts)"
+  assert_eq "--partitions=$method: every account in a part" "200000" "$(pgsql_q 'select count(*) from pgbench_accounts')"
+  both -n -t 2 -S
+  same "a run on $method partitions: the report's partition lines"
+done
+drop; run ours -i -s 2 -q
+run ours -i -I dtx
+assert_eq "-I with an unknown step: exit 1" "1" "$RC_ours"
+assert_contains "-I with an unknown step: pgbench's message" "$(cat err.ours)" 'unrecognized initialization step "x"'
+drop; run ours -i -s 2 -n -q
+assert_eq "-i -s 2 -n: exit 0" "0" "$RC_ours"
+
+# ---- the built-in scripts ------------------------------------------------------------
+both -c 2 -j 2 -t 20 -r
+same "tpcb-like -c 2 -j 2 -t 20 -r"
+assert_contains "-t 20 -c 2: every transaction processed" "$(cat out.ours)" "number of transactions actually processed: 40/40"
+assert_eq "-t 20 -c 2: 40 rows in pgbench_history (the vacuum step empties it first)" "40" \
+  "$(pgsql_q "select count(*) from pgbench_history")"
+
+both -c 4 -j 2 -T 2 -P 1 -S -M prepared
+same "select-only -c 4 -j 2 -T 2 -P 1 -M prepared"
+n=$(grep -c '^progress: ' err.ours)
+check "-T 2 -P 1: a progress line a second, 1 or 2 ($n)" [ "$n" -ge 1 -a "$n" -le 2 ]
+
+both -c 2 -t 10 -N -M extended -n
+same "simple-update -c 2 -t 10 -M extended -n"
+assert_eq "-N -t 10 -c 2 -n, run by both: 20 history rows each" "40" "$(pgsql_q "select count(*) from pgbench_history")"
+
+both -c 3 -j 1 -t 30 -b simple-update@2 -b select-only@8 -r --random-seed=7
+same "-b simple-update@2 -b select-only@8 -r"
+
+# -R (Poisson schedule per thread) and -L (late transactions skipped)
+both -n -c 2 -j 2 -T 2 -R 200 -P 1 -S
+same "-R 200 -P 1 -T 2"
+both -n -c 2 -j 2 -T 2 -R 20000 -L 0.05 -S
+same "-R 20000 -L 0.05: skipped and late transactions"
+# -C: a connection per transaction (the server counts the sessions: 20
+# and the setup's, once they have ended; each psql that reads the counter
+# is one more, counted when it ends)
+both -n -c 2 -t 10 -C -S -M prepared
+same "-C -M prepared"
+sessions() { pgsql_q "select sessions from pg_stat_database where datname = 'sbtest'"; }
+before=$(sessions)
+run ours -n -c 2 -t 10 -C -S
+want=$((before + 1 + 21)) got=$(sessions) k=0
+for _ in $(seq 50); do [ "$((got - k))" -ge "$want" ] && break; sleep 0.1; got=$(sessions); k=$((k + 1)); done
+assert_eq "-C -c 2 -t 10: pg_stat_database counts 21 sessions (20 and the setup's)" "$want" "$((got - k))"
+run ours -n -c 2 -j 2 -t 20 -R 500 -S
+assert_eq "-R 500 -t 20 -c 2: every transaction processed" "40/40" \
+  "$(sed -n 's/^number of transactions actually processed: //p' out.ours)"
+
+# server counters: -S -t 50 -c 2 makes exactly 100 index scans of accounts
+# (read once the clients' backends have flushed their statistics at exit)
+scans() { pgsql_q "select idx_scan from pg_stat_user_tables where relname = 'pgbench_accounts'"; }
+before=$(scans)
+run ours -S -t 50 -c 2 -n -M prepared
+want=$((before + 100)) got=$(scans)
+for _ in $(seq 50); do [ "$got" = "$want" ] && break; sleep 0.1; got=$(scans); done
+assert_eq "-S -t 50 -c 2: pg_stat_user_tables counts 100 index scans of pgbench_accounts" "$want" "$got"
+
+# ---- scripts and the expression language -----------------------------------------
+cat > rand.sql <<'EOF'
+\set a debug(random(1, 1000))
+\set b debug(random(-5000, 5000) * 3 + :client_id)
+\set c debug(random_exponential(1, 1000, 2.5))
+\set d debug(random_gaussian(1, 1000, 3.0))
+\set e debug(random_zipfian(1, 1000, 1.07))
+\set f debug(permute(:a, 1000))
+\set g debug(hash(:a) % 1000)
+\set h debug(case when :a > 500 then :a / 2.0 else -:a end)
+\set i debug(greatest(:a, 10) + least(:b, 3) + abs(-7) + int(5.5) + double(2) + pi())
+\set j debug(sqrt(16) + pow(2, 3) + ln(exp(1.5)) + mod(17, 5))
+\set k debug(:a >= 500 and not (:b < 0) or :c isnull)
+\set l debug(5 & 3 | 8 # 1 << 2 >> 1)
+SELECT :a, :b;
+EOF
+both -n -c 1 -t 6 --random-seed=12345 -f rand.sql
+assert_eq "--random-seed=12345: bmk draws pgbench 15's values (debug() lines, byte for byte)" \
+  "$(grep '^debug' err.real)" "$(grep '^debug' err.ours)"
+check "the debug() lines are there" [ "$(grep -c '^debug' err.ours)" = 72 ]
+# two clients run side by side: each draws its own sequence, so the lines
+# are pgbench's, in another interleaving (-j 1: pgbench writes a debug line
+# in two pieces, which two of its threads can interleave)
+both -n -c 2 -j 1 -t 3 --random-seed=12345 -f rand.sql
+assert_eq "--random-seed=12345 -c 2: the clients' values are pgbench 15's" \
+  "$(grep '^debug' err.real | sort)" "$(grep '^debug' err.ours | sort)"
+
+cat > a.sql <<'EOF'
+-- a custom script with a conditional and a sleep
+\set aid random(1, 100000 * :scale)
+\if :aid % 2 = 0
+  \set delta 1
+\elif :aid % 3 = 0
+  \set delta 2
+\else
+  \set delta 3
+\endif
+\sleep 0 ms
+UPDATE pgbench_accounts
+   SET abalance = abalance + :delta
+ WHERE aid = :aid;
+EOF
+printf 'SELECT count(*) FROM pgbench_branches;\n' > b.sql
+both -n -c 2 -t 20 -f a.sql@1 -f b.sql@3 -r -D scale=2
+same "-f a.sql@1 -f b.sql@3 -r -D scale=2"
+pgsql_q "update pgbench_accounts set abalance = 0 where abalance <> 0" >/dev/null
+run ours -n -c 2 -t 25 -f a.sql -D scale=2
+assert_eq "-f a.sql -t 25 -c 2: 50 updates, each adding 1, 2 or 3" "t" \
+  "$(pgsql_q "select sum(abalance) between 50 and 150 and count(*) filter (where abalance <> 0) between 1 and 50 from pgbench_accounts")"
+
+# ---- failures and retries --------------------------------------------------------
+# serialization failures: four clients add 1 to the same row under
+# REPEATABLE READ; every transaction that commits adds exactly 1
+cat > ser.sql <<'EOF'
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT abalance FROM pgbench_accounts WHERE aid = 1;
+\sleep 2 ms
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 1;
+END;
+EOF
+row() { pgsql_q "select sum(abalance) from pgbench_accounts where aid in (1, 2)"; }
+zero() { pgsql_q "update pgbench_accounts set abalance = 0 where aid in (1, 2)" >/dev/null; }
+val() { sed -n "s/^$1: \([0-9]*\).*/\1/p" out.ours; }
+zero; run real -n -c 4 -t 10 -f ser.sql --max-tries=1000 -r --failures-detailed
+zero; run ours -n -c 4 -t 10 -f ser.sql --max-tries=1000 -r --failures-detailed
+same "serialization failures, --max-tries=1000 -r --failures-detailed"
+assert_eq "--max-tries=1000: all 40 transactions commit, each adding 1" "40/40 40" \
+  "$(sed -n 's/^number of transactions actually processed: //p' out.ours) $(row)"
+retries=$(val "total number of retries")
+assert_eq "the retries of the report are those of the statements (-r)" "$retries" \
+  "$(awk '$4 == "UPDATE" { print $3 }' out.ours)"
+check "retried transactions <= retries ($(val 'number of transactions retried') <= $retries)" \
+  [ "$(val 'number of transactions retried')" -le "$retries" ]
+zero; run ours -n -c 4 -t 10 -f ser.sql -r --failures-detailed
+ok_tx=$(sed -n 's|^number of transactions actually processed: \([0-9]*\)/40|\1|p' out.ours)
+failed=$(val "number of failed transactions")
+assert_eq "--max-tries=1: processed + failed = 40, the row = processed, failed = serialization failures = the UPDATE's failures" \
+  "40 $ok_tx $failed $failed" \
+  "$((ok_tx + failed)) $(row) $(val 'number of serialization failures') $(awk '$3 == "UPDATE" { print $2 }' out.ours)"
+
+# deadlocks: two clients update rows 1 and 2 in opposite orders, 200 ms
+# apart (the server finds a deadlock after its deadlock_timeout, 1 s)
+cat > dl.sql <<'EOF'
+BEGIN;
+\if :client_id % 2 = 0
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 1;
+\sleep 200 ms
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 2;
+\else
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 2;
+\sleep 200 ms
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 1;
+\endif
+END;
+EOF
+zero; run ours -n -c 2 -t 2 -f dl.sql -r --failures-detailed --verbose-errors
+ok_tx=$(sed -n 's|^number of transactions actually processed: \([0-9]*\)/4|\1|p' out.ours)
+failed=$(val "number of failed transactions")
+assert_eq "deadlocks: processed + failed = 4, 2 per commit in the rows, failed = deadlock failures" \
+  "4 $((2 * ok_tx)) $failed" "$((ok_tx + failed)) $(row) $(val 'number of deadlock failures')"
+check "deadlocks: some were provoked ($failed)" [ "$failed" -ge 1 ]
+assert_eq "--verbose-errors: one 'ends the failed transaction' line per failure" "$failed" \
+  "$(grep -c '^pgbench: client [01] ends the failed transaction (try 1/1)$' err.ours)"
+assert_eq "--verbose-errors: pgbench's error line" "$failed" \
+  "$(grep -c '^pgbench: client [01] got an error in command [48] (SQL) of script 0; ERROR:  deadlock detected$' err.ours)"
+zero; run ours -n -c 2 -t 2 -f dl.sql --max-tries=5 -l --log-prefix=dl
+assert_eq "deadlocks retried (--max-tries=5): all 4 commit, 8 in the rows" "4/4 8" \
+  "$(sed -n 's/^number of transactions actually processed: //p' out.ours) $(row)"
+assert_eq "-l --max-tries: the retries column sums to the report's retries" "$(val 'total number of retries')" \
+  "$(cat dl.[0-9]* | awk '{ s += $7 } END { print s + 0 }')"
+rm -f dl.[0-9]*
+
+# ---- pipelines ----------------------------------------------------------------------
+cat > pipe.sql <<'EOF'
+\set aid :client_id + 1
+\startpipeline
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+\endpipeline
+EOF
+both -n -c 2 -t 5 -M prepared -r -f pipe.sql
+same "\\startpipeline ... \\endpipeline -M prepared -r"
+zero; run ours -n -c 2 -t 5 -M extended -f pipe.sql
+assert_eq "a pipelined UPDATE per transaction, -c 2 -t 5: 10 in the rows" "10" "$(row)"
+printf '\\endpipeline\n' > ep.sql
+printf '\\startpipeline\nSELECT 1;\n' > sp.sql
+printf '\\startpipeline x\n' > sp2.sql
+for args in "-f pipe.sql" "-M extended -f ep.sql" "-M extended -f sp.sql" "-M extended -f sp2.sql"; do
+  # shellcheck disable=SC2086
+  both -n -c 1 -t 1 $args
+  same "pipeline misuse ($args)"
+  assert_eq "pipeline misuse ($args): pgbench 15's messages" "$(cat err.real)" "$(cat err.ours)"
+done
+
+# ---- transaction logs (-l) ---------------------------------------------------------
+mkdir -p logs.real logs.ours
+( cd logs.real && timeout 60 "$REAL" -n -c 3 -j 2 -t 5 -S -l --random-seed=3 >/dev/null 2>&1 )
+( cd logs.ours && timeout 60 "$OURS" -n -c 3 -j 2 -t 5 -S -l --random-seed=3 >/dev/null 2>&1 )
+assert_eq "-l -j 2: one file per thread, named as pgbench names them" \
+  "$(cd logs.real && ls | sed -E 's/[0-9]+/PID/' | sort)" "$(cd logs.ours && ls | sed -E 's/[0-9]+/PID/' | sort)"
+# client, transaction number and script exact; latency and time masked
+logcols() { cat "$1"/pgbench_log.* | awk '{ print $1, $2, ($3 ~ /^[0-9]+$/ ? "N" : $3), $4, NF }' | sort; }
+assert_eq "-l -c 3 -t 5: the log lines (client, transaction, script, columns) as pgbench 15's" \
+  "$(logcols logs.real)" "$(logcols logs.ours)"
+check "-l: 15 lines" [ "$(cat logs.ours/pgbench_log.* | wc -l)" = 15 ]
+rm -f logs.real/* logs.ours/*
+( cd logs.real && timeout 60 "$REAL" -n -c 2 -j 2 -T 2 -S -l --aggregate-interval=1 --log-prefix=agg >/dev/null 2>&1 )
+( cd logs.ours && timeout 60 "$OURS" -n -c 2 -j 2 -T 2 -S -l --aggregate-interval=1 --log-prefix=agg > out 2>&1 )
+aggcols() { cat "$1"/agg.* | awk '{ printf "%d", NF; for (i = 7; i <= NF; i++) printf " %s", $i; print "" }' | sort -u; }
+assert_eq "--aggregate-interval=1: the interval lines' columns as pgbench 15's" "$(aggcols logs.real)" "$(aggcols logs.ours)"
+logged=$(cat logs.ours/agg.* | awk '{ s += $2 } END { print s + 0 }')
+done_tx=$(sed -n 's/^number of transactions actually processed: //p' logs.ours/out)
+check "--aggregate-interval: the intervals count at most the transactions processed ($logged <= $done_tx), and some" \
+  [ "$logged" -gt 0 -a "$logged" -le "$done_tx" ]
+rm -rf logs.real logs.ours
+
+# ---- bad input: pgbench's messages and exit codes --------------------------------------
+printf 'SELECT 1;\n\\set x 1 +\n' > bad1.sql
+printf '\\nosuch 1\n' > bad2.sql
+printf '\\set x :nosuch + 1\nSELECT :x;\n' > bad3.sql
+printf '\\set x nosuch(1)\n' > bad4.sql
+printf '\\sleep abc\n' > bad5.sql
+printf -- '-- only a comment\n' > bad6.sql
+printf '\\set x 1 / 0\n' > bad7.sql
+printf '\\if true\nSELECT 1;\n' > bad8.sql
+printf '\\set\n' > bad9.sql
+for args in "-c 0" "-T 2 -t 3" "-b nosuch" "-M foo" "-c abc" "-x" "-i -c 3" "one two" \
+            "-n -t 1 -f bad1.sql" "-n -t 1 -f bad2.sql" "-n -t 1 -f bad3.sql" \
+            "-n -t 1 -f bad5.sql" "-n -t 1 -f bad6.sql" "-n -t 1 -f bad7.sql" \
+            "-n -t 1 -f bad8.sql" "-n -t 1 -f bad9.sql" "-n -t 1 -f nosuch.sql" \
+            "-b list" "--random-seed=abc" "--sampling-rate=0.5 -t 1" "-l --sampling-rate=0.5 --aggregate-interval=1 -t 1" \
+            "--aggregate-interval=1 -t 1" "--log-prefix=x -t 1" "-l --aggregate-interval=3 -T 2" \
+            "-l --aggregate-interval=2 -T 3" "-l --sampling-rate=2 -t 1" \
+            "-i --partition-method=hash" "-i --partition-method=foo" "-i --partitions=-1" \
+            "--dbname=sbtest -t 1" "-n -t 1 -S nosuchdb"; do
+  # shellcheck disable=SC2086
+  both $args
+  assert_eq "pgbench $args: exit code $RC_real as pgbench 15's" "$RC_real" "$RC_ours"
+  assert_eq "pgbench $args: pgbench 15's messages" \
+    "$(sed -E 's#^[^ ]*/pgbench:#pgbench:#' err.real)" "$(sed -E 's#^[^ ]*/pgbench:#pgbench:#' err.ours)"
+done
+printf '\\set x debug(5) -- five\n' > bad10.sql
+for f in bad4.sql bad10.sql; do
+  both -n -t 1 -f $f
+  assert_eq "unknown function ($f): exit 1" "1" "$RC_ours"
+  assert_eq "unknown function ($f): pgbench's message, line and caret" "$(cat err.real)" "$(cat err.ours)"
+done
+run ours --tablespace=ts -i
+assert_eq "an option the persona does not run (--tablespace): exit 1" "1" "$RC_ours"
+assert_contains "--tablespace: says it is not supported" "$(cat err.ours)" "not supported by bmk's pgbench persona"
+
+# expression errors: pgbench's message, the line and the caret, byte for byte
+i=0
+while IFS= read -r e; do
+  i=$((i + 1))
+  printf '\\set x %s\n' "$e" > expr$i.sql
+  both -n -t 1 -f expr$i.sql
+  assert_eq "\\set x $e: pgbench 15's error, line and caret" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+done <<'EOF'
+1 + $ + 2
+1 + 'b' + 2
+1 +  99999999999999999999 + 3
+random(1) + 2
+least()
+hash(1,2,3)
+permute(1)
+(1
+1 2
+1 < 2 < 3
+case when true then 1
+case 1 end
+:x +* 2
+pi
+1 is 2
+debug(1
+-
+EOF
+
+# meta-commands: pgbench's checks when the script is read and when it runs
+i=0
+while IFS= read -r e; do
+  i=$((i + 1))
+  printf '%b\n' "$e" > meta$i.sql
+  both -n -t 1 -f meta$i.sql
+  assert_eq "script '$e': pgbench 15's messages and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+done <<'EOF'
+\\sleep
+\\sleep 1 2 3
+\\sleep 10 xs
+\\sleep :nosuch
+\\sleep 1x ms
+\\setshell x
+\\shell
+\\else 1
+\\endif
+\\elif true
+\\if true\n\\else\n\\elif false\n\\endif
+\\if true\n\\else\n\\else\n\\endif
+\\gset
+SELECT 1, 2 \\gset
+SELECT 1 AS a UNION SELECT 2 \\gset
+SELECT 1 AS a \\gset p_\nSELECT :p_a;
+\\setshell x echo abc
+\\setshell x echo 42\nSELECT :x;
+\\shell false
+\\shell echo :nosuch
+\\set 1x 3
+\\set x true\n\\set y :x + 1
+\\set x int(1e300)
+EOF
+
+# -d is pgbench 15's --debug (no argument): its setup line
+both -d -n -t 1 -S
+assert_eq "-d: pgbench 15's debug line of the setup" "$(head -1 err.real) $RC_real" "$(head -1 err.ours) $RC_ours"
+
+# SIGINT during a run: exit 130, as a shell reports pgbench's death
+"$OURS" -n -c 2 -T 60 -P 1 -S > out.sig 2> err.sig &
+sigpid=$!
+for _ in $(seq 100); do grep -qs '^progress:' err.sig && break; sleep 0.1; done
+kill -INT "$sigpid"
+wait "$sigpid"
+assert_eq "SIGINT during -T 60: exit 130" "130" "$?"
+
+# `bmk pgbench` is the same persona
+run_bmk pgbench -n -t 2 -c 1
+assert_eq "bmk pgbench -t 2: exit 0" "0" "$RC"
+assert_contains "bmk pgbench: pgbench's report" "$OUT" "number of transactions actually processed: 2/2"
+
+drop
+finish
