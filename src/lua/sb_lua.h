@@ -143,7 +143,9 @@ bool sb_lua_script_source(const char **path, const char **buf, size_t *len,
 
 /* Prints the error object on top of L's stack as a FATAL line: "`name'
    function failed: <msg>", or only the message when name is NULL (a
-   failing chunk). Leaves the stack unchanged. */
+   failing chunk). An error table of sysbench.sql (an ignorable SQL error
+   raised outside an event) is shown with its errno, SQLSTATE and
+   message. Leaves the stack unchanged. */
 void sb_lua_log_error(lua_State *L, const char *name);
 
 /* ---- event mode (sb_lua_vu.c) ------------------------------------------

@@ -4,6 +4,8 @@
 #include "config.h"
 #endif
 
+#include <stdio.h>
+
 #include "core/sb_logger.h"
 #include "lua/sb_lua.h"
 #include "lua/sb_lua_priv.h"
@@ -24,11 +26,34 @@ int sb_lua_keep_message(lua_State *L)
   return 1;
 }
 
+/* The SQL error an error table describes (the table sysbench.sql raises
+   for an ignorable error: sql_errno, sql_state, sql_errmsg), written into
+   buf; false when the table has no sql_errmsg. Outside an event (in
+   thread_init, say) such an error cannot restart anything, and without
+   this the user would see only that the error object was a table. */
+static bool sql_error_text(lua_State *L, char *buf, size_t size)
+{
+  lua_getfield(L, -1, "sql_errmsg");
+  lua_getfield(L, -2, "sql_state");
+  lua_getfield(L, -3, "sql_errno");
+  bool ok = lua_type(L, -3) == LUA_TSTRING;
+  if (ok)
+    snprintf(buf, size, "(error object is a table value: SQL error, errno = %d, "
+             "state = '%s': %s; an ignorable error outside an event cannot "
+             "restart it)", (int) lua_tointeger(L, -1),
+             lua_isstring(L, -2) ? lua_tostring(L, -2) : "", lua_tostring(L, -3));
+  lua_pop(L, 3);
+  return ok;
+}
+
 void sb_lua_log_error(lua_State *L, const char *name)
 {
+  char buf[1024];
   const char *msg = lua_tostring(L, -1);
-  if (msg == NULL)
-    msg = lua_istable(L, -1) ? "(error object is a table value)" : "(error object is not a string)";
+  if (msg == NULL && lua_istable(L, -1))
+    msg = sql_error_text(L, buf, sizeof buf) ? buf : "(error object is a table value)";
+  else if (msg == NULL)
+    msg = "(error object is not a string)";
   if (name)
     log_text(LOG_FATAL, "`%s' function failed: %s", name, msg);
   else

@@ -197,4 +197,18 @@ done
 mysql_q "DROP USER IF EXISTS bmk_rc@'127.0.0.1'"
 pgsql_q "DROP ROLE IF EXISTS bmk_rc" >/dev/null 2>&1
 
+# An ignorable SQL error raised outside an event (sysbench.sql's error
+# table, e.g. a connection lost in thread_init) names the SQL error, not
+# only that the error object was a table.
+cat > init_err.lua <<'EOF2'
+function thread_init()
+  error({ sql_errno = 2013, sql_state = "HY000", sql_errmsg = "Lost connection to server", errcode = 2 })
+end
+function event() end
+EOF2
+run_bmk init_err.lua --events=1 run
+assert_eq "an error table in thread_init: exit 1" 1 "$RC"
+assert_contains "... names the SQL error" "$OUT" \
+  "FATAL: \`thread_init' function failed: (error object is a table value: SQL error, errno = 2013, state = 'HY000': Lost connection to server; an ignorable error outside an event cannot restart it)"
+
 finish
