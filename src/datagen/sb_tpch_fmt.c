@@ -1,8 +1,8 @@
 /*
  * Text of the TPC-H-derived generator's rows (see sb_tpch_gen.h for the
  * formats): dbgen 2.17.3's .tbl layout (money as dollars.cents, dates as
- * YYYY-MM-DD, every column followed by '|'), CSV and the tab-separated
- * load format, and writing a chunk to files.
+ * YYYY-MM-DD, every column followed by '|'), CSV, the tab-separated load
+ * format and SQL tuples, and writing a chunk to files.
  */
 #include "datagen/sb_tpch_gen.h"
 
@@ -22,10 +22,19 @@ typedef struct {
   int n;
 } out_t;
 
+/* Starts a row at dst: "(" for an SQL tuple. */
+static out_t start(char *dst, int fmt)
+{
+  out_t o = { dst, fmt, 0 };
+  if (fmt == SB_TPCH_FMT_SQL)
+    *o.p++ = '(';
+  return o;
+}
+
 static void sep(out_t *o)
 {
   if (o->n++ > 0 && o->fmt != SB_TPCH_FMT_TBL)
-    *o->p++ = o->fmt == SB_TPCH_FMT_CSV ? ',' : '\t';
+    *o->p++ = o->fmt == SB_TPCH_FMT_TSV ? '\t' : ',';
 }
 
 static void after(out_t *o)
@@ -37,7 +46,15 @@ static void after(out_t *o)
 static void put_str(out_t *o, const char *s, size_t len)
 {
   sep(o);
-  if (o->fmt == SB_TPCH_FMT_CSV && (memchr(s, ',', len) || memchr(s, '"', len))) {
+  if (o->fmt == SB_TPCH_FMT_SQL) {
+    *o->p++ = '\'';
+    for (size_t i = 0; i < len; i++) {
+      if (s[i] == '\'' || s[i] == '\\')
+        *o->p++ = s[i];    /* doubled; dbgen's text has neither */
+      *o->p++ = s[i];
+    }
+    *o->p++ = '\'';
+  } else if (o->fmt == SB_TPCH_FMT_CSV && (memchr(s, ',', len) || memchr(s, '"', len))) {
     *o->p++ = '"';
     for (size_t i = 0; i < len; i++) {
       if (s[i] == '"')
@@ -103,10 +120,16 @@ static const char *word(int d, int i)
   return sb_tpch_dists[d].words[i].text;
 }
 
-static size_t end_row(out_t *o, char *start)
+/* Ends a row ("\n"; "),"" for an SQL tuple) and returns its bytes. */
+static size_t end_row(out_t *o, char *begin)
 {
-  *o->p++ = '\n';
-  return (size_t)(o->p - start);
+  if (o->fmt == SB_TPCH_FMT_SQL) {
+    *o->p++ = ')';
+    *o->p++ = ',';
+  } else {
+    *o->p++ = '\n';
+  }
+  return (size_t)(o->p - begin);
 }
 
 void sb_tpch_date(int32_t day, char *dst)
@@ -141,7 +164,7 @@ void sb_tpch_date(int32_t day, char *dst)
 
 size_t sb_tpch_fmt_code(const sb_tpch_code_row_t *r, int t, int fmt, char *dst)
 {
-  out_t o = { dst, fmt, 0 };
+  out_t o = start(dst, fmt);
   put_int(&o, r->key);
   if (t == SB_TPCH_NATION) {
     put_cstr(&o, sb_tpch_nations[r->key].name);
@@ -155,7 +178,7 @@ size_t sb_tpch_fmt_code(const sb_tpch_code_row_t *r, int t, int fmt, char *dst)
 
 size_t sb_tpch_fmt_part(const sb_tpch_part_row_t *r, int fmt, char *dst)
 {
-  out_t o = { dst, fmt, 0 };
+  out_t o = start(dst, fmt);
   char tmp[24];
   put_int(&o, r->key);
   put_cstr(&o, r->name);
@@ -175,7 +198,7 @@ size_t sb_tpch_fmt_partsupp(const sb_tpch_part_row_t *r, int fmt, char *dst)
 {
   char *p = dst;
   for (int i = 0; i < SB_TPCH_SUPP_PER_PART; i++) {
-    out_t o = { p, fmt, 0 };
+    out_t o = start(p, fmt);
     put_int(&o, r->key);
     put_int(&o, r->ps[i].suppkey);
     put_int(&o, r->ps[i].qty);
@@ -190,7 +213,7 @@ size_t sb_tpch_fmt_partsupp(const sb_tpch_part_row_t *r, int fmt, char *dst)
 static size_t fmt_party(const sb_tpch_party_row_t *r, const char *tag,
                         int segment, int fmt, char *dst)
 {
-  out_t o = { dst, fmt, 0 };
+  out_t o = start(dst, fmt);
   char tmp[32];
   put_int(&o, r->key);
   snprintf(tmp, sizeof(tmp), "%s%09lld", tag, (long long)r->key);
@@ -217,7 +240,7 @@ size_t sb_tpch_fmt_customer(const sb_tpch_party_row_t *r, int fmt, char *dst)
 
 size_t sb_tpch_fmt_order(const sb_tpch_order_row_t *r, int fmt, char *dst)
 {
-  out_t o = { dst, fmt, 0 };
+  out_t o = start(dst, fmt);
   char tmp[32];
   put_int(&o, r->key);
   put_int(&o, r->custkey);
@@ -237,7 +260,7 @@ size_t sb_tpch_fmt_lines(const sb_tpch_order_row_t *r, int fmt, char *dst)
   char *p = dst;
   for (int i = 0; i < r->nlines; i++) {
     const sb_tpch_line_row_t *l = &r->line[i];
-    out_t o = { p, fmt, 0 };
+    out_t o = start(p, fmt);
     put_int(&o, r->key);
     put_int(&o, l->partkey);
     put_int(&o, l->suppkey);

@@ -48,7 +48,9 @@ typedef enum {
   SB_TPCH_FMT_TBL = 0,   /* dbgen's .tbl: every column followed by '|' */
   SB_TPCH_FMT_CSV = 1,   /* ',' between columns; a field with ',' or '"'
                             quoted ("" for a quote), RFC 4180 */
-  SB_TPCH_FMT_TSV = 2    /* tab between columns: COPY text / LOAD DATA */
+  SB_TPCH_FMT_TSV = 2,   /* tab between columns: COPY text / LOAD DATA */
+  SB_TPCH_FMT_SQL = 3    /* "(1,'AFRICA','...')," tuples for a multi-row
+                            INSERT (the caller drops the last ',') */
 } sb_tpch_fmt_t;
 
 /* Bytes a parent row, or all the child rows of one parent, take at most
@@ -114,9 +116,9 @@ int64_t sb_tpch_gen_child_rows(const sb_tpch_gen_t *g);
  * buf[*len..cap) and their child rows to cbuf[*clen..ccap) (cbuf NULL:
  * the children are made, since the parent depends on them, and dropped),
  * stopping early when less than SB_TPCH_ROW_MAX bytes are left in either.
- * Every row ends in '\n'; the buffers are not NUL-terminated. Advances
- * *len and *clen and returns the parent rows written (0 when the chunk is
- * done or nothing fits).
+ * Every row ends in '\n' (SQL: in ','); the buffers are not
+ * NUL-terminated. Advances *len and *clen and returns the parent rows
+ * written (0 when the chunk is done or nothing fits).
  */
 int sb_tpch_gen_rows(sb_tpch_gen_t *g, int fmt, char *buf, size_t cap,
                      size_t *len, char *cbuf, size_t ccap, size_t *clen,
