@@ -103,9 +103,7 @@ static void put_money(out_t *o, int64_t cents)
 
 static void put_char(out_t *o, char c)
 {
-  sep(o);
-  *o->p++ = c;
-  after(o);
+  put_str(o, &c, 1);
 }
 
 static void put_date(out_t *o, int32_t day)

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# bmk tpch (docs/tpch.md): generate writes dbgen 2.17.3's files byte for
+# byte (whole and in chunks, tbl and csv); prepare loads the same rows on
+# MariaDB and PostgreSQL with 1 chunk (fast path) and with 3 chunks over 3
+# threads (INSERT path, keys and indexes): each table's content equals
+# dbgen's file both times; check passes, and fails on a broken relation;
+# bad input gives one FATAL line and exit 1; cleanup drops everything.
+#
+# The MD5 figures are those of the .tbl files written by the reference
+# dbgen 2.17.3 (TPC-H tools, built from its public source; official
+# layout, '|' after every column): `dbgen -s 0.01`, and for the chunk
+# files `dbgen -s 0.01 -C 4 -S k`. PARTSUPP_SORTED_MD5 is that of dbgen's
+# partsupp.tbl sorted by its key (`sort -t'|' -k1,1n -k2,2n`): the file
+# lists a part's suppliers in generation order, a table by key.
+set -u
+source "$(dirname "$0")/lib/lib.sh"
+source "$(dirname "$0")/lib/tpcc_lib.sh"
+cd "$WORK" || exit 1
+
+declare -A DBGEN_MD5=(
+  [region]=c235841b00d29ad4f817771fcc851207 [nation]=2f588e0b7fa72939b498c2abecd9fbbe
+  [part]=9cce16188c241c25617ca5ed6191e37e [supplier]=56e0621c472064c2a998757c70b44043
+  [partsupp]=c6889c3ed0939ca02475f7fb410cbb50 [customer]=a8aa97edad6d47b183a569759fbd3eec
+  [orders]=c8d2008fb47f47f9e56543d4cb0f4e6a [lineitem]=4c6d44350a1f7974f56f5d3d7091c2be
+)
+PARTSUPP_SORTED_MD5=06991e71cc49e822b80694dce0bf0ec9
+declare -A ROWS=( [region]=5 [nation]=25 [part]=2000 [supplier]=100 [partsupp]=8000
+                  [customer]=1500 [orders]=15000 [lineitem]=60175 )
+TABLES="region nation part supplier partsupp customer orders lineitem"
+fatal_lines() { printf '%s\n' "$OUT" | grep -c '^FATAL'; }
+
+# ---- generate (no server) --------------------------------------------------
+run_bmk tpch --scale=0.01 --dir="$WORK/g1" generate
+assert_eq "generate SF 0.01: exit 0" 0 "$RC"
+for t in $TABLES; do
+  assert_eq "generate: $t.tbl is dbgen's" "${DBGEN_MD5[$t]}" "$(md5sum < "$WORK/g1/$t.tbl" | cut -d' ' -f1)"
+done
+assert_contains "generate: summary counts the line items" "$OUT" "lineitem          60175"
+run_bmk tpch --scale=0.01 --dir="$WORK/g4" --chunks=4 --threads=2 generate
+assert_eq "generate --chunks=4: exit 0, 26 files" "0 26" "$RC $(ls "$WORK/g4" | wc -l)"
+assert_eq "generate --chunks=4: lineitem.tbl.2 is dbgen -C 4 -S 2's" \
+  3cc5e82f965eed1a50ff4e55731d4875 "$(md5sum < "$WORK/g4/lineitem.tbl.2" | cut -d' ' -f1)"
+assert_eq "generate --chunks=4: orders.tbl.4 is dbgen -C 4 -S 4's" \
+  84edfd8d33efb65c6c98a3896d6eb5b6 "$(md5sum < "$WORK/g4/orders.tbl.4" | cut -d' ' -f1)"
+assert_eq "generate --chunks=4: partsupp.tbl.3 is dbgen -C 4 -S 3's" \
+  81478d05d29590cf99d7b0574b228d5c "$(md5sum < "$WORK/g4/partsupp.tbl.3" | cut -d' ' -f1)"
+for t in part lineitem; do
+  assert_eq "generate --chunks=4: the 4 $t chunks make dbgen's $t.tbl" "${DBGEN_MD5[$t]}" \
+    "$(cat "$WORK/g4/$t.tbl".{1,2,3,4} | md5sum | cut -d' ' -f1)"
+done
+run_bmk tpch --scale=0.01 --dir="$WORK/gc" --format=csv generate
+assert_eq "generate --format=csv: customer 1, commas quoted" \
+  '1,Customer#000000001,"IVhzIApeRb ot,c,E",15,25-989-741-2988,711.56,BUILDING,"to the even, regular platelets. regular, ironic epitaphs nag e"' \
+  "$(head -1 "$WORK/gc/customer.csv")"
+assert_eq "generate --format=csv: as many lines" 60175 "$(wc -l < "$WORK/gc/lineitem.csv")"
+
+run_bmk tpch --scale=abc --dir="$WORK/bad" generate
+assert_eq "generate --scale=abc: exit 1" 1 "$RC"
+assert_contains "generate --scale=abc: message" "$OUT" "Invalid value for the 'scale' option: 'abc'"
+for args in "--scale=0" "--scale=-1" "--scale=1.5"; do
+  run_bmk tpch $args --dir="$WORK/bad" generate
+  assert_eq "generate $args: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "generate $args: message" "$OUT" "--scale must be > 0, a whole number from 1 up"
+done
+run_bmk tpch --scale=0.01 generate
+assert_eq "generate without --dir: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+assert_contains "generate without --dir: message" "$OUT" "generate needs --dir=DIR"
+run_bmk tpch --scale=0.01 --dir=/proc/no/such generate
+assert_contains "generate into an unwritable directory: message" "$OUT" "cannot write in --dir=/proc/no/such"
+run_bmk tpch --scale=0.01 --dir="$WORK/bad" --format=xml generate
+assert_contains "generate --format=xml: message" "$OUT" "--format must be one of tbl, csv (got 'xml')"
+
+# md5 DB TABLE: MD5 of the table's rows written as dbgen writes them
+# (integers for l_quantity, CHAR columns without padding, '|' after each).
+md5_of() {
+  local cols
+  case $2 in
+    region) cols="r_regionkey,r_name,r_comment"; k=r_regionkey ;;
+    nation) cols="n_nationkey,n_name,n_regionkey,n_comment"; k=n_nationkey ;;
+    part) cols="p_partkey,p_name,p_mfgr,p_brand,p_type,p_size,p_container,p_retailprice,p_comment"; k=p_partkey ;;
+    supplier) cols="s_suppkey,s_name,s_address,s_nationkey,s_phone,s_acctbal,s_comment"; k=s_suppkey ;;
+    partsupp) cols="ps_partkey,ps_suppkey,ps_availqty,ps_supplycost,ps_comment"; k="ps_partkey,ps_suppkey" ;;
+    customer) cols="c_custkey,c_name,c_address,c_nationkey,c_phone,c_acctbal,c_mktsegment,c_comment"; k=c_custkey ;;
+    orders) cols="o_orderkey,o_custkey,o_orderstatus,o_totalprice,o_orderdate,o_orderpriority,o_clerk,o_shippriority,o_comment"; k=o_orderkey ;;
+    lineitem) cols="l_orderkey,l_partkey,l_suppkey,l_linenumber,CAST(l_quantity AS INTEGER),l_extendedprice,l_discount,l_tax,l_returnflag,l_linestatus,l_shipdate,l_commitdate,l_receiptdate,l_shipinstruct,l_shipmode,l_comment"; k="l_orderkey,l_linenumber" ;;
+  esac
+  if [ "$1" = mysql ]; then
+    cols=${cols//INTEGER/SIGNED}
+    q mysql "SET SESSION group_concat_max_len=1073741824; SELECT MD5(CONCAT(GROUP_CONCAT(CONCAT_WS('|',$cols) ORDER BY $k SEPARATOR '|\n'),'|\n')) FROM $2"
+  else
+    # text casts drop CHAR(n)'s padding
+    cols=$(echo "$cols" | sed -E 's/(^|,)([a-z_]+)/\1\2::text/g')
+    q pgsql "SELECT md5(string_agg(concat_ws('|',$cols) || E'|\n', '' ORDER BY $k)) FROM $2"
+  fi
+}
+
+# same_as_dbgen DB LABEL: every table holds dbgen's rows
+same_as_dbgen() {
+  local want
+  for t in $TABLES; do
+    want=${DBGEN_MD5[$t]}
+    [ $t = partsupp ] && want=$PARTSUPP_SORTED_MD5
+    assert_eq "$1: $2: $t holds dbgen's rows" "$want" "$(md5_of "$1" "$t")"
+  done
+}
+
+for db in ${BMK_TEST_DBS:-mysql pgsql}; do
+  O=$(opts "$db")
+  "$BMK" tpch $O cleanup >/dev/null 2>&1
+
+  run_bmk tpch $O --scale=0.01 check
+  assert_eq "$db: check before prepare: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "$db: check before prepare: message" "$OUT" "no tpch data in"
+  run_bmk tpch $O --scale=0 prepare
+  assert_eq "$db: prepare --scale=0: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_eq "$db: prepare --scale=0 created nothing" 0 \
+    "$(q $db "SELECT COUNT(*) FROM information_schema.tables WHERE table_name IN ('region','tpch_meta') AND table_schema IN ('sbtest','public')")"
+
+  # 1 chunk, the fast path (COPY / LOAD DATA LOCAL INFILE)
+  run_bmk tpch $O --scale=0.01 --chunks=1 --load-method=copy prepare
+  assert_eq "$db: prepare 1 chunk: exit 0" 0 "$RC"
+  assert_contains "$db: prepare: summary counts the line items" "$OUT" "lineitem          60175"
+  for t in $TABLES; do
+    assert_eq "$db: 1 chunk: rows of $t" "${ROWS[$t]}" "$(q $db "SELECT COUNT(*) FROM $t")"
+  done
+  same_as_dbgen "$db" "1 chunk"
+  assert_eq "$db: o_totalprice is DECIMAL(15,2)" "decimal 15 2" \
+    "$(q $db "SELECT data_type, numeric_precision, numeric_scale FROM information_schema.columns WHERE table_name='orders' AND column_name='o_totalprice'" | tr '\t' ' ' | sed 's/numeric/decimal/')"
+  assert_eq "$db: l_shipdate is a DATE" date \
+    "$(q $db "SELECT data_type FROM information_schema.columns WHERE table_name='lineitem' AND column_name='l_shipdate'")"
+  run_bmk tpch $O --scale=0.01 check
+  assert_eq "$db: check: exit 0" 0 "$RC"
+  assert_contains "$db: check: all passed" "$OUT" "Checks: 17 PASSED, 0 FAILED (SF 0.01)"
+  run_bmk tpch $O --scale=0.1 check
+  assert_contains "$db: check at another SF: message" "$OUT" "the tables hold SF 0.01, not --scale=0.1"
+  run_bmk tpch $O --scale=0.01 prepare
+  assert_eq "$db: prepare over a prepared schema: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "$db: prepare over a prepared schema: message" "$OUT" "exists already"
+
+  # a broken relation: one order's total, one line item's supplier
+  q $db "UPDATE orders SET o_totalprice = o_totalprice + 0.01 WHERE o_orderkey = 7" >/dev/null
+  q $db "UPDATE lineitem SET l_suppkey = l_suppkey + 1 WHERE l_orderkey = 1 AND l_linenumber = 1" >/dev/null
+  run_bmk tpch $O --scale=0.01 check
+  assert_eq "$db: check of broken data: exit 1" 1 "$RC"
+  assert_contains "$db: check of broken data: the total" "$OUT" \
+    "FAIL  orders whose o_totalprice or o_orderstatus disagree with their line items: expected 0, got 1"
+  assert_contains "$db: check of broken data: the part-supplier" "$OUT" \
+    "FAIL  line items without their part-supplier: expected 0, got 1"
+  assert_contains "$db: check of broken data: summary" "$OUT" "Checks: 15 PASSED, 2 FAILED"
+
+  run_bmk tpch $O cleanup
+  assert_eq "$db: cleanup: exit 0, 9 tables" "0" "$RC"
+  assert_contains "$db: cleanup: count" "$OUT" "Dropped 9 tpch table(s)"
+
+  # 3 chunks over 3 threads, multi-row INSERT, indexes and foreign keys
+  run_bmk tpch $O --scale=0.01 --chunks=3 --threads=3 --load-method=insert --indexes=on --fk=on prepare
+  assert_eq "$db: prepare 3 chunks, insert: exit 0" 0 "$RC"
+  assert_contains "$db: prepare 3 chunks: the method" "$OUT" "multi-row INSERT"
+  same_as_dbgen "$db" "3 chunks"
+  assert_eq "$db: 8 foreign keys" 8 \
+    "$(q $db "SELECT COUNT(*) FROM information_schema.table_constraints WHERE constraint_type='FOREIGN KEY' AND table_name IN ('nation','supplier','customer','partsupp','orders','lineitem') AND constraint_schema IN ('sbtest','public')")"
+  if [ $db = mysql ]; then
+    ix=$(q mysql "SELECT COUNT(DISTINCT index_name) FROM information_schema.statistics WHERE table_schema='sbtest' AND index_name LIKE '%\_ix%'")
+  else
+    ix=$(q pgsql "SELECT COUNT(*) FROM pg_indexes WHERE schemaname='public' AND indexname LIKE '%\_ix%'")
+  fi
+  assert_eq "$db: 8 secondary indexes" 8 "$ix"
+  run_bmk tpch $O --scale=0.01 check
+  assert_contains "$db: check after the parallel load: all passed" "$OUT" "Checks: 17 PASSED, 0 FAILED"
+  run_bmk tpch $O cleanup
+  assert_eq "$db: cleanup: no tpch table left" 0 \
+    "$(q $db "SELECT COUNT(*) FROM information_schema.tables WHERE table_name IN ('region','nation','part','supplier','partsupp','customer','orders','lineitem','tpch_meta') AND table_schema IN ('sbtest','public')")"
+done
+
+finish
