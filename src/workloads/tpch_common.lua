@@ -100,6 +100,7 @@ M.options = {
   indexes = {"prepare: create the secondary indexes (foreign key and date columns) " ..
                "after the load", false},
   pgsql_schema = {"PostgreSQL schema of the tables", "public"},
+  mysql_storage_engine = {"MySQL storage engine of the tables", "innodb"},
 }
 
 -- ---- configuration ----------------------------------------------------------------
@@ -168,6 +169,9 @@ function M.config()
     fail("--pgsql-schema must be a plain identifier (got '%s')", c.schema)
   end
   c.engine = tostring(o.mysql_storage_engine or "innodb")
+  if not c.engine:match("^[%w_]+$") then
+    fail("--mysql-storage-engine must be a plain name (got '%s')", c.engine)
+  end
   cfg_cache = c
   return c
 end

@@ -4,7 +4,8 @@
 # MariaDB and PostgreSQL with 1 chunk (fast path) and with 3 chunks over 3
 # threads (INSERT path, keys and indexes): each table's content equals
 # dbgen's file both times; check passes, and fails on a broken relation;
-# bad input gives one FATAL line and exit 1; cleanup drops everything.
+# bad input and `run` (not in this build) give one FATAL line and exit
+# 1; cleanup drops everything.
 #
 # The MD5 figures are those of the .tbl files written by the reference
 # dbgen 2.17.3 (TPC-H tools, built from its public source; official
@@ -133,6 +134,9 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_contains "$db: check: all passed" "$OUT" "Checks: 17 PASSED, 0 FAILED (SF 0.01)"
   run_bmk tpch $O --scale=0.1 check
   assert_contains "$db: check at another SF: message" "$OUT" "the tables hold SF 0.01, not --scale=0.1"
+  run_bmk tpch $O --scale=0.01 run
+  assert_eq "$db: run (not in this build): exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "$db: run: message" "$OUT" "bmk tpch has no run command yet"
   run_bmk tpch $O --scale=0.01 prepare
   assert_eq "$db: prepare over a prepared schema: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
   assert_contains "$db: prepare over a prepared schema: message" "$OUT" "exists already"
