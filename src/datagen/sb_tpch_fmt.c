@@ -327,6 +327,30 @@ int64_t sb_tpch_gen_write(sb_tpch_gen_t *g, int fmt, int fd, int cfd,
   return done;
 }
 
+int64_t sb_tpch_write_deletes(double sf, int set, int fmt, int fd)
+{
+  sb_tpch_scale_t sc;
+  char buf[1 << 16];
+  size_t len = 0;
+  int64_t rows, k;
+  if (sb_tpch_scale(sf, &sc) != 0 || set < 1 || set > SB_TPCH_UPDATE_SETS_MAX) {
+    errno = EINVAL;
+    return -1;
+  }
+  rows = sb_tpch_update_rows(&sc);
+  for (k = 1; k <= rows; k++) {
+    len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%lld%s\n",
+                            (long long)sb_tpch_delete_key(sf, set, k),
+                            fmt == SB_TPCH_FMT_TBL ? "|" : "");
+    if (sizeof(buf) - len < 64 || k == rows) {
+      if (write_all(fd, buf, len) != 0)
+        return -1;
+      len = 0;
+    }
+  }
+  return rows;
+}
+
 int sb_tpch_create(const char *path)
 {
   return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -78,6 +78,8 @@ struct sb_tpch_gen {
   sb_tpch_scale_t sc;
   int table;
   int64_t next, last;          /* parent rows next..last remain */
+  int64_t key_seq;             /* ORDERS: the sparse key's set bits (0:
+                                  base data, 1: update sets 1..999) */
   int64_t total;
   int64_t child_rows;
   sb_tpch_stream_t s[NSTREAMS];
@@ -187,32 +189,78 @@ int sb_tpch_chunk(const sb_tpch_scale_t *sc, int t, int chunk, int chunks,
   return 0;
 }
 
-sb_tpch_gen_t *sb_tpch_gen_new(double sf, int t, int chunk, int chunks)
+/* A generator of parent rows first..first+count-1 of table t whose
+   streams start `ahead` rows further on. */
+static sb_tpch_gen_t *gen_new(const sb_tpch_scale_t *sc, int t, int64_t first,
+                              int64_t count, int64_t ahead, int64_t key_seq)
 {
   sb_tpch_gen_t *g;
-  int64_t first, count;
-  sb_tpch_scale_t sc;
-  if (sb_tpch_scale(sf, &sc) != 0 ||
-      sb_tpch_chunk(&sc, t, chunk, chunks, &first, &count) != 0)
-    return NULL;
   if (sb_tpch_text_pool() == NULL)
     return NULL;
   g = calloc(1, sizeof(*g));
   if (g == NULL)
     return NULL;
-  g->sc = sc;
+  g->sc = *sc;
   g->table = t;
   g->next = first;
   g->last = first + count - 1;
   g->total = count;
-  /* row `first` starts (first - 1) x per_row draws into each stream */
+  g->key_seq = key_seq;
+  /* row r starts (r - 1) x per_row draws into each stream */
   for (int i = 0; i < NSTREAMS; i++) {
     g->s[i].value = streams[i].seed;
     if (streams[i].family == t)
       g->s[i].value = sb_tpch_skip(streams[i].seed,
-                                   (first - 1) * streams[i].per_row);
+                                   (first - 1 + ahead) * streams[i].per_row);
   }
   return g;
+}
+
+sb_tpch_gen_t *sb_tpch_gen_new(double sf, int t, int chunk, int chunks)
+{
+  int64_t first, count;
+  sb_tpch_scale_t sc;
+  if (sb_tpch_scale(sf, &sc) != 0 ||
+      sb_tpch_chunk(&sc, t, chunk, chunks, &first, &count) != 0)
+    return NULL;
+  return gen_new(&sc, t, first, count, 0, 0);
+}
+
+int64_t sb_tpch_update_rows(const sb_tpch_scale_t *sc)
+{
+  /* dbgen: orders per SF-1 base / 10000 (integer) x scale x 10 */
+  return sc->orders / sc->scale / 10000 * sc->scale * 10;
+}
+
+/* The sparse order key of order index n with set bits `seq` (dbgen:
+   keep the low 3 bits, insert 2 bits of seq, the rest above). */
+static int64_t sparse_key(int64_t n, int64_t seq)
+{
+  return (((n >> 3) << 2) + seq) * 8 + (n & 7);
+}
+
+sb_tpch_gen_t *sb_tpch_gen_new_update(double sf, int set)
+{
+  sb_tpch_scale_t sc;
+  int64_t rows;
+  if (sb_tpch_scale(sf, &sc) != 0 || set < 1 || set > SB_TPCH_UPDATE_SETS_MAX)
+    return NULL;
+  rows = sb_tpch_update_rows(&sc);
+  /* the update sets' orders follow the base data's in every stream */
+  return gen_new(&sc, SB_TPCH_ORDERS, (int64_t)(set - 1) * rows + 1, rows,
+                 sc.orders, 1 + set / 1000);
+}
+
+int64_t sb_tpch_delete_key(double sf, int set, int64_t k)
+{
+  sb_tpch_scale_t sc;
+  int64_t rows;
+  if (sb_tpch_scale(sf, &sc) != 0 || set < 1 || set > SB_TPCH_UPDATE_SETS_MAX)
+    return -1;
+  rows = sb_tpch_update_rows(&sc);
+  if (k < 1 || k > rows)
+    return -1;
+  return sparse_key((int64_t)(set - 1) * rows + k, set / 1000);
 }
 
 void sb_tpch_gen_free(sb_tpch_gen_t *g)
@@ -403,8 +451,8 @@ static int64_t make_line(sb_tpch_gen_t *g, sb_tpch_order_row_t *o, int i)
 static void make_order(sb_tpch_gen_t *g, int64_t n, sb_tpch_order_row_t *o)
 {
   int64_t delta = 1, shipped = 0;
-  /* sparse key: bits 0-2 kept, 2 zero bits (update sets), the rest */
-  o->key = ((n >> 3) << 5) | (n & 7);
+  /* sparse key: bits 0-2 kept, 2 bits for the update sets, the rest */
+  o->key = sparse_key(n, g->key_seq);
   if (g->sc.scale >= 30000)
     o->custkey = sb_tpch_unif64(&g->s[S_O_CUSTKEY], 1, g->sc.cust);
   else

@@ -101,6 +101,25 @@ typedef struct sb_tpch_gen sb_tpch_gen_t;
    on first use. NULL on bad arguments or when memory runs out. */
 sb_tpch_gen_t *sb_tpch_gen_new(double sf, int t, int chunk, int chunks);
 
+/* Update sets (the refresh functions' data, TPC-H clause 4.2.4, as
+   `dbgen -U N` makes them): set n (1..SB_TPCH_UPDATE_SETS_MAX) holds
+   sb_tpch_update_rows() new orders with their line items (RF1), whose
+   streams continue after the base data's and whose sparse keys fill the
+   base data's gaps, and as many keys of base orders to delete (RF2). */
+#define SB_TPCH_UPDATE_SETS_MAX 4000
+
+/* New orders per update set: dbgen's (1,500,000 x min(SF, 1) / 10000,
+   integer) x max(SF, 1) x 10; 1,500 x SF from SF 1 up, 10 at SF 0.01. */
+int64_t sb_tpch_update_rows(const sb_tpch_scale_t *sc);
+
+/* The generator of update set `set`'s new orders and line items (table
+   ORDERS; one chunk). NULL on bad arguments or when memory runs out. */
+sb_tpch_gen_t *sb_tpch_gen_new_update(double sf, int set);
+
+/* The k-th (1..sb_tpch_update_rows) order key update set `set` deletes,
+   or -1 for bad arguments. Thread-safe. */
+int64_t sb_tpch_delete_key(double sf, int set, int64_t k);
+
 /* Frees it (NULL is fine). */
 void sb_tpch_gen_free(sb_tpch_gen_t *g);
 
@@ -131,6 +150,11 @@ int sb_tpch_gen_rows(sb_tpch_gen_t *g, int fmt, char *buf, size_t cap,
  */
 int64_t sb_tpch_gen_write(sb_tpch_gen_t *g, int fmt, int fd, int cfd,
                           int64_t max_rows);
+
+/* Writes the keys update set `set` deletes to `fd`, one a line ("key|"
+   in TBL, as dbgen's delete.N; "key" otherwise). Returns the keys
+   written, or -1 when a write fails (errno set) or for bad arguments. */
+int64_t sb_tpch_write_deletes(double sf, int set, int fmt, int fd);
 
 /* Creates (or truncates) `path` for writing, mode 0644; the descriptor,
    or -1 with errno set. */

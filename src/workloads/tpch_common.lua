@@ -26,6 +26,10 @@ int sb_tpch_child(int t);
 int sb_tpch_chunk(const sb_tpch_scale_t *sc, int t, int chunk, int chunks,
                   int64_t *first, int64_t *count);
 sb_tpch_gen_t *sb_tpch_gen_new(double sf, int t, int chunk, int chunks);
+int64_t sb_tpch_update_rows(const sb_tpch_scale_t *sc);
+sb_tpch_gen_t *sb_tpch_gen_new_update(double sf, int set);
+int64_t sb_tpch_delete_key(double sf, int set, int64_t k);
+int64_t sb_tpch_write_deletes(double sf, int set, int fmt, int fd);
 void sb_tpch_gen_free(sb_tpch_gen_t *g);
 int64_t sb_tpch_gen_total(const sb_tpch_gen_t *g);
 int64_t sb_tpch_gen_left(const sb_tpch_gen_t *g);
@@ -96,6 +100,8 @@ M.options = {
                    "allows it, else insert), copy, insert (multi-row INSERT)", "auto"},
   load_batch = {"prepare: parent rows per load statement (0: 10000 with copy, " ..
                   "1000 with insert)", 0},
+  updates = {"generate: also write update sets 1..N (the refresh functions' new " ..
+                "orders, line items and deleted keys, as dbgen -U N)", 0},
   fk = {"prepare: create the foreign keys after the load", false},
   indexes = {"prepare: create the secondary indexes (foreign key and date columns) " ..
                "after the load", false},
@@ -155,6 +161,7 @@ function M.config()
   c.sf, c.sc = scale_opt()
   c.threads = tonumber(o.threads) or 1
   c.chunks = int_opt("chunks", 0, 100000)
+  c.updates = int_opt("updates", 0, 4000)
   c.format = one_of("format", {"tbl", "csv"})
   c.dir = tostring(o.dir or "")
   c.driver = (o.db_driver == nil or o.db_driver == "") and "mysql" or tostring(o.db_driver)
@@ -202,8 +209,9 @@ end
 
 -- Slots of sb_shared (one command per process, so they do not clash).
 M.SLOT = { JOB = 0, PHASE_JOB = 1, T0 = 2, CHECK_FAIL = 3 }
--- Shared counters: rows per table, jobs done, files written.
-M.CNT_ROWS, M.CNT_JOBS, M.CNT_FILES = 0, 16, 17
+-- Shared counters: rows per table, jobs done, files written, rows per
+-- table of update sets.
+M.CNT_ROWS, M.CNT_JOBS, M.CNT_FILES, M.CNT_UROWS = 0, 16, 17, 32
 
 -- ---- connections ------------------------------------------------------------------------
 
@@ -328,7 +336,7 @@ end
 function M.parent_rows_done(s)
   local n = 0
   for _, t in ipairs(M.FAMILIES) do n = n + tonumber(s[M.CNT_ROWS + t]) end
-  return n
+  return n + tonumber(s[M.CNT_UROWS + M.T.orders])
 end
 
 -- "[ 12s ] what: 40% (1.2M of 3.0M rows), 12 of 30 jobs; ETA 18s".

@@ -2,7 +2,8 @@
 -- NAME.tbl or NAME.csv in --dir, or NAME.tbl.1..N with --chunks=N (as
 -- `dbgen -C N -S k` names them; REGION and NATION stay whole), written by
 -- --threads in parallel from one queue of chunks, with progress lines and
--- an ETA. docs/tpch.md "generate".
+-- an ETA; with --updates=N also dbgen -U N's update sets (orders.tbl.uK,
+-- lineitem.tbl.uK, delete.K). docs/tpch.md "generate".
 
 local common = require("tpch_common")
 local ffi = common.ffi
@@ -16,8 +17,13 @@ local STEP = 20000
 
 local function file_name(c, t, job)
   local f = string.format("%s/%s.%s", c.dir, common.name(t), c.format)
+  if job.update then return f .. ".u" .. job.update end
   if job.chunks > 1 then f = f .. "." .. job.chunk end
   return f
+end
+
+local function delete_name(c, set)
+  return string.format("%s/delete.%d%s", c.dir, set, c.format == "tbl" and "" or ".csv")
 end
 
 local function create(path)
@@ -31,11 +37,13 @@ end
 -- Writes job `job`'s files; counts rows in this thread's counter block.
 local function run_job(c, job, cnt, tick)
   local child = common.child(job.t)
-  local g = C.sb_tpch_gen_new(c.sf, job.t, job.chunk, job.chunks)
+  local g = job.update and C.sb_tpch_gen_new_update(c.sf, job.update)
+    or C.sb_tpch_gen_new(c.sf, job.t, job.chunk, job.chunks)
   if g == nil then common.fail("out of memory for the generator (the text pool takes 300 MiB)") end
   local fd = create(file_name(c, job.t, job))
   local cfd = child and create(file_name(c, child, job)) or -1
   local seen = 0
+  local base = job.update and common.CNT_UROWS or common.CNT_ROWS
   local ok, err = pcall(function()
     while true do
       local n = C.sb_tpch_gen_write(g, common.FMT[c.format], fd, cfd, STEP)
@@ -43,10 +51,10 @@ local function run_job(c, job, cnt, tick)
         common.fail("writing %s: %s", file_name(c, job.t, job), ffi.string(C.strerror(ffi.errno())))
       end
       if n == 0 then break end
-      cnt[common.CNT_ROWS + job.t] = cnt[common.CNT_ROWS + job.t] + n
+      cnt[base + job.t] = cnt[base + job.t] + n
       if child then
         local now = tonumber(C.sb_tpch_gen_child_rows(g))
-        cnt[common.CNT_ROWS + child] = cnt[common.CNT_ROWS + child] + (now - seen)
+        cnt[base + child] = cnt[base + child] + (now - seen)
         seen = now
       end
       if tick then tick() end
@@ -57,6 +65,16 @@ local function run_job(c, job, cnt, tick)
   if cfd >= 0 then C.close(cfd) end
   C.sb_tpch_gen_free(g)
   if not ok then error(err, 0) end
+  if job.update then
+    local path = delete_name(c, job.update)
+    local dfd = create(path)
+    local n = C.sb_tpch_write_deletes(c.sf, job.update, common.FMT[c.format], dfd)
+    C.close(dfd)
+    if n < 0 then
+      common.fail("writing %s: %s", path, ffi.string(C.strerror(ffi.errno())))
+    end
+    cnt[common.CNT_FILES] = cnt[common.CNT_FILES] + 1
+  end
   cnt[common.CNT_JOBS] = cnt[common.CNT_JOBS] + 1
   cnt[common.CNT_FILES] = cnt[common.CNT_FILES] + (child and 2 or 1)
 end
@@ -75,12 +93,22 @@ local function print_summary(c, jobs, secs)
     print(string.format("  %-10s %12d", common.name(t), rows))
   end
   print(string.format("  %-10s %12d  (%.0f rows/s)", "total", total, total / math.max(secs, 0.001)))
+  if c.updates > 0 then
+    print(string.format("  update sets 1..%d: %d new orders, %d new line items, %d deleted " ..
+                          "orders", c.updates, tonumber(s[common.CNT_UROWS + common.T.orders]),
+                        tonumber(s[common.CNT_UROWS + common.T.lineitem]),
+                        tonumber(s[common.CNT_UROWS + common.T.orders])))
+  end
 end
 
 local function body(c, tid)
   if c.dir == "" then common.fail("generate needs --dir=DIR (where the files go)") end
   if c.chunks == 0 then c.chunks = 1 end
   local jobs = common.jobs(c, c.chunks)
+  local per_set = tonumber(C.sb_tpch_update_rows(c.sc))
+  for u = 1, c.updates do
+    jobs[#jobs + 1] = { t = common.T.orders, update = u, rows = per_set }
+  end
   if tid == 0 then
     C.mkdir(c.dir, tonumber("755", 8))   -- an existing directory is fine
     local probe = c.dir .. "/.bmk-tpch-probe"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bmk tpch (docs/tpch.md): generate writes dbgen 2.17.3's files byte for
-# byte (whole and in chunks, tbl and csv); prepare loads the same rows on
+# byte (whole and in chunks, tbl and csv, update sets); prepare loads the same rows on
 # MariaDB and PostgreSQL with 1 chunk (fast path) and with 3 chunks over 3
 # threads (INSERT path, keys and indexes): each table's content equals
 # dbgen's file both times; check passes, and fails on a broken relation;
@@ -9,8 +9,8 @@
 #
 # The MD5 figures are those of the .tbl files written by the reference
 # dbgen 2.17.3 (TPC-H tools, built from its public source; official
-# layout, '|' after every column): `dbgen -s 0.01`, and for the chunk
-# files `dbgen -s 0.01 -C 4 -S k`. PARTSUPP_SORTED_MD5 is that of dbgen's
+# layout, '|' after every column): `dbgen -s 0.01`, for the chunk files
+# `dbgen -s 0.01 -C 4 -S k`, for the update sets `dbgen -s 0.01 -U 2`. PARTSUPP_SORTED_MD5 is that of dbgen's
 # partsupp.tbl sorted by its key (`sort -t'|' -k1,1n -k2,2n`): the file
 # lists a part's suppliers in generation order, a table by key.
 set -u
@@ -37,8 +37,17 @@ for t in $TABLES; do
   assert_eq "generate: $t.tbl is dbgen's" "${DBGEN_MD5[$t]}" "$(md5sum < "$WORK/g1/$t.tbl" | cut -d' ' -f1)"
 done
 assert_contains "generate: summary counts the line items" "$OUT" "lineitem          60175"
-run_bmk tpch --scale=0.01 --dir="$WORK/g4" --chunks=4 --threads=2 generate
-assert_eq "generate --chunks=4: exit 0, 26 files" "0 26" "$RC $(ls "$WORK/g4" | wc -l)"
+run_bmk tpch --scale=0.01 --dir="$WORK/g4" --chunks=4 --threads=2 --updates=2 generate
+assert_eq "generate --chunks=4 --updates=2: exit 0, 32 files" "0 32" "$RC $(ls "$WORK/g4" | wc -l)"
+assert_contains "generate --updates=2: summary" "$OUT" \
+  "update sets 1..2: 20 new orders, 81 new line items, 20 deleted orders"
+# dbgen -s 0.01 -U 2
+for f in orders.tbl.u1:3c31b94f1bd15a67d8101b0d63f9eb58 lineitem.tbl.u1:3309ecc7e015d92ca35249f91f303a71 \
+         delete.1:079060433d8301aaa3783456ed18c7f0 orders.tbl.u2:bb402163444b211c9d4a24a8029d2907 \
+         lineitem.tbl.u2:257dcf795b5959aad60bbdde88b743e0 delete.2:6861e53624044eb66a27c4d51eff4a83; do
+  assert_eq "generate --updates=2: ${f%%:*} is dbgen -U 2's" "${f#*:}" \
+    "$(md5sum < "$WORK/g4/${f%%:*}" | cut -d' ' -f1)"
+done
 assert_eq "generate --chunks=4: lineitem.tbl.2 is dbgen -C 4 -S 2's" \
   3cc5e82f965eed1a50ff4e55731d4875 "$(md5sum < "$WORK/g4/lineitem.tbl.2" | cut -d' ' -f1)"
 assert_eq "generate --chunks=4: orders.tbl.4 is dbgen -C 4 -S 4's" \

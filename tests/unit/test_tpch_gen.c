@@ -3,7 +3,9 @@
  * dbgen 2.17.3's rows. The SHA-256 figures below were taken from the .tbl
  * files of the reference dbgen 2.17.3 (TPC-H tools, built from its public
  * source with the official trailing-'|' layout): `dbgen -s 0.01` for the
- * whole tables and `dbgen -s 0.01 -C 4 -S 2` / `-S 3` for the chunks.
+ * whole tables and `dbgen -s 0.01 -C 4 -S 2` / `-S 3` for the chunks; the
+ * MD5 figures of the update sets those of `dbgen -s 0.01 -U 3` and
+ * `dbgen -s 1 -U 2` (orders.tbl.uN, lineitem.tbl.uN, delete.N).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <openssl/evp.h>
@@ -57,6 +60,15 @@ static void sha_hex(const char *data, size_t len, char hex[65])
   unsigned int mdlen = 0;
   assert_true(EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) == 1);
   for (unsigned i = 0; i < 32; i++)
+    sprintf(hex + 2 * i, "%02x", md[i]);
+}
+
+static void md5_hex(const char *data, size_t len, char hex[33])
+{
+  unsigned char md[16];
+  unsigned int mdlen = 0;
+  assert_true(EVP_Digest(data, len, md, &mdlen, EVP_md5(), NULL) == 1);
+  for (unsigned i = 0; i < 16; i++)
     sprintf(hex + 2 * i, "%02x", md[i]);
 }
 
@@ -194,6 +206,60 @@ static void test_fixed_rows(void **state)
   free(s);
 }
 
+/* Update sets: new orders, their line items and the deleted keys are
+   dbgen -U's files. */
+static void test_update_sets(void **state)
+{
+  static const struct {
+    double sf;
+    int set;
+    const char *orders, *lines, *deletes;
+  } u[] = {
+    { 0.01, 1, "3c31b94f1bd15a67d8101b0d63f9eb58", "3309ecc7e015d92ca35249f91f303a71",
+      "079060433d8301aaa3783456ed18c7f0" },
+    { 0.01, 2, "bb402163444b211c9d4a24a8029d2907", "257dcf795b5959aad60bbdde88b743e0",
+      "6861e53624044eb66a27c4d51eff4a83" },
+    { 0.01, 3, "4342daf00f0f7d1748d322cbd88eb501", "b74c4ec1fcbfa3f4cc607b1b47aec8ca",
+      "db1f9b91d446638c574e91b4aad802e8" },
+    { 1, 2, "5b54a90e70c77f99e147d565297f0b54", "3fa1b217cda621f8fb8ab126349443a1",
+      "20c3344abed96fd2040a6aa4988dc6d2" },
+  };
+  sb_tpch_scale_t sc;
+  (void) state;
+  assert_int_equal(sb_tpch_scale(0.01, &sc), 0);
+  assert_int_equal(sb_tpch_update_rows(&sc), 10);    /* dbgen's, not 15 */
+  assert_int_equal(sb_tpch_scale(3, &sc), 0);
+  assert_int_equal(sb_tpch_update_rows(&sc), 4500);
+  assert_int_equal(sb_tpch_delete_key(1, 2, 1), 5989);
+  assert_int_equal(sb_tpch_delete_key(1, 2, 0), -1);
+  assert_null(sb_tpch_gen_new_update(0.01, 0));
+  for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+    size_t cap = 4 << 20, len = 0, clen = 0;
+    char *buf = malloc(cap), *cbuf = malloc(cap), hex[33];
+    sb_tpch_gen_t *g = sb_tpch_gen_new_update(u[i].sf, u[i].set);
+    FILE *f = tmpfile();
+    long n;
+    assert_non_null(g);
+    while (sb_tpch_gen_rows(g, SB_TPCH_FMT_TBL, buf, cap, &len, cbuf, cap, &clen, 100) > 0)
+      ;
+    sb_tpch_gen_free(g);
+    md5_hex(buf, len, hex);
+    assert_string_equal(hex, u[i].orders);
+    md5_hex(cbuf, clen, hex);
+    assert_string_equal(hex, u[i].lines);
+    assert_non_null(f);
+    assert_true(sb_tpch_write_deletes(u[i].sf, u[i].set, SB_TPCH_FMT_TBL, fileno(f)) > 0);
+    n = (long)lseek(fileno(f), 0, SEEK_END);
+    assert_true(n > 0);
+    assert_int_equal(pread(fileno(f), buf, (size_t)n, 0), n);
+    md5_hex(buf, (size_t)n, hex);
+    assert_string_equal(hex, u[i].deletes);
+    fclose(f);
+    free(buf);
+    free(cbuf);
+  }
+}
+
 /* Scale factors: counts, dbgen's rounding below 1, refusals. */
 static void test_scale(void **state)
 {
@@ -273,6 +339,7 @@ int main(void)
     cmocka_unit_test(test_sf001_tables),
     cmocka_unit_test(test_sf001_chunks),
     cmocka_unit_test(test_union_of_chunks),
+    cmocka_unit_test(test_update_sets),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
