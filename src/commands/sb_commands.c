@@ -28,8 +28,8 @@ static const sb_command_t commands[] = {
     "try bmk on: start, stop, env (docs/usage.md)", sb_sandbox_main, NULL, NULL },
   { "tpcc", "prepare|run|...", "the TPROC-C-style workload derived from TPC-C "
     "(docs/tpcc.md)", NULL, NULL, "tpcc" },
-  { "tpch", "generate|prepare|...", "TPC-H-derived data: dbgen's rows, flat files "
-    "or loaded, and checked (docs/tpch.md)", NULL, NULL, "tpch" },
+  { "tpch", "generate|prepare|run|...", "the TPC-H-derived workload: dbgen's data as "
+    "files or loaded, qgen's parameters, the power test (docs/tpch.md)", NULL, NULL, "tpch" },
   { "dbl", "prepare|run|...", "database load tests: rows per commit, bulk and fast "
     "loads (docs/capacity.md)", NULL, NULL, "dbl" },
   { "dml_cost", "run|cleanup", "what simple DML costs the server per row "

@@ -1,12 +1,12 @@
 -- bmk bundled workload: a TPC-H-derived analytic workload (results are not
--- TPC-H results). `bmk tpch [options] generate|prepare|check|cleanup|help`.
+-- TPC-H results). `bmk tpch [options] generate|prepare|run|check|cleanup|help`.
 -- Its data are dbgen 2.17.3's rows, byte for byte (src/datagen/sb_tpch_*).
 -- Documentation and the module map: docs/tpch.md.
 
 BMK_TPCH = true
 
 if sysbench.cmdline.command == nil then
-  error("Command is required. Supported commands: generate, prepare, check, " ..
+  error("Command is required. Supported commands: generate, prepare, run, check, " ..
           "cleanup, help", 0)
 end
 
@@ -20,17 +20,11 @@ sysbench.cmdline.commands = {
   prepare = {function() return require("tpch_load").cmd_prepare() end,
              sysbench.cmdline.PARALLEL_COMMAND},
   check = {function() return require("tpch_check").cmd_check() end},
+  run = {function() return require("tpch_run").cmd_run() end},
 }
 
 function cleanup()
   require("tpch_load").cmd_cleanup()
-end
-
--- `run` (the queries, refresh functions, power and throughput tests) is
--- not in this build: refused before any worker starts.
-function init()
-  error("bmk tpch has no run command yet: generate, prepare, check and cleanup " ..
-          "(docs/tpch.md \"How this differs from TPC-H\")", 0)
 end
 
 function event()

@@ -44,6 +44,7 @@ int close(int fd);
 int mkdir(const char *path, unsigned int mode);
 char *strerror(int errnum);
 
+bool sb_engine_stopping(void);
 int64_t sb_shared_add(int slot, int64_t n);
 int64_t sb_shared_get(int slot);
 void sb_shared_set(int slot, int64_t v);
@@ -103,6 +104,11 @@ M.options = {
   updates = {"generate: also write update sets 1..N (the refresh functions' new " ..
                 "orders, line items and deleted keys, as dbgen -U N)", 0},
   fk = {"prepare: create the foreign keys after the load", false},
+  tpch_test = {"run: the test: power (RF1, the 22 queries of stream 0, RF2; the " ..
+                 "only one in this build; --test is the core's old test-name option)", "power"},
+  seed = {"run: qgen's seed of the query parameters (0: the one prepare recorded, " ..
+            "the load's end as mmddhhmmss)", 0},
+  validate = {"run: the validation parameters (qgen -d) instead of the seed's", false},
   indexes = {"prepare: create the secondary indexes (foreign key and date columns) " ..
                "after the load", false},
   pgsql_schema = {"PostgreSQL schema of the tables", "public"},
@@ -162,6 +168,9 @@ function M.config()
   c.threads = tonumber(o.threads) or 1
   c.chunks = int_opt("chunks", 0, 100000)
   c.updates = int_opt("updates", 0, 4000)
+  c.test = one_of("tpch_test", {"power", "throughput", "full"})
+  c.seed_opt = int_opt("seed", 0, 2147483646)
+  c.validate = yesno("validate", o.validate)
   c.format = one_of("format", {"tbl", "csv"})
   c.dir = tostring(o.dir or "")
   c.driver = (o.db_driver == nil or o.db_driver == "") and "mysql" or tostring(o.db_driver)

@@ -228,7 +228,10 @@ local function body(c, tid)
   local post_s = post_load(con, c, tid)
   if tid == 0 then
     local s = common.sums()
-    write_meta(con, { state = "complete", lineitem_rows =
+    -- qgen's seed for run (TPC-H clause 2.1.3.3: the load's end as
+    -- mmddhhmmss), the first update set
+    write_meta(con, { state = "complete", seed = tostring(tonumber(os.date("%m%d%H%M%S"))),
+                      rf_next = 1, rf_state = "none", lineitem_rows =
                         tostring(tonumber(s[common.CNT_ROWS + common.T.lineitem])),
                       fk = c.fk and "on" or "off", indexes = c.indexes and "on" or "off" })
     print_summary(c, method, load_s, post_s)

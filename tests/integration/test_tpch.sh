@@ -4,6 +4,10 @@
 # MariaDB and PostgreSQL with 1 chunk (fast path) and with 3 chunks over 3
 # threads (INSERT path, keys and indexes): each table's content equals
 # dbgen's file both times; check passes, and fails on a broken relation;
+# the power test (RF1, stream 0's 22 queries, RF2) runs with qgen -d's
+# parameters, its Power@Size is the one its table gives, check passes
+# after it, a second run takes the next update set, and the 22 results
+# are the same on both databases;
 # bad input and `run` (not in this build) give one FATAL line and exit
 # 1; cleanup drops everything.
 #
@@ -28,6 +32,7 @@ PARTSUPP_SORTED_MD5=06991e71cc49e822b80694dce0bf0ec9
 declare -A ROWS=( [region]=5 [nation]=25 [part]=2000 [supplier]=100 [partsupp]=8000
                   [customer]=1500 [orders]=15000 [lineitem]=60175 )
 TABLES="region nation part supplier partsupp customer orders lineitem"
+declare -A SUMS=()
 fatal_lines() { printf '%s\n' "$OUT" | grep -c '^FATAL'; }
 
 # ---- generate (no server) --------------------------------------------------
@@ -140,12 +145,9 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     "$(q $db "SELECT data_type FROM information_schema.columns WHERE table_name='lineitem' AND column_name='l_shipdate'")"
   run_bmk tpch $O --scale=0.01 check
   assert_eq "$db: check: exit 0" 0 "$RC"
-  assert_contains "$db: check: all passed" "$OUT" "Checks: 17 PASSED, 0 FAILED (SF 0.01)"
+  assert_contains "$db: check: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED (SF 0.01)"
   run_bmk tpch $O --scale=0.1 check
   assert_contains "$db: check at another SF: message" "$OUT" "the tables hold SF 0.01, not --scale=0.1"
-  run_bmk tpch $O --scale=0.01 run
-  assert_eq "$db: run (not in this build): exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
-  assert_contains "$db: run: message" "$OUT" "bmk tpch has no run command yet"
   run_bmk tpch $O --scale=0.01 prepare
   assert_eq "$db: prepare over a prepared schema: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
   assert_contains "$db: prepare over a prepared schema: message" "$OUT" "exists already"
@@ -159,7 +161,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
     "FAIL  orders whose o_totalprice or o_orderstatus disagree with their line items: expected 0, got 1"
   assert_contains "$db: check of broken data: the part-supplier" "$OUT" \
     "FAIL  line items without their part-supplier: expected 0, got 1"
-  assert_contains "$db: check of broken data: summary" "$OUT" "Checks: 15 PASSED, 2 FAILED"
+  assert_contains "$db: check of broken data: summary" "$OUT" "Checks: 16 PASSED, 2 FAILED"
 
   run_bmk tpch $O cleanup
   assert_eq "$db: cleanup: exit 0, 9 tables" "0" "$RC"
@@ -179,10 +181,52 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   fi
   assert_eq "$db: 8 secondary indexes" 8 "$ix"
   run_bmk tpch $O --scale=0.01 check
-  assert_contains "$db: check after the parallel load: all passed" "$OUT" "Checks: 17 PASSED, 0 FAILED"
+  assert_contains "$db: check after the parallel load: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
+
+  # power test: RF1, the 22 queries with qgen -d's parameters, RF2
+  run_bmk tpch $O --scale=0.01 --validate run
+  assert_eq "$db: power test: exit 0" 0 "$RC"
+  assert_contains "$db: power test: update set 1" "$OUT" "validation parameters (qgen -d), update set 1:"
+  assert_eq "$db: power test: 22 queries and 2 refresh functions ok" "22 2" \
+    "$(printf '%s\n' "$OUT" | grep -cE '^  [0-9]+ +Q[0-9]+ .* ok$') $(printf '%s\n' "$OUT" | grep -cE '^ +RF[12] .* ok$')"
+  assert_eq "$db: power test: stream 0's order" "14 2 9 20 6 17 18 8 21 13 3 22 16 4 11 15 1 10 19 5 7 12" \
+    "$(printf '%s\n' "$OUT" | awk '/^  [0-9]+ +Q/ {sub("Q", "", $2); printf "%s%s", s, $2; s=" "}')"
+  assert_contains "$db: power test: RF1 inserts set 1's 10 orders and 37 line items" "$OUT" "10+37"
+  # Power@Size from the table: 3600 x SF / geometric mean of the 24 times,
+  # each at least 1/1000 of the longest (clause 5.4.1)
+  want=$(printf '%s\n' "$OUT" | awk '/ ok$/ && ($2 ~ /^Q/ || $1 ~ /^RF/) { t[++n] = ($1 ~ /^RF/) ? $2 : $3 }
+    END { m = 0; for (i = 1; i <= n; i++) if (t[i] > m) m = t[i]
+          s = 0; for (i = 1; i <= n; i++) s += log(t[i] < m / 1000 ? m / 1000 : t[i])
+          printf "%.1f", 3600 * 0.01 / exp(s / n) }')
+  got=$(printf '%s\n' "$OUT" | sed -n 's/^Power@Size: //p')
+  assert_near "$db: power test: Power@Size is the table's" "$want" "${got:-0}" 1
+  SUMS[$db]=$(printf '%s\n' "$OUT" | awk '/^  [0-9]+ +Q/ {print $2, $4, $5}' | sort)
+  run_bmk tpch $O --scale=0.01 check
+  assert_contains "$db: check after RF1 and RF2: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
+  assert_contains "$db: check: set 1's orders" "$OUT" "PASS  orders of the 1 update set(s) applied (10)"
+  run_bmk tpch $O --scale=0.01 --seed=101 run
+  assert_eq "$db: second power test: exit 0, update set 2" "0 1" \
+    "$RC $(printf '%s\n' "$OUT" | grep -c 'seed 101, update set 2:')"
+  assert_eq "$db: after two runs: orders unchanged" 15000 "$(q $db "SELECT COUNT(*) FROM orders")"
+  run_bmk tpch $O --scale=0.01 check
+  assert_contains "$db: check after two runs: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
+  run_bmk tpch $O --scale=0.01 --tpch-test=throughput run
+  assert_eq "$db: --tpch-test=throughput: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "$db: --tpch-test=throughput: message" "$OUT" "not in this build yet"
+  q $db "UPDATE tpch_meta SET v='rf1' WHERE k='rf_state'" >/dev/null
+  run_bmk tpch $O --scale=0.01 run
+  assert_contains "$db: run after an RF1 without its RF2: refused" "$OUT" "was inserted (RF1) but not deleted (RF2)"
+
   run_bmk tpch $O cleanup
   assert_eq "$db: cleanup: no tpch table left" 0 \
     "$(q $db "SELECT COUNT(*) FROM information_schema.tables WHERE table_name IN ('region','nation','part','supplier','partsupp','customer','orders','lineitem','tpch_meta') AND table_schema IN ('sbtest','public')")"
 done
+
+# validation mode: each query's result (rows and a checksum of the values,
+# numbers rounded to cents) is the same on both databases
+if [ -n "${SUMS[mysql]:-}" ] && [ -n "${SUMS[pgsql]:-}" ]; then
+  assert_eq "power test --validate: the 22 results equal on MariaDB and PostgreSQL" \
+    "${SUMS[mysql]}" "${SUMS[pgsql]}"
+fi
 
 finish

@@ -1,0 +1,277 @@
+-- bmk tpch: `run`, the power test (TPC-H specification v3.0.1 clause
+-- 5.3.3): the refresh function RF1 (update set n's new orders and line
+-- items, inserted in one transaction), the 22 queries of query stream 0
+-- in Appendix A's order with qgen's parameters for the seed, then RF2 (set
+-- n's orders and their line items deleted in one transaction); each timed,
+-- then the geometric mean and Power@Size (clause 5.4.1). The next update
+-- set's number is kept in tpch_meta, so a run continues where the last
+-- ended. docs/tpch.md "run".
+
+local common = require("tpch_common")
+local queries = require("tpch_queries")
+local ffi = common.ffi
+local C = common.C
+
+local M = {}
+
+ffi.cdef[[
+typedef struct {
+  int32_t query;
+  int32_t n;
+  char p[11][32];
+} sb_tpch_params_t;
+int sb_tpch_qgen_params(int64_t seed, int q, double sf, sb_tpch_params_t *out);
+int sb_tpch_qgen_defaults(int q, double sf, sb_tpch_params_t *out);
+int sb_tpch_qgen_order(int stream, int pos);
+]]
+
+-- Parameters of query q as a Lua array of strings.
+local function params(c, q)
+  local p = ffi.new("sb_tpch_params_t")
+  local rc = c.validate and C.sb_tpch_qgen_defaults(q, c.sf, p)
+    or C.sb_tpch_qgen_params(c.seed, q, c.sf, p)
+  if rc ~= 0 then common.fail("no parameters for query %d (seed %s)", q, tostring(c.seed)) end
+  local out = {}
+  for i = 1, p.n do out[i] = ffi.string(p.p[i]) end
+  return out
+end
+
+local bit = require("bit")
+
+-- A value as the checksum sees it: numbers rounded to 2 decimals (the
+-- databases print averages and ratios to different precisions), texts
+-- without trailing blanks (PostgreSQL pads CHAR(n)), NULL as "\N".
+local function norm(v)
+  if v == nil then return "\\N" end
+  if v:match("^%-?%d+%.?%d*$") then return string.format("%.2f", tonumber(v)) end
+  return (v:gsub("%s+$", ""))
+end
+
+-- FNV-1a (32 bits) of string s, continuing from h.
+local function fnv(h, s)
+  for i = 1, #s do
+    h = bit.tobit(bit.bxor(h, s:byte(i)) * 16777619)
+  end
+  return h
+end
+
+-- Runs `sql`, reads every row; returns the row count and a checksum of
+-- the rows in order (each value normalised by norm()).
+local function run_sql(con, sql)
+  local rs = con:query(sql)
+  local n, h = 0, bit.tobit(2166136261)
+  if rs ~= nil then
+    local nf = rs.nfields
+    local row = rs:fetch_row()
+    while row do
+      n = n + 1
+      for i = 1, nf do h = fnv(fnv(h, norm(row[i])), "|") end
+      h = fnv(h, "\n")
+      row = rs:fetch_row()
+    end
+    rs:free()
+  end
+  return n, bit.tohex(h)
+end
+
+-- Runs query q (Q15: view, query, drop); returns seconds and rows, or
+-- raises.
+local function run_query(con, q, p, stream)
+  local t0 = common.now_ms()
+  local rows, sum
+  if q == 15 then
+    run_sql(con, queries.substitute(queries.Q15[1], p, stream))
+    local ok, err = pcall(function()
+      rows, sum = run_sql(con, queries.substitute(queries.Q15[2], p, stream))
+    end)
+    run_sql(con, queries.substitute(queries.Q15[3], p, stream))
+    if not ok then error(err, 0) end
+  else
+    rows, sum = run_sql(con, queries.substitute(queries.TEXT[q], p, stream))
+  end
+  return (common.now_ms() - t0) / 1000, rows, sum
+end
+
+-- RF1: update set n's orders and line items as multi-row INSERTs in one
+-- transaction. Returns seconds, orders, line items.
+local function rf1(con, c, n)
+  local cap = 4 * 1024 * 1024
+  local buf, cbuf = ffi.new("char[?]", cap), ffi.new("char[?]", cap)
+  local len, clen = ffi.new("size_t[1]"), ffi.new("size_t[1]")
+  local g = C.sb_tpch_gen_new_update(c.sf, n)
+  if g == nil then common.fail("cannot make update set %d (out of memory?)", n) end
+  local po = "INSERT INTO orders (" .. ffi.string(C.sb_tpch_columns(common.T.orders)) ..
+    ") VALUES "
+  local pl = "INSERT INTO lineitem (" .. ffi.string(C.sb_tpch_columns(common.T.lineitem)) ..
+    ") VALUES "
+  local t0 = common.now_ms()
+  local orders = 0
+  local ok, err = pcall(function()
+    con:query("BEGIN")
+    while true do
+      ffi.copy(buf, po, #po)
+      len[0] = #po
+      ffi.copy(cbuf, pl, #pl)
+      clen[0] = #pl
+      local k = C.sb_tpch_gen_rows(g, common.FMT.sql, buf, cap, len, cbuf, cap, clen, 1000)
+      if k == 0 then break end
+      orders = orders + k
+      con:query(ffi.string(buf, len[0] - 1))
+      con:query(ffi.string(cbuf, clen[0] - 1))
+    end
+    con:query("COMMIT")
+  end)
+  local lines = tonumber(C.sb_tpch_gen_child_rows(g))
+  C.sb_tpch_gen_free(g)
+  if not ok then
+    pcall(function() con:query("ROLLBACK") end)
+    error(err, 0)
+  end
+  return (common.now_ms() - t0) / 1000, orders, lines
+end
+
+-- RF2: update set n's order keys deleted (line items first) in one
+-- transaction, 1,000 keys per statement. Returns seconds and orders.
+local function rf2(con, c, n)
+  local rows = tonumber(C.sb_tpch_update_rows(c.sc))
+  local t0 = common.now_ms()
+  local ok, err = pcall(function()
+    con:query("BEGIN")
+    for first = 1, rows, 1000 do
+      local keys = {}
+      for k = first, math.min(first + 999, rows) do
+        keys[#keys + 1] = tostring(tonumber(C.sb_tpch_delete_key(c.sf, n, k)))
+      end
+      local list = table.concat(keys, ",")
+      con:query("DELETE FROM lineitem WHERE l_orderkey IN (" .. list .. ")")
+      con:query("DELETE FROM orders WHERE o_orderkey IN (" .. list .. ")")
+    end
+    con:query("COMMIT")
+  end)
+  if not ok then
+    pcall(function() con:query("ROLLBACK") end)
+    error(err, 0)
+  end
+  return (common.now_ms() - t0) / 1000, rows
+end
+
+-- The geometric mean of `times` after the spec's clamp (clause 5.4.1.4:
+-- an interval below 1/1000 of the longest counts as that).
+function M.geomean(times)
+  local max = 0
+  for _, t in ipairs(times) do max = math.max(max, t) end
+  local floor, s = max / 1000, 0
+  for _, t in ipairs(times) do s = s + math.log(math.max(t, floor)) end
+  return math.exp(s / #times)
+end
+
+local function write_meta(con, kv)
+  for k, v in pairs(kv) do
+    con:query("DELETE FROM tpch_meta WHERE k='" .. k .. "'")
+    con:query("INSERT INTO tpch_meta (k, v) VALUES ('" .. k .. "','" .. tostring(v) .. "')")
+  end
+end
+
+local function print_report(c, n, res, failed)
+  print("")
+  print(string.format("Power test, SF %s, %s, update set %d:", tostring(c.sf),
+                      c.validate and "validation parameters (qgen -d)"
+                        or ("seed " .. tostring(c.seed)), n))
+  print(string.format("  %-4s %-6s %10s %10s  %-8s  %s", "pos", "step", "seconds", "rows",
+                      "checksum", "status"))
+  for _, r in ipairs(res) do
+    print(string.format("  %-4s %-6s %10.6f %10s  %-8s  %s", r.pos or "", r.name, r.secs or 0,
+                        r.rows and tostring(r.rows) or "-", r.sum or "", r.status))
+    if r.err then print("         " .. r.err) end
+  end
+  local times, qtimes, qrows = {}, {}, {}
+  for _, r in ipairs(res) do
+    if r.status == "ok" then
+      times[#times + 1] = r.secs
+      if r.q then
+        qtimes[#qtimes + 1] = r.secs
+        if r.rows > 0 then qrows[#qrows + 1] = r.secs end
+      end
+    end
+  end
+  if failed > 0 then
+    print(string.format("Metrics incomplete: %d step(s) failed", failed))
+  else
+    local g = M.geomean(times)
+    print(string.format("Geometric mean of the 22 query and 2 refresh times: %.4f s", g))
+    print(string.format("Geometric mean of query times returning rows (HammerDB's): %.4f s " ..
+                          "(%d queries)", #qrows > 0 and M.geomean(qrows) or 0, #qrows))
+    print(string.format("Power@Size: %.1f", 3600 * c.sf / g))
+  end
+  print("Power test " .. common.DISCLAIMER .. "; not audited.")
+end
+
+local function body(c)
+  common.need_sql(c)
+  local con = common.connect(c, false)
+  local meta = common.read_meta(con, c)
+  if meta == nil then
+    common.fail("no tpch data in %s: run `bmk tpch prepare` first",
+                c.pg and ("schema " .. c.schema) or "the database")
+  end
+  if meta.state ~= "complete" then
+    common.fail("the tpch load is not complete (state '%s')", tostring(meta.state))
+  end
+  if tonumber(meta.scale) ~= c.sf then
+    common.fail("the tables hold SF %s, not --scale=%s", tostring(meta.scale), tostring(c.sf))
+  end
+  if meta.rf_state == "rf1" then
+    common.fail("update set %s was inserted (RF1) but not deleted (RF2): the data is not " ..
+                  "the base data; run cleanup and prepare again", tostring(meta.rf_set))
+  end
+  local n = tonumber(meta.rf_next) or 1
+  if n > 4000 then common.fail("all 4000 update sets are used: prepare again") end
+  c.seed = c.seed_opt > 0 and c.seed_opt or tonumber(meta.seed) or 1
+  print(string.format("Power test: SF %s, update set %d, %s", tostring(c.sf), n,
+                      c.validate and "validation parameters" or ("seed " .. c.seed)))
+  io.stdout:flush()
+  local res, failed = {}, 0
+  local function step(r, fn)
+    local ok, a, b, d = pcall(fn)
+    if ok then
+      r.secs, r.rows, r.status = a, b, "ok"
+      if r.q then r.sum = d elseif d then r.rows = b .. "+" .. d end
+    else
+      r.status, r.err, failed = "failed", common.error_text(a), failed + 1
+    end
+    res[#res + 1] = r
+  end
+  step({ name = "RF1" }, function()
+    local s, o, l = rf1(con, c, n)
+    write_meta(con, { rf_state = "rf1", rf_set = n })
+    return s, o, l
+  end)
+  for pos = 1, 22 do
+    local q = C.sb_tpch_qgen_order(0, pos)
+    local p = params(c, q)
+    step({ pos = pos, name = "Q" .. q, q = q }, function() return run_query(con, q, p, 0) end)
+    if C.sb_engine_stopping() then break end
+  end
+  step({ name = "RF2" }, function() return rf2(con, c, n) end)
+  if res[1].status == "ok" and res[#res].status == "ok" then
+    local lines = common.value(con, "SELECT COUNT(*) FROM lineitem")
+    write_meta(con, { rf_state = "none", rf_next = n + 1, lineitem_rows = lines })
+  end
+  print_report(c, n, res, failed)
+  con:disconnect()
+  return failed == 0
+end
+
+-- `run`: the power test (one connection); false (exit 1) when a step
+-- failed.
+function M.cmd_run()
+  local c = common.config()
+  if c.test ~= "power" then
+    common.fail("--tpch-test=%s is not in this build yet: only --tpch-test=power", c.test)
+  end
+  local ok, res = pcall(body, c)
+  if not ok then error(common.error_text(res), 0) end
+  return res
+end
+
+return M
