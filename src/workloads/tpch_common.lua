@@ -109,6 +109,9 @@ M.options = {
   seed = {"run: qgen's seed of the query parameters (0: the one prepare recorded, " ..
             "the load's end as mmddhhmmss)", 0},
   validate = {"run: the validation parameters (qgen -d) instead of the seed's", false},
+  answers = {"run: directory of reference answers (TPC-H's qN.out, DuckDB's qNN.csv): " ..
+               "each query's result is compared (clause 2.1.3.5's tolerances)", ""},
+  save_answers = {"run: directory to write each query's result to, as qN.out", ""},
   indexes = {"prepare: create the secondary indexes (foreign key and date columns) " ..
                "after the load", false},
   pgsql_schema = {"PostgreSQL schema of the tables", "public"},
@@ -171,6 +174,8 @@ function M.config()
   c.test = one_of("tpch_test", {"power", "throughput", "full"})
   c.seed_opt = int_opt("seed", 0, 2147483646)
   c.validate = yesno("validate", o.validate)
+  c.answers = tostring(o.answers or "")
+  c.save_answers = tostring(o.save_answers or "")
   c.format = one_of("format", {"tbl", "csv"})
   c.dir = tostring(o.dir or "")
   c.driver = (o.db_driver == nil or o.db_driver == "") and "mysql" or tostring(o.db_driver)

@@ -9,6 +9,7 @@
 
 local common = require("tpch_common")
 local queries = require("tpch_queries")
+local answers = require("tpch_answers")
 local ffi = common.ffi
 local C = common.C
 
@@ -55,11 +56,13 @@ local function fnv(h, s)
   return h
 end
 
--- Runs `sql`, reads every row; returns the row count and a checksum of
--- the rows in order (each value normalised by norm()).
-local function run_sql(con, sql)
+-- Runs `sql`, reads every row; returns the row count, a checksum of the
+-- rows in order (each value normalised by norm()) and, when `keep`, the
+-- rows (arrays of strings, nil for NULL).
+local function run_sql(con, sql, keep)
   local rs = con:query(sql)
   local n, h = 0, bit.tobit(2166136261)
+  local rows = keep and {} or nil
   if rs ~= nil then
     local nf = rs.nfields
     local row = rs:fetch_row()
@@ -67,29 +70,34 @@ local function run_sql(con, sql)
       n = n + 1
       for i = 1, nf do h = fnv(fnv(h, norm(row[i])), "|") end
       h = fnv(h, "\n")
+      if keep then
+        local r = {}
+        for i = 1, nf do r[i] = row[i] end
+        rows[n] = r
+      end
       row = rs:fetch_row()
     end
     rs:free()
   end
-  return n, bit.tohex(h)
+  return n, bit.tohex(h), rows
 end
 
 -- Runs query q (Q15: view, query, drop); returns seconds and rows, or
 -- raises.
-local function run_query(con, q, p, stream)
+local function run_query(con, q, p, stream, keep)
   local t0 = common.now_ms()
-  local rows, sum
+  local rows, sum, kept
   if q == 15 then
     run_sql(con, queries.substitute(queries.Q15[1], p, stream))
     local ok, err = pcall(function()
-      rows, sum = run_sql(con, queries.substitute(queries.Q15[2], p, stream))
+      rows, sum, kept = run_sql(con, queries.substitute(queries.Q15[2], p, stream), keep)
     end)
     run_sql(con, queries.substitute(queries.Q15[3], p, stream))
     if not ok then error(err, 0) end
   else
-    rows, sum = run_sql(con, queries.substitute(queries.TEXT[q], p, stream))
+    rows, sum, kept = run_sql(con, queries.substitute(queries.TEXT[q], p, stream), keep)
   end
-  return (common.now_ms() - t0) / 1000, rows, sum
+  return (common.now_ms() - t0) / 1000, rows, sum, kept
 end
 
 -- RF1: update set n's orders and line items as multi-row INSERTs in one
@@ -180,9 +188,11 @@ local function print_report(c, n, res, failed)
   print(string.format("  %-4s %-6s %10s %10s  %-8s  %s", "pos", "step", "seconds", "rows",
                       "checksum", "status"))
   for _, r in ipairs(res) do
-    print(string.format("  %-4s %-6s %10.6f %10s  %-8s  %s", r.pos or "", r.name, r.secs or 0,
-                        r.rows and tostring(r.rows) or "-", r.sum or "", r.status))
+    print(string.format("  %-4s %-6s %10.6f %10s  %-8s  %s%s", r.pos or "", r.name, r.secs or 0,
+                        r.rows and tostring(r.rows) or "-", r.sum or "", r.status,
+                        r.answer and ("  answer " .. r.answer) or ""))
     if r.err then print("         " .. r.err) end
+    if r.diff then print("         " .. r.diff) end
   end
   local times, qtimes, qrows = {}, {}, {}
   for _, r in ipairs(res) do
@@ -203,7 +213,26 @@ local function print_report(c, n, res, failed)
                           "(%d queries)", #qrows > 0 and M.geomean(qrows) or 0, #qrows))
     print(string.format("Power@Size: %.1f", 3600 * c.sf / g))
   end
+  if c.answers ~= "" then
+    local pass, bad = 0, 0
+    for _, r in ipairs(res) do
+      if r.answer == "PASS" then pass = pass + 1 elseif r.q then bad = bad + 1 end
+    end
+    print(string.format("Answers (%s): %d PASS, %d FAIL", c.answers, pass, bad))
+  end
   print("Power test " .. common.DISCLAIMER .. "; not audited.")
+end
+
+-- The 22 reference answers of --answers, read before anything runs.
+local function read_answers(c)
+  if c.answers == "" then return nil end
+  local all = {}
+  for q = 1, 22 do
+    local rows, err = answers.read(c.answers, q)
+    if not rows then common.fail("--answers: %s", err) end
+    all[q] = rows
+  end
+  return all
 end
 
 local function body(c)
@@ -226,16 +255,28 @@ local function body(c)
   end
   local n = tonumber(meta.rf_next) or 1
   if n > 4000 then common.fail("all 4000 update sets are used: prepare again") end
+  local want = read_answers(c)
+  local keep = want ~= nil or c.save_answers ~= ""
+  if c.save_answers ~= "" then
+    C.mkdir(c.save_answers, tonumber("755", 8))
+  end
   c.seed = c.seed_opt > 0 and c.seed_opt or tonumber(meta.seed) or 1
   print(string.format("Power test: SF %s, update set %d, %s", tostring(c.sf), n,
                       c.validate and "validation parameters" or ("seed " .. c.seed)))
   io.stdout:flush()
   local res, failed = {}, 0
+  local answer_failed = 0
   local function step(r, fn)
-    local ok, a, b, d = pcall(fn)
+    local ok, a, b, d, kept = pcall(fn)
     if ok then
       r.secs, r.rows, r.status = a, b, "ok"
       if r.q then r.sum = d elseif d then r.rows = b .. "+" .. d end
+      if r.q and want then
+        r.diff = answers.compare(r.q, kept, want[r.q])
+        r.answer = r.diff and "FAIL" or "PASS"
+        if r.diff then answer_failed = answer_failed + 1 end
+      end
+      if r.q and c.save_answers ~= "" then answers.write(c.save_answers, r.q, kept) end
     else
       r.status, r.err, failed = "failed", common.error_text(a), failed + 1
     end
@@ -249,7 +290,7 @@ local function body(c)
   for pos = 1, 22 do
     local q = C.sb_tpch_qgen_order(0, pos)
     local p = params(c, q)
-    step({ pos = pos, name = "Q" .. q, q = q }, function() return run_query(con, q, p, 0) end)
+    step({ pos = pos, name = "Q" .. q, q = q }, function() return run_query(con, q, p, 0, keep) end)
     if C.sb_engine_stopping() then break end
   end
   step({ name = "RF2" }, function() return rf2(con, c, n) end)
@@ -259,7 +300,7 @@ local function body(c)
   end
   print_report(c, n, res, failed)
   con:disconnect()
-  return failed == 0
+  return failed == 0 and answer_failed == 0
 end
 
 -- `run`: the power test (one connection); false (exit 1) when a step

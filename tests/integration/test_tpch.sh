@@ -140,9 +140,9 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   done
   same_as_dbgen "$db" "1 chunk"
   assert_eq "$db: o_totalprice is DECIMAL(15,2)" "decimal 15 2" \
-    "$(q $db "SELECT data_type, numeric_precision, numeric_scale FROM information_schema.columns WHERE table_name='orders' AND column_name='o_totalprice'" | tr '\t' ' ' | sed 's/numeric/decimal/')"
+    "$(q $db "SELECT data_type, numeric_precision, numeric_scale FROM information_schema.columns WHERE table_name='orders' AND column_name='o_totalprice' AND table_schema IN ('sbtest','public')" | tr '\t' ' ' | sed 's/numeric/decimal/')"
   assert_eq "$db: l_shipdate is a DATE" date \
-    "$(q $db "SELECT data_type FROM information_schema.columns WHERE table_name='lineitem' AND column_name='l_shipdate'")"
+    "$(q $db "SELECT data_type FROM information_schema.columns WHERE table_name='lineitem' AND column_name='l_shipdate' AND table_schema IN ('sbtest','public')")"
   run_bmk tpch $O --scale=0.01 check
   assert_eq "$db: check: exit 0" 0 "$RC"
   assert_contains "$db: check: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED (SF 0.01)"
@@ -183,18 +183,25 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   run_bmk tpch $O --scale=0.01 check
   assert_contains "$db: check after the parallel load: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
 
-  # power test: RF1, the 22 queries with qgen -d's parameters, RF2
-  run_bmk tpch $O --scale=0.01 --validate run
+  # power test: RF1, the 22 queries with qgen -d's parameters, RF2; the
+  # results saved as answers on MariaDB, checked against them on PostgreSQL
+  ans=""
+  [ $db = pgsql ] && [ -d "$WORK/ans-mysql" ] && ans="--answers=$WORK/ans-mysql"
+  run_bmk tpch $O --scale=0.01 --validate --save-answers="$WORK/ans-$db" $ans run
   assert_eq "$db: power test: exit 0" 0 "$RC"
+  assert_eq "$db: power test: 22 answers saved" 22 "$(ls "$WORK/ans-$db" | grep -c '^q[0-9]*\.out$')"
+  if [ -n "$ans" ]; then
+    assert_contains "$db: power test: the 22 results pass against MariaDB's" "$OUT" ": 22 PASS, 0 FAIL"
+  fi
   assert_contains "$db: power test: update set 1" "$OUT" "validation parameters (qgen -d), update set 1:"
   assert_eq "$db: power test: 22 queries and 2 refresh functions ok" "22 2" \
-    "$(printf '%s\n' "$OUT" | grep -cE '^  [0-9]+ +Q[0-9]+ .* ok$') $(printf '%s\n' "$OUT" | grep -cE '^ +RF[12] .* ok$')"
+    "$(printf '%s\n' "$OUT" | grep -cE '^  [0-9]+ +Q[0-9]+ .* ok( |$)') $(printf '%s\n' "$OUT" | grep -cE '^ +RF[12] .* ok$')"
   assert_eq "$db: power test: stream 0's order" "14 2 9 20 6 17 18 8 21 13 3 22 16 4 11 15 1 10 19 5 7 12" \
     "$(printf '%s\n' "$OUT" | awk '/^  [0-9]+ +Q/ {sub("Q", "", $2); printf "%s%s", s, $2; s=" "}')"
   assert_contains "$db: power test: RF1 inserts set 1's 10 orders and 37 line items" "$OUT" "10+37"
   # Power@Size from the table: 3600 x SF / geometric mean of the 24 times,
   # each at least 1/1000 of the longest (clause 5.4.1)
-  want=$(printf '%s\n' "$OUT" | awk '/ ok$/ && ($2 ~ /^Q/ || $1 ~ /^RF/) { t[++n] = ($1 ~ /^RF/) ? $2 : $3 }
+  want=$(printf '%s\n' "$OUT" | awk '/ ok( |$)/ && ($2 ~ /^Q/ || $1 ~ /^RF/) { t[++n] = ($1 ~ /^RF/) ? $2 : $3 }
     END { m = 0; for (i = 1; i <= n; i++) if (t[i] > m) m = t[i]
           s = 0; for (i = 1; i <= n; i++) s += log(t[i] < m / 1000 ? m / 1000 : t[i])
           printf "%.1f", 3600 * 0.01 / exp(s / n) }')
@@ -213,6 +220,17 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   run_bmk tpch $O --scale=0.01 --tpch-test=throughput run
   assert_eq "$db: --tpch-test=throughput: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
   assert_contains "$db: --tpch-test=throughput: message" "$OUT" "not in this build yet"
+  # bad answers directories: refused before anything runs
+  mkdir -p "$WORK/ans-bad"
+  run_bmk tpch $O --scale=0.01 --answers="$WORK/ans-bad" run
+  assert_eq "$db: --answers without files: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "$db: --answers without files: message" "$OUT" "no answer for Q1 in $WORK/ans-bad (q1.out or q01.csv)"
+  cp "$WORK/ans-$db"/q*.out "$WORK/ans-bad/"
+  printf 'c1|c2\n1|2\n' > "$WORK/ans-bad/q6.out"
+  run_bmk tpch $O --scale=0.01 --answers="$WORK/ans-bad" run
+  assert_contains "$db: --answers with a malformed file: message" "$OUT" "q6.out: the header has 2 columns, Q6 has 1"
+  assert_eq "$db: bad --answers: no update set used" 3 "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
+  rm -rf "$WORK/ans-bad"
   q $db "UPDATE tpch_meta SET v='rf1' WHERE k='rf_state'" >/dev/null
   run_bmk tpch $O --scale=0.01 run
   assert_contains "$db: run after an RF1 without its RF2: refused" "$OUT" "was inserted (RF1) but not deleted (RF2)"
@@ -221,6 +239,32 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: cleanup: no tpch table left" 0 \
     "$(q $db "SELECT COUNT(*) FROM information_schema.tables WHERE table_name IN ('region','nation','part','supplier','partsupp','customer','orders','lineitem','tpch_meta') AND table_schema IN ('sbtest','public')")"
 done
+
+# the answers' tolerances (clause 2.1.3.5) on made-up rows
+cat > "$WORK/answers_check.lua" <<'LUA'
+local a = require("tpch_answers")
+local function show(q, rows, ans) print(q, a.compare(q, rows, ans) or "PASS") end
+sysbench.cmdline.commands = { t = { function()
+  show(6, { { "1000.00" } }, { { "1099.00" } })              -- sum within 100
+  show(6, { { "1000.00" } }, { { "1100.01" } })              -- sum off by 100.01
+  show(14, { { "16.5" } }, { { "16.38" } })                   -- ratio within 1%
+  show(14, { { "16.6" } }, { { "16.38" } })                   -- ratio off by 1.3%
+  show(13, { { "9", "6641" } }, { { "9", "6642" } })          -- count exact
+  show(21, { { "Supplier#000000001   ", "12" } }, { { "Supplier#000000001", "12" } })
+  show(21, { { "Supplier#000000002", "12" } }, { { "Supplier#000000001", "12" } })
+  show(4, { { "1-URGENT", "1" } }, {})                        -- row count
+  return true
+end } }
+LUA
+run_bmk "$WORK/answers_check.lua" t
+assert_eq "answers: tolerances" "6 PASS
+6 row 1 column 1: got '1000.00', want '1100.01'
+14 PASS
+14 row 1 column 1: got '16.6', want '16.38'
+13 row 1 column 2: got '6641', want '6642'
+21 PASS
+21 row 1 column 1: got 'Supplier#000000002', want 'Supplier#000000001'
+4 1 rows, the answer has 0" "$(printf '%s\n' "$OUT" | grep -E '^[0-9]+	' | tr '\t' ' ')"
 
 # validation mode: each query's result (rows and a checksum of the values,
 # numbers rounded to cents) is the same on both databases
