@@ -4,12 +4,12 @@
 # MariaDB and PostgreSQL with 1 chunk (fast path) and with 3 chunks over 3
 # threads (INSERT path, keys and indexes): each table's content equals
 # dbgen's file both times; check passes, and fails on a broken relation;
-# the power test (RF1, stream 0's 22 queries, RF2) runs with qgen -d's
-# parameters, its Power@Size is the one its table gives, check passes
-# after it, a second run takes the next update set, and the 22 results
-# are the same on both databases;
-# bad input and `run` (not in this build) give one FATAL line and exit
-# 1; cleanup drops everything.
+# the validation run (qgen -d's parameters, no refresh functions) gives
+# the same 22 results on both databases (checksums, and --answers against
+# the other's --save-answers); the power test (RF1, stream 0's 22 queries,
+# RF2) prints a Power@Size that is its table's, check passes after it, a
+# second run takes the next update set; the answers' tolerances; bad input
+# gives one FATAL line and exit 1; cleanup drops everything.
 #
 # The MD5 figures are those of the .tbl files written by the reference
 # dbgen 2.17.3 (TPC-H tools, built from its public source; official
@@ -183,17 +183,27 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   run_bmk tpch $O --scale=0.01 check
   assert_contains "$db: check after the parallel load: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
 
-  # power test: RF1, the 22 queries with qgen -d's parameters, RF2; the
-  # results saved as answers on MariaDB, checked against them on PostgreSQL
+  # validation run: the 22 queries with qgen -d's parameters, no refresh
+  # functions; the results saved as answers on MariaDB, checked against
+  # them on PostgreSQL
   ans=""
   [ $db = pgsql ] && [ -d "$WORK/ans-mysql" ] && ans="--answers=$WORK/ans-mysql"
   run_bmk tpch $O --scale=0.01 --validate --save-answers="$WORK/ans-$db" $ans run
-  assert_eq "$db: power test: exit 0" 0 "$RC"
-  assert_eq "$db: power test: 22 answers saved" 22 "$(ls "$WORK/ans-$db" | grep -c '^q[0-9]*\.out$')"
+  assert_eq "$db: validation run: exit 0" 0 "$RC"
+  assert_eq "$db: validation run: 22 answers saved" 22 "$(ls "$WORK/ans-$db" | grep -c '^q[0-9]*\.out$')"
   if [ -n "$ans" ]; then
-    assert_contains "$db: power test: the 22 results pass against MariaDB's" "$OUT" ": 22 PASS, 0 FAIL"
+    assert_contains "$db: validation run: the 22 results pass against MariaDB's" "$OUT" ": 22 PASS, 0 FAIL"
   fi
-  assert_contains "$db: power test: update set 1" "$OUT" "validation parameters (qgen -d), update set 1:"
+  assert_eq "$db: validation run: 22 queries, no refresh function" "22 0" \
+    "$(printf '%s\n' "$OUT" | grep -cE '^  [0-9]+ +Q[0-9]+ .* ok( |$)') $(printf '%s\n' "$OUT" | grep -cE '^ +RF[12] ')"
+  assert_contains "$db: validation run: no Power@Size" "$OUT" "No Power@Size: a validation run has no refresh functions"
+  assert_eq "$db: validation run: no update set used" 1 "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
+  SUMS[$db]=$(printf '%s\n' "$OUT" | awk '/^  [0-9]+ +Q/ {print $2, $4, $5}' | sort)
+
+  # power test: RF1, the 22 queries with the recorded seed's parameters, RF2
+  run_bmk tpch $O --scale=0.01 run
+  assert_eq "$db: power test: exit 0" 0 "$RC"
+  assert_match "$db: power test: the recorded seed, update set 1" "$OUT" "^Power test, SF 0.01, seed [0-9]+, update set 1:$"
   assert_eq "$db: power test: 22 queries and 2 refresh functions ok" "22 2" \
     "$(printf '%s\n' "$OUT" | grep -cE '^  [0-9]+ +Q[0-9]+ .* ok( |$)') $(printf '%s\n' "$OUT" | grep -cE '^ +RF[12] .* ok$')"
   assert_eq "$db: power test: stream 0's order" "14 2 9 20 6 17 18 8 21 13 3 22 16 4 11 15 1 10 19 5 7 12" \
@@ -207,7 +217,6 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
           printf "%.1f", 3600 * 0.01 / exp(s / n) }')
   got=$(printf '%s\n' "$OUT" | sed -n 's/^Power@Size: //p')
   assert_near "$db: power test: Power@Size is the table's" "$want" "${got:-0}" 1
-  SUMS[$db]=$(printf '%s\n' "$OUT" | awk '/^  [0-9]+ +Q/ {print $2, $4, $5}' | sort)
   run_bmk tpch $O --scale=0.01 check
   assert_contains "$db: check after RF1 and RF2: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
   assert_contains "$db: check: set 1's orders" "$OUT" "PASS  orders of the 1 update set(s) applied (10)"
@@ -269,7 +278,7 @@ assert_eq "answers: tolerances" "6 PASS
 # validation mode: each query's result (rows and a checksum of the values,
 # numbers rounded to cents) is the same on both databases
 if [ -n "${SUMS[mysql]:-}" ] && [ -n "${SUMS[pgsql]:-}" ]; then
-  assert_eq "power test --validate: the 22 results equal on MariaDB and PostgreSQL" \
+  assert_eq "validation run: the 22 results equal on MariaDB and PostgreSQL" \
     "${SUMS[mysql]}" "${SUMS[pgsql]}"
 fi
 
