@@ -112,6 +112,9 @@ M.options = {
   answers = {"run: directory of reference answers (TPC-H's qN.out, DuckDB's qNN.csv): " ..
                "each query's result is compared (clause 2.1.3.5's tolerances)", ""},
   save_answers = {"run: directory to write each query's result to, as qN.out", ""},
+  query_timeout = {"run: seconds a query may take (server-side: PostgreSQL " ..
+                     "statement_timeout, MariaDB max_statement_time, MySQL " ..
+                     "max_execution_time); a query over it fails; 0: none", 0},
   indexes = {"prepare: create the secondary indexes (foreign key and date columns) " ..
                "after the load", false},
   pgsql_schema = {"PostgreSQL schema of the tables", "public"},
@@ -174,6 +177,10 @@ function M.config()
   c.test = one_of("tpch_test", {"power", "throughput", "full"})
   c.seed_opt = int_opt("seed", 0, 2147483646)
   c.validate = yesno("validate", o.validate)
+  c.query_timeout = tonumber(o.query_timeout)
+  if c.query_timeout == nil or c.query_timeout < 0 or c.query_timeout > 86400 then
+    fail("--query-timeout must be seconds in 0..86400 (got '%s')", tostring(o.query_timeout))
+  end
   c.answers = tostring(o.answers or "")
   c.save_answers = tostring(o.save_answers or "")
   c.format = one_of("format", {"tbl", "csv"})

@@ -175,6 +175,22 @@ function M.geomean(times)
   return math.exp(s / #times)
 end
 
+-- Sets the server-side time limit of the connection's statements to
+-- `secs` (0: none): PostgreSQL's statement_timeout, MariaDB's
+-- max_statement_time, else MySQL's max_execution_time (SELECTs only).
+local function set_timeout(con, c, secs)
+  if c.pg then
+    con:query(string.format("SET statement_timeout = %d", math.ceil(secs * 1000)))
+    return
+  end
+  local ok = pcall(function()
+    con:query(string.format("SET SESSION max_statement_time = %.3f", secs))
+  end)
+  if not ok then
+    con:query(string.format("SET SESSION max_execution_time = %d", math.ceil(secs * 1000)))
+  end
+end
+
 local function write_meta(con, kv)
   for k, v in pairs(kv) do
     con:query("DELETE FROM tpch_meta WHERE k='" .. k .. "'")
@@ -213,7 +229,7 @@ local function print_report(c, n, res, failed)
   if c.validate then
     print("No Power@Size: a validation run has no refresh functions (clause 2.1.3)")
   elseif failed > 0 then
-    print(string.format("Metrics incomplete: %d step(s) failed", failed))
+    print(string.format("Metrics incomplete: %d step(s) failed (or timed out)", failed))
   else
     local g = M.geomean(times)
     print(string.format("Geometric mean of the 22 query and 2 refresh times: %.4f s", g))
@@ -306,12 +322,14 @@ local function body(c)
       return s, o, l
     end)
   end
+  if c.query_timeout > 0 then set_timeout(con, c, c.query_timeout) end
   for pos = 1, 22 do
     local q = C.sb_tpch_qgen_order(0, pos)
     local p = params(c, q)
     step({ pos = pos, name = "Q" .. q, q = q }, function() return run_query(con, q, p, 0, keep) end)
     if C.sb_engine_stopping() then break end
   end
+  if c.query_timeout > 0 then set_timeout(con, c, 0) end
   if not c.validate then
     step({ name = "RF2" }, function() return rf2(con, c, n) end)
   end

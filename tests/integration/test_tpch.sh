@@ -226,6 +226,13 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: after two runs: orders unchanged" 15000 "$(q $db "SELECT COUNT(*) FROM orders")"
   run_bmk tpch $O --scale=0.01 check
   assert_contains "$db: check after two runs: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
+  run_bmk tpch $O --scale=0.01 --query-timeout=0.001 run
+  assert_eq "$db: --query-timeout=0.001: exit 1" 1 "$RC"
+  assert_match "$db: --query-timeout=0.001: queries fail" "$OUT" "^  [0-9]+ +Q[0-9]+ .* failed$"
+  assert_contains "$db: --query-timeout=0.001: metrics incomplete" "$OUT" "Metrics incomplete:"
+  assert_not_contains "$db: --query-timeout=0.001: no Power@Size" "$OUT" "Power@Size:"
+  assert_eq "$db: --query-timeout=0.001: the refresh functions still ran (update set 4 next)" 4 \
+    "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
   run_bmk tpch $O --scale=0.01 --tpch-test=throughput run
   assert_eq "$db: --tpch-test=throughput: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
   assert_contains "$db: --tpch-test=throughput: message" "$OUT" "not in this build yet"
@@ -238,7 +245,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   printf 'c1|c2\n1|2\n' > "$WORK/ans-bad/q6.out"
   run_bmk tpch $O --scale=0.01 --answers="$WORK/ans-bad" run
   assert_contains "$db: --answers with a malformed file: message" "$OUT" "q6.out: the header has 2 columns, Q6 has 1"
-  assert_eq "$db: bad --answers: no update set used" 3 "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
+  assert_eq "$db: bad --answers: no update set used" 4 "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
   rm -rf "$WORK/ans-bad"
   q $db "UPDATE tpch_meta SET v='rf1' WHERE k='rf_state'" >/dev/null
   run_bmk tpch $O --scale=0.01 run
