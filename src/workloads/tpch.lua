@@ -20,7 +20,8 @@ sysbench.cmdline.commands = {
   prepare = {function() return require("tpch_load").cmd_prepare() end,
              sysbench.cmdline.PARALLEL_COMMAND},
   check = {function() return require("tpch_check").cmd_check() end},
-  run = {function() return require("tpch_run").cmd_run() end},
+  run = {function() return require("tpch_run").cmd_run() end,
+         sysbench.cmdline.PARALLEL_COMMAND},
 }
 
 function cleanup()

@@ -104,8 +104,12 @@ M.options = {
   updates = {"generate: also write update sets 1..N (the refresh functions' new " ..
                 "orders, line items and deleted keys, as dbgen -U N)", 0},
   fk = {"prepare: create the foreign keys after the load", false},
-  tpch_test = {"run: the test: power (RF1, the 22 queries of stream 0, RF2; the " ..
-                 "only one in this build; --test is the core's old test-name option)", "power"},
+  tpch_test = {"run: the test: power (RF1, the 22 queries of stream 0, RF2), " ..
+                 "throughput (--streams query streams beside a refresh stream; " ..
+                 "--threads=streams+1) or full (power then throughput); --test is the " ..
+                 "core's old test-name option", "power"},
+  streams = {"run: query streams of the throughput test (0: the spec's minimum for " ..
+               "the SF, 2 below SF 1)", 0},
   seed = {"run: qgen's seed of the query parameters (0: the one prepare recorded, " ..
             "the load's end as mmddhhmmss)", 0},
   validate = {"run: the validation parameters (qgen -d) instead of the seed's", false},
@@ -175,6 +179,7 @@ function M.config()
   c.chunks = int_opt("chunks", 0, 100000)
   c.updates = int_opt("updates", 0, 4000)
   c.test = one_of("tpch_test", {"power", "throughput", "full"})
+  c.streams = int_opt("streams", 0, 1000)
   c.seed_opt = int_opt("seed", 0, 2147483646)
   c.validate = yesno("validate", o.validate)
   c.query_timeout = tonumber(o.query_timeout)

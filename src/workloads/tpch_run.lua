@@ -1,4 +1,5 @@
--- bmk tpch: `run`, the power test (TPC-H specification v3.0.1 clause
+-- bmk tpch: `run` (the throughput and full tests: tpch_throughput.lua),
+-- the power test (TPC-H specification v3.0.1 clause
 -- 5.3.3), or with --validate the validation run (clause 2.1.3: the 22
 -- queries with qgen -d's parameters on the data as it is, no refresh
 -- functions, results against --answers): the refresh function RF1 (update set n's new orders and line
@@ -28,12 +29,13 @@ int sb_tpch_qgen_defaults(int q, double sf, sb_tpch_params_t *out);
 int sb_tpch_qgen_order(int stream, int pos);
 ]]
 
--- Parameters of query q as a Lua array of strings.
-local function params(c, q)
+-- Parameters of query q as a Lua array of strings: qgen -d's with
+-- --validate, else those of qgen -r `seed`.
+local function params(c, q, seed)
   local p = ffi.new("sb_tpch_params_t")
   local rc = c.validate and C.sb_tpch_qgen_defaults(q, c.sf, p)
-    or C.sb_tpch_qgen_params(c.seed, q, c.sf, p)
-  if rc ~= 0 then common.fail("no parameters for query %d (seed %s)", q, tostring(c.seed)) end
+    or C.sb_tpch_qgen_params(seed, q, c.sf, p)
+  if rc ~= 0 then common.fail("no parameters for query %d (seed %s)", q, tostring(seed)) end
   local out = {}
   for i = 1, p.n do out[i] = ffi.string(p.p[i]) end
   return out
@@ -198,6 +200,8 @@ local function write_meta(con, kv)
   end
 end
 
+-- Prints the power test's (or validation run's) table and metrics;
+-- returns Power@Size, or nil when there is none.
 local function print_report(c, n, res, failed)
   print("")
   if c.validate then
@@ -226,6 +230,7 @@ local function print_report(c, n, res, failed)
       end
     end
   end
+  local power
   if c.validate then
     print("No Power@Size: a validation run has no refresh functions (clause 2.1.3)")
   elseif failed > 0 then
@@ -235,7 +240,8 @@ local function print_report(c, n, res, failed)
     print(string.format("Geometric mean of the 22 query and 2 refresh times: %.4f s", g))
     print(string.format("Geometric mean of query times returning rows (HammerDB's): %.4f s " ..
                           "(%d queries)", #qrows > 0 and M.geomean(qrows) or 0, #qrows))
-    print(string.format("Power@Size: %.1f", 3600 * c.sf / g))
+    power = 3600 * c.sf / g
+    print(string.format("Power@Size: %.1f", power))
   end
   if c.answers ~= "" then
     local pass, bad = 0, 0
@@ -244,7 +250,7 @@ local function print_report(c, n, res, failed)
     end
     print(string.format("Answers (%s): %d PASS, %d FAIL", c.answers, pass, bad))
   end
-  print("bmk tpch is " .. common.DISCLAIMER .. "; not audited.")
+  return power
 end
 
 -- The 22 reference answers of --answers, read before anything runs.
@@ -259,7 +265,9 @@ local function read_answers(c)
   return all
 end
 
-local function body(c)
+-- A connection to a schema `run` can use: the connection, tpch_meta and
+-- the next update set's number; raises when the schema is not ready.
+function M.open(c)
   common.need_sql(c)
   local con = common.connect(c, false)
   local meta = common.read_meta(con, c)
@@ -279,12 +287,18 @@ local function body(c)
   end
   local n = tonumber(meta.rf_next) or 1
   if n > 4000 then common.fail("all 4000 update sets are used: prepare again") end
+  c.seed = c.seed_opt > 0 and c.seed_opt or tonumber(meta.seed) or 1
+  return con, meta, n
+end
+
+-- The power test (or the validation run) on `con` with update set n;
+-- returns success and Power@Size (nil without).
+function M.power(c, con, n)
   local want = read_answers(c)
   local keep = want ~= nil or c.save_answers ~= ""
   if c.save_answers ~= "" then
     C.mkdir(c.save_answers, tonumber("755", 8))
   end
-  c.seed = c.seed_opt > 0 and c.seed_opt or tonumber(meta.seed) or 1
   if c.validate then
     print(string.format("Validation run: SF %s, the 22 queries with qgen -d's parameters",
                         tostring(c.sf)))
@@ -325,7 +339,7 @@ local function body(c)
   if c.query_timeout > 0 then set_timeout(con, c, c.query_timeout) end
   for pos = 1, 22 do
     local q = C.sb_tpch_qgen_order(0, pos)
-    local p = params(c, q)
+    local p = params(c, q, c.seed)
     step({ pos = pos, name = "Q" .. q, q = q }, function() return run_query(con, q, p, 0, keep) end)
     if C.sb_engine_stopping() then break end
   end
@@ -337,21 +351,29 @@ local function body(c)
     local lines = common.value(con, "SELECT COUNT(*) FROM lineitem")
     write_meta(con, { rf_state = "none", rf_next = n + 1, lineitem_rows = lines })
   end
-  print_report(c, n, res, failed)
-  con:disconnect()
-  return failed == 0 and answer_failed == 0
+  local power = print_report(c, n, res, failed)
+  return failed == 0 and answer_failed == 0, power
 end
 
--- `run`: the power test (one connection); false (exit 1) when a step
+M.params, M.run_query, M.rf1, M.rf2 = params, run_query, rf1, rf2
+M.set_timeout, M.write_meta = set_timeout, write_meta
+
+-- `run` in thread sysbench.tid of --threads (a PARALLEL_COMMAND): the
+-- power test or validation run in thread 0, or the throughput test and
+-- the full sequence (tpch_throughput.lua); false (exit 1) when a step
 -- failed.
 function M.cmd_run()
-  local c = common.config()
-  if c.test ~= "power" then
-    common.fail("--tpch-test=%s is not in this build yet: only --tpch-test=power", c.test)
-  end
-  local ok, res = pcall(body, c)
-  if not ok then error(common.error_text(res), 0) end
-  return res
+  return common.parallel_command(function(c, tid)
+    if c.validate or c.test == "power" then
+      if tid ~= 0 then return true end
+      local con, _, n = M.open(c)
+      local ok = M.power(c, con, n)
+      print("bmk tpch is " .. common.DISCLAIMER .. "; not audited.")
+      con:disconnect()
+      return ok
+    end
+    return require("tpch_throughput").run(c, tid)
+  end)
 end
 
 return M

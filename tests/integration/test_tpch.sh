@@ -233,9 +233,40 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_not_contains "$db: --query-timeout=0.001: no Power@Size" "$OUT" "Power@Size:"
   assert_eq "$db: --query-timeout=0.001: the refresh functions still ran (update set 4 next)" 4 \
     "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
+  # throughput test: 2 query streams and the refresh stream (update sets
+  # 4 and 5), then the full sequence (power test, update set 6, then
+  # throughput, 7 and 8)
   run_bmk tpch $O --scale=0.01 --tpch-test=throughput run
-  assert_eq "$db: --tpch-test=throughput: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
-  assert_contains "$db: --tpch-test=throughput: message" "$OUT" "not in this build yet"
+  assert_eq "$db: throughput without --threads=3: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "$db: throughput without --threads=3: message" "$OUT" \
+    "runs 2 query streams and a refresh stream: give --threads=3"
+  run_bmk tpch $O --scale=0.01 --tpch-test=throughput --threads=3 --seed=7 run
+  assert_eq "$db: throughput test: exit 0" 0 "$RC"
+  assert_contains "$db: throughput test: streams, seeds and update sets" "$OUT" \
+    "Throughput test, SF 0.01, 2 query streams (seeds 8..9), update sets 4..5:"
+  assert_eq "$db: throughput test: 44 queries and 4 refresh functions ok" "44 4" \
+    "$(printf '%s\n' "$OUT" | grep -cE '^  [12] +[0-9]+ +Q[0-9]+ .* ok$') $(printf '%s\n' "$OUT" | grep -cE '^  RF +RF[12] [45] .* ok$')"
+  assert_eq "$db: throughput test: stream 1's and 2's orders (Appendix A)" \
+    "21 3 18 5 11 7 6 20 17 12 16 15 13 10 2 8 14 19 9 22 1 4 6 17 14 16 19 10 9 2 15 8 5 22 12 7 13 18 1 4 20 3 11 21" \
+    "$(printf '%s\n' "$OUT" | awk '/^  [12] +[0-9]+ +Q/ {sub("Q", "", $3); printf "%s%s", s, $3; s=" "}')"
+  ts=$(printf '%s\n' "$OUT" | sed -n 's/^Ts (the longest stream): \([0-9.]*\) s$/\1/p')
+  want=$(awk -v t="${ts:-1}" 'BEGIN { printf "%.1f", 2 * 22 * 3600 / t * 0.01 }')
+  got=$(printf '%s\n' "$OUT" | sed -n 's/^Throughput@Size: //p')
+  assert_near "$db: throughput test: Throughput@Size is 2 x 22 x 3600 / Ts x SF" "$want" "${got:-0}" 2
+  assert_eq "$db: throughput test: two update sets used" 6 "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
+  run_bmk tpch $O --scale=0.01 --tpch-test=full --threads=3 run
+  assert_eq "$db: full test: exit 0" 0 "$RC"
+  assert_match "$db: full test: the power test on set 6" "$OUT" "^Power test, SF 0.01, seed [0-9]+, update set 6:$"
+  assert_match "$db: full test: the throughput test on sets 7 and 8" "$OUT" "update sets 7..8:$"
+  p=$(printf '%s\n' "$OUT" | sed -n 's/^Power@Size: //p')
+  t=$(printf '%s\n' "$OUT" | sed -n 's/^Throughput@Size: //p')
+  want=$(awk -v p="${p:-0}" -v t="${t:-0}" 'BEGIN { printf "%.1f", sqrt(p * t) }')
+  assert_contains "$db: full test: QphH@Size is sqrt(Power x Throughput)" "$OUT" \
+    "QphH@Size: $want (Power@Size $p, Throughput@Size $t)"
+  assert_eq "$db: after the full test: orders unchanged" 15000 "$(q $db "SELECT COUNT(*) FROM orders")"
+  run_bmk tpch $O --scale=0.01 check
+  assert_contains "$db: check after 8 update sets: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
+  assert_contains "$db: check: the 8 sets' orders" "$OUT" "PASS  orders of the 8 update set(s) applied (80)"
   # bad answers directories: refused before anything runs
   mkdir -p "$WORK/ans-bad"
   run_bmk tpch $O --scale=0.01 --answers="$WORK/ans-bad" run
@@ -245,7 +276,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   printf 'c1|c2\n1|2\n' > "$WORK/ans-bad/q6.out"
   run_bmk tpch $O --scale=0.01 --answers="$WORK/ans-bad" run
   assert_contains "$db: --answers with a malformed file: message" "$OUT" "q6.out: the header has 2 columns, Q6 has 1"
-  assert_eq "$db: bad --answers: no update set used" 4 "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
+  assert_eq "$db: bad --answers: no update set used" 9 "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
   rm -rf "$WORK/ans-bad"
   q $db "UPDATE tpch_meta SET v='rf1' WHERE k='rf_state'" >/dev/null
   run_bmk tpch $O --scale=0.01 run
