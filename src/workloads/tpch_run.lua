@@ -345,7 +345,11 @@ function M.power(c, con, n)
   end
   if c.query_timeout > 0 then set_timeout(con, c, 0) end
   if not c.validate then
-    step({ name = "RF2" }, function() return rf2(con, c, n) end)
+    -- RF2 without its RF1 would only delete: it waits for a good RF1
+    step({ name = "RF2" }, function()
+      if res[1].status ~= "ok" then error("not run: RF1 failed", 0) end
+      return rf2(con, c, n)
+    end)
   end
   if not c.validate and res[1].status == "ok" and res[#res].status == "ok" then
     local lines = common.value(con, "SELECT COUNT(*) FROM lineitem")
