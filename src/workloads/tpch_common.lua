@@ -113,6 +113,9 @@ M.options = {
   seed = {"run: qgen's seed of the query parameters (0: the one prepare recorded, " ..
             "the load's end as mmddhhmmss)", 0},
   validate = {"run: the validation parameters (qgen -d) instead of the seed's", false},
+  parallel_workers = {"run, PostgreSQL: max_parallel_workers_per_gather of the query " ..
+                         "connections (the parallel workers one query may use); -1: the " ..
+                         "server's setting", -1},
   answers = {"run: directory of reference answers (TPC-H's qN.out, DuckDB's qNN.csv): " ..
                "each query's result is compared (clause 2.1.3.5's tolerances)", ""},
   save_answers = {"run: directory to write each query's result to, as qN.out", ""},
@@ -186,6 +189,7 @@ function M.config()
   if c.query_timeout == nil or c.query_timeout < 0 or c.query_timeout > 86400 then
     fail("--query-timeout must be seconds in 0..86400 (got '%s')", tostring(o.query_timeout))
   end
+  c.parallel_workers = int_opt("parallel_workers", -1, 1024)
   c.answers = tostring(o.answers or "")
   c.save_answers = tostring(o.save_answers or "")
   c.format = one_of("format", {"tbl", "csv"})
@@ -260,6 +264,16 @@ function M.rows(con, sql)
   end
   rs:free()
   return out
+end
+
+-- A connection of `run`: M.connect's, with --parallel-workers on
+-- PostgreSQL.
+function M.connect_run(c)
+  local con = M.connect(c, false)
+  if c.pg and c.parallel_workers >= 0 then
+    con:query("SET max_parallel_workers_per_gather = " .. c.parallel_workers)
+  end
+  return con
 end
 
 -- A connection in --pgsql-schema; `monitor`: its statements count nowhere.

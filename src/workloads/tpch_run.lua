@@ -269,7 +269,7 @@ end
 -- the next update set's number; raises when the schema is not ready.
 function M.open(c)
   common.need_sql(c)
-  local con = common.connect(c, false)
+  local con = common.connect_run(c)
   local meta = common.read_meta(con, c)
   if meta == nil then
     common.fail("no tpch data in %s: run `bmk tpch prepare` first",
@@ -308,6 +308,10 @@ function M.power(c, con, n)
     end
   else
     print(string.format("Power test: SF %s, update set %d, seed %s", tostring(c.sf), n, c.seed))
+  end
+  if c.pg then
+    print("PostgreSQL: max_parallel_workers_per_gather = " ..
+            tostring(common.value(con, "SHOW max_parallel_workers_per_gather")))
   end
   io.stdout:flush()
   local res, failed = {}, 0

@@ -127,7 +127,7 @@ function M.run(c, tid)
     C.sb_shared_set(SLOT_SEED, c.seed)
     C.sb_shared_set(SLOT_T0, common.now_ms())
   else
-    con = common.connect(c, false)
+    con = common.connect_run(c)
   end
   common.barrier(c)
   n = tonumber(C.sb_shared_get(SLOT_SET))

@@ -220,9 +220,13 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   run_bmk tpch $O --scale=0.01 check
   assert_contains "$db: check after RF1 and RF2: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
   assert_contains "$db: check: set 1's orders" "$OUT" "PASS  orders of the 1 update set(s) applied (10)"
-  run_bmk tpch $O --scale=0.01 --seed=101 run
+  run_bmk tpch $O --scale=0.01 --seed=101 --parallel-workers=3 run
   assert_eq "$db: second power test: exit 0, update set 2" "0 1" \
     "$RC $(printf '%s\n' "$OUT" | grep -c 'seed 101, update set 2:')"
+  if [ $db = pgsql ]; then
+    assert_contains "$db: --parallel-workers=3: the run's connection has it" "$OUT" \
+      "PostgreSQL: max_parallel_workers_per_gather = 3"
+  fi
   assert_eq "$db: after two runs: orders unchanged" 15000 "$(q $db "SELECT COUNT(*) FROM orders")"
   run_bmk tpch $O --scale=0.01 check
   assert_contains "$db: check after two runs: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
