@@ -20,7 +20,7 @@
  *
  * A generator is used by one thread at a time; distinct generators are
  * independent (the shared text pool is built once, thread-safely).
- * Exported for LuaJIT FFI (src/workloads/tpch_gen.lua).
+ * Exported for LuaJIT FFI (src/workloads/tpch_common.lua).
  */
 #ifndef SB_TPCH_GEN_H
 #define SB_TPCH_GEN_H

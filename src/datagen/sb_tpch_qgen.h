@@ -13,7 +13,7 @@
  * any s in 1 .. 2^31-2.
  *
  * Everything here is reentrant: a parameter set is computed into the
- * caller's struct. Exported for LuaJIT FFI.
+ * caller's struct. Exported for LuaJIT FFI (src/workloads/tpch_run.lua).
  */
 #ifndef SB_TPCH_QGEN_H
 #define SB_TPCH_QGEN_H
