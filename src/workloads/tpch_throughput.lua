@@ -31,7 +31,8 @@ function M.min_streams(sf)
 end
 
 -- Per-thread counters (sb_shared_counters): step i's microseconds, rows
--- and status (1 ok, 2 failed), the stream's end (ms after the start).
+-- and status (1 ok, 2 failed), the stream's end (microseconds after the
+-- start).
 local US, ROWS, STATUS, END = 300, 400, 500, 600
 
 -- Slots: the update set of the first pair, the throughput test's start,
@@ -93,9 +94,9 @@ local function report(c, n, S)
                           t < S and tostring(i) or "", name, tonumber(cnt[US + i]) / 1e6,
                           ok and tostring(tonumber(cnt[ROWS + i])) or "-", ok and "ok" or "failed"))
     end
-    ts = math.max(ts, tonumber(cnt[END]) / 1000)
+    ts = math.max(ts, tonumber(cnt[END]) / 1e6)
   end
-  print(string.format("Ts (the longest stream): %.3f s", ts))
+  print(string.format("Ts (the longest stream): %.6f s", ts))
   if failed > 0 then
     print(string.format("Metrics incomplete: %d step(s) failed (or timed out)", failed))
     return nil, failed
@@ -139,7 +140,7 @@ function M.run(c, tid)
   else
     refresh_stream(c, con, n, S, cnt)
   end
-  cnt[END] = math.floor(common.now_ms() - t0 + 0.5)
+  cnt[END] = math.floor((common.now_ms() - t0) * 1000 + 0.5)   -- microseconds
   common.barrier(c)
   if tid == 0 then
     local tput, failed = report(c, n, S)
