@@ -165,7 +165,7 @@ declare -A WEIGHT=([test_faults.sh]=101 [test_evloop.sh]=86 [test_tpcc_run.sh]=8
   [test_cost.sh]=29 [test_endpoints_routes.sh]=25 [test_errors.sh]=23 [test_report.sh]=23
   [test_kit_cli.sh]=20 [test_tpcc.sh]=20 [test_kit_oltp.sh]=19 [test_dbl.sh]=13
   [test_dropin.sh]=13 [test_kit_dbstress.sh]=13 [test_pgbench.sh]=45 [test_threshold.sh]=13 [test_gates.sh]=24 [test_client.sh]=12
-  [test_docs.sh]=18
+  [test_docs.sh]=18 [test_tpch.sh]=40
   [test_oltp.sh]=10 [test_threads.sh]=10 [test_builtin.sh]=7 [test_tls.sh]=7
   [test_layers.sh]=3 [test_static.sh]=3 [test_compat.sh]=2 [test_k8s.sh]=2
   [test_sql_api.sh]=1 [test_async.sh]=1)

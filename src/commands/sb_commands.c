@@ -31,6 +31,8 @@ static const sb_command_t commands[] = {
     "link named pgbench (docs/pgbench.md)", pgb_cmd_main, NULL, NULL },
   { "tpcc", "prepare|run|...", "the TPROC-C-style workload derived from TPC-C "
     "(docs/tpcc.md)", NULL, NULL, "tpcc" },
+  { "tpch", "generate|prepare|run|...", "the TPC-H-derived workload: dbgen's data as "
+    "files or loaded, qgen's parameters, power and throughput tests (docs/tpch.md)", NULL, NULL, "tpch" },
   { "dbl", "prepare|run|...", "database load tests: rows per commit, bulk and fast "
     "loads (docs/capacity.md)", NULL, NULL, "dbl" },
   { "dml_cost", "run|cleanup", "what simple DML costs the server per row "

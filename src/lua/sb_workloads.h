@@ -1,6 +1,6 @@
 /*
  * The bundled workloads (src/workloads: oltp_*, bulk_insert, dml_cost,
- * select_random_*, dbl, tpcc*)
+ * select_random_*, dbl, tpcc*, tpch*)
  * compiled into the binary, so a copy of bmk that finds no script file (a
  * load host with only the binary: `make static`) still runs them. Files
  * on the search path always come first; the embedded copy is the last

@@ -1,0 +1,414 @@
+-- bmk bundled workload `tpch` (derived from TPC-H; results are not TPC-H
+-- results): options, configuration, the FFI declarations of the C
+-- generator (src/datagen/sb_tpch_gen.h), connections, the shared job
+-- queue and progress lines. The entry script is tpch.lua; docs/tpch.md
+-- says what the workload is and how it differs from TPC-H proper.
+
+if not BMK_TPCH then
+  error("tpch_common.lua is bmk's bundled module, loaded by a script that is not " ..
+          "bmk's tpch.lua", 0)
+end
+
+local ffi = require("ffi")
+
+ffi.cdef[[
+typedef struct sb_tpch_gen sb_tpch_gen_t;
+typedef struct {
+  double sf;
+  int64_t scale;
+  int64_t supp, part, cust, orders;
+} sb_tpch_scale_t;
+int sb_tpch_scale(double sf, sb_tpch_scale_t *out);
+int64_t sb_tpch_table_rows(const sb_tpch_scale_t *sc, int t);
+const char *sb_tpch_table_name(int t);
+const char *sb_tpch_columns(int t);
+int sb_tpch_child(int t);
+int sb_tpch_chunk(const sb_tpch_scale_t *sc, int t, int chunk, int chunks,
+                  int64_t *first, int64_t *count);
+sb_tpch_gen_t *sb_tpch_gen_new(double sf, int t, int chunk, int chunks);
+int64_t sb_tpch_update_rows(const sb_tpch_scale_t *sc);
+sb_tpch_gen_t *sb_tpch_gen_new_update(double sf, int set);
+int64_t sb_tpch_delete_key(double sf, int set, int64_t k);
+int64_t sb_tpch_write_deletes(double sf, int set, int fmt, int fd);
+void sb_tpch_gen_free(sb_tpch_gen_t *g);
+int64_t sb_tpch_gen_total(const sb_tpch_gen_t *g);
+int64_t sb_tpch_gen_left(const sb_tpch_gen_t *g);
+int64_t sb_tpch_gen_child_rows(const sb_tpch_gen_t *g);
+int sb_tpch_gen_rows(sb_tpch_gen_t *g, int fmt, char *buf, size_t cap,
+                     size_t *len, char *cbuf, size_t ccap, size_t *clen,
+                     int max_rows);
+int64_t sb_tpch_gen_write(sb_tpch_gen_t *g, int fmt, int fd, int cfd,
+                          int64_t max_rows);
+int sb_tpch_create(const char *path);
+int close(int fd);
+int mkdir(const char *path, unsigned int mode);
+char *strerror(int errnum);
+
+bool sb_engine_stopping(void);
+int64_t sb_shared_add(int slot, int64_t n);
+int64_t sb_shared_get(int slot);
+void sb_shared_set(int slot, int64_t v);
+int sb_shared_barrier(int n);
+void sb_shared_abort(void);
+bool sb_shared_aborted(void);
+uint64_t *sb_shared_counters(int tid);
+void sb_shared_sum(uint64_t *out);
+void db_connection_uncounted(sql_connection *con);
+
+struct bmk_tpch_timespec { long tv_sec; long tv_nsec; };
+int clock_gettime(int clk, struct bmk_tpch_timespec *ts);
+]]
+
+local C = ffi.C
+local M = { C = C, ffi = ffi }
+
+-- ---- tables -------------------------------------------------------------------
+-- sb_tpch_table_t ids; FAMILIES are the parent tables a generator makes
+-- (PART with PARTSUPP, ORDERS with LINEITEM), biggest first so that the
+-- long jobs start first.
+M.T = { region = 0, nation = 1, part = 2, supplier = 3, partsupp = 4,
+        customer = 5, orders = 6, lineitem = 7 }
+M.NT = 8
+M.FAMILIES = { M.T.orders, M.T.part, M.T.customer, M.T.supplier, M.T.nation,
+               M.T.region }
+-- drop order (children first)
+M.DROP_ORDER = { "lineitem", "orders", "partsupp", "customer", "supplier", "part",
+                 "nation", "region", "tpch_meta" }
+
+function M.name(t)
+  return ffi.string(C.sb_tpch_table_name(t))
+end
+
+function M.child(t)
+  local c = C.sb_tpch_child(t)
+  return c >= 0 and c or nil
+end
+
+-- Output formats of sb_tpch_gen_rows / _write.
+M.FMT = { tbl = 0, csv = 1, tsv = 2, sql = 3 }
+
+-- ---- options -----------------------------------------------------------------------
+
+M.options = {
+  scale = {"Scale factor SF: > 0; a whole number from 1 up; below 1 as dbgen " ..
+             "rounds it (0.01, 0.1, ...)", 1},
+  dir = {"generate: directory the flat files are written to (created if missing)", ""},
+  format = {"generate: file format: tbl (dbgen's, '|' after every column) or csv", "tbl"},
+  chunks = {"Chunks each big table is cut into (as dbgen -C): generate writes " ..
+              "NAME.tbl.1..N (one NAME.tbl for 1); prepare loads them in parallel " ..
+              "(0: --threads x 4)", 0},
+  load_method = {"prepare: auto (COPY / LOAD DATA LOCAL INFILE when the server " ..
+                   "allows it, else insert), copy, insert (multi-row INSERT)", "auto"},
+  load_batch = {"prepare: parent rows per load statement (0: 10000 with copy, " ..
+                  "1000 with insert)", 0},
+  updates = {"generate: also write update sets 1..N (the refresh functions' new " ..
+                "orders, line items and deleted keys, as dbgen -U N)", 0},
+  fk = {"prepare: create the foreign keys after the load", false},
+  tpch_test = {"run: the test: power (RF1, the 22 queries of stream 0, RF2), " ..
+                 "throughput (--streams query streams beside a refresh stream; " ..
+                 "--threads=streams+1) or full (power then throughput); --test is the " ..
+                 "core's old test-name option", "power"},
+  streams = {"run: query streams of the throughput test (0: the spec's minimum for " ..
+               "the SF, 2 below SF 1)", 0},
+  seed = {"run: qgen's seed of the query parameters (0: the one prepare recorded, " ..
+            "the load's end as mmddhhmmss)", 0},
+  validate = {"run: the validation parameters (qgen -d) instead of the seed's", false},
+  parallel_workers = {"run, PostgreSQL: max_parallel_workers_per_gather of the query " ..
+                         "connections (the parallel workers one query may use); -1: the " ..
+                         "server's setting", -1},
+  answers = {"run: directory of reference answers (TPC-H's qN.out, DuckDB's qNN.csv): " ..
+               "each query's result is compared (clause 2.1.3.5's tolerances)", ""},
+  save_answers = {"run: directory to write each query's result to, as qN.out", ""},
+  query_timeout = {"run: seconds a query may take (server-side: PostgreSQL " ..
+                     "statement_timeout, MariaDB max_statement_time, MySQL " ..
+                     "max_execution_time); a query over it fails; 0: none", 0},
+  indexes = {"prepare: create the secondary indexes (foreign key and date columns) " ..
+               "after the load", false},
+  pgsql_schema = {"PostgreSQL schema of the tables", "public"},
+  mysql_storage_engine = {"MySQL storage engine of the tables", "innodb"},
+}
+
+-- ---- configuration ----------------------------------------------------------------
+
+local function fail(fmt, ...)
+  error(string.format(fmt, ...), 0)
+end
+M.fail = fail
+
+local function yesno(name, v)
+  local s = tostring(v):lower()
+  if s == "yes" or s == "on" or s == "1" or s == "true" then return true end
+  if s == "no" or s == "off" or s == "0" or s == "false" or s == "" then return false end
+  fail("--%s must be on/off or yes/no (got '%s')", name:gsub("_", "-"), tostring(v))
+end
+
+local function int_opt(name, lo, hi)
+  local v = tonumber(sysbench.opt[name])
+  if v == nil or v ~= math.floor(v) or v < lo or v > hi then
+    fail("--%s must be an integer in %d..%d (got '%s')", name:gsub("_", "-"), lo, hi,
+         tostring(sysbench.opt[name]))
+  end
+  return v
+end
+
+local function one_of(name, allowed)
+  local v = tostring(sysbench.opt[name]):lower()
+  for _, a in ipairs(allowed) do
+    if v == a then return v end
+  end
+  fail("--%s must be one of %s (got '%s')", name:gsub("_", "-"), table.concat(allowed, ", "),
+       tostring(sysbench.opt[name]))
+end
+
+-- The scale factor: *sc (sb_tpch_scale_t) and the number.
+local function scale_opt()
+  local raw = sysbench.opt.scale
+  local sf = tonumber(raw)
+  local sc = ffi.new("sb_tpch_scale_t")
+  if sf == nil or C.sb_tpch_scale(sf, sc) ~= 0 then
+    fail("--scale must be > 0, a whole number from 1 up, at most 100000 " ..
+           "(dbgen's scale factors; got '%s')", tostring(raw))
+  end
+  return sf, sc
+end
+
+local cfg_cache
+function M.config()
+  if cfg_cache then return cfg_cache end
+  local o = sysbench.opt
+  local c = {}
+  c.sf, c.sc = scale_opt()
+  c.threads = tonumber(o.threads) or 1
+  c.chunks = int_opt("chunks", 0, 100000)
+  c.updates = int_opt("updates", 0, 4000)
+  c.test = one_of("tpch_test", {"power", "throughput", "full"})
+  c.streams = int_opt("streams", 0, 1000)
+  c.seed_opt = int_opt("seed", 0, 2147483646)
+  c.validate = yesno("validate", o.validate)
+  c.query_timeout = tonumber(o.query_timeout)
+  if c.query_timeout == nil or c.query_timeout < 0 or c.query_timeout > 86400 then
+    fail("--query-timeout must be seconds in 0..86400 (got '%s')", tostring(o.query_timeout))
+  end
+  c.parallel_workers = int_opt("parallel_workers", -1, 1024)
+  c.answers = tostring(o.answers or "")
+  c.save_answers = tostring(o.save_answers or "")
+  c.format = one_of("format", {"tbl", "csv"})
+  c.dir = tostring(o.dir or "")
+  c.driver = (o.db_driver == nil or o.db_driver == "") and "mysql" or tostring(o.db_driver)
+  c.pg = c.driver == "pgsql"
+  c.load_method = one_of("load_method", {"auto", "copy", "infile", "insert"})
+  if c.load_method == "infile" then c.load_method = "copy" end
+  c.load_batch = int_opt("load_batch", 0, 1000000)
+  c.fk = yesno("fk", o.fk)
+  c.indexes = yesno("indexes", o.indexes)
+  c.schema = tostring(o.pgsql_schema or "public")
+  if not c.schema:match("^[%a_][%w_]*$") then
+    fail("--pgsql-schema must be a plain identifier (got '%s')", c.schema)
+  end
+  c.engine = tostring(o.mysql_storage_engine or "innodb")
+  if not c.engine:match("^[%w_]+$") then
+    fail("--mysql-storage-engine must be a plain name (got '%s')", c.engine)
+  end
+  cfg_cache = c
+  return c
+end
+
+-- Checks that the command runs against a database bmk's tpch supports.
+function M.need_sql(c)
+  if c.driver ~= "mysql" and c.driver ~= "pgsql" then
+    fail("the tpch workload supports --db-driver=mysql and pgsql (got '%s')", c.driver)
+  end
+end
+
+-- ---- jobs -------------------------------------------------------------------------------
+
+-- The generator jobs of `chunks` chunks: {t, chunk, chunks, rows}, the
+-- big families' chunks first; REGION and NATION are one job each.
+function M.jobs(c, chunks)
+  local list = {}
+  for _, t in ipairs(M.FAMILIES) do
+    local n = (t == M.T.region or t == M.T.nation) and 1 or chunks
+    for k = 1, n do
+      local first, count = ffi.new("int64_t[1]"), ffi.new("int64_t[1]")
+      C.sb_tpch_chunk(c.sc, t, k, n, first, count)
+      list[#list + 1] = { t = t, chunk = k, chunks = n, rows = tonumber(count[0]) }
+    end
+  end
+  return list
+end
+
+-- Slots of sb_shared (one command per process, so they do not clash).
+M.SLOT = { JOB = 0, PHASE_JOB = 1, T0 = 2, CHECK_FAIL = 3 }
+-- Shared counters: rows per table, jobs done, files written, rows per
+-- table of update sets.
+M.CNT_ROWS, M.CNT_JOBS, M.CNT_FILES, M.CNT_UROWS = 0, 16, 17, 32
+
+-- ---- connections ------------------------------------------------------------------------
+
+function M.value(con, sql)
+  local rs = con:query(sql)
+  if rs == nil then return nil end
+  local r = rs:fetch_row()
+  rs:free()
+  return r and r[1]
+end
+
+function M.rows(con, sql)
+  local rs = con:query(sql)
+  local out = {}
+  if rs == nil then return out end
+  local r = rs:fetch_row()
+  while r do
+    out[#out + 1] = r
+    r = rs:fetch_row()
+  end
+  rs:free()
+  return out
+end
+
+-- A connection of `run`: M.connect's, with --parallel-workers on
+-- PostgreSQL.
+function M.connect_run(c)
+  local con = M.connect(c, false)
+  if c.pg and c.parallel_workers >= 0 then
+    con:query("SET max_parallel_workers_per_gather = " .. c.parallel_workers)
+  end
+  return con
+end
+
+-- A connection in --pgsql-schema; `monitor`: its statements count nowhere.
+function M.connect(c, monitor)
+  local con = sysbench.sql.driver():connect()
+  if monitor then C.db_connection_uncounted(con) end
+  if c.pg then
+    con:query("SET search_path TO " .. c.schema)
+  else
+    con:query("SET FOREIGN_KEY_CHECKS=0")
+  end
+  return con
+end
+
+function M.table_exists(con, c, name)
+  local sql
+  if c.pg then
+    sql = string.format("SELECT COUNT(*) FROM pg_tables WHERE schemaname='%s' AND " ..
+                          "tablename='%s'", c.schema, name)
+  else
+    sql = string.format("SELECT COUNT(*) FROM information_schema.tables WHERE " ..
+                          "table_schema=DATABASE() AND table_name='%s'", name)
+  end
+  return tonumber(M.value(con, sql)) > 0
+end
+
+-- tpch_meta as k -> v, or nil when absent.
+function M.read_meta(con, c)
+  if not M.table_exists(con, c, "tpch_meta") then return nil end
+  local m = {}
+  for _, r in ipairs(M.rows(con, "SELECT k, v FROM tpch_meta")) do m[r[1]] = r[2] end
+  return m
+end
+
+-- One line for an error raised by the SQL API or Lua, without the
+-- "file.lua:123: " position.
+function M.error_text(err)
+  if type(err) == "table" then
+    err = string.format("SQL error, errno = %s, state = '%s': %s", tostring(err.sql_errno),
+                        tostring(err.sql_state), tostring(err.sql_errmsg))
+  end
+  return (tostring(err):gsub("^[^:]*%.lua:%d+: ", ""))
+end
+
+-- A parallel command in thread sysbench.tid: body(c, tid). The first
+-- failing thread aborts the others and raises its error (one FATAL line,
+-- exit 1); the others return false quietly.
+function M.parallel_command(body)
+  local tid = sysbench.tid
+  local ok, c = pcall(M.config)
+  if not ok then
+    C.sb_shared_abort()
+    if tid == 0 then error(M.error_text(c), 0) end
+    return false
+  end
+  local ok2, res = pcall(body, c, tid)
+  if not ok2 then
+    local first = not C.sb_shared_aborted()
+    C.sb_shared_abort()
+    if res == "aborted" or not first then return false end
+    error(M.error_text(res), 0)
+  end
+  return res
+end
+
+-- Waits for the command's other threads; raises "aborted" when one failed.
+function M.barrier(c)
+  if C.sb_shared_barrier(c.threads) ~= 0 then error("aborted", 0) end
+end
+
+-- ---- time and progress ----------------------------------------------------------------
+
+local ts = ffi.new("struct bmk_tpch_timespec")
+function M.now_ms()
+  C.clock_gettime(1, ts)
+  return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6
+end
+
+function M.duration(s)
+  s = math.floor(s + 0.5)
+  if s < 60 then return s .. "s" end
+  if s < 3600 then return string.format("%dm%02ds", math.floor(s / 60), s % 60) end
+  return string.format("%dh%02dm", math.floor(s / 3600), math.floor(s % 3600 / 60))
+end
+
+-- Interval of progress lines: --report-interval, 10 s when not given.
+function M.progress_every()
+  local r = tonumber(sysbench.opt.report_interval) or 0
+  return r > 0 and r or 10
+end
+
+-- Sums of the shared counters.
+function M.sums()
+  local s = ffi.new("uint64_t[1024]")
+  C.sb_shared_sum(s)
+  return s
+end
+
+-- Parent rows done over all jobs, for progress and the ETA.
+function M.parent_rows_done(s)
+  local n = 0
+  for _, t in ipairs(M.FAMILIES) do n = n + tonumber(s[M.CNT_ROWS + t]) end
+  return n + tonumber(s[M.CNT_UROWS + M.T.orders])
+end
+
+-- "[ 12s ] what: 40% (1.2M of 3.0M rows), 12 of 30 jobs; ETA 18s".
+function M.progress_line(what, elapsed_s, total_rows, njobs)
+  local s = M.sums()
+  local done = M.parent_rows_done(s)
+  local eta = ""
+  if done > 0 and done < total_rows then
+    eta = "; ETA " .. M.duration((total_rows - done) / (done / elapsed_s))
+  end
+  return string.format("[ %.0fs ] %s: %.0f%% (%d of %d parent rows), %d of %d jobs%s",
+                       elapsed_s, what, 100 * done / math.max(total_rows, 1), done, total_rows,
+                       tonumber(s[M.CNT_JOBS]), njobs, eta)
+end
+
+-- A progress printer for thread 0: call it often; prints every
+-- --report-interval seconds.
+function M.progress_printer(what, total_rows, njobs)
+  local t0 = M.now_ms()
+  local every = M.progress_every() * 1000
+  local next_at = t0 + every
+  return function()
+    local now = M.now_ms()
+    if now >= next_at then
+      next_at = now + every
+      print(M.progress_line(what, (now - t0) / 1000, total_rows, njobs))
+      io.stdout:flush()
+    end
+  end
+end
+
+M.DISCLAIMER = "derived from TPC-H; results are not TPC-H results and are not " ..
+  "comparable with published TPC-H results"
+
+return M
