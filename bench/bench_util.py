@@ -27,3 +27,17 @@ def run_measured(cmd, cwd=None, out_path="/tmp/bmk-bench-run.out"):
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit("failed: %s\n%s" % (" ".join(cmd), out[-3000:]))
     return out, ru.ru_utime + ru.ru_stime, time.time() - start
+
+
+def conn_args(db):
+    """The connection options of bmk and sysbench for the bench's own
+    server (bench/server_configs.sh: BMK_MYSQL_PORT / BMK_PGSQL_PORT, user
+    and database sbtest, password BMK_SANDBOX_PASSWORD or sbtest)."""
+    pw = os.environ.get("BMK_SANDBOX_PASSWORD", "sbtest")
+    if db == "mysql":
+        return ["--db-driver=mysql", "--mysql-host=127.0.0.1",
+                "--mysql-port=" + os.environ["BMK_MYSQL_PORT"], "--mysql-user=sbtest",
+                "--mysql-password=" + pw, "--mysql-db=sbtest"]
+    return ["--db-driver=pgsql", "--pgsql-host=127.0.0.1",
+            "--pgsql-port=" + os.environ["BMK_PGSQL_PORT"], "--pgsql-user=sbtest",
+            "--pgsql-password=" + pw, "--pgsql-db=sbtest"]

@@ -16,18 +16,13 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_util import conn_args  # noqa: E402
+
 cfg, db, bmk, server_pid, vus_list, runs, secs, variants = sys.argv[1:]
 vus_list = [int(v) for v in vus_list.split()]
 runs, secs = int(runs), int(secs)
-pw = os.environ.get("BMK_SANDBOX_PASSWORD", "sbtest")
-if db == "mysql":
-    conn = ["--db-driver=mysql", "--mysql-host=127.0.0.1",
-            "--mysql-port=" + os.environ["BMK_MYSQL_PORT"], "--mysql-user=sbtest",
-            "--mysql-password=" + pw, "--mysql-db=sbtest"]
-else:
-    conn = ["--db-driver=pgsql", "--pgsql-host=127.0.0.1",
-            "--pgsql-port=" + os.environ["BMK_PGSQL_PORT"], "--pgsql-user=sbtest",
-            "--pgsql-password=" + pw, "--pgsql-db=sbtest"]
+conn = conn_args(db)
 data = ["--tables=4", "--table-size=20000"]
 SB_LUA = "/usr/share/sysbench/oltp_point_select.lua"
 tools = [("sysbench", None), ("bmk", [])] + \

@@ -9,21 +9,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_util import run_measured  # noqa: E402
+from bench_util import conn_args, run_measured  # noqa: E402
 
 cfg, db, bmk, vus_list, pairs, secs, variants, strace_vus = sys.argv[1:]
 vus_list = [int(v) for v in vus_list.split()]
 pairs, secs = int(pairs), int(secs)
 strace_vus = [int(v) for v in strace_vus.split()]
-pw = os.environ.get("BMK_SANDBOX_PASSWORD", "sbtest")
-if db == "mysql":
-    conn = ["--db-driver=mysql", "--mysql-host=127.0.0.1",
-            "--mysql-port=" + os.environ["BMK_MYSQL_PORT"], "--mysql-user=sbtest",
-            "--mysql-password=" + pw, "--mysql-db=sbtest"]
-else:
-    conn = ["--db-driver=pgsql", "--pgsql-host=127.0.0.1",
-            "--pgsql-port=" + os.environ["BMK_PGSQL_PORT"], "--pgsql-user=sbtest",
-            "--pgsql-password=" + pw, "--pgsql-db=sbtest"]
+conn = conn_args(db)
 data = ["--tables=4", "--table-size=20000"]
 SB_LUA = "/usr/share/sysbench/oltp_point_select.lua"
 tools = [("bmk", [])] + [("bmk " + v.strip(), v.split()) for v in variants.split(";") if v.strip()]

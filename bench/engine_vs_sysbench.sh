@@ -18,9 +18,8 @@
 #                       made under `strace -c -f` for system calls per query
 #                       ("" = none)
 #   BENCH_PORT_BASE=3456  the servers' ports: MariaDB on it, PostgreSQL on +1
-# The servers are started and stopped here (tools/sandbox.sh in a directory
-# of its own), one configuration at a time, so nothing else of the machine
-# is touched. Needs ./bmk built, `apt-get install sysbench strace`.
+# The servers are started and stopped here (bench/server_configs.sh), one
+# configuration at a time. Needs ./bmk built, `apt-get install sysbench strace`.
 #
 # Prints one line per run as it goes, then per configuration and user
 # count: each tool's transactions per second (median and range over the
@@ -36,31 +35,15 @@ secs=${3:-5}
 command -v sysbench >/dev/null || { echo "sysbench is not installed: apt-get install sysbench" >&2; exit 1; }
 BMK=${BENCH_BMK:-$(pwd)/bmk}
 [ -x "$BMK" ] || { echo "$BMK is not built: see README" >&2; exit 1; }
-base=${BENCH_PORT_BASE:-3456}
-export BMK_SANDBOX_DIR
-BMK_SANDBOX_DIR=$(mktemp -d /tmp/bmk-bench-engine-XXXXXX)
-export BMK_MYSQL_PORT=$base BMK_PGSQL_PORT=$((base + 1))
-stop_all() {
-  bash tools/sandbox.sh stop mysql >/dev/null 2>&1 || true
-  bash tools/sandbox.sh stop pgsql >/dev/null 2>&1 || true
-  rm -rf "$BMK_SANDBOX_DIR"
-}
-trap stop_all EXIT
-# sysbench needs the open-files limit for 1,024 connections too
-ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+. bench/server_configs.sh
+bench_servers_init "${BENCH_PORT_BASE:-3456}"
 
 out=$(mktemp)
 for cfg in ${BENCH_CONFIGS:-mysql-threads mysql-pool pgsql}; do
-  case $cfg in
-    mysql-threads) db=mysql; export BMK_MYSQL_THREADING=per-connection ;;
-    mysql-pool)    db=mysql; export BMK_MYSQL_THREADING=pool ;;
-    pgsql)         db=pgsql ;;
-    *) echo "unknown configuration $cfg" >&2; exit 1 ;;
-  esac
-  bash tools/sandbox.sh start "$db" >/dev/null
-  python3 bench/engine_vs_sysbench.py "$cfg" "$db" "$BMK" "$vus_list" "$pairs" "$secs" \
+  bench_config_start "$cfg"
+  python3 bench/engine_vs_sysbench.py "$cfg" "$DB" "$BMK" "$vus_list" "$pairs" "$secs" \
     "${BENCH_VARIANTS:-}" "${BENCH_STRACE-16 256}" | tee -a "$out"
-  bash tools/sandbox.sh stop "$db" >/dev/null
+  bench_config_stop
 done
 echo
 echo "== summary (oltp_point_select, 4 x 20,000 rows, ${secs} s runs, $pairs alternating pairs)"
