@@ -15,9 +15,9 @@ q() {  # q DB SQL
   if [ "$1" = mysql ]; then mysql_q "$2"; else pgsql_q "$2"; fi
 }
 opts() { if [ "$1" = mysql ]; then echo "$MYSQL_OPTS"; else echo "$PGSQL_OPTS"; fi; }
-dbs_tables() {  # number of dbSTRESS tables (any set)
+dbs_tables() {  # number of dbSTRESS tables (any set; on MySQL by exact case: TPC-C's history1 is not HISTORY1)
   if [ "$1" = mysql ]; then
-    mysql_q "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema='sbtest' AND table_name REGEXP '^(ZONE|STAT|SECTION|OBJECT|HISTORY)[0-9]+\$'"
+    mysql_q "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema='sbtest' AND BINARY table_name REGEXP '^(ZONE|STAT|SECTION|OBJECT|HISTORY)[0-9]+\$'"
   else
     pgsql_q "SELECT COUNT(*) FROM pg_tables WHERE schemaname='public' AND tablename ~ '^(zone|stat|section|object|history)[0-9]+\$'"
   fi
