@@ -32,6 +32,12 @@ not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $*"; }
 # outside project missing). Counted as a skip and printed with its reason.
 skip() { SKIP=$((SKIP + 1)); echo "skip - $1: $2"; }
 
+# asan_pass: true when the binary under test is tests/run-all.sh's
+# ASan+UBSan build (checks whose figures depend on how fast the machine
+# runs the 2-15 times slower build beside four other lanes run in the
+# normal pass only, and say so with a skip)
+asan_pass() { case "$BMK" in */build-asan/*) return 0 ;; esac; return 1; }
+
 # skip_core NAME REASON: a check of bmk's core that this machine cannot run
 # (no mount namespace, no writable cgroup v2, not root, no perf events).
 # On the machine the test command is made for (Debian 12 as root, which is
