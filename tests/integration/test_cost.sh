@@ -266,7 +266,10 @@ if [ "$(json_get busy.json "d['server']['cost']['counter']")" = None ]; then
   skip_core "busy tree: task-clock" "perf_event_open not permitted here: $(json_get busy.json "d['server']['cost']['counter_unavailable']")"
 else
   clock_s=$(json_get busy.json "'%.6f' % (d['server']['cost']['counter']['count'] / 1e9)")
-  check "busy tree: task-clock $clock_s s >= burned $burned s (threads that existed, new threads, forked children)" le "$burned" "$clock_s"
+  # (within 5 ms: the tree's own clock and the counter are read at
+  # slightly different instants; CI's ASan pass once read 0.7986 s of 0.8000)
+  check "busy tree: task-clock $clock_s s >= burned $burned s less 5 ms (threads that existed, new threads, forked children)" \
+    le "$burned" "$(awk -v c="$clock_s" 'BEGIN{print c + 0.005}')"
   check "busy tree: task-clock $clock_s s <= the tree's life $life s" le "$clock_s" "$(awk -v c="$life" 'BEGIN{print c + 0.001}')"
 fi
 
