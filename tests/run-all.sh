@@ -138,10 +138,12 @@ for db in mysql pgsql; do sandbox tsan start $db; done
 # Files that compare latency or rates with the wall clock: run alone, on
 # an otherwise idle machine, after the lanes.
 QUIET="test_latency.sh"
-# The Debian package (built from a fresh clone, installed, purged): it runs
-# the installed bmk, not a build of this tree, so it runs once, after the
-# TSan files on the TSan lane's servers (the lane with room).
-PKG_FILES="test_package.sh"
+# Files of the normal pass that run after the TSan files on the TSan
+# lane's servers, the lane with room (the TSan pass runs five files):
+# test_tpch.sh (about two minutes, run in the normal pass only) and the
+# Debian package (built from a fresh clone, installed, purged: it runs the
+# installed bmk, not a build of this tree, so it runs once).
+TSAN_LANE_NORMAL="test_tpch.sh test_package.sh"
 # The TSan pass: many threads and workers, reconnect storms, Ctrl-C, runs
 # that end while VUs are stuck, the metrics server's thread
 # (ThreadSanitizer slows a run 5-15 times, so it runs these only; every
@@ -160,22 +162,24 @@ test_k8s.sh: reads the docs only (no binary), done in the normal pass
 test_capacity.sh: runs in the ThreadSanitizer pass instead
 test_kit_e2e.sh: the kit's generated scripts drive bmk runs whose C paths the other files check under ASan; done in the normal pass
 test_tpch.sh: its C (the TPC-H generator and query parameters) runs under ASan in the unit tests (every table, chunks, update sets), its loads' C paths (COPY, LOAD DATA) in test_tpcc.sh; done in the normal pass"
-# A file's time in seconds on this machine (its normal-pass run alone):
-# the two lanes of a pass get the files longest first, each to the lane
-# with less so far. An unlisted file counts 20.
-declare -A WEIGHT=([test_faults.sh]=101 [test_evloop.sh]=86 [test_tpcc_run.sh]=81 [test_package.sh]=75
-  [test_capacity.sh]=62 [test_kit_e2e.sh]=61 [test_cluster.sh]=33 [test_cli.sh]=31
-  [test_resultsdb.sh]=31 [test_endpoints.sh]=30 [test_metrics.sh]=30 [test_results.sh]=30
-  [test_cost.sh]=29 [test_endpoints_routes.sh]=25 [test_errors.sh]=23 [test_report.sh]=23
-  [test_kit_cli.sh]=20 [test_tpcc.sh]=20 [test_kit_oltp.sh]=19 [test_dbl.sh]=13
-  [test_dropin.sh]=13 [test_kit_dbstress.sh]=13 [test_pgbench.sh]=47 [test_threshold.sh]=13 [test_gates.sh]=24 [test_client.sh]=12
-  [test_docs.sh]=18 [test_tpch.sh]=70
-  [test_oltp.sh]=10 [test_threads.sh]=10 [test_builtin.sh]=7 [test_tls.sh]=7
-  [test_layers.sh]=3 [test_static.sh]=3 [test_compat.sh]=2 [test_k8s.sh]=2
-  [test_sql_api.sh]=1 [test_async.sh]=1)
+# A file's time in seconds in its normal-pass lane on this machine, the
+# five lanes side by side: the two lanes of a pass get the files longest
+# first, each to the lane with less so far. An unlisted file counts 20.
+declare -A WEIGHT=([test_faults.sh]=138 [test_tpcc_run.sh]=130
+  [test_evloop.sh]=109 [test_cluster.sh]=70 [test_kit_e2e.sh]=69
+  [test_capacity.sh]=66 [test_cost.sh]=52 [test_endpoints_routes.sh]=49
+  [test_pgbench.sh]=48 [test_resultsdb.sh]=45 [test_metrics.sh]=45
+  [test_tpcc.sh]=43 [test_cli.sh]=40 [test_endpoints.sh]=39
+  [test_results.sh]=35 [test_kit_oltp.sh]=34 [test_kit_cli.sh]=34
+  [test_dbl.sh]=32 [test_report.sh]=31 [test_errors.sh]=26 [test_docs.sh]=23
+  [test_gates.sh]=20 [test_kit_dbstress.sh]=20 [test_threads.sh]=18
+  [test_threshold.sh]=14 [test_dropin.sh]=14 [test_client.sh]=12
+  [test_oltp.sh]=10 [test_builtin.sh]=8 [test_tls.sh]=8 [test_static.sh]=5
+  [test_layers.sh]=4 [test_k8s.sh]=2 [test_sql_api.sh]=2 [test_compat.sh]=1
+  [test_async.sh]=1)
 files=()
 for t in tests/integration/test_*.sh; do
-  [[ " $QUIET $PKG_FILES " == *" $(basename "$t") "* ]] || files+=("$(basename "$t")")
+  [[ " $QUIET $TSAN_LANE_NORMAL " == *" $(basename "$t") "* ]] || files+=("$(basename "$t")")
 done
 # split_lanes PASS: prints the files of PASS's first lane on line 1, the
 # second's on line 2 (ASan: excluded files cost nothing)
@@ -196,8 +200,8 @@ run_lane() {  # run_lane LANE LOG FILES...: one lane of integration files, outpu
     main*)
       ( export BMK_SANDBOX_DIR=${SBDIR[$lane]} $(ports $lane)
         bash tests/integration/run.sh "$TOP/bmk" "$@" > "$log" 2>&1 ) ;;
-    package)
-      # the normal pass's file that runs on the TSan lane's servers
+    main3)
+      # the normal pass's files that run on the TSan lane's servers
       ( export BMK_SANDBOX_DIR=${SBDIR[tsan]} $(ports tsan)
         bash tests/integration/run.sh "$TOP/bmk" "$@" > "$log" 2>&1 ) ;;
     tsan)
@@ -235,7 +239,7 @@ run_lane asan "$LOGS/asan.log" $ASAN_A & pids+=($!)
 # shellcheck disable=SC2086
 run_lane asan2 "$LOGS/asan2.log" $ASAN_B & pids+=($!)
 # shellcheck disable=SC2086
-{ run_lane tsan "$LOGS/tsan.log" $TSAN_FILES; run_lane package "$LOGS/package.log" $PKG_FILES; } & pids+=($!)
+{ run_lane tsan "$LOGS/tsan.log" $TSAN_FILES; run_lane main3 "$LOGS/main3.log" $TSAN_LANE_NORMAL; } & pids+=($!)
 for pid in "${pids[@]}"; do wait "$pid"; done
 log "integration tests that time against the clock, one pass at a time: $QUIET"
 # shellcheck disable=SC2086
@@ -243,7 +247,7 @@ run_lane main "$LOGS/main-quiet.log" $QUIET
 # shellcheck disable=SC2086
 run_lane asan "$LOGS/asan-quiet.log" $QUIET
 set -e
-ALL_LOGS="main main2 main-quiet package asan asan2 asan-quiet tsan"
+ALL_LOGS="main main2 main3 main-quiet asan asan2 asan-quiet tsan"
 for l in $ALL_LOGS; do
   log "integration tests: $l"
   cat "$LOGS/$l.log"
