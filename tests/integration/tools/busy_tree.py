@@ -14,7 +14,8 @@ inheritance, as new backends and connection threads are), and all four burn
 BURN_S seconds of their own CPU each, measured with the kernel's precise
 per-thread / per-process clocks (the same runtime that task-clock counts).
 Children are reaped before DIR/done is written with the sum of the four
-measured burns. On SIGTERM it writes DIR/total: its whole life's CPU
+measured burns, and DIR/switches with the context switches the four made
+while burning (getrusage: voluntary and involuntary). On SIGTERM it writes DIR/total: its whole life's CPU
 (itself and reaped children, getrusage), an upper bound of anything that
 counted it, then exits.
 
@@ -46,12 +47,20 @@ def spin(clock, secs=None):
     return clock() - t0
 
 
+def nswitches(who):
+    r = resource.getrusage(who)
+    return r.ru_nvcsw + r.ru_nivcsw
+
+
 results = []
+switches = []
 
 
 def thread_body():
     go.wait()
+    n0 = nswitches(resource.RUSAGE_THREAD)
     results.append(spin(time.thread_time))
+    switches.append(nswitches(resource.RUSAGE_THREAD) - n0)
 
 
 def write(name, text):
@@ -83,8 +92,10 @@ for i in range(2):
     pid = os.fork()
     if pid == 0:
         os.close(r)
+        n0 = nswitches(resource.RUSAGE_SELF)
         v = spin(time.process_time)
-        os.write(w, ("%.6f" % v).encode())
+        n = nswitches(resource.RUSAGE_SELF) - n0
+        os.write(w, ("%.6f %d" % (v, n)).encode())
         os._exit(0)
     os.close(w)
     children.append((pid, r))
@@ -109,9 +120,12 @@ go.set()
 t1.join()
 t2.join()
 for pid, r in children:
-    results.append(float(os.read(r, 64).decode()))
+    v, n = os.read(r, 64).decode().split()
+    results.append(float(v))
+    switches.append(int(n))
     os.close(r)
     os.waitpid(pid, 0)
+write("switches", "%d\n" % sum(switches))
 write("done", "%.6f\n" % sum(results))
 while True:
     time.sleep(1)
