@@ -269,7 +269,7 @@ fi  # BMK_EVLOOP_ONLY
 # the completed events add up to at most VUs x time elapsed. How close the sum comes to
 # that (Little's law: tps x average latency = VUs) depends on the machine:
 # the check's name prints it, bench/evloop_scale.sh shows it at 5,000 VUs.
-T=10
+T=5
 many() {  # NAME OPTS...
   local name=$1
   shift
