@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "commands/pgbench/pgb_client.h"
+#include "commands/pgbench/pgb_report.h"
 #include "engine/sb_engine.h"
 
 int64_t pgb_now_us(void)
@@ -69,30 +70,31 @@ static pgb_var_t *create_var(pgb_client_t *c, const char *context, const char *n
   return v->name ? v : NULL;
 }
 
-bool pgb_var_set_value(pgb_client_t *c, const char *name, const pgs_value_t *val)
+/* Gives variable `name` the text `s` (copied) or, when `s` is NULL, the
+   value *val; false when it cannot be made or memory is short. */
+static bool set_var(pgb_client_t *c, const char *context, const char *name, const char *s,
+                    const pgs_value_t *val)
 {
-  pgb_var_t *v = create_var(c, "set", name);
-  if (v == NULL)
+  pgb_var_t *v = create_var(c, context, name);
+  char *copy = NULL;
+  if (v == NULL || (s && (copy = strdup(s)) == NULL))
     return false;
   free(v->str);
-  v->str = NULL;
-  v->has_value = true;
-  v->value = *val;
+  v->str = copy;
+  v->has_value = s == NULL;
+  if (s == NULL)
+    v->value = *val;
   return true;
+}
+
+bool pgb_var_set_value(pgb_client_t *c, const char *name, const pgs_value_t *val)
+{
+  return set_var(c, "set", name, NULL, val);
 }
 
 bool pgb_var_set_str(pgb_client_t *c, const char *context, const char *name, const char *s)
 {
-  pgb_var_t *v = create_var(c, context, name);
-  if (v == NULL)
-    return false;
-  char *copy = strdup(s);
-  if (copy == NULL)
-    return false;
-  free(v->str);
-  v->str = copy;
-  v->has_value = false;
-  return true;
+  return set_var(c, context, name, s, NULL);
 }
 
 /* A variable's text (made from its value when needed), or NULL. */
@@ -435,17 +437,6 @@ static void count_cmd_error(pgb_client_t *c, unsigned gi, bool retried)
   pthread_mutex_unlock(&c->lock);
 }
 
-static void add_latency(pgb_sstats_t *ss, double us)
-{
-  if (ss->count == 0 || us < ss->min)
-    ss->min = us;
-  if (ss->count == 0 || us > ss->max)
-    ss->max = us;
-  ss->count++;
-  ss->sum += us;
-  ss->sum2 += us * us;
-}
-
 /* Counts the finished transaction (kind 0 success, 1 serialization, 2
    deadlock failure) and its tries. */
 static void count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, unsigned tries)
@@ -463,9 +454,9 @@ static void count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, un
     if (kind == 0)
     {
       both[k]->cnt++;
-      add_latency(&both[k]->latency, lat);
+      pgb_sstats_add_value(&both[k]->latency, lat);
       if (pgb_cfg.throttle_delay > 0)
-        add_latency(&both[k]->lag, c->lag_us);
+        pgb_sstats_add_value(&both[k]->lag, c->lag_us);
       both[k]->late += pgb_cfg.latency_limit_us > 0 && lat > (double) pgb_cfg.latency_limit_us;
     }
     else if (kind == 1)
@@ -696,20 +687,27 @@ void pgb_client_skip(pgb_client_t *c, unsigned s)
   pthread_mutex_unlock(&c->lock);
 }
 
-void pgb_client_free(pgb_client_t *c)
+void pgb_client_disconnect(pgb_client_t *c)
 {
-  if (c->stmts)
-    for (unsigned i = 0; i < pgb_cfg.ncmds; i++)
-      if (c->stmts[i])
-        db_close(c->stmts[i]);
-  free(c->stmts);
-  c->stmts = NULL;
+  for (unsigned i = 0; c->stmts && i < pgb_cfg.ncmds; i++)
+    if (c->stmts[i])
+    {
+      db_close(c->stmts[i]);
+      c->stmts[i] = NULL;
+    }
   if (c->con)
   {
     db_connection_close(c->con);
     db_connection_free(c->con);
     c->con = NULL;
   }
+}
+
+void pgb_client_free(pgb_client_t *c)
+{
+  pgb_client_disconnect(c);
+  free(c->stmts);
+  c->stmts = NULL;
   for (unsigned i = 0; i < c->nvars; i++)
   {
     free(c->vars[i].name);

@@ -99,6 +99,10 @@ int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind);
 /* Counts a transaction of script `s` that -R with -L skipped. */
 void pgb_client_skip(pgb_client_t *c, unsigned s);
 
+/* Closes the client's prepared statements and its connection (both
+   may be reopened later, -C). The client's own thread. */
+void pgb_client_disconnect(pgb_client_t *c);
+
 /* Frees what the client holds (closes its connection). */
 void pgb_client_free(pgb_client_t *c);
 

@@ -174,26 +174,9 @@ static unsigned choose_script(pgb_client_t *c)
   return i - 1;
 }
 
-/* Closes the client's statements and connection. */
-static void disconnect(pgb_client_t *c)
-{
-  for (unsigned i = 0; i < pgb_cfg.ncmds; i++)
-    if (c->stmts[i])
-    {
-      db_close(c->stmts[i]);
-      c->stmts[i] = NULL;
-    }
-  if (c->con)
-  {
-    db_connection_close(c->con);
-    db_connection_free(c->con);
-    c->con = NULL;
-  }
-}
-
 static int t_thread_done(int tid)
 {
-  disconnect(&clients[tid]);
+  pgb_client_disconnect(&clients[tid]);
   return 0;
 }
 
@@ -262,7 +245,7 @@ static int t_event(int tid)
   c->last_end_us = pgb_now_us();
   if (pgb_cfg.is_connect)
   {
-    disconnect(c);
+    pgb_client_disconnect(c);
     c->conn_us += pgb_now_us() - c->last_end_us;
   }
   if (res == PGB_TX_DROPPED)

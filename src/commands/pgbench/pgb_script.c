@@ -17,46 +17,48 @@
 /* The built-in scripts: pgbench 15's TPC-B-like transaction and its two
    variants, as its manual page documents them (the statements are the
    benchmark's definition, and the per-statement report prints them). */
+#define TPCB_HEAD                                                                  \
+  "\\set aid random(1, 100000 * :scale)\n"                                         \
+  "\\set bid random(1, 1 * :scale)\n"                                              \
+  "\\set tid random(1, 10 * :scale)\n"                                             \
+  "\\set delta random(-5000, 5000)\n"                                              \
+  "BEGIN;\n"                                                                       \
+  "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"   \
+  "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+#define TPCB_TAIL                                                                  \
+  "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "                     \
+  "VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"                        \
+  "END;\n"
+
 static const struct {
   const char *name, *desc, *script;
 } builtins[] = {
   {"tpcb-like", "<builtin: TPC-B (sort of)>",
-   "\\set aid random(1, 100000 * :scale)\n"
-   "\\set bid random(1, 1 * :scale)\n"
-   "\\set tid random(1, 10 * :scale)\n"
-   "\\set delta random(-5000, 5000)\n"
-   "BEGIN;\n"
-   "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
-   "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+   TPCB_HEAD
    "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;\n"
    "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;\n"
-   "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
-   "END;\n"},
-  {"simple-update", "<builtin: simple update>",
-   "\\set aid random(1, 100000 * :scale)\n"
-   "\\set bid random(1, 1 * :scale)\n"
-   "\\set tid random(1, 10 * :scale)\n"
-   "\\set delta random(-5000, 5000)\n"
-   "BEGIN;\n"
-   "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
-   "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
-   "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
-   "END;\n"},
+   TPCB_TAIL},
+  {"simple-update", "<builtin: simple update>", TPCB_HEAD TPCB_TAIL},
   {"select-only", "<builtin: select only>",
    "\\set aid random(1, 100000 * :scale)\n"
    "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"},
 };
 #define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
 
-static void *xmalloc(size_t n)
+/* `p` (NULL: an allocation failed) or exit 1 after pgbench's message. */
+static void *check_alloc(void *p)
 {
-  void *p = calloc(1, n ? n : 1);
   if (p == NULL)
   {
     pgb_error("out of memory");
     exit(1);
   }
   return p;
+}
+
+static void *xmalloc(size_t n)
+{
+  return check_alloc(calloc(1, n ? n : 1));
 }
 
 static char *xstrndup(const char *s, size_t n)
@@ -78,12 +80,7 @@ static pgb_cmd_t *add_cmd(build_t *b, pgb_ctype_t type)
   if (b->n == b->cap)
   {
     b->cap = b->cap ? b->cap * 2 : 16;
-    b->cmds = realloc(b->cmds, b->cap * sizeof(*b->cmds));
-    if (b->cmds == NULL)
-    {
-      pgb_error("out of memory");
-      exit(1);
-    }
+    b->cmds = check_alloc(realloc(b->cmds, b->cap * sizeof(*b->cmds)));
   }
   pgb_cmd_t *c = &b->cmds[b->n++];
   memset(c, 0, sizeof(*c));
@@ -497,12 +494,7 @@ static char *meta_line(const char *text, size_t i, size_t *next, int *lines)
     if (text[j] == '\r' && text[j + 1] == '\n')
       continue;
     if (n + 2 > cap)
-      buf = realloc(buf, cap *= 2);
-    if (buf == NULL)
-    {
-      pgb_error("out of memory");
-      exit(1);
-    }
+      buf = check_alloc(realloc(buf, cap *= 2));
     buf[n++] = text[j];
   }
   buf[n] = '\0';
@@ -622,14 +614,7 @@ void pgb_script_add_file(const char *path, int weight)
   {
     n += got;
     if (n + 1 == cap)
-    {
-      buf = realloc(buf, cap *= 2);
-      if (buf == NULL)
-      {
-        pgb_error("out of memory");
-        exit(1);
-      }
-    }
+      buf = check_alloc(realloc(buf, cap *= 2));
   }
   buf[n] = '\0';
   if (ferror(f))
