@@ -124,6 +124,10 @@ typedef struct db_load db_load_t;      /* fast load in progress (db_load.c) */
 typedef struct db_stmt db_stmt_t;
 typedef struct db_result db_result_t;
 
+/* db_query_each's function: one result of a compound text query that is
+   not the last, valid only during the call; `arg` is the caller's. */
+typedef void (*db_each_result_fn)(db_result_t *rs, void *arg);
+
 typedef enum {
   DB_RS_FREE = 0,          /* no result (freed or never used) */
   DB_RS_READY              /* holds a result; fetch_row may be called */
@@ -161,6 +165,10 @@ typedef enum {
 struct db_conn {
   const db_driver_t *driver;
   void *ptr;               /* driver-private connection handle */
+  /* during db_query_each: where a driver hands the results of a compound
+     text query that are not the last (NULL: it drops them) */
+  db_each_result_fn each_result;
+  void *each_arg;
   int thread_id;           /* creator's thread id (counters go there) */
   struct db_conn *reg_prev, *reg_next;   /* registry of live connections */
   db_conn_state_t state;
@@ -356,8 +364,9 @@ typedef struct {
      --<db>-ignore-errors list has "timeout", "lost" (or the driver's
      lost-connection codes) or "all". Optional: NULL = never. */
   bool (*timeout_ignorable)(void);
-  /* The name of column i (0-based, i < rs->nfields) of a text query's
-     result set, or NULL. Optional: NULL = no names. */
+  /* The name of column i (0-based, i < rs->nfields) of a result set
+     whose rs->ptr the driver set (a text query's; a prepared statement's
+     when the driver keeps it there), or NULL. Optional: NULL = no names. */
   const char *(*field_name)(const db_result_t *rs, unsigned i);
   /* 1 while the connection is inside a transaction block (after BEGIN,
      before COMMIT / ROLLBACK), 0 when it is not, -1 when the driver cannot
@@ -568,6 +577,15 @@ void db_connection_free(db_conn_t *con);
    db_conn_error). Counts read/write/other or error/reconnect. */
 db_result_t *db_query(db_conn_t *con, const char *query, size_t len);
 
+/* db_query for a compound text query ("SELECT 1; SELECT 2", one round
+   trip): calls `each(rs, arg)` with every result but the last, in order
+   (the PostgreSQL driver; a driver that returns one result never calls
+   it), then returns the last as db_query does; a result before an error
+   is handed over too. `each` must not use the connection. Same thread
+   rules as db_query. */
+db_result_t *db_query_each(db_conn_t *con, const char *query, size_t len,
+                           db_each_result_fn each, void *arg);
+
 /* Prepares `query` (len bytes, '?' placeholders). NULL on error. */
 db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len);
 
@@ -665,9 +683,9 @@ const char *db_conn_sql_errmsg(const db_conn_t *con);
    result set). */
 uint64_t db_result_nrows(const db_result_t *rs);
 uint32_t db_result_nfields(const db_result_t *rs);
-/* The name of column i (0-based) of a text query's (db_query) result set
-   while it is live, or NULL (no such column, a prepared statement's
-   result, a driver without names). Same thread rules as the result. */
+/* The name of column i (0-based) of a result set while it is live, or
+   NULL (no such column, a driver without names, a MySQL prepared
+   statement's result). Same thread rules as the result. */
 const char *db_result_field_name(const db_result_t *rs, uint32_t i);
 /* Value i (0-based) of a fetched row: pointer and *len, or NULL for SQL
    NULL (then *len = 0). */

@@ -29,6 +29,7 @@ typedef struct {
   bool flushing;           /* output not fully sent yet */
   bool rolling_back;       /* waiting for our own ROLLBACK */
   PGresult *ares;          /* result kept so far */
+  db_conn_t *each_con;     /* a text query of db_query_each: its connection */
   db_result_t *ars;
   /* fast load (drv_pgsql_copy.c): the COPY statement while it runs */
   char *copy_sql;
