@@ -334,14 +334,33 @@ run ours --tablespace=ts -i
 assert_eq "an option the persona does not run (--tablespace): exit 1" "1" "$RC_ours"
 assert_contains "--tablespace: says it is not supported" "$(cat err.ours)" "not supported by bmk's pgbench persona"
 
-# expression errors: pgbench's message, the line and the caret, byte for byte
-i=0
-while IFS= read -r e; do
-  i=$((i + 1))
-  printf '\\set x %s\n' "$e" > expr$i.sql
-  both -n -t 1 -f expr$i.sql
-  assert_eq "\\set x $e: pgbench 15's error, line and caret" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
-done <<'EOF'
+# a compound command (\;) with \aset: -r's statement line and layout as pgbench's
+printf 'SELECT 1 AS a \\; SELECT 2 AS b \\aset\nSELECT :a + :b;\n' > compound.sql
+both -n -t 3 -r -f compound.sql
+same "-r, a compound command with \\aset"
+
+# \gset and \aset with parameters in the other query modes
+printf 'SELECT 1 AS a, :client_id + 2 AS b \\gset p_\n\\set x debug(:p_a + :p_b)\nSELECT 3 AS c \\aset\n\\set x debug(:c)\n' > gsetm.sql
+for m in extended prepared; do
+  both -n -t 1 -M $m -f gsetm.sql
+  assert_eq "-M $m, \\gset and \\aset: pgbench 15's debug lines and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+done
+
+# vs_real NAME FORMAT: each line of stdin put into a script with printf
+# FORMAT and run by both (-n -t 1): pgbench 15's stderr (messages,
+# debug() lines) and exit code, byte for byte
+vs_real() {
+  local i=0 e
+  while IFS= read -r e; do
+    i=$((i + 1))
+    printf "$2" "$e" > "$1$i.sql"
+    both -n -t 1 -f "$1$i.sql"
+    assert_eq "$1 '$e': pgbench 15's messages and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+  done
+}
+
+# expression errors: pgbench's message, the line and the caret
+vs_real expr '\\set x %s\n' <<'EOF'
 1 + $ + 2
 1 + 'b' + 2
 1 +  99999999999999999999 + 3
@@ -362,13 +381,7 @@ debug(1
 EOF
 
 # meta-commands: pgbench's checks when the script is read and when it runs
-i=0
-while IFS= read -r e; do
-  i=$((i + 1))
-  printf '%b\n' "$e" > meta$i.sql
-  both -n -t 1 -f meta$i.sql
-  assert_eq "script '$e': pgbench 15's messages and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
-done <<'EOF'
+vs_real meta '%b\n' <<'EOF'
 \\sleep
 \\sleep 1 2 3
 \\sleep 10 xs
@@ -385,6 +398,20 @@ done <<'EOF'
 SELECT 1, 2 \\gset
 SELECT 1 AS a UNION SELECT 2 \\gset
 SELECT 1 AS a \\gset p_\nSELECT :p_a;
+\\aset
+SELECT 1 \\gset\n\\aset
+SELECT 1 AS a \\aset x y
+SELECT NULL AS a \\gset\n\\set x debug(:a)
+SELECT 1 AS a, 2 AS a \\gset\n\\set x debug(:a)
+SELECT 1 AS a \\; SELECT 2 AS b \\gset\n\\set x debug(:b)
+SELECT 1 AS a \\; SELECT 2 AS b \\gset\n\\set x debug(:a)
+SELECT 1 AS a \\; SELECT 1 WHERE false \\gset
+SELECT 1 AS a WHERE false \\; SELECT 2 AS b \\gset\n\\set x debug(:b)
+CREATE TEMP TABLE t34 (a int) \\; INSERT INTO t34 VALUES (1) \\gset
+SELECT 1 AS a \\; SELECT 2 AS b \\aset\n\\set x debug(:a + :b)
+SELECT 1 AS a WHERE false \\aset\n\\set x debug(:a)
+SELECT g AS a FROM generate_series(1, 3) g \\aset\n\\set x debug(:a)
+SELECT 1 AS a \\; SELECT 5 AS a \\aset q_\n\\set x debug(:q_a)
 \\setshell x echo abc
 \\setshell x echo 42\nSELECT :x;
 \\shell false

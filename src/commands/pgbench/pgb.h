@@ -44,7 +44,10 @@ typedef struct {
   char *psql;              /* the text with ? for each :variable */
   char **params;           /* those variables' names, in order */
   unsigned nparams;
-  char *gset_prefix;       /* \gset [prefix] after it, or NULL */
+  unsigned nqueries;       /* 1, or more in a compound command (\;) */
+  char *gset_prefix;       /* \gset or \aset [prefix] after it, or NULL */
+  bool aset;               /* \aset: every result's last row (\gset: the
+                              last result's one row) */
   /* PGB_SET, PGB_IF, PGB_ELIF */
   char *var;
   pgs_expr_t *expr;

@@ -125,7 +125,12 @@ static bool env_lookup(void *ctx, const char *name, pgs_value_t *out, char *err,
   {
     if (!pgs_value_from_text(v->str, &v->value))
     {
-      snprintf(err, errlen, "malformed variable \"%s\" value: \"%s\"", name, v->str);
+      /* an empty text (a NULL stored by \gset) fails without a message,
+         as in pgbench */
+      if (v->str[0] == '\0')
+        err[0] = '\0';
+      else
+        snprintf(err, errlen, "malformed variable \"%s\" value: \"%s\"", name, v->str);
       return false;
     }
     v->has_value = true;
@@ -168,9 +173,11 @@ static bool eval_cmd(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *c
   eval_ctx_t ec = {.c = c, .dbg = {.c = c, .script = s, .cmd = i}};
   pgs_env_t env = {.lookup = lookup_thunk, .ctx = &ec, .rs = &c->rs, .debug = debug_thunk};
   char err[1024];
+  err[0] = '\0';
   if (pgs_expr_eval(cmd->expr, &env, out, err, sizeof(err)))
     return true;
-  pgb_error("%s", err);
+  if (err[0] != '\0')
+    pgb_error("%s", err);
   pgb_error("client %d aborted in command %u (%s) of script %u; evaluation of meta-command failed",
             c->id, i, cmd->type == PGB_SET ? "set" : cmd->type == PGB_IF ? "if" : "elif", s);
   return false;
@@ -312,17 +319,34 @@ static char *substitute(pgb_client_t *c, const pgb_cmd_t *cmd)
   return out;
 }
 
-/* \gset: the one row's columns into variables PREFIXcolumn. */
-static bool gset(pgb_client_t *c, const pgb_cmd_t *cmd, db_result_t *rs, unsigned s, unsigned i)
+/* The results of a SQL command as they come (db_query_each): the
+   command, where it is, how many results came before, and the first
+   failure of storing them. */
+typedef struct {
+  pgb_client_t *c;
+  const pgb_cmd_t *cmd;
+  unsigned s, i, qry;
+  bool failed;
+} results_t;
+
+/* Result number r->qry of the command: \gset stores the last one's only
+   row (none or several: pgbench's error), \aset every one's last row (no
+   row: nothing), into variables PREFIXcolumn. False after the message. */
+static bool store_result(results_t *r, db_result_t *rs, bool last)
 {
-  uint64_t rows = db_result_nrows(rs);
-  if (rows != 1)
+  const pgb_cmd_t *cmd = r->cmd;
+  if (r->failed || cmd->gset_prefix == NULL || (!cmd->aset && !last))
+    return !r->failed;
+  uint64_t rows = db_result_nfields(rs) > 0 ? db_result_nrows(rs) : 0;
+  if (!cmd->aset && rows != 1)
   {
-    pgb_error("client %d script %u command %u query %d: expected one row, got %" PRIu64,
-              c->id, s, i, 0, rows);
-    return false;
+    pgb_error("client %d script %u command %u query %u: expected one row, got %" PRIu64,
+              r->c->id, r->s, r->i, r->qry, rows);
+    return !(r->failed = true);
   }
-  db_row_t *row = db_fetch_row(rs);
+  db_row_t *row = NULL;
+  for (uint64_t k = 0; k < rows; k++)
+    row = db_fetch_row(rs);
   for (uint32_t f = 0; row && f < db_result_nfields(rs); f++)
   {
     const char *col = db_result_field_name(rs, f);
@@ -331,16 +355,24 @@ static bool gset(pgb_client_t *c, const pgb_cmd_t *cmd, db_result_t *rs, unsigne
     const char *v = db_row_value(row, rs, f, &len);
     snprintf(name, sizeof(name), "%s%s", cmd->gset_prefix, col ? col : "?column?");
     char *val = strndup(v ? v : "", v ? len : 0);
-    bool ok = val && pgb_var_set_str(c, "gset", name, val);
+    bool ok = val && pgb_var_set_str(r->c, cmd->aset ? "aset" : "gset", name, val);
     free(val);
     if (!ok)
     {
-      pgb_error("client %d script %u command %u query %d: error storing into variable %s",
-                c->id, s, i, 0, name);
-      return false;
+      pgb_error("client %d script %u command %u query %u: error storing into variable %s",
+                r->c->id, r->s, r->i, r->qry, name);
+      return !(r->failed = true);
     }
   }
   return true;
+}
+
+/* db_query_each's function: a result before the last. */
+static void each_result(db_result_t *rs, void *arg)
+{
+  results_t *r = arg;
+  store_result(r, rs, false);
+  r->qry++;
 }
 
 db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
@@ -372,14 +404,15 @@ db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
   return st;
 }
 
-/* Sends SQL command `gi` (index among all scripts' commands). Returns the
-   result (NULL on error). */
-static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
+/* Sends SQL command `gi` (index among all scripts' commands), the
+   results before the last to each_result. Returns the last result (NULL
+   on error). */
+static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd, results_t *r)
 {
   if (pgb_cfg.querymode == PGB_QUERY_SIMPLE)
   {
     char *sql = substitute(c, cmd);
-    db_result_t *rs = sql ? db_query(c->con, sql, strlen(sql)) : NULL;
+    db_result_t *rs = sql ? db_query_each(c->con, sql, strlen(sql), each_result, r) : NULL;
     free(sql);
     return rs;
   }
@@ -392,16 +425,17 @@ static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
 static int run_sql(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd, int *kind)
 {
   unsigned gi = pgb_cfg.scripts[s].first + i;
-  db_result_t *rs = send_sql(c, gi, cmd);
+  results_t r = {.c = c, .cmd = cmd, .s = s, .i = i};
+  db_result_t *rs = send_sql(c, gi, cmd, &r);
   if (rs != NULL)
   {
-    bool ok = true;
-    if (cmd->gset_prefix)
-      ok = gset(c, cmd, rs, s, i);
+    bool ok = store_result(&r, rs, true);
     if (db_result_nfields(rs) > 0)
       db_free_results(rs);
     return ok ? 0 : -1;
   }
+  if (r.failed)
+    return -1;
   const char *state = db_conn_sql_state(c->con);
   if (state && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0))
   {
@@ -409,7 +443,7 @@ static int run_sql(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd
     return 1;
   }
   const char *msg = db_conn_sql_errmsg(c->con);
-  pgb_error("client %d script %u aborted in command %u query %d: %s%s", c->id, s, i, 0,
+  pgb_error("client %d script %u aborted in command %u query %u: %s%s", c->id, s, i, r.qry,
             state ? "ERROR:  " : "", msg ? msg : "unknown error");
   return -1;
 }

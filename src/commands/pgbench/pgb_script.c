@@ -73,6 +73,10 @@ typedef struct {
   const char *desc;
   pgb_cmd_t *cmds;
   unsigned n, cap;
+  /* the SQL command being read: where its \; are (the backslashes,
+     dropped from its text) */
+  const char *cuts[PGB_MAX_ARGS];
+  unsigned ncuts;
 } build_t;
 
 static pgb_cmd_t *add_cmd(build_t *b, pgb_ctype_t type)
@@ -141,11 +145,19 @@ static const char *skip_comments(const char *p)
   return *p ? p : NULL;
 }
 
-/* A SQL command from `text` (len bytes): its first line for the report,
-   and the ?-form with the names of its :variables. */
+/* A SQL command from `text` (len bytes, b->cuts in it: \; of a compound
+   command, which become ;): its first line for the report, and the
+   ?-form with the names of its :variables. */
 static void add_sql(build_t *b, const char *text, size_t len)
 {
   char *whole = xstrndup(text, len);
+  unsigned nqueries = b->ncuts + 1;
+  for (unsigned k = b->ncuts; k-- > 0;)
+  {
+    size_t at = (size_t) (b->cuts[k] - text);
+    memmove(whole + at, whole + at + 1, len - at);
+  }
+  b->ncuts = 0;
   const char *p = skip_comments(whole);
   if (p == NULL)
   {
@@ -153,6 +165,7 @@ static void add_sql(build_t *b, const char *text, size_t len)
     return;
   }
   pgb_cmd_t *c = add_cmd(b, PGB_SQL);
+  c->nqueries = nqueries;
   c->sql = xstrndup(p, strlen(p));
   free(whole);
   size_t fl = strcspn(c->sql, "\r\n");
@@ -288,9 +301,10 @@ static void add_meta(build_t *b, char *line, int lineno)
     pgb_cmd_t *prev = b->n ? &b->cmds[b->n - 1] : NULL;
     if (prev == NULL || prev->type != PGB_SQL || prev->gset_prefix)
       syntax_error(src, lineno, NULL, NULL, "\\gset must follow an SQL command",
-                   prev ? prev->first_line : NULL, -1);
-    if (strcasecmp(name, "aset") == 0)
-      syntax_error(src, lineno, line, name, "not supported by bmk's pgbench", NULL, -1);
+                   prev && prev->type != PGB_SQL ? prev->first_line : NULL, -1);
+    if (n > 2)
+      syntax_error(src, lineno, line, name, "too many arguments", NULL, -1);
+    prev->aset = strcasecmp(name, "aset") == 0;
     prev->gset_prefix = xstrndup(n > 1 ? words[1] : "", n > 1 ? strlen(words[1]) : 0);
     free(copy);
     return;
@@ -524,6 +538,11 @@ void pgb_script_add(const char *text, const char *desc, int weight)
     {
       add_sql(&b, text + start, i + 1 - start);
       start = ++i;
+    }
+    else if (ch == '\\' && text[i + 1] == ';' && b.ncuts < PGB_MAX_ARGS)
+    {
+      b.cuts[b.ncuts++] = text + i;
+      i += 2;
     }
     else if (ch == '\\')
     {
