@@ -155,6 +155,9 @@ typedef struct {
                               "mysql_drv_query", "PQexec" */
   const char *status;      /* pgsql: result status name for the FATAL line */
   char *query;             /* failing query text, or "<prepared statement>" */
+  char *full;              /* the client library's whole text of the error
+                              (libpq: severity, message, DETAIL, HINT, LINE
+                              and caret, CONTEXT lines), or NULL */
 } db_err_t;
 
 typedef enum {
@@ -532,6 +535,10 @@ void db_quiet_all_errors(int on);
    engine for no messages at all). */
 bool db_connect_errors_quiet(void);
 
+/* Drivers: true while the calling thread asked for no messages at all
+   (db_quiet_all_errors). */
+bool db_all_errors_quiet(void);
+
 /* on: the calling thread is an event-loop worker running a virtual user
    (the engine sets it around each resume, off otherwise). While it is on,
    every blocking call of the SQL API (db_query, db_execute, db_prepare,
@@ -679,6 +686,11 @@ int db_conn_error(const db_conn_t *con);          /* db_error_t */
 int db_conn_sql_errno(const db_conn_t *con);
 const char *db_conn_sql_state(const db_conn_t *con);
 const char *db_conn_sql_errmsg(const db_conn_t *con);
+/* The last error's whole text as the client library formats it (libpq's
+   "ERROR:  message" with its DETAIL, HINT, LINE and caret, CONTEXT lines,
+   no final newline), or NULL when the driver keeps none (MySQL, errors
+   of the client). Valid until the connection's next operation. */
+const char *db_conn_sql_errmsg_full(const db_conn_t *con);
 /* 0 for a NULL result (Lua's NULL sql_result of a statement without a
    result set). */
 uint64_t db_result_nrows(const db_result_t *rs);
@@ -703,6 +715,10 @@ void db_print_error(const db_conn_t *con);
 void db_set_error(db_conn_t *con, db_error_t error, int sql_errno,
                   const char *sql_state, const char *msg, const char *api,
                   const char *query, size_t query_len);
+
+/* Keeps `text` (copied; its final newlines dropped) as the whole text of
+   the error db_set_error just recorded (db_conn_sql_errmsg_full). */
+void db_set_error_full(db_conn_t *con, const char *text);
 
 /* Clears con->error / con->err / con->lost. */
 void db_clear_error(db_conn_t *con);

@@ -306,6 +306,8 @@ bool pgd_set_pg_error(db_conn_t *con, const PGresult *res, const char *api,
   char *m = trimmed(msg);
   db_set_error(con, e, 0, *state ? state : NULL, m, api, sql, len);
   free(m);
+  if (res != NULL && PQresultStatus(res) == PGRES_FATAL_ERROR)
+    db_set_error_full(con, PQresultErrorMessage(res));
   con->err.status = status_text(st);
   con->lost = lost;
 

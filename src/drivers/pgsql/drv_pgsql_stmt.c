@@ -207,7 +207,7 @@ static int prepare_on(db_stmt_t *stmt)
      and its trailing newline included) when a statement cannot be
      prepared; the script gets "SQL API error". A statement prepared again
      after a reconnect (stale) fails at its execute instead. */
-  if (con->error == DB_ERROR_FATAL && !stmt->stale)
+  if (con->error == DB_ERROR_FATAL && !stmt->stale && !db_all_errors_quiet())
     log_text(LOG_FATAL, "PQprepare() failed: %s",
              pc->pg && *PQerrorMessage(pc->pg) ? PQerrorMessage(pc->pg)
              : con->err.msg ? con->err.msg : "");
