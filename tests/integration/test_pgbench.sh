@@ -248,6 +248,10 @@ assert_eq "--verbose-errors: one 'ends the failed transaction' line per failure"
   "$(grep -c '^pgbench: client [01] ends the failed transaction (try 1/1)$' err.ours)"
 assert_eq "--verbose-errors: pgbench's error line" "$failed" \
   "$(grep -c '^pgbench: client [01] got an error in command [48] (SQL) of script 0; ERROR:  deadlock detected$' err.ours)"
+assert_eq "--verbose-errors: libpq's DETAIL (two lines), HINT and CONTEXT lines after each" \
+  "$failed $failed $failed $failed" "$(grep -c '^DETAIL:  Process [0-9]* waits for ShareLock' err.ours) \
+$(grep -c '^Process [0-9]* waits for ShareLock' err.ours) $(grep -c '^HINT:  See server log for query details.$' err.ours) \
+$(grep -c '^CONTEXT:  while updating tuple' err.ours)"
 zero; run ours -n -c 2 -t 2 -f dl.sql --max-tries=5 -l --log-prefix=dl
 assert_eq "deadlocks retried (--max-tries=5): all 4 commit, 8 in the rows" "4/4 8" \
   "$(sed -n 's/^number of transactions actually processed: //p' out.ours) $(row)"
@@ -346,18 +350,30 @@ for m in extended prepared; do
   assert_eq "-M $m, \\gset and \\aset: pgbench 15's debug lines and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
 done
 
-# vs_real NAME FORMAT: each line of stdin put into a script with printf
-# FORMAT and run by both (-n -t 1): pgbench 15's stderr (messages,
-# debug() lines) and exit code, byte for byte
+# vs_real NAME FORMAT [ARGS...]: each line of stdin put into a script
+# with printf FORMAT and run by both (-n -t 1 ARGS): pgbench 15's stderr
+# (messages, debug() lines) and exit code, byte for byte
 vs_real() {
-  local i=0 e
+  local i=0 e name=$1 fmt=$2
+  shift 2
   while IFS= read -r e; do
     i=$((i + 1))
-    printf "$2" "$e" > "$1$i.sql"
-    both -n -t 1 -f "$1$i.sql"
-    assert_eq "$1 '$e': pgbench 15's messages and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+    printf "$fmt" "$e" > "$name$i.sql"
+    both -n -t 1 "$@" -f "$name$i.sql"
+    assert_eq "$name $* '$e': pgbench 15's messages and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
   done
 }
+
+# server errors: libpq's whole message (DETAIL, HINT, LINE and caret,
+# CONTEXT lines) after pgbench's line; a compound command in -M extended
+for m in simple extended; do
+  vs_real sqlerr-$m '%b\n' -M $m <<'EOF'
+CREATE TEMP TABLE u34 (a int PRIMARY KEY);\nINSERT INTO u34 VALUES (1);\nINSERT INTO u34 VALUES (1);
+SELECT nosuchfunc(1);
+SELECT 1 AS a \\; UPDATE pgbench_nosuch SET a = 1
+DO $$BEGIN RAISE EXCEPTION 'boom' USING DETAIL = 'the detail', HINT = 'the hint'; END$$;
+EOF
+done
 
 # expression errors: pgbench's message, the line and the caret
 vs_real expr '\\set x %s\n' <<'EOF'
@@ -439,4 +455,7 @@ assert_eq "bmk pgbench -t 2: exit 0" "0" "$RC"
 assert_contains "bmk pgbench: pgbench's report" "$OUT" "number of transactions actually processed: 2/2"
 
 drop
+# no tables: pgbench's error with libpq's LINE and caret lines, its hint
+both -n -t 1 -S
+assert_eq "-S without pgbench's tables: pgbench 15's messages and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
 finish

@@ -137,6 +137,12 @@ void pgb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pgb_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pgb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The last SQL error of `con` as pgbench prints it: libpq's whole
+   message ("ERROR:  " and the message, then its DETAIL, HINT, LINE and
+   caret, CONTEXT lines), or when the driver kept none "ERROR:  " and
+   the message (the message alone for an error without an SQLSTATE). A buffer of the calling thread, valid until its next call. */
+const char *pgb_sql_error(const db_conn_t *con);
+
 /* Connects with the persona's libpq options (-h -p -U -d and the PG*
    environment): the connection, or NULL after pgbench's error line. Any
    thread. */

@@ -442,9 +442,8 @@ static int run_sql(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd
     *kind = state[2] == '0' ? 1 : 2;
     return 1;
   }
-  const char *msg = db_conn_sql_errmsg(c->con);
-  pgb_error("client %d script %u aborted in command %u query %u: %s%s", c->id, s, i, r.qry,
-            state ? "ERROR:  " : "", msg ? msg : "unknown error");
+  pgb_error("client %d script %u aborted in command %u query %u: %s", c->id, s, i, r.qry,
+            pgb_sql_error(c->con));
   return -1;
 }
 
@@ -572,8 +571,8 @@ static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, pgb_txres_t *res)
 {
   unsigned gi = pgb_cfg.scripts[tx->s].first + tx->i;
   if (pgb_cfg.verbose_errors)
-    pgb_info("client %d got an error in command %u (SQL) of script %u; ERROR:  %s", c->id,
-             tx->i, tx->s, db_conn_sql_errmsg(c->con) ? db_conn_sql_errmsg(c->con) : "");
+    pgb_info("client %d got an error in command %u (SQL) of script %u; %s", c->id,
+             tx->i, tx->s, pgb_sql_error(c->con));
   if (sb_engine_stopping() && pgb_cfg.duration > 0)
   {
     *res = PGB_TX_DROPPED;
