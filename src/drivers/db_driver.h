@@ -230,6 +230,8 @@ struct db_stmt {
   size_t query_len;
   bool emulated;           /* client-side emulation (--db-ps-mode=disable
                               or the server refused to prepare it) */
+  bool unnamed;            /* db_prepare_unnamed: nothing kept on the
+                              server, text and parameters sent each time */
   void *ptr;               /* driver-private handle (server-side stmt) */
   db_bind_t *binds;        /* parameters created by bind_create, in
                               creation order */
@@ -595,6 +597,14 @@ db_result_t *db_query_each(db_conn_t *con, const char *query, size_t len,
 
 /* Prepares `query` (len bytes, '?' placeholders). NULL on error. */
 db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len);
+
+/* Like db_prepare, but nothing is prepared on the server: each execution
+   sends the text and its parameters in one go (PostgreSQL: an unnamed
+   statement, Parse, Bind and Execute, as PQexecParams does; an error in
+   the text shows at the execution). Drivers without such a form prepare
+   as db_prepare does; --db-ps-mode=disable still emulates. NULL on
+   error. */
+db_stmt_t *db_prepare_unnamed(db_conn_t *con, const char *query, size_t len);
 
 /* Like db_prepare, but the statement always runs as literal SQL with its
    parameters substituted on the client (as --db-ps-mode=disable does for

@@ -57,9 +57,10 @@ db_stmt_t *db_stmt_new(db_conn_t *con, const char *query, size_t len)
   return s;
 }
 
-/* db_prepare / db_prepare_text: `text` = client-side emulation whatever
-   --db-ps-mode says. */
-static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool text)
+/* db_prepare / db_prepare_text / db_prepare_unnamed: `text` = client-side
+   emulation whatever --db-ps-mode says. */
+static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool text,
+                          bool unnamed)
 {
   if (!db_usable(con))
     return NULL;
@@ -71,6 +72,7 @@ static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool te
     return NULL;
   if (text)
     s->emulated = true;
+  s->unnamed = unnamed;
   if (!s->emulated)
   {
     db_blocking_call();
@@ -90,12 +92,17 @@ static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool te
 
 db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
 {
-  return prepare(con, query, len, false);
+  return prepare(con, query, len, false, false);
+}
+
+db_stmt_t *db_prepare_unnamed(db_conn_t *con, const char *query, size_t len)
+{
+  return prepare(con, query, len, false, true);
 }
 
 db_stmt_t *db_prepare_text(db_conn_t *con, const char *query, size_t len)
 {
-  return prepare(con, query, len, true);
+  return prepare(con, query, len, true, false);
 }
 
 db_conn_t *db_stmt_connection(db_stmt_t *stmt)

@@ -146,6 +146,7 @@ static void free_ps(pg_stmt_t *ps)
   free(ps->slot);
   free(ps->cap);
   free(ps->vals);
+  free(ps->text);
   free(ps);
 }
 
@@ -190,6 +191,11 @@ static int prepare_on(db_stmt_t *stmt)
   pg_conn_t *pc = con->ptr;
   char *text;
   pg_stmt_t *ps = pgd_ps_new(stmt, &text);
+  if (stmt->unnamed)
+  {
+    ps->text = text;               /* sent with each execution */
+    return 0;
+  }
 
   PGresult *res = pgd_collect(pc, PQsendPrepare(pc->pg, ps->name, text, 0,
                                             NULL));
@@ -315,6 +321,13 @@ pg_stmt_t *pgd_current_ps(db_stmt_t *stmt)
   return prepare_on(stmt) == 0 ? stmt->ptr : NULL;
 }
 
+int pgd_send_ps(pg_conn_t *pc, const pg_stmt_t *ps)
+{
+  if (ps->text != NULL)
+    return PQsendQueryParams(pc->pg, ps->text, (int) ps->n, NULL, ps->vals, NULL, NULL, 0);
+  return PQsendQueryPrepared(pc->pg, ps->name, (int) ps->n, ps->vals, NULL, NULL, 0);
+}
+
 int pgd_execute(db_stmt_t *stmt, db_result_t *rs)
 {
   db_conn_t *con = stmt->con;
@@ -325,10 +338,8 @@ int pgd_execute(db_stmt_t *stmt, db_result_t *rs)
   if (ps == NULL)
     return 1;
   pgd_build_params(stmt, ps);
-  PGresult *res = pgd_collect(pc, PQsendQueryPrepared(pc->pg, ps->name,
-                                                  (int) ps->n, ps->vals,
-                                                  NULL, NULL, 0));
-  return pgd_finish(con, res, rs, "PQexecPrepared", NULL, 0);
+  PGresult *res = pgd_collect(pc, pgd_send_ps(pc, ps));
+  return pgd_finish(con, res, rs, ps->text ? "PQexecParams" : "PQexecPrepared", NULL, 0);
 }
 
 bool pgd_can_deallocate(db_stmt_t *stmt)
@@ -339,7 +350,7 @@ bool pgd_can_deallocate(db_stmt_t *stmt)
   /* DEALLOCATE only where it cannot fail: in a failed transaction, or for
      a statement of an earlier session, it would raise an error (and abort
      an open transaction). */
-  if (ps == NULL || pc == NULL || pc->pg == NULL || ps->conn_id != pc->id ||
+  if (ps == NULL || ps->text != NULL || pc == NULL || pc->pg == NULL || ps->conn_id != pc->id ||
       pc->aop != AOP_NONE || PQstatus(pc->pg) != CONNECTION_OK)
     return false;
   PGTransactionStatusType tx = PQtransactionStatus(pc->pg);
