@@ -364,6 +364,19 @@ vs_real() {
   done
 }
 
+# -M extended sends unnamed statements (none stays prepared on the
+# server), -M prepared prepares each on first use: pg_prepared_statements
+printf 'SELECT count(*) AS n FROM pg_prepared_statements \\gset\n\\set x debug(:n)\nSELECT :x + 1 AS y \\gset\n\\set z debug(:y)\n' > prep.sql
+for m in extended prepared; do
+  both -n -t 2 -M $m -f prep.sql
+  assert_eq "-M $m: the server's prepared statements as under pgbench 15" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+done
+# \gset and \aset in a pipeline: pgbench's error
+vs_real pipegset '%b\n' -M extended <<'EOF'
+\\startpipeline\nSELECT 1;\nSELECT 2 AS n \\aset\n\\endpipeline
+\\startpipeline\nSELECT 1 AS n \\gset\nSELECT 2;\n\\endpipeline
+EOF
+
 # server errors: libpq's whole message (DETAIL, HINT, LINE and caret,
 # CONTEXT lines) after pgbench's line; a compound command in -M extended
 for m in simple extended; do

@@ -380,7 +380,10 @@ db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
   db_stmt_t *st = c->stmts[gi];
   if (st == NULL)
   {
-    st = db_prepare(c->con, cmd->psql, strlen(cmd->psql));
+    /* -M extended: an unnamed statement sent with each execution */
+    st = pgb_cfg.querymode == PGB_QUERY_EXTENDED
+      ? db_prepare_unnamed(c->con, cmd->psql, strlen(cmd->psql))
+      : db_prepare(c->con, cmd->psql, strlen(cmd->psql));
     if (st == NULL)
       return NULL;
     int handles[PGB_MAX_ARGS];

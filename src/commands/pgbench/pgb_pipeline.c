@@ -52,6 +52,10 @@ bool pgb_pipe_start(pgb_client_t *c, unsigned s, unsigned i)
 
 bool pgb_pipe_queue(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd)
 {
+  if (cmd->gset_prefix != NULL)
+    return abort_msg(c, s, i, cmd->aset ? "aset" : "gset", cmd->aset
+                     ? "\\aset is not allowed in pipeline mode"
+                     : "\\gset is not allowed in pipeline mode");
   unsigned gi = pgb_cfg.scripts[s].first + i;
   db_stmt_t *st = pgb_client_stmt(c, gi, cmd);
   if (st == NULL || db_pipeline_execute(st) != 0)
