@@ -6,9 +6,10 @@
  *
  * Files: pgb_main.c (the command line), pgb_script.c (scripts: parsing,
  * the built-in ones), pgb_init.c (-i), pgb_client.c (one client running
- * a script's commands), pgb_pipeline.c (\startpipeline, \endpipeline),
- * pgb_run.c (the run on the engine, seeding, -R, -C, progress lines),
- * pgb_report.c (the final report), pgb_log.c (-l).
+ * a script's commands), pgb_vars.c (its variables), pgb_pipeline.c
+ * (\startpipeline, \endpipeline), pgb_run.c (the run on the engine,
+ * seeding, -R, -C, progress lines), pgb_report.c (the final report),
+ * pgb_log.c (-l).
  *
  * Threads: the configuration and the parsed scripts are written by the
  * main thread before the run and only read afterwards; each client's
