@@ -371,6 +371,12 @@ for m in extended prepared; do
   both -n -t 2 -M $m -f prep.sql
   assert_eq "-M $m: the server's prepared statements as under pgbench 15" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
 done
+# a statement the server cannot prepare (-M prepared): its error, then
+# the execution of pgbench's statement name that the server does not know
+vs_real preperr '%b\n' -M prepared <<'EOF'
+SELECT 1;\n\\set x 1\nSELECT nosuchfunc(1);
+SELECT 1 AS a \\; SELECT 2 \\gset
+EOF
 # \gset and \aset in a pipeline: pgbench's error
 vs_real pipegset '%b\n' -M extended <<'EOF'
 \\startpipeline\nSELECT 1;\nSELECT 2 AS n \\aset\n\\endpipeline

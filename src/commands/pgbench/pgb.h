@@ -46,6 +46,8 @@ typedef struct {
   char **params;           /* those variables' names, in order */
   unsigned nparams;
   unsigned nqueries;       /* 1, or more in a compound command (\;) */
+  unsigned prep_no;        /* its number among all scripts' SQL commands
+                              (pgbench's prepared statement name P_N) */
   char *gset_prefix;       /* \gset or \aset [prefix] after it, or NULL */
   bool aset;               /* \aset: every result's last row (\gset: the
                               last result's one row) */
@@ -104,6 +106,7 @@ typedef struct {
   unsigned nscripts;
   int64_t total_weight;
   unsigned ncmds;          /* commands of all scripts */
+  unsigned nsql;           /* SQL commands of all scripts */
   /* -R: the delay between a thread's transactions in microseconds (0:
      no rate) */
   double throttle_delay;

@@ -217,7 +217,20 @@ static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd,
     return rs;
   }
   db_stmt_t *st = pgb_client_stmt(c, gi, cmd);
-  return st ? db_execute(st) : NULL;
+  if (st != NULL)
+    return db_execute(st);
+  if (pgb_cfg.querymode == PGB_QUERY_PREPARED && db_conn_sql_state(c->con)[0] != '\0')
+  {
+    /* as pgbench: the server's refusal to prepare on its own line, then
+       the execution of the statement by its name, P_N, which the server
+       then does not know (or refuses in the transaction the failure
+       aborted) */
+    pgb_error("%s", pgb_sql_error(c->con));
+    char sql[32];
+    snprintf(sql, sizeof(sql), "EXECUTE \"P_%u\"", cmd->prep_no);
+    return db_query(c->con, sql, strlen(sql));
+  }
+  return NULL;
 }
 
 /* Runs SQL command `i` of script `s`: 0 ok, 1 failed transaction

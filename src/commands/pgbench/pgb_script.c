@@ -166,6 +166,7 @@ static void add_sql(build_t *b, const char *text, size_t len)
   }
   pgb_cmd_t *c = add_cmd(b, PGB_SQL);
   c->nqueries = nqueries;
+  c->prep_no = pgb_cfg.nsql++;
   c->sql = xstrndup(p, strlen(p));
   free(whole);
   size_t fl = strcspn(c->sql, "\r\n");
