@@ -91,10 +91,11 @@ char *pgb_var_substitute(pgb_client_t *c, const pgb_cmd_t *cmd);
    message (the client must stop). Owner thread. */
 pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us);
 
-/* The prepared statement of SQL command `gi` (all scripts' index) on the
-   client's connection, prepared on first use, with the values of its
-   variables bound (NULL for one undefined). NULL when it cannot be
-   prepared (the error on the connection). Owner thread. */
+/* The statement of SQL command `gi` (all scripts' index) on the client's
+   connection, made on first use (-M prepared: prepared on the server;
+   -M extended: unnamed, sent with its text at each execution), with the
+   values of its variables bound (NULL for one undefined). NULL when it
+   cannot be prepared (the error on the connection). Owner thread. */
 db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd);
 
 /* ---- pgb_pipeline.c: \startpipeline and \endpipeline ---------------------- */
