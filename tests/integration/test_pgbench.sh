@@ -437,16 +437,11 @@ SELECT 1 AS a \\gset p_\nSELECT :p_a;
 SELECT 1 \\gset\n\\aset
 SELECT 1 AS a \\aset x y
 SELECT NULL AS a \\gset\n\\set x debug(:a)
-SELECT 1 AS a, 2 AS a \\gset\n\\set x debug(:a)
-SELECT 1 AS a \\; SELECT 2 AS b \\gset\n\\set x debug(:b)
 SELECT 1 AS a \\; SELECT 2 AS b \\gset\n\\set x debug(:a)
 SELECT 1 AS a \\; SELECT 1 WHERE false \\gset
-SELECT 1 AS a WHERE false \\; SELECT 2 AS b \\gset\n\\set x debug(:b)
 CREATE TEMP TABLE t34 (a int) \\; INSERT INTO t34 VALUES (1) \\gset
-SELECT 1 AS a \\; SELECT 2 AS b \\aset\n\\set x debug(:a + :b)
 SELECT 1 AS a WHERE false \\aset\n\\set x debug(:a)
-SELECT g AS a FROM generate_series(1, 3) g \\aset\n\\set x debug(:a)
-SELECT 1 AS a \\; SELECT 5 AS a \\aset q_\n\\set x debug(:q_a)
+SELECT 1 AS a, 2 AS a \\gset\n\\set x debug(:a)\nSELECT 1 AS a \\; SELECT 2 AS b \\gset\n\\set x debug(:b)\nSELECT 1 AS c WHERE false \\; SELECT 3 AS c \\gset\n\\set x debug(:c)\nSELECT 1 AS d \\; SELECT 2 AS e \\aset\n\\set x debug(:d + :e)\nSELECT g AS f FROM generate_series(1, 3) g \\aset\n\\set x debug(:f)\nSELECT 1 AS a \\; SELECT 5 AS a \\aset q_\n\\set x debug(:q_a)
 \\setshell x echo abc
 \\setshell x echo 42\nSELECT :x;
 \\shell false
