@@ -45,7 +45,6 @@ typedef struct {
   char *psql;              /* the text with ? for each :variable */
   char **params;           /* those variables' names, in order */
   unsigned nparams;
-  unsigned nqueries;       /* 1, or more in a compound command (\;) */
   unsigned prep_no;        /* its number among all scripts' SQL commands
                               (pgbench's prepared statement name P_N) */
   char *gset_prefix;       /* \gset or \aset [prefix] after it, or NULL */

@@ -151,7 +151,6 @@ static const char *skip_comments(const char *p)
 static void add_sql(build_t *b, const char *text, size_t len)
 {
   char *whole = xstrndup(text, len);
-  unsigned nqueries = b->ncuts + 1;
   for (unsigned k = b->ncuts; k-- > 0;)
   {
     size_t at = (size_t) (b->cuts[k] - text);
@@ -165,7 +164,6 @@ static void add_sql(build_t *b, const char *text, size_t len)
     return;
   }
   pgb_cmd_t *c = add_cmd(b, PGB_SQL);
-  c->nqueries = nqueries;
   c->prep_no = pgb_cfg.nsql++;
   c->sql = xstrndup(p, strlen(p));
   free(whole);
