@@ -232,6 +232,10 @@ struct db_stmt {
                               or the server refused to prepare it) */
   bool unnamed;            /* db_prepare_unnamed: nothing kept on the
                               server, text and parameters sent each time */
+  char server_name[24];    /* db_prepare_as: its name on the server ("":
+                              the driver's own) */
+  bool adopted;            /* db_prepared_elsewhere: never prepared by this
+                              layer, executed by server_name */
   void *ptr;               /* driver-private handle (server-side stmt) */
   db_bind_t *binds;        /* parameters created by bind_create, in
                               creation order */
@@ -605,6 +609,20 @@ db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len);
    as db_prepare does; --db-ps-mode=disable still emulates. NULL on
    error. */
 db_stmt_t *db_prepare_unnamed(db_conn_t *con, const char *query, size_t len);
+
+/* db_prepare under the name `name` on the server (PostgreSQL; at most 23
+   bytes, unique on the connection) instead of the driver's own; other
+   drivers ignore the name. NULL on error. */
+db_stmt_t *db_prepare_as(db_conn_t *con, const char *name, const char *query, size_t len);
+
+/* A handle for a statement that may be prepared on the server under
+   `name` by other means (PostgreSQL): nothing is sent now; each execution
+   binds its parameters to `name` (the server's error when it holds no
+   such statement), and closing it leaves the server's statement alone.
+   `query` gives the parameters ('?' placeholders). Other drivers prepare
+   `query` as db_prepare does. NULL on allocation failure. */
+db_stmt_t *db_prepared_elsewhere(db_conn_t *con, const char *name, const char *query,
+                                 size_t len);
 
 /* Like db_prepare, but the statement always runs as literal SQL with its
    parameters substituted on the client (as --db-ps-mode=disable does for

@@ -259,7 +259,7 @@ db_step_t pg_prepare_start(db_stmt_t *stmt)
     con->error = DB_ERROR_NONE;
     return DB_STEP_DONE;
   }
-  if (stmt->unnamed)
+  if (stmt->unnamed || stmt->adopted)
   {
     con->error = pgd_prepare(stmt) == 0 ? DB_ERROR_NONE : DB_ERROR_FATAL;
     return DB_STEP_DONE;

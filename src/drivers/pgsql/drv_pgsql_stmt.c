@@ -162,8 +162,11 @@ pg_stmt_t *pgd_ps_new(db_stmt_t *stmt, char **text)
   if (ps == NULL)
     pgd_oom();
   stmt->ptr = ps;
-  snprintf(ps->name, sizeof(ps->name), "sbstmt%u",
-           atomic_fetch_add_explicit(&next_stmt_id, 1, memory_order_relaxed));
+  if (stmt->server_name[0] != '\0')
+    snprintf(ps->name, sizeof(ps->name), "%s", stmt->server_name);
+  else
+    snprintf(ps->name, sizeof(ps->name), "sbstmt%u",
+             atomic_fetch_add_explicit(&next_stmt_id, 1, memory_order_relaxed));
   ps->conn_id = pc->id;
   ps->n = n;
   ps->vals = pgd_xrealloc(NULL, (n ? n : 1) * sizeof(*ps->vals));
@@ -194,6 +197,11 @@ static int prepare_on(db_stmt_t *stmt)
   if (stmt->unnamed)
   {
     ps->text = text;               /* sent with each execution */
+    return 0;
+  }
+  if (stmt->adopted)
+  {
+    free(text);                    /* executed by its name only */
     return 0;
   }
 
@@ -350,7 +358,7 @@ bool pgd_can_deallocate(db_stmt_t *stmt)
   /* DEALLOCATE only where it cannot fail: in a failed transaction, or for
      a statement of an earlier session, it would raise an error (and abort
      an open transaction). */
-  if (ps == NULL || ps->text != NULL || pc == NULL || pc->pg == NULL || ps->conn_id != pc->id ||
+  if (ps == NULL || ps->text != NULL || stmt->adopted || pc == NULL || pc->pg == NULL || ps->conn_id != pc->id ||
       pc->aop != AOP_NONE || PQstatus(pc->pg) != CONNECTION_OK)
     return false;
   PGTransactionStatusType tx = PQtransactionStatus(pc->pg);
