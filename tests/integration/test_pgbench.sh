@@ -365,16 +365,20 @@ vs_real() {
 }
 
 # -M extended sends unnamed statements (none stays prepared on the
-# server), -M prepared prepares each on first use: pg_prepared_statements
+# server), -M prepared prepares each on first use under pgbench's names
+# (P_0, P_1, ...): pg_prepared_statements
 printf 'SELECT count(*) AS n FROM pg_prepared_statements \\gset\n\\set x debug(:n)\nSELECT :x + 1 AS y \\gset\n\\set z debug(:y)\n' > prep.sql
+printf "SELECT count(*) AS p FROM pg_prepared_statements WHERE name IN ('P_0', 'P_1', 'P_2') \\\\gset\n\\\\set w debug(:p)\n" >> prep.sql
 for m in extended prepared; do
   both -n -t 2 -M $m -f prep.sql
   assert_eq "-M $m: the server's prepared statements as under pgbench 15" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
 done
 # a statement the server cannot prepare (-M prepared): its error, then
 # the execution of pgbench's statement name that the server does not know
+# (in a transaction block too)
 vs_real preperr '%b\n' -M prepared <<'EOF'
 SELECT 1;\n\\set x 1\nSELECT nosuchfunc(1);
+BEGIN;\nSELECT nosuchfunc(1);\nEND;
 SELECT 1 AS a \\; SELECT 2 \\gset
 EOF
 # \gset and \aset in a pipeline: pgbench's error

@@ -172,15 +172,31 @@ static void each_result(db_result_t *rs, void *arg)
   r->qry++;
 }
 
+/* Command `cmd`'s statement on the client's connection: -M extended an
+   unnamed one, -M prepared one prepared under pgbench's name P_N. As in
+   pgbench, a statement the server refuses to prepare is reported on a
+   line of its own and then executed by that name all the same (the
+   server's error then aborts the client). NULL when it cannot be made. */
+static db_stmt_t *make_stmt(pgb_client_t *c, const pgb_cmd_t *cmd)
+{
+  size_t len = strlen(cmd->psql);
+  if (pgb_cfg.querymode == PGB_QUERY_EXTENDED)
+    return db_prepare_unnamed(c->con, cmd->psql, len);
+  char name[24];
+  snprintf(name, sizeof(name), "P_%u", cmd->prep_no);
+  db_stmt_t *st = db_prepare_as(c->con, name, cmd->psql, len);
+  if (st != NULL || db_conn_sql_state(c->con)[0] == '\0')
+    return st;
+  pgb_error("%s", pgb_sql_error(c->con));
+  return db_prepared_elsewhere(c->con, name, cmd->psql, len);
+}
+
 db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
 {
   db_stmt_t *st = c->stmts[gi];
   if (st == NULL)
   {
-    /* -M extended: an unnamed statement sent with each execution */
-    st = pgb_cfg.querymode == PGB_QUERY_EXTENDED
-      ? db_prepare_unnamed(c->con, cmd->psql, strlen(cmd->psql))
-      : db_prepare(c->con, cmd->psql, strlen(cmd->psql));
+    st = make_stmt(c, cmd);
     if (st == NULL)
       return NULL;
     int handles[PGB_MAX_ARGS];
@@ -217,20 +233,7 @@ static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd,
     return rs;
   }
   db_stmt_t *st = pgb_client_stmt(c, gi, cmd);
-  if (st != NULL)
-    return db_execute(st);
-  if (pgb_cfg.querymode == PGB_QUERY_PREPARED && db_conn_sql_state(c->con)[0] != '\0')
-  {
-    /* as pgbench: the server's refusal to prepare on its own line, then
-       the execution of the statement by its name, P_N, which the server
-       then does not know (or refuses in the transaction the failure
-       aborted) */
-    pgb_error("%s", pgb_sql_error(c->con));
-    char sql[32];
-    snprintf(sql, sizeof(sql), "EXECUTE \"P_%u\"", cmd->prep_no);
-    return db_query(c->con, sql, strlen(sql));
-  }
-  return NULL;
+  return st ? db_execute(st) : NULL;
 }
 
 /* Runs SQL command `i` of script `s`: 0 ok, 1 failed transaction
