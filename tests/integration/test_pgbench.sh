@@ -321,7 +321,8 @@ for args in "-c 0" "-T 2 -t 3" "-b nosuch" "-M foo" "-c abc" "-x" "-i -c 3" "one
             "--aggregate-interval=1 -t 1" "--log-prefix=x -t 1" "-l --aggregate-interval=3 -T 2" \
             "-l --aggregate-interval=2 -T 3" "-l --sampling-rate=2 -t 1" \
             "-i --partition-method=hash" "-i --partition-method=foo" "-i --partitions=-1" \
-            "--dbname=sbtest -t 1" "-n -t 1 -S nosuchdb"; do
+            "--dbname=sbtest -t 1" "-n -t 1 -S nosuchdb" "--show-script=tpcb-like" \
+            "--show-script=simple-update" "--show-script=select-only" "--show-script=nosuch"; do
   # shellcheck disable=SC2086
   both $args
   assert_eq "pgbench $args: exit code $RC_real as pgbench 15's" "$RC_real" "$RC_ours"
