@@ -76,6 +76,8 @@ void db_clear_error(db_conn_t *con)
   con->err.status = NULL;
   if (con->err.msg)
     con->err.msg[0] = '\0';
+  free(con->err.full);
+  con->err.full = NULL;
 }
 
 void db_set_error(db_conn_t *con, db_error_t error, int sql_errno,
@@ -93,6 +95,17 @@ void db_set_error(db_conn_t *con, db_error_t error, int sql_errno,
     con->err.query = strndup(query, query_len);
   else
     con->err.query = strdup("<prepared statement>");
+  free(con->err.full);
+  con->err.full = NULL;
+}
+
+void db_set_error_full(db_conn_t *con, const char *text)
+{
+  size_t n = text ? strlen(text) : 0;
+  while (n > 0 && text[n - 1] == '\n')
+    n--;
+  free(con->err.full);
+  con->err.full = n > 0 ? strndup(text, n) : NULL;
 }
 
 void db_mark_timeout(db_conn_t *con, bool connecting)
@@ -107,6 +120,8 @@ void db_mark_timeout(db_conn_t *con, bool connecting)
     snprintf(con->err.sql_state, sizeof(con->err.sql_state), "%s", "08006");
   free(con->err.msg);
   con->err.msg = strdup(msg);
+  free(con->err.full);
+  con->err.full = NULL;
   con->timed_out = true;
   con->lost = true;
 }
@@ -185,6 +200,11 @@ const char *db_conn_sql_errmsg(const db_conn_t *con)
   return con->err.msg ? con->err.msg : "";
 }
 
+const char *db_conn_sql_errmsg_full(const db_conn_t *con)
+{
+  return con->err.full;
+}
+
 bool db_conn_closed(const db_conn_t *con)
 {
   return con->state == DB_CONN_INVALID;
@@ -247,6 +267,11 @@ void db_quiet_connect_errors(int on)
 bool db_connect_errors_quiet(void)
 {
   return last_connect.quiet || quiet_all;
+}
+
+bool db_all_errors_quiet(void)
+{
+  return quiet_all;
 }
 
 void db_quiet_all_errors(int on)
@@ -365,6 +390,7 @@ void db_connection_discard(db_conn_t *con)
   db_note_connect(con, true);
   free(con->err.msg);
   free(con->err.query);
+  free(con->err.full);
   free(con->async);
   free(con);
 }
@@ -679,6 +705,7 @@ void db_connection_free(db_conn_t *con)
   free(con->bulk_buf);
   free(con->err.msg);
   free(con->err.query);
+  free(con->err.full);
   free(con->async);
   free(con);
 }

@@ -124,6 +124,10 @@ typedef struct db_load db_load_t;      /* fast load in progress (db_load.c) */
 typedef struct db_stmt db_stmt_t;
 typedef struct db_result db_result_t;
 
+/* db_query_each's function: one result of a compound text query that is
+   not the last, valid only during the call; `arg` is the caller's. */
+typedef void (*db_each_result_fn)(db_result_t *rs, void *arg);
+
 typedef enum {
   DB_RS_FREE = 0,          /* no result (freed or never used) */
   DB_RS_READY              /* holds a result; fetch_row may be called */
@@ -151,6 +155,9 @@ typedef struct {
                               "mysql_drv_query", "PQexec" */
   const char *status;      /* pgsql: result status name for the FATAL line */
   char *query;             /* failing query text, or "<prepared statement>" */
+  char *full;              /* the client library's whole text of the error
+                              (libpq: severity, message, DETAIL, HINT, LINE
+                              and caret, CONTEXT lines), or NULL */
 } db_err_t;
 
 typedef enum {
@@ -161,6 +168,10 @@ typedef enum {
 struct db_conn {
   const db_driver_t *driver;
   void *ptr;               /* driver-private connection handle */
+  /* during db_query_each: where a driver hands the results of a compound
+     text query that are not the last (NULL: it drops them) */
+  db_each_result_fn each_result;
+  void *each_arg;
   int thread_id;           /* creator's thread id (counters go there) */
   struct db_conn *reg_prev, *reg_next;   /* registry of live connections */
   db_conn_state_t state;
@@ -219,6 +230,12 @@ struct db_stmt {
   size_t query_len;
   bool emulated;           /* client-side emulation (--db-ps-mode=disable
                               or the server refused to prepare it) */
+  bool unnamed;            /* db_prepare_unnamed: nothing kept on the
+                              server, text and parameters sent each time */
+  char server_name[24];    /* db_prepare_as: its name on the server ("":
+                              the driver's own) */
+  bool adopted;            /* db_prepared_elsewhere: never prepared by this
+                              layer, executed by server_name */
   void *ptr;               /* driver-private handle (server-side stmt) */
   db_bind_t *binds;        /* parameters created by bind_create, in
                               creation order */
@@ -356,8 +373,9 @@ typedef struct {
      --<db>-ignore-errors list has "timeout", "lost" (or the driver's
      lost-connection codes) or "all". Optional: NULL = never. */
   bool (*timeout_ignorable)(void);
-  /* The name of column i (0-based, i < rs->nfields) of a text query's
-     result set, or NULL. Optional: NULL = no names. */
+  /* The name of column i (0-based, i < rs->nfields) of a result set
+     whose rs->ptr the driver set (a text query's; a prepared statement's
+     when the driver keeps it there), or NULL. Optional: NULL = no names. */
   const char *(*field_name)(const db_result_t *rs, unsigned i);
   /* 1 while the connection is inside a transaction block (after BEGIN,
      before COMMIT / ROLLBACK), 0 when it is not, -1 when the driver cannot
@@ -523,6 +541,10 @@ void db_quiet_all_errors(int on);
    engine for no messages at all). */
 bool db_connect_errors_quiet(void);
 
+/* Drivers: true while the calling thread asked for no messages at all
+   (db_quiet_all_errors). */
+bool db_all_errors_quiet(void);
+
 /* on: the calling thread is an event-loop worker running a virtual user
    (the engine sets it around each resume, off otherwise). While it is on,
    every blocking call of the SQL API (db_query, db_execute, db_prepare,
@@ -568,8 +590,39 @@ void db_connection_free(db_conn_t *con);
    db_conn_error). Counts read/write/other or error/reconnect. */
 db_result_t *db_query(db_conn_t *con, const char *query, size_t len);
 
+/* db_query for a compound text query ("SELECT 1; SELECT 2", one round
+   trip): calls `each(rs, arg)` with every result but the last, in order
+   (the PostgreSQL driver; a driver that returns one result never calls
+   it), then returns the last as db_query does; a result before an error
+   is handed over too. `each` must not use the connection. Same thread
+   rules as db_query. */
+db_result_t *db_query_each(db_conn_t *con, const char *query, size_t len,
+                           db_each_result_fn each, void *arg);
+
 /* Prepares `query` (len bytes, '?' placeholders). NULL on error. */
 db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len);
+
+/* Like db_prepare, but nothing is prepared on the server: each execution
+   sends the text and its parameters in one go (PostgreSQL: an unnamed
+   statement, Parse, Bind and Execute, as PQexecParams does; an error in
+   the text shows at the execution). Drivers without such a form prepare
+   as db_prepare does; --db-ps-mode=disable still emulates. NULL on
+   error. */
+db_stmt_t *db_prepare_unnamed(db_conn_t *con, const char *query, size_t len);
+
+/* db_prepare under the name `name` on the server (PostgreSQL; at most 23
+   bytes, unique on the connection) instead of the driver's own; other
+   drivers ignore the name. NULL on error. */
+db_stmt_t *db_prepare_as(db_conn_t *con, const char *name, const char *query, size_t len);
+
+/* A handle for a statement that may be prepared on the server under
+   `name` by other means (PostgreSQL): nothing is sent now; each execution
+   binds its parameters to `name` (the server's error when it holds no
+   such statement), and closing it leaves the server's statement alone.
+   `query` gives the parameters ('?' placeholders). Other drivers prepare
+   `query` as db_prepare does. NULL on allocation failure. */
+db_stmt_t *db_prepared_elsewhere(db_conn_t *con, const char *name, const char *query,
+                                 size_t len);
 
 /* Like db_prepare, but the statement always runs as literal SQL with its
    parameters substituted on the client (as --db-ps-mode=disable does for
@@ -661,13 +714,18 @@ int db_conn_error(const db_conn_t *con);          /* db_error_t */
 int db_conn_sql_errno(const db_conn_t *con);
 const char *db_conn_sql_state(const db_conn_t *con);
 const char *db_conn_sql_errmsg(const db_conn_t *con);
+/* The last error's whole text as the client library formats it (libpq's
+   "ERROR:  message" with its DETAIL, HINT, LINE and caret, CONTEXT lines,
+   no final newline), or NULL when the driver keeps none (MySQL, errors
+   of the client). Valid until the connection's next operation. */
+const char *db_conn_sql_errmsg_full(const db_conn_t *con);
 /* 0 for a NULL result (Lua's NULL sql_result of a statement without a
    result set). */
 uint64_t db_result_nrows(const db_result_t *rs);
 uint32_t db_result_nfields(const db_result_t *rs);
-/* The name of column i (0-based) of a text query's (db_query) result set
-   while it is live, or NULL (no such column, a prepared statement's
-   result, a driver without names). Same thread rules as the result. */
+/* The name of column i (0-based) of a result set while it is live, or
+   NULL (no such column, a driver without names, a MySQL prepared
+   statement's result). Same thread rules as the result. */
 const char *db_result_field_name(const db_result_t *rs, uint32_t i);
 /* Value i (0-based) of a fetched row: pointer and *len, or NULL for SQL
    NULL (then *len = 0). */
@@ -685,6 +743,10 @@ void db_print_error(const db_conn_t *con);
 void db_set_error(db_conn_t *con, db_error_t error, int sql_errno,
                   const char *sql_state, const char *msg, const char *api,
                   const char *query, size_t query_len);
+
+/* Keeps `text` (copied; its final newlines dropped) as the whole text of
+   the error db_set_error just recorded (db_conn_sql_errmsg_full). */
+void db_set_error_full(db_conn_t *con, const char *text);
 
 /* Clears con->error / con->err / con->lost. */
 void db_clear_error(db_conn_t *con);

@@ -111,6 +111,19 @@ db_result_t *db_query(db_conn_t *con, const char *query, size_t len)
   return db_finish(con, rc, NULL);
 }
 
+db_result_t *db_query_each(db_conn_t *con, const char *query, size_t len,
+                           db_each_result_fn each, void *arg)
+{
+  if (con == NULL)
+    return NULL;
+  con->each_result = each;
+  con->each_arg = arg;
+  db_result_t *rs = db_query(con, query, len);
+  con->each_result = NULL;
+  con->each_arg = NULL;
+  return rs;
+}
+
 /* ---- results -------------------------------------------------------------------- */
 
 db_row_t *db_fetch_row(db_result_t *rs)
@@ -145,7 +158,7 @@ uint32_t db_result_nfields(const db_result_t *rs)
 
 const char *db_result_field_name(const db_result_t *rs, uint32_t i)
 {
-  if (rs == NULL || rs->con == NULL || rs->stmt != NULL || rs->ptr == NULL ||
+  if (rs == NULL || rs->con == NULL || rs->ptr == NULL ||
       i >= rs->nfields || rs->con->driver->ops.field_name == NULL)
     return NULL;
   return rs->con->driver->ops.field_name(rs, i);

@@ -57,9 +57,16 @@ db_stmt_t *db_stmt_new(db_conn_t *con, const char *query, size_t len)
   return s;
 }
 
-/* db_prepare / db_prepare_text: `text` = client-side emulation whatever
-   --db-ps-mode says. */
-static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool text)
+/* How prepare() makes a statement (the db_prepare* functions). */
+typedef struct {
+  bool text;               /* client-side emulation whatever --db-ps-mode
+                              says (db_prepare_text) */
+  bool unnamed;            /* db_prepare_unnamed */
+  const char *name;        /* db_prepare_as, db_prepared_elsewhere */
+  bool adopted;            /* db_prepared_elsewhere */
+} prep_how_t;
+
+static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, prep_how_t how)
 {
   if (!db_usable(con))
     return NULL;
@@ -69,8 +76,12 @@ static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool te
   db_stmt_t *s = db_stmt_new(con, query, len);
   if (s == NULL)
     return NULL;
-  if (text)
+  if (how.text)
     s->emulated = true;
+  s->unnamed = how.unnamed;
+  s->adopted = how.adopted;
+  if (how.name)
+    snprintf(s->server_name, sizeof(s->server_name), "%s", how.name);
   if (!s->emulated)
   {
     db_blocking_call();
@@ -90,12 +101,28 @@ static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, bool te
 
 db_stmt_t *db_prepare(db_conn_t *con, const char *query, size_t len)
 {
-  return prepare(con, query, len, false);
+  return prepare(con, query, len, (prep_how_t){0});
+}
+
+db_stmt_t *db_prepare_unnamed(db_conn_t *con, const char *query, size_t len)
+{
+  return prepare(con, query, len, (prep_how_t){.unnamed = true});
+}
+
+db_stmt_t *db_prepare_as(db_conn_t *con, const char *name, const char *query, size_t len)
+{
+  return prepare(con, query, len, (prep_how_t){.name = name});
+}
+
+db_stmt_t *db_prepared_elsewhere(db_conn_t *con, const char *name, const char *query,
+                                 size_t len)
+{
+  return prepare(con, query, len, (prep_how_t){.name = name, .adopted = true});
 }
 
 db_stmt_t *db_prepare_text(db_conn_t *con, const char *query, size_t len)
 {
-  return prepare(con, query, len, true);
+  return prepare(con, query, len, (prep_how_t){.text = true});
 }
 
 db_conn_t *db_stmt_connection(db_stmt_t *stmt)

@@ -119,6 +119,16 @@ static bool truth(const pgs_value_t *v)
   }
 }
 
+/* An operand of AND or OR: its truth in *b, or *null when it is NULL. */
+static bool bool_arg(const pgs_expr_t *arg, ectx_t *c, bool *b, bool *null)
+{
+  pgs_value_t a;
+  if (!eval(arg, c, &a))
+    return false;
+  *null = a.type == PGS_NULL;
+  return *null || to_bool(c, &a, b);
+}
+
 /* AND, OR and CASE: arguments evaluated only when needed. */
 static bool eval_lazy(const pgs_expr_t *e, ectx_t *c, pgs_value_t *out)
 {
@@ -136,31 +146,16 @@ static bool eval_lazy(const pgs_expr_t *e, ectx_t *c, pgs_value_t *out)
     }
     return eval(e->args[e->nargs - 1], c, out);
   }
-  bool is_and = e->func == F_AND;
-  if (!eval(e->args[0], c, &a))
+  bool is_and = e->func == F_AND, null;
+  if (!bool_arg(e->args[0], c, &b, &null))
     return false;
-  if (a.type == PGS_NULL)
-  {
+  /* NULL AND x, NULL OR x: NULL; false AND x, true OR x: b */
+  if (!null && b == is_and && !bool_arg(e->args[1], c, &b, &null))
+    return false;
+  if (null)
     out->type = PGS_NULL;
-    return true;
-  }
-  if (!to_bool(c, &a, &b))
-    return false;
-  if (b != is_and)              /* false AND x, true OR x */
-  {
+  else
     set_bool(out, b);
-    return true;
-  }
-  if (!eval(e->args[1], c, &a))
-    return false;
-  if (a.type == PGS_NULL)
-  {
-    out->type = PGS_NULL;
-    return true;
-  }
-  if (!to_bool(c, &a, &b))
-    return false;
-  set_bool(out, b);
   return true;
 }
 
@@ -185,21 +180,16 @@ static bool arith_int(ectx_t *c, pgs_func_t f, int64_t l, int64_t r, pgs_value_t
   int64_t res;
   switch (f)
   {
-    case F_ADD:
-      if (__builtin_add_overflow(l, r, &res))
-        return error(c, "%s", "bigint add out of range");
+    case F_ADD: case F_SUB: case F_MUL:
+    {
+      bool over = f == F_ADD ? __builtin_add_overflow(l, r, &res)
+                  : f == F_SUB ? __builtin_sub_overflow(l, r, &res)
+                  : __builtin_mul_overflow(l, r, &res);
+      if (over)
+        return error(c, "bigint %s out of range", f == F_ADD ? "add" : f == F_SUB ? "sub" : "mul");
       set_int(out, res);
       return true;
-    case F_SUB:
-      if (__builtin_sub_overflow(l, r, &res))
-        return error(c, "%s", "bigint sub out of range");
-      set_int(out, res);
-      return true;
-    case F_MUL:
-      if (__builtin_mul_overflow(l, r, &res))
-        return error(c, "%s", "bigint mul out of range");
-      set_int(out, res);
-      return true;
+    }
     case F_EQ: set_bool(out, l == r); return true;
     case F_NE: set_bool(out, l != r); return true;
     case F_LE: set_bool(out, l <= r); return true;
@@ -274,37 +264,40 @@ static bool eval_random(ectx_t *c, pgs_func_t f, const pgs_value_t *v, pgs_value
   return true;
 }
 
-/* least() and greatest(): doubles when any argument is one. */
+/* `v` as an int, or as a double when `dbl`, into `out`. */
+static bool coerce_num(ectx_t *c, const pgs_value_t *v, bool dbl, pgs_value_t *out)
+{
+  if (dbl)
+  {
+    double d;
+    if (!to_double(c, v, &d))
+      return false;
+    set_double(out, d);
+    return true;
+  }
+  int64_t i;
+  if (!to_int(c, v, &i))
+    return false;
+  set_int(out, i);
+  return true;
+}
+
+/* least() and greatest(): doubles when any argument is one; the
+   arguments are converted in order, the first that cannot be stops. */
 static bool eval_extremum(ectx_t *c, pgs_func_t f, const pgs_value_t *v, unsigned n,
                           pgs_value_t *out)
 {
   bool dbl = false;
   for (unsigned i = 0; i < n; i++)
     dbl |= v[i].type == PGS_DOUBLE;
-  if (dbl)
+  for (unsigned i = 0; i < n; i++)
   {
-    double x, y;
-    if (!to_double(c, &v[0], &x))
+    pgs_value_t y;
+    if (!coerce_num(c, &v[i], dbl, &y))
       return false;
-    for (unsigned i = 1; i < n; i++)
-    {
-      if (!to_double(c, &v[i], &y))
-        return false;
-      x = (f == F_LEAST) == (y < x) ? y : x;
-    }
-    set_double(out, x);
-    return true;
+    if (i == 0 || (f == F_LEAST) == (dbl ? y.u.d < out->u.d : y.u.i < out->u.i))
+      *out = y;
   }
-  int64_t x, y;
-  if (!to_int(c, &v[0], &x))
-    return false;
-  for (unsigned i = 1; i < n; i++)
-  {
-    if (!to_int(c, &v[i], &y))
-      return false;
-    x = (f == F_LEAST) == (y < x) ? y : x;
-  }
-  set_int(out, x);
   return true;
 }
 

@@ -248,6 +248,10 @@ assert_eq "--verbose-errors: one 'ends the failed transaction' line per failure"
   "$(grep -c '^pgbench: client [01] ends the failed transaction (try 1/1)$' err.ours)"
 assert_eq "--verbose-errors: pgbench's error line" "$failed" \
   "$(grep -c '^pgbench: client [01] got an error in command [48] (SQL) of script 0; ERROR:  deadlock detected$' err.ours)"
+assert_eq "--verbose-errors: libpq's DETAIL (two lines), HINT and CONTEXT lines after each" \
+  "$failed $failed $failed $failed" "$(grep -c '^DETAIL:  Process [0-9]* waits for ShareLock' err.ours) \
+$(grep -c '^Process [0-9]* waits for ShareLock' err.ours) $(grep -c '^HINT:  See server log for query details.$' err.ours) \
+$(grep -c '^CONTEXT:  while updating tuple' err.ours)"
 zero; run ours -n -c 2 -t 2 -f dl.sql --max-tries=5 -l --log-prefix=dl
 assert_eq "deadlocks retried (--max-tries=5): all 4 commit, 8 in the rows" "4/4 8" \
   "$(sed -n 's/^number of transactions actually processed: //p' out.ours) $(row)"
@@ -317,7 +321,8 @@ for args in "-c 0" "-T 2 -t 3" "-b nosuch" "-M foo" "-c abc" "-x" "-i -c 3" "one
             "--aggregate-interval=1 -t 1" "--log-prefix=x -t 1" "-l --aggregate-interval=3 -T 2" \
             "-l --aggregate-interval=2 -T 3" "-l --sampling-rate=2 -t 1" \
             "-i --partition-method=hash" "-i --partition-method=foo" "-i --partitions=-1" \
-            "--dbname=sbtest -t 1" "-n -t 1 -S nosuchdb"; do
+            "--dbname=sbtest -t 1" "-n -t 1 -S nosuchdb" "--show-script=tpcb-like" \
+            "--show-script=simple-update" "--show-script=select-only" "--show-script=nosuch"; do
   # shellcheck disable=SC2086
   both $args
   assert_eq "pgbench $args: exit code $RC_real as pgbench 15's" "$RC_real" "$RC_ours"
@@ -334,14 +339,68 @@ run ours --tablespace=ts -i
 assert_eq "an option the persona does not run (--tablespace): exit 1" "1" "$RC_ours"
 assert_contains "--tablespace: says it is not supported" "$(cat err.ours)" "not supported by bmk's pgbench persona"
 
-# expression errors: pgbench's message, the line and the caret, byte for byte
-i=0
-while IFS= read -r e; do
-  i=$((i + 1))
-  printf '\\set x %s\n' "$e" > expr$i.sql
-  both -n -t 1 -f expr$i.sql
-  assert_eq "\\set x $e: pgbench 15's error, line and caret" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
-done <<'EOF'
+# a compound command (\;) with \aset: -r's statement line and layout as pgbench's
+printf 'SELECT 1 AS a \\; SELECT 2 AS b \\aset\nSELECT :a + :b;\n' > compound.sql
+both -n -t 3 -r -f compound.sql
+same "-r, a compound command with \\aset"
+
+# \gset and \aset with parameters in the other query modes
+printf 'SELECT 1 AS a, :client_id + 2 AS b \\gset p_\n\\set x debug(:p_a + :p_b)\nSELECT 3 AS c \\aset\n\\set x debug(:c)\n' > gsetm.sql
+for m in extended prepared; do
+  both -n -t 1 -M $m -f gsetm.sql
+  assert_eq "-M $m, \\gset and \\aset: pgbench 15's debug lines and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+done
+
+# vs_real NAME FORMAT [ARGS...]: each line of stdin put into a script
+# with printf FORMAT and run by both (-n -t 1 ARGS): pgbench 15's stderr
+# (messages, debug() lines) and exit code, byte for byte
+vs_real() {
+  local i=0 e name=$1 fmt=$2
+  shift 2
+  while IFS= read -r e; do
+    i=$((i + 1))
+    printf "$fmt" "$e" > "$name$i.sql"
+    both -n -t 1 "$@" -f "$name$i.sql"
+    assert_eq "$name $* '$e': pgbench 15's messages and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+  done
+}
+
+# -M extended sends unnamed statements (none stays prepared on the
+# server), -M prepared prepares each on first use under pgbench's names
+# (P_0, P_1, ...): pg_prepared_statements
+printf 'SELECT count(*) AS n FROM pg_prepared_statements \\gset\n\\set x debug(:n)\nSELECT :x + 1 AS y \\gset\n\\set z debug(:y)\n' > prep.sql
+printf "SELECT count(*) AS p FROM pg_prepared_statements WHERE name IN ('P_0', 'P_1', 'P_2') \\\\gset\n\\\\set w debug(:p)\n" >> prep.sql
+for m in extended prepared; do
+  both -n -t 2 -M $m -f prep.sql
+  assert_eq "-M $m: the server's prepared statements as under pgbench 15" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+done
+# a statement the server cannot prepare (-M prepared): its error, then
+# the execution of pgbench's statement name that the server does not know
+# (in a transaction block too)
+vs_real preperr '%b\n' -M prepared <<'EOF'
+SELECT 1;\n\\set x 1\nSELECT nosuchfunc(1);
+BEGIN;\nSELECT nosuchfunc(1);\nEND;
+SELECT 1 AS a \\; SELECT 2 \\gset
+EOF
+# \gset and \aset in a pipeline: pgbench's error
+vs_real pipegset '%b\n' -M extended <<'EOF'
+\\startpipeline\nSELECT 1;\nSELECT 2 AS n \\aset\n\\endpipeline
+\\startpipeline\nSELECT 1 AS n \\gset\nSELECT 2;\n\\endpipeline
+EOF
+
+# server errors: libpq's whole message (DETAIL, HINT, LINE and caret,
+# CONTEXT lines) after pgbench's line; a compound command in -M extended
+for m in simple extended; do
+  vs_real sqlerr-$m '%b\n' -M $m <<'EOF'
+CREATE TEMP TABLE u34 (a int PRIMARY KEY);\nINSERT INTO u34 VALUES (1);\nINSERT INTO u34 VALUES (1);
+SELECT nosuchfunc(1);
+SELECT 1 AS a \\; UPDATE pgbench_nosuch SET a = 1
+DO $$BEGIN RAISE EXCEPTION 'boom' USING DETAIL = 'the detail', HINT = 'the hint'; END$$;
+EOF
+done
+
+# expression errors: pgbench's message, the line and the caret
+vs_real expr '\\set x %s\n' <<'EOF'
 1 + $ + 2
 1 + 'b' + 2
 1 +  99999999999999999999 + 3
@@ -362,13 +421,7 @@ debug(1
 EOF
 
 # meta-commands: pgbench's checks when the script is read and when it runs
-i=0
-while IFS= read -r e; do
-  i=$((i + 1))
-  printf '%b\n' "$e" > meta$i.sql
-  both -n -t 1 -f meta$i.sql
-  assert_eq "script '$e': pgbench 15's messages and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
-done <<'EOF'
+vs_real meta '%b\n' <<'EOF'
 \\sleep
 \\sleep 1 2 3
 \\sleep 10 xs
@@ -385,6 +438,15 @@ done <<'EOF'
 SELECT 1, 2 \\gset
 SELECT 1 AS a UNION SELECT 2 \\gset
 SELECT 1 AS a \\gset p_\nSELECT :p_a;
+\\aset
+SELECT 1 \\gset\n\\aset
+SELECT 1 AS a \\aset x y
+SELECT NULL AS a \\gset\n\\set x debug(:a)
+SELECT 1 AS a \\; SELECT 2 AS b \\gset\n\\set x debug(:a)
+SELECT 1 AS a \\; SELECT 1 WHERE false \\gset
+CREATE TEMP TABLE t34 (a int) \\; INSERT INTO t34 VALUES (1) \\gset
+SELECT 1 AS a WHERE false \\aset\n\\set x debug(:a)
+SELECT 1 AS a, 2 AS a \\gset\n\\set x debug(:a)\nSELECT 1 AS a \\; SELECT 2 AS b \\gset\n\\set x debug(:b)\nSELECT 1 AS c WHERE false \\; SELECT 3 AS c \\gset\n\\set x debug(:c)\nSELECT 1 AS d \\; SELECT 2 AS e \\aset\n\\set x debug(:d + :e)\nSELECT g AS f FROM generate_series(1, 3) g \\aset\n\\set x debug(:f)\nSELECT 1 AS a \\; SELECT 5 AS a \\aset q_\n\\set x debug(:q_a)
 \\setshell x echo abc
 \\setshell x echo 42\nSELECT :x;
 \\shell false
@@ -412,4 +474,7 @@ assert_eq "bmk pgbench -t 2: exit 0" "0" "$RC"
 assert_contains "bmk pgbench: pgbench's report" "$OUT" "number of transactions actually processed: 2/2"
 
 drop
+# no tables: pgbench's error with libpq's LINE and caret lines, its hint
+both -n -t 1 -S
+assert_eq "-S without pgbench's tables: pgbench 15's messages and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
 finish

@@ -184,6 +184,10 @@ static void test_logic_and_null(void **state)
   assert_string_equal(text_of("false and 1 / 0 = 1"), "false");
   assert_string_equal(text_of("true or 1 / 0 = 1"), "true");
   assert_string_equal(text_of("null and true"), "NULL");
+  assert_string_equal(text_of("true and null"), "NULL");
+  assert_string_equal(text_of("false or null"), "NULL");
+  assert_string_equal(text_of("true or null"), "true");
+  assert_string_equal(text_of("true and 2"), "ERROR: cannot coerce int to boolean");
   assert_string_equal(text_of("1 and true"), "ERROR: cannot coerce int to boolean");
   assert_string_equal(text_of("null + 1"), "NULL");
   assert_string_equal(text_of("null is null"), "true");
@@ -212,6 +216,10 @@ static void test_functions(void **state)
   assert_string_equal(text_of("greatest(1, 2.5)"), "2.5");
   assert_string_equal(text_of("least(5, 4, 3, 2.0)"), "2");
   assert_string_equal(text_of("least(7, -3)"), "-3");
+  assert_string_equal(text_of("greatest(-1.5)"), "-1.5");
+  assert_string_equal(text_of("greatest(2, 2.0, 1)"), "2");
+  assert_string_equal(text_of("least(3, true)"), "ERROR: cannot coerce boolean to int");
+  assert_string_equal(text_of("least(3.5, true)"), "ERROR: cannot coerce boolean to double");
   assert_string_equal(text_of("ln(exp(1))"), "1");
   assert_string_equal(text_of("exp(1.0)"), "2.71828182845905");
   assert_string_equal(text_of("mod(54, 32)"), "22");

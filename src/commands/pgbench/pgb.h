@@ -6,9 +6,10 @@
  *
  * Files: pgb_main.c (the command line), pgb_script.c (scripts: parsing,
  * the built-in ones), pgb_init.c (-i), pgb_client.c (one client running
- * a script's commands), pgb_pipeline.c (\startpipeline, \endpipeline),
- * pgb_run.c (the run on the engine, seeding, -R, -C, progress lines),
- * pgb_report.c (the final report), pgb_log.c (-l).
+ * a script's commands), pgb_vars.c (its variables), pgb_pipeline.c
+ * (\startpipeline, \endpipeline), pgb_run.c (the run on the engine,
+ * seeding, -R, -C, progress lines), pgb_report.c (the final report),
+ * pgb_log.c (-l).
  *
  * Threads: the configuration and the parsed scripts are written by the
  * main thread before the run and only read afterwards; each client's
@@ -44,7 +45,11 @@ typedef struct {
   char *psql;              /* the text with ? for each :variable */
   char **params;           /* those variables' names, in order */
   unsigned nparams;
-  char *gset_prefix;       /* \gset [prefix] after it, or NULL */
+  unsigned prep_no;        /* its number among all scripts' SQL commands
+                              (pgbench's prepared statement name P_N) */
+  char *gset_prefix;       /* \gset or \aset [prefix] after it, or NULL */
+  bool aset;               /* \aset: every result's last row (\gset: the
+                              last result's one row) */
   /* PGB_SET, PGB_IF, PGB_ELIF */
   char *var;
   pgs_expr_t *expr;
@@ -100,6 +105,7 @@ typedef struct {
   unsigned nscripts;
   int64_t total_weight;
   unsigned ncmds;          /* commands of all scripts */
+  unsigned nsql;           /* SQL commands of all scripts */
   /* -R: the delay between a thread's transactions in microseconds (0:
      no rate) */
   double throttle_delay;
@@ -133,6 +139,12 @@ extern pgb_config_t pgb_cfg;
 void pgb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pgb_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pgb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The last SQL error of `con` as pgbench prints it: libpq's whole
+   message ("ERROR:  " and the message, then its DETAIL, HINT, LINE and
+   caret, CONTEXT lines), or when the driver kept none "ERROR:  " and
+   the message (the message alone for an error without an SQLSTATE). A buffer of the calling thread, valid until its next call. */
+const char *pgb_sql_error(const db_conn_t *con);
 
 /* Connects with the persona's libpq options (-h -p -U -d and the PG*
    environment): the connection, or NULL after pgbench's error line. Any

@@ -1,7 +1,8 @@
 /*
- * One pgbench client running one transaction: its variables, the
- * meta-commands (\set, \sleep, \if, \shell, \setshell), the SQL commands
- * in the three query modes, and what it counts, with pgbench 15's error
+ * One pgbench client running one transaction (its variables:
+ * pgb_vars.c): the meta-commands (\set, \sleep, \if, \shell,
+ * \setshell), the SQL commands in the three query modes with \gset and
+ * \aset, and what it counts, with pgbench 15's error
  * messages and outcomes: a serialization failure (40001) or a deadlock
  * (40P01) fails the transaction (the driver rolls it back) and the client
  * goes on; any other error aborts the client. See pgb_client.h.
@@ -15,6 +16,7 @@
 #include <time.h>
 
 #include "commands/pgbench/pgb_client.h"
+#include "commands/pgbench/pgb_report.h"
 #include "engine/sb_engine.h"
 
 int64_t pgb_now_us(void)
@@ -24,156 +26,6 @@ int64_t pgb_now_us(void)
   return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-static pgb_var_t *lookup_var(pgb_client_t *c, const char *name)
-{
-  for (unsigned i = 0; i < c->nvars; i++)
-    if (strcmp(c->vars[i].name, name) == 0)
-      return &c->vars[i];
-  return NULL;
-}
-
-static bool valid_name(const char *s)
-{
-  if (!(isalpha((unsigned char) *s) || *s == '_' || (unsigned char) *s >= 0x80))
-    return false;
-  for (; *s; s++)
-    if (!(isalnum((unsigned char) *s) || *s == '_' || (unsigned char) *s >= 0x80))
-      return false;
-  return true;
-}
-
-/* The variable `name`, made when missing (context names the caller for
-   pgbench's "invalid variable name" message). */
-static pgb_var_t *create_var(pgb_client_t *c, const char *context, const char *name)
-{
-  pgb_var_t *v = lookup_var(c, name);
-  if (v)
-    return v;
-  if (!valid_name(name))
-  {
-    pgb_error("%s: invalid variable name: \"%s\"", context, name);
-    return NULL;
-  }
-  if (c->nvars == c->capvars)
-  {
-    unsigned cap = c->capvars ? c->capvars * 2 : 16;
-    pgb_var_t *nv = realloc(c->vars, cap * sizeof(*nv));
-    if (nv == NULL)
-      return NULL;
-    c->vars = nv;
-    c->capvars = cap;
-  }
-  v = &c->vars[c->nvars++];
-  memset(v, 0, sizeof(*v));
-  v->name = strdup(name);
-  return v->name ? v : NULL;
-}
-
-bool pgb_var_set_value(pgb_client_t *c, const char *name, const pgs_value_t *val)
-{
-  pgb_var_t *v = create_var(c, "set", name);
-  if (v == NULL)
-    return false;
-  free(v->str);
-  v->str = NULL;
-  v->has_value = true;
-  v->value = *val;
-  return true;
-}
-
-bool pgb_var_set_str(pgb_client_t *c, const char *context, const char *name, const char *s)
-{
-  pgb_var_t *v = create_var(c, context, name);
-  if (v == NULL)
-    return false;
-  char *copy = strdup(s);
-  if (copy == NULL)
-    return false;
-  free(v->str);
-  v->str = copy;
-  v->has_value = false;
-  return true;
-}
-
-/* A variable's text (made from its value when needed), or NULL. */
-static const char *var_text(pgb_client_t *c, const char *name)
-{
-  pgb_var_t *v = lookup_var(c, name);
-  if (v == NULL)
-    return NULL;
-  if (v->str == NULL)
-  {
-    char buf[64];
-    v->str = strdup(pgs_value_text(&v->value, buf, sizeof(buf)));
-  }
-  return v->str;
-}
-
-/* The expression evaluator's variable lookup (pgs_env_t). */
-static bool env_lookup(void *ctx, const char *name, pgs_value_t *out, char *err, size_t errlen)
-{
-  pgb_client_t *c = ctx;
-  pgb_var_t *v = lookup_var(c, name);
-  if (v == NULL)
-  {
-    snprintf(err, errlen, "undefined variable \"%s\"", name);
-    return false;
-  }
-  if (!v->has_value)
-  {
-    if (!pgs_value_from_text(v->str, &v->value))
-    {
-      snprintf(err, errlen, "malformed variable \"%s\" value: \"%s\"", name, v->str);
-      return false;
-    }
-    v->has_value = true;
-  }
-  *out = v->value;
-  return true;
-}
-
-typedef struct {
-  pgb_client_t *c;
-  unsigned script, cmd;
-} debug_ctx_t;
-
-static void env_debug(void *ctx, const char *text)
-{
-  debug_ctx_t *d = ctx;
-  fprintf(stderr, "debug(script=%u,command=%u): %s\n", d->script, d->cmd + 1, text);
-}
-
-typedef struct {
-  pgb_client_t *c;
-  debug_ctx_t dbg;
-} eval_ctx_t;
-
-static bool lookup_thunk(void *ctx, const char *name, pgs_value_t *out, char *err, size_t n)
-{
-  return env_lookup(((eval_ctx_t *) ctx)->c, name, out, err, n);
-}
-
-static void debug_thunk(void *ctx, const char *text)
-{
-  env_debug(&((eval_ctx_t *) ctx)->dbg, text);
-}
-
-/* Evaluates command `cmd`'s expression: true with *out, or false after
-   pgbench's two error lines. */
-static bool eval_cmd(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd,
-                     pgs_value_t *out)
-{
-  eval_ctx_t ec = {.c = c, .dbg = {.c = c, .script = s, .cmd = i}};
-  pgs_env_t env = {.lookup = lookup_thunk, .ctx = &ec, .rs = &c->rs, .debug = debug_thunk};
-  char err[1024];
-  if (pgs_expr_eval(cmd->expr, &env, out, err, sizeof(err)))
-    return true;
-  pgb_error("%s", err);
-  pgb_error("client %d aborted in command %u (%s) of script %u; evaluation of meta-command failed",
-            c->id, i, cmd->type == PGB_SET ? "set" : cmd->type == PGB_IF ? "if" : "elif", s);
-  return false;
-}
-
 /* \sleep: the pause in microseconds, or -1 after the messages. */
 static int64_t sleep_us(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd)
 {
@@ -181,7 +33,7 @@ static int64_t sleep_us(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t
   int64_t n;
   if (a[0] == ':')
   {
-    const char *t = var_text(c, a + 1);
+    const char *t = pgb_var_text(c, a + 1);
     if (t == NULL)
     {
       pgb_error("%s: undefined variable \"%s\"", "sleep", a + 1);
@@ -210,7 +62,7 @@ static bool run_shell(pgb_client_t *c, const pgb_cmd_t *cmd)
     const char *w = cmd->argv[k];
     if (w[0] == ':' && w[1] == ':')
       w++;
-    else if (w[0] == ':' && (w = var_text(c, w + 1)) == NULL)
+    else if (w[0] == ':' && (w = pgb_var_text(c, w + 1)) == NULL)
     {
       pgb_error("%s: undefined variable \"%s\"", name, cmd->argv[k]);
       return false;
@@ -264,63 +116,34 @@ static bool run_shell(pgb_client_t *c, const pgb_cmd_t *cmd)
   return pgb_var_set_value(c, cmd->argv[0], &val);
 }
 
-/* The SQL text of a simple-mode command: known :variables replaced by
-   their text. Returns a malloc'd string. */
-static char *substitute(pgb_client_t *c, const pgb_cmd_t *cmd)
-{
-  size_t cap = strlen(cmd->sql) + 64, n = 0;
-  char *out = malloc(cap);
-  const char *p = cmd->sql;
-  unsigned k = 0;
-  if (out == NULL)
-    return NULL;
-  for (const char *q = cmd->psql; *q; q++)
-  {
-    const char *piece = NULL;
-    size_t plen = 1;
-    if (*q == '?' && k < cmd->nparams && *p == ':')
-    {
-      const char *name = cmd->params[k++];
-      const char *t = var_text(c, name);
-      size_t nl = strlen(name) + 1;
-      piece = t ? t : p;
-      plen = t ? strlen(t) : nl;
-      p += nl;
-    }
-    else
-    {
-      piece = p;
-      p++;
-    }
-    if (n + plen + 1 > cap)
-    {
-      cap = (n + plen + 1) * 2;
-      char *grown = realloc(out, cap);
-      if (grown == NULL)
-      {
-        free(out);
-        return NULL;
-      }
-      out = grown;
-    }
-    memcpy(out + n, piece, plen);
-    n += plen;
-  }
-  out[n] = '\0';
-  return out;
-}
+/* The results of a SQL command as they come (db_query_each): the
+   command, where it is, how many results came before, and the first
+   failure of storing them. */
+typedef struct {
+  pgb_client_t *c;
+  const pgb_cmd_t *cmd;
+  unsigned s, i, qry;
+  bool failed;
+} results_t;
 
-/* \gset: the one row's columns into variables PREFIXcolumn. */
-static bool gset(pgb_client_t *c, const pgb_cmd_t *cmd, db_result_t *rs, unsigned s, unsigned i)
+/* Result number r->qry of the command: \gset stores the last one's only
+   row (none or several: pgbench's error), \aset every one's last row (no
+   row: nothing), into variables PREFIXcolumn. False after the message. */
+static bool store_result(results_t *r, db_result_t *rs, bool last)
 {
-  uint64_t rows = db_result_nrows(rs);
-  if (rows != 1)
+  const pgb_cmd_t *cmd = r->cmd;
+  if (r->failed || cmd->gset_prefix == NULL || (!cmd->aset && !last))
+    return !r->failed;
+  uint64_t rows = db_result_nfields(rs) > 0 ? db_result_nrows(rs) : 0;
+  if (!cmd->aset && rows != 1)
   {
-    pgb_error("client %d script %u command %u query %d: expected one row, got %" PRIu64,
-              c->id, s, i, 0, rows);
-    return false;
+    pgb_error("client %d script %u command %u query %u: expected one row, got %" PRIu64,
+              r->c->id, r->s, r->i, r->qry, rows);
+    return !(r->failed = true);
   }
-  db_row_t *row = db_fetch_row(rs);
+  db_row_t *row = NULL;
+  for (uint64_t k = 0; k < rows; k++)
+    row = db_fetch_row(rs);
   for (uint32_t f = 0; row && f < db_result_nfields(rs); f++)
   {
     const char *col = db_result_field_name(rs, f);
@@ -329,16 +152,43 @@ static bool gset(pgb_client_t *c, const pgb_cmd_t *cmd, db_result_t *rs, unsigne
     const char *v = db_row_value(row, rs, f, &len);
     snprintf(name, sizeof(name), "%s%s", cmd->gset_prefix, col ? col : "?column?");
     char *val = strndup(v ? v : "", v ? len : 0);
-    bool ok = val && pgb_var_set_str(c, "gset", name, val);
+    bool ok = val && pgb_var_set_str(r->c, cmd->aset ? "aset" : "gset", name, val);
     free(val);
     if (!ok)
     {
-      pgb_error("client %d script %u command %u query %d: error storing into variable %s",
-                c->id, s, i, 0, name);
-      return false;
+      pgb_error("client %d script %u command %u query %u: error storing into variable %s",
+                r->c->id, r->s, r->i, r->qry, name);
+      return !(r->failed = true);
     }
   }
   return true;
+}
+
+/* db_query_each's function: a result before the last. */
+static void each_result(db_result_t *rs, void *arg)
+{
+  results_t *r = arg;
+  store_result(r, rs, false);
+  r->qry++;
+}
+
+/* Command `cmd`'s statement on the client's connection: -M extended an
+   unnamed one, -M prepared one prepared under pgbench's name P_N. As in
+   pgbench, a statement the server refuses to prepare is reported on a
+   line of its own and then executed by that name all the same (the
+   server's error then aborts the client). NULL when it cannot be made. */
+static db_stmt_t *make_stmt(pgb_client_t *c, const pgb_cmd_t *cmd)
+{
+  size_t len = strlen(cmd->psql);
+  if (pgb_cfg.querymode == PGB_QUERY_EXTENDED)
+    return db_prepare_unnamed(c->con, cmd->psql, len);
+  char name[24];
+  snprintf(name, sizeof(name), "P_%u", cmd->prep_no);
+  db_stmt_t *st = db_prepare_as(c->con, name, cmd->psql, len);
+  if (st != NULL || db_conn_sql_state(c->con)[0] == '\0')
+    return st;
+  pgb_error("%s", pgb_sql_error(c->con));
+  return db_prepared_elsewhere(c->con, name, cmd->psql, len);
 }
 
 db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
@@ -346,7 +196,7 @@ db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
   db_stmt_t *st = c->stmts[gi];
   if (st == NULL)
   {
-    st = db_prepare(c->con, cmd->psql, strlen(cmd->psql));
+    st = make_stmt(c, cmd);
     if (st == NULL)
       return NULL;
     int handles[PGB_MAX_ARGS];
@@ -361,7 +211,7 @@ db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
   }
   for (unsigned k = 0; k < cmd->nparams; k++)
   {
-    const char *t = var_text(c, cmd->params[k]);
+    const char *t = pgb_var_text(c, cmd->params[k]);
     if (t)
       db_bind_set_str(st, (int) k, t, strlen(t));
     else
@@ -370,14 +220,15 @@ db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
   return st;
 }
 
-/* Sends SQL command `gi` (index among all scripts' commands). Returns the
-   result (NULL on error). */
-static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
+/* Sends SQL command `gi` (index among all scripts' commands), the
+   results before the last to each_result. Returns the last result (NULL
+   on error). */
+static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd, results_t *r)
 {
   if (pgb_cfg.querymode == PGB_QUERY_SIMPLE)
   {
-    char *sql = substitute(c, cmd);
-    db_result_t *rs = sql ? db_query(c->con, sql, strlen(sql)) : NULL;
+    char *sql = pgb_var_substitute(c, cmd);
+    db_result_t *rs = sql ? db_query_each(c->con, sql, strlen(sql), each_result, r) : NULL;
     free(sql);
     return rs;
   }
@@ -390,25 +241,25 @@ static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
 static int run_sql(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd, int *kind)
 {
   unsigned gi = pgb_cfg.scripts[s].first + i;
-  db_result_t *rs = send_sql(c, gi, cmd);
+  results_t r = {.c = c, .cmd = cmd, .s = s, .i = i};
+  db_result_t *rs = send_sql(c, gi, cmd, &r);
   if (rs != NULL)
   {
-    bool ok = true;
-    if (cmd->gset_prefix)
-      ok = gset(c, cmd, rs, s, i);
+    bool ok = store_result(&r, rs, true);
     if (db_result_nfields(rs) > 0)
       db_free_results(rs);
     return ok ? 0 : -1;
   }
+  if (r.failed)
+    return -1;
   const char *state = db_conn_sql_state(c->con);
   if (state && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0))
   {
     *kind = state[2] == '0' ? 1 : 2;
     return 1;
   }
-  const char *msg = db_conn_sql_errmsg(c->con);
-  pgb_error("client %d script %u aborted in command %u query %d: %s%s", c->id, s, i, 0,
-            state ? "ERROR:  " : "", msg ? msg : "unknown error");
+  pgb_error("client %d script %u aborted in command %u query %u: %s", c->id, s, i, r.qry,
+            pgb_sql_error(c->con));
   return -1;
 }
 
@@ -435,17 +286,6 @@ static void count_cmd_error(pgb_client_t *c, unsigned gi, bool retried)
   pthread_mutex_unlock(&c->lock);
 }
 
-static void add_latency(pgb_sstats_t *ss, double us)
-{
-  if (ss->count == 0 || us < ss->min)
-    ss->min = us;
-  if (ss->count == 0 || us > ss->max)
-    ss->max = us;
-  ss->count++;
-  ss->sum += us;
-  ss->sum2 += us * us;
-}
-
 /* Counts the finished transaction (kind 0 success, 1 serialization, 2
    deadlock failure) and its tries. */
 static void count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, unsigned tries)
@@ -463,9 +303,9 @@ static void count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, un
     if (kind == 0)
     {
       both[k]->cnt++;
-      add_latency(&both[k]->latency, lat);
+      pgb_sstats_add_value(&both[k]->latency, lat);
       if (pgb_cfg.throttle_delay > 0)
-        add_latency(&both[k]->lag, c->lag_us);
+        pgb_sstats_add_value(&both[k]->lag, c->lag_us);
       both[k]->late += pgb_cfg.latency_limit_us > 0 && lat > (double) pgb_cfg.latency_limit_us;
     }
     else if (kind == 1)
@@ -487,7 +327,7 @@ static int branch(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmds
     if (cmd->type == PGB_ELIF || cmd->type == PGB_IF)
     {
       int64_t t0 = pgb_now_us();
-      if (!eval_cmd(c, s, i, cmd, &v))
+      if (!pgb_var_eval(c, s, i, cmd, &v))
         return -1;
       count_cmd(c, pgb_cfg.scripts[s].first + i, t0);
       bool t = v.type == PGS_BOOL ? v.u.b : v.type == PGS_INT ? v.u.i != 0
@@ -547,8 +387,8 @@ static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, pgb_txres_t *res)
 {
   unsigned gi = pgb_cfg.scripts[tx->s].first + tx->i;
   if (pgb_cfg.verbose_errors)
-    pgb_info("client %d got an error in command %u (SQL) of script %u; ERROR:  %s", c->id,
-             tx->i, tx->s, db_conn_sql_errmsg(c->con) ? db_conn_sql_errmsg(c->con) : "");
+    pgb_info("client %d got an error in command %u (SQL) of script %u; %s", c->id,
+             tx->i, tx->s, pgb_sql_error(c->con));
   if (sb_engine_stopping() && pgb_cfg.duration > 0)
   {
     *res = PGB_TX_DROPPED;
@@ -579,7 +419,7 @@ static bool run_meta(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd)
   switch (cmd->type)
   {
     case PGB_SET:
-      if (!eval_cmd(c, tx->s, tx->i, cmd, &v))
+      if (!pgb_var_eval(c, tx->s, tx->i, cmd, &v))
         return false;
       if (!pgb_var_set_value(c, cmd->var, &v))
       {
@@ -696,20 +536,27 @@ void pgb_client_skip(pgb_client_t *c, unsigned s)
   pthread_mutex_unlock(&c->lock);
 }
 
-void pgb_client_free(pgb_client_t *c)
+void pgb_client_disconnect(pgb_client_t *c)
 {
-  if (c->stmts)
-    for (unsigned i = 0; i < pgb_cfg.ncmds; i++)
-      if (c->stmts[i])
-        db_close(c->stmts[i]);
-  free(c->stmts);
-  c->stmts = NULL;
+  for (unsigned i = 0; c->stmts && i < pgb_cfg.ncmds; i++)
+    if (c->stmts[i])
+    {
+      db_close(c->stmts[i]);
+      c->stmts[i] = NULL;
+    }
   if (c->con)
   {
     db_connection_close(c->con);
     db_connection_free(c->con);
     c->con = NULL;
   }
+}
+
+void pgb_client_free(pgb_client_t *c)
+{
+  pgb_client_disconnect(c);
+  free(c->stmts);
+  c->stmts = NULL;
   for (unsigned i = 0; i < c->nvars; i++)
   {
     free(c->vars[i].name);

@@ -64,6 +64,24 @@ typedef enum { PGB_TX_OK, PGB_TX_FAILED, PGB_TX_ABORTED, PGB_TX_DROPPED } pgb_tx
 bool pgb_var_set_value(pgb_client_t *c, const char *name, const pgs_value_t *v);
 bool pgb_var_set_str(pgb_client_t *c, const char *context, const char *name, const char *s);
 
+/* ---- pgb_vars.c: the rest of the variables ---- */
+
+/* Variable `name`'s text (made from its value when needed), or NULL when
+   it is not set. Owner thread. */
+const char *pgb_var_text(pgb_client_t *c, const char *name);
+
+/* Evaluates the expression of command `i` (`cmd`, \set, \if or \elif)
+   of script `s` with the client's variables and random state: true with
+   *out, or false after pgbench's error lines (the client must abort).
+   Owner thread. */
+bool pgb_var_eval(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd,
+                  pgs_value_t *out);
+
+/* The text of simple-mode SQL command `cmd` with its known :variables
+   replaced by their text: a malloc'd string, NULL when memory is short.
+   Owner thread. */
+char *pgb_var_substitute(pgb_client_t *c, const pgb_cmd_t *cmd);
+
 /* Runs one transaction of script `s` on client `c`, measuring it and its
    commands from `start_us` (microseconds, pgb_now_us). A serialization
    failure or a deadlock is retried from the first command with the
@@ -73,10 +91,11 @@ bool pgb_var_set_str(pgb_client_t *c, const char *context, const char *name, con
    message (the client must stop). Owner thread. */
 pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us);
 
-/* The prepared statement of SQL command `gi` (all scripts' index) on the
-   client's connection, prepared on first use, with the values of its
-   variables bound (NULL for one undefined). NULL when it cannot be
-   prepared (the error on the connection). Owner thread. */
+/* The statement of SQL command `gi` (all scripts' index) on the client's
+   connection, made on first use (-M prepared: prepared on the server;
+   -M extended: unnamed, sent with its text at each execution), with the
+   values of its variables bound (NULL for one undefined). NULL when it
+   cannot be prepared (the error on the connection). Owner thread. */
 db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd);
 
 /* ---- pgb_pipeline.c: \startpipeline and \endpipeline ---------------------- */
@@ -98,6 +117,10 @@ int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind);
 
 /* Counts a transaction of script `s` that -R with -L skipped. */
 void pgb_client_skip(pgb_client_t *c, unsigned s);
+
+/* Closes the client's prepared statements and its connection (both
+   may be reopened later, -C). The client's own thread. */
+void pgb_client_disconnect(pgb_client_t *c);
 
 /* Frees what the client holds (closes its connection). */
 void pgb_client_free(pgb_client_t *c);

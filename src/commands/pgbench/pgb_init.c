@@ -42,8 +42,7 @@ static bool exec(db_conn_t *con, const char *sql)
   db_result_t *rs = db_query(con, sql, strlen(sql));
   if (rs == NULL)
   {
-    const char *m = db_conn_sql_errmsg(con);
-    pgb_error("query failed: ERROR:  %s", m ? m : "");
+    pgb_error("query failed: %s", pgb_sql_error(con));
     fprintf(stderr, "pgbench: detail: Query was: %s\n", sql);
     return false;
   }

@@ -10,6 +10,7 @@
 
 #include "commands/pgbench/pgb.h"
 #include "commands/pgbench/pgb_log.h"
+#include "commands/pgbench/pgb_report.h"
 
 typedef struct {
   pthread_mutex_t lock;
@@ -17,10 +18,9 @@ typedef struct {
   pgs_prng_t sample_rs;
   /* the current aggregate interval */
   int64_t start_us;            /* epoch microseconds, a whole second */
-  int64_t cnt, ser, dead, retried, retries, skipped;
-  double lag_sum, lag_sum2, lag_min, lag_max;
+  int64_t ser, dead, retried, retries, skipped;
+  pgb_sstats_t lag, latency;   /* successful transactions' */
   int64_t last_us;             /* the last transaction logged, epoch us */
-  double sum, sum2, min, max;
 } logfile_t;
 
 static logfile_t *logs;
@@ -74,14 +74,13 @@ static void flush_intervals(logfile_t *l, int64_t now)
     bool detailed = pgb_cfg.failures_detailed;
     fprintf(l->f, "%" PRId64 " %" PRId64 " %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %" PRId64
             " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
-            l->start_us / 1000000, l->cnt, l->sum, l->sum2, l->min, l->max,
-            l->lag_sum, l->lag_sum2, l->lag_min, l->lag_max,
+            l->start_us / 1000000, l->latency.count, l->latency.sum, l->latency.sum2,
+            l->latency.min, l->latency.max, l->lag.sum, l->lag.sum2, l->lag.min, l->lag.max,
             pgb_cfg.latency_limit_us ? l->skipped : 0, pgb_cfg.max_tries != 1 ? l->retried : 0,
             pgb_cfg.max_tries != 1 ? l->retries : 0, detailed ? l->ser : 0, detailed ? l->dead : 0);
     l->start_us += step;
-    l->cnt = l->ser = l->dead = l->retried = l->retries = l->skipped = 0;
-    l->lag_sum = l->lag_sum2 = l->lag_min = l->lag_max = 0;
-    l->sum = l->sum2 = l->min = l->max = 0;
+    l->ser = l->dead = l->retried = l->retries = l->skipped = 0;
+    l->lag = l->latency = (pgb_sstats_t){0};
   }
 }
 
@@ -105,26 +104,11 @@ void pgb_log_tx(int thread, int client, int64_t tx_no, unsigned script, double l
     l->retried += tries > 1;
     l->retries += tries - 1;
     if (kind == 0 && pgb_cfg.throttle_delay > 0)
-    {
-      if (l->cnt == 0 || lag_us < l->lag_min)
-        l->lag_min = lag_us;
-      if (l->cnt == 0 || lag_us > l->lag_max)
-        l->lag_max = lag_us;
-      l->lag_sum += lag_us;
-      l->lag_sum2 += lag_us * lag_us;
-    }
+      pgb_sstats_add_value(&l->lag, lag_us);
     if (kind == 3)
       l->skipped++;
     else if (kind == 0)
-    {
-      if (l->cnt == 0 || latency_us < l->min)
-        l->min = latency_us;
-      if (l->cnt == 0 || latency_us > l->max)
-        l->max = latency_us;
-      l->cnt++;
-      l->sum += latency_us;
-      l->sum2 += latency_us * latency_us;
-    }
+      pgb_sstats_add_value(&l->latency, latency_us);
     else if (kind == 1)
       l->ser++;
     else

@@ -31,6 +31,18 @@ static void vmsg(const char *level, const char *fmt, va_list ap)
   fputc('\n', stderr);
 }
 
+const char *pgb_sql_error(const db_conn_t *con)
+{
+  static __thread char buf[4096];
+  const char *full = db_conn_sql_errmsg_full(con);
+  const char *state = db_conn_sql_state(con);
+  if (full)
+    snprintf(buf, sizeof(buf), "%s", full);
+  else
+    snprintf(buf, sizeof(buf), "%s%s", state && *state ? "ERROR:  " : "", db_conn_sql_errmsg(con));
+  return buf;
+}
+
 void pgb_error(const char *fmt, ...)
 {
   va_list ap;

@@ -52,6 +52,10 @@ bool pgb_pipe_start(pgb_client_t *c, unsigned s, unsigned i)
 
 bool pgb_pipe_queue(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd)
 {
+  if (cmd->gset_prefix != NULL)
+    return abort_msg(c, s, i, cmd->aset ? "aset" : "gset", cmd->aset
+                     ? "\\aset is not allowed in pipeline mode"
+                     : "\\gset is not allowed in pipeline mode");
   unsigned gi = pgb_cfg.scripts[s].first + i;
   db_stmt_t *st = pgb_client_stmt(c, gi, cmd);
   if (st == NULL || db_pipeline_execute(st) != 0)
@@ -79,7 +83,7 @@ int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind)
     abort_msg(c, s, i, "endpipeline", "failed to send a pipeline sync");
     return -1;
   }
-  char state[8] = "", msg[512] = "";
+  char state[8] = "", msg[4096] = "";
   unsigned failed_at = 0;
   /* one result per queued statement, then the sync point */
   for (unsigned k = 0; k <= c->npipe; k++)
@@ -89,9 +93,9 @@ int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind)
       db_free_results(rs);
     else if (rs == NULL && k < c->npipe && db_conn_error(c->con) != 0 && state[0] == '\0')
     {
-      const char *st = db_conn_sql_state(c->con), *m = db_conn_sql_errmsg(c->con);
+      const char *st = db_conn_sql_state(c->con);
       snprintf(state, sizeof(state), "%s", st && *st ? st : "?");
-      snprintf(msg, sizeof(msg), "%s", m ? m : "");
+      snprintf(msg, sizeof(msg), "%s", pgb_sql_error(c->con));
       failed_at = c->pipe_cmds[k];
     }
   }
@@ -108,7 +112,7 @@ int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind)
     *kind = state[2] == '0' ? 1 : 2;
     return 1;
   }
-  pgb_error("client %d script %u aborted in command %u query %d: ERROR:  %s", c->id, s,
+  pgb_error("client %d script %u aborted in command %u query %d: %s", c->id, s,
             failed_at, 0, msg);
   return -1;
 }

@@ -37,6 +37,11 @@ void pgb_sstats_add(pgb_sstats_t *x, const pgb_sstats_t *y)
   x->sum2 += y->sum2;
 }
 
+void pgb_sstats_add_value(pgb_sstats_t *x, double us)
+{
+  pgb_sstats_add(x, &(pgb_sstats_t){.count = 1, .min = us, .max = us, .sum = us, .sum2 = us * us});
+}
+
 /* 100 * part / whole with 3 decimals, "NaN" for 0 / 0 (pgbench prints
    its own snprintf's NaN then). Returns buf. */
 static const char *percent(char *buf, size_t len, int64_t part, int64_t whole)

@@ -11,8 +11,12 @@
    distinct arguments. */
 void pgb_stats_add(pgb_stats_t *a, const pgb_stats_t *b);
 
-/* Adds the sums `y` to `x` (count, sum, sum of squares, min, max). */
+/* Adds the sums `y` to `x` (count, sum, sum of squares, min, max). The
+   caller owns both (no locking). */
 void pgb_sstats_add(pgb_sstats_t *x, const pgb_sstats_t *y);
+
+/* Adds one latency `us` (microseconds) to `x`. The caller owns `x`. */
+void pgb_sstats_add_value(pgb_sstats_t *x, double us);
 
 /* The clients' counters summed into *out, and per script (nscripts
    entries) and per command (ncmds entries) when those are not NULL

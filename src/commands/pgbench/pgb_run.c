@@ -147,6 +147,7 @@ static int t_prepare(void)
 static int t_thread_init(int tid)
 {
   pgb_client_t *c = &clients[tid];
+  db_quiet_all_errors(1);       /* the persona prints pgbench's messages */
   if (pgb_cfg.is_connect)
     return 0;                   /* -C: a connection per transaction */
   c->con = pgb_connect();
@@ -174,26 +175,9 @@ static unsigned choose_script(pgb_client_t *c)
   return i - 1;
 }
 
-/* Closes the client's statements and connection. */
-static void disconnect(pgb_client_t *c)
-{
-  for (unsigned i = 0; i < pgb_cfg.ncmds; i++)
-    if (c->stmts[i])
-    {
-      db_close(c->stmts[i]);
-      c->stmts[i] = NULL;
-    }
-  if (c->con)
-  {
-    db_connection_close(c->con);
-    db_connection_free(c->con);
-    c->con = NULL;
-  }
-}
-
 static int t_thread_done(int tid)
 {
-  disconnect(&clients[tid]);
+  pgb_client_disconnect(&clients[tid]);
   return 0;
 }
 
@@ -262,7 +246,7 @@ static int t_event(int tid)
   c->last_end_us = pgb_now_us();
   if (pgb_cfg.is_connect)
   {
-    disconnect(c);
+    pgb_client_disconnect(c);
     c->conn_us += pgb_now_us() - c->last_end_us;
   }
   if (res == PGB_TX_DROPPED)
@@ -365,8 +349,7 @@ static void try_exec(db_conn_t *con, const char *sql)
   db_result_t *rs = db_query(con, sql, strlen(sql));
   if (rs == NULL)
   {
-    const char *m = db_conn_sql_errmsg(con);
-    pgb_error("ERROR:  %s", m ? m : "");
+    pgb_error("%s", pgb_sql_error(con));
     fprintf(stderr, "pgbench: detail: (ignoring this error and continuing anyway)\n");
   }
   else if (db_result_nfields(rs) > 0)
@@ -413,9 +396,8 @@ static int table_info(db_conn_t *con)
     db_free_results(rs);
   if (scale <= 0)
   {
-    const char *m = db_conn_sql_errmsg(con);
     if (scale < 0)
-      pgb_error("could not count number of branches: ERROR:  %s", m ? m : "");
+      pgb_error("could not count number of branches: %s", pgb_sql_error(con));
     else
       pgb_error("pgbench_branches table is empty");
     fprintf(stderr, "pgbench: hint: Perhaps you need to do initialization (\"pgbench -i\") "

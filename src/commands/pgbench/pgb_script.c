@@ -17,46 +17,48 @@
 /* The built-in scripts: pgbench 15's TPC-B-like transaction and its two
    variants, as its manual page documents them (the statements are the
    benchmark's definition, and the per-statement report prints them). */
+#define TPCB_HEAD                                                                  \
+  "\\set aid random(1, 100000 * :scale)\n"                                         \
+  "\\set bid random(1, 1 * :scale)\n"                                              \
+  "\\set tid random(1, 10 * :scale)\n"                                             \
+  "\\set delta random(-5000, 5000)\n"                                              \
+  "BEGIN;\n"                                                                       \
+  "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"   \
+  "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+#define TPCB_TAIL                                                                  \
+  "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "                     \
+  "VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"                        \
+  "END;\n"
+
 static const struct {
   const char *name, *desc, *script;
 } builtins[] = {
   {"tpcb-like", "<builtin: TPC-B (sort of)>",
-   "\\set aid random(1, 100000 * :scale)\n"
-   "\\set bid random(1, 1 * :scale)\n"
-   "\\set tid random(1, 10 * :scale)\n"
-   "\\set delta random(-5000, 5000)\n"
-   "BEGIN;\n"
-   "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
-   "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+   TPCB_HEAD
    "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;\n"
    "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;\n"
-   "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
-   "END;\n"},
-  {"simple-update", "<builtin: simple update>",
-   "\\set aid random(1, 100000 * :scale)\n"
-   "\\set bid random(1, 1 * :scale)\n"
-   "\\set tid random(1, 10 * :scale)\n"
-   "\\set delta random(-5000, 5000)\n"
-   "BEGIN;\n"
-   "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
-   "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
-   "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
-   "END;\n"},
+   TPCB_TAIL},
+  {"simple-update", "<builtin: simple update>", TPCB_HEAD TPCB_TAIL},
   {"select-only", "<builtin: select only>",
    "\\set aid random(1, 100000 * :scale)\n"
    "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"},
 };
 #define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
 
-static void *xmalloc(size_t n)
+/* `p` (NULL: an allocation failed) or exit 1 after pgbench's message. */
+static void *check_alloc(void *p)
 {
-  void *p = calloc(1, n ? n : 1);
   if (p == NULL)
   {
     pgb_error("out of memory");
     exit(1);
   }
   return p;
+}
+
+static void *xmalloc(size_t n)
+{
+  return check_alloc(calloc(1, n ? n : 1));
 }
 
 static char *xstrndup(const char *s, size_t n)
@@ -71,6 +73,10 @@ typedef struct {
   const char *desc;
   pgb_cmd_t *cmds;
   unsigned n, cap;
+  /* the SQL command being read: where its \; are (the backslashes,
+     dropped from its text) */
+  const char *cuts[PGB_MAX_ARGS];
+  unsigned ncuts;
 } build_t;
 
 static pgb_cmd_t *add_cmd(build_t *b, pgb_ctype_t type)
@@ -78,12 +84,7 @@ static pgb_cmd_t *add_cmd(build_t *b, pgb_ctype_t type)
   if (b->n == b->cap)
   {
     b->cap = b->cap ? b->cap * 2 : 16;
-    b->cmds = realloc(b->cmds, b->cap * sizeof(*b->cmds));
-    if (b->cmds == NULL)
-    {
-      pgb_error("out of memory");
-      exit(1);
-    }
+    b->cmds = check_alloc(realloc(b->cmds, b->cap * sizeof(*b->cmds)));
   }
   pgb_cmd_t *c = &b->cmds[b->n++];
   memset(c, 0, sizeof(*c));
@@ -144,11 +145,18 @@ static const char *skip_comments(const char *p)
   return *p ? p : NULL;
 }
 
-/* A SQL command from `text` (len bytes): its first line for the report,
-   and the ?-form with the names of its :variables. */
+/* A SQL command from `text` (len bytes, b->cuts in it: \; of a compound
+   command, which become ;): its first line for the report, and the
+   ?-form with the names of its :variables. */
 static void add_sql(build_t *b, const char *text, size_t len)
 {
   char *whole = xstrndup(text, len);
+  for (unsigned k = b->ncuts; k-- > 0;)
+  {
+    size_t at = (size_t) (b->cuts[k] - text);
+    memmove(whole + at, whole + at + 1, len - at);
+  }
+  b->ncuts = 0;
   const char *p = skip_comments(whole);
   if (p == NULL)
   {
@@ -156,6 +164,7 @@ static void add_sql(build_t *b, const char *text, size_t len)
     return;
   }
   pgb_cmd_t *c = add_cmd(b, PGB_SQL);
+  c->prep_no = pgb_cfg.nsql++;
   c->sql = xstrndup(p, strlen(p));
   free(whole);
   size_t fl = strcspn(c->sql, "\r\n");
@@ -291,9 +300,10 @@ static void add_meta(build_t *b, char *line, int lineno)
     pgb_cmd_t *prev = b->n ? &b->cmds[b->n - 1] : NULL;
     if (prev == NULL || prev->type != PGB_SQL || prev->gset_prefix)
       syntax_error(src, lineno, NULL, NULL, "\\gset must follow an SQL command",
-                   prev ? prev->first_line : NULL, -1);
-    if (strcasecmp(name, "aset") == 0)
-      syntax_error(src, lineno, line, name, "not supported by bmk's pgbench", NULL, -1);
+                   prev && prev->type != PGB_SQL ? prev->first_line : NULL, -1);
+    if (n > 2)
+      syntax_error(src, lineno, line, name, "too many arguments", NULL, -1);
+    prev->aset = strcasecmp(name, "aset") == 0;
     prev->gset_prefix = xstrndup(n > 1 ? words[1] : "", n > 1 ? strlen(words[1]) : 0);
     free(copy);
     return;
@@ -497,12 +507,7 @@ static char *meta_line(const char *text, size_t i, size_t *next, int *lines)
     if (text[j] == '\r' && text[j + 1] == '\n')
       continue;
     if (n + 2 > cap)
-      buf = realloc(buf, cap *= 2);
-    if (buf == NULL)
-    {
-      pgb_error("out of memory");
-      exit(1);
-    }
+      buf = check_alloc(realloc(buf, cap *= 2));
     buf[n++] = text[j];
   }
   buf[n] = '\0';
@@ -532,6 +537,11 @@ void pgb_script_add(const char *text, const char *desc, int weight)
     {
       add_sql(&b, text + start, i + 1 - start);
       start = ++i;
+    }
+    else if (ch == '\\' && text[i + 1] == ';' && b.ncuts < PGB_MAX_ARGS)
+    {
+      b.cuts[b.ncuts++] = text + i;
+      i += 2;
     }
     else if (ch == '\\')
     {
@@ -622,14 +632,7 @@ void pgb_script_add_file(const char *path, int weight)
   {
     n += got;
     if (n + 1 == cap)
-    {
-      buf = realloc(buf, cap *= 2);
-      if (buf == NULL)
-      {
-        pgb_error("out of memory");
-        exit(1);
-      }
-    }
+      buf = check_alloc(realloc(buf, cap *= 2));
   }
   buf[n] = '\0';
   if (ferror(f))

@@ -306,6 +306,8 @@ bool pgd_set_pg_error(db_conn_t *con, const PGresult *res, const char *api,
   char *m = trimmed(msg);
   db_set_error(con, e, 0, *state ? state : NULL, m, api, sql, len);
   free(m);
+  if (res != NULL && PQresultStatus(res) == PGRES_FATAL_ERROR)
+    db_set_error_full(con, PQresultErrorMessage(res));
   con->err.status = status_text(st);
   con->lost = lost;
 
@@ -369,6 +371,27 @@ bool pgd_store(pg_conn_t *pc, PGresult *res, db_result_t *rs)
   }
 }
 
+/* A result that pgd_keep does not keep: handed to db_query_each's
+   function when one waits for it, then freed. */
+static void drop_result(pg_conn_t *pc, PGresult *res)
+{
+  db_conn_t *con = pc->each_con;
+  if (con == NULL || con->each_result == NULL)
+  {
+    PQclear(res);
+    return;
+  }
+  db_result_t rs = {.state = DB_RS_READY, .con = con};
+  if (!pgd_store(pc, res, &rs))
+  {
+    PQclear(res);
+    return;
+  }
+  con->each_result(&rs, con->each_arg);
+  if (rs.ptr != NULL)
+    PQclear(rs.ptr);
+}
+
 /* Keeps the last result, except that a first error wins: it carries the
    server's SQLSTATE (e.g. 57P01) where libpq appends its own SQLSTATE-less
    "server closed the connection" (PQexec would return the latter). */
@@ -380,7 +403,7 @@ void pgd_keep(pg_conn_t *pc, PGresult *res)
     PQclear(res);
   else
   {
-    PQclear(pc->ares);
+    drop_result(pc, pc->ares);
     pc->ares = res;
   }
 }
@@ -650,7 +673,9 @@ static int pg_query(db_conn_t *con, const char *sql, size_t len,
   pg_conn_t *pc = con->ptr;
   pgd_reset_rs(rs);
   const char *q = pgd_copy_sql(pc, sql, len);
+  pc->each_con = con->each_result ? con : NULL;
   PGresult *res = pgd_collect(pc, PQsendQuery(pc->pg, q));
+  pc->each_con = NULL;
   return pgd_finish(con, res, rs, "PQexec", sql, len);
 }
 

@@ -29,6 +29,7 @@ typedef struct {
   bool flushing;           /* output not fully sent yet */
   bool rolling_back;       /* waiting for our own ROLLBACK */
   PGresult *ares;          /* result kept so far */
+  db_conn_t *each_con;     /* a text query of db_query_each: its connection */
   db_result_t *ars;
   /* fast load (drv_pgsql_copy.c): the COPY statement while it runs */
   char *copy_sql;
@@ -43,6 +44,8 @@ typedef struct {
   unsigned conn_id;        /* pg_conn_t.id it was prepared on */
   unsigned n;              /* $n placeholders */
   const char **vals;       /* PQexecPrepared paramValues */
+  char *text;              /* an unnamed statement's text ($n), sent with
+                              each execution; NULL: prepared as name */
   char **slot;             /* per-parameter text buffers, grown, reused */
   size_t *cap;
 } pg_stmt_t;
@@ -63,6 +66,11 @@ void pgd_connected(db_conn_t *con);
 const char *pgd_copy_sql(pg_conn_t *pc, const char *sql, size_t len);
 void pgd_build_params(db_stmt_t *stmt, pg_stmt_t *ps);
 pg_stmt_t *pgd_current_ps(db_stmt_t *stmt);
+
+/* Sends an execution of `ps` with its parameters (pgd_build_params):
+   PQsendQueryParams with the text of an unnamed statement, else
+   PQsendQueryPrepared. libpq's 1 (sent) or 0. The connection's thread. */
+int pgd_send_ps(pg_conn_t *pc, const pg_stmt_t *ps);
 /* Fatal "out of memory" (the driver cannot go on without its buffers). */
 void pgd_oom(void);
 /* realloc that never returns NULL (pgd_oom instead); n = 0 gives 1 byte. */

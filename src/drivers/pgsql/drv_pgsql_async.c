@@ -202,9 +202,7 @@ db_step_t pg_execute_start(db_stmt_t *stmt, db_result_t *rs)
     return DB_STEP_DONE;
   pgd_build_params(stmt, ps);
   make_nonblocking(pc->pg);
-  return async_begin(con, AOP_EXEC, rs,
-                     PQsendQueryPrepared(pc->pg, ps->name, (int) ps->n,
-                                         ps->vals, NULL, NULL, 0));
+  return async_begin(con, AOP_EXEC, rs, pgd_send_ps(pc, ps));
 }
 
 db_step_t pg_execute_cont(db_stmt_t *stmt, int ready_events)
@@ -259,6 +257,11 @@ db_step_t pg_prepare_start(db_stmt_t *stmt)
   {
     stmt->emulated = true;
     con->error = DB_ERROR_NONE;
+    return DB_STEP_DONE;
+  }
+  if (stmt->unnamed || stmt->adopted)
+  {
+    con->error = pgd_prepare(stmt) == 0 ? DB_ERROR_NONE : DB_ERROR_FATAL;
     return DB_STEP_DONE;
   }
   char *text;

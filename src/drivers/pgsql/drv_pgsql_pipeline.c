@@ -71,7 +71,7 @@ int pgd_pipeline_queue(db_conn_t *con, db_stmt_t *stmt, const char *sql, size_t 
       return 1;
     }
     pgd_build_params(stmt, ps);
-    ok = PQsendQueryPrepared(pg, ps->name, (int) ps->n, ps->vals, NULL, NULL, 0);
+    ok = pgd_send_ps(pc, ps);
   }
   else
     ok = PQsendQueryParams(pg, pgd_copy_sql(pc, sql, len), 0, NULL, NULL, NULL, NULL, 0);

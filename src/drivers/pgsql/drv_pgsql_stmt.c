@@ -146,6 +146,7 @@ static void free_ps(pg_stmt_t *ps)
   free(ps->slot);
   free(ps->cap);
   free(ps->vals);
+  free(ps->text);
   free(ps);
 }
 
@@ -161,8 +162,11 @@ pg_stmt_t *pgd_ps_new(db_stmt_t *stmt, char **text)
   if (ps == NULL)
     pgd_oom();
   stmt->ptr = ps;
-  snprintf(ps->name, sizeof(ps->name), "sbstmt%u",
-           atomic_fetch_add_explicit(&next_stmt_id, 1, memory_order_relaxed));
+  if (stmt->server_name[0] != '\0')
+    snprintf(ps->name, sizeof(ps->name), "%s", stmt->server_name);
+  else
+    snprintf(ps->name, sizeof(ps->name), "sbstmt%u",
+             atomic_fetch_add_explicit(&next_stmt_id, 1, memory_order_relaxed));
   ps->conn_id = pc->id;
   ps->n = n;
   ps->vals = pgd_xrealloc(NULL, (n ? n : 1) * sizeof(*ps->vals));
@@ -190,6 +194,16 @@ static int prepare_on(db_stmt_t *stmt)
   pg_conn_t *pc = con->ptr;
   char *text;
   pg_stmt_t *ps = pgd_ps_new(stmt, &text);
+  if (stmt->unnamed)
+  {
+    ps->text = text;               /* sent with each execution */
+    return 0;
+  }
+  if (stmt->adopted)
+  {
+    free(text);                    /* executed by its name only */
+    return 0;
+  }
 
   PGresult *res = pgd_collect(pc, PQsendPrepare(pc->pg, ps->name, text, 0,
                                             NULL));
@@ -207,7 +221,7 @@ static int prepare_on(db_stmt_t *stmt)
      and its trailing newline included) when a statement cannot be
      prepared; the script gets "SQL API error". A statement prepared again
      after a reconnect (stale) fails at its execute instead. */
-  if (con->error == DB_ERROR_FATAL && !stmt->stale)
+  if (con->error == DB_ERROR_FATAL && !stmt->stale && !db_all_errors_quiet())
     log_text(LOG_FATAL, "PQprepare() failed: %s",
              pc->pg && *PQerrorMessage(pc->pg) ? PQerrorMessage(pc->pg)
              : con->err.msg ? con->err.msg : "");
@@ -315,6 +329,13 @@ pg_stmt_t *pgd_current_ps(db_stmt_t *stmt)
   return prepare_on(stmt) == 0 ? stmt->ptr : NULL;
 }
 
+int pgd_send_ps(pg_conn_t *pc, const pg_stmt_t *ps)
+{
+  if (ps->text != NULL)
+    return PQsendQueryParams(pc->pg, ps->text, (int) ps->n, NULL, ps->vals, NULL, NULL, 0);
+  return PQsendQueryPrepared(pc->pg, ps->name, (int) ps->n, ps->vals, NULL, NULL, 0);
+}
+
 int pgd_execute(db_stmt_t *stmt, db_result_t *rs)
 {
   db_conn_t *con = stmt->con;
@@ -325,10 +346,8 @@ int pgd_execute(db_stmt_t *stmt, db_result_t *rs)
   if (ps == NULL)
     return 1;
   pgd_build_params(stmt, ps);
-  PGresult *res = pgd_collect(pc, PQsendQueryPrepared(pc->pg, ps->name,
-                                                  (int) ps->n, ps->vals,
-                                                  NULL, NULL, 0));
-  return pgd_finish(con, res, rs, "PQexecPrepared", NULL, 0);
+  PGresult *res = pgd_collect(pc, pgd_send_ps(pc, ps));
+  return pgd_finish(con, res, rs, ps->text ? "PQexecParams" : "PQexecPrepared", NULL, 0);
 }
 
 bool pgd_can_deallocate(db_stmt_t *stmt)
@@ -339,7 +358,7 @@ bool pgd_can_deallocate(db_stmt_t *stmt)
   /* DEALLOCATE only where it cannot fail: in a failed transaction, or for
      a statement of an earlier session, it would raise an error (and abort
      an open transaction). */
-  if (ps == NULL || pc == NULL || pc->pg == NULL || ps->conn_id != pc->id ||
+  if (ps == NULL || ps->text != NULL || stmt->adopted || pc == NULL || pc->pg == NULL || ps->conn_id != pc->id ||
       pc->aop != AOP_NONE || PQstatus(pc->pg) != CONNECTION_OK)
     return false;
   PGTransactionStatusType tx = PQtransactionStatus(pc->pg);
