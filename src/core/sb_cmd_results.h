@@ -1,0 +1,34 @@
+/*
+ * The results of a command that is not the engine's run (`bmk tpch run`:
+ * a Lua command whose threads time their own steps). The command sets
+ * its figures (core/sb_figure.h) and hands one JSON section of its own to
+ * sb_cmd_results; the outputs that turn them into --results and --save
+ * live above core, so the command line installs them at start
+ * (cli/sb_cmd_outputs.h) and core only forwards the call.
+ */
+#ifndef SB_CMD_RESULTS_H
+#define SB_CMD_RESULTS_H
+
+/* What the installed outputs do with a command's results: see
+   sb_cmd_results. Returns 0, or -1 after an ERROR message. */
+typedef int (*sb_cmd_results_fn)(const char *section, const char *json, double start_epoch_s,
+                                 double time_s, unsigned threads, const char *interrupted,
+                                 int exit_code);
+
+/* Installs `fn` (NULL: none). Main thread, before any command runs. */
+void sb_cmd_results_install(sb_cmd_results_fn fn);
+
+/*
+ * Hands a command's results to the installed outputs: `section` (a name,
+ * e.g. "tpch") holding `json` (a JSON object's text), the start as
+ * seconds since the epoch, the time taken in seconds, the threads,
+ * `interrupted` (NULL or "": completed; else the reason) and the exit
+ * code the command will return. Returns 0 (also when nothing is
+ * installed or neither --results nor --save was asked for), or -1 when
+ * an output failed (named in an ERROR line; the command should exit 1).
+ * Any one thread, once per run. Exported for LuaJIT FFI.
+ */
+int sb_cmd_results(const char *section, const char *json, double start_epoch_s, double time_s,
+                   unsigned threads, const char *interrupted, int exit_code);
+
+#endif
