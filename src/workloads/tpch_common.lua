@@ -352,6 +352,12 @@ function M.now_ms()
   return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6
 end
 
+-- The wall clock: seconds since the epoch (CLOCK_REALTIME).
+function M.wall_s()
+  C.clock_gettime(0, ts)
+  return tonumber(ts.tv_sec) + tonumber(ts.tv_nsec) / 1e9
+end
+
 function M.duration(s)
   s = math.floor(s + 0.5)
   if s < 60 then return s .. "s" end
