@@ -13,9 +13,39 @@ local C = common.C
 ffi.cdef[[
 int sb_cmd_results(const char *section, const char *json, double start_epoch_s, double time_s,
                    unsigned threads, const char *interrupted, int exit_code);
+int sb_cmd_catch_stop(void);
+int sb_cmd_stop_signal(void);
+void sb_cmd_exit_on_signal(void);
 ]]
 
 local M = {}
+
+-- ---- Ctrl-C -------------------------------------------------------------------------
+
+-- From now on the first SIGINT/SIGTERM only marks the run stopping
+-- (core/sb_cmd_signal.h): the step in flight ends, the table so far is
+-- printed and the results written; a second one exits at once.
+function M.catch_stop()
+  C.sb_cmd_catch_stop()
+end
+
+-- True when the run is to stop (a signal, or the engine stopping).
+function M.stopping()
+  return C.sb_cmd_stop_signal() ~= 0 or C.sb_engine_stopping()
+end
+
+-- The signal's name when one stopped the run ("SIGINT"), else nil.
+local function stop_reason()
+  local sig = C.sb_cmd_stop_signal()
+  if sig == 0 then return C.sb_engine_stopping() and "stopped" or nil end
+  return sig == 2 and "SIGINT" or "SIGTERM"
+end
+
+-- After the report and the results: exits 130 (SIGINT) or 143 (SIGTERM)
+-- when a signal stopped the run, else returns.
+function M.exit_on_signal()
+  C.sb_cmd_exit_on_signal()
+end
 
 -- ---- metrics ------------------------------------------------------------------------
 
@@ -163,16 +193,19 @@ end
 -- Hands the section to --results and --save: `section` = { test, power,
 -- throughput, qphh_size, ... } (tables as M.json takes them), the run's
 -- wall-clock start (seconds since the epoch), its seconds, threads and
--- exit code. Sets tpch_qphh_size when the section has it. Returns false
+-- exit code (130/143 when a signal stopped it; summary.interrupted_reason
+-- then names the signal). Sets tpch_qphh_size when the section has it. Returns false
 -- when an output failed (named on stderr: exit 1).
 function M.publish(c, section, start_epoch_s, secs, exit_code)
   fig("tpch_qphh_size", section.qphh_size ~= M.null and section.qphh_size or nil,
       "QphH@Size: sqrt(Power@Size x Throughput@Size) (clause 5.4.3)")
   section.scale = c.sf
   section.disclaimer = "bmk tpch is " .. common.DISCLAIMER .. "; not audited."
-  local stopped = C.sb_engine_stopping()
+  local reason = stop_reason()
+  local sig = C.sb_cmd_stop_signal()
+  if sig ~= 0 then exit_code = sig == 2 and 130 or 143 end
   return C.sb_cmd_results("tpch", M.json(section), start_epoch_s, secs, c.threads,
-                          stopped and "interrupted" or nil, exit_code) == 0
+                          reason, exit_code) == 0
 end
 
 return M

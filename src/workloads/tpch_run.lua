@@ -337,7 +337,8 @@ function M.power(c, con, n)
     local q = C.sb_tpch_qgen_order(0, pos)
     local p = params(c, q, c.seed)
     step({ pos = pos, name = "Q" .. q, q = q, params = p }, function() return run_query(con, q, p, 0, keep) end)
-    if C.sb_engine_stopping() then break end
+    -- Ctrl-C: no more queries; RF2 still undoes RF1 (the base data back)
+    if results.stopping() then break end
   end
   if c.query_timeout > 0 then set_timeout(con, c, 0) end
   if not c.validate then
@@ -366,6 +367,7 @@ M.set_timeout, M.write_meta = set_timeout, write_meta
 -- failed.
 function M.cmd_run()
   return common.parallel_command(function(c, tid)
+    results.catch_stop()
     if c.validate or c.test == "power" then
       if tid ~= 0 then return true end
       local con, _, n = M.open(c)
@@ -376,6 +378,7 @@ function M.cmd_run()
       local section = { test = c.validate and "validation" or "power", power = part }
       local secs = (common.now_ms() - t0) / 1000
       if not results.publish(c, section, start, secs, ok and 0 or 1) then ok = false end
+      results.exit_on_signal()
       return ok
     end
     return require("tpch_throughput").run(c, tid)
