@@ -259,14 +259,7 @@ end
 function M.open(c)
   common.need_sql(c)
   local con = common.connect_run(c)
-  local meta = common.read_meta(con, c)
-  if meta == nil then
-    common.fail("no tpch data in %s: run `bmk tpch prepare` first",
-                c.pg and ("schema " .. c.schema) or "the database")
-  end
-  if meta.state ~= "complete" then
-    common.fail("the tpch load is not complete (state '%s')", tostring(meta.state))
-  end
+  local meta = common.loaded_meta(con, c)
   if tonumber(meta.scale) ~= c.sf then
     common.fail("the tables hold SF %s, not --scale=%s", tostring(meta.scale), tostring(c.sf))
   end
