@@ -12,7 +12,8 @@
 # and metrics recomputed from its step times (power, throughput, full,
 # incomplete), --save keeps the runs and bmk compare shows a row per
 # query; Ctrl-C prints the table so far and exits 130 with the base data
-# back; the answers' tolerances; bad input gives one FATAL line and exit
+# back; the kit's TPCH power script runs the power test; the answers'
+# tolerances; bad input gives one FATAL line and exit
 # 1; cleanup drops everything.
 #
 # The MD5 figures are those of the .tbl files written by the reference
@@ -359,6 +360,17 @@ PY
     "$(json_get "$WORK/int-$db.json" '" ".join([str(len(d["tpch"]["power"]["steps"])), d["tpch"]["power"]["steps"][-1]["status"], d["summary"]["interrupted_reason"], str(d["summary"]["exit_code"])])')"
   run_bmk tpch $O --scale=0.01 check
   assert_contains "$db: check after Ctrl-C: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
+  # the kit's TPCH names (docs/kit.md): the generated power script runs
+  # `bmk tpch ... --tpch-test=power run` on the kit's server, on the next
+  # update set
+  K=$WORK/kit-$db
+  kit_home $db "$K" TPCH_SF0.01-power
+  next=$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")
+  OUT=$(BMK_HOME=$K timeout -k 5 120 bash "$K/sb_exec/sb11-TPCH_SF0.01-power.sh" 2>&1)
+  RC=$?
+  assert_eq "$db: kit TPCH_SF0.01-power: exit 0, 22 queries and 2 RFs ok, Power@Size, the next update set" \
+    "0 24 1 $((next + 1))" \
+    "$RC $(printf '%s\n' "$OUT" | grep -cE '^  [0-9]+ +Q[0-9]+ .* ok$|^ +RF[12] .* ok$') $(printf '%s\n' "$OUT" | grep -c '^Power@Size: ') $(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
   q $db "UPDATE tpch_meta SET v='rf1' WHERE k='rf_state'" >/dev/null
   run_bmk tpch $O --scale=0.01 run
   assert_contains "$db: run after an RF1 without its RF2: refused" "$OUT" "was inserted (RF1) but not deleted (RF2)"
