@@ -1,4 +1,5 @@
-/* --results and --save of a command's results; see cli/sb_cmd_outputs.h. */
+/* --results, --save and --metrics-listen of a command's results; see
+   cli/sb_cmd_outputs.h. */
 #include <stddef.h>
 
 #include <jansson.h>
@@ -7,6 +8,7 @@
 #include "core/sb_cmd_results.h"
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
+#include "metrics/sb_metrics_cmd.h"
 #include "results/sb_results.h"
 #include "results/sb_results_command.h"
 #include "resultsdb/sb_resultsdb_output.h"
@@ -47,4 +49,5 @@ static int cmd_outputs(const char *section, const char *text, double start_epoch
 void sb_cli_install_cmd_outputs(void)
 {
   sb_cmd_results_install(cmd_outputs);
+  sb_cmd_live_install(sb_metrics_cmd_start, sb_metrics_cmd_stop);
 }

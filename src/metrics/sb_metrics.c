@@ -81,7 +81,12 @@ int sb_metrics_check_tags(void)
    (items[0..n), checked). */
 static char run_id[64];
 
-static char *make_labels(const char *test, char *const *items, unsigned n)
+const char *sb_metrics_run_id(void)
+{
+  return run_id;
+}
+
+char *sb_metrics_labels(const char *test, char *const *items, unsigned n)
 {
   char host[256] = "";
   gethostname(host, sizeof(host) - 1);
@@ -115,9 +120,7 @@ static char *make_labels(const char *test, char *const *items, unsigned n)
 
 /* ---- the listening socket ----------------------------------------------- */
 
-/* Binds ADDRESS:PORT ("[::1]:9464", "127.0.0.1:9464", ":9464"); the socket
-   or -1 after a FATAL line saying what is wrong with it. */
-static int listen_on(const char *spec)
+int sb_metrics_listen(const char *spec)
 {
   char host[256];
   const char *colon = strrchr(spec, ':');
@@ -337,10 +340,10 @@ int sb_metrics_output_at(const char *spec, double linger_s, char *const *tags, u
              m.linger_s);
     return -1;
   }
-  int fd = listen_on(spec);
+  int fd = sb_metrics_listen(spec);
   if (fd < 0)
     return -1;
-  char *labels = make_labels(test, tags, ntags);
+  char *labels = sb_metrics_labels(test, tags, ntags);
   m.prom = labels ? sb_prom_new(labels) : NULL;
   free(labels);
   if (m.prom == NULL)

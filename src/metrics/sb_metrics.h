@@ -49,6 +49,20 @@ int sb_metrics_output_at(const char *spec, double linger_s, char *const *tags, u
    digit, not one of bmk's own label names). Main thread. */
 int sb_metrics_check_tags(void);
 
+/* Binds ADDRESS:PORT ("[::1]:9464", "127.0.0.1:9464", ":9464") and
+   listens; the socket, or -1 after a FATAL line saying what is wrong with
+   it (format, resolution, port in use, not this host's address). Main
+   thread. */
+int sb_metrics_listen(const char *spec);
+
+/* The label text of every sample (test="...",run_id="...",host="..." then
+   the tags items[0..n), key=value, checked by the caller), malloc'ed, or
+   NULL when out of memory; sets the run id. Main thread. */
+char *sb_metrics_labels(const char *test, char *const *items, unsigned n);
+
+/* The run id the last sb_metrics_labels made ("20261129T001500Z-1234"). */
+const char *sb_metrics_run_id(void);
+
 /* ---- the HTTP side (sb_metrics_http.c; a stand-in in the static binary) */
 
 /* Serves GET /metrics on the listening socket `fd` (taken over) from its

@@ -16,6 +16,10 @@ int sb_cmd_results(const char *section, const char *json, double start_epoch_s, 
 int sb_cmd_catch_stop(void);
 int sb_cmd_stop_signal(void);
 void sb_cmd_exit_on_signal(void);
+int sb_cmd_live_start(const char *name);
+void sb_cmd_live_end(void);
+void sb_cmd_query_start(void);
+void sb_cmd_query_done(double seconds, bool ok);
 ]]
 
 local M = {}
@@ -45,6 +49,27 @@ end
 -- when a signal stopped the run, else returns.
 function M.exit_on_signal()
   C.sb_cmd_exit_on_signal()
+end
+
+-- ---- --metrics-listen ---------------------------------------------------------------
+
+-- Thread 0, first: serves the live numbers at --metrics-listen when
+-- given (bmk_tpch_queries_in_flight, bmk_tpch_query_duration_seconds,
+-- ...; metrics/sb_metrics_cmd.h); raises "aborted" after its FATAL line
+-- (a bad address, the port in use).
+function M.live_start()
+  if C.sb_cmd_live_start("tpch") ~= 0 then error("aborted", 0) end
+end
+
+-- Runs fn() (a query) between the live numbers' start and done marks;
+-- returns what fn returns, or raises its error.
+function M.timed_query(fn)
+  C.sb_cmd_query_start()
+  local t0 = common.now_ms()
+  local res = { pcall(fn) }
+  C.sb_cmd_query_done((common.now_ms() - t0) / 1000, res[1])
+  if not res[1] then error(res[2], 0) end
+  return unpack(res, 2)
 end
 
 -- ---- metrics ------------------------------------------------------------------------
@@ -194,7 +219,7 @@ end
 -- throughput, qphh_size, ... } (tables as M.json takes them), the run's
 -- wall-clock start (seconds since the epoch), its seconds, threads and
 -- exit code (130/143 when a signal stopped it; summary.interrupted_reason
--- then names the signal). Sets tpch_qphh_size when the section has it. Returns false
+-- then names the signal). Then ends --metrics-listen (M.live_start). Sets tpch_qphh_size when the section has it. Returns false
 -- when an output failed (named on stderr: exit 1).
 function M.publish(c, section, start_epoch_s, secs, exit_code)
   fig("tpch_qphh_size", section.qphh_size ~= M.null and section.qphh_size or nil,
@@ -204,8 +229,10 @@ function M.publish(c, section, start_epoch_s, secs, exit_code)
   local reason = stop_reason()
   local sig = C.sb_cmd_stop_signal()
   if sig ~= 0 then exit_code = sig == 2 and 130 or 143 end
-  return C.sb_cmd_results("tpch", M.json(section), start_epoch_s, secs, c.threads,
-                          reason, exit_code) == 0
+  local ok = C.sb_cmd_results("tpch", M.json(section), start_epoch_s, secs, c.threads,
+                              reason, exit_code) == 0
+  C.sb_cmd_live_end()
+  return ok
 end
 
 return M

@@ -317,8 +317,30 @@ PY
   got=$(printf '%s\n' "$OUT" | sed -n 's/^Throughput@Size: //p')
   assert_near "$db: throughput test: Throughput@Size is 2 x 22 x 3600 / Ts x SF" "$want" "${got:-0}" 2
   assert_eq "$db: throughput test: two update sets used" 6 "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
-  run_bmk tpch $O --scale=0.01 --tpch-test=full --threads=3 --results="$WORK/full-$db.json" run
+  # the full test with --metrics-listen: scraped while it runs, then
+  # once more after its end (--metrics-linger keeps the endpoint until then)
+  MPORT=$(free_port 19733)
+  "$BMK" tpch $O --scale=0.01 --tpch-test=full --threads=3 --results="$WORK/full-$db.json" \
+    --metrics-listen=127.0.0.1:$MPORT --metrics-linger=60 run > "$WORK/full.out" 2>&1 &
+  pid=$!
+  for _ in $(seq 300); do curl -sf "http://127.0.0.1:$MPORT/metrics" > /dev/null && break; sleep 0.05; done
+  for _ in $(seq 600); do grep -q '^Metrics: waiting up to' "$WORK/full.out" && break; sleep 0.1; done
+  page=$(curl -sf "http://127.0.0.1:$MPORT/metrics")
+  wait $pid
+  RC=$?
+  OUT=$(cat "$WORK/full.out")
   assert_eq "$db: full test: exit 0" 0 "$RC"
+  # after the end: none in flight, 66 queries (22 of the power test, 2 x
+  # 22 of the streams), none failed, the histogram's +Inf bucket is the
+  # count, QphH@Size is the document's
+  assert_eq "$db: --metrics-listen after the end: in flight, count, +Inf bucket, failed" "0 66 66 0" \
+    "$(printf '%s\n' "$page" | awk '/^bmk_tpch_queries_in_flight\{/ {a=$2} /^bmk_tpch_query_duration_seconds_count\{/ {b=$2}
+      /^bmk_tpch_query_duration_seconds_bucket\{.*le="\+Inf"/ {c=$2} /^bmk_tpch_queries_failed_total\{/ {d=$2} END {print a, b, c, d}')"
+  assert_eq "$db: --metrics-listen: bmk_tpch_qphh_size is the document's" "ok" \
+    "$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); q = d["tpch"]["qphh_size"]
+v = [float(l.split()[1]) for l in sys.argv[2].splitlines() if l.startswith("bmk_tpch_qphh_size{")]
+print("ok" if v and abs(v[0] - q) < 1e-6 * q else "differs: %r %r" % (v, q))' "$WORK/full-$db.json" "$page")"
   assert_eq "$db: full test --results: QphH@Size is sqrt(Power@Size x Throughput@Size)" "ok" \
     "$(json_get "$WORK/full-$db.json" '"ok" if abs(d["tpch"]["qphh_size"] - (d["tpch"]["power"]["power_size"] * d["tpch"]["throughput"]["throughput_size"]) ** 0.5) < 1e-6 * d["tpch"]["qphh_size"] else d["tpch"]')"
   assert_match "$db: full test: the power test on set 6" "$OUT" "^Power test, SF 0.01, seed [0-9]+, update set 6:$"
@@ -329,6 +351,10 @@ PY
   got=$(printf '%s\n' "$OUT" | sed -n 's/^QphH@Size: \([0-9.]*\) (Power@Size .*, Throughput@Size .*)$/\1/p')
   # the printed Power and Throughput are rounded to 0.1: sqrt moves by < 0.1
   assert_near "$db: full test: QphH@Size is sqrt(Power x Throughput)" "$want" "${got:-0}" 0.2
+  # bmk report --html: the power test's bars and the streams' timeline
+  run_bmk report --html="$WORK/full-$db.html" "$WORK/full-$db.json"
+  assert_eq "$db: report --html of the full test: exit 0, 2 charts" "0 2" \
+    "$RC $(grep -c '^<figure class="chart"' "$WORK/full-$db.html")"
   assert_eq "$db: after the full test: orders unchanged" 15000 "$(q $db "SELECT COUNT(*) FROM orders")"
   run_bmk tpch $O --scale=0.01 check
   assert_contains "$db: check after 8 update sets: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
