@@ -267,6 +267,12 @@ PY
   # query of the power test, the RFs and the metrics
   run_bmk runs list --results-db="$RDB"
   assert_eq "$db: --save: two tpch runs saved" 2 "$(printf '%s\n' "$OUT" | grep -cE '^ +[12] .* tpch ')"
+  # bmk runs show: the saved run's own table and Power@Size (the first
+  # run's, as it printed it)
+  p1=$got
+  run_bmk runs show 1 --results-db="$RDB"
+  assert_eq "$db: bmk runs show: 22 queries, RF1 and RF2 of set 1, the run's Power@Size" "22 2 1" \
+    "$(printf '%s\n' "$OUT" | grep -cE '^  [0-9]+ +Q[0-9]+ .* ok$') $(printf '%s\n' "$OUT" | grep -cE '^ +RF[12] 1 .* ok$') $(printf '%s\n' "$OUT" | grep -c "^Power@Size: $p1$")"
   run_bmk compare --results-db="$RDB" 1 2
   assert_eq "$db: bmk compare: 22 query rows, 2 RF rows, Power@Size" "22 2 1" \
     "$(printf '%s\n' "$OUT" | grep -cE '^tpch_power_q[0-9]{2}_s ') $(printf '%s\n' "$OUT" | grep -cE '^tpch_power_rf[12]_s ') $(printf '%s\n' "$OUT" | grep -cE '^tpch_power_size ')"
