@@ -376,6 +376,9 @@ print("ok" if v and abs(v[0] - q) < 1e-6 * q else "differs: %r %r" % (v, q))' "$
   assert_contains "$db: --answers with a malformed file: message" "$OUT" "q6.out: the header has 2 columns, Q6 has 1"
   assert_eq "$db: bad --answers: no update set used" 9 "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
   rm -rf "$WORK/ans-bad"
+  run_bmk tpch $O --scale=0.01 --metrics-listen=bad run
+  assert_eq "$db: --metrics-listen=bad: exit 1, one FATAL line, no update set used" "1 1 9" \
+    "$RC $(fatal_lines) $(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
   # Ctrl-C during the power test (sent once the run has begun: RF1 builds
   # its text first): the step in flight ends, RF2 undoes RF1, the table
   # so far is printed and in --results, marked interrupted; exit 130
