@@ -60,6 +60,19 @@ int sb_metrics_listen(const char *spec);
    NULL when out of memory; sets the run id. Main thread. */
 char *sb_metrics_labels(const char *test, char *const *items, unsigned n);
 
+/* The Content-Type of a page: OpenMetrics 1.0.0 when `openmetrics`,
+   else Prometheus text 0.0.4. */
+const char *sb_metrics_content_type(bool openmetrics);
+
+/* 0 when `linger_s` is a good --metrics-linger (0 to 86400 s); else -1
+   after a FATAL message. */
+int sb_metrics_check_linger(double linger_s);
+
+/* Says it waits, then waits until scraped() is true (a scrape read the
+   final numbers), at most `linger_s` seconds; `spec` is the address the
+   message names. Main thread. */
+void sb_metrics_linger(double linger_s, const char *spec, bool (*scraped)(void));
+
 /* The run id the last sb_metrics_labels made ("20261129T001500Z-1234"). */
 const char *sb_metrics_run_id(void);
 

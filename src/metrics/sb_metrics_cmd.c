@@ -10,7 +10,6 @@
 #include "core/sb_figure.h"
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
-#include "core/sb_timer.h"
 #include "metrics/sb_metrics.h"
 #include "metrics/sb_metrics_cmd.h"
 
@@ -99,8 +98,7 @@ static char *serve_page(bool openmetrics, size_t *len, const char **type)
       mc.scrapes_after_end++;
   }
   pthread_mutex_unlock(&mc.mtx);
-  *type = openmetrics ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
-                      : "text/plain; version=0.0.4; charset=utf-8";
+  *type = sb_metrics_content_type(openmetrics);
   return page;
 }
 
@@ -112,12 +110,8 @@ int sb_metrics_cmd_start(const char *prefix)
   if (sb_metrics_check_tags() != 0)
     return -1;
   mc.linger_s = sb_opt_double("metrics-linger");
-  if (!(mc.linger_s >= 0) || mc.linger_s > 86400)
-  {
-    log_text(LOG_FATAL, "Invalid value for --metrics-linger: %g (seconds, 0 to 86400)",
-             mc.linger_s);
+  if (sb_metrics_check_linger(mc.linger_s) != 0)
     return -1;
-  }
   int fd = sb_metrics_listen(spec);
   if (fd < 0)
     return -1;
@@ -139,6 +133,15 @@ int sb_metrics_cmd_start(const char *prefix)
   return 0;
 }
 
+/* A scrape has read the final numbers (sb_metrics_linger's test). */
+static bool scraped_after_end(void)
+{
+  pthread_mutex_lock(&mc.mtx);
+  bool done = mc.scrapes_after_end > 0;
+  pthread_mutex_unlock(&mc.mtx);
+  return done;
+}
+
 void sb_metrics_cmd_stop(void)
 {
   if (mc.server == NULL)
@@ -148,20 +151,7 @@ void sb_metrics_cmd_stop(void)
   bool wait = mc.scrapes > 0 && mc.linger_s > 0;
   pthread_mutex_unlock(&mc.mtx);
   if (wait)
-  {
-    log_text(LOG_NOTICE, "Metrics: waiting up to %.0f s for a last scrape of %s "
-             "(--metrics-linger)", mc.linger_s, mc.spec);
-    uint64_t until = sb_now_ns() + (uint64_t) (mc.linger_s * 1e9);
-    for (;;)
-    {
-      pthread_mutex_lock(&mc.mtx);
-      bool done = mc.scrapes_after_end > 0;
-      pthread_mutex_unlock(&mc.mtx);
-      if (done || sb_now_ns() >= until)
-        break;
-      sb_sleep_until_ns(sb_now_ns() + 50 * NS_PER_MS);
-    }
-  }
+    sb_metrics_linger(mc.linger_s, mc.spec, scraped_after_end);
   sb_metrics_http_stop(mc.server);
   mc.server = NULL;
   log_text(LOG_NOTICE, "Metrics: %lu scrape(s) served", mc.scrapes);
