@@ -51,13 +51,14 @@ int sb_metrics_check_tags(void);
 
 /* Binds ADDRESS:PORT ("[::1]:9464", "127.0.0.1:9464", ":9464") and
    listens; the socket, or -1 after a FATAL line saying what is wrong with
-   it (format, resolution, port in use, not this host's address). Main
-   thread. */
+   it (format, resolution, port in use, not this host's address). One
+   thread at a time (the main thread, or a command's first thread). */
 int sb_metrics_listen(const char *spec);
 
 /* The label text of every sample (test="...",run_id="...",host="..." then
    the tags items[0..n), key=value, checked by the caller), malloc'ed, or
-   NULL when out of memory; sets the run id. Main thread. */
+   NULL when out of memory; sets the run id. One thread at a time (as
+   sb_metrics_listen). */
 char *sb_metrics_labels(const char *test, char *const *items, unsigned n);
 
 /* The Content-Type of a page: OpenMetrics 1.0.0 when `openmetrics`,
@@ -70,7 +71,7 @@ int sb_metrics_check_linger(double linger_s);
 
 /* Says it waits, then waits until scraped() is true (a scrape read the
    final numbers), at most `linger_s` seconds; `spec` is the address the
-   message names. Main thread. */
+   message names. The thread that ends the endpoint. */
 void sb_metrics_linger(double linger_s, const char *spec, bool (*scraped)(void));
 
 /* The run id the last sb_metrics_labels made ("20261129T001500Z-1234"). */
