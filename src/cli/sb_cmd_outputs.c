@@ -46,8 +46,18 @@ static int cmd_outputs(const char *section, const char *text, double start_epoch
   return rc;
 }
 
+/* A command opens its outputs: --results checked now (not after an hour
+   of queries), --metrics-listen served (sb_cmd_open_fn). */
+static int cmd_open(const char *name)
+{
+  const char *path = sb_opt_str("results");
+  if (path && *path && sb_results_check_writable("--results", path) != 0)
+    return -1;
+  return sb_metrics_cmd_start(name);
+}
+
 void sb_cli_install_cmd_outputs(void)
 {
   sb_cmd_results_install(cmd_outputs);
-  sb_cmd_live_install(sb_metrics_cmd_start, sb_metrics_cmd_stop);
+  sb_cmd_outputs_install(cmd_open, sb_metrics_cmd_stop);
 }

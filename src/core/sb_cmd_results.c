@@ -4,8 +4,8 @@
 #include "core/sb_cmd_results.h"
 
 static sb_cmd_results_fn installed;
-static sb_cmd_live_start_fn live_start;
-static sb_cmd_live_end_fn live_end;
+static sb_cmd_open_fn open_fn;
+static sb_cmd_close_fn close_fn;
 
 void sb_cmd_results_install(sb_cmd_results_fn fn)
 {
@@ -22,19 +22,19 @@ int sb_cmd_results(const char *section, const char *json, double start_epoch_s, 
   return installed(section, json, start_epoch_s, time_s, threads, interrupted, exit_code);
 }
 
-void sb_cmd_live_install(sb_cmd_live_start_fn start, sb_cmd_live_end_fn end)
+void sb_cmd_outputs_install(sb_cmd_open_fn on_open, sb_cmd_close_fn on_close)
 {
-  live_start = start;
-  live_end = end;
+  open_fn = on_open;
+  close_fn = on_close;
 }
 
-int sb_cmd_live_start(const char *name)
+int sb_cmd_open(const char *name)
 {
-  return live_start ? live_start(name) : 0;
+  return open_fn ? open_fn(name) : 0;
 }
 
-void sb_cmd_live_end(void)
+void sb_cmd_close(void)
 {
-  if (live_end)
-    live_end();
+  if (close_fn)
+    close_fn();
 }

@@ -2,9 +2,10 @@
  * The results of a command that is not the engine's run (`bmk tpch run`:
  * a Lua command whose threads time their own steps). The command sets
  * its figures (core/sb_figure.h) and hands one JSON section of its own to
- * sb_cmd_results; while it runs, its live numbers (core/sb_cmd_gauge.h)
- * are served between sb_cmd_live_start and sb_cmd_live_end. The outputs
- * that turn them into --results, --save and --metrics-listen live above
+ * sb_cmd_results; its outputs are opened first (sb_cmd_open: --results
+ * checked, the live numbers of core/sb_cmd_gauge.h served) and closed
+ * last (sb_cmd_close). The outputs that turn them into --results, --save
+ * and --metrics-listen live above
  * core, so the command line installs them at start (cli/sb_cmd_outputs.h)
  * and core only forwards the calls.
  */
@@ -33,22 +34,24 @@ void sb_cmd_results_install(sb_cmd_results_fn fn);
 int sb_cmd_results(const char *section, const char *json, double start_epoch_s, double time_s,
                    unsigned threads, const char *interrupted, int exit_code);
 
-/* What the installed live output does: start serving `name`'s numbers
-   (0, or -1 after a FATAL message), and end (after the results). */
-typedef int (*sb_cmd_live_start_fn)(const char *name);
-typedef void (*sb_cmd_live_end_fn)(void);
+/* What the installed outputs do when a command opens them (0, or -1
+   after a FATAL message) and closes them (after its results). */
+typedef int (*sb_cmd_open_fn)(const char *name);
+typedef void (*sb_cmd_close_fn)(void);
 
 /* Installs them (NULL: none). Main thread, before any command runs. */
-void sb_cmd_live_install(sb_cmd_live_start_fn start, sb_cmd_live_end_fn end);
+void sb_cmd_outputs_install(sb_cmd_open_fn on_open, sb_cmd_close_fn on_close);
 
-/* Starts the live output for command `name` ("tpch": the metrics'
-   prefix) when one is installed and asked for (--metrics-listen).
-   Returns 0, or -1 after a FATAL message (the command should stop, exit
-   1). The command's first thread, once. Exported for LuaJIT FFI. */
-int sb_cmd_live_start(const char *name);
+/* Opens the installed outputs for command `name` ("tpch": the metrics'
+   prefix): checks that --results can be written and starts serving
+   --metrics-listen, when given. Returns 0, or -1 after a FATAL message
+   (the command should stop: exit 1). The command's first thread, once,
+   before its work. Exported for LuaJIT FFI. */
+int sb_cmd_open(const char *name);
 
-/* Ends it (waits, at most --metrics-linger, for a last scrape). The
-   thread that started it. Exported for LuaJIT FFI. */
-void sb_cmd_live_end(void);
+/* Closes them (--metrics-listen: waits, at most --metrics-linger, for a
+   last scrape). The thread that opened them, after sb_cmd_results.
+   Exported for LuaJIT FFI. */
+void sb_cmd_close(void);
 
 #endif

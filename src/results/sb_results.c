@@ -72,8 +72,7 @@ void sb_results_set_cmdline(int argc, char **argv)
   }
 }
 
-/* 0 when `path` can be written (created), else -1 after a FATAL line. */
-static int check_writable(const char *opt, const char *path)
+int sb_results_check_writable(const char *opt, const char *path)
 {
   {
     /* Fail now, not after an hour of benchmarking; but create nothing
@@ -100,9 +99,9 @@ static int check_writable(const char *opt, const char *path)
 
 int sb_results_open(const char *jpath, const char *hpath)
 {
-  if (jpath && check_writable("--results", jpath) != 0)
+  if (jpath && sb_results_check_writable("--results", jpath) != 0)
     return -1;
-  if (hpath && check_writable("--hdr-log", hpath) != 0)
+  if (hpath && sb_results_check_writable("--hdr-log", hpath) != 0)
     return -1;
   if (jpath)
     json_path = strdup(jpath);

@@ -53,6 +53,12 @@ void sb_results_set_cmdline(int argc, char **argv);
  */
 int sb_results_open(const char *json_path, const char *hdrlog_path);
 
+/* 0 when `path` can be written (an existing writable file, or a new one
+   in a writable directory; nothing is created), else -1 after a FATAL
+   line naming option `opt` ("--results"), the file and the reason. Any
+   thread. */
+int sb_results_check_writable(const char *opt, const char *path);
+
 /* True when either file was requested (the engine then samples intervals
    even without --report-interval). */
 bool sb_results_enabled(void);

@@ -4,7 +4,8 @@
 -- figures that `bmk compare` compares) and the "tpch" section of the
 -- --results document (every step: stream, position, query, seconds, rows,
 -- status, parameters, start), handed to --results and --save through
--- sb_cmd_results. docs/tpch.md "Results".
+-- sb_cmd_results; the live numbers of --metrics-listen. docs/tpch.md
+-- "Results".
 
 local common = require("tpch_common")
 local ffi = common.ffi
@@ -16,8 +17,8 @@ int sb_cmd_results(const char *section, const char *json, double start_epoch_s, 
 int sb_cmd_catch_stop(void);
 int sb_cmd_stop_signal(void);
 void sb_cmd_exit_on_signal(void);
-int sb_cmd_live_start(const char *name);
-void sb_cmd_live_end(void);
+int sb_cmd_open(const char *name);
+void sb_cmd_close(void);
 void sb_cmd_query_start(void);
 void sb_cmd_query_done(double seconds, bool ok);
 ]]
@@ -51,14 +52,16 @@ function M.exit_on_signal()
   C.sb_cmd_exit_on_signal()
 end
 
--- ---- --metrics-listen ---------------------------------------------------------------
+-- ---- the outputs: --results, --metrics-listen -----------------------------------------
 
--- Thread 0, first: serves the live numbers at --metrics-listen when
--- given (bmk_tpch_queries_in_flight, bmk_tpch_query_duration_seconds,
--- ...; metrics/sb_metrics_cmd.h); raises "aborted" after its FATAL line
--- (a bad address, the port in use).
-function M.live_start()
-  if C.sb_cmd_live_start("tpch") ~= 0 then error("aborted", 0) end
+-- Thread 0, first: opens the outputs (core/sb_cmd_results.h): checks that
+-- --results can be written and serves the live numbers at
+-- --metrics-listen when given (bmk_tpch_queries_in_flight,
+-- bmk_tpch_query_duration_seconds, ...; metrics/sb_metrics_cmd.h);
+-- raises "aborted" after the FATAL line (a file that cannot be written, a
+-- bad address, the port in use).
+function M.open_outputs()
+  if C.sb_cmd_open("tpch") ~= 0 then error("aborted", 0) end
 end
 
 -- Runs fn() (a query) between the live numbers' start and done marks;
@@ -219,8 +222,9 @@ end
 -- throughput, qphh_size, ... } (tables as M.json takes them), the run's
 -- wall-clock start (seconds since the epoch), its seconds, threads and
 -- exit code (130/143 when a signal stopped it; summary.interrupted_reason
--- then names the signal). Then ends --metrics-listen (M.live_start). Sets tpch_qphh_size when the section has it. Returns false
--- when an output failed (named on stderr: exit 1).
+-- then names the signal), then closes the outputs (M.open_outputs). Sets
+-- tpch_qphh_size when the section has it. Returns false when an output
+-- failed (named on stderr: exit 1).
 function M.publish(c, section, start_epoch_s, secs, exit_code)
   fig("tpch_qphh_size", section.qphh_size ~= M.null and section.qphh_size or nil,
       "QphH@Size: sqrt(Power@Size x Throughput@Size) (clause 5.4.3)")
@@ -231,7 +235,7 @@ function M.publish(c, section, start_epoch_s, secs, exit_code)
   if sig ~= 0 then exit_code = sig == 2 and 130 or 143 end
   local ok = C.sb_cmd_results("tpch", M.json(section), start_epoch_s, secs, c.threads,
                               reason, exit_code) == 0
-  C.sb_cmd_live_end()
+  C.sb_cmd_close()
   return ok
 end
 

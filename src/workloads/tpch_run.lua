@@ -367,7 +367,7 @@ M.set_timeout, M.write_meta = set_timeout, write_meta
 function M.cmd_run()
   return common.parallel_command(function(c, tid)
     results.catch_stop()
-    if tid == 0 then results.live_start() end
+    if tid == 0 then results.open_outputs() end
     if c.validate or c.test == "power" then
       if tid ~= 0 then return true end
       local con, _, n = M.open(c)

@@ -379,6 +379,9 @@ print("ok" if v and abs(v[0] - q) < 1e-6 * q else "differs: %r %r" % (v, q))' "$
   run_bmk tpch $O --scale=0.01 --metrics-listen=bad run
   assert_eq "$db: --metrics-listen=bad: exit 1, one FATAL line, no update set used" "1 1 9" \
     "$RC $(fatal_lines) $(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
+  run_bmk tpch $O --scale=0.01 --results="$WORK/no/such/dir.json" run
+  assert_eq "$db: --results in a missing directory: refused first, exit 1, one FATAL line, no update set used" "1 1 9" \
+    "$RC $(fatal_lines) $(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
   # Ctrl-C during the power test (sent once the run has begun: RF1 builds
   # its text first): the step in flight ends, RF2 undoes RF1, the table
   # so far is printed and in --results, marked interrupted; exit 130
