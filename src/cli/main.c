@@ -27,6 +27,7 @@
 #include "core/sb_options.h"
 #include "results/sb_results.h"
 #include "results/sb_threshold.h"
+#include "cli/sb_cmd_outputs.h"
 #include "cli/sb_outputs.h"
 #include "cli/sb_repeat.h"
 #include "resultsdb/sb_resultsdb_output.h"
@@ -313,6 +314,7 @@ int main(int argc, char **argv)
   catch_early_signals();
   sb_set_progname(argv[0]);
   sb_results_set_cmdline(argc, argv);
+  sb_cli_install_cmd_outputs();
   sb_opt_init();
 
   if (sb_opt_parse_argv(argc, argv, pos, MAX_POSITIONAL, &npos) != 0)

@@ -81,7 +81,12 @@ int sb_metrics_check_tags(void)
    (items[0..n), checked). */
 static char run_id[64];
 
-static char *make_labels(const char *test, char *const *items, unsigned n)
+const char *sb_metrics_run_id(void)
+{
+  return run_id;
+}
+
+char *sb_metrics_labels(const char *test, char *const *items, unsigned n)
 {
   char host[256] = "";
   gethostname(host, sizeof(host) - 1);
@@ -115,9 +120,7 @@ static char *make_labels(const char *test, char *const *items, unsigned n)
 
 /* ---- the listening socket ----------------------------------------------- */
 
-/* Binds ADDRESS:PORT ("[::1]:9464", "127.0.0.1:9464", ":9464"); the socket
-   or -1 after a FATAL line saying what is wrong with it. */
-static int listen_on(const char *spec)
+int sb_metrics_listen(const char *spec)
 {
   char host[256];
   const char *colon = strrchr(spec, ':');
@@ -244,8 +247,7 @@ static char *serve_page(bool openmetrics, size_t *len, const char **type)
       m.scrapes_after_end++;
   }
   pthread_mutex_unlock(&m.mtx);
-  *type = openmetrics ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
-                      : "text/plain; version=0.0.4; charset=utf-8";
+  *type = sb_metrics_content_type(openmetrics);
   return copy;
 }
 
@@ -274,6 +276,38 @@ static int out_end(void *ctx, const sb_out_end_t *e)
   return 0;
 }
 
+void sb_metrics_linger(double linger_s, const char *spec, bool (*scraped)(void))
+{
+  log_text(LOG_NOTICE, "Metrics: waiting up to %.0f s for a last scrape of %s "
+           "(--metrics-linger)", linger_s, spec);
+  uint64_t until = sb_now_ns() + (uint64_t) (linger_s * 1e9);
+  while (!scraped() && sb_now_ns() < until)
+    sb_sleep_until_ns(sb_now_ns() + 50 * NS_PER_MS);
+}
+
+const char *sb_metrics_content_type(bool openmetrics)
+{
+  return openmetrics ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+                     : "text/plain; version=0.0.4; charset=utf-8";
+}
+
+int sb_metrics_check_linger(double linger_s)
+{
+  if (linger_s >= 0 && linger_s <= 86400)
+    return 0;
+  log_text(LOG_FATAL, "Invalid value for --metrics-linger: %g (seconds, 0 to 86400)", linger_s);
+  return -1;
+}
+
+/* A scrape has read the final page (sb_metrics_linger's test). */
+static bool scraped_after_end(void)
+{
+  pthread_mutex_lock(&m.mtx);
+  bool done = m.scrapes_after_end > 0;
+  pthread_mutex_unlock(&m.mtx);
+  return done;
+}
+
 /* Keeps serving until a scrape read the final page (when anything scraped
    during the run), at most --metrics-linger seconds. */
 static void out_close(void *ctx)
@@ -283,20 +317,7 @@ static void out_close(void *ctx)
   bool wait = m.ended && m.scrapes > 0 && m.scrapes_after_end == 0 && m.linger_s > 0;
   pthread_mutex_unlock(&m.mtx);
   if (wait)
-  {
-    log_text(LOG_NOTICE, "Metrics: waiting up to %.0f s for a last scrape of %s "
-             "(--metrics-linger)", m.linger_s, m.spec);
-    uint64_t until = sb_now_ns() + (uint64_t) (m.linger_s * 1e9);
-    for (;;)
-    {
-      pthread_mutex_lock(&m.mtx);
-      bool done = m.scrapes_after_end > 0;
-      pthread_mutex_unlock(&m.mtx);
-      if (done || sb_now_ns() >= until)
-        break;
-      sb_sleep_until_ns(sb_now_ns() + 50 * NS_PER_MS);
-    }
-  }
+    sb_metrics_linger(m.linger_s, m.spec, scraped_after_end);
   sb_metrics_http_stop(m.server);
   m.server = NULL;
   pthread_mutex_lock(&m.mtx);
@@ -331,16 +352,12 @@ int sb_metrics_output_at(const char *spec, double linger_s, char *const *tags, u
   if (check_tag_list(tags, ntags) != 0)
     return -1;
   m.linger_s = linger_s;
-  if (!(m.linger_s >= 0) || m.linger_s > 86400)
-  {
-    log_text(LOG_FATAL, "Invalid value for --metrics-linger: %g (seconds, 0 to 86400)",
-             m.linger_s);
+  if (sb_metrics_check_linger(linger_s) != 0)
     return -1;
-  }
-  int fd = listen_on(spec);
+  int fd = sb_metrics_listen(spec);
   if (fd < 0)
     return -1;
-  char *labels = make_labels(test, tags, ntags);
+  char *labels = sb_metrics_labels(test, tags, ntags);
   m.prom = labels ? sb_prom_new(labels) : NULL;
   free(labels);
   if (m.prom == NULL)

@@ -49,6 +49,34 @@ int sb_metrics_output_at(const char *spec, double linger_s, char *const *tags, u
    digit, not one of bmk's own label names). Main thread. */
 int sb_metrics_check_tags(void);
 
+/* Binds ADDRESS:PORT ("[::1]:9464", "127.0.0.1:9464", ":9464") and
+   listens; the socket, or -1 after a FATAL line saying what is wrong with
+   it (format, resolution, port in use, not this host's address). One
+   thread at a time (the main thread, or a command's first thread). */
+int sb_metrics_listen(const char *spec);
+
+/* The label text of every sample (test="...",run_id="...",host="..." then
+   the tags items[0..n), key=value, checked by the caller), malloc'ed, or
+   NULL when out of memory; sets the run id. One thread at a time (as
+   sb_metrics_listen). */
+char *sb_metrics_labels(const char *test, char *const *items, unsigned n);
+
+/* The Content-Type of a page: OpenMetrics 1.0.0 when `openmetrics`,
+   else Prometheus text 0.0.4. */
+const char *sb_metrics_content_type(bool openmetrics);
+
+/* 0 when `linger_s` is a good --metrics-linger (0 to 86400 s); else -1
+   after a FATAL message. */
+int sb_metrics_check_linger(double linger_s);
+
+/* Says it waits, then waits until scraped() is true (a scrape read the
+   final numbers), at most `linger_s` seconds; `spec` is the address the
+   message names. The thread that ends the endpoint. */
+void sb_metrics_linger(double linger_s, const char *spec, bool (*scraped)(void));
+
+/* The run id the last sb_metrics_labels made ("20261129T001500Z-1234"). */
+const char *sb_metrics_run_id(void);
+
 /* ---- the HTTP side (sb_metrics_http.c; a stand-in in the static binary) */
 
 /* Serves GET /metrics on the listening socket `fd` (taken over) from its

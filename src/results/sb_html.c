@@ -122,9 +122,23 @@ static void x_users_axis(FILE *gp, const sb_series_t *s, const char *label)
   fprintf(gp, "set xlabel '%s'\nset offsets graph 0.03, graph 0.03, graph 0.05, 0\n", label);
 }
 
-/* Throughput and latency vs users, for one series. */
+/* True when some run of `s` has a throughput: a series of documents
+   without events (bmk tpch run's) has nothing to draw, and gnuplot stops
+   on a plot without a valid point. */
+static bool series_has_tps(const sb_series_t *s)
+{
+  for (unsigned i = 0; i < s->n; i++)
+    if (isfinite(s->rows[i].tps))
+      return true;
+  return false;
+}
+
+/* Throughput and latency vs users, for one series (none when no run of
+   it has a throughput). */
 static int charts_series(html_ctx_t *c, const sb_series_t *s)
 {
+  if (!series_has_tps(s))
+    return 0;
   FILE *d = sb_html_chart_begin(c, "Series", 360, "%s: throughput vs users", s->label);
   if (d == NULL)
     return -1;
@@ -574,7 +588,8 @@ static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_
   for (unsigned g = 0; rc == 0 && g < ns; g++)
     rc = charts_series(c, &s[g]);
   for (unsigned i = 0; rc == 0 && i < n; i++)
-    rc = chart_timeline(c, &docs[i]);
+    rc = json_object_get(docs[i].doc, "tpch") ? sb_html_tpch_charts(c, &docs[i])
+                                              : chart_timeline(c, &docs[i]);
   if (rc == 0)
     rc = charts_dbl(c, s, ns);
   if (fclose(c->gp) != 0 && rc == 0)

@@ -71,6 +71,12 @@ void sb_html_num(FILE *f, double v);
    point, which would lose the whole page. */
 void sb_html_panel(FILE *gp, unsigned valid, const char *ylabel, const char *plot);
 
+/* For a `bmk tpch run` document (one with a "tpch" section): the power
+   test's seconds per step as bars and the throughput test's streams as a
+   timeline (sb_html_tpch.c), in the section "TPC-H-derived runs"; 0, or
+   -1 with c->err set. */
+int sb_html_tpch_charts(html_ctx_t *c, const sb_results_file_t *doc);
+
 /* Writes `s` HTML-escaped (& < > "). */
 void sb_html_text(FILE *f, const char *s);
 

@@ -132,6 +132,13 @@ void sb_report_file_types(FILE *out, const json_t *doc)
 
 void sb_report_file_print(FILE *out, const json_t *doc)
 {
+  if (json_object_get(doc, "tpch"))
+  {
+    /* a command's document: no events, its own tables */
+    sb_report_file_tpch(out, doc);
+    sb_report_file_figures(out, doc);
+    return;
+  }
   const json_t *s = json_object_get(doc, "summary");
   const json_t *q = json_object_get(s, "queries");
   bool db = json_is_object(sb_json_at(doc, "manifest", "server", NULL)) ||
@@ -170,6 +177,10 @@ void sb_report_file_figures(FILE *out, const json_t *doc)
   fprintf(out, "Figures:\n");
   const char *name;
   json_t *f;
+  int width = 20;               /* the names' column: the longest name */
+  json_object_foreach((json_t *) figs, name, f)
+    if ((int) strlen(name) > width)
+      width = (int) strlen(name);
   json_object_foreach((json_t *) figs, name, f)
   {
     const char *label = strcmp(name, "tpcc_nopm") == 0 ? "NOPM"
@@ -184,7 +195,12 @@ void sb_report_file_figures(FILE *out, const json_t *doc)
       snprintf(how, sizeof(how), " (the databases': the sum over %.0f runs, one each)", runs);
     else if (merge)
       snprintf(how, sizeof(how), " (the sum of %.0f runs)", runs);
-    fprintf(out, "    %-20s %.2f%s%s\n", label, num0(sb_json_num(f, "value", NULL)),
+    /* a figure in seconds (name ending _s: a TPC-H-derived query's time)
+       to 0.1 ms */
+    size_t nl = strlen(name);
+    bool secs = nl > 2 && strcmp(name + nl - 2, "_s") == 0;
+    fprintf(out, secs ? "    %-*s %.4f s%s%s\n" : "    %-*s %.2f%s%s\n", width, label,
+            num0(sb_json_num(f, "value", NULL)),
             json_is_true(json_object_get(f, "per_minute")) ? " per minute" : "", how);
   }
   fprintf(out, "\n");

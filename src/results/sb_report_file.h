@@ -5,7 +5,8 @@
  * when it used a database, throughput, latency with the --percentile and
  * --percentiles lines, thread fairness), the per-type table when several
  * event types ran, the --latency-limit line and the figures (NOPM, TPM,
- * ...). The numbers are the
+ * ...); for a `bmk tpch run` document, its per-step tables and metrics
+ * instead of the event report. The numbers are the
  * document's; the layout functions are those of src/results/sb_report.c.
  */
 #ifndef SB_DOC_REPORT_H
@@ -17,6 +18,12 @@
 
 /* Prints `doc` to `out`. Thread-safe (no state). */
 void sb_report_file_print(FILE *out, const json_t *doc);
+
+/* Prints a `bmk tpch run` document's own report (its "tpch" section:
+   each test's steps, its metrics or "Metrics incomplete", QphH@Size, how
+   it ended; sb_report_tpch.c) in the layout `run` prints. Thread-safe
+   (no state). */
+void sb_report_file_tpch(FILE *out, const json_t *doc);
 
 /* Prints only the per-type table of `doc` (its "event_types"), when it has
    more than one type. Thread-safe (no state). */

@@ -24,8 +24,6 @@
 #include "server/sb_server_stats.h"
 #include "core/sb_version.h"
 
-#define RESULTS_FORMAT_VERSION 1
-
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* --save: the document is built even without --results and kept for
    sb_results_document() */
@@ -74,8 +72,7 @@ void sb_results_set_cmdline(int argc, char **argv)
   }
 }
 
-/* 0 when `path` can be written (created), else -1 after a FATAL line. */
-static int check_writable(const char *opt, const char *path)
+int sb_results_check_writable(const char *opt, const char *path)
 {
   {
     /* Fail now, not after an hour of benchmarking; but create nothing
@@ -102,9 +99,9 @@ static int check_writable(const char *opt, const char *path)
 
 int sb_results_open(const char *jpath, const char *hpath)
 {
-  if (jpath && check_writable("--results", jpath) != 0)
+  if (jpath && sb_results_check_writable("--results", jpath) != 0)
     return -1;
-  if (hpath && check_writable("--hdr-log", hpath) != 0)
+  if (hpath && sb_results_check_writable("--hdr-log", hpath) != 0)
     return -1;
   if (jpath)
     json_path = strdup(jpath);
@@ -165,10 +162,7 @@ static json_t *metrics_counts_json(const sb_stat_t *st)
   return o;
 }
 
-/* {name: {value, per_minute, count, help}} of the run's figures
-   (core/sb_figure.h) over a window of `window_s`, or NULL when there are
-   none. */
-static json_t *figures_json(double window_s)
+json_t *sb_results_figures_json(double window_s)
 {
   sb_figure_t f[SB_FIGURE_MAX];
   unsigned n = sb_figure_list(f, SB_FIGURE_MAX);
@@ -334,7 +328,7 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   pthread_mutex_unlock(&lock);
 }
 
-static json_t *manifest_json(void)
+json_t *sb_results_manifest_json(void)
 {
   json_t *m = json_object();
   json_object_set_new(m, "bmk_version", json_string(sb_bmk_release()));
@@ -460,7 +454,7 @@ static json_t *summary_json(const sb_stat_t *st, uint64_t late,
   json_object_set_new(fair, "execution_time_stddev_s", json_real(st->exec_stddev));
   json_object_set_new(s, "fairness", fair);
   json_object_set_new(s, "metrics", metrics_summary_json(st));
-  json_t *figs = figures_json(st->time_total);
+  json_t *figs = sb_results_figures_json(st->time_total);
   if (figs)
     json_object_set_new(s, "figures", figs);
   return s;
@@ -721,8 +715,8 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
   {
     doc = json_object();
     json_object_set_new(doc, "format", json_string("bmk-results"));
-    json_object_set_new(doc, "format_version", json_integer(RESULTS_FORMAT_VERSION));
-    json_object_set_new(doc, "manifest", manifest_json());
+    json_object_set_new(doc, "format_version", json_integer(SB_RESULTS_FORMAT_VERSION));
+    json_object_set_new(doc, "manifest", sb_results_manifest_json());
     json_object_set_new(doc, "intervals", json_incref(intervals));
     json_object_set_new(doc, "event_types", types_json(rows, n, types, h));
     json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
@@ -734,29 +728,8 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     if (thresholds)
       json_object_set(doc, "thresholds", thresholds);
   }
-  if (json_path)
-  {
-    /* A regular file is replaced whole (a reader never sees half a
-       document); anything else (/dev/stdout, a FIFO) is written in place:
-       renaming over a device node would replace it. */
-    struct stat sb;
-    bool in_place = stat(json_path, &sb) == 0 && !S_ISREG(sb.st_mode);
-    size_t len = strlen(json_path) + 16;
-    char *tmp = malloc(len);
-    snprintf(tmp, len, "%s.tmp", json_path);
-    const char *target = in_place ? json_path : tmp;
-    errno = 0;
-    if (json_dump_file(doc, target, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
-        (!in_place && rename(tmp, json_path) != 0))
-    {
-      log_text(LOG_ALERT, "--results: cannot write '%s': %s", json_path,
-               errno ? strerror(errno) : "write error");
-      if (!in_place)
-        unlink(tmp);
-      rc = -1;
-    }
-    free(tmp);
-  }
+  if (json_path && sb_results_write_json(doc, json_path) != 0)
+    rc = -1;
   if (keep_document)
   {
     json_decref(kept);
@@ -765,6 +738,34 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
   else
     json_decref(doc);
   pthread_mutex_unlock(&lock);
+  return rc;
+}
+
+int sb_results_write_json(const json_t *doc, const char *path)
+{
+  /* A regular file is replaced whole (a reader never sees half a
+     document); anything else (/dev/stdout, a FIFO) is written in place:
+     renaming over a device node would replace it. */
+  struct stat sb;
+  bool in_place = stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
+  size_t len = strlen(path) + 16;
+  char *tmp = malloc(len);
+  if (tmp == NULL)
+    return -1;
+  snprintf(tmp, len, "%s.tmp", path);
+  const char *target = in_place ? path : tmp;
+  int rc = 0;
+  errno = 0;
+  if (json_dump_file(doc, target, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
+      (!in_place && rename(tmp, path) != 0))
+  {
+    log_text(LOG_ALERT, "--results: cannot write '%s': %s", path,
+             errno ? strerror(errno) : "write error");
+    if (!in_place)
+      unlink(tmp);
+    rc = -1;
+  }
+  free(tmp);
   return rc;
 }
 

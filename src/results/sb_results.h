@@ -35,6 +35,9 @@
 #include "core/sb_histogram.h"
 #include "results/sb_report.h"
 
+/* The "format_version" of the documents this bmk writes. */
+#define SB_RESULTS_FORMAT_VERSION 1
+
 /* Remembers the test's name (e.g. "oltp_read_write") for the manifest.
    Main thread, before the run. */
 void sb_results_set_test(const char *name);
@@ -49,6 +52,12 @@ void sb_results_set_cmdline(int argc, char **argv);
  * the reason. Main thread, before the workers start.
  */
 int sb_results_open(const char *json_path, const char *hdrlog_path);
+
+/* 0 when `path` can be written (an existing writable file, or a new one
+   in a writable directory; nothing is created), else -1 after a FATAL
+   line naming option `opt` ("--results"), the file and the reason. Any
+   thread. */
+int sb_results_check_writable(const char *opt, const char *path);
 
 /* True when either file was requested (the engine then samples intervals
    even without --report-interval). */
@@ -110,5 +119,23 @@ void sb_results_iso_time(double epoch_s, char *buf, size_t len);
    non-empty buckets, the V2 encoding); also used by merged documents.
    New reference; NULL-safe fields on OOM. Thread-safe. */
 json_t *sb_results_histogram_json(const sb_hdr_t *h);
+
+/* The document's "manifest" object (bmk version, command line, test,
+   host, start time from sb_results_start, series, tags, random seed,
+   every option's value with passwords masked, the server seen by the
+   statistics probe, else null). New reference. Thread-safe (reads
+   main-thread state set before the run). */
+json_t *sb_results_manifest_json(void);
+
+/* {name: {value, per_minute, count, help, scope}} of the run's figures
+   (core/sb_figure.h) over a window of `window_s` seconds, or NULL when
+   there are none. New reference. Any thread. */
+json_t *sb_results_figures_json(double window_s);
+
+/* Writes `doc` to `path`: a regular file through a temporary name
+   renamed into place (a reader never sees half a document), anything
+   else (/dev/stdout, a FIFO) in place. Returns 0, or -1 after an ERROR
+   message naming the file. Any thread. */
+int sb_results_write_json(const json_t *doc, const char *path);
 
 #endif

@@ -46,28 +46,45 @@ static int out_open(void *ctx)
   return 0;
 }
 
-static int out_end(void *ctx, const sb_out_end_t *e)
+/* Saves `doc` into `*store` (opened here when NULL) and says where;
+   0, or -1 after an ERROR message. */
+static int save_doc(sb_resultsdb_t **store, const char *path, const json_t *doc)
 {
-  (void) ctx;
-  (void) e;
   char err[512] = "";
-  const json_t *doc = sb_results_document();
-  if (doc == NULL)
-  {
-    log_text(LOG_ALERT, "--save: the run's document was not built; nothing saved");
-    return -1;
-  }
-  if (so.store == NULL)
-    so.store = sb_resultsdb_open(so.path, err, sizeof(err));
-  int64_t id = so.store ? sb_resultsdb_save(so.store, doc, err, sizeof(err)) : -1;
+  if (*store == NULL)
+    *store = sb_resultsdb_open(path, err, sizeof(err));
+  int64_t id = *store ? sb_resultsdb_save(*store, doc, err, sizeof(err)) : -1;
   if (id < 0)
   {
     log_text(LOG_ALERT, "--save: the run was not saved: %s", err);
     return -1;
   }
   log_text(LOG_NOTICE, "Saved as run %lld in %s (bmk runs show %lld)", (long long) id,
-           sb_resultsdb_name(so.store), (long long) id);
+           sb_resultsdb_name(*store), (long long) id);
   return 0;
+}
+
+static int out_end(void *ctx, const sb_out_end_t *e)
+{
+  (void) ctx;
+  (void) e;
+  const json_t *doc = sb_results_document();
+  if (doc == NULL)
+  {
+    log_text(LOG_ALERT, "--save: the run's document was not built; nothing saved");
+    return -1;
+  }
+  return save_doc(&so.store, so.path, doc);
+}
+
+int sb_resultsdb_save_document(const json_t *doc)
+{
+  char path[4096];
+  sb_resultsdb_t *store = NULL;
+  sb_resultsdb_path(sb_opt_str("results-db"), path, sizeof(path));
+  int rc = save_doc(&store, path, doc);
+  sb_resultsdb_close(store);
+  return rc;
 }
 
 static void out_close(void *ctx)

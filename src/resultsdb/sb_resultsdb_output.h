@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+#include <jansson.h>
+
 #include "core/sb_output.h"
 
 /* Registers --save and --results-db (bmk extension options). 0 or -1. */
@@ -23,5 +25,12 @@ bool sb_resultsdb_save_requested(void);
  * result files' output. Main thread.
  */
 void sb_resultsdb_output(sb_output_t *out);
+
+/* Saves `doc` (a bmk-results document: a command's, not the engine's
+   run) into the results database of --results-db / $BMK_RESULTS_DB and
+   prints "Saved as run N in ...". Returns 0, or -1 after an ERROR
+   message. Any one thread at a time (it opens and closes a store of its
+   own). */
+int sb_resultsdb_save_document(const json_t *doc);
 
 #endif

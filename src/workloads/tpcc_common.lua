@@ -16,6 +16,8 @@ if not BMK_TPCC then
 end
 
 local ffi = require("ffi")
+-- workload_util declares core/sb_shared.h's functions (sb_shared_*)
+local util = require("workload_util")
 
 ffi.cdef[[
 typedef struct { uint64_t s[2]; } sb_rand_stream_t;
@@ -36,14 +38,6 @@ void sb_tpcc_shuffle(sb_rand_stream_t *r, int32_t *a, int32_t n);
 int64_t sb_tpcc_parse_fixed(const char *p, size_t len, int scale, bool *ok);
 size_t sb_tpcc_fmt_fixed(char *buf, int64_t v, int scale);
 
-int64_t sb_shared_add(int slot, int64_t n);
-int64_t sb_shared_get(int slot);
-void sb_shared_set(int slot, int64_t v);
-int sb_shared_barrier(int n);
-void sb_shared_abort(void);
-bool sb_shared_aborted(void);
-uint64_t *sb_shared_counters(int tid);
-void sb_shared_sum(uint64_t *out);
 void sb_shared_mark(void);
 void sb_shared_marked(uint64_t *out);
 int sb_shared_code_id(const char *code);
@@ -143,17 +137,8 @@ M.options = {
 
 -- ---- configuration -----------------------------------------------------------
 
-local function fail(fmt, ...)
-  error(string.format(fmt, ...), 0)
-end
+local fail, yesno = util.fail, util.yesno
 M.fail = fail
-
-local function yesno(name, v)
-  local s = tostring(v):lower()
-  if s == "yes" or s == "on" or s == "1" or s == "true" then return true end
-  if s == "no" or s == "off" or s == "0" or s == "false" or s == "" then return false end
-  fail("--%s must be on/off or yes/no (got '%s')", name:gsub("_", "-"), tostring(v))
-end
 
 local function int_opt(name, lo, hi)
   local v = tonumber(sysbench.opt[name])
@@ -440,35 +425,8 @@ function M.driver()
   return drv_cache
 end
 
--- First row of `sql` as a Lua array of strings (nil values for NULL), or
--- nil when there is no row.
-function M.row(con, sql)
-  local rs = con:query(sql)
-  if rs == nil then return nil end
-  local r = rs:fetch_row()
-  rs:free()
-  return r
-end
-
--- Single value of `sql` (string or nil).
-function M.value(con, sql)
-  local r = M.row(con, sql)
-  return r and r[1]
-end
-
--- All rows of `sql` as arrays.
-function M.rows(con, sql)
-  local rs = con:query(sql)
-  local out = {}
-  if rs == nil then return out end
-  local r = rs:fetch_row()
-  while r do
-    out[#out + 1] = r
-    r = rs:fetch_row()
-  end
-  rs:free()
-  return out
-end
+-- First row, single value and all rows of `sql` (workload_util.lua).
+M.row, M.value, M.rows = util.row, util.value, util.rows
 
 local ISO_MY = { RC = "READ-COMMITTED", RR = "REPEATABLE-READ", SER = "SERIALIZABLE" }
 local ISO_PG = { RC = "READ COMMITTED", RR = "REPEATABLE READ", SER = "SERIALIZABLE" }
@@ -505,15 +463,9 @@ function M.connect(c, purpose, endpoint)
   return con
 end
 
--- One line for an error raised by the SQL API or a Lua error: without
--- the "file.lua:123: " position, SQL errors as "SQL error ...".
-function M.error_text(err)
-  if type(err) == "table" then
-    err = string.format("SQL error, errno = %s, state = '%s': %s", tostring(err.sql_errno),
-                        tostring(err.sql_state), tostring(err.sql_errmsg))
-  end
-  return (tostring(err):gsub("^[^:]*%.lua:%d+: ", ""))
-end
+-- One line for an error raised by the SQL API or a Lua error
+-- (workload_util.lua).
+M.error_text = util.error_text
 
 -- ---- bookkeeping (tpcc_meta, tpcc_load_units) -----------------------------------
 
@@ -553,27 +505,14 @@ end
 -- body(c, tid) with the configuration. The first failing thread aborts the
 -- others (sb_shared_abort) and raises its error as one FATAL line; the
 -- others return false quietly, so the command prints one message and
--- exits 1. `precheck(c)`, optional, may raise a configuration error.
+-- exits 1 (workload_util.parallel_command). `precheck(c)`, optional, may
+-- raise a configuration error.
 function M.parallel_command(body, precheck)
-  local tid = sysbench.tid
-  local ok, c = pcall(function()
+  return util.parallel_command(function()
     local cfg = M.config()
     if precheck then precheck(cfg) end
     return cfg
-  end)
-  if not ok then
-    C.sb_shared_abort()
-    if tid == 0 then error(c, 0) end
-    return false
-  end
-  local ok2, res = pcall(body, c, tid)
-  if not ok2 then
-    local first = not C.sb_shared_aborted()
-    C.sb_shared_abort()
-    if res == "aborted" or not first then return false end
-    error(M.error_text(res), 0)
-  end
-  return res
+  end, body)
 end
 
 -- Number of tpcc data tables (of any set) present.
@@ -633,24 +572,9 @@ M.SLOT = {
   PURGED = 9,
 }
 
--- Now in milliseconds (CLOCK_MONOTONIC), for progress and phase times.
-ffi.cdef[[
-struct bmk_tpcc_timespec { long tv_sec; long tv_nsec; };
-int clock_gettime(int clk, struct bmk_tpcc_timespec *ts);
-]]
-local ts = ffi.new("struct bmk_tpcc_timespec")
-function M.now_ms()
-  C.clock_gettime(1, ts)
-  return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6
-end
-
--- "2m31s" / "12s" / "1h02m".
-function M.duration(s)
-  s = math.floor(s + 0.5)
-  if s < 60 then return s .. "s" end
-  if s < 3600 then return string.format("%dm%02ds", math.floor(s / 60), s % 60) end
-  return string.format("%dh%02dm", math.floor(s / 3600), math.floor(s % 3600 / 60))
-end
+-- Now in milliseconds (CLOCK_MONOTONIC), for progress and phase times;
+-- "2m31s" / "12s" / "1h02m" (workload_util.lua).
+M.now_ms, M.duration = util.now_ms, util.duration
 
 -- 1190000 -> "1.19M", 35000 -> "35k".
 function M.human(x)

@@ -67,15 +67,7 @@ end
 local function run(c)
   common.need_sql(c)
   local con = common.connect(c, true)
-  local meta = common.read_meta(con, c)
-  if meta == nil then
-    common.fail("no tpch data in %s: run `bmk tpch prepare` first",
-                c.pg and ("schema " .. c.schema) or "the database")
-  end
-  if meta.state ~= "complete" then
-    common.fail("the tpch load is not complete (state '%s'): run `bmk tpch cleanup` and " ..
-                  "prepare again", tostring(meta.state))
-  end
+  local meta = common.loaded_meta(con, c)
   if meta.rf_state == "rf1" then
     print(string.format("WARNING: update set %s was inserted (RF1) but not deleted (RF2): " ..
                           "counts differ from the base data's", tostring(meta.rf_set)))

@@ -10,6 +10,8 @@ if not BMK_TPCH then
 end
 
 local ffi = require("ffi")
+-- workload_util declares core/sb_shared.h's functions (sb_shared_*)
+local util = require("workload_util")
 
 ffi.cdef[[
 typedef struct sb_tpch_gen sb_tpch_gen_t;
@@ -45,18 +47,8 @@ int mkdir(const char *path, unsigned int mode);
 char *strerror(int errnum);
 
 bool sb_engine_stopping(void);
-int64_t sb_shared_add(int slot, int64_t n);
-int64_t sb_shared_get(int slot);
-void sb_shared_set(int slot, int64_t v);
-int sb_shared_barrier(int n);
-void sb_shared_abort(void);
-bool sb_shared_aborted(void);
-uint64_t *sb_shared_counters(int tid);
-void sb_shared_sum(uint64_t *out);
 void db_connection_uncounted(sql_connection *con);
 
-struct bmk_tpch_timespec { long tv_sec; long tv_nsec; };
-int clock_gettime(int clk, struct bmk_tpch_timespec *ts);
 ]]
 
 local C = ffi.C
@@ -130,17 +122,8 @@ M.options = {
 
 -- ---- configuration ----------------------------------------------------------------
 
-local function fail(fmt, ...)
-  error(string.format(fmt, ...), 0)
-end
+local fail, yesno = util.fail, util.yesno
 M.fail = fail
-
-local function yesno(name, v)
-  local s = tostring(v):lower()
-  if s == "yes" or s == "on" or s == "1" or s == "true" then return true end
-  if s == "no" or s == "off" or s == "0" or s == "false" or s == "" then return false end
-  fail("--%s must be on/off or yes/no (got '%s')", name:gsub("_", "-"), tostring(v))
-end
 
 local function int_opt(name, lo, hi)
   local v = tonumber(sysbench.opt[name])
@@ -237,6 +220,51 @@ function M.jobs(c, chunks)
   return list
 end
 
+-- Runs `jobs` over the command's threads from one shared queue: thread
+-- `tid` takes the next job and calls do_job(job, counters, tick) (its
+-- sb_shared_counters; tick: the progress printer, thread 0's only, nil in
+-- the others) until none is left. Thread 0 must have called
+-- M.start_jobs() before; starts and ends with a barrier. `what` names the
+-- progress lines ("load"). Returns the seconds since M.start_jobs.
+function M.run_jobs(c, tid, jobs, what, do_job)
+  M.barrier(c)
+  local total = 0
+  for _, j in ipairs(jobs) do total = total + j.rows end
+  local tick = tid == 0 and M.progress_printer(what, total, #jobs) or nil
+  local cnt = C.sb_shared_counters(tid)
+  while true do
+    local k = tonumber(C.sb_shared_add(M.SLOT.JOB, 1))
+    if k >= #jobs then break end
+    do_job(jobs[k + 1], cnt, tick)
+  end
+  M.barrier(c)
+  return (M.now_ms() - tonumber(C.sb_shared_get(M.SLOT.T0))) / 1000
+end
+
+-- After a generator batch of a job: counts its `n` rows of table t and
+-- the rows its child table (c_t, or nil) got since `seen` in the
+-- counters `cnt` from `base` (CNT_ROWS or CNT_UROWS), ticks the progress
+-- printer (when given) and raises "aborted" when another thread failed.
+-- Returns the child rows generated so far (the next `seen`).
+function M.count_batch(cnt, base, g, t, n, c_t, seen, tick)
+  cnt[base + t] = cnt[base + t] + n
+  if c_t then
+    local now = tonumber(C.sb_tpch_gen_child_rows(g))
+    cnt[base + c_t] = cnt[base + c_t] + (now - seen)
+    seen = now
+  end
+  if tick then tick() end
+  if C.sb_shared_aborted() then error("aborted", 0) end
+  return seen
+end
+
+-- Thread 0, before M.run_jobs: the queue at its first job, the clock
+-- started.
+function M.start_jobs()
+  C.sb_shared_set(M.SLOT.JOB, 0)
+  C.sb_shared_set(M.SLOT.T0, M.now_ms())
+end
+
 -- Slots of sb_shared (one command per process, so they do not clash).
 M.SLOT = { JOB = 0, PHASE_JOB = 1, T0 = 2, CHECK_FAIL = 3 }
 -- Shared counters: rows per table, jobs done, files written, rows per
@@ -245,26 +273,8 @@ M.CNT_ROWS, M.CNT_JOBS, M.CNT_FILES, M.CNT_UROWS = 0, 16, 17, 32
 
 -- ---- connections ------------------------------------------------------------------------
 
-function M.value(con, sql)
-  local rs = con:query(sql)
-  if rs == nil then return nil end
-  local r = rs:fetch_row()
-  rs:free()
-  return r and r[1]
-end
-
-function M.rows(con, sql)
-  local rs = con:query(sql)
-  local out = {}
-  if rs == nil then return out end
-  local r = rs:fetch_row()
-  while r do
-    out[#out + 1] = r
-    r = rs:fetch_row()
-  end
-  rs:free()
-  return out
-end
+-- First row, single value and all rows of `sql` (workload_util.lua).
+M.row, M.value, M.rows = util.row, util.value, util.rows
 
 -- A connection of `run`: M.connect's, with --parallel-workers on
 -- PostgreSQL.
@@ -308,35 +318,29 @@ function M.read_meta(con, c)
   return m
 end
 
--- One line for an error raised by the SQL API or Lua, without the
--- "file.lua:123: " position.
-function M.error_text(err)
-  if type(err) == "table" then
-    err = string.format("SQL error, errno = %s, state = '%s': %s", tostring(err.sql_errno),
-                        tostring(err.sql_state), tostring(err.sql_errmsg))
+-- tpch_meta of a schema whose load completed; fails (one FATAL line)
+-- when there is no tpch data or the load did not complete.
+function M.loaded_meta(con, c)
+  local meta = M.read_meta(con, c)
+  if meta == nil then
+    fail("no tpch data in %s: run `bmk tpch prepare` first",
+         c.pg and ("schema " .. c.schema) or "the database")
   end
-  return (tostring(err):gsub("^[^:]*%.lua:%d+: ", ""))
+  if meta.state ~= "complete" then
+    fail("the tpch load is not complete (state '%s'): run `bmk tpch cleanup` and " ..
+           "prepare again", tostring(meta.state))
+  end
+  return meta
 end
 
--- A parallel command in thread sysbench.tid: body(c, tid). The first
--- failing thread aborts the others and raises its error (one FATAL line,
--- exit 1); the others return false quietly.
+-- One line for an error (workload_util.lua).
+M.error_text = util.error_text
+
+-- A parallel command in thread sysbench.tid: body(c, tid) with the
+-- configuration (workload_util.parallel_command: the first failing
+-- thread's error is the one FATAL line, exit 1).
 function M.parallel_command(body)
-  local tid = sysbench.tid
-  local ok, c = pcall(M.config)
-  if not ok then
-    C.sb_shared_abort()
-    if tid == 0 then error(M.error_text(c), 0) end
-    return false
-  end
-  local ok2, res = pcall(body, c, tid)
-  if not ok2 then
-    local first = not C.sb_shared_aborted()
-    C.sb_shared_abort()
-    if res == "aborted" or not first then return false end
-    error(M.error_text(res), 0)
-  end
-  return res
+  return util.parallel_command(M.config, body)
 end
 
 -- Waits for the command's other threads; raises "aborted" when one failed.
@@ -346,18 +350,8 @@ end
 
 -- ---- time and progress ----------------------------------------------------------------
 
-local ts = ffi.new("struct bmk_tpch_timespec")
-function M.now_ms()
-  C.clock_gettime(1, ts)
-  return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6
-end
-
-function M.duration(s)
-  s = math.floor(s + 0.5)
-  if s < 60 then return s .. "s" end
-  if s < 3600 then return string.format("%dm%02ds", math.floor(s / 60), s % 60) end
-  return string.format("%dh%02dm", math.floor(s / 3600), math.floor(s % 3600 / 60))
-end
+-- Clocks and durations (workload_util.lua).
+M.now_ms, M.wall_s, M.duration = util.now_ms, util.wall_s, util.duration
 
 -- Interval of progress lines: --report-interval, 10 s when not given.
 function M.progress_every()

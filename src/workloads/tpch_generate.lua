@@ -8,7 +8,6 @@
 local common = require("tpch_common")
 local ffi = common.ffi
 local C = common.C
-local SLOT = common.SLOT
 
 local M = {}
 
@@ -51,14 +50,7 @@ local function run_job(c, job, cnt, tick)
         common.fail("writing %s: %s", file_name(c, job.t, job), ffi.string(C.strerror(ffi.errno())))
       end
       if n == 0 then break end
-      cnt[base + job.t] = cnt[base + job.t] + n
-      if child then
-        local now = tonumber(C.sb_tpch_gen_child_rows(g))
-        cnt[base + child] = cnt[base + child] + (now - seen)
-        seen = now
-      end
-      if tick then tick() end
-      if C.sb_shared_aborted() then error("aborted", 0) end
+      seen = common.count_batch(cnt, base, g, job.t, n, child, seen, tick)
     end
   end)
   C.close(fd)
@@ -121,23 +113,12 @@ local function body(c, tid)
     print(string.format("Generating TPC-H-derived data, SF %s, %s files in %s, %d chunk(s), " ..
                           "%d thread(s)...", tostring(c.sf), c.format, c.dir, c.chunks, c.threads))
     io.stdout:flush()
-    C.sb_shared_set(SLOT.JOB, 0)
-    C.sb_shared_set(SLOT.T0, common.now_ms())
+    common.start_jobs()
   end
-  common.barrier(c)
-  local total = 0
-  for _, j in ipairs(jobs) do total = total + j.rows end
-  local tick = tid == 0 and common.progress_printer("generate", total, #jobs) or nil
-  local cnt = C.sb_shared_counters(tid)
-  while true do
-    local k = tonumber(C.sb_shared_add(SLOT.JOB, 1))
-    if k >= #jobs then break end
-    run_job(c, jobs[k + 1], cnt, tick)
-  end
-  common.barrier(c)
-  if tid == 0 then
-    print_summary(c, jobs, (common.now_ms() - tonumber(C.sb_shared_get(SLOT.T0))) / 1000)
-  end
+  local secs = common.run_jobs(c, tid, jobs, "generate", function(job, cnt, tick)
+    run_job(c, job, cnt, tick)
+  end)
+  if tid == 0 then print_summary(c, jobs, secs) end
   return true
 end
 

@@ -11,7 +11,6 @@ local common = require("tpch_common")
 local schema = require("tpch_schema")
 local ffi = common.ffi
 local C = common.C
-local SLOT = common.SLOT
 
 local M = {}
 
@@ -111,15 +110,8 @@ local function load_job(ld, job, cnt, tick)
                                    CCAP, ld.clen, c.load_batch)
       if n == 0 then break end
       send(ld, job.t, ld.buf, ld.len[0])
-      cnt[common.CNT_ROWS + job.t] = cnt[common.CNT_ROWS + job.t] + n
-      if child then
-        send(ld, child, ld.cbuf, ld.clen[0])
-        local now = tonumber(C.sb_tpch_gen_child_rows(g))
-        cnt[common.CNT_ROWS + child] = cnt[common.CNT_ROWS + child] + (now - seen)
-        seen = now
-      end
-      if tick then tick() end
-      if C.sb_shared_aborted() then error("aborted", 0) end
+      if child then send(ld, child, ld.cbuf, ld.clen[0]) end
+      seen = common.count_batch(cnt, common.CNT_ROWS, g, job.t, n, child, seen, tick)
     end
   end)
   C.sb_tpch_gen_free(g)
@@ -209,22 +201,12 @@ local function body(c, tid)
                         method == "copy" and (c.pg and "COPY" or "LOAD DATA LOCAL INFILE")
                           or "multi-row INSERT"))
     io.stdout:flush()
-    C.sb_shared_set(SLOT.JOB, 0)
-    C.sb_shared_set(SLOT.T0, common.now_ms())
+    common.start_jobs()
   end
-  common.barrier(c)
-  local total = 0
-  for _, j in ipairs(jobs) do total = total + j.rows end
-  local tick = tid == 0 and common.progress_printer("load", total, #jobs) or nil
-  local cnt = C.sb_shared_counters(tid)
   local ld = new_loader(con, c, method)
-  while true do
-    local k = tonumber(C.sb_shared_add(SLOT.JOB, 1))
-    if k >= #jobs then break end
-    load_job(ld, jobs[k + 1], cnt, tick)
-  end
-  common.barrier(c)
-  local load_s = (common.now_ms() - tonumber(C.sb_shared_get(SLOT.T0))) / 1000
+  local load_s = common.run_jobs(c, tid, jobs, "load", function(job, cnt, tick)
+    load_job(ld, job, cnt, tick)
+  end)
   local post_s = post_load(con, c, tid)
   if tid == 0 then
     local s = common.sums()

@@ -13,6 +13,7 @@
 local common = require("tpch_common")
 local queries = require("tpch_queries")
 local answers = require("tpch_answers")
+local results = require("tpch_results")
 local ffi = common.ffi
 local C = common.C
 
@@ -86,9 +87,8 @@ local function run_sql(con, sql, keep)
   return n, bit.tohex(h), rows
 end
 
--- Runs query q (Q15: view, query, drop); returns seconds and rows, or
--- raises.
-local function run_query(con, q, p, stream, keep)
+-- run_query's work.
+local function query_once(con, q, p, stream, keep)
   local t0 = common.now_ms()
   local rows, sum, kept
   if q == 15 then
@@ -102,6 +102,13 @@ local function run_query(con, q, p, stream, keep)
     rows, sum, kept = run_sql(con, queries.substitute(queries.TEXT[q], p, stream), keep)
   end
   return (common.now_ms() - t0) / 1000, rows, sum, kept
+end
+
+-- Runs query q (Q15: view, query, drop); returns seconds, rows, the
+-- checksum and (keep) the rows, or raises. Counted in the live numbers of
+-- --metrics-listen (tpch_results.timed_query).
+local function run_query(con, q, p, stream, keep)
+  return results.timed_query(function() return query_once(con, q, p, stream, keep) end)
 end
 
 -- RF1: update set n's orders and line items as multi-row INSERTs in one
@@ -167,16 +174,6 @@ local function rf2(con, c, n)
   return (common.now_ms() - t0) / 1000, rows
 end
 
--- The geometric mean of `times` after the spec's clamp (clause 5.4.1.4:
--- an interval below 1/1000 of the longest counts as that).
-function M.geomean(times)
-  local max = 0
-  for _, t in ipairs(times) do max = math.max(max, t) end
-  local floor, s = max / 1000, 0
-  for _, t in ipairs(times) do s = s + math.log(math.max(t, floor)) end
-  return math.exp(s / #times)
-end
-
 -- Sets the server-side time limit of the connection's statements to
 -- `secs` (0: none): PostgreSQL's statement_timeout, MariaDB's
 -- max_statement_time, else MySQL's max_execution_time (SELECTs only).
@@ -200,9 +197,16 @@ local function write_meta(con, kv)
   end
 end
 
--- Prints the power test's (or validation run's) table and metrics;
--- returns Power@Size, or nil when there is none.
-local function print_report(c, n, res, failed)
+-- A step's rows as the table shows them: RF1's orders+line items.
+local function rows_text(r)
+  if not r.rows then return "-" end
+  return r.lines and (r.rows .. "+" .. r.lines) or tostring(r.rows)
+end
+
+-- Prints the power test's (or validation run's) table (the steps so far
+-- when interrupted) and metrics; returns the metrics
+-- (tpch_results.power_metrics).
+local function print_report(c, n, res)
   print("")
   if c.validate then
     print(string.format("Validation run, SF %s, validation parameters (qgen -d), no refresh " ..
@@ -215,33 +219,24 @@ local function print_report(c, n, res, failed)
                       "checksum", "status"))
   for _, r in ipairs(res) do
     print(string.format("  %-4s %-6s %10.6f %10s  %-8s  %s%s", r.pos or "", r.name, r.secs or 0,
-                        r.rows and tostring(r.rows) or "-", r.sum or "", r.status,
+                        rows_text(r), r.sum or "", r.status,
                         r.answer and ("  answer " .. r.answer) or ""))
     if r.err then print("         " .. r.err) end
     if r.diff then print("         " .. r.diff) end
   end
-  local times, qtimes, qrows = {}, {}, {}
-  for _, r in ipairs(res) do
-    if r.status == "ok" then
-      times[#times + 1] = r.secs
-      if r.q then
-        qtimes[#qtimes + 1] = r.secs
-        if r.rows > 0 then qrows[#qrows + 1] = r.secs end
-      end
-    end
-  end
-  local power
+  local m = results.power_metrics(c.sf, res, c.validate)
   if c.validate then
     print("No Power@Size: a validation run has no refresh functions (clause 2.1.3)")
-  elseif failed > 0 then
-    print(string.format("Metrics incomplete: %d step(s) failed (or timed out)", failed))
-  else
-    local g = M.geomean(times)
-    print(string.format("Geometric mean of the 22 query and 2 refresh times: %.4f s", g))
+  end
+  if m.failed > 0 then
+    print(string.format("Metrics incomplete: %d step(s) failed (or timed out)", m.failed))
+  elseif not m.complete then
+    print(string.format("Metrics incomplete: interrupted after %d step(s)", #res))
+  elseif not c.validate then
+    print(string.format("Geometric mean of the 22 query and 2 refresh times: %.4f s", m.geomean_s))
     print(string.format("Geometric mean of query times returning rows (HammerDB's): %.4f s " ..
-                          "(%d queries)", #qrows > 0 and M.geomean(qrows) or 0, #qrows))
-    power = 3600 * c.sf / g
-    print(string.format("Power@Size: %.1f", power))
+                          "(%d queries)", m.geomean_rows_s or 0, m.rows_queries))
+    print(string.format("Power@Size: %.1f", m.power_size))
   end
   if c.answers ~= "" then
     local pass, bad = 0, 0
@@ -250,7 +245,7 @@ local function print_report(c, n, res, failed)
     end
     print(string.format("Answers (%s): %d PASS, %d FAIL", c.answers, pass, bad))
   end
-  return power
+  return m
 end
 
 -- The 22 reference answers of --answers, read before anything runs.
@@ -270,14 +265,7 @@ end
 function M.open(c)
   common.need_sql(c)
   local con = common.connect_run(c)
-  local meta = common.read_meta(con, c)
-  if meta == nil then
-    common.fail("no tpch data in %s: run `bmk tpch prepare` first",
-                c.pg and ("schema " .. c.schema) or "the database")
-  end
-  if meta.state ~= "complete" then
-    common.fail("the tpch load is not complete (state '%s')", tostring(meta.state))
-  end
+  local meta = common.loaded_meta(con, c)
   if tonumber(meta.scale) ~= c.sf then
     common.fail("the tables hold SF %s, not --scale=%s", tostring(meta.scale), tostring(c.sf))
   end
@@ -292,7 +280,8 @@ function M.open(c)
 end
 
 -- The power test (or the validation run) on `con` with update set n;
--- returns success and Power@Size (nil without).
+-- returns success, Power@Size (nil without) and the power test's part of
+-- the results section (tpch_results.power_json).
 function M.power(c, con, n)
   local want = read_answers(c)
   local keep = want ~= nil or c.save_answers ~= ""
@@ -316,11 +305,13 @@ function M.power(c, con, n)
   io.stdout:flush()
   local res, failed = {}, 0
   local answer_failed = 0
+  local t0 = common.now_ms()
   local function step(r, fn)
+    r.start_s = (common.now_ms() - t0) / 1000
     local ok, a, b, d, kept = pcall(fn)
     if ok then
       r.secs, r.rows, r.status = a, b, "ok"
-      if r.q then r.sum = d elseif d then r.rows = b .. "+" .. d end
+      if r.q then r.sum = d elseif d then r.lines = d end
       if r.q and want then
         r.diff = answers.compare(r.q, kept, want[r.q])
         r.answer = r.diff and "FAIL" or "PASS"
@@ -334,7 +325,7 @@ function M.power(c, con, n)
   end
   -- a validation run queries the data as it is (clause 2.1.3): no RFs
   if not c.validate then
-    step({ name = "RF1" }, function()
+    step({ name = "RF1", set = n }, function()
       local s, o, l = rf1(con, c, n)
       write_meta(con, { rf_state = "rf1", rf_set = n })
       return s, o, l
@@ -344,13 +335,14 @@ function M.power(c, con, n)
   for pos = 1, 22 do
     local q = C.sb_tpch_qgen_order(0, pos)
     local p = params(c, q, c.seed)
-    step({ pos = pos, name = "Q" .. q, q = q }, function() return run_query(con, q, p, 0, keep) end)
-    if C.sb_engine_stopping() then break end
+    step({ pos = pos, name = "Q" .. q, q = q, params = p }, function() return run_query(con, q, p, 0, keep) end)
+    -- Ctrl-C: no more queries; RF2 still undoes RF1 (the base data back)
+    if results.stopping() then break end
   end
   if c.query_timeout > 0 then set_timeout(con, c, 0) end
   if not c.validate then
     -- RF2 without its RF1 would only delete: it waits for a good RF1
-    step({ name = "RF2" }, function()
+    step({ name = "RF2", set = n }, function()
       if res[1].status ~= "ok" then error("not run: RF1 failed", 0) end
       return rf2(con, c, n)
     end)
@@ -359,8 +351,10 @@ function M.power(c, con, n)
     local lines = common.value(con, "SELECT COUNT(*) FROM lineitem")
     write_meta(con, { rf_state = "none", rf_next = n + 1, lineitem_rows = lines })
   end
-  local power = print_report(c, n, res, failed)
-  return failed == 0 and answer_failed == 0, power
+  local m = print_report(c, n, res)
+  results.power_figures(res, m)
+  return failed == 0 and answer_failed == 0 and m.complete, m.power_size,
+    results.power_json(c, n, res, m)
 end
 
 M.params, M.run_query, M.rf1, M.rf2 = params, run_query, rf1, rf2
@@ -372,12 +366,19 @@ M.set_timeout, M.write_meta = set_timeout, write_meta
 -- failed.
 function M.cmd_run()
   return common.parallel_command(function(c, tid)
+    results.catch_stop()
+    if tid == 0 then results.open_outputs() end
     if c.validate or c.test == "power" then
       if tid ~= 0 then return true end
       local con, _, n = M.open(c)
-      local ok = M.power(c, con, n)
+      local start, t0 = common.wall_s(), common.now_ms()
+      local ok, _, part = M.power(c, con, n)
       print("bmk tpch is " .. common.DISCLAIMER .. "; not audited.")
       con:disconnect()
+      local section = { test = c.validate and "validation" or "power", power = part }
+      local secs = (common.now_ms() - t0) / 1000
+      if not results.publish(c, section, start, secs, ok and 0 or 1) then ok = false end
+      results.exit_on_signal()
       return ok
     end
     return require("tpch_throughput").run(c, tid)

@@ -11,6 +11,7 @@
 
 local common = require("tpch_common")
 local run = require("tpch_run")
+local results = require("tpch_results")
 local ffi = common.ffi
 local C = common.C
 local SLOT = common.SLOT
@@ -31,52 +32,80 @@ function M.min_streams(sf)
 end
 
 -- Per-thread counters (sb_shared_counters): step i's microseconds, rows
--- and status (1 ok, 2 failed), the stream's end (microseconds after the
+-- and status (0 not run: interrupted; 1 ok, 2 failed), the stream's end
+-- (microseconds after the start), step i's start (microseconds after the
 -- start).
-local US, ROWS, STATUS, END = 300, 400, 500, 600
+local US, ROWS, STATUS, END, START = 300, 400, 500, 600, 700
 
 -- Slots: the update set of the first pair, the throughput test's start,
 -- the seed.
 local SLOT_SET, SLOT_T0, SLOT_SEED = 20, 21, 22
 
-local function record(cnt, i, ok, secs, rows)
+local function record(cnt, i, ok, secs, rows, t0, start_ms)
+  cnt[START + i] = math.floor((start_ms - t0) * 1000 + 0.5)
   cnt[US + i] = ok and math.floor(secs * 1e6 + 0.5) or 0
   cnt[ROWS + i] = ok and rows or 0
   cnt[STATUS + i] = ok and 1 or 2
 end
 
--- Query stream s on `con`: the 22 queries, recorded as steps 1..22.
-local function query_stream(c, con, s, cnt)
+-- Query stream s on `con`: the 22 queries, recorded as steps 1..22
+-- (started t0, common.now_ms's); stops early when bmk is stopping
+-- (Ctrl-C).
+local function query_stream(c, con, s, cnt, t0)
   if c.query_timeout > 0 then run.set_timeout(con, c, c.query_timeout) end
   for pos = 1, 22 do
+    if results.stopping() then break end
     local q = C.sb_tpch_qgen_order(s, pos)
     local p = run.params(c, q, c.seed + s)
+    local start = common.now_ms()
     local ok, secs, rows = pcall(run.run_query, con, q, p, s, false)
-    record(cnt, pos, ok, secs, rows)
+    record(cnt, pos, ok, secs, rows, t0, start)
     if not ok then io.stderr:write(string.format("stream %d Q%d: %s\n", s, q, common.error_text(secs))) end
   end
 end
 
 -- The refresh stream: S pairs on update sets n .. n+S-1, steps 2i-1, 2i.
-local function refresh_stream(c, con, n, S, cnt)
+local function refresh_stream(c, con, n, S, cnt, t0)
   for i = 1, S do
+    if results.stopping() then break end
+    local start = common.now_ms()
     local ok, secs, orders = pcall(run.rf1, con, c, n + i - 1)
-    record(cnt, 2 * i - 1, ok, secs, orders)
+    record(cnt, 2 * i - 1, ok, secs, orders, t0, start)
     if ok then
       run.write_meta(con, { rf_state = "rf1", rf_set = n + i - 1 })
+      start = common.now_ms()
       local ok2, secs2, keys = pcall(run.rf2, con, c, n + i - 1)
-      record(cnt, 2 * i, ok2, secs2, keys)
+      record(cnt, 2 * i, ok2, secs2, keys, t0, start)
       if ok2 then run.write_meta(con, { rf_state = "none", rf_next = n + i }) end
     else
-      record(cnt, 2 * i, false)
+      record(cnt, 2 * i, false, nil, nil, t0, common.now_ms())
     end
   end
 end
 
+-- Step i of thread t's stream (t < S: query stream t+1, else the refresh
+-- stream) from its counters, as tpch_results.step_json takes it.
+local function step_of(c, cnt, t, i, S, n)
+  local st = tonumber(cnt[STATUS + i])
+  local r = { status = st == 1 and "ok" or st == 2 and "failed" or "not run",
+              secs = tonumber(cnt[US + i]) / 1e6, rows = tonumber(cnt[ROWS + i]),
+              start_s = st ~= 0 and tonumber(cnt[START + i]) / 1e6 or nil }
+  if t < S then
+    r.pos, r.q = i, C.sb_tpch_qgen_order(t + 1, i)
+    r.name = "Q" .. r.q
+    r.params = run.params(c, r.q, c.seed + t + 1)
+  else
+    r.set = n + math.floor((i - 1) / 2)
+    r.name = i % 2 == 1 and "RF1" or "RF2"
+  end
+  return r
+end
+
 -- Thread 0's report: the table, Ts and Throughput@Size (nil when a step
--- failed). Returns it and the count of failed steps.
+-- failed or did not run). Returns it, the count of failed (or not run)
+-- steps and the throughput test's part of the results section.
 local function report(c, n, S)
-  local failed, ts = 0, 0
+  local failed, ts, steps = 0, 0, {}
   print("")
   print(string.format("Throughput test, SF %s, %d query streams (seeds %d..%d), update sets " ..
                         "%d..%d:", tostring(c.sf), S, c.seed + 1, c.seed + S, n, n + S - 1))
@@ -84,26 +113,30 @@ local function report(c, n, S)
                       "rows", "status"))
   for t = 0, S do
     local cnt = C.sb_shared_counters(t)
-    local steps = t < S and 22 or 2 * S
-    for i = 1, steps do
-      local ok = tonumber(cnt[STATUS + i]) == 1
+    for i = 1, t < S and 22 or 2 * S do
+      local r = step_of(c, cnt, t, i, S, n)
+      local ok = r.status == "ok"
       if not ok then failed = failed + 1 end
-      local name = t < S and ("Q" .. C.sb_tpch_qgen_order(t + 1, i))
-        or ((i % 2 == 1 and "RF1 " or "RF2 ") .. (n + math.floor((i - 1) / 2)))
       print(string.format("  %-6s %-4s %-6s %10.6f %10s  %s", t < S and tostring(t + 1) or "RF",
-                          t < S and tostring(i) or "", name, tonumber(cnt[US + i]) / 1e6,
-                          ok and tostring(tonumber(cnt[ROWS + i])) or "-", ok and "ok" or "failed"))
+                          r.pos or "", r.set and (r.name .. " " .. r.set) or r.name, r.secs,
+                          ok and tostring(r.rows) or "-", r.status))
+      steps[#steps + 1] = results.step_json(r, t < S and t + 1 or "RF")
     end
     ts = math.max(ts, tonumber(cnt[END]) / 1e6)
   end
   print(string.format("Ts (the longest stream): %.6f s", ts))
+  local part = { streams = S, seeds = { c.seed + 1, c.seed + S }, update_sets = { n, n + S - 1 },
+                 steps = steps, ts_s = ts, failed_steps = failed, complete = failed == 0,
+                 throughput_size = results.null }
   if failed > 0 then
-    print(string.format("Metrics incomplete: %d step(s) failed (or timed out)", failed))
-    return nil, failed
+    print(string.format("Metrics incomplete: %d step(s) failed (or timed out, or did not run)",
+                        failed))
+    return nil, failed, part
   end
   local tput = S * 22 * 3600 / ts * c.sf
+  part.throughput_size = tput
   print(string.format("Throughput@Size: %.1f", tput))
-  return tput, failed
+  return tput, failed, part
 end
 
 -- The throughput (or full) test in thread `tid`; false when a step failed.
@@ -114,13 +147,16 @@ function M.run(c, tid)
                   "--threads=%d (--streams=N needs --threads=N+1)", c.test, S, S + 1)
   end
   local con, n
-  local ok, power = true, nil
+  local ok, power, power_part = true, nil, nil
+  local start, t_start = common.wall_s(), common.now_ms()
   if tid == 0 then
     con, _, n = run.open(c)
     if c.test == "full" then
-      ok, power = run.power(c, con, n)
+      ok, power, power_part = run.power(c, con, n)
       n = n + 1
     end
+    -- (Ctrl-C during the power test: the streams below stop before their
+    -- first step, reported as not run)
     if n + S - 1 > 4000 then common.fail("all 4000 update sets are used: prepare again") end
     print(string.format("Throughput test: %d query streams and a refresh stream...", S))
     io.stdout:flush()
@@ -136,26 +172,33 @@ function M.run(c, tid)
   local t0 = tonumber(C.sb_shared_get(SLOT_T0))
   local cnt = C.sb_shared_counters(tid)
   if tid < S then
-    query_stream(c, con, tid + 1, cnt)
+    query_stream(c, con, tid + 1, cnt, t0)
   else
-    refresh_stream(c, con, n, S, cnt)
+    refresh_stream(c, con, n, S, cnt, t0)
   end
   cnt[END] = math.floor((common.now_ms() - t0) * 1000 + 0.5)   -- microseconds
   common.barrier(c)
   if tid == 0 then
-    local tput, failed = report(c, n, S)
+    local tput, failed, part = report(c, n, S)
+    results.throughput_figures(part)
     local lines = common.value(con, "SELECT COUNT(*) FROM lineitem")
     run.write_meta(con, { lineitem_rows = lines })
+    local section = { test = c.test, power = power_part, throughput = part }
     if c.test == "full" then
+      section.qphh_size = results.null
       if power and tput then
+        section.qphh_size = math.sqrt(power * tput)
         print(string.format("QphH@Size: %.1f (Power@Size %.1f, Throughput@Size %.1f)",
-                            math.sqrt(power * tput), power, tput))
+                            section.qphh_size, power, tput))
       else
         print("QphH@Size incomplete: a step of the power or throughput test failed")
       end
     end
     print("bmk tpch is " .. common.DISCLAIMER .. "; not audited.")
     ok = ok and failed == 0
+    local secs = (common.now_ms() - t_start) / 1000
+    if not results.publish(c, section, start, secs, ok and 0 or 1) then ok = false end
+    results.exit_on_signal()
   end
   con:disconnect()
   return ok

@@ -20,9 +20,9 @@ mkdir -p "$H"
 printf 'sb11=%s\n' "$BMK" > "$H/.bench"
 kit generate --home="$H"
 assert_eq "generate: exit 0" 0 "$RC"
-assert_contains "generate: summary" "$OUT" "generated 3764 scripts in $H/sb_exec"
-assert_eq "generate: CATALOGUE lines" 3764 "$(wc -l < "$H/sb_exec/CATALOGUE")"
-assert_eq "generate: script files" 3764 "$(ls "$H/sb_exec" | grep -c '^sb11-.*\.sh$')"
+assert_contains "generate: summary" "$OUT" "generated 3776 scripts in $H/sb_exec"
+assert_eq "generate: CATALOGUE lines" 3776 "$(wc -l < "$H/sb_exec/CATALOGUE")"
+assert_eq "generate: script files" 3776 "$(ls "$H/sb_exec" | grep -c '^sb11-.*\.sh$')"
 check "generate: scripts executable" test -x "$H/sb_exec/sb11-OLTP_RW_10M_8tab-uniform-ps-trx.sh"
 assert_contains "generate: script body" "$(cat "$H/sb_exec/sb11-TPCC_100W.sh")" 'exec "$sb11" kit "sb11-TPCC_100W.sh" "$@"'
 
@@ -44,7 +44,9 @@ sb11-Prepare_dbSTRESS_10M-InnoDB.sh sb11-Prepare_dbSTRESS_10x1M-InnoDB.sh
 sb11-Prepare_dbSTRESS_10M-InnoDB-HPK.sh
 sb11-dbSTRESS_10M-RO-notrx.sh sb11-dbSTRESS_10M-RO-SEL1-notrx.sh sb11-dbSTRESS_10M-RO-SEL2-notrx.sh
 sb11-dbSTRESS_10M-RW1-trx.sh sb11-dbSTRESS_10M-RW10-trx.sh
-sb11-dbSTRESS_10M-RW1-UPD-trx.sh sb11-dbSTRESS_10M-RW10-UPD-trx.sh"
+sb11-dbSTRESS_10M-RW1-UPD-trx.sh sb11-dbSTRESS_10M-RW10-UPD-trx.sh
+sb11-Prepare_TPCH_SF1-InnoDB.sh sb11-TPCH_SF1-power.sh sb11-TPCH_SF1-throughput2.sh
+sb11-TPCH_SF1-full2.sh sb11-TPCH_SF10-throughput3.sh sb11-TPCH_SF100-full5.sh"
 missing=""
 for n in $DOC_NAMES; do
   [ -x "$H/sb_exec/$n" ] || missing="$missing $n"
@@ -105,6 +107,11 @@ Prepare_TPCC_100W-InnoDB||--use-fk=1
 sb11-TPCC_100W.sh|64 300|tpcc --tables=1 --scale=100 --force-null=0 $RUN run
 sb11-TPCC_1000W.sh|64 300|--scale=1000
 sb11-TPCC_10x100W.sh|64 300 --sync-file=/tmp/start --sync-wait=20|--tables=10 --scale=100 --sync-file=/tmp/start --sync-wait=20
+sb11-Prepare_TPCH_SF1-InnoDB.sh||tpch $CONN --scale=1 --mysql-storage-engine=InnoDB --threads=32 prepare
+sb11-Prepare_TPCH_SF10-InnoDB.sh|8 --indexes=on|--scale=10 --threads=8 --indexes=on prepare
+sb11-TPCH_SF1-power.sh||tpch $CONN --scale=1 --tpch-test=power --threads=1 run
+sb11-TPCH_SF10-throughput3.sh|--query-timeout=600|--scale=10 --tpch-test=throughput --streams=3 --threads=4 --query-timeout=600 run
+TPCH_SF0.1-full2-socket||--mysql-socket=/var/run/mysqld/mysqld.sock --scale=0.1 --tpch-test=full --streams=2 --threads=3 run
 sb11-Prepare_dbSTRESS_10M-InnoDB.sh||$W/kit_dbstress.lua --obj-table-size=10000000 --obj-tables=1 --mysql-storage-engine=InnoDB create prepare
 sb11-Prepare_dbSTRESS_10x1M-InnoDB.sh||--obj-table-size=1000000 --obj-tables=10
 sb11-Prepare_dbSTRESS_10M-InnoDB-HPK.sh||--hpk=on
@@ -149,8 +156,18 @@ dbSTRESS_10M-notrx|missing dbSTRESS mode (RO, RO-SEL1, RO-SEL2, RW<N> or RW<N>-U
 dbSTRESS_10M-RO-UPD-notrx|'UPD' needs an RW<N> mode
 OLTP_RO_10Q_8tab-uniform-notrx|invalid size '10Q' (expected <N>K or <N>M)
 Prepare_10M_8tab|missing storage engine (e.g. InnoDB)
-FOO_1|unknown workload 'FOO_1' (expected Prepare_..., OLTP_RO_..., OLTP_RW_..., dbSTRESS_... or TPCC_...)
+FOO_1|unknown workload 'FOO_1' (expected Prepare_..., OLTP_RO_..., OLTP_RW_..., dbSTRESS_..., TPCC_... or TPCH_...)
 TPCC_100W-notrx|'notrx' is not valid in a TPCC name
+TPCH_SF1-notrx|'notrx' is not valid in a TPCH name
+TPCH_SF1|missing TPCH test (power, throughput<S> or full<S>)
+TPCH_SF1.5-power|invalid scale factor 'SF1.5' (expected SF<n>, e.g. SF1, SF100, or SF0.1 below 1)
+TPCH_SF0-power|invalid scale factor 'SF0' (expected SF<n>, e.g. SF1, SF100, or SF0.1 below 1)
+TPCH_1-power|invalid scale factor '1' (expected SF<n>, e.g. SF1, SF100, or SF0.1 below 1)
+TPCH_SF1-power-full2|more than one TPCH test ('power' and 'full2')
+TPCH_SF1-throughput0|'throughput0': the stream count must be at least 1
+Prepare_TPCH_SF1-InnoDB-power|'power' is not valid in a Prepare name
+TPCC_100W-power|'power' is only valid in TPCH names
+Prepare_TPCH_SF1|missing storage engine (e.g. InnoDB)
 EOF
 kit generate --home="$WORK/h2" OLTP_RO_10M_8tab-uniform-xDEAD-notrx
 assert_eq "generate NAME: invalid name exit 2" "2:bmk kit: invalid script name 'OLTP_RO_10M_8tab-uniform-xDEAD-notrx': 'xDEAD' is only valid in dbSTRESS names" "$RC:$OUT"
@@ -241,8 +258,9 @@ assert_not_contains "existing .bench: not rewritten (message)" "$OUT" "wrote $N/
 assert_eq "existing .bench: not rewritten (content)" "port=3399" "$(tail -1 "$N/.bench")"
 
 kit generate --home="$WORK/small" --sizes=10K --tables=1 --dists=uniform --clean
-# OLTP 1 prepare + 18 variants x 2 ps x 2 socket; dbSTRESS 2 + 24 (-uniform); TPCC 24
-assert_contains "K catalogue size" "$OUT" "generated 123 scripts"
+# OLTP 1 prepare + 18 variants x 2 ps x 2 socket; dbSTRESS 2 + 24 (-uniform); TPCC 24;
+# TPCH 3 x (prepare, power, throughput, full)
+assert_contains "K catalogue size" "$OUT" "generated 135 scripts"
 kit explain Prepare_10K_1tab-InnoDB 4
 assert_contains "K size: 10K rows" "$OUT" "--table-size=10000 --tables=1"
 kit explain dbSTRESS_2x10K-RO-notrx 1 1

@@ -8,8 +8,13 @@
 # the same 22 results on both databases (checksums, and --answers against
 # the other's --save-answers); the power test (RF1, stream 0's 22 queries,
 # RF2) prints a Power@Size that is its table's, check passes after it, a
-# second run takes the next update set; the answers' tolerances; bad input
-# gives one FATAL line and exit 1; cleanup drops everything.
+# second run takes the next update set; --results holds the table's steps
+# and metrics recomputed from its step times (power, throughput, full,
+# incomplete), --save keeps the runs and bmk compare shows a row per
+# query; Ctrl-C prints the table so far and exits 130 with the base data
+# back; the kit's TPCH power script runs the power test; the answers'
+# tolerances; bad input gives one FATAL line and exit
+# 1; cleanup drops everything.
 #
 # The MD5 figures are those of the .tbl files written by the reference
 # dbgen 2.17.3 (TPC-H tools, built from its public source; official
@@ -201,7 +206,8 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   SUMS[$db]=$(printf '%s\n' "$OUT" | awk '/^  [0-9]+ +Q/ {print $2, $4, $5}' | sort)
 
   # power test: RF1, the 22 queries with the recorded seed's parameters, RF2
-  run_bmk tpch $O --scale=0.01 run
+  RDB="$WORK/runs-$db.db"
+  run_bmk tpch $O --scale=0.01 --results="$WORK/power-$db.json" --results-db="$RDB" run
   assert_eq "$db: power test: exit 0" 0 "$RC"
   assert_match "$db: power test: the recorded seed, update set 1" "$OUT" "^Power test, SF 0.01, seed [0-9]+, update set 1:$"
   assert_eq "$db: power test: 22 queries and 2 refresh functions ok" "22 2" \
@@ -217,21 +223,67 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
           printf "%.1f", 3600 * 0.01 / exp(s / n) }')
   got=$(printf '%s\n' "$OUT" | sed -n 's/^Power@Size: //p')
   assert_near "$db: power test: Power@Size is the table's" "$want" "${got:-0}" 1
+  # --results: the document validates; its steps are the table's (RF1, 22
+  # queries in stream 0's order, RF2, all ok, with their parameters); its
+  # metrics are those of its step times; the figures are the steps' and
+  # the metrics'
+  check "$db: power test --results: the document validates" json_ok "$WORK/power-$db.json"
+  assert_eq "$db: power test --results: RF1, 22 queries in stream 0's order, RF2, all ok" \
+    "RF1 14 2 9 20 6 17 18 8 21 13 3 22 16 4 11 15 1 10 19 5 7 12 RF2 ok" \
+    "$(json_get "$WORK/power-$db.json" '" ".join(s["name"] if s["query"] is None else str(s["query"]) for s in d["tpch"]["power"]["steps"]) + " " + ",".join(sorted(set(s["status"] for s in d["tpch"]["power"]["steps"])))')"
+  assert_eq "$db: power test --results: the rows and parameters are the table's" \
+    "$(printf '%s\n' "$OUT" | awk '/^  [0-9]+ +Q/ {printf "%s ", $4}')22" \
+    "$(json_get "$WORK/power-$db.json" '"".join("%d " % s["rows"] for s in d["tpch"]["power"]["steps"] if s["query"]) + str(sum(1 for s in d["tpch"]["power"]["steps"] if s["query"] and s["params"]))')"
+  assert_eq "$db: power test --results: Power@Size, geometric mean and figures from the step times" "ok" \
+    "$(python3 - "$WORK/power-$db.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1])); p = d["tpch"]["power"]; f = d["summary"]["figures"]
+t = [s["seconds"] for s in p["steps"]]
+m = max(t); g = math.exp(sum(math.log(max(x, m / 1000)) for x in t) / len(t))
+bad = []
+if not (p["complete"] and p["failed_steps"] == 0 and len(t) == 24): bad.append("complete")
+if abs(p["geomean_s"] - g) > 1e-9 * g: bad.append("geomean %r %r" % (p["geomean_s"], g))
+if abs(p["power_size"] - 3600 * 0.01 / g) > 1e-6 * p["power_size"]: bad.append("power")
+if abs(f["tpch_power_size"]["value"] - p["power_size"]) > 1e-6 * p["power_size"]: bad.append("fig")
+for s in p["steps"]:
+    k = "tpch_power_%s_s" % ("q%02d" % s["query"] if s["query"] else s["name"].lower())
+    if abs(f[k]["value"] - s["seconds"]) > 1e-9: bad.append(k)
+if sum(1 for k in f if k.startswith("tpch_power_q")) != 22: bad.append("22 figures")
+if d["summary"]["exit_code"] != 0 or not d["summary"]["completed"]: bad.append("summary")
+print(" ".join(bad) or "ok")
+PY
+)"
   run_bmk tpch $O --scale=0.01 check
   assert_contains "$db: check after RF1 and RF2: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
   assert_contains "$db: check: set 1's orders" "$OUT" "PASS  orders of the 1 update set(s) applied (10)"
-  run_bmk tpch $O --scale=0.01 --seed=101 --parallel-workers=3 run
+  run_bmk tpch $O --scale=0.01 --seed=101 --parallel-workers=3 --results-db="$RDB" run
   assert_eq "$db: second power test: exit 0, update set 2" "0 1" \
     "$RC $(printf '%s\n' "$OUT" | grep -c 'seed 101, update set 2:')"
   if [ $db = pgsql ]; then
     assert_contains "$db: --parallel-workers=3: the run's connection has it" "$OUT" \
       "PostgreSQL: max_parallel_workers_per_gather = 3"
   fi
+  # --save: both runs in the results database; bmk compare has a row per
+  # query of the power test, the RFs and the metrics
+  run_bmk runs list --results-db="$RDB"
+  assert_eq "$db: --save: two tpch runs saved" 2 "$(printf '%s\n' "$OUT" | grep -cE '^ +[12] .* tpch ')"
+  # bmk runs show: the saved run's own table and Power@Size (the first
+  # run's, as it printed it)
+  p1=$got
+  run_bmk runs show 1 --results-db="$RDB"
+  assert_eq "$db: bmk runs show: 22 queries, RF1 and RF2 of set 1, the run's Power@Size" "22 2 1" \
+    "$(printf '%s\n' "$OUT" | grep -cE '^  [0-9]+ +Q[0-9]+ .* ok$') $(printf '%s\n' "$OUT" | grep -cE '^ +RF[12] 1 .* ok$') $(printf '%s\n' "$OUT" | grep -c "^Power@Size: $p1$")"
+  run_bmk compare --results-db="$RDB" 1 2
+  assert_eq "$db: bmk compare: 22 query rows, 2 RF rows, Power@Size" "22 2 1" \
+    "$(printf '%s\n' "$OUT" | grep -cE '^tpch_power_q[0-9]{2}_s ') $(printf '%s\n' "$OUT" | grep -cE '^tpch_power_rf[12]_s ') $(printf '%s\n' "$OUT" | grep -cE '^tpch_power_size ')"
   assert_eq "$db: after two runs: orders unchanged" 15000 "$(q $db "SELECT COUNT(*) FROM orders")"
   run_bmk tpch $O --scale=0.01 check
   assert_contains "$db: check after two runs: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
-  run_bmk tpch $O --scale=0.01 --query-timeout=0.001 run
+  run_bmk tpch $O --scale=0.01 --query-timeout=0.001 --results="$WORK/timeout-$db.json" run
   assert_eq "$db: --query-timeout=0.001: exit 1" 1 "$RC"
+  assert_eq "$db: --query-timeout=0.001 --results: incomplete, no Power@Size, the failed queries counted, exit 1" \
+    "False None $(printf '%s\n' "$OUT" | grep -cE '^  [0-9]+ +Q[0-9]+ .* failed$') 1" \
+    "$(json_get "$WORK/timeout-$db.json" 'd["tpch"]["power"]["complete"], d["tpch"]["power"]["power_size"], d["tpch"]["power"]["failed_steps"], d["summary"]["exit_code"]' | tr -d '(),')"
   assert_match "$db: --query-timeout=0.001: queries fail" "$OUT" "^  [0-9]+ +Q[0-9]+ .* failed$"
   assert_contains "$db: --query-timeout=0.001: metrics incomplete" "$OUT" "Metrics incomplete:"
   assert_not_contains "$db: --query-timeout=0.001: no Power@Size" "$OUT" "Power@Size:"
@@ -244,8 +296,21 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: throughput without --threads=3: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
   assert_contains "$db: throughput without --threads=3: message" "$OUT" \
     "runs 2 query streams and a refresh stream: give --threads=3"
-  run_bmk tpch $O --scale=0.01 --tpch-test=throughput --threads=3 --seed=7 run
+  run_bmk tpch $O --scale=0.01 --tpch-test=throughput --threads=3 --seed=7 --results="$WORK/tput-$db.json" run
   assert_eq "$db: throughput test: exit 0" 0 "$RC"
+  check "$db: throughput test --results: the document validates" json_ok "$WORK/tput-$db.json"
+  assert_eq "$db: throughput test --results: 44 queries and 4 RFs ok; Ts the latest stream end; Throughput@Size from Ts" "ok" \
+    "$(python3 - "$WORK/tput-$db.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); t = d["tpch"]["throughput"]; f = d["summary"]["figures"]
+st = t["steps"]; bad = []
+if [sum(1 for s in st if s["stream"] == k and s["status"] == "ok") for k in (1, 2, "RF")] != [22, 22, 4]: bad.append("steps")
+if max(s["start_s"] + s["seconds"] for s in st) > t["ts_s"] + 1e-3: bad.append("ts")
+if abs(t["throughput_size"] - 2 * 22 * 3600 / t["ts_s"] * 0.01) > 1e-6 * t["throughput_size"]: bad.append("size")
+if abs(f["tpch_throughput_size"]["value"] - t["throughput_size"]) > 1e-6 * t["throughput_size"]: bad.append("fig")
+print(" ".join(bad) or "ok")
+PY
+)"
   assert_contains "$db: throughput test: streams, seeds and update sets" "$OUT" \
     "Throughput test, SF 0.01, 2 query streams (seeds 8..9), update sets 4..5:"
   assert_eq "$db: throughput test: 44 queries and 4 refresh functions ok" "44 4" \
@@ -258,8 +323,32 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   got=$(printf '%s\n' "$OUT" | sed -n 's/^Throughput@Size: //p')
   assert_near "$db: throughput test: Throughput@Size is 2 x 22 x 3600 / Ts x SF" "$want" "${got:-0}" 2
   assert_eq "$db: throughput test: two update sets used" 6 "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
-  run_bmk tpch $O --scale=0.01 --tpch-test=full --threads=3 run
+  # the full test with --metrics-listen: scraped while it runs, then
+  # once more after its end (--metrics-linger keeps the endpoint until then)
+  MPORT=$(free_port 19733)
+  "$BMK" tpch $O --scale=0.01 --tpch-test=full --threads=3 --results="$WORK/full-$db.json" \
+    --metrics-listen=127.0.0.1:$MPORT --metrics-linger=60 run > "$WORK/full.out" 2>&1 &
+  pid=$!
+  for _ in $(seq 300); do curl -sf "http://127.0.0.1:$MPORT/metrics" > /dev/null && break; sleep 0.05; done
+  for _ in $(seq 600); do grep -q '^Metrics: waiting up to' "$WORK/full.out" && break; sleep 0.1; done
+  page=$(curl -sf "http://127.0.0.1:$MPORT/metrics")
+  wait $pid
+  RC=$?
+  OUT=$(cat "$WORK/full.out")
   assert_eq "$db: full test: exit 0" 0 "$RC"
+  # after the end: none in flight, 66 queries (22 of the power test, 2 x
+  # 22 of the streams), none failed, the histogram's +Inf bucket is the
+  # count, QphH@Size is the document's
+  assert_eq "$db: --metrics-listen after the end: in flight, count, +Inf bucket, failed" "0 66 66 0" \
+    "$(printf '%s\n' "$page" | awk '/^bmk_tpch_queries_in_flight\{/ {a=$2} /^bmk_tpch_query_duration_seconds_count\{/ {b=$2}
+      /^bmk_tpch_query_duration_seconds_bucket\{.*le="\+Inf"/ {c=$2} /^bmk_tpch_queries_failed_total\{/ {d=$2} END {print a, b, c, d}')"
+  assert_eq "$db: --metrics-listen: bmk_tpch_qphh_size is the document's" "ok" \
+    "$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); q = d["tpch"]["qphh_size"]
+v = [float(l.split()[1]) for l in sys.argv[2].splitlines() if l.startswith("bmk_tpch_qphh_size{")]
+print("ok" if v and abs(v[0] - q) < 1e-6 * q else "differs: %r %r" % (v, q))' "$WORK/full-$db.json" "$page")"
+  assert_eq "$db: full test --results: QphH@Size is sqrt(Power@Size x Throughput@Size)" "ok" \
+    "$(json_get "$WORK/full-$db.json" '"ok" if abs(d["tpch"]["qphh_size"] - (d["tpch"]["power"]["power_size"] * d["tpch"]["throughput"]["throughput_size"]) ** 0.5) < 1e-6 * d["tpch"]["qphh_size"] else d["tpch"]')"
   assert_match "$db: full test: the power test on set 6" "$OUT" "^Power test, SF 0.01, seed [0-9]+, update set 6:$"
   assert_match "$db: full test: the throughput test on sets 7 and 8" "$OUT" "update sets 7..8:$"
   p=$(printf '%s\n' "$OUT" | sed -n 's/^Power@Size: //p')
@@ -268,6 +357,10 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   got=$(printf '%s\n' "$OUT" | sed -n 's/^QphH@Size: \([0-9.]*\) (Power@Size .*, Throughput@Size .*)$/\1/p')
   # the printed Power and Throughput are rounded to 0.1: sqrt moves by < 0.1
   assert_near "$db: full test: QphH@Size is sqrt(Power x Throughput)" "$want" "${got:-0}" 0.2
+  # bmk report --html: the power test's bars and the streams' timeline
+  run_bmk report --html="$WORK/full-$db.html" "$WORK/full-$db.json"
+  assert_eq "$db: report --html of the full test: exit 0, 2 charts" "0 2" \
+    "$RC $(grep -c '^<figure class="chart"' "$WORK/full-$db.html")"
   assert_eq "$db: after the full test: orders unchanged" 15000 "$(q $db "SELECT COUNT(*) FROM orders")"
   run_bmk tpch $O --scale=0.01 check
   assert_contains "$db: check after 8 update sets: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
@@ -283,6 +376,39 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_contains "$db: --answers with a malformed file: message" "$OUT" "q6.out: the header has 2 columns, Q6 has 1"
   assert_eq "$db: bad --answers: no update set used" 9 "$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
   rm -rf "$WORK/ans-bad"
+  run_bmk tpch $O --scale=0.01 --metrics-listen=bad run
+  assert_eq "$db: --metrics-listen=bad: exit 1, one FATAL line, no update set used" "1 1 9" \
+    "$RC $(fatal_lines) $(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
+  run_bmk tpch $O --scale=0.01 --results="$WORK/no/such/dir.json" run
+  assert_eq "$db: --results in a missing directory: refused first, exit 1, one FATAL line, no update set used" "1 1 9" \
+    "$RC $(fatal_lines) $(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
+  # Ctrl-C during the power test (sent once the run has begun: RF1 builds
+  # its text first): the step in flight ends, RF2 undoes RF1, the table
+  # so far is printed and in --results, marked interrupted; exit 130
+  "$BMK" tpch $O --scale=0.01 --results="$WORK/int-$db.json" run > "$WORK/int.out" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do grep -q '^Power test: ' "$WORK/int.out" && break; sleep 0.1; done
+  kill -INT $pid
+  wait $pid
+  RC=$?
+  OUT=$(cat "$WORK/int.out")
+  assert_eq "$db: Ctrl-C: exit 130, metrics incomplete" "130 1" "$RC $(printf '%s\n' "$OUT" | grep -c '^Metrics incomplete: interrupted after')"
+  assert_eq "$db: Ctrl-C: the printed steps are the document's, RF2 ran, interrupted by SIGINT" \
+    "$(printf '%s\n' "$OUT" | grep -cE '^  [0-9]+ +Q[0-9]+ .* ok$|^ +RF[12] .* ok$') ok SIGINT 130" \
+    "$(json_get "$WORK/int-$db.json" '" ".join([str(len(d["tpch"]["power"]["steps"])), d["tpch"]["power"]["steps"][-1]["status"], d["summary"]["interrupted_reason"], str(d["summary"]["exit_code"])])')"
+  run_bmk tpch $O --scale=0.01 check
+  assert_contains "$db: check after Ctrl-C: all passed" "$OUT" "Checks: 18 PASSED, 0 FAILED"
+  # the kit's TPCH names (docs/kit.md): the generated power script runs
+  # `bmk tpch ... --tpch-test=power run` on the kit's server, on the next
+  # update set
+  K=$WORK/kit-$db
+  kit_home $db "$K" TPCH_SF0.01-power
+  next=$(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")
+  OUT=$(BMK_HOME=$K timeout -k 5 120 bash "$K/sb_exec/sb11-TPCH_SF0.01-power.sh" 2>&1)
+  RC=$?
+  assert_eq "$db: kit TPCH_SF0.01-power: exit 0, 22 queries and 2 RFs ok, Power@Size, the next update set" \
+    "0 24 1 $((next + 1))" \
+    "$RC $(printf '%s\n' "$OUT" | grep -cE '^  [0-9]+ +Q[0-9]+ .* ok$|^ +RF[12] .* ok$') $(printf '%s\n' "$OUT" | grep -c '^Power@Size: ') $(q $db "SELECT v FROM tpch_meta WHERE k='rf_next'")"
   q $db "UPDATE tpch_meta SET v='rf1' WHERE k='rf_state'" >/dev/null
   run_bmk tpch $O --scale=0.01 run
   assert_contains "$db: run after an RF1 without its RF2: refused" "$OUT" "was inserted (RF1) but not deleted (RF2)"

@@ -17,7 +17,7 @@
 #include "resultsdb/sb_resultsdb.h"
 
 #define MAX_GATES 16
-#define MAX_ROWS (8 + 2 * 16 + MAX_GATES)
+#define MAX_ROWS (8 + 2 * 16 + 40 + MAX_GATES)
 
 static const char USAGE[] =
   "Usage:\n"
@@ -100,8 +100,7 @@ static const char *verdict_word(const sb_cmp_metric_t *m, const sb_cmp_row_t *r)
     return "not enough samples";
   if (!r->significant)
     return "within noise";
-  bool worse_up = m->kind == CM_PCT || m->kind == CM_ERRORS;
-  return (r->pct > 0) != worse_up ? "faster" : "slower";
+  return (r->pct > 0) != sb_cmp_metric_worse_up(m) ? "faster" : "slower";
 }
 
 static const char *unit_of(const sb_cmp_metric_t *m)
@@ -117,7 +116,8 @@ static const char *unit_of(const sb_cmp_metric_t *m)
   case CM_PCT:
     return "ms";
   default:
-    return strncmp(m->figure, "tpcc_", 5) == 0 ? "per minute" : "";
+    return strncmp(m->figure, "tpcc_", 5) == 0 ? "per minute"
+           : sb_cmp_metric_worse_up(m) ? "s" : "";
   }
 }
 
@@ -189,8 +189,10 @@ static void print_json(const side_t *A, const side_t *B, bool by_runs, const sb_
 static void print_row(const sb_cmp_metric_t *m, const sb_cmp_row_t *r, int width)
 {
   char a[32], b[32];
-  snprintf(a, sizeof(a), isnan(r->a) ? "-" : "%.2f", r->a);
-  snprintf(b, sizeof(b), isnan(r->b) ? "-" : "%.2f", r->b);
+  /* a figure in seconds (a TPC-H-derived query's time) to 0.1 ms */
+  const char *f = m->kind == CM_FIGURE && sb_cmp_metric_worse_up(m) ? "%.4f" : "%.2f";
+  snprintf(a, sizeof(a), isnan(r->a) ? "-" : f, r->a);
+  snprintf(b, sizeof(b), isnan(r->b) ? "-" : f, r->b);
   if (!r->have)
   {
     printf("%-*s %12s %12s   %-30s %s\n", width, m->label, a, b, "-",
@@ -199,10 +201,11 @@ static void print_row(const sb_cmp_metric_t *m, const sb_cmp_row_t *r, int width
   }
   char ci[64];
   snprintf(ci, sizeof(ci), "%+.2f%% [%+.2f%%, %+.2f%%]", r->pct, r->lo, r->hi);
-  bool worse_up = m->kind == CM_PCT || m->kind == CM_ERRORS;
+  bool worse_up = sb_cmp_metric_worse_up(m);
   const char *verdict = !r->significant ? "no significant difference"
     : !worse_up ? (r->pct > 0 ? "B faster" : "B slower")
     : m->kind == CM_ERRORS ? (r->pct > 0 ? "B worse (more errors)" : "B better (fewer errors)")
+    : m->kind == CM_FIGURE ? (r->pct > 0 ? "B slower (longer)" : "B faster (shorter)")
     : (r->pct > 0 ? "B slower (higher latency)" : "B faster (lower latency)");
   printf("%-*s %12s %12s   %-30s %s\n", width, m->label, a, b, ci, verdict);
 }

@@ -302,6 +302,35 @@ static unsigned common_types(const sb_cmp_side_t *A, const sb_cmp_side_t *B, con
   return nt;
 }
 
+bool sb_cmp_metric_worse_up(const sb_cmp_metric_t *m)
+{
+  size_t n = strlen(m->figure);
+  return m->kind == CM_PCT || m->kind == CM_ERRORS ||
+         (m->kind == CM_FIGURE && n > 2 && strcmp(m->figure + n - 2, "_s") == 0);
+}
+
+/* Adds to ms[*n..max) the figures of A's first run whose names start with `prefix` and that
+   every run of both sides has (tpch_*: a TPC-H-derived run's per-query
+   times and metrics), in the document's order. */
+static void add_prefixed_figures(const sb_cmp_side_t *A, const sb_cmp_side_t *B,
+                                 const char *prefix, sb_cmp_metric_t *ms, unsigned *n,
+                                 unsigned max)
+{
+  const char *key;
+  json_t *v;
+  /* jansson's iteration takes a non-const object; nothing is changed */
+  json_t *figs = (json_t *) sb_json_at(A->docs[0], "summary", "figures", NULL);
+  json_object_foreach(figs, key, v)
+  {
+    (void) v;
+    if (*n >= max)
+      return;
+    if (strncmp(key, prefix, strlen(prefix)) == 0 &&
+        sb_cmp_metric_parse(key, strlen(key), &ms[*n]) == 0 && everywhere(A, B, &ms[*n]))
+      (*n)++;
+  }
+}
+
 int sb_cmp_metric_find(const sb_cmp_metric_t *ms, unsigned n, const sb_cmp_metric_t *m)
 {
   for (unsigned i = 0; i < n; i++)
@@ -323,6 +352,7 @@ unsigned sb_cmp_build_metrics(const sb_cmp_side_t *A, const sb_cmp_side_t *B,
   for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]) && n < max; i++)
     if (sb_cmp_metric_parse(figs[i], strlen(figs[i]), &ms[n]) == 0 && everywhere(A, B, &ms[n]))
       n++;
+  add_prefixed_figures(A, B, "tpch_", ms, &n, max);
   const char *names[16];
   unsigned nt = common_types(A, B, names);
   for (unsigned i = 0; i < nt; i++)

@@ -77,6 +77,10 @@ unsigned sb_cmp_build_metrics(const sb_cmp_side_t *A, const sb_cmp_side_t *B,
                               const sb_cmp_metric_t *extra, unsigned nextra,
                               sb_cmp_metric_t *ms, unsigned max);
 
+/* True when a higher value of `m` is worse: a latency, the error rate,
+   or a figure in seconds (its name ends in "_s": tpch_power_q01_s). */
+bool sb_cmp_metric_worse_up(const sb_cmp_metric_t *m);
+
 /* The index of the row of ms[0..n) that is metric m (the whole run's),
    or -1. */
 int sb_cmp_metric_find(const sb_cmp_metric_t *ms, unsigned n, const sb_cmp_metric_t *m);

@@ -19,6 +19,9 @@ M.DBSTRESS_RUNS = { "RO-notrx", "RO-trx", "RO-SEL1-notrx", "RO-SEL2-notrx" }
 M.DBSTRESS_RW = { "RW1", "RW10", "RW1-UPD", "RW10-UPD" }
 M.DBSTRESS_RW_SUFFIX = { "trx", "notrx", "xDEAD-trx", "xREF-trx", "xDEAD-xREF-trx" }
 M.TPCC_W = { "100W", "1000W", "10x100W" }
+-- TPC-H scale factors with the spec's minimum stream count for each
+-- (clause 5.3.4)
+M.TPCH_SF = { { "SF1", 2 }, { "SF10", 3 }, { "SF100", 5 } }
 
 -- Builds the catalogue (list of name bodies, without sb11-/.sh).
 -- opts.sizes, opts.tables, opts.dists: lists replacing the default axes
@@ -76,6 +79,14 @@ function M.build(opts)
       end
     end
     for _, null in ipairs({ "", "-NULL" }) do add("TPCC_" .. w .. null) end
+  end
+
+  for _, e in ipairs(M.TPCH_SF) do
+    local sf, streams = e[1], e[2]
+    add("Prepare_TPCH_" .. sf .. "-InnoDB")
+    add("TPCH_" .. sf .. "-power")
+    add("TPCH_" .. sf .. "-throughput" .. streams)
+    add("TPCH_" .. sf .. "-full" .. streams)
   end
   return out
 end

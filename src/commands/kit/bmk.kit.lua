@@ -25,6 +25,7 @@ Usage:
   bmk kit cleanup NAME [options...]
   bmk kit sql [client arguments...]
   bmk kit NAME ARGS...          (run scripts: <users> <seconds> [options...];
+                                 TPCH runs: [options...];
                                  Prepare scripts: [<parallel connections>] [options...])
 Kit home: $BMK_HOME, else /BMK, else the BMK/ directory of the source tree or installation.
 generate --home=DIR makes DIR a kit home: sb_exec/ with the scripts, and a .bench

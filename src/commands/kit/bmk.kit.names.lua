@@ -66,6 +66,11 @@ local function classify(tok)
   end
   local rw = tok:match("^RW(%d+)$")
   if rw then return "RW", tonumber(rw) end
+  -- TPCH tests: power, throughput<S>, full<S> (S query streams)
+  if tok == "power" then return "tpchtest", { test = "power", token = tok } end
+  local ttest, streams = tok:match("^(throughput)(%d+)$")
+  if not ttest then ttest, streams = tok:match("^(full)(%d+)$") end
+  if ttest then return "tpchtest", { test = ttest, streams = tonumber(streams), token = tok } end
   local prefix, count = tok:match("^([%a_]+)(%d+)$")
   if prefix and M.QSETS[prefix] then
     return "qset", { name = prefix, count = tonumber(count), token = tok }
@@ -82,8 +87,9 @@ local ONLY = {
   SEL1 = { dbstress = true }, SEL2 = { dbstress = true },
   RW = { dbstress = true }, UPD = { dbstress = true },
   NULL = { tpcc = true }, NoFK = { tpcc = true }, NoFK2 = { tpcc = true },
+  tpchtest = { tpch = true },
 }
-local FAMILY_LABEL = { oltp = "OLTP", dbstress = "dbSTRESS", tpcc = "TPCC" }
+local FAMILY_LABEL = { oltp = "OLTP", dbstress = "dbSTRESS", tpcc = "TPCC", tpch = "TPCH" }
 
 -- Parses the head token. Returns a partial spec or nil, reason.
 local function parse_head(head)
@@ -109,6 +115,18 @@ local function parse_head(head)
     if spec.tables < 1 then return nil, "the table count must be at least 1" end
     return spec
   end
+  -- TPCH_SF<n>: TPC-H's scale factor (whole from 1 up, or a fraction
+  -- below 1: SF0.1); the text is kept as given for --scale.
+  local sf = head:match("^TPCH_(.+)$")
+  if sf then
+    local v = sf:match("^SF(%d+%.?%d*)$")
+    if not v or not (tonumber(v) > 0) or (tonumber(v) >= 1 and v:find(".", 1, true)) then
+      return nil, "invalid scale factor '" .. sf .. "' (expected SF<n>, e.g. SF1, SF100, or " ..
+        "SF0.1 below 1)"
+    end
+    spec.family, spec.tpch_sf = "tpch", v
+    return spec
+  end
   -- dbSTRESS_[<k>x]<N>M and TPCC_[<n>x]<m>W: a count of tables, then the
   -- size of each.
   local fam, arg = head:match("^(dbSTRESS)_(.+)$")
@@ -130,13 +148,15 @@ local function parse_head(head)
     return spec
   end
   return nil, "unknown workload '" .. head .. "' (expected Prepare_..., OLTP_RO_..., "
-    .. "OLTP_RW_..., dbSTRESS_... or TPCC_...)"
+    .. "OLTP_RW_..., dbSTRESS_..., TPCC_... or TPCH_...)"
 end
 
 -- Resolves a script name. Returns spec or nil, reason. The spec fields:
 --   name (body without sb11-/.sh), family ("oltp"|"dbstress"|"tpcc"),
 --   prepare (bool), mode ("RO"|"RW", OLTP runs), rows, tables (OLTP),
 --   obj_size, obj_tables (dbSTRESS), tpcc_tables, tpcc_scale (TPCC),
+--   tpch_sf (TPCH: the scale factor's text), tpch_test ({test = "power"|
+--   "throughput"|"full", streams = S or nil}, TPCH runs),
 --   dist, ps, trx (true|false|nil), socket, reconnect, engine, hpk, nofk
 --   (nil|"NoFK"|"NoFK2"), null, xdead, xref, dmode ({kind="RO", sel=nil|
 --   "SEL1"|"SEL2"} or {kind="RW", ratio=N, upd=bool}), qsets (list of
@@ -189,8 +209,8 @@ function M.resolve(name)
         and kind ~= "NoFK2" and kind ~= "NULL" then
         return nil, "'" .. tok .. "' is not valid in a Prepare name"
       end
-      if fam == "tpcc" and (kind == "dist" or kind == "trx") then
-        return nil, "'" .. tok .. "' is not valid in a TPCC name"
+      if (fam == "tpcc" or fam == "tpch") and (kind == "dist" or kind == "trx") then
+        return nil, "'" .. tok .. "' is not valid in a " .. FAMILY_LABEL[fam] .. " name"
       end
 
       if kind == "dist" then
@@ -235,6 +255,14 @@ function M.resolve(name)
         sel_token = tok
       elseif kind == "UPD" then
         rw_token = tok
+      elseif kind == "tpchtest" then
+        if spec.tpch_test then
+          return nil, "more than one TPCH test ('" .. spec.tpch_test.token .. "' and '" .. tok .. "')"
+        end
+        if val.streams and val.streams < 1 then
+          return nil, "'" .. tok .. "': the stream count must be at least 1"
+        end
+        spec.tpch_test = val
       end
     end
   end
@@ -261,6 +289,9 @@ function M.resolve(name)
       spec.dmode.upd = true
     end
     spec.dist = spec.dist or "uniform"
+  end
+  if fam == "tpch" and not spec.prepare and not spec.tpch_test then
+    return nil, "missing TPCH test (power, throughput<S> or full<S>)"
   end
   if spec.prepare and not spec.engine then
     return nil, "missing storage engine (e.g. InnoDB)"

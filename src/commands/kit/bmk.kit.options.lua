@@ -19,11 +19,11 @@ local RW_MIX = RO_MIX .. ",index_update,non_index_update,delete_insert"
 
 -- The workload script of a family: $BMK_HOME/sb_exec/lua/kit_*.lua (or,
 -- for a home without sb_exec/lua/, the same file of the kit bmk ships
--- with: b.kit_lua, bench.load), or the built-in `tpcc`. BMK_KIT_WORKLOAD
+-- with: b.kit_lua, bench.load), or the built-in `tpcc` or `tpch`. BMK_KIT_WORKLOAD
 -- (test hook) replaces the OLTP and dbSTRESS script with another path,
 -- options unchanged.
 function M.workload(spec, b)
-  if spec.family == "tpcc" then return "tpcc" end
+  if spec.family == "tpcc" or spec.family == "tpch" then return spec.family end
   local hook = os.getenv("BMK_KIT_WORKLOAD")
   if hook and hook ~= "" then return hook end
   local f = spec.family == "oltp" and "kit_oltp.lua" or "kit_dbstress.lua"
@@ -101,6 +101,8 @@ function M.name_options(spec, b)
     add("--obj-table-size=" .. spec.obj_size)
     add("--obj-tables=" .. spec.obj_tables)
     if spec.hpk then add("--hpk=on") end
+  elseif spec.family == "tpch" then
+    add("--scale=" .. spec.tpch_sf)
   else -- TPCC: <n>W or <n>x<m>W
     add("--tables=" .. spec.tpcc_tables)
     add("--scale=" .. spec.tpcc_scale)
@@ -118,6 +120,11 @@ function M.name_options(spec, b)
     return o
   end
   if spec.family == "tpcc" then return o end
+  if spec.family == "tpch" then
+    add("--tpch-test=" .. spec.tpch_test.test)
+    if spec.tpch_test.streams then add("--streams=" .. spec.tpch_test.streams) end
+    return o
+  end
   -- The run: access pattern, transactions, statements.
   add("--rand-type=" .. spec.dist)
   if spec.family == "oltp" then
@@ -196,6 +203,22 @@ function M.save_tags(extra, name, pid)
   return kept, tags
 end
 
+-- A TPCH run's step into `plan`: one process of 1 thread (power) or S+1
+-- (S query streams and the refresh stream), args all extra options (no
+-- users or seconds: the test's own length). `cmd` builds an argv.
+-- Returns plan.
+function M.tpch_run(plan, spec, args, env, pid, cmd)
+  local extra = extract_passwords(args, env)
+  local tags
+  extra, tags = M.save_tags(extra, spec.name, pid)
+  local t = spec.tpch_test.streams and spec.tpch_test.streams + 1 or 1
+  local front = { "--threads=" .. t }
+  if tags then front[#front + 1] = "--tag=" .. tags end
+  plan.steps[1] = { command = "run", users = t,
+    procs = { { argv = cmd(front, extra, "run"), threads = t, offset = 0 } } }
+  return plan
+end
+
 -- Builds the plan for `bmk kit <name> args...`: spec from names.resolve,
 -- b from bench.load, args the words after the name, what = "run" for a
 -- name or "cleanup" for `bmk kit cleanup`, pid the launcher's pid (names
@@ -255,14 +278,16 @@ function M.plan(spec, b, args, what, pid)
     for i = rest, #args do extra[#extra + 1] = args[i] end
     extra = extract_passwords(extra, env)
     local front = { "--threads=" .. par }
-    -- TPC-C has no separate create step: its `prepare` does both.
-    local cmds = spec.family == "tpcc" and { "prepare" } or { "create", "prepare" }
+    -- TPC-C and TPC-H have no separate create step: `prepare` does both.
+    local cmds = (spec.family == "tpcc" or spec.family == "tpch") and { "prepare" }
+      or { "create", "prepare" }
     for _, c in ipairs(cmds) do
       plan.steps[#plan.steps + 1] = { command = c, procs = { { argv = cmd(front, extra, c), threads = par } } }
     end
     return plan
   end
 
+  if spec.family == "tpch" then return M.tpch_run(plan, spec, args, env, pid, cmd) end
   if not is_uint(args[1]) or not is_uint(args[2]) then
     return nil, "usage: " .. script .. " <users> <seconds> [options...]", 2
   end
