@@ -160,8 +160,7 @@ ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and chec
 test_layers.sh: reads the source tree only (no binary), done in the normal pass
 test_k8s.sh: reads the docs only (no binary), done in the normal pass
 test_capacity.sh: runs in the ThreadSanitizer pass instead
-test_kit_e2e.sh: the kit's generated scripts drive bmk runs whose C paths the other files check under ASan; done in the normal pass
-test_tpch.sh: its C (the TPC-H generator and query parameters) runs under ASan in the unit tests (every table, chunks, update sets), its loads' C paths (COPY, LOAD DATA) in test_tpcc.sh; done in the normal pass"
+test_kit_e2e.sh: the kit's generated scripts drive bmk runs whose C paths the other files check under ASan; done in the normal pass"
 # A file's time in seconds in its normal-pass lane on this machine, the
 # five lanes side by side: the two lanes of a pass get the files longest
 # first, each to the lane with less so far. An unlisted file counts 20.
@@ -176,16 +175,23 @@ declare -A WEIGHT=([test_faults.sh]=138 [test_tpcc_run.sh]=130
   [test_threshold.sh]=14 [test_dropin.sh]=14 [test_client.sh]=12
   [test_oltp.sh]=10 [test_builtin.sh]=8 [test_tls.sh]=8 [test_static.sh]=5
   [test_layers.sh]=4 [test_k8s.sh]=2 [test_sql_api.sh]=2 [test_compat.sh]=1
-  [test_async.sh]=1)
-files=()
+  [test_async.sh]=1
+  [test_tpch.sh]=70)   # (its ASan run: PostgreSQL only, half of its time)
+# the files the two lanes of a pass share: the normal pass's all but QUIET
+# and TSAN_LANE_NORMAL, the ASan pass's all but QUIET and the package
+files=() asan_files=()
 for t in tests/integration/test_*.sh; do
-  [[ " $QUIET $TSAN_LANE_NORMAL " == *" $(basename "$t") "* ]] || files+=("$(basename "$t")")
+  t=$(basename "$t")
+  [[ " $QUIET $TSAN_LANE_NORMAL " == *" $t "* ]] || files+=("$t")
+  [[ " $QUIET test_package.sh " == *" $t "* ]] || asan_files+=("$t")
 done
 # split_lanes PASS: prints the files of PASS's first lane on line 1, the
 # second's on line 2 (ASan: excluded files cost nothing)
 split_lanes() {
   local a=0 b=0 la="" lb="" f w
-  for f in $(for f in "${files[@]}"; do echo "${WEIGHT[$f]:-20} $f"; done | sort -rn | awk '{print $2}'); do
+  local fs=("${files[@]}")
+  [ "$1" = asan ] && fs=("${asan_files[@]}")
+  for f in $(for f in "${fs[@]}"; do echo "${WEIGHT[$f]:-20} $f"; done | sort -rn | awk '{print $2}'); do
     w=${WEIGHT[$f]:-20}
     [ "$1" = asan ] && grep -q "^$f:" <<< "$ASAN_EXCLUDE" && w=0
     if [ $a -le $b ]; then la="$la $f"; a=$((a + w)); else lb="$lb $f"; b=$((b + w)); fi
