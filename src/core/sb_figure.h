@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 
-#define SB_FIGURE_MAX 32         /* figures per run */
+#define SB_FIGURE_MAX 64         /* figures per run */
 #define SB_FIGURE_NAME_MAX 48    /* bytes, including the NUL */
 #define SB_FIGURE_HELP_MAX 160   /* bytes, including the NUL */
 
