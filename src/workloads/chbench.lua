@@ -116,30 +116,23 @@ function init()
   chrun.init(c)
 end
 
-local function is_stream(tid)
-  return tid >= config().threads
-end
-
-function thread_init(tid)
-  if is_stream(tid) then return chrun.thread_init(config(), tid) end
-  run.thread_init(tid)
-end
-
-function thread_done(tid)
-  if is_stream(tid) then return chrun.thread_done() end
-  run.thread_done(tid)
-end
-
-function event()
-  return run.event()
+-- fn_stream(c, tid) for a stream's thread id, else fn_vu(tid).
+local function by_thread(fn_stream, fn_vu)
+  return function(tid)
+    local c = config()
+    if tid >= c.threads then return fn_stream(c, tid) end
+    return fn_vu(tid)
+  end
 end
 
 local core_thread_run = thread_run
-function thread_run(tid)
-  if is_stream(tid) then return chrun.thread_run() end
-  if config().kt then return run.thread_run_kt(tid) end
-  return core_thread_run(tid)
-end
+thread_init = by_thread(chrun.thread_init, run.thread_init)
+thread_done = by_thread(chrun.thread_done, run.thread_done)
+thread_run = by_thread(chrun.thread_run, function(tid)
+  -- keying and thinking: tpcc's own loop (tpcc.lua)
+  return (config().kt and run.thread_run_kt or core_thread_run)(tid)
+end)
+event = run.event
 
 -- The streams' VU count; bad options give 0 here, and init() names them.
 function sysbench.hooks.extra_vus()

@@ -132,6 +132,7 @@ function M.thread_init(c, tid)
   S.limit = t > 0 and t or nil
 end
 
+-- The stream's end: its connection closed (arguments as thread_init's).
 function M.thread_done()
   if S and S.con then S.con:disconnect() end
 end
