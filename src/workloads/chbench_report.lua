@@ -14,6 +14,11 @@ local function f3(x) return x and string.format("%.3f", x) or "-" end
 
 -- Prints the streams' block of the final report.
 function M.print(c)
+  if c.streams == 0 then
+    print("CH-benCHmark: no analytic streams (--analytic-streams=0): TPC-C alone")
+    print("")
+    return
+  end
   local r = chrun.results(c)
   print(string.format("CH-benCHmark analytic streams (%d stream(s), seed %d; times in seconds):",
                       c.streams, c.seed))
