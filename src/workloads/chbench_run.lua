@@ -4,7 +4,9 @@
 -- running the 22 queries (or --queries) in a seeded permuted order per
 -- pass, --analytic-delay seconds apart. A stream's query times go to a C
 -- buffer that the global state allocated (its address in a shared slot):
--- each stream writes only its own part, the reports read it.
+-- each stream writes only its own records with plain stores; the
+-- interval line reads them while they change (a count may be one query
+-- behind its sums), the final report after the streams have ended.
 -- docs/chbench.md "run".
 
 local common = require("tpcc_common")
