@@ -169,7 +169,7 @@ declare -A WEIGHT=([test_faults.sh]=138 [test_tpcc_run.sh]=130
   [test_capacity.sh]=66 [test_cost.sh]=52 [test_endpoints_routes.sh]=49
   [test_pgbench.sh]=48 [test_resultsdb.sh]=45 [test_metrics.sh]=45
   [test_tpcc.sh]=43 [test_cli.sh]=40 [test_endpoints.sh]=39
-  [test_results.sh]=35 [test_kit_oltp.sh]=34 [test_kit_cli.sh]=34
+  [test_results.sh]=35 [test_chbench.sh]=35 [test_kit_oltp.sh]=34 [test_kit_cli.sh]=34
   [test_dbl.sh]=32 [test_report.sh]=31 [test_errors.sh]=26 [test_docs.sh]=23
   [test_gates.sh]=20 [test_kit_dbstress.sh]=20 [test_threads.sh]=18
   [test_threshold.sh]=14 [test_dropin.sh]=14 [test_client.sh]=12

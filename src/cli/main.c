@@ -251,6 +251,44 @@ static int resolve_async_auto(sb_run_config_t *cfg)
   return 0;
 }
 
+/* `run` of a workload with VUs of its own beyond --threads (bmk chbench:
+   its analytic streams), counted by sysbench.hooks.extra_vus: they are
+   added to the plan and take the thread ids after the other VUs, while
+   sysbench.opt.threads keeps counting only those. Thread mode only: each
+   gets a thread. Returns 0, or 1 (FATAL printed). */
+static int add_extra_vus(const char *command, sb_run_config_t *cfg)
+{
+  if (command == NULL || strcmp(command, "run") != 0)
+    return 0;
+  long extra = sb_lua_hook_count(sb_lua_global(), "extra_vus");
+  if (extra < 0)
+    return 1;
+  if (extra == 0)
+    return 0;
+  if (extra > 10000 || cfg->threads + (unsigned) extra > 10000000U)
+  {
+    log_text(LOG_FATAL, "too many virtual users: %u and %ld of the workload's own",
+             cfg->threads, extra);
+    return 1;
+  }
+  if (cfg->event_mode)
+  {
+    log_text(LOG_FATAL, "the workload's own %ld VU(s) (chbench: --analytic-streams) block "
+             "while their queries run, so they need thread mode, which %u VUs on "
+             "--workers=%s did not choose: give --workers=threads",
+             extra, cfg->threads, sb_opt_str("workers") ? sb_opt_str("workers") : "auto");
+    return 1;
+  }
+  cfg->threads += (unsigned) extra;
+  cfg->workers = cfg->threads;
+  if (sb_counters_init(cfg->threads) != 0 || sb_metrics_init(cfg->threads) != 0)
+  {
+    log_text(LOG_FATAL, "out of memory");
+    return 1;
+  }
+  return 0;
+}
+
 /* Runs `command` (none: only checks the options) of the loaded script.
    Returns the exit code. */
 static int run_loaded_script(const char *command, sb_run_config_t *cfg)
@@ -258,6 +296,8 @@ static int run_loaded_script(const char *command, sb_run_config_t *cfg)
   sb_results_set_test(sb_lua_workload_name());
 
   if (sb_core_async_auto() && resolve_async_auto(cfg) != 0)
+    return 1;
+  if (add_extra_vus(command, cfg) != 0)
     return 1;
   /* the VU count is final now: global thread ids count it */
   sb_cluster_set(sb_cluster_index(), sb_cluster_size(), cfg->threads);

@@ -33,6 +33,8 @@ static const sb_command_t commands[] = {
     "(docs/tpcc.md)", NULL, NULL, "tpcc" },
   { "tpch", "generate|prepare|run|...", "the TPC-H-derived workload: dbgen's data as "
     "files or loaded, qgen's parameters, power and throughput tests (docs/tpch.md)", NULL, NULL, "tpch" },
+  { "chbench", "prepare|run|...", "CH-benCHmark: TPC-C VUs and the 22 analytic queries in "
+    "streams at the same time, on TPC-C's tables (docs/chbench.md)", NULL, NULL, "chbench" },
   { "dbl", "prepare|run|...", "database load tests: rows per commit, bulk and fast "
     "loads (docs/capacity.md)", NULL, NULL, "dbl" },
   { "dml_cost", "run|cleanup", "what simple DML costs the server per row "

@@ -85,6 +85,11 @@ bool sb_engine_stopping(void)
   return ck_pr_load_int(&g_stop) != 0;
 }
 
+void sb_engine_end_run(void)
+{
+  eng_set_stop();
+}
+
 bool sb_engine_sleep(int thread_id, double seconds)
 {
   (void) thread_id;

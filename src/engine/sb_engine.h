@@ -147,6 +147,15 @@ bool sb_engine_running(void);
    Exported for FFI. */
 bool sb_engine_stopping(void);
 
+/* A workload's request to end the run now, as reaching --time does:
+   the VUs stop before their next event (sysbench.sleep wakes early), the
+   measured time ends when they have, and the report is the normal one
+   (no interruption, exit code unchanged). bmk chbench calls it when its
+   analytic streams have run the passes asked for. Idempotent; any
+   thread, any time (outside a run it only marks the run stopped).
+   Exported for FFI. */
+void sb_engine_end_run(void);
+
 /* CPUs this process may use: its CPU affinity, capped by a cgroup v2
    cpu.max quota (rounded, at least 1). What --workers=auto spreads the
    event loop over and what the client's saturation is judged against

@@ -42,7 +42,7 @@ assert_contains "--help tests" "$OUT" "Compiled-in tests:
   cpu - CPU performance test"
 assert_contains "--help footer" "$OUT" "See 'bmk <testname> help' for a list of options for each test."
 # every command of the table (commands/sb_commands.c) has its line
-for c in kit series capacity report runs compare cluster sandbox pgbench tpcc tpch dbl dml_cost; do
+for c in kit series capacity report runs compare cluster sandbox pgbench tpcc tpch chbench dbl dml_cost; do
   assert_match "--help lists the command $c" "$OUT" '^  bmk '"$c"' [^ ].* \(docs/[a-z-]+\.md\)$'
 done
 # the bundled workloads run by name (Makefile.am's LUA_TESTS), each of
@@ -50,7 +50,7 @@ done
 # as sysbench's bulk_insert, says it has none)
 WL=$(printf '%s\n' "$OUT" | sed -n '/^bmk extensions (bundled workloads):$/,/^$/s/^  \([a-z_]*\)$/\1/p')
 assert_eq "--help lists the bundled workloads" \
-  "oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_update_index oltp_update_non_index oltp_delete oltp_insert bulk_insert select_random_points select_random_ranges tpcc tpch dbl dml_cost" \
+  "oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_update_index oltp_update_non_index oltp_delete oltp_insert bulk_insert select_random_points select_random_ranges tpcc tpch chbench dbl dml_cost" \
   "$(echo $WL)"
 bad=""
 for w in $WL; do

@@ -216,7 +216,7 @@ end
 -- so merging concurrent runs on one database averages it instead of
 -- adding it up (default "client": this run's own). Setting a name again
 -- replaces its value. Raises an error for a bad name, value or scope, or
--- a 33rd figure.
+-- a 65th figure.
 function sysbench.figure(name, value, opts)
   if type(value) ~= "number" or value ~= value or value == math.huge or value == -math.huge then
     error("sysbench.figure: the value must be a finite number, got " .. tostring(value), 2)
@@ -233,7 +233,7 @@ function sysbench.figure(name, value, opts)
   if type(name) ~= "string" or
     C.sb_figure_set(name, tostring(opts.help or ""), flags, value) ~= 0 then
     error("sysbench.figure: bad name " .. tostring(name) .. " (give [a-z][a-z0-9_]*, at " ..
-            "most 47 bytes) or more than 32 figures", 2)
+            "most 47 bytes) or more than 64 figures", 2)
   end
 end
 

@@ -1,0 +1,94 @@
+-- bmk chbench: the analytic streams' part of `run`'s final report (after
+-- tpcc's: NOPM and the TPC-C tables) and --chbench-report's JSON file:
+-- per stream its queries completed, passes, cut queries and geometric
+-- mean; per query its runs, min, average, max and geometric mean over the
+-- streams, and each stream's average. Times in seconds. docs/chbench.md
+-- "Results".
+
+local chrun = require("chbench_run")
+local queries = require("chbench_queries")
+
+local M = {}
+
+local function f3(x) return x and string.format("%.3f", x) or "-" end
+
+-- Prints the streams' block of the final report.
+function M.print(c)
+  if c.streams == 0 then
+    print("CH-benCHmark: no analytic streams (--analytic-streams=0): TPC-C alone")
+    print("")
+    return
+  end
+  local r = chrun.results(c)
+  print(string.format("CH-benCHmark analytic streams (%d stream(s), seed %d; times in seconds):",
+                      c.streams, c.seed))
+  for _, st in ipairs(r.streams) do
+    print(string.format("  stream %d: %d queries completed, %d full pass(es), %d cut at the " ..
+                          "end of the run; geometric mean %s", st.stream, st.n, st.passes,
+                        st.cut, f3(st.geomean)))
+  end
+  local head = string.format("  %-5s %6s %9s %9s %9s %9s", "QUERY", "RUNS", "MIN", "AVG",
+                             "MAX", "GEOMEAN")
+  for s = 1, c.streams do head = head .. string.format(" %9s", "S" .. s .. " AVG") end
+  print(head)
+  for _, q in ipairs(c.qlist) do
+    local a = r.queries[q]
+    local line = string.format("  %-5s %6d %9s %9s %9s %9s", "Q" .. q, a.runs, f3(a.min),
+                               f3(a.runs > 0 and a.sum / a.runs or nil), f3(a.max),
+                               f3(a.runs > 0 and math.exp(a.log / a.runs) or nil))
+    for _, st in ipairs(r.streams) do
+      line = line .. string.format(" %9s", f3(st.queries[q] and st.queries[q].avg))
+    end
+    print(line)
+  end
+  print(string.format("Analytic queries completed: %d; geometric mean of their times: %s s",
+                      r.n, f3(r.geomean)))
+  print("")
+  if c.chbench_report ~= "" then M.write_json(c, r) end
+end
+
+local function num(x)
+  if x == nil then return "null" end
+  return string.format("%.6f", x)
+end
+
+-- Writes the results `r` (chbench_run.results) to --chbench-report.
+function M.write_json(c, r)
+  local f = io.open(c.chbench_report, "w")
+  if not f then
+    print("WARNING: --chbench-report: cannot write " .. c.chbench_report)
+    return
+  end
+  local streams = {}
+  for _, st in ipairs(r.streams) do
+    local qs = {}
+    for q = 1, queries.COUNT do
+      local a = st.queries[q]
+      if a then
+        qs[#qs + 1] = string.format('"%d": {"runs": %d, "min": %s, "avg": %s, "max": %s, ' ..
+                                      '"geomean": %s}', q, a.runs, num(a.min), num(a.avg),
+                                    num(a.max), num(a.geomean))
+      end
+    end
+    streams[#streams + 1] = string.format(
+      '    {"stream": %d, "order": [%s], "queries_completed": %d, "passes": %d, "cut": %d, ' ..
+        '"geomean": %s,\n     "queries": {%s}}', st.stream,
+      table.concat(chrun.order(c, st.stream - 1, 1), ", "), st.n, st.passes, st.cut,
+      num(st.geomean), table.concat(qs, ", "))
+  end
+  local qs = {}
+  for q = 1, queries.COUNT do
+    local a = r.queries[q]
+    if a.runs > 0 then
+      qs[#qs + 1] = string.format('"%d": {"runs": %d, "min": %s, "avg": %s, "max": %s, ' ..
+                                    '"geomean": %s}', q, a.runs, num(a.min), num(a.sum / a.runs),
+                                  num(a.max), num(math.exp(a.log / a.runs)))
+    end
+  end
+  f:write(string.format('{\n  "seed": %d,\n  "queries_completed": %d,\n  "geomean": %s,\n' ..
+                          '  "streams": [\n%s\n  ],\n  "queries": {%s}\n}\n', c.seed, r.n,
+                        num(r.geomean), table.concat(streams, ",\n"), table.concat(qs, ", ")))
+  f:close()
+end
+
+return M

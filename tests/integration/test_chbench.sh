@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# bmk chbench (docs/chbench.md), 1 warehouse on each database, in a
+# database / schema of its own (chbench): bad input (no tables, a TPC-C
+# schema without the added tables, an unknown query number, --tables=2)
+# with one FATAL line and exit 1; prepare with a fixed seed and the added
+# tables' fixed facts; each query's rows on MariaDB against PostgreSQL's
+# on the same data under TPC-H's tolerances (`answers`); a mixed run of 2
+# TPC-C VUs and 1 stream that ends after the stream's pass of the 22
+# queries (every query completed once, the seeded order as printed, the
+# figures and --chbench-report agreeing, NOPM from both sources agreeing);
+# check; cleanup. No timing is asserted.
+set -u
+source "$(dirname "$0")/lib/lib.sh"
+source "$(dirname "$0")/lib/tpcc_lib.sh"
+cd "$WORK" || exit 1
+
+DBS=${BMK_TEST_DBS:-mysql pgsql}
+where() { if [ "$1" = mysql ]; then echo "--mysql-db=chbench"; else echo "--pgsql-schema=chbench"; fi; }
+fatal_lines() { printf '%s\n' "$OUT" | grep -c '^FATAL'; }
+ntables() {
+  if [ "$1" = mysql ]; then
+    q mysql "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema='chbench'"
+  else
+    q pgsql "SELECT COUNT(*) FROM pg_tables WHERE schemaname='chbench'"
+  fi
+}
+
+for db in $DBS; do
+  O="$(opts $db) $(where $db) --scale=1"
+  if [ $db = mysql ]; then q mysql "DROP DATABASE IF EXISTS chbench; CREATE DATABASE chbench" >/dev/null
+  else q pgsql "DROP SCHEMA IF EXISTS chbench CASCADE; CREATE SCHEMA chbench" >/dev/null; fi
+
+  # ---- bad input -----------------------------------------------------------
+  run_bmk chbench $O --threads=2 --analytic-streams=1 --time=5 run
+  assert_eq "$db: streams without TPC-C's tables: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "$db: no tables: message" "$OUT" "no TPC-C tables in"
+  run_bmk chbench $O --threads=2 check
+  assert_eq "$db: check without tables: exit 1" 1 "$RC"
+  run_bmk chbench $O --tables=2 --time=5 run
+  assert_contains "$db: --tables=2 refused" "$OUT" "--tables must be 1 (got 2)"
+
+  # ---- prepare: tpcc's tables, then the added ones --------------------------
+  run_bmk tpcc $O --threads=2 --rand-seed=42 prepare
+  assert_eq "$db: tpcc prepare" 0 "$RC"
+  run_bmk chbench $O --threads=2 --analytic-streams=1 --time=5 run
+  assert_eq "$db: a TPC-C schema without SUPPLIER: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "$db: missing tables named" "$OUT" "the CH-benCHmark tables region, nation, supplier are missing"
+  run_bmk chbench $O --threads=2 --rand-seed=42 prepare
+  assert_eq "$db: chbench prepare over the TPC-C schema" 0 "$RC"
+  assert_contains "$db: added tables loaded" "$OUT" "10000 suppliers, 25 nations, 5 regions loaded"
+  assert_eq "$db: 9 TPC-C tables, 2 bookkeeping tables and 3 added ones" 14 "$(ntables $db)"
+  run_bmk chbench $O --threads=2 prepare
+  assert_contains "$db: prepare again: nothing to do" "$OUT" "already loaded; nothing to do"
+  assert_eq "$db: region names" "AFRICA AMERICA ASIA EUROPE MIDDLE EAST" \
+    "$(q $db "SELECT r_name FROM region ORDER BY r_regionkey" chbench | tr '\n' ' ' | sed 's/ $//')"
+  assert_eq "$db: nations per region" "5 5 5 5 5" \
+    "$(q $db "SELECT COUNT(*) FROM nation GROUP BY n_regionkey ORDER BY n_regionkey" chbench | tr '\n' ' ' | sed 's/ $//')"
+
+  run_bmk chbench $O --queries=1,23 --time=5 run
+  assert_eq "$db: unknown query number: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "$db: unknown query number: message" "$OUT" "--queries: unknown query number '23'"
+
+  # ---- each query's rows, the same data on both databases ------------------
+  if [ $db = mysql ]; then
+    mkdir -p "$WORK/answers"
+    run_bmk chbench $O answers --save-answers="$WORK/answers"
+    assert_eq "$db: answers saved" "0 22" "$RC $(ls "$WORK/answers" | grep -c '^q[0-9]*\.out$')"
+  elif [ -f "$WORK/answers/q22.out" ]; then
+    run_bmk chbench $O answers --answers="$WORK/answers"
+    assert_eq "$db: every query agrees with MariaDB's rows" "0" "$RC"
+    assert_contains "$db: 22 of 22 agree" "$OUT" "22 of 22 queries agree"
+    printf '%s\n' "$OUT" | grep DIFFERS
+  fi
+done
+
+for db in $DBS; do
+  O="$(opts $db) $(where $db) --scale=1"
+  # ---- a mixed run: 2 VUs, 1 stream, ending after the stream's pass --------
+  run_bmk chbench $O --threads=2 --analytic-streams=1 --analytic-passes=1 --seed=42 \
+    --time=300 --results="$WORK/r-$db.json" --chbench-report="$WORK/ch-$db.json" run
+  assert_eq "$db: mixed run exit" 0 "$RC"
+  assert_contains "$db: seed printed" "$OUT" "seed 42;"
+  assert_contains "$db: one full pass" "$OUT" "stream 1: 22 queries completed, 1 full pass(es), 0 cut"
+  assert_contains "$db: NOPM from both sources agree" "$OUT" "; agree (difference"
+  order=$(printf '%s\n' "$OUT" | sed -n 's/^chbench: stream 1 pass 1 order: //p')
+  assert_eq "$db: the order is a permutation of 1..22" "$(seq 1 22 | tr '\n' ' ')" \
+    "$(echo "$order" | tr ',' '\n' | sort -n | tr '\n' ' ')"
+  assert_eq "$db: --chbench-report: the printed order, every query once" "$order 22 22" \
+    "$(json_get "$WORK/ch-$db.json" "'%s %d %d' % (','.join(map(str, d['streams'][0]['order'])), len(d['streams'][0]['queries']), sum(q['runs'] for q in d['queries'].values()))")"
+  assert_eq "$db: --results: chbench_queries and 22 per-query figures" "22.0 22" \
+    "$(json_get "$WORK/r-$db.json" "'%s %d' % (d['summary']['figures']['chbench_queries']['value'], len([k for k in d['summary']['figures'] if k.startswith('chbench_q') and k.endswith('_seconds')]))")"
+  assert_eq "$db: the geometric mean is the report's" \
+    "$(json_get "$WORK/ch-$db.json" "'%.3f' % d['geomean']")" \
+    "$(printf '%s\n' "$OUT" | sed -n 's/^Analytic queries completed: 22; geometric mean of their times: \([0-9.]*\) s$/\1/p')"
+
+  # ---- check, cleanup -------------------------------------------------------
+  run_bmk chbench $O --threads=2 check
+  assert_eq "$db: check passes" 0 "$RC"
+  assert_contains "$db: check: TPC-C conditions" "$OUT" "0 FAILED"
+  assert_contains "$db: check: the added tables' facts" "$OUT" "CH-benCHmark tables: PASSED"
+  run_bmk chbench $O cleanup
+  assert_eq "$db: cleanup leaves no table" "0 0" "$RC $(ntables $db)"
+  if [ $db = mysql ]; then q mysql "DROP DATABASE IF EXISTS chbench" >/dev/null
+  else q pgsql "DROP SCHEMA IF EXISTS chbench CASCADE" >/dev/null; fi
+done
+
+finish
