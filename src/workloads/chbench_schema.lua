@@ -14,15 +14,32 @@ local M = {}
 M.TABLES = { "region", "nation", "supplier" }
 M.SUPPLIERS = 10000
 
--- TPC-H's regions and nations (key, name, region key).
-M.REGIONS = { "AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST" }
+-- CH-benCHmark's regions (keys 1..5) and 62 nations (key, name, region
+-- key), as the paper defines them: a nation's key is the character code
+-- of one of 0-9, A-Z, a-z, so that the first character of a customer's
+-- c_state is its nation (ascii(substr(c_state,1,1)) = n_nationkey); the
+-- names are the paper's, "Finnland" included.
+M.REGIONS = { "Africa", "America", "Asia", "Australia", "Europe" }
 M.NATIONS = {
-  { "ALGERIA", 0 }, { "ARGENTINA", 1 }, { "BRAZIL", 1 }, { "CANADA", 1 }, { "EGYPT", 4 },
-  { "ETHIOPIA", 0 }, { "FRANCE", 3 }, { "GERMANY", 3 }, { "INDIA", 2 }, { "INDONESIA", 2 },
-  { "IRAN", 4 }, { "IRAQ", 4 }, { "JAPAN", 2 }, { "JORDAN", 4 }, { "KENYA", 0 },
-  { "MOROCCO", 0 }, { "MOZAMBIQUE", 0 }, { "PERU", 1 }, { "CHINA", 2 }, { "ROMANIA", 3 },
-  { "SAUDI ARABIA", 4 }, { "VIETNAM", 2 }, { "RUSSIA", 3 }, { "UNITED KINGDOM", 3 },
-  { "UNITED STATES", 1 },
+  { 48, "Australia", 4 }, { 49, "Belgium", 5 }, { 50, "Cameroon", 1 },
+  { 51, "Denmark", 5 }, { 52, "Ecuador", 2 }, { 53, "France", 5 }, { 54, "Germany", 5 },
+  { 55, "Hungary", 5 }, { 56, "Italy", 5 }, { 57, "Japan", 3 }, { 65, "Kenya", 1 },
+  { 66, "Lithuania", 5 }, { 67, "Mexico", 2 }, { 68, "Netherlands", 5 }, { 69, "Oman", 1 },
+  { 70, "Portugal", 5 }, { 71, "Qatar", 1 }, { 72, "Rwanda", 1 }, { 73, "Serbia", 5 },
+  { 74, "Togo", 1 }, { 75, "United States", 2 }, { 76, "Vietnam", 3 },
+  { 77, "Singapore", 3 }, { 78, "Cambodia", 3 }, { 79, "Yemen", 1 }, { 80, "Zimbabwe", 1 },
+  { 81, "Argentina", 2 }, { 82, "Bolivia", 2 }, { 83, "Canada", 2 },
+  { 84, "Dominican Republic", 2 }, { 85, "Egypt", 1 }, { 86, "Finnland", 5 },
+  { 87, "Ghana", 1 }, { 88, "Haiti", 2 }, { 89, "India", 3 }, { 90, "Jamaica", 4 },
+  { 97, "Kazakhstan", 3 }, { 98, "Luxembourg", 5 }, { 99, "Morocco", 1 },
+  { 100, "Norway", 5 }, { 101, "Poland", 5 }, { 102, "Peru", 2 }, { 103, "Nicaragua", 2 },
+  { 104, "Romania", 5 }, { 105, "South Africa", 1 }, { 106, "Thailand", 3 },
+  { 107, "United Kingdom", 5 }, { 108, "Venezuela", 2 }, { 109, "Liechtenstein", 5 },
+  { 110, "Austria", 5 }, { 111, "Laos", 3 }, { 112, "Zambia", 1 },
+  { 113, "Switzerland", 5 }, { 114, "China", 3 }, { 115, "Papua New Guinea", 4 },
+  { 116, "East Timor", 4 }, { 117, "Bulgaria", 5 }, { 118, "Brazil", 2 },
+  { 119, "Albania", 5 }, { 120, "Andorra", 5 }, { 121, "Belize", 2 },
+  { 122, "Botswana", 1 },
 }
 
 local DDL = {
@@ -55,13 +72,14 @@ function M.rows(seed)
   local function rnd(lo, hi) return tonumber(C.sb_tpcc_rand(r, lo, hi)) end
   local out = { region = {}, nation = {}, supplier = {} }
   for k, name in ipairs(M.REGIONS) do
-    out.region[k] = { tostring(k - 1), name, astr(31, 115) }
+    out.region[k] = { tostring(k), name, astr(31, 115) }
   end
   for k, n in ipairs(M.NATIONS) do
-    out.nation[k] = { tostring(k - 1), n[1], tostring(n[2]), astr(31, 114) }
+    out.nation[k] = { tostring(n[1]), n[2], tostring(n[3]), astr(31, 114) }
   end
   for k = 1, M.SUPPLIERS do
-    local nk = rnd(0, #M.NATIONS - 1)
+    local ni = rnd(1, #M.NATIONS)
+    local nk = M.NATIONS[ni][1]
     local comment = astr(25, 100)
     if rnd(1, 100) == 1 then
       local at = rnd(1, #comment - 3)
@@ -70,7 +88,7 @@ function M.rows(seed)
     local cents = rnd(-99999, 999999)
     out.supplier[k] = {
       tostring(k), string.format("Supplier#%09d", k), astr(10, 40), tostring(nk),
-      string.format("%02d-%03d-%03d-%04d", nk + 10, rnd(100, 999), rnd(100, 999), rnd(1000, 9999)),
+      string.format("%02d-%03d-%03d-%04d", ni + 10, rnd(100, 999), rnd(100, 999), rnd(1000, 9999)),
       string.format("%s%d.%02d", cents < 0 and "-" or "", math.floor(math.abs(cents) / 100),
                     math.abs(cents) % 100),
       comment,
@@ -181,7 +199,7 @@ function M.facts(con)
   want("SELECT COUNT(*) FROM nation LEFT JOIN region ON r_regionkey = n_regionkey " ..
          "WHERE r_regionkey IS NULL", 0, "nations without a region")
   want("SELECT COUNT(*) FROM region WHERE r_name IN ('" .. table.concat(M.REGIONS, "','") ..
-         "')", #M.REGIONS, "TPC-H's region names")
+         "')", #M.REGIONS, "CH-benCHmark's region names")
   return bad
 end
 
