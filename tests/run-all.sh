@@ -203,12 +203,12 @@ run_lane() {  # run_lane LANE LOG FILES...: one lane of integration files, outpu
   shift 2
   d="$SANLOG/$(basename "$log").d"
   case $lane in
-    main*)
-      ( export BMK_SANDBOX_DIR=${SBDIR[$lane]} $(ports $lane)
-        bash tests/integration/run.sh "$TOP/bmk" "$@" > "$log" 2>&1 ) ;;
     main3)
       # the normal pass's files that run on the TSan lane's servers
       ( export BMK_SANDBOX_DIR=${SBDIR[tsan]} $(ports tsan)
+        bash tests/integration/run.sh "$TOP/bmk" "$@" > "$log" 2>&1 ) ;;
+    main*)
+      ( export BMK_SANDBOX_DIR=${SBDIR[$lane]} $(ports $lane)
         bash tests/integration/run.sh "$TOP/bmk" "$@" > "$log" 2>&1 ) ;;
     tsan)
       # report files as in the ASan pass; halt_on_error=0: the run goes on
