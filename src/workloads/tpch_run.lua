@@ -284,15 +284,9 @@ function M.open(c)
   return con, meta, n
 end
 
--- The power test (or the validation run) on `con` with update set n;
--- returns success, Power@Size (nil without) and the power test's part of
--- the results section (tpch_results.power_json).
-function M.power(c, con, n)
-  local want = read_answers(c)
-  local keep = want ~= nil or c.save_answers ~= ""
-  if c.save_answers ~= "" then
-    C.mkdir(c.save_answers, tonumber("755", 8))
-  end
+-- The power test's (or validation run's) first line, with a warning
+-- when --answers are compared after update sets were applied.
+local function print_header(c, n, want)
   if c.validate then
     print(string.format("Validation run: SF %s, the 22 queries with qgen -d's parameters",
                         tostring(c.sf)))
@@ -303,16 +297,44 @@ function M.power(c, con, n)
   else
     print(string.format("Power test: SF %s, update set %d, seed %s", tostring(c.sf), n, c.seed))
   end
-  if c.pg then
-    print("PostgreSQL: max_parallel_workers_per_gather = " ..
-            tostring(common.value(con, "SHOW max_parallel_workers_per_gather")))
+end
+
+-- The power test's query connection: with --endpoints whose stream 0
+-- goes elsewhere than the primary `pname`, a new one there, else `con`
+-- (the primary's, or the one server's). Returns it and its endpoint's
+-- name (pname, nil without --endpoints).
+local function query_connection(c, con, pname)
+  if pname and eps.query_endpoint(0) ~= pname then return common.connect_query(c, 0) end
+  return con, pname
+end
+
+-- Waits for replica `name` to catch up with the primary (`con`); returns
+-- nil, or the error's line when it did not within --replica-wait.
+local function catch_up(c, con, name)
+  local ok, err = pcall(eps.wait_caught_up, con, c, { name },
+                        function(n) return common.monitor(c, n) end)
+  return not ok and common.error_text(err) or nil
+end
+
+-- The power test (or the validation run) on `con` with update set n;
+-- returns success, Power@Size (nil without) and the power test's part of
+-- the results section (tpch_results.power_json).
+function M.power(c, con, n)
+  local want = read_answers(c)
+  local keep = want ~= nil or c.save_answers ~= ""
+  if c.save_answers ~= "" then
+    C.mkdir(c.save_answers, tonumber("755", 8))
   end
-  io.stdout:flush()
+  print_header(c, n, want)
   -- with --endpoints: the queries on their endpoint, the RFs on the primary
   local pname = eps.primary()
-  local qcon, qname = con, pname
-  if pname and eps.query_endpoint(0) ~= pname then qcon, qname = common.connect_query(c, 0) end
+  local qcon, qname = query_connection(c, con, pname)
   local cte, wait_err = qname ~= pname, nil
+  if c.pg then
+    print("PostgreSQL: max_parallel_workers_per_gather = " ..
+            tostring(common.value(qcon, "SHOW max_parallel_workers_per_gather")))
+  end
+  io.stdout:flush()
   local res, failed = {}, 0
   local answer_failed = 0
   local t0 = common.now_ms()
@@ -343,11 +365,7 @@ function M.power(c, con, n)
   end
   -- the replica has what RF1 (and the load) wrote before the queries
   -- start (not timed); when it does not catch up, the queries fail
-  if cte then
-    local ok, err = pcall(eps.wait_caught_up, con, c, { qname },
-                          function(name) return common.monitor(c, name) end)
-    if not ok then wait_err = common.error_text(err) end
-  end
+  if cte then wait_err = catch_up(c, con, qname) end
   if c.query_timeout > 0 then set_timeout(qcon, c, c.query_timeout) end
   for pos = 1, 22 do
     local q = C.sb_tpch_qgen_order(0, pos)
