@@ -21,7 +21,7 @@
 # - an endpoints file without a primary: one FATAL line, exit 1.
 # About 20 s (most of it starting the four servers).
 source "$(dirname "$0")/lib/lib.sh"
-EP_PORT_OFFSET=250
+EP_PORT_OFFSET=250     # the port plan: tests/integration/lib/endpoints_lib.sh
 source "$(dirname "$0")/lib/endpoints_lib.sh"
 fatal_lines() { printf '%s\n' "$OUT" | grep -c '^FATAL'; }
 
@@ -60,6 +60,7 @@ for db in mysql pgsql; do
   [ "$RC" = 0 ] || printf '%s\n' "$OUT" | tail -20 | sed 's/^/    | /'
   assert_eq "$db: --results: the 22 queries on the replica" 22 \
     "$(grep -o '"endpoint": "replica1"' "$WORK/$db.json" | wc -l)"
+  check "$db: --results: the document validates" json_ok "$WORK/$db.json"
   assert_eq "$db: --results: RF1 and RF2 on the primary" 2 \
     "$(grep -o '"endpoint": "main"' "$WORK/$db.json" | wc -l)"
   assert_eq "$db: the table: 22 steps on replica1, 2 on main" "22 2" \
