@@ -40,7 +40,7 @@ assert_contains "no primary in the file: message" "$OUT" \
 for db in mysql pgsql; do
   if [ $db = mysql ]; then J=$WORK/my.json; else J=$WORK/pg.json; fi
   O="--endpoints=$J --db-driver=$db --scale=0.01"
-  run_bmk tpch $O --threads=2 prepare
+  run_bmk tpch $O --threads=2 --indexes prepare
   assert_eq "$db: prepare on the primary: exit 0" 0 "$RC"
   if [ $db = mysql ]; then
     sel_p0=$(mystat "$MY_P" Com_select) sel_r0=$(mystat "$MY_R" Com_select)
