@@ -176,6 +176,7 @@ declare -A WEIGHT=([test_faults.sh]=138 [test_tpcc_run.sh]=130
   [test_oltp.sh]=10 [test_builtin.sh]=8 [test_tls.sh]=8 [test_static.sh]=5
   [test_layers.sh]=4 [test_k8s.sh]=2 [test_sql_api.sh]=2 [test_compat.sh]=1
   [test_async.sh]=1
+  [test_tpch_endpoints.sh]=36
   [test_tpch.sh]=70)   # (its ASan run: PostgreSQL only, half of its time)
 # the files the two lanes of a pass share: the normal pass's all but QUIET
 # and TSAN_LANE_NORMAL, the ASan pass's all but QUIET and the package

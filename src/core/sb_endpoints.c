@@ -506,6 +506,11 @@ const char *sb_endpoints_name(unsigned i)
   return i < neps ? eps[i].name : NULL;
 }
 
+const char *sb_endpoints_role(unsigned i)
+{
+  return i < neps ? eps[i].role : NULL;
+}
+
 bool sb_endpoints_replica(unsigned i)
 {
   return i < neps && sb_endpoint_is_replica(&eps[i]);

@@ -113,6 +113,10 @@ sb_endpoint_t *sb_endpoint_get(unsigned i);
    Lua through the FFI. Thread-safe once loaded. */
 const char *sb_endpoints_name(unsigned i);
 
+/* The role of endpoint i ("primary" when the file names none), or NULL
+   when i >= the count; for Lua through the FFI. Thread-safe once loaded. */
+const char *sb_endpoints_role(unsigned i);
+
 /* True when endpoint i is a replica (sb_endpoint_is_replica); false when
    i >= the count. Thread-safe once loaded. */
 bool sb_endpoints_replica(unsigned i);

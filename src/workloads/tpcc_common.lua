@@ -18,6 +18,8 @@ end
 local ffi = require("ffi")
 -- workload_util declares core/sb_shared.h's functions (sb_shared_*)
 local util = require("workload_util")
+-- workload_replicas declares core/sb_endpoints.h's accessors (sb_endpoints_*)
+require("workload_replicas")
 
 ffi.cdef[[
 typedef struct { uint64_t s[2]; } sb_rand_stream_t;
@@ -47,10 +49,6 @@ int sb_shared_code_count(void);
 /* the SQL layer's db_* functions come from sysbench.sql's declarations */
 sql_statement *db_prepare_text(sql_connection *con, const char *query, size_t len);
 void db_connection_uncounted(sql_connection *con);
-bool sb_endpoints_has_route(const char *key);
-unsigned sb_endpoints_count(void);
-const char *sb_endpoints_name(unsigned i);
-bool sb_endpoints_replica(unsigned i);
 bool sb_engine_stopping(void);
 int sb_server_stats_xacts(int which, bool all_dbs, uint64_t *out);
 const char *sb_server_stats_version(void);

@@ -12,6 +12,7 @@ end
 local ffi = require("ffi")
 -- workload_util declares core/sb_shared.h's functions (sb_shared_*)
 local util = require("workload_util")
+local eps = require("tpch_endpoints")
 
 ffi.cdef[[
 typedef struct sb_tpch_gen sb_tpch_gen_t;
@@ -116,6 +117,8 @@ M.options = {
                      "max_execution_time); a query over it fails; 0: none", 0},
   indexes = {"prepare: create the secondary indexes (foreign key and date columns) " ..
                "after the load", false},
+  replica_wait = {"run with --endpoints: seconds a query stream waits at most for its " ..
+                   "replica to catch up with the primary", 300},
   pgsql_schema = {"PostgreSQL schema of the tables", "public"},
   mysql_storage_engine = {"MySQL storage engine of the tables", "innodb"},
 }
@@ -173,6 +176,7 @@ function M.config()
     fail("--query-timeout must be seconds in 0..86400 (got '%s')", tostring(o.query_timeout))
   end
   c.parallel_workers = int_opt("parallel_workers", -1, 1024)
+  c.replica_wait = int_opt("replica_wait", 1, 86400)
   c.answers = tostring(o.answers or "")
   c.save_answers = tostring(o.save_answers or "")
   c.format = one_of("format", {"tbl", "csv"})
@@ -277,18 +281,37 @@ M.CNT_ROWS, M.CNT_JOBS, M.CNT_FILES, M.CNT_UROWS = 0, 16, 17, 32
 M.row, M.value, M.rows = util.row, util.value, util.rows
 
 -- A connection of `run`: M.connect's, with --parallel-workers on
--- PostgreSQL.
-function M.connect_run(c)
-  local con = M.connect(c, false)
+-- PostgreSQL; `endpoint` as M.connect's.
+function M.connect_run(c, endpoint)
+  local con = M.connect(c, false, endpoint)
   if c.pg and c.parallel_workers >= 0 then
     con:query("SET max_parallel_workers_per_gather = " .. c.parallel_workers)
   end
   return con
 end
 
--- A connection in --pgsql-schema; `monitor`: its statements count nowhere.
-function M.connect(c, monitor)
-  local con = sysbench.sql.driver():connect()
+-- Query stream `stream`'s connection (0: the power test's): with
+-- --endpoints on its endpoint (tpch_endpoints.query_endpoint), else
+-- M.connect_run's. Returns it and the endpoint's name (nil without
+-- --endpoints).
+function M.connect_query(c, stream)
+  local name = eps.query_endpoint(stream)
+  return M.connect_run(c, name), name
+end
+
+-- An uncounted connection to endpoint `name` of --endpoints (for the
+-- replicas' catch-up wait).
+function M.monitor(c, name)
+  return M.connect(c, true, name)
+end
+
+-- A connection in --pgsql-schema; `monitor`: its statements count
+-- nowhere. `endpoint`: an endpoint of --endpoints to open it on; nil: the
+-- primary (tpch_endpoints.primary; raises when the file has none), or
+-- the one server without --endpoints.
+function M.connect(c, monitor, endpoint)
+  endpoint = endpoint or eps.primary()
+  local con = sysbench.sql.driver():connect(endpoint and { endpoint = endpoint } or nil)
   if monitor then C.db_connection_uncounted(con) end
   if c.pg then
     con:query("SET search_path TO " .. c.schema)

@@ -158,14 +158,15 @@ end
 
 -- A step as the section holds it: { stream, pos, name, query, seconds,
 -- rows (queries: rows returned; RF1: orders inserted, with lineitems;
--- RF2: orders deleted), status, error, params, start_s }.
+-- RF2: orders deleted), status, error, params, start_s, endpoint (with
+-- --endpoints: the endpoint's name it ran on) }.
 function M.step_json(r, stream)
   return { stream = stream, pos = r.pos or M.null, name = r.name, query = r.q or M.null,
            seconds = r.status == "ok" and r.secs or M.null,
            rows = r.status == "ok" and tonumber(r.rows) or M.null,
            lineitems = r.lines or nil, checksum = r.sum, status = r.status,
            error = r.err, answer = r.answer, params = r.params,
-           start_s = r.start_s, update_set = r.set }
+           start_s = r.start_s, update_set = r.set, endpoint = r.endpoint }
 end
 
 -- The power test's part of the section (steps as run by tpch_run.power).

@@ -14,6 +14,7 @@ local common = require("tpch_common")
 local queries = require("tpch_queries")
 local answers = require("tpch_answers")
 local results = require("tpch_results")
+local eps = require("tpch_endpoints")
 local ffi = common.ffi
 local C = common.C
 
@@ -88,10 +89,12 @@ local function run_sql(con, sql, keep)
 end
 
 -- run_query's work.
-local function query_once(con, q, p, stream, keep)
+local function query_once(con, q, p, stream, keep, cte)
   local t0 = common.now_ms()
   local rows, sum, kept
-  if q == 15 then
+  if q == 15 and cte then
+    rows, sum, kept = run_sql(con, queries.substitute(queries.Q15_CTE, p, stream), keep)
+  elseif q == 15 then
     run_sql(con, queries.substitute(queries.Q15[1], p, stream))
     local ok, err = pcall(function()
       rows, sum, kept = run_sql(con, queries.substitute(queries.Q15[2], p, stream), keep)
@@ -104,11 +107,12 @@ local function query_once(con, q, p, stream, keep)
   return (common.now_ms() - t0) / 1000, rows, sum, kept
 end
 
--- Runs query q (Q15: view, query, drop); returns seconds, rows, the
--- checksum and (keep) the rows, or raises. Counted in the live numbers of
--- --metrics-listen (tpch_results.timed_query).
-local function run_query(con, q, p, stream, keep)
-  return results.timed_query(function() return query_once(con, q, p, stream, keep) end)
+-- Runs query q (Q15: view, query, drop; with `cte`, on a replica, one
+-- statement with the view as a common table expression); returns
+-- seconds, rows, the checksum and (keep) the rows, or raises. Counted in
+-- the live numbers of --metrics-listen (tpch_results.timed_query).
+local function run_query(con, q, p, stream, keep, cte)
+  return results.timed_query(function() return query_once(con, q, p, stream, keep, cte) end)
 end
 
 -- RF1: update set n's orders and line items as multi-row INSERTs in one
@@ -218,9 +222,10 @@ local function print_report(c, n, res)
   print(string.format("  %-4s %-6s %10s %10s  %-8s  %s", "pos", "step", "seconds", "rows",
                       "checksum", "status"))
   for _, r in ipairs(res) do
-    print(string.format("  %-4s %-6s %10.6f %10s  %-8s  %s%s", r.pos or "", r.name, r.secs or 0,
+    print(string.format("  %-4s %-6s %10.6f %10s  %-8s  %s%s%s", r.pos or "", r.name, r.secs or 0,
                         rows_text(r), r.sum or "", r.status,
-                        r.answer and ("  answer " .. r.answer) or ""))
+                        r.answer and ("  answer " .. r.answer) or "",
+                        r.endpoint and ("  on " .. r.endpoint) or ""))
     if r.err then print("         " .. r.err) end
     if r.diff then print("         " .. r.diff) end
   end
@@ -279,15 +284,9 @@ function M.open(c)
   return con, meta, n
 end
 
--- The power test (or the validation run) on `con` with update set n;
--- returns success, Power@Size (nil without) and the power test's part of
--- the results section (tpch_results.power_json).
-function M.power(c, con, n)
-  local want = read_answers(c)
-  local keep = want ~= nil or c.save_answers ~= ""
-  if c.save_answers ~= "" then
-    C.mkdir(c.save_answers, tonumber("755", 8))
-  end
+-- The power test's (or validation run's) first line, with a warning
+-- when --answers are compared after update sets were applied.
+local function print_header(c, n, want)
   if c.validate then
     print(string.format("Validation run: SF %s, the 22 queries with qgen -d's parameters",
                         tostring(c.sf)))
@@ -298,9 +297,42 @@ function M.power(c, con, n)
   else
     print(string.format("Power test: SF %s, update set %d, seed %s", tostring(c.sf), n, c.seed))
   end
+end
+
+-- The power test's query connection: with --endpoints whose stream 0
+-- goes elsewhere than the primary `pname`, a new one there, else `con`
+-- (the primary's, or the one server's). Returns it and its endpoint's
+-- name (pname, nil without --endpoints).
+local function query_connection(c, con, pname)
+  if pname and eps.query_endpoint(0) ~= pname then return common.connect_query(c, 0) end
+  return con, pname
+end
+
+-- Waits for replica `name` to catch up with the primary (`con`); returns
+-- nil, or the error's line when it did not within --replica-wait.
+local function catch_up(c, con, name)
+  local ok, err = pcall(eps.wait_caught_up, con, c, { name },
+                        function(n) return common.monitor(c, n) end)
+  return not ok and common.error_text(err) or nil
+end
+
+-- The power test (or the validation run) on `con` with update set n;
+-- returns success, Power@Size (nil without) and the power test's part of
+-- the results section (tpch_results.power_json).
+function M.power(c, con, n)
+  local want = read_answers(c)
+  local keep = want ~= nil or c.save_answers ~= ""
+  if c.save_answers ~= "" then
+    C.mkdir(c.save_answers, tonumber("755", 8))
+  end
+  print_header(c, n, want)
+  -- with --endpoints: the queries on their endpoint, the RFs on the primary
+  local pname = eps.primary()
+  local qcon, qname = query_connection(c, con, pname)
+  local cte, wait_err = qname ~= pname, nil
   if c.pg then
     print("PostgreSQL: max_parallel_workers_per_gather = " ..
-            tostring(common.value(con, "SHOW max_parallel_workers_per_gather")))
+            tostring(common.value(qcon, "SHOW max_parallel_workers_per_gather")))
   end
   io.stdout:flush()
   local res, failed = {}, 0
@@ -325,24 +357,31 @@ function M.power(c, con, n)
   end
   -- a validation run queries the data as it is (clause 2.1.3): no RFs
   if not c.validate then
-    step({ name = "RF1", set = n }, function()
+    step({ name = "RF1", set = n, endpoint = pname }, function()
       local s, o, l = rf1(con, c, n)
       write_meta(con, { rf_state = "rf1", rf_set = n })
       return s, o, l
     end)
   end
-  if c.query_timeout > 0 then set_timeout(con, c, c.query_timeout) end
+  -- the replica has what RF1 (and the load) wrote before the queries
+  -- start (not timed); when it does not catch up, the queries fail
+  if cte then wait_err = catch_up(c, con, qname) end
+  if c.query_timeout > 0 then set_timeout(qcon, c, c.query_timeout) end
   for pos = 1, 22 do
     local q = C.sb_tpch_qgen_order(0, pos)
     local p = params(c, q, c.seed)
-    step({ pos = pos, name = "Q" .. q, q = q, params = p }, function() return run_query(con, q, p, 0, keep) end)
+    step({ pos = pos, name = "Q" .. q, q = q, params = p, endpoint = qname }, function()
+      if wait_err then error(wait_err, 0) end
+      return run_query(qcon, q, p, 0, keep, cte)
+    end)
     -- Ctrl-C: no more queries; RF2 still undoes RF1 (the base data back)
     if results.stopping() then break end
   end
-  if c.query_timeout > 0 then set_timeout(con, c, 0) end
+  if c.query_timeout > 0 then set_timeout(qcon, c, 0) end
+  if qcon ~= con then qcon:disconnect() end
   if not c.validate then
     -- RF2 without its RF1 would only delete: it waits for a good RF1
-    step({ name = "RF2", set = n }, function()
+    step({ name = "RF2", set = n, endpoint = pname }, function()
       if res[1].status ~= "ok" then error("not run: RF1 failed", 0) end
       return rf2(con, c, n)
     end)

@@ -12,6 +12,7 @@
 local common = require("tpch_common")
 local run = require("tpch_run")
 local results = require("tpch_results")
+local eps = require("tpch_endpoints")
 local ffi = common.ffi
 local C = common.C
 local SLOT = common.SLOT
@@ -50,15 +51,15 @@ end
 
 -- Query stream s on `con`: the 22 queries, recorded as steps 1..22
 -- (started t0, common.now_ms's); stops early when bmk is stopping
--- (Ctrl-C).
-local function query_stream(c, con, s, cnt, t0)
+-- (Ctrl-C). `cte`: con is a replica's (Q15 without its view).
+local function query_stream(c, con, s, cnt, t0, cte)
   if c.query_timeout > 0 then run.set_timeout(con, c, c.query_timeout) end
   for pos = 1, 22 do
     if results.stopping() then break end
     local q = C.sb_tpch_qgen_order(s, pos)
     local p = run.params(c, q, c.seed + s)
     local start = common.now_ms()
-    local ok, secs, rows = pcall(run.run_query, con, q, p, s, false)
+    local ok, secs, rows = pcall(run.run_query, con, q, p, s, false, cte)
     record(cnt, pos, ok, secs, rows, t0, start)
     if not ok then io.stderr:write(string.format("stream %d Q%d: %s\n", s, q, common.error_text(secs))) end
   end
@@ -90,6 +91,7 @@ local function step_of(c, cnt, t, i, S, n)
   local r = { status = st == 1 and "ok" or st == 2 and "failed" or "not run",
               secs = tonumber(cnt[US + i]) / 1e6, rows = tonumber(cnt[ROWS + i]),
               start_s = st ~= 0 and tonumber(cnt[START + i]) / 1e6 or nil }
+  r.endpoint = t < S and eps.query_endpoint(t + 1) or eps.primary()
   if t < S then
     r.pos, r.q = i, C.sb_tpch_qgen_order(t + 1, i)
     r.name = "Q" .. r.q
@@ -117,9 +119,10 @@ local function report(c, n, S)
       local r = step_of(c, cnt, t, i, S, n)
       local ok = r.status == "ok"
       if not ok then failed = failed + 1 end
-      print(string.format("  %-6s %-4s %-6s %10.6f %10s  %s", t < S and tostring(t + 1) or "RF",
+      print(string.format("  %-6s %-4s %-6s %10.6f %10s  %s%s", t < S and tostring(t + 1) or "RF",
                           r.pos or "", r.set and (r.name .. " " .. r.set) or r.name, r.secs,
-                          ok and tostring(r.rows) or "-", r.status))
+                          ok and tostring(r.rows) or "-", r.status,
+                          r.endpoint and ("  on " .. r.endpoint) or ""))
       steps[#steps + 1] = results.step_json(r, t < S and t + 1 or "RF")
     end
     ts = math.max(ts, tonumber(cnt[END]) / 1e6)
@@ -158,21 +161,31 @@ function M.run(c, tid)
     -- (Ctrl-C during the power test: the streams below stop before their
     -- first step, reported as not run)
     if n + S - 1 > 4000 then common.fail("all 4000 update sets are used: prepare again") end
+    -- with --endpoints: the streams' replicas have what the load and the
+    -- refresh functions so far wrote before the streams start
+    local names = {}
+    for s = 1, S do names[s] = eps.query_endpoint(s) end
+    eps.wait_caught_up(con, c, names, function(name) return common.monitor(c, name) end)
     print(string.format("Throughput test: %d query streams and a refresh stream...", S))
     io.stdout:flush()
     C.sb_shared_set(SLOT_SET, n)
     C.sb_shared_set(SLOT_SEED, c.seed)
     C.sb_shared_set(SLOT_T0, common.now_ms())
+  elseif tid < S then
+    con = common.connect_query(c, tid + 1)
   else
     con = common.connect_run(c)
   end
+  -- thread 0's stream 1 on its endpoint (con stays the primary's)
+  local qcon = con
+  if tid == 0 and eps.query_endpoint(1) ~= eps.primary() then qcon = common.connect_query(c, 1) end
   common.barrier(c)
   n = tonumber(C.sb_shared_get(SLOT_SET))
   c.seed = tonumber(C.sb_shared_get(SLOT_SEED))
   local t0 = tonumber(C.sb_shared_get(SLOT_T0))
   local cnt = C.sb_shared_counters(tid)
   if tid < S then
-    query_stream(c, con, tid + 1, cnt, t0)
+    query_stream(c, qcon, tid + 1, cnt, t0, eps.is_replica(eps.query_endpoint(tid + 1) or ""))
   else
     refresh_stream(c, con, n, S, cnt, t0)
   end
@@ -200,6 +213,7 @@ function M.run(c, tid)
     if not results.publish(c, section, start, secs, ok and 0 or 1) then ok = false end
     results.exit_on_signal()
   end
+  if qcon ~= con then qcon:disconnect() end
   con:disconnect()
   return ok
 end

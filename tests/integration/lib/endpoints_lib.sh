@@ -10,8 +10,8 @@
 # takes the ports from its offset up (free_port only skips ports in use at
 # that moment, not one another pass is about to take), so offsets are at
 # least 22 apart: test_tls.sh +100, test_endpoints.sh +150,
-# test_endpoints_routes.sh +200 (two ports each; test_endpoints.sh a third
-# for MariaDB: MY_R2, its second replica).
+# test_endpoints_routes.sh +200, test_tpch_endpoints.sh +250 (two ports
+# each; test_endpoints.sh a third for MariaDB: MY_R2, its second replica).
 MY_P=$(free_port $((MYSQL_PORT + ${EP_PORT_OFFSET:-150})))
 MY_R=$(free_port $((MY_P + 1)))
 PG_P=$(free_port $((PGSQL_PORT + ${EP_PORT_OFFSET:-150})))
