@@ -66,7 +66,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   printf 'sb11=%s\nTMP_DIR=%s\n' "$BMK" "$WORK" >> "$K/.bench"
   export BMK_HOME=$K
   OUT=$("$BMK" kit generate --home="$K" --sizes=10K --tables=2 2>&1)
-  assert_contains "$db: generate" "$OUT" "generated 411 scripts in $S"
+  assert_contains "$db: generate" "$OUT" "generated 423 scripts in $S"
   for p in Prepare_10K_2tab-InnoDB Prepare_dbSTRESS_10K-InnoDB; do "$BMK" kit cleanup "$p" >/dev/null 2>&1; done
   q "DROP TABLE IF EXISTS kit_conn" >/dev/null
   q "DROP SEQUENCE IF EXISTS kit_seq" >/dev/null

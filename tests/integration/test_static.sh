@@ -136,7 +136,7 @@ printf 'driver=mysql\nhost=127.0.0.1\nport=%s\nuser=sbtest\npass=%s\ndb=sbtest\n
   "$MYSQL_PORT" "$DBPASS" "$WORK" > "$K/.bench"
 kx() { OUT=$(timeout -k 5 120 "${HOSTENV[@]}" BMK_HOME="$K" bash "$@" 2>&1); RC=$?; }
 sx kit generate --home="$K" --sizes=10K --tables=1
-assert_contains "kit generate with bmk-x64" "$OUT" "generated 411 scripts in $K/sb_exec"
+assert_contains "kit generate with bmk-x64" "$OUT" "generated 423 scripts in $K/sb_exec"
 BMK_HOME=$K timeout 60 "${HOSTENV[@]}" BMK_HOME="$K" "$X" kit cleanup Prepare_10K_1tab-InnoDB >/dev/null 2>&1
 kx "$K/sb_exec/sb11-Prepare_10K_1tab-InnoDB.sh" 1
 assert_eq "kit prepare through bmk-x64" 0 "$RC"
