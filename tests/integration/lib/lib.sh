@@ -133,6 +133,24 @@ pgsql_q() {
   PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d sbtest -At -c "$1"
 }
 
+# pg_alone: true when no other client session is connected to the
+# sandbox PostgreSQL's database. A backend flushes its statistics (its
+# commits) as it exits, after its client has gone, so a check of the
+# server's commit count in a run's window first waits for the sessions of
+# earlier runs to leave; this check rolls back, so its own exit adds no
+# commit.
+pg_alone() {
+  [ "$(PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d sbtest -qAt -c BEGIN \
+      -c "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'" \
+      -c ROLLBACK 2>/dev/null)" = 0 ]
+}
+# wait_pg_alone: waits until pg_alone (a minute at most, then goes on)
+wait_pg_alone() {
+  local i
+  for i in $(seq 1 600); do pg_alone && return 0; sleep 0.1; done
+  return 1
+}
+
 # within A B PCT: |A-B| <= PCT% of B
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(b>0 && d<=b*p/100)}'; }
 
