@@ -138,12 +138,14 @@ for db in mysql pgsql; do sandbox tsan start $db; done
 # Files that compare latency or rates with the wall clock: run alone, on
 # an otherwise idle machine, after the lanes.
 QUIET="test_latency.sh"
-# Files of the normal pass that run after the TSan files on the TSan
-# lane's servers, the lane with room (the TSan pass runs five files):
-# test_tpch.sh (about two minutes, run in the normal pass only) and the
-# Debian package (built from a fresh clone, installed, purged: it runs the
-# installed bmk, not a build of this tree, so it runs once).
+# Files that run after the TSan files on the TSan lane's servers, the
+# lane with room (the TSan pass runs five files): of the normal pass
+# test_tpch.sh (about two minutes) and the Debian package (built from a
+# fresh clone, installed, purged: it runs the installed bmk, not a build
+# of this tree, so it runs once); of the ASan pass test_tpch.sh (its
+# PostgreSQL half).
 TSAN_LANE_NORMAL="test_tpch.sh test_package.sh"
+TSAN_LANE_ASAN="test_tpch.sh"
 # The TSan pass: many threads and workers, reconnect storms, Ctrl-C, runs
 # that end while VUs are stuck, the metrics server's thread
 # (ThreadSanitizer slows a run 5-15 times, so it runs these only; every
@@ -179,12 +181,13 @@ declare -A WEIGHT=([test_faults.sh]=138 [test_tpcc_run.sh]=130
   [test_tpch_endpoints.sh]=36
   [test_tpch.sh]=70)   # (its ASan run: PostgreSQL only, half of its time)
 # the files the two lanes of a pass share: the normal pass's all but QUIET
-# and TSAN_LANE_NORMAL, the ASan pass's all but QUIET and the package
+# and TSAN_LANE_NORMAL, the ASan pass's all but QUIET, TSAN_LANE_ASAN and
+# the package
 files=() asan_files=()
 for t in tests/integration/test_*.sh; do
   t=$(basename "$t")
   [[ " $QUIET $TSAN_LANE_NORMAL " == *" $t "* ]] || files+=("$t")
-  [[ " $QUIET test_package.sh " == *" $t "* ]] || asan_files+=("$t")
+  [[ " $QUIET $TSAN_LANE_ASAN test_package.sh " == *" $t "* ]] || asan_files+=("$t")
 done
 # split_lanes PASS: prints the files of PASS's first lane on line 1, the
 # second's on line 2 (ASan: excluded files cost nothing)
@@ -200,16 +203,14 @@ split_lanes() {
   printf '%s\n%s\n' "$la" "$lb"
 }
 run_lane() {  # run_lane LANE LOG FILES...: one lane of integration files, output to LOG
-  local lane=$1 log=$2 d
+  local lane=$1 log=$2 d srv=$1
   shift 2
+  # main3 and asan3: a pass's files on the TSan lane's servers
+  case $lane in main3|asan3) srv=tsan ;; esac
   d="$SANLOG/$(basename "$log").d"
   case $lane in
-    main3)
-      # the normal pass's files that run on the TSan lane's servers
-      ( export BMK_SANDBOX_DIR=${SBDIR[tsan]} $(ports tsan)
-        bash tests/integration/run.sh "$TOP/bmk" "$@" > "$log" 2>&1 ) ;;
     main*)
-      ( export BMK_SANDBOX_DIR=${SBDIR[$lane]} $(ports $lane)
+      ( export BMK_SANDBOX_DIR=${SBDIR[$srv]} $(ports $srv)
         bash tests/integration/run.sh "$TOP/bmk" "$@" > "$log" 2>&1 ) ;;
     tsan)
       # report files as in the ASan pass; halt_on_error=0: the run goes on
@@ -224,7 +225,7 @@ run_lane() {  # run_lane LANE LOG FILES...: one lane of integration files, outpu
       # failure of the test file that was running (run.sh), even where no
       # check looked at that bmk's exit code
       mkdir -p "$d"
-      ( export BMK_SANDBOX_DIR=${SBDIR[$lane]} $(ports $lane) BMK_TEST_EXCLUDE="$ASAN_EXCLUDE" \
+      ( export BMK_SANDBOX_DIR=${SBDIR[$srv]} $(ports $srv) BMK_TEST_EXCLUDE="$ASAN_EXCLUDE" \
           BMK_METRICS_VUS=300 BMK_SANITIZER_LOGS="$d" \
           ASAN_OPTIONS="$ASAN_ENV:log_path=$d/asan" \
           UBSAN_OPTIONS="print_stacktrace=1:log_path=$d/ubsan"
@@ -246,7 +247,8 @@ run_lane asan "$LOGS/asan.log" $ASAN_A & pids+=($!)
 # shellcheck disable=SC2086
 run_lane asan2 "$LOGS/asan2.log" $ASAN_B & pids+=($!)
 # shellcheck disable=SC2086
-{ run_lane tsan "$LOGS/tsan.log" $TSAN_FILES; run_lane main3 "$LOGS/main3.log" $TSAN_LANE_NORMAL; } & pids+=($!)
+{ run_lane tsan "$LOGS/tsan.log" $TSAN_FILES; run_lane main3 "$LOGS/main3.log" $TSAN_LANE_NORMAL
+  run_lane asan3 "$LOGS/asan3.log" $TSAN_LANE_ASAN; } & pids+=($!)
 for pid in "${pids[@]}"; do wait "$pid"; done
 log "integration tests that time against the clock, one pass at a time: $QUIET"
 # shellcheck disable=SC2086
@@ -254,7 +256,7 @@ run_lane main "$LOGS/main-quiet.log" $QUIET
 # shellcheck disable=SC2086
 run_lane asan "$LOGS/asan-quiet.log" $QUIET
 set -e
-ALL_LOGS="main main2 main3 main-quiet asan asan2 asan-quiet tsan"
+ALL_LOGS="main main2 main3 main-quiet asan asan2 asan3 asan-quiet tsan"
 for l in $ALL_LOGS; do
   log "integration tests: $l"
   cat "$LOGS/$l.log"
