@@ -183,14 +183,16 @@ assert_match "impossible SLO: the trial run ran" "$OUT" 'trial run: [0-9.]+ tps,
 assert_match "impossible SLO: says so" "$OUT" "^no rate met the SLO \(p99<=0.01ms\); lowest tried: .*no lower load can meet it$"
 
 # ---- users mode: doubling then bisection ---------------------------------------------------
-# k users in a closed loop on the one lock each wait about k event times
-# (1 / the measured capacity), whatever the machine's or the build's
-# speed: a median bound of 2.9 event times passes 1 and 2 users and fails
-# at 4, so a bisection step follows.
-users_slo() { awk -v c="$1" 'BEGIN { printf "p50<=%.3fms", 2.9 * 1000 / c }'; }
-USLO=$(users_slo "$CAPTPS")
+# k users in a closed loop on the one lock each wait about k event times.
+# Here each event holds the lock 50 ms, so an event time is 50 ms plus the
+# client's and the round trips' own time o, and a median bound of 2.9 x
+# 50 ms = 145 ms passes 1 and 2 users (2 x (50 + o) while o stays below
+# 22 ms, even in the TSan build on a busy machine) and fails at 4 and 3
+# (at least 200 and 150 ms): doubling, then a bisection step, whatever the
+# machine's speed.
+USLO="p50<=145ms"
 BMK_RESULTS_DB=$WORK/cap.db cap --mode=users --slo="$USLO" --step-time=1 --step-warmup=0 \
-  --max-steps=6 --max-repeats=0 --id=users --results-dir=users -- bmk lock.lua $MYSQL_OPTS run
+  --max-steps=6 --max-repeats=0 --id=users --results-dir=users -- bmk lock.lua $MYSQL_OPTS --hold-ms=50 run
 assert_eq "users: exit 0" 0 "$RC"
 NSTEPS=$(phases "$OUT" | wc -w)
 assert_contains "users: says where the steps are saved" "$OUT" \
@@ -223,8 +225,8 @@ assert_eq "PostgreSQL: lock table prepared" 0 "$RC"
 run_bmk lock.lua $PGSQL_OPTS --threads=8 --time=2 run
 PGCAP=$(printf '%s\n' "$OUT" | sed -n 's/^ *transactions: *[0-9]* *(\([0-9.]*\) per sec.)/\1/p')
 check "PostgreSQL: closed-loop capacity measured ($PGCAP tps)" awk -v c="$PGCAP" 'BEGIN { exit !(c > 20) }'
-cap --mode=users --slo="$(users_slo "${PGCAP:-100}")" --step-time=1 --step-warmup=0 --max-steps=6 \
-  --max-repeats=0 --results-dir=pgusers -- bmk lock.lua $PGSQL_OPTS run
+cap --mode=users --slo="$USLO" --step-time=1 --step-warmup=0 --max-steps=6 \
+  --max-repeats=0 --results-dir=pgusers -- bmk lock.lua $PGSQL_OPTS --hold-ms=50 run
 assert_eq "PostgreSQL users: exit 0" 0 "$RC"
 assert_match "PostgreSQL users: doubling then bisection" "$(phases "$OUT")" '^growth growth (growth )*(bisect )+$'
 ROWS=$(rows_equal pgusers "$OUT")

@@ -180,7 +180,7 @@ assert_contains "bmk sandbox: the usage names the command" "$OUT" "usage: bmk sa
 KH=$U/home/bmk-kit
 u bmk kit generate --home="$KH" --sizes=10K --tables=2 --dists=uniform
 assert_eq "kit generate --home: exit 0" 0 "$RC"
-assert_contains "kit generate --home: the scripts" "$OUT" "generated 123 scripts in $KH/sb_exec"
+assert_contains "kit generate --home: the scripts" "$OUT" "generated 135 scripts in $KH/sb_exec"
 assert_contains "kit generate --home: a .bench to edit" "$OUT" "wrote $KH/.bench: set the server's address"
 check "the new home's .bench is the installed template" cmp -s /usr/share/bmk/BMK/.bench "$KH/.bench"
 printf 'host=127.0.0.1\nport=%s\nuser=sbtest\npass=%s\ndb=sbtest\nTMP_DIR=%s\n' \
