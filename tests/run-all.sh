@@ -156,7 +156,8 @@ TSAN_LANE_ASAN="test_tpch.sh"
 # and the probes (about 20 s, its own servers).
 TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh test_endpoints.sh"
 # test_metrics.sh's event-mode case runs 2,000 VUs in the normal pass and
-# 300 under the sanitizers (each VU's work costs them 2-15 times as much).
+# 300 under the sanitizers, test_evloop.sh's think-time runs 1,000 and 400
+# under ASan (each VU's work costs them 2-15 times as much).
 # The ASan pass leaves to the normal pass what does not run its binary.
 ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and checked in the normal pass
 test_layers.sh: reads the source tree only (no binary), done in the normal pass
@@ -226,7 +227,7 @@ run_lane() {  # run_lane LANE LOG FILES...: one lane of integration files, outpu
       # check looked at that bmk's exit code
       mkdir -p "$d"
       ( export BMK_SANDBOX_DIR=${SBDIR[$srv]} $(ports $srv) BMK_TEST_EXCLUDE="$ASAN_EXCLUDE" \
-          BMK_METRICS_VUS=300 BMK_SANITIZER_LOGS="$d" \
+          BMK_METRICS_VUS=300 BMK_EVLOOP_MANY=400 BMK_SANITIZER_LOGS="$d" \
           ASAN_OPTIONS="$ASAN_ENV:log_path=$d/asan" \
           UBSAN_OPTIONS="print_stacktrace=1:log_path=$d/ubsan"
         bash tests/integration/run.sh "$TOP/build-asan/bmk" "$@" > "$log" 2>&1 ) ;;

@@ -61,7 +61,11 @@ for db in $DBS; do
   assert_contains "$db: unknown query number: message" "$OUT" "--queries: unknown query number '23'"
 
   # ---- each query's rows, the same data on both databases ------------------
-  if [ $db = mysql ]; then
+  # (the ASan pass leaves it to the normal pass: the servers' work, run by
+  # the same C as the mixed run's stream below)
+  if asan_pass; then
+    skip "$db: each query's rows against the other database's" "the servers' work, by the same C as the mixed run's stream; done in the normal pass"
+  elif [ $db = mysql ]; then
     mkdir -p "$WORK/answers"
     run_bmk chbench $O answers --save-answers="$WORK/answers"
     assert_eq "$db: answers saved" "0 22" "$RC $(ls "$WORK/answers" | grep -c '^q[0-9]*\.out$')"
