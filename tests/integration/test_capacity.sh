@@ -175,8 +175,16 @@ import json,glob; assert all(json.load(open(f))['manifest']['series_id']=='cap1'
 cap --slo='p99<=250ms' --step-time=1 --step-warmup=0 --start-rate="$(awk -v c="$CAPTPS" 'BEGIN { printf "%d", 3 * c }')" \
   --max-steps=1 --max-repeats=0 --results-dir=sat -- bmk lock.lua $MYSQL_OPTS --threads=8 run
 assert_eq "3x the capacity: no rate met (exit 3)" 3 "$RC"
-assert_match "3x the capacity: reported saturated" "$OUT" '^   1 growth +[0-9]+ .* saturated$'
-assert_not_contains "3x the capacity: the client is not blamed" "$OUT" "client"
+# (saturated, or client-cpu when bmk's own share of a machine running five
+# test lanes was the limit, as the rule says: a CI lane once had its 504
+# VUs judged so; the client is blamed only then)
+assert_match "3x the capacity: reported saturated (or bmk's own CPU the limit)" "$OUT" \
+  '^   1 growth +[0-9]+ .* (saturated|client-cpu)$'
+if printf '%s\n' "$OUT" | grep -qE '^   1 growth .* client-cpu$'; then
+  assert_contains "3x the capacity: bmk's own CPU named as the limit" "$OUT" "note: bmk itself was saturated"
+else
+  assert_not_contains "3x the capacity: the client is not blamed" "$OUT" "client"
+fi
 
 # ---- an SLO no rate can meet: exit 3 (the trial run chooses the start rate) -------------
 cap --slo='p99<=0.01ms' --step-time=2 --step-warmup=1 --results-dir=imp -- bmk lock.lua $MYSQL_OPTS --threads=8 run
