@@ -223,7 +223,7 @@ EOS
   assert_eq "$db set 2 STAT" 1000 "$(q $db 'SELECT COUNT(*) FROM STAT2')"
   sfx=""; [ $db = pgsql ] && sfx=2
   assert_eq "$db --hpk: history_ref_idx unique" 1 "$(unique_idx $db HISTORY2 history_ref_idx$sfx)"
-  run_bmk $M2 --events=200 --statements=SEL1,SEL2,INSDEL,UPDATE run
+  run_bmk $M2 --events=200 --rand-seed=7 --statements=SEL1,SEL2,INSDEL,UPDATE run
   assert_eq "$db 2 sets RW1-trx 2/3/2" "400/600/400/200/0" "$(mix)"
   assert_contains "$db startup OBJ SETS" "$OUT" "* OBJ SETS     : [2]"
   w1=$(q $db "SELECT COUNT(*) FROM HISTORY1 WHERE NOTE LIKE '% NOTE State %'")
