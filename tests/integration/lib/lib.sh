@@ -133,21 +133,26 @@ pgsql_q() {
   PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d sbtest -At -c "$1"
 }
 
-# pg_alone: true when no other client session is connected to the
-# sandbox PostgreSQL's database. A backend flushes its statistics (its
-# commits) as it exits, after its client has gone, so a check of the
-# server's commit count in a run's window first waits for the sessions of
-# earlier runs to leave; this check rolls back, so its own exit adds no
-# commit.
+# pg_alone [PORT...]: true when no other client session is connected to
+# database sbtest on each PostgreSQL port given (the sandbox's,
+# $PGSQL_PORT, if none). A backend flushes its statistics (its commits) as
+# it exits, after its client has gone, so a check of the server's commit
+# count in a run's window first waits for the sessions of earlier runs to
+# leave; this check rolls back, so its own exit adds no commit.
 pg_alone() {
-  [ "$(PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d sbtest -qAt -c BEGIN \
-      -c "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'" \
-      -c ROLLBACK 2>/dev/null)" = 0 ]
+  local port
+  for port in "${@:-$PGSQL_PORT}"; do
+    [ "$(PGPASSWORD=$DBPASS psql -X -h 127.0.0.1 -p "$port" -U sbtest -d sbtest -qAt -c BEGIN \
+        -c "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'" \
+        -c ROLLBACK 2>/dev/null)" = 0 ] || return 1
+  done
 }
-# wait_pg_alone: waits until pg_alone (a minute at most, then goes on)
+# wait_pg_alone [PORT...]: waits until pg_alone (a minute at most; then
+# prints a note and returns 1, and the caller goes on)
 wait_pg_alone() {
   local i
-  for i in $(seq 1 600); do pg_alone && return 0; sleep 0.1; done
+  for i in $(seq 1 600); do pg_alone "$@" && return 0; sleep 0.1; done
+  echo "# sessions of earlier runs still on PostgreSQL ${*:-$PGSQL_PORT}"
   return 1
 }
 
