@@ -13,9 +13,8 @@
 # The three integration passes run side by side, in five lanes (the
 # normal and the ASan pass each on two), each lane against its own
 # servers: no check depends on the machine's speed or CPU share (checks
-# wait for conditions and assert counts, order and exact relations). The
-# files that measure latency or rates against the wall clock (QUIET below)
-# run after that, one pass at a time, on an otherwise idle machine.
+# wait for conditions and assert counts, order and exact relations;
+# figures against the wall clock are bench/ scripts' work).
 # LeakSanitizer is on in the ASan pass (suppressions: tests/lsan.supp);
 # every sanitizer report of the ASan and TSan passes is a failure
 # (suppressions: tests/tsan.supp).
@@ -135,16 +134,13 @@ for lane in main main2 asan asan2; do
 done
 for db in mysql pgsql; do sandbox tsan start $db; done
 
-# Files that compare latency or rates with the wall clock: run alone, on
-# an otherwise idle machine, after the lanes.
-QUIET="test_latency.sh"
 # Files that run after the TSan files on the TSan lane's servers, the
 # lane with room (the TSan pass runs five files): of the normal pass
-# test_tpch.sh (about two minutes) and the Debian package (built from a
+# test_tpch.sh (about two minutes), the Debian package (built from a
 # fresh clone, installed, purged: it runs the installed bmk, not a build
-# of this tree, so it runs once); of the ASan pass test_tpch.sh (its
-# PostgreSQL half).
-TSAN_LANE_NORMAL="test_tpch.sh test_package.sh"
+# of this tree, so it runs once) and test_latency.sh; of the ASan pass
+# test_tpch.sh (its PostgreSQL half).
+TSAN_LANE_NORMAL="test_tpch.sh test_package.sh test_latency.sh"
 TSAN_LANE_ASAN="test_tpch.sh"
 # The TSan pass: many threads and workers, reconnect storms, Ctrl-C, runs
 # that end while VUs are stuck, the metrics server's thread
@@ -163,41 +159,58 @@ ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and chec
 test_layers.sh: reads the source tree only (no binary), done in the normal pass
 test_k8s.sh: reads the docs only (no binary), done in the normal pass
 test_capacity.sh: runs in the ThreadSanitizer pass instead
-test_kit_e2e.sh: the kit's generated scripts drive bmk runs whose C paths the other files check under ASan; done in the normal pass"
-# A file's time in seconds in its normal-pass lane on this machine, the
-# five lanes side by side: the two lanes of a pass get the files longest
-# first, each to the lane with less so far. An unlisted file counts 20.
-declare -A WEIGHT=([test_faults.sh]=138 [test_tpcc_run.sh]=130
-  [test_evloop.sh]=109 [test_cluster.sh]=70 [test_kit_e2e.sh]=69
-  [test_capacity.sh]=66 [test_cost.sh]=52 [test_endpoints_routes.sh]=49
-  [test_pgbench.sh]=48 [test_resultsdb.sh]=45 [test_metrics.sh]=45
-  [test_tpcc.sh]=43 [test_cli.sh]=40 [test_endpoints.sh]=39
-  [test_results.sh]=35 [test_chbench.sh]=35 [test_kit_oltp.sh]=34 [test_kit_cli.sh]=34
-  [test_dbl.sh]=32 [test_report.sh]=31 [test_errors.sh]=26 [test_docs.sh]=23
-  [test_gates.sh]=20 [test_kit_dbstress.sh]=20 [test_threads.sh]=18
-  [test_threshold.sh]=14 [test_dropin.sh]=14 [test_client.sh]=12
-  [test_oltp.sh]=10 [test_builtin.sh]=8 [test_tls.sh]=8 [test_static.sh]=5
-  [test_layers.sh]=4 [test_k8s.sh]=2 [test_sql_api.sh]=2 [test_compat.sh]=1
-  [test_async.sh]=1
-  [test_tpch_endpoints.sh]=36
-  [test_tpch.sh]=70)   # (its ASan run: PostgreSQL only, half of its time)
-# the files the two lanes of a pass share: the normal pass's all but QUIET
-# and TSAN_LANE_NORMAL, the ASan pass's all but QUIET, TSAN_LANE_ASAN and
-# the package
+test_kit_e2e.sh: the kit's generated scripts drive bmk runs whose C paths the other files check under ASan; done in the normal pass
+test_kit_cli.sh: the kit's Lua catalogue and shell launcher around runs of a probe script, C paths the other files check under ASan; done in the normal pass
+test_docs.sh: the docs' examples and lists against the tree; their runs' C paths are the other files' under ASan; done in the normal pass"
+# A file's time in seconds in its lane on this machine, the five lanes
+# side by side (a fresh-clone run of the whole command; WEIGHT for the
+# normal pass, ASAN_WEIGHT for the ASan pass, which slows some files far
+# more than others): the two lanes of a pass get the files longest first,
+# each to the lane with less so far. An unlisted file counts 20.
+declare -A WEIGHT=([test_faults.sh]=136 [test_tpcc_run.sh]=131
+  [test_evloop.sh]=116 [test_cluster.sh]=90 [test_kit_e2e.sh]=72
+  [test_capacity.sh]=72 [test_pgbench.sh]=60 [test_tpcc.sh]=59
+  [test_chbench.sh]=57 [test_cost.sh]=56 [test_endpoints.sh]=48
+  [test_endpoints_routes.sh]=47 [test_kit_oltp.sh]=46 [test_metrics.sh]=45
+  [test_results.sh]=43 [test_resultsdb.sh]=39 [test_cli.sh]=38
+  [test_tpch_endpoints.sh]=36 [test_report.sh]=35 [test_dbl.sh]=33
+  [test_kit_cli.sh]=28 [test_errors.sh]=24 [test_oltp.sh]=23
+  [test_docs.sh]=22 [test_gates.sh]=22 [test_kit_dbstress.sh]=20
+  [test_threshold.sh]=18 [test_client.sh]=17 [test_dropin.sh]=16
+  [test_threads.sh]=15 [test_builtin.sh]=8 [test_tls.sh]=7
+  [test_static.sh]=4 [test_layers.sh]=4 [test_compat.sh]=2 [test_k8s.sh]=2
+  [test_sql_api.sh]=1 [test_async.sh]=1)
+declare -A ASAN_WEIGHT=([test_evloop.sh]=157 [test_faults.sh]=146
+  [test_tpcc_run.sh]=137 [test_cluster.sh]=97 [test_pgbench.sh]=69
+  [test_tpcc.sh]=64 [test_cost.sh]=61 [test_endpoints_routes.sh]=56
+  [test_endpoints.sh]=53 [test_kit_oltp.sh]=53 [test_results.sh]=49
+  [test_resultsdb.sh]=46 [test_metrics.sh]=46 [test_cli.sh]=47
+  [test_report.sh]=45 [test_tpch_endpoints.sh]=40 [test_dbl.sh]=38
+  [test_chbench.sh]=30 [test_kit_dbstress.sh]=30 [test_errors.sh]=26
+  [test_gates.sh]=24 [test_threads.sh]=22 [test_threshold.sh]=18
+  [test_client.sh]=18 [test_dropin.sh]=16 [test_oltp.sh]=13 [test_tls.sh]=12
+  [test_builtin.sh]=8 [test_compat.sh]=3 [test_sql_api.sh]=2
+  [test_async.sh]=1 [test_latency.sh]=21)
+# the files the two lanes of a pass share: the normal pass's all but
+# TSAN_LANE_NORMAL, the ASan pass's all but TSAN_LANE_ASAN and the package
 files=() asan_files=()
 for t in tests/integration/test_*.sh; do
   t=$(basename "$t")
-  [[ " $QUIET $TSAN_LANE_NORMAL " == *" $t "* ]] || files+=("$t")
-  [[ " $QUIET $TSAN_LANE_ASAN test_package.sh " == *" $t "* ]] || asan_files+=("$t")
+  [[ " $TSAN_LANE_NORMAL " == *" $t "* ]] || files+=("$t")
+  [[ " $TSAN_LANE_ASAN test_package.sh " == *" $t "* ]] || asan_files+=("$t")
 done
 # split_lanes PASS: prints the files of PASS's first lane on line 1, the
-# second's on line 2 (ASan: excluded files cost nothing)
+# second's on line 2 (ASan: excluded files cost nothing; a file without an
+# ASAN_WEIGHT counts its WEIGHT)
 split_lanes() {
   local a=0 b=0 la="" lb="" f w
   local fs=("${files[@]}")
   [ "$1" = asan ] && fs=("${asan_files[@]}")
-  for f in $(for f in "${fs[@]}"; do echo "${WEIGHT[$f]:-20} $f"; done | sort -rn | awk '{print $2}'); do
-    w=${WEIGHT[$f]:-20}
+  local tab=WEIGHT
+  [ "$1" = asan ] && tab=ASAN_WEIGHT
+  local -n wt=$tab
+  for f in $(for f in "${fs[@]}"; do echo "${wt[$f]:-${WEIGHT[$f]:-20}} $f"; done | sort -rn | awk '{print $2}'); do
+    w=${wt[$f]:-${WEIGHT[$f]:-20}}
     [ "$1" = asan ] && grep -q "^$f:" <<< "$ASAN_EXCLUDE" && w=0
     if [ $a -le $b ]; then la="$la $f"; a=$((a + w)); else lb="$lb $f"; b=$((b + w)); fi
   done
@@ -251,13 +264,8 @@ run_lane asan2 "$LOGS/asan2.log" $ASAN_B & pids+=($!)
 { run_lane tsan "$LOGS/tsan.log" $TSAN_FILES; run_lane main3 "$LOGS/main3.log" $TSAN_LANE_NORMAL
   run_lane asan3 "$LOGS/asan3.log" $TSAN_LANE_ASAN; } & pids+=($!)
 for pid in "${pids[@]}"; do wait "$pid"; done
-log "integration tests that time against the clock, one pass at a time: $QUIET"
-# shellcheck disable=SC2086
-run_lane main "$LOGS/main-quiet.log" $QUIET
-# shellcheck disable=SC2086
-run_lane asan "$LOGS/asan-quiet.log" $QUIET
 set -e
-ALL_LOGS="main main2 main3 main-quiet asan asan2 asan3 asan-quiet tsan"
+ALL_LOGS="main main2 main3 asan asan2 asan3 tsan"
 for l in $ALL_LOGS; do
   log "integration tests: $l"
   cat "$LOGS/$l.log"

@@ -3,8 +3,10 @@
 # rate accuracy, injected truth against the real servers (bmk's p50 at
 # least the script's and the server's own timing, in threads and on the
 # event loop under --rate), coordinated omission under a stalled server.
-# These compare with the clock, so run-all.sh runs this file alone on an
-# otherwise idle machine (QUIET); test_results.sh has the rest.
+# Each check is a bound that a busy machine cannot break (a slow machine
+# only adds latency and loses arrivals); how close to the clock bmk comes
+# is bench/rate_accuracy.sh's and bench/latency_truth.sh's figure.
+# test_results.sh has the rest.
 set -u
 source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
