@@ -12,7 +12,8 @@
 #
 # The three integration passes run side by side, in five lanes (the
 # normal and the ASan pass each on two), each lane against its own
-# servers: no check depends on the machine's speed or CPU share (checks
+# servers, each pass's lanes from the moment its build is ready (the
+# servers start beside the first build): no check depends on the machine's speed or CPU share (checks
 # wait for conditions and assert counts, order and exact relations;
 # figures against the wall clock are bench/ scripts' work).
 # LeakSanitizer is on in the ASan pass (suppressions: tests/lsan.supp);
@@ -49,6 +50,53 @@ if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
     debhelper lintian man-db bash-completion >/dev/null
 fi
 
+# Five lanes, each with its own servers (temporary data dirs, loopback and
+# unix sockets only): the normal and the ASan pass each on two lanes that
+# run side by side (most of a file's time is waiting for a server, a
+# timeout or --time, not CPU), and the TSan pass on one. A lane's ports
+# are BMK_MYSQL_PORT / BMK_PGSQL_PORT / BMK_PGBOUNCER_PORT (defaults 3306,
+# 5432, 6432) plus its offset; the files' own servers (endpoints' replicas,
+# the TLS pair) start above them.
+MY_PORT=${BMK_MYSQL_PORT:-3306} PG_PORT=${BMK_PGSQL_PORT:-5432} PGB_PORT=${BMK_PGBOUNCER_PORT:-6432}
+LANES="main main2 asan asan2 tsan"
+declare -A OFFSET=([main]=0 [asan]=10 [tsan]=20 [main2]=30 [asan2]=40)
+declare -A SBDIR=()
+for lane in $LANES; do SBDIR[$lane]=$(mktemp -d "/tmp/bmk-test-$lane-XXXXXX"); done
+ports() {  # ports LANE: the environment assignments of that lane's servers
+  local d=${OFFSET[$1]}
+  echo "BMK_MYSQL_PORT=$((MY_PORT + d)) BMK_PGSQL_PORT=$((PG_PORT + d)) BMK_PGBOUNCER_PORT=$((PGB_PORT + d))"
+}
+sandbox() {  # sandbox LANE ACTION DB
+  env BMK_SANDBOX_DIR="${SBDIR[$1]}" $(ports "$1") bash "$TOP/tools/sandbox.sh" "$2" "$3"
+}
+LOGS=$(mktemp -d /tmp/bmk-test-logs-XXXXXX)
+SANLOG=$(mktemp -d /tmp/bmk-test-sanitizers-XXXXXX)
+pids=() lanes_done=0
+kill_tree() {  # kill_tree PID: the process and all its descendants
+  local c
+  for c in $(pgrep -P "$1"); do kill_tree "$c"; done
+  kill "$1" 2>/dev/null || true
+}
+cleanup() {
+  # lanes still running (a build failed after they started): stopped first
+  if [ "$lanes_done" = 0 ]; then for pid in "${pids[@]}"; do kill_tree "$pid"; done; fi
+  for lane in $LANES; do
+    for db in pgbouncer mysql pgsql; do sandbox $lane stop $db >/dev/null 2>&1 || true; done
+    rm -rf "${SBDIR[$lane]}"
+  done
+  rm -rf "$LOGS" "$SANLOG" ${PGDEV:+"$PGDEV"}
+}
+trap cleanup EXIT
+log "starting throwaway database servers, in the background beside the builds"
+# (their start is mostly waiting for initdb and the data files, which the
+# compiler does not)
+( set -e
+  for lane in main main2 asan asan2; do
+    for db in mysql pgsql pgbouncer; do sandbox $lane start $db; done
+  done
+  for db in mysql pgsql; do sandbox tsan start $db; done ) > "$LOGS/servers.log" 2>&1 &
+servers_pid=$!
+
 log "build (one configure for ./bmk and make static)"
 # libpq.a needs libpgcommon_shlib.a and libpgport_shlib.a, which Debian
 # ships in postgresql-server-dev-15; installing that package would pull in
@@ -80,59 +128,6 @@ unit_counts() {
 log "unit tests"
 make -s check || { cat test-suite.log tests/unit/*.log 2>/dev/null | tail -50; exit 1; }
 read -r up1 uf1 < <(unit_counts .)
-
-log "ASan+UBSan build and its unit tests (LeakSanitizer on)"
-# A separate copy of the sources: automake does not allow a second build
-# directory beside an in-tree build.
-export LSAN_OPTIONS="suppressions=$TOP/tests/lsan.supp:print_suppressions=0"
-ASAN_ENV="detect_leaks=1:abort_on_error=0"
-SANLOG=$(mktemp -d /tmp/bmk-test-sanitizers-XXXXXX)
-rm -rf build-asan && mkdir build-asan
-git ls-files -z | xargs -0 tar cf - | tar xf - -C build-asan
-( cd build-asan && ./autogen.sh >/dev/null 2>&1 && ./configure -q --enable-sanitizers &&
-  make -s -j"$(nproc)" && ASAN_OPTIONS=$ASAN_ENV make -s check ) ||
-  { cat build-asan/tests/unit/*.log 2>/dev/null | tail -50; exit 1; }
-read -r up2 uf2 < <(unit_counts build-asan)
-
-log "ThreadSanitizer build"
-rm -rf build-tsan && mkdir build-tsan
-git ls-files -z | xargs -0 tar cf - | tar xf - -C build-tsan
-( cd build-tsan && ./autogen.sh >/dev/null 2>&1 && ./configure -q --enable-sanitizers=thread &&
-  make -s -j"$(nproc)" ) || { echo "ThreadSanitizer build failed"; exit 1; }
-
-log "starting throwaway database servers"
-# Five lanes, each with its own servers (temporary data dirs, loopback and
-# unix sockets only): the normal and the ASan pass each on two lanes that
-# run side by side (most of a file's time is waiting for a server, a
-# timeout or --time, not CPU), and the TSan pass on one. A lane's ports
-# are BMK_MYSQL_PORT / BMK_PGSQL_PORT / BMK_PGBOUNCER_PORT (defaults 3306,
-# 5432, 6432) plus its offset; the files' own servers (endpoints' replicas,
-# the TLS pair) start above them.
-MY_PORT=${BMK_MYSQL_PORT:-3306} PG_PORT=${BMK_PGSQL_PORT:-5432} PGB_PORT=${BMK_PGBOUNCER_PORT:-6432}
-LANES="main main2 asan asan2 tsan"
-declare -A OFFSET=([main]=0 [asan]=10 [tsan]=20 [main2]=30 [asan2]=40)
-declare -A SBDIR=()
-for lane in $LANES; do SBDIR[$lane]=$(mktemp -d "/tmp/bmk-test-$lane-XXXXXX"); done
-ports() {  # ports LANE: the environment assignments of that lane's servers
-  local d=${OFFSET[$1]}
-  echo "BMK_MYSQL_PORT=$((MY_PORT + d)) BMK_PGSQL_PORT=$((PG_PORT + d)) BMK_PGBOUNCER_PORT=$((PGB_PORT + d))"
-}
-sandbox() {  # sandbox LANE ACTION DB
-  env BMK_SANDBOX_DIR="${SBDIR[$1]}" $(ports "$1") bash "$TOP/tools/sandbox.sh" "$2" "$3"
-}
-LOGS=$(mktemp -d /tmp/bmk-test-logs-XXXXXX)
-cleanup() {
-  for lane in $LANES; do
-    for db in pgbouncer mysql pgsql; do sandbox $lane stop $db >/dev/null 2>&1 || true; done
-    rm -rf "${SBDIR[$lane]}"
-  done
-  rm -rf "$LOGS" "$SANLOG" ${PGDEV:+"$PGDEV"}
-}
-trap cleanup EXIT
-for lane in main main2 asan asan2; do
-  for db in mysql pgsql pgbouncer; do sandbox $lane start $db; done
-done
-for db in mysql pgsql; do sandbox tsan start $db; done
 
 # Files that run after the TSan files on the TSan lane's servers, the
 # lane with room (the TSan pass runs five files): of the normal pass
@@ -247,23 +242,50 @@ run_lane() {  # run_lane LANE LOG FILES...: one lane of integration files, outpu
   esac
 }
 
-log "integration tests: normal, ASan+UBSan (two lanes each) and ThreadSanitizer builds side by side"
-set +e
 { read -r MAIN_A; read -r MAIN_B; } < <(split_lanes main)
 { read -r ASAN_A; read -r ASAN_B; } < <(split_lanes asan)
-pids=()
+wait "$servers_pid" || { cat "$LOGS/servers.log"; echo "starting the servers failed"; exit 1; }
+cat "$LOGS/servers.log"
+# Each pass's lanes start as soon as its build is ready: the normal pass's
+# beside the sanitizer builds, which take a minute of both cores that the
+# lanes, mostly waiting for servers and timeouts, leave free.
+log "integration tests: the normal pass's two lanes start"
 # shellcheck disable=SC2086
 run_lane main "$LOGS/main.log" $MAIN_A & pids+=($!)
 # shellcheck disable=SC2086
 run_lane main2 "$LOGS/main2.log" $MAIN_B & pids+=($!)
+
+log "ASan+UBSan build and its unit tests (LeakSanitizer on)"
+# A separate copy of the sources: automake does not allow a second build
+# directory beside an in-tree build.
+export LSAN_OPTIONS="suppressions=$TOP/tests/lsan.supp:print_suppressions=0"
+ASAN_ENV="detect_leaks=1:abort_on_error=0"
+rm -rf build-asan && mkdir build-asan
+git ls-files -z | xargs -0 tar cf - | tar xf - -C build-asan
+( cd build-asan && ./autogen.sh >/dev/null 2>&1 && ./configure -q --enable-sanitizers &&
+  make -s -j"$(nproc)" && ASAN_OPTIONS=$ASAN_ENV make -s check ) ||
+  { cat build-asan/tests/unit/*.log 2>/dev/null | tail -50; exit 1; }
+read -r up2 uf2 < <(unit_counts build-asan)
+
+log "integration tests: the ASan+UBSan pass's two lanes start"
 # shellcheck disable=SC2086
 run_lane asan "$LOGS/asan.log" $ASAN_A & pids+=($!)
 # shellcheck disable=SC2086
 run_lane asan2 "$LOGS/asan2.log" $ASAN_B & pids+=($!)
+
+log "ThreadSanitizer build"
+rm -rf build-tsan && mkdir build-tsan
+git ls-files -z | xargs -0 tar cf - | tar xf - -C build-tsan
+( cd build-tsan && ./autogen.sh >/dev/null 2>&1 && ./configure -q --enable-sanitizers=thread &&
+  make -s -j"$(nproc)" ) || { echo "ThreadSanitizer build failed"; exit 1; }
+
+log "integration tests: the ThreadSanitizer lane starts"
 # shellcheck disable=SC2086
 { run_lane tsan "$LOGS/tsan.log" $TSAN_FILES; run_lane main3 "$LOGS/main3.log" $TSAN_LANE_NORMAL
   run_lane asan3 "$LOGS/asan3.log" $TSAN_LANE_ASAN; } & pids+=($!)
+set +e
 for pid in "${pids[@]}"; do wait "$pid"; done
+lanes_done=1
 set -e
 ALL_LOGS="main main2 main3 asan asan2 asan3 tsan"
 for l in $ALL_LOGS; do
