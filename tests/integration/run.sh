@@ -14,6 +14,13 @@
 #                              undefined-behaviour error in any bmk process,
 #                              whether or not a check looked at its exit
 #                              code) is one failure of that file
+#
+# Each file's line ends with its wall time, the CPU its own processes used
+# (bmk, clients, helpers: the children run.sh waited for) and the CPU of
+# the sandbox's servers (BMK_SANDBOX_DIR's MariaDB, PostgreSQL with its
+# ended backends, PgBouncer; not a file's own servers, and only roughly
+# when the file restarts one) while it ran: what tests/run-all.sh's lanes
+# share.
 set -u
 BMK=$(cd "$(dirname "${1:-./bmk}")" && pwd)/$(basename "${1:-./bmk}")
 export BMK
@@ -28,6 +35,25 @@ if [ $# -gt 0 ]; then
 else
   files=("$DIR"/test_*.sh)
 fi
+TICK=$(getconf CLK_TCK)
+# stat_cpu PID: the clock ticks PID and its waited-for children have used
+# (/proc/PID/stat fields 14-17: utime stime cutime cstime, counted after
+# the ")" that ends the command name)
+stat_cpu() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 + $14 + $15 }'; }
+# servers_cpu: clock ticks used so far by the sandbox's servers (0 for a
+# server that is not running)
+servers_cpu() {
+  local sb=${BMK_SANDBOX_DIR:-} pids="" f
+  [ -n "$sb" ] || { echo 0; return; }
+  for f in "$sb/mysql/mysqld.pid" "$sb/pgbouncer/pgbouncer.pid"; do [ -s "$f" ] && pids="$pids $(cat "$f")"; done
+  [ -s "$sb/pgsql/data/postmaster.pid" ] && pids="$pids $(head -1 "$sb/pgsql/data/postmaster.pid")"
+  local p c sum=0
+  for p in $pids; do
+    c=$(stat_cpu "$p")
+    sum=$((sum + ${c:-0}))
+  done
+  echo "$sum"
+}
 # excluded NAME: the reason given for NAME in BMK_TEST_EXCLUDE, if any
 excluded() {
   local e
@@ -44,9 +70,11 @@ for t in "${files[@]}"; do
     total_skip=$((total_skip + 1))
     continue
   fi
-  start=$(date +%s)
+  start=$(date +%s) cpu0=$(stat_cpu $$) srv0=$(servers_cpu)
   out=$(bash "$t" "$BMK" 2>&1)
   rc=$?
+  cpu=$(awk -v a="$cpu0" -v b="$(stat_cpu $$)" -v t="$TICK" 'BEGIN { printf "%.0f", (b - a) / t }')
+  srv=$(awk -v a="$srv0" -v b="$(servers_cpu)" -v t="$TICK" 'BEGIN { d = b - a; printf "%.0f", (d > 0 ? d : 0) / t }')
   if [ -n "${BMK_SANITIZER_LOGS:-}" ]; then
     for r in "$BMK_SANITIZER_LOGS"/*; do
       [ -f "$r" ] || continue
@@ -64,7 +92,7 @@ for t in "${files[@]}"; do
   total_pass=$((total_pass + p))
   total_fail=$((total_fail + f))
   total_skip=$((total_skip + s))
-  echo "    ($name: $p passed, $f failed, $s skipped, $(( $(date +%s) - start ))s)"
+  echo "    ($name: $p passed, $f failed, $s skipped, $(( $(date +%s) - start ))s; cpu ${cpu}s, servers ${srv}s)"
 done
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]
