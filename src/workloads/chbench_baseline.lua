@@ -57,6 +57,9 @@ function M.configure(c)
   if c.phase then
     common.fail("--baseline and --baseline-phase exclude each other")
   end
+  if sysbench.cluster and sysbench.cluster.size > 1 then
+    common.fail("--baseline runs its phases from one process: leave it out of a cluster run")
+  end
 end
 
 -- ---- the two baseline runs (global state, from init) -------------------------------------
