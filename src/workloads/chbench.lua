@@ -19,10 +19,12 @@ local run = require("tpcc_run")
 local report = require("tpcc_report")
 local schema = require("chbench_schema")
 local chrun = require("chbench_run")
+local baseline = require("chbench_baseline")
 
 local options = {}
 for k, v in pairs(common.options) do options[k] = v end
 for k, v in pairs(chrun.options) do options[k] = v end
+for k, v in pairs(baseline.options) do options[k] = v end
 for k, v in pairs(require("chbench_answers").options) do options[k] = v end
 sysbench.cmdline.options = options
 
@@ -35,6 +37,7 @@ local function config()
       common.fail("chbench runs on one set of TPC-C tables: --tables must be 1 (got %d)", c.tables)
     end
     chrun.configure(c)
+    baseline.configure(c)
     c.chbench = true
   end
   return c
@@ -112,17 +115,25 @@ end
 function init()
   local c = config()
   check_tables(c)
+  if c.baseline then baseline.run_phases(c) end
   run.init()
   chrun.init(c)
 end
 
--- fn_stream(c, tid) for a stream's thread id, else fn_vu(tid).
-local function by_thread(fn_stream, fn_vu)
+-- fn_stream(c, tid) for a stream's thread id, else fn_vu(tid). In the
+-- --baseline run of the streams alone the one VU is idle: no connection,
+-- no transaction, it waits for the run's end.
+local function by_thread(fn_stream, fn_vu, idle)
   return function(tid)
     local c = config()
     if tid >= c.threads then return fn_stream(c, tid) end
+    if c.phase == "streams" then return idle and idle() end
     return fn_vu(tid)
   end
+end
+
+local function idle_vu()
+  while not common.C.sb_engine_stopping() and sysbench.sleep(0.1) do end
 end
 
 local core_thread_run = thread_run
@@ -131,7 +142,7 @@ thread_done = by_thread(chrun.thread_done, run.thread_done)
 thread_run = by_thread(chrun.thread_run, function(tid)
   -- keying and thinking: tpcc's own loop (tpcc.lua)
   return (config().kt and run.thread_run_kt or core_thread_run)(tid)
-end)
+end, idle_vu)
 event = run.event
 
 -- The streams' VU count; bad options give 0 here, and init() names them.
@@ -153,8 +164,21 @@ sysbench.hooks.measure_start = report.measure_start
 function sysbench.hooks.measure_end()
   report.measure_end()
   chrun.figures(config())
+  baseline.alone_figures(config())
 end
+
+-- The final report: tpcc's, the streams' block, then with --baseline the
+-- interference report (a baseline child writes its figures instead).
 function sysbench.hooks.report_final(stat)
   report.report_final(stat)
-  require("chbench_report").print(config())
+  local c = config()
+  local cmp
+  if c.baseline or c.phase then
+    local res = c.streams > 0 and chrun.results(c) or nil
+    local f = baseline.figures(c, stat, report.final_nopm, res)
+    if c.phase then baseline.write_phase(c, f) end
+    if c.baseline and c.alone then cmp = baseline.compare(c, f) end
+  end
+  require("chbench_report").print(c, cmp and baseline.json(c, cmp))
+  if cmp then baseline.print(c, cmp) end
 end

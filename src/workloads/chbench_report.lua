@@ -12,8 +12,10 @@ local M = {}
 
 local function f3(x) return x and string.format("%.3f", x) or "-" end
 
--- Prints the streams' block of the final report.
-function M.print(c)
+-- Prints the streams' block of the final report and writes
+-- --chbench-report; `interference` (optional) is the JSON text of the
+-- --baseline comparison (chbench_baseline.json), written as a member.
+function M.print(c, interference)
   if c.streams == 0 then
     print("CH-benCHmark: no analytic streams (--analytic-streams=0): TPC-C alone")
     print("")
@@ -44,7 +46,7 @@ function M.print(c)
   print(string.format("Analytic queries completed: %d; geometric mean of their times: %s s",
                       r.n, f3(r.geomean)))
   print("")
-  if c.chbench_report ~= "" then M.write_json(c, r) end
+  if c.chbench_report ~= "" then M.write_json(c, r, interference) end
 end
 
 local function num(x)
@@ -52,8 +54,9 @@ local function num(x)
   return string.format("%.6f", x)
 end
 
--- Writes the results `r` (chbench_run.results) to --chbench-report.
-function M.write_json(c, r)
+-- Writes the results `r` (chbench_run.results) to --chbench-report, with
+-- the member "interference" when `interference` (JSON text) is given.
+function M.write_json(c, r, interference)
   local f = io.open(c.chbench_report, "w")
   if not f then
     print("WARNING: --chbench-report: cannot write " .. c.chbench_report)
@@ -86,8 +89,9 @@ function M.write_json(c, r)
     end
   end
   f:write(string.format('{\n  "seed": %d,\n  "queries_completed": %d,\n  "geomean": %s,\n' ..
-                          '  "streams": [\n%s\n  ],\n  "queries": {%s}\n}\n', c.seed, r.n,
-                        num(r.geomean), table.concat(streams, ",\n"), table.concat(qs, ", ")))
+                          '  "streams": [\n%s\n  ],\n  "queries": {%s}%s\n}\n', c.seed, r.n,
+                        num(r.geomean), table.concat(streams, ",\n"), table.concat(qs, ", "),
+                        interference and (',\n  "interference": ' .. interference) or ""))
   f:close()
 end
 

@@ -29,6 +29,11 @@ local SLOT_BUF, SLOT_DONE = 40, 41
 local F = 6
 local function at(s, q, f) return (s * 23 + q) * F + f end
 
+-- Queries completed, as a workload metric: per interval in --results
+-- (intervals[].metrics.chbench_queries, beside the interval's New-Orders
+-- in intervals[].types.new_order), warmup excluded as for every metric.
+local m_queries = sysbench.metric("chbench_queries")
+
 -- ---- options -----------------------------------------------------------------------------
 
 M.options = {
@@ -180,6 +185,7 @@ local function record(q, secs)
   b[at(s, 0, 0)] = b[at(s, 0, 0)] + 1
   b[at(s, 0, 3)] = b[at(s, 0, 3)] + lg
   b[at(s, 0, 4)] = b[at(s, 0, 4)] + secs
+  m_queries:add(1)
 end
 
 -- One query of the stream. Returns false when the stream must stop (the

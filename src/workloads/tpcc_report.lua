@@ -420,7 +420,7 @@ function M.report_final(stat)
   per_type(cur, stat.time_total / 60)
   errors_by_code(cur)
   manifest(mon)
-  nopm(mon, cur, stat)
+  M.final_nopm = nopm(mon, cur, stat)
   if c.audit then require("tpcc_audit").print(c, cur, stat) end
 end
 

@@ -1,0 +1,291 @@
+-- bmk chbench: `run --baseline`, the interference report. Before the
+-- mixed run this process runs the same command twice more as child bmk
+-- processes, each for the same --time: TPC-C alone (--analytic-streams=0)
+-- and the streams alone (one TPC-C VU that connects to nothing and runs
+-- no transaction). Each child writes its figures to a file this process
+-- reads (--baseline-phase); after the mixed run the report puts NOPM,
+-- each transaction type's p95 and each query's mean time alone beside
+-- mixed, with the ratio mixed/alone. A child is a process of its own
+-- because the engine keeps a run's state in globals (as --repeat).
+-- docs/chbench.md "Interference report".
+
+local common = require("tpcc_common")
+local queries = require("chbench_queries")
+local ffi = common.ffi
+
+ffi.cdef[[
+long readlink(const char *path, char *buf, size_t size);
+]]
+
+local M = {}
+
+M.options = {
+  baseline = {"Run TPC-C alone and the streams alone for the same --time first, then " ..
+                "the mixed run, and report each figure alone beside mixed", false},
+  baseline_phase = {"Set by --baseline for its two baseline runs: KIND:FILE, the phase " ..
+                      "(tpcc or streams) and where it writes its figures", ""},
+}
+
+-- The transaction types in the order tpcc reports them.
+M.TYPES = { "new_order", "payment", "order_status", "delivery", "stock_level" }
+
+-- Adds the baseline options to `c` (chbench_run.configure's): c.baseline
+-- (true: run the baselines now), c.phase ("tpcc"|"streams"|nil) and
+-- c.phase_file. Raises one message for bad input or a contradiction.
+-- Any state (each builds its own `c`).
+function M.configure(c)
+  local o = sysbench.opt
+  c.baseline = o.baseline == true
+  local p = tostring(o.baseline_phase or "")
+  if p ~= "" then
+    c.phase, c.phase_file = p:match("^(%a+):(.+)$")
+    if c.phase ~= "tpcc" and c.phase ~= "streams" then
+      common.fail("--baseline-phase must be tpcc:FILE or streams:FILE (got '%s')", p)
+    end
+  end
+  if not c.baseline or sysbench.cmdline.command ~= "run" then return end
+  if c.streams == 0 then
+    common.fail("--baseline compares the mixed run with the streams alone: it needs " ..
+                  "--analytic-streams of 1 or more")
+  end
+  if c.passes > 0 then
+    common.fail("--baseline runs each phase for the same --time: leave --analytic-passes out")
+  end
+  if (tonumber(o.time) or 0) <= 0 then
+    common.fail("--baseline runs each phase for the same --time: give --time of 1 or more")
+  end
+  if c.phase then
+    common.fail("--baseline and --baseline-phase exclude each other")
+  end
+  if sysbench.cluster and sysbench.cluster.size > 1 then
+    common.fail("--baseline runs its phases from one process: leave it out of a cluster run")
+  end
+end
+
+-- ---- the two baseline runs (global state, from init) -------------------------------------
+
+-- Options the children do not get: this process's outputs (the children
+-- get their own), the baseline options, and what the phase replaces.
+-- --seed is given as this run's, so the streams alone run the mixed
+-- run's orders.
+local DROP = { baseline = true, baseline_phase = true, seed = true, results = true,
+               chbench_report = true,
+               tpcc_report = true, hdr_log = true, metrics_listen = true, metrics_linger = true,
+               save = true, results_db = true, threshold = true, ["repeat"] = true,
+               series_id = true, html = true }
+
+local function exe()
+  local buf = ffi.new("char[4096]")
+  local n = tonumber(ffi.C.readlink("/proc/self/exe", buf, 4095))
+  if n <= 0 then common.fail("--baseline: cannot find bmk's executable (/proc/self/exe)") end
+  return ffi.string(buf, n)
+end
+
+-- FILE.json -> FILE.<kind>-alone.json ("" stays "").
+local function suffixed(path, kind)
+  if path == "" then return "" end
+  local stem, ext = path:match("^(.*)(%.[^./]*)$")
+  if not stem then stem, ext = path, "" end
+  return stem .. "." .. kind .. "-alone" .. ext
+end
+
+-- The argv of phase `kind` ("tpcc" or "streams"): this run's, with the
+-- phase's options and outputs, its figures to `file`. Global state.
+function M.child_argv(c, kind, file)
+  local argv = { exe() }
+  local a = sysbench.cmdline.argv
+  local i = 1
+  while a[i] do
+    local name = a[i]:match("^%-%-([^=]+)")
+    local key = name and name:gsub("-", "_")
+    if not (key and (DROP[key] or (kind == "tpcc" and key == "analytic_streams")
+                     or (kind == "streams" and (key == "threads" or key == "num_threads")))) then
+      argv[#argv + 1] = a[i]
+    end
+    i = i + 1
+  end
+  argv[#argv + 1] = kind == "tpcc" and "--analytic-streams=0" or "--threads=1"
+  argv[#argv + 1] = "--seed=" .. c.seed
+  -- explicit, as a --config-file may set them
+  argv[#argv + 1] = "--baseline=off"
+  argv[#argv + 1] = "--save=off"
+  argv[#argv + 1] = "--baseline-phase=" .. kind .. ":" .. file
+  local o = sysbench.opt
+  local r = suffixed(tostring(o.results or ""), kind)
+  if r ~= "" then argv[#argv + 1] = "--results=" .. r end
+  local ch = suffixed(c.chbench_report, kind)
+  if ch ~= "" and kind == "streams" then argv[#argv + 1] = "--chbench-report=" .. ch end
+  return argv
+end
+
+local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+-- Runs argv; returns its exit code (LuaJIT's os.execute gives the wait
+-- status, Lua 5.2's a flag, a kind and the code).
+local function execute(argv)
+  local q = {}
+  for i, w in ipairs(argv) do q[i] = quote(w) end
+  io.stdout:flush()
+  local r, kind, code = os.execute(table.concat(q, " "))
+  if type(r) == "number" then
+    if r >= 256 then return math.floor(r / 256) end
+    return r
+  end
+  if kind == "exit" then return code end
+  return 128 + (code or 0)
+end
+
+local function read_phase(file)
+  local f = io.open(file, "r")
+  local text = f and f:read("*a")
+  if f then f:close() end
+  os.remove(file)
+  local fn = text and loadstring("return " .. text)
+  if not fn then return nil end
+  setfenv(fn, {})
+  local ok, v = pcall(fn)
+  return ok and type(v) == "table" and v or nil
+end
+
+local PHASES = {
+  { kind = "tpcc", title = "TPC-C alone (--analytic-streams=0)" },
+  { kind = "streams", title = "the streams alone (no TPC-C transaction)" },
+}
+
+-- Runs the two baseline phases, one child bmk each, and keeps their
+-- figures in c.alone.tpcc and c.alone.streams. Raises when a child
+-- fails (its own output says why). Global state, before the workers.
+function M.run_phases(c)
+  c.alone = {}
+  for i, ph in ipairs(PHASES) do
+    local file = os.tmpname()
+    print(string.format("chbench --baseline: phase %d of 3: %s, %s s", i, ph.title,
+                        tostring(sysbench.opt.time)))
+    local code = execute(M.child_argv(c, ph.kind, file))
+    c.alone[ph.kind] = read_phase(file)
+    if code ~= 0 or not c.alone[ph.kind] then
+      common.fail("--baseline: the run of %s failed (exit %d; its output is above), so " ..
+                    "there is nothing to compare the mixed run with", ph.title, code)
+    end
+  end
+  print("chbench --baseline: phase 3 of 3: the mixed run")
+end
+
+-- ---- figures of a phase -------------------------------------------------------------------
+
+-- This run's figures: { nopm, p95 = {type = ms}, queries = {[q] = {runs,
+-- mean}} } from the final `stat`, tpcc's NOPM (report.final_nopm) and
+-- the streams' results (chbench_run.results; nil without streams).
+-- p95 in milliseconds, the queries' means in seconds. Global state.
+function M.figures(c, stat, nopm, res)
+  local f = { nopm = nopm, p95 = {}, queries = {} }
+  for _, ty in ipairs(stat.types or {}) do
+    if ty.events and ty.events > 0 then f.p95[ty.name] = ty.p95 * 1000 end
+  end
+  for _, q in ipairs(c.qlist) do
+    local a = res and res.queries[q]
+    if a and a.runs > 0 then f.queries[q] = { runs = a.runs, mean = a.sum / a.runs } end
+  end
+  return f
+end
+
+local function lua_num(x) return x and string.format("%.17g", x) or "nil" end
+
+-- In a baseline child: writes figures `f` (M.figures) to its file, a
+-- Lua table constructor run_phases reads back. Global state.
+function M.write_phase(c, f)
+  local out = io.open(c.phase_file, "w")
+  if not out then return end
+  local p, q = {}, {}
+  for k, v in pairs(f.p95) do p[#p + 1] = string.format("%s = %s", k, lua_num(v)) end
+  for k, v in pairs(f.queries) do
+    q[#q + 1] = string.format("[%d] = { runs = %d, mean = %s }", k, v.runs, lua_num(v.mean))
+  end
+  out:write(string.format("{ nopm = %s, p95 = { %s }, queries = { %s } }\n", lua_num(f.nopm),
+                          table.concat(p, ", "), table.concat(q, ", ")))
+  out:close()
+end
+
+-- ---- the comparison -----------------------------------------------------------------------
+
+-- A value as the report and the JSON give it: rounded to 6 decimals, so
+-- that the ratio in both is the one of the printed values.
+local function r6(x) return x and tonumber(string.format("%.6f", x)) or nil end
+
+local function row(alone, mixed)
+  alone, mixed = r6(alone), r6(mixed)
+  local ratio = alone and mixed and alone > 0 and r6(mixed / alone) or nil
+  return { alone = alone, mixed = mixed, ratio = ratio }
+end
+
+-- The comparison of the mixed run's figures `mixed` (M.figures) with
+-- c.alone: { nopm = row, p95 = {type = row}, queries = {[q] = row} },
+-- row = { alone, mixed, ratio } (nil where a side has no value). Pure.
+function M.compare(c, mixed)
+  local t, s = c.alone.tpcc, c.alone.streams
+  local cmp = { nopm = row(t.nopm, mixed.nopm), p95 = {}, queries = {} }
+  for _, ty in ipairs(M.TYPES) do cmp.p95[ty] = row(t.p95[ty], mixed.p95[ty]) end
+  for _, q in ipairs(c.qlist) do
+    cmp.queries[q] = row(s.queries[q] and s.queries[q].mean,
+                         mixed.queries[q] and mixed.queries[q].mean)
+  end
+  return cmp
+end
+
+local function fmt(x, p) return x and string.format(p or "%.3f", x) or "-" end
+
+-- Prints the interference report of `cmp` (M.compare). Global state.
+function M.print(c, cmp)
+  print(string.format("CH-benCHmark interference (each phase %s s; ratio = mixed / alone; " ..
+                        "a query's time is the mean of its runs, seconds):",
+                      tostring(sysbench.opt.time)))
+  print(string.format("  %-22s %12s %12s %8s", "FIGURE", "ALONE", "MIXED", "RATIO"))
+  print(string.format("  %-22s %12s %12s %8s", "NOPM", fmt(cmp.nopm.alone, "%.0f"),
+                      fmt(cmp.nopm.mixed, "%.0f"), fmt(cmp.nopm.ratio, "%.2f")))
+  for _, ty in ipairs(M.TYPES) do
+    local r = cmp.p95[ty]
+    print(string.format("  %-22s %12s %12s %8s", ty .. " p95 ms", fmt(r.alone),
+                        fmt(r.mixed), fmt(r.ratio, "%.2f")))
+  end
+  for _, q in ipairs(c.qlist) do
+    local r = cmp.queries[q]
+    print(string.format("  %-22s %12s %12s %8s", "Q" .. q .. " mean s", fmt(r.alone),
+                        fmt(r.mixed), fmt(r.ratio, "%.2f")))
+  end
+  print("")
+end
+
+local function jnum(x) return x and string.format("%.6f", x) or "null" end
+
+local function jrow(r)
+  return string.format('{"alone": %s, "mixed": %s, "ratio": %s}', jnum(r.alone), jnum(r.mixed),
+                       jnum(r.ratio))
+end
+
+-- `cmp` (M.compare) as the "interference" member of --chbench-report
+-- (JSON text). Pure.
+function M.json(c, cmp)
+  local p, q = {}, {}
+  for _, ty in ipairs(M.TYPES) do p[#p + 1] = string.format('"%s": %s', ty, jrow(cmp.p95[ty])) end
+  for _, n in ipairs(c.qlist) do
+    q[#q + 1] = string.format('      "%d": %s', n, jrow(cmp.queries[n]))
+  end
+  return string.format('{\n    "phase_seconds": %s,\n    "query_time": "mean",\n' ..
+                         '    "nopm": %s,\n    "p95_ms": {%s},\n    "queries": {\n%s\n    }\n  }',
+                       jnum(tonumber(sysbench.opt.time)), jrow(cmp.nopm), table.concat(p, ", "),
+                       table.concat(q, ",\n"))
+end
+
+-- measure_end of the mixed run: the NOPM of TPC-C alone as a figure
+-- (summary.figures in --results, beside the mixed run's tpcc_nopm).
+-- Global state; nothing without --baseline.
+function M.alone_figures(c)
+  if not c.alone then return end
+  local t = c.alone.tpcc
+  if t.nopm then
+    sysbench.figure("chbench_alone_nopm", t.nopm,
+                    { help = "NOPM of the --baseline run of TPC-C alone", scope = "server" })
+  end
+end
+
+return M
