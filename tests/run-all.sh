@@ -12,8 +12,7 @@
 #
 # The three integration passes run side by side, in five lanes (the
 # normal and the ASan pass each on two), each lane against its own
-# servers, each pass's lanes from the moment its build is ready (the
-# servers start beside the first build): no check depends on the machine's speed or CPU share (checks
+# servers (started in the background beside the builds): no check depends on the machine's speed or CPU share (checks
 # wait for conditions and assert counts, order and exact relations;
 # figures against the wall clock are bench/ scripts' work).
 # LeakSanitizer is on in the ASan pass (suppressions: tests/lsan.supp);
@@ -71,15 +70,14 @@ sandbox() {  # sandbox LANE ACTION DB
 }
 LOGS=$(mktemp -d /tmp/bmk-test-logs-XXXXXX)
 SANLOG=$(mktemp -d /tmp/bmk-test-sanitizers-XXXXXX)
-pids=() lanes_done=0
-kill_tree() {  # kill_tree PID: the process and all its descendants
-  local c
-  for c in $(pgrep -P "$1"); do kill_tree "$c"; done
-  kill "$1" 2>/dev/null || true
-}
+pids=() servers_pid=
 cleanup() {
-  # lanes still running (a build failed after they started): stopped first
-  if [ "$lanes_done" = 0 ]; then for pid in "${pids[@]}"; do kill_tree "$pid"; done; fi
+  # a build failed while the servers were starting: that start ends first
+  if [ -n "$servers_pid" ]; then
+    pkill -P "$servers_pid" 2>/dev/null || true
+    kill "$servers_pid" 2>/dev/null || true
+    wait "$servers_pid" 2>/dev/null || true
+  fi
   for lane in $LANES; do
     for db in pgbouncer mysql pgsql; do sandbox $lane stop $db >/dev/null 2>&1 || true; done
     rm -rf "${SBDIR[$lane]}"
@@ -244,17 +242,6 @@ run_lane() {  # run_lane LANE LOG FILES...: one lane of integration files, outpu
 
 { read -r MAIN_A; read -r MAIN_B; } < <(split_lanes main)
 { read -r ASAN_A; read -r ASAN_B; } < <(split_lanes asan)
-wait "$servers_pid" || { cat "$LOGS/servers.log"; echo "starting the servers failed"; exit 1; }
-cat "$LOGS/servers.log"
-# Each pass's lanes start as soon as its build is ready: the normal pass's
-# beside the sanitizer builds, which take a minute of both cores that the
-# lanes, mostly waiting for servers and timeouts, leave free.
-log "integration tests: the normal pass's two lanes start"
-# shellcheck disable=SC2086
-run_lane main "$LOGS/main.log" $MAIN_A & pids+=($!)
-# shellcheck disable=SC2086
-run_lane main2 "$LOGS/main2.log" $MAIN_B & pids+=($!)
-
 log "ASan+UBSan build and its unit tests (LeakSanitizer on)"
 # A separate copy of the sources: automake does not allow a second build
 # directory beside an in-tree build.
@@ -267,25 +254,33 @@ git ls-files -z | xargs -0 tar cf - | tar xf - -C build-asan
   { cat build-asan/tests/unit/*.log 2>/dev/null | tail -50; exit 1; }
 read -r up2 uf2 < <(unit_counts build-asan)
 
-log "integration tests: the ASan+UBSan pass's two lanes start"
-# shellcheck disable=SC2086
-run_lane asan "$LOGS/asan.log" $ASAN_A & pids+=($!)
-# shellcheck disable=SC2086
-run_lane asan2 "$LOGS/asan2.log" $ASAN_B & pids+=($!)
-
 log "ThreadSanitizer build"
 rm -rf build-tsan && mkdir build-tsan
 git ls-files -z | xargs -0 tar cf - | tar xf - -C build-tsan
 ( cd build-tsan && ./autogen.sh >/dev/null 2>&1 && ./configure -q --enable-sanitizers=thread &&
   make -s -j"$(nproc)" ) || { echo "ThreadSanitizer build failed"; exit 1; }
 
-log "integration tests: the ThreadSanitizer lane starts"
+rc=0; wait "$servers_pid" || rc=$?
+servers_pid=
+cat "$LOGS/servers.log"
+[ "$rc" = 0 ] || { echo "starting the servers failed"; exit 1; }
+# The lanes start when the three builds are done: beside the lanes, which
+# keep both cores busy, a build takes two to three times as long, and the
+# TSan lane, the longest chain, would start minutes late.
+log "integration tests: normal, ASan+UBSan (two lanes each) and ThreadSanitizer builds side by side"
+# shellcheck disable=SC2086
+run_lane main "$LOGS/main.log" $MAIN_A & pids+=($!)
+# shellcheck disable=SC2086
+run_lane main2 "$LOGS/main2.log" $MAIN_B & pids+=($!)
+# shellcheck disable=SC2086
+run_lane asan "$LOGS/asan.log" $ASAN_A & pids+=($!)
+# shellcheck disable=SC2086
+run_lane asan2 "$LOGS/asan2.log" $ASAN_B & pids+=($!)
 # shellcheck disable=SC2086
 { run_lane tsan "$LOGS/tsan.log" $TSAN_FILES; run_lane main3 "$LOGS/main3.log" $TSAN_LANE_NORMAL
   run_lane asan3 "$LOGS/asan3.log" $TSAN_LANE_ASAN; } & pids+=($!)
 set +e
 for pid in "${pids[@]}"; do wait "$pid"; done
-lanes_done=1
 set -e
 ALL_LOGS="main main2 main3 asan asan2 asan3 tsan"
 for l in $ALL_LOGS; do
