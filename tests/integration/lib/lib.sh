@@ -133,17 +133,18 @@ pgsql_q() {
   PGPASSWORD=$DBPASS psql -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d sbtest -At -c "$1"
 }
 
-# pg_alone [PORT...]: true when no other client session is connected to
-# database sbtest on each PostgreSQL port given (the sandbox's,
-# $PGSQL_PORT, if none). A backend flushes its statistics (its commits) as
-# it exits, after its client has gone, so a check of the server's commit
-# count in a run's window first waits for the sessions of earlier runs to
-# leave; this check rolls back, so its own exit adds no commit.
+# pg_alone [PORT...]: true when no other backend is in database sbtest on
+# each PostgreSQL port given (the sandbox's, $PGSQL_PORT, if none). A
+# backend flushes its statistics (its commits) as it exits, after its
+# client has gone, so a check of the server's commit count in a run's
+# window first waits for the sessions of earlier runs to leave, and for an
+# autovacuum worker, whose every table is a transaction of its own; this
+# check rolls back, so its own exit adds no commit.
 pg_alone() {
   local port
   for port in "${@:-$PGSQL_PORT}"; do
     [ "$(PGPASSWORD=$DBPASS psql -X -h 127.0.0.1 -p "$port" -U sbtest -d sbtest -qAt -c BEGIN \
-        -c "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'" \
+        -c "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()" \
         -c ROLLBACK 2>/dev/null)" = 0 ] || return 1
   done
 }
