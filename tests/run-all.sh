@@ -175,7 +175,7 @@ declare -A WEIGHT=([test_faults.sh]=138 [test_tpcc_run.sh]=130
   [test_results.sh]=35 [test_chbench.sh]=35 [test_kit_oltp.sh]=34 [test_kit_cli.sh]=34
   [test_dbl.sh]=32 [test_report.sh]=31 [test_errors.sh]=26 [test_docs.sh]=23
   [test_gates.sh]=20 [test_kit_dbstress.sh]=20 [test_threads.sh]=18
-  [test_threshold.sh]=14 [test_dropin.sh]=14 [test_client.sh]=12
+  [test_threshold.sh]=14 [test_dropin.sh]=14 [test_retries.sh]=8 [test_client.sh]=12
   [test_oltp.sh]=10 [test_builtin.sh]=8 [test_tls.sh]=8 [test_static.sh]=5
   [test_layers.sh]=4 [test_k8s.sh]=2 [test_sql_api.sh]=2 [test_compat.sh]=1
   [test_async.sh]=1
