@@ -116,6 +116,19 @@ if want pgsql; then
       "^bmk_${f%%:*}_total\{.*kind=\"serialization\",code=\"40001\"\} ${f#*:}$"
   done
 
+  # a document read back: bmk report --merge of the run with itself
+  # doubles every count, in its document and its printed report
+  cp r.json r2.json
+  run_bmk report --merge r.json r2.json --output=m.json
+  assert_eq "merge: exit 0" 0 "$RC"
+  check "merge: the document validates" json_ok m.json
+  assert_eq "merge: summary.retries doubled" "3 $((2 * retried)) $((2 * retries)) $((2 * failed))" \
+    "$(json_get m.json "'%s %s %s %s' % tuple(d['summary']['retries'][k] for k in ('max_tries', 'retried', 'retries', 'failures'))")"
+  assert_eq "merge: by_code doubled" "$((2 * retries))" "$(json_get m.json "d['summary']['retries']['by_code']['40001']['retries']")"
+  assert_eq "merge: intervals' failures doubled" "$(json_get r.json "2 * sum(i['failures'] for i in d['intervals'])")" \
+    "$(json_get m.json "sum(i['failures'] for i in d['intervals'])")"
+  assert_match "merge: the printed block" "$OUT" "^        40001 \(serialization\): +retried $((2 * retried)), retries $((2 * retries)), failed $((2 * failed))$"
+
   # without --max-tries: sysbench's report and interval line
   run_bmk "$FIX/retry_serialize.lua" $PGSQL_OPTS $QUIET --events=20 --rate=200 \
     --report-interval=0.1 --results=plain.json run
