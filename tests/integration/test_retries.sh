@@ -32,6 +32,12 @@ assert_eq "--max-tries=0 without --time: exit 1" 1 "$RC"
 assert_contains "--max-tries=0 without --time: message" "$OUT" \
   "FATAL: --max-tries=0 (unlimited tries) needs a time limit: give --time=N or --latency-limit"
 
+# tpcc retries itself: refused before it looks at the database
+run_bmk tpcc --max-tries=3 $PGSQL_OPTS --time=1 run
+assert_eq "tpcc --max-tries: exit 1" 1 "$RC"
+assert_contains "tpcc --max-tries: message" "$OUT" \
+  "FATAL: \`init' function failed: --max-tries does not apply to tpcc, which retries its transactions itself: give --trx-retry=on and --trx-retry-max=N instead (docs/tpcc.md)"
+
 # ser_check NAME VUS ARGS...: a serialization run of 40 events at
 # --max-tries=3 on VUS virtual users (one row each); its counts against
 # the fixture's k0..k3 (a transaction of k conflicts makes min(k, 2)
