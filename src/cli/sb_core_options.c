@@ -13,6 +13,7 @@
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
+#include "core/sb_retry.h"
 #include "core/sb_version.h"
 #include "engine/sb_engine.h"
 #include "engine/sb_vuplan.h"
@@ -65,6 +66,7 @@ static const sb_option_t ext_options[] = {
   { "sync-file", "start barrier: wait until this file disappears before starting the measured run", "", SB_ARG_TYPE_STRING },
   { "sync-wait", "check interval of the --sync-file barrier in milliseconds", "10", SB_ARG_TYPE_INT },
   { "latency-limit", "count events slower than this many milliseconds as late (0 = off)", "0", SB_ARG_TYPE_DOUBLE },
+  { "max-tries", "Lua workloads: tries of a transaction that fails with a serialization failure or deadlock, run again with the same random numbers after a ROLLBACK (0 = unlimited, with a time limit); when given, failures and retries are counted and reported (docs/usage.md \"Retries\")", "1", SB_ARG_TYPE_INT },
   { "results", "write the results (manifest, intervals, per-type statistics, summary, histogram) to this JSON file", "", SB_ARG_TYPE_STRING },
   { "repeat", "run the same run N times, each a process of its own: --results/--hdr-log files get .K before the extension, --save keeps each tagged repeat=K (the repetitions bmk compare's gates want; docs/results-db.md)", "1", SB_ARG_TYPE_INT },
   { "endpoints", "JSON file of database endpoints (primary, replicas; credentials from environment variables or files) and routes (docs/endpoints.md)", "", SB_ARG_TYPE_STRING },
@@ -471,6 +473,27 @@ static int read_endpoints(void)
   return 0;
 }
 
+/* --max-tries (core/sb_retry.h); after read_limits and --latency-limit. */
+static int read_max_tries(const sb_run_config_t *cfg)
+{
+  bool given = sb_opt_given("max-tries");
+  int tries = sb_opt_int("max-tries");
+  if (given && tries < 0)
+  {
+    log_text(LOG_FATAL, "Invalid value for --max-tries: %s (tries of a transaction, >= 1, "
+             "or 0 for unlimited)", sb_opt_str("max-tries"));
+    return -1;
+  }
+  if (given && tries == 0 && cfg->time_limit == 0 && cfg->latency_limit_ns == 0)
+  {
+    log_text(LOG_FATAL, "--max-tries=0 (unlimited tries) needs a time limit: give --time=N "
+             "or --latency-limit (a transaction that never commits would never end the run)");
+    return -1;
+  }
+  sb_retry_configure(given, given ? (unsigned) tries : 1);
+  return 0;
+}
+
 /* --debug and bmk's extensions: --sync-file/--sync-wait,
    --latency-limit, --results, --hdr-log, --db-server-stats,
    --db-checkpoint, --rate-lag. */
@@ -493,6 +516,8 @@ static int read_extensions(sb_run_config_t *cfg)
     return -1;
   }
   cfg->latency_limit_ns = (uint64_t) (limit_ms * 1e6);
+  if (read_max_tries(cfg) != 0)
+    return -1;
   cfg->results_path = sb_opt_str("results");
   cfg->hdrlog_path = sb_opt_str("hdr-log");
   if (cfg->results_path && !*cfg->results_path)

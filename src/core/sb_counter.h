@@ -27,6 +27,11 @@ typedef enum {
      --db-query-timeout / --db-connect-timeout; each is also counted as an
      error or, when its connection was rebuilt, a reconnect */
   SB_CNT_TIMEOUT,
+  /* bmk: --max-tries (core/sb_retry.h): tries run again after a
+     serialization failure or deadlock, and transactions that failed after
+     their last try */
+  SB_CNT_RETRY,
+  SB_CNT_FAILED,
   SB_CNT_MAX
 } sb_counter_type;
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/sb_metric.h"
+#include "core/sb_retry.h"
 
 #define SB_MAX_PERCENTILES 32
 
@@ -85,6 +86,15 @@ typedef struct {
   double stalled_oldest_s;
   /* statements that got no answer within --db-query-timeout (bmk) */
   uint64_t timeouts;
+  /* --max-tries (core/sb_retry.h): retries_on when it was given
+     (max_tries 0 = unlimited); tries run again and transactions failed
+     after their last try, over the report's time; `retry`: the counts per
+     error code of a cumulative report since its baseline (borrowed, valid
+     during the report; NULL in intervals and reports read back) */
+  bool retries_on;
+  unsigned max_tries;
+  uint64_t tx_retries, tx_failures;
+  const sb_retry_snap_t *retry;
   /* the load generator's own CPU over the report's time (bmk) */
   sb_client_t client;
 } sb_stat_t;

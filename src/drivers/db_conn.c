@@ -210,6 +210,13 @@ bool db_conn_closed(const db_conn_t *con)
   return con->state == DB_CONN_INVALID;
 }
 
+int db_conn_in_txn(db_conn_t *con)
+{
+  if (con == NULL || con->state == DB_CONN_INVALID || con->driver->ops.txn_status == NULL)
+    return -1;
+  return con->driver->ops.txn_status(con);
+}
+
 /* ---- connections --------------------------------------------------------------- */
 
 /* The calling thread's last connect attempt: the connection that failed

@@ -665,6 +665,11 @@ db_conn_t *db_stmt_connection(db_stmt_t *stmt);
 /* True once the connection was closed (API misuse checks). */
 bool db_conn_closed(const db_conn_t *con);
 
+/* Whether `con` is inside a transaction block (open or failed) after its
+   last statement: 1 yes, 0 no, -1 when the driver cannot tell (no status,
+   a pipeline in progress, a closed connection). Owner thread only. */
+int db_conn_in_txn(db_conn_t *con);
+
 /* Closes (and frees) a statement. Returns 0. */
 int db_close(db_stmt_t *stmt);
 

@@ -28,6 +28,7 @@
 #include "lua/sb_lua.h"
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
+#include "core/sb_retry.h"
 #include "engine/sb_rate.h"
 #include "core/sb_timer.h"
 #include "engine/sb_loop.h"
@@ -226,6 +227,7 @@ void sb_event_start(int thread_id)
   v->sched_ns = 0;
   ck_pr_store_int(&v->cur_type, 0);
   v->errors_at_start = eng_vu_errors(v);
+  v->failed = 0;
   ck_pr_store_int(&v->in_event, 1);
 }
 
@@ -253,11 +255,43 @@ void sb_event_restarted(int thread_id)
     sb_evtype_rollback(eng_workers[v->worker].types, v->cur_type);
 }
 
+void sb_event_failed(int thread_id)
+{
+  sb_vu_t *v = vu(thread_id);
+  if (v)
+    v->failed = 1;
+}
+
+bool sb_event_may_retry(int thread_id, unsigned tries)
+{
+  int max = sb_retry_max_tries();
+  if (max > 0 && tries >= (unsigned) max)
+    return false;
+  if (ck_pr_load_int(&g_stop))
+    return false;
+  sb_vu_t *v = vu(thread_id);
+  if (v != NULL && eng_cfg.latency_limit_ns > 0)
+  {
+    uint64_t now = sb_now_ns(), start = ck_pr_load_64(&v->start_ns);
+    if (now > start && now - start > eng_cfg.latency_limit_ns)
+      return false;
+  }
+  return true;
+}
+
 void sb_event_stop(int thread_id)
 {
   sb_vu_t *v = vu(thread_id);
   if (v == NULL)
     return;
+  if (v->failed)
+  {
+    /* a failed transaction is no completed event (pgbench counts it
+       apart too): the retry counts name it */
+    v->failed = 0;
+    ck_pr_store_int(&v->in_event, 0);
+    return;
+  }
   sb_worker_t *w = &eng_workers[v->worker];
   uint64_t now = sb_now_ns();
   /* the event loop's own delays in resuming the VU are not the database's */

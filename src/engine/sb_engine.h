@@ -119,6 +119,19 @@ void sb_event_set_type(int thread_id, int type_id);
    transaction back) as a rollback of its type. Owner thread only. */
 void sb_event_restarted(int thread_id);
 
+/* Marks the current event of `thread_id` as failed (--max-tries: its
+   transaction failed after its last try): sb_event_stop then ends it
+   without counting it or its latency. Owner thread only. Exported for
+   LuaJIT FFI. */
+void sb_event_failed(int thread_id);
+
+/* Whether a transaction of the current event of `thread_id` that has
+   made `tries` tries (>= 1) may be tried again: fewer than --max-tries
+   (0 = no limit), the event's latency so far within --latency-limit when
+   one is set, and the run not stopping. Owner thread only. Exported for
+   LuaJIT FFI. */
+bool sb_event_may_retry(int thread_id, unsigned tries);
+
 /*
  * The one wait a workload may make (Lua: sysbench.sleep(seconds), a bmk
  * extension): keying and thinking times, pauses between retries. Sleeps

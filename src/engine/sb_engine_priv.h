@@ -42,6 +42,8 @@ typedef struct {
   uint64_t err_acc;           /* event mode: errors counted while this VU
                                  ran, up to its last yield */
   int in_event;               /* read by reporters (eng_concurrency) */
+  int failed;                 /* the current event failed after its last
+                                 try (--max-tries): not counted */
   int running;                /* read by reporters (eng_threads_running) */
   uint64_t ended_ns;          /* when `running` went to 0 (ck_pr; 0: not yet) */
   uint64_t events;            /* completed events (cumulative) */

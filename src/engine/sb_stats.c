@@ -15,6 +15,7 @@
 #include "core/sb_version.h"
 #include "core/sb_options.h"
 #include "core/sb_rand.h"
+#include "core/sb_retry.h"
 #include "core/sb_output.h"
 #include "core/sb_probe.h"
 
@@ -147,6 +148,10 @@ void eng_stat_diff(sb_stat_t *st, const snap_t *cur, const snap_t *prev,
   st->errors = c[SB_CNT_ERROR] - p[SB_CNT_ERROR];
   st->reconnects = c[SB_CNT_RECONNECT] - p[SB_CNT_RECONNECT];
   st->timeouts = c[SB_CNT_TIMEOUT] - p[SB_CNT_TIMEOUT];
+  st->tx_retries = c[SB_CNT_RETRY] - p[SB_CNT_RETRY];
+  st->tx_failures = c[SB_CNT_FAILED] - p[SB_CNT_FAILED];
+  st->retries_on = sb_retry_max_tries() >= 0;
+  st->max_tries = st->retries_on ? (unsigned) sb_retry_max_tries() : 1;
   st->nmetrics = sb_metric_count();
   for (unsigned i = 0; i < st->nmetrics; i++)
     st->metrics[i] = cur->metrics[i] - prev->metrics[i];
@@ -175,6 +180,13 @@ void eng_stat_cumulative(sb_stat_t *st, const snap_t *cur, sb_hdr_t *hist,
   st->time_interval = elapsed_s;
   st->time_total = elapsed_s;
   st->threads_running = 0;
+  if (st->retries_on)
+  {
+    /* per calling thread: the final report and a checkpoint's may overlap */
+    static _Thread_local sb_retry_snap_t retry;
+    sb_retry_snapshot(&retry, true);
+    st->retry = &retry;
+  }
   uint64_t sum = cur->lat_sum_ns - eng_base.lat_sum_ns;
   uint64_t mn = UINT64_MAX, mx = 0;
   double ev_sum = 0, ev_sq = 0, t_sum = 0, t_sq = 0;
@@ -213,6 +225,7 @@ void eng_set_baseline(uint64_t t_ns)
 {
   pthread_mutex_lock(&eng_base_mutex);
   eng_snap_take(&eng_base);
+  sb_retry_rebase();
   for (unsigned i = 0; i < eng_cfg.threads; i++)
   {
     ck_pr_fas_64(&eng_vus[i].lat_min_ns, UINT64_MAX);

@@ -135,6 +135,11 @@ int sb_lua_call_report_hook(lua_State *L, const char *hook,
   set_num(L, "errors", (double) st->errors);
   set_num(L, "reconnects", (double) st->reconnects);
   set_num(L, "timeouts", (double) st->timeouts);
+  if (st->retries_on)
+  {
+    set_num(L, "retries", (double) st->tx_retries);
+    set_num(L, "failures", (double) st->tx_failures);
+  }
   if (cumulative)
   {
     set_num(L, "latency_min", st->latency_min);

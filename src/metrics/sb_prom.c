@@ -10,6 +10,7 @@
 #include "core/sb_evtype.h"
 #include "core/sb_histogram.h"
 #include "core/sb_metric.h"
+#include "core/sb_retry.h"
 #include "core/sb_figure.h"
 #include "metrics/sb_prom.h"
 
@@ -53,6 +54,9 @@ struct sb_prom {
   double client_cpu_s, client_cpu, client_busiest;
   bool client_saturated;
   uint64_t client_saturated_n, client_blocking;
+  /* --max-tries given: the retry counts per error code since the start */
+  bool retries_on;
+  sb_retry_snap_t retry;
 };
 
 sb_prom_t *sb_prom_new(const char *labels)
@@ -160,6 +164,11 @@ void sb_prom_add_interval(sb_prom_t *p, const sb_out_interval_t *iv)
     p->client_saturated_n += st->client.saturated;
   }
   p->client_blocking = st->client.blocking_calls;
+  if (st->retries_on)
+  {
+    p->retries_on = true;
+    sb_retry_snapshot(&p->retry, false);
+  }
   for (unsigned i = 0; i < st->nmetrics && i < SB_METRIC_MAX; i++)
     p->workload[i] += st->metrics[i];
   if (st->nmetrics > p->nworkload)
@@ -192,6 +201,11 @@ void sb_prom_set_end(sb_prom_t *p, const sb_out_end_t *e)
   raise_to(&p->timeouts, st->timeouts);
   raise_to(&p->reconnects, st->reconnects);
   raise_to(&p->client_blocking, st->client.blocking_calls);
+  if (st->retries_on)
+  {
+    p->retries_on = true;
+    sb_retry_snapshot(&p->retry, false);
+  }
   p->vus_running = 0;
   p->in_flight = 0;
   p->finished = true;
@@ -348,6 +362,34 @@ static void figures(out_t *o, const sb_prom_t *p)
   }
 }
 
+/* --max-tries: one family per count, one sample per error code. */
+static void render_retries(out_t *o, const sb_prom_t *p)
+{
+  static const struct {
+    const char *name, *help;
+  } fam[SB_RETRY_WHAT] = {
+    { "bmk_transactions_retried_total",
+      "Transactions tried more than once (--max-tries), by the kind and code of their first error" },
+    { "bmk_transaction_retries_total",
+      "Tries run again after a serialization failure or deadlock, by error kind and code" },
+    { "bmk_transactions_failed_total",
+      "Transactions that failed after their last try, by the kind and code of their last error" },
+  };
+  if (!p->retries_on)
+    return;
+  for (int w = 0; w < SB_RETRY_WHAT; w++)
+  {
+    family(o, fam[w].name, "counter", fam[w].help);
+    for (unsigned i = 0; i < p->retry.ncodes; i++)
+    {
+      char labels[64];
+      snprintf(labels, sizeof(labels), "kind=\"%s\",code=\"%s\"",
+               sb_retry_kind_name(p->retry.kind[i]), p->retry.code[i]);
+      sample(o, p, fam[w].name, labels, (double) p->retry.by_code[i].n[w]);
+    }
+  }
+}
+
 char *sb_prom_render(const sb_prom_t *p, bool openmetrics, size_t *len)
 {
   out_t o = { .buf = malloc(16384), .len = 0, .cap = 16384, .oom = false, .om = openmetrics };
@@ -369,6 +411,7 @@ char *sb_prom_render(const sb_prom_t *p, bool openmetrics, size_t *len)
   sample(&o, p, "bmk_errors_total", "class=\"timeout\"", (double) p->timeouts);
   counter(&o, p, "bmk_reconnects_total", "Connections opened again after a lost one",
           p->reconnects);
+  render_retries(&o, p);
   gauge(&o, p, "bmk_vus", "Virtual users (--threads)", p->vus);
   gauge(&o, p, "bmk_vus_running", "Virtual users still running their events", p->vus_running);
   gauge(&o, p, "bmk_rate_target_events_per_second", "Target rate (--rate; 0 = none)", p->rate);

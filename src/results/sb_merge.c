@@ -12,6 +12,7 @@
 #include "results/sb_merge.h"
 #include "results/sb_merge_figures.h"
 #include "results/sb_results.h"
+#include "results/sb_results_retry.h"
 
 /* Runs whose starts differ by more than this were probably not released
    together; the merge still works but says so. */
@@ -215,6 +216,7 @@ static json_t *merge_latency(const sb_results_file_t *d, unsigned n, const sb_hd
 static json_t *merge_summary(const sb_results_file_t *d, unsigned n, const sb_hdr_t *h, double t)
 {
   uint64_t ev = 0, rd = 0, wr = 0, ot = 0, er = 0, rc = 0, late = 0, threads = 0;
+  json_t *retry = NULL;
   int exit_code = 0;
   const char *reason = NULL;
   for (unsigned i = 0; i < n; i++)
@@ -228,6 +230,7 @@ static json_t *merge_summary(const sb_results_file_t *d, unsigned n, const sb_hd
     er += count(s, "errors");
     rc += count(s, "reconnects");
     late += count(s, "late_events");
+    retry = sb_results_retry_merge(retry, json_object_get(s, "retries"));
     threads += d[i].threads;
     double x = sb_json_num(s, "exit_code", NULL);
     if (!isnan(x) && (int) x > exit_code)
@@ -253,6 +256,8 @@ static json_t *merge_summary(const sb_results_file_t *d, unsigned n, const sb_hd
   json_object_set_new(s, "errors", jcount(er));
   json_object_set_new(s, "reconnects", jcount(rc));
   json_object_set_new(s, "late_events", jcount(late));
+  if (retry)
+    json_object_set_new(s, "retries", retry);
   json_object_set_new(s, "latency_ms", merge_latency(d, n, h, ev));
   json_t *fair = json_object();
   double avg, sd;
@@ -275,6 +280,7 @@ static json_t *merge_summary(const sb_results_file_t *d, unsigned n, const sb_hd
 typedef struct {
   bool used;
   uint64_t events, reads, writes, other, errors, reconnects, late, queue, concurrency;
+  json_t *retry;                /* --max-tries: {retries, failures} summed, or NULL */
   uint64_t running;
   double lag_ms, max_ms;      /* highest of the runs' */
   json_t *types;              /* name -> {events, errors, rollbacks} */
@@ -325,6 +331,7 @@ static int slot_add(slot_t *s, const sb_results_file_t *d, const json_t *row, ch
   s->errors += row_count(row, "errors", "errors_per_s");
   s->reconnects += row_count(row, "reconnects", "reconnects_per_s");
   s->late += count(row, "late_events");
+  s->retry = sb_results_retry_merge(s->retry, row);
   s->queue += count(row, "queue_length");
   s->concurrency += count(row, "concurrency");
   s->running += count(row, "threads_running");
@@ -384,6 +391,8 @@ static json_t *slot_json(slot_t *s, double end_s, double len, const json_t *pct_
   json_object_set_new(row, "concurrency", jcount(s->concurrency));
   json_object_set_new(row, "schedule_lag_ms", json_real(s->lag_ms));
   json_object_set_new(row, "late_events", jcount(s->late));
+  if (s->retry)
+    sb_results_retry_interval_from(row, s->retry);
   json_object_set_new(row, "hdr_v2_compressed_base64", s->no_hist ? json_null()
                                                                  : hdr_string(s->hist));
   if (s->types)
@@ -440,6 +449,7 @@ static json_t *merge_intervals(const sb_results_file_t *d, unsigned n, double ba
       json_array_append_new(out, slot_json(&slots[k], (double) k * len, len, keys));
     sb_hdr_free(slots[k].hist);
     json_decref(slots[k].types);
+    json_decref(slots[k].retry);
     json_decref(slots[k].pct_fallback);
   }
   free(slots);

@@ -13,12 +13,17 @@ void sb_report_interval_db(FILE *out, const sb_stat_t *s, bool rate, bool lag)
   double t = s->time_interval;
   fprintf(out,
           "[ %.0fs ] thds: %u tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) "
-          "lat (ms,%u%%): %4.2f err/s: %4.2f reconn/s: %4.2f\n",
+          "lat (ms,%u%%): %4.2f err/s: %4.2f reconn/s: %4.2f",
           s->time_total, s->threads_running, per_sec(s->events, t),
           per_sec(s->reads + s->writes + s->other, t), per_sec(s->reads, t),
           per_sec(s->writes, t), per_sec(s->other, t), s->percentile,
           s->latency_pct * 1000.0, per_sec(s->errors, t),
           per_sec(s->reconnects, t));
+  /* bmk: with --max-tries only (sysbench's line otherwise) */
+  if (s->retries_on)
+    fprintf(out, " retry/s: %4.2f fail/s: %4.2f", per_sec(s->tx_retries, t),
+            per_sec(s->tx_failures, t));
+  fprintf(out, "\n");
   if (rate)
   {
     fprintf(out, "[ %.0fs ] queue length: %lu, concurrency: %lu",
@@ -68,6 +73,53 @@ void sb_report_latency_block(FILE *out, const sb_stat_t *s)
   fprintf(out, "\n");
 }
 
+/* One line of retry counts: retried transactions, retries, failures. */
+static void retry_counts(FILE *out, const char *label, const sb_retry_counts_t *c)
+{
+  char l[48];
+  snprintf(l, sizeof(l), "%s:", label);
+  fprintf(out, "        %-29s retried %llu, retries %llu, failed %llu\n", l,
+          (unsigned long long) c->n[SB_RETRY_RETRIED],
+          (unsigned long long) c->n[SB_RETRY_RETRIES],
+          (unsigned long long) c->n[SB_RETRY_FAILURES]);
+}
+
+/* bmk: the --max-tries block (docs/usage.md "Retries"), only when the
+   option was given (sysbench's layout otherwise). */
+static void report_retries(FILE *out, const sb_stat_t *s)
+{
+  double t = s->time_interval;
+  if (!s->retries_on)
+    return;
+  const sb_retry_snap_t *r = s->retry;
+  char tries[32] = "unlimited";
+  if (s->max_tries > 0)
+    snprintf(tries, sizeof(tries), "%u", s->max_tries);
+  fprintf(out, "Transaction retries (max tries: %s):\n", tries);
+  if (r != NULL)
+    fprintf(out, "    retried transactions:                %-6llu (%.2f per sec.)\n",
+            (unsigned long long) r->total.n[SB_RETRY_RETRIED],
+            per_sec(r->total.n[SB_RETRY_RETRIED], t));
+  fprintf(out, "    retries:                             %-6llu (%.2f per sec.)\n",
+          (unsigned long long) s->tx_retries, per_sec(s->tx_retries, t));
+  fprintf(out, "    failed transactions:                 %-6llu (%.2f per sec.)\n",
+          (unsigned long long) s->tx_failures, per_sec(s->tx_failures, t));
+  if (r != NULL && r->ncodes > 0)
+  {
+    fprintf(out, "    by kind:\n");
+    for (int k = 0; k < SB_RETRY_KINDS; k++)
+      retry_counts(out, sb_retry_kind_name((sb_retry_kind_t) k), &r->by_kind[k]);
+    fprintf(out, "    by error code:\n");
+    for (unsigned i = 0; i < r->ncodes; i++)
+    {
+      char label[40];
+      snprintf(label, sizeof(label), "%s (%s)", r->code[i], sb_retry_kind_name(r->kind[i]));
+      retry_counts(out, label, &r->by_code[i]);
+    }
+  }
+  fprintf(out, "\n");
+}
+
 void sb_report_cumulative(FILE *out, const sb_stat_t *s, bool db)
 {
   double t = s->time_interval;
@@ -97,6 +149,7 @@ void sb_report_cumulative(FILE *out, const sb_stat_t *s, bool db)
   }
   else
     fprintf(out, "\n");
+  report_retries(out, s);
 
   fprintf(out, "Throughput:\n");
   fprintf(out, "    events/s (eps):                      %.4f\n", per_sec(s->events, t));

@@ -7,6 +7,7 @@
 #include "core/sb_evtype.h"
 #include "results/sb_results_file.h"
 #include "results/sb_report.h"
+#include "results/sb_results_retry.h"
 
 static double num0(double v)
 {
@@ -91,6 +92,7 @@ static void print_intervals(FILE *out, const json_t *doc, bool db)
     st.queue_length = cnt(row, "queue_length");
     st.concurrency = cnt(row, "concurrency");
     st.schedule_lag = num0(sb_json_num(row, "schedule_lag_ms", NULL)) / 1000.0;
+    sb_results_retry_read_interval(&st, row);
     if (db)
       sb_report_interval_db(out, &st, rate, rate);
     else
@@ -161,6 +163,8 @@ void sb_report_file_print(FILE *out, const json_t *doc)
   st.events_stddev = num0(sb_json_num(f, "events_stddev", NULL));
   st.exec_avg = num0(sb_json_num(f, "execution_time_avg_s", NULL));
   st.exec_stddev = num0(sb_json_num(f, "execution_time_stddev_s", NULL));
+  sb_retry_snap_t retry;
+  sb_results_retry_read(&st, &retry, json_object_get(s, "retries"));
   sb_report_cumulative(out, &st, db);
   sb_report_file_types(out, doc);
   double limit = option_num(doc, "latency_limit");

@@ -19,6 +19,7 @@
 #include "core/sb_rand.h"
 #include "results/sb_results.h"
 #include "results/sb_results_client.h"
+#include "results/sb_results_retry.h"
 #include "endpoints/sb_endpoint_results.h"
 #include "server/sb_server_cost.h"
 #include "server/sb_server_stats.h"
@@ -251,6 +252,7 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
   json_object_set_new(row, "errors", json_integer((json_int_t) st->errors));
   json_object_set_new(row, "reconnects", json_integer((json_int_t) st->reconnects));
   json_object_set_new(row, "timeouts", json_integer((json_int_t) st->timeouts));
+  sb_results_retry_interval(row, st);
   json_object_set_new(row, "errors_per_s", json_real(rate(st->errors, len)));
   json_object_set_new(row, "reconnects_per_s", json_real(rate(st->reconnects, len)));
   json_t *lat = json_object();
@@ -427,6 +429,9 @@ static json_t *summary_json(const sb_stat_t *st, uint64_t late,
   json_object_set_new(s, "reconnects", json_integer((json_int_t) st->reconnects));
   json_object_set_new(s, "timeouts", json_integer((json_int_t) st->timeouts));
   json_object_set_new(s, "late_events", json_integer((json_int_t) late));
+  json_t *retry = sb_results_retry_json(st);
+  if (retry)
+    json_object_set_new(s, "retries", retry);
   json_object_set_new(s, "client", sb_results_client_json(&st->client));
   json_t *lat = json_object();
   json_object_set_new(lat, "min", json_real(ms(st->latency_min)));

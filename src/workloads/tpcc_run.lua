@@ -554,6 +554,12 @@ function M.check_schema(con, c, command)
 end
 
 function M.init()
+  if C.sb_retry_max_tries() >= 0 then
+    -- its own retries replay a transaction with its inputs; the core's
+    -- would replay the whole event on top of them
+    common.fail("--max-tries does not apply to tpcc, which retries its transactions itself: " ..
+                  "give --trx-retry=on and --trx-retry-max=N instead (docs/tpcc.md)")
+  end
   local c = common.config()
   local con = common.monitor(c)
   local meta = M.check_schema(con, c, "run")

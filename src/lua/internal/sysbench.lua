@@ -88,6 +88,12 @@ void sb_event_stop(int thread_id);
 int sb_event_type_id(const char *name);
 void sb_event_set_type(int thread_id, int type_id);
 void sb_event_restarted(int thread_id);
+void sb_event_failed(int thread_id);
+bool sb_event_may_retry(int thread_id, unsigned tries);
+int sb_retry_max_tries(void);
+void sb_retry_count(int thread_id, const char *code, int what);
+void sb_rand_state_get(uint64_t s[2]);
+void sb_rand_state_set(const uint64_t s[2]);
 bool sb_engine_sleep(int thread_id, double seconds);
 int sb_metric_id(const char *name);
 void sb_metric_add(int id, uint64_t value);
@@ -330,6 +336,125 @@ local function one_event(thread_id, env)
   return restart_event(thread_id, env, ret)
 end
 
+-- ---- retries (bmk: --max-tries, docs/usage.md "Retries") ---------------------
+--
+-- With --max-tries given, a transaction (the event, or a
+-- sysbench.transaction() call) whose try fails on an error that would
+-- restart the event is rolled back and, when the error is a serialization
+-- failure or a deadlock, tried again from its start with the random
+-- numbers of its first try, while sb_event_may_retry allows; any other
+-- such error, or the last try's, makes it a failure. Counted per error
+-- code in core/sb_retry.c.
+
+local RETRIABLE = { ["40001"] = true, ["40P01"] = true, ["1213"] = true, ["1205"] = true }
+local RETRIED, RETRIES, FAILURES = 0, 1, 2
+
+-- The code of an error: MySQL's error number, else the SQLSTATE.
+local function error_code(err)
+  local errno = tonumber(err.sql_errno) or 0
+  if errno ~= 0 then
+    return tostring(errno)
+  end
+  return tostring(err.sql_state or "")
+end
+
+-- Ends the transaction the failed try left open on its connection
+-- (PostgreSQL's driver has rolled it back already; MySQL keeps it open
+-- after a lock wait timeout). A ROLLBACK that fails is left to the next
+-- statement to report.
+local function rollback_after(err)
+  local con = err.connection
+  if con ~= nil and C.db_conn_in_txn(con) == 1 then
+    pcall(con.query, con, "ROLLBACK")
+  end
+end
+
+local function pack(...)
+  return { n = select("#", ...), ... }
+end
+
+-- Runs fn(...) as one transaction under --max-tries for virtual user
+-- `tid`; `hooks`: the hooks table whose before_restart_event runs before
+-- each retry. Returns "ok", packed results of fn; "failed", the errdesc
+-- of the last try; or "stop" when the run stopped while a try failed (the
+-- transaction is then neither counted nor tried again). Errors that would
+-- not restart the event are raised again.
+local function run_tries(tid, hooks, fn, ...)
+  local rng = ffi.new("uint64_t[2]")
+  C.sb_rand_state_get(rng)
+  local tries = 1
+  while true do
+    local r = pack(pcall(fn, ...))
+    if r[1] then
+      return "ok", r
+    end
+    local err = r[2]
+    if type(err) ~= "table" or err.errcode ~= sysbench.error.RESTART_EVENT then
+      error(err, 0)
+    end
+    rollback_after(err)
+    if C.sb_engine_stopping() then
+      return "stop"
+    end
+    local code = error_code(err)
+    if not RETRIABLE[code] or not C.sb_event_may_retry(tid, tries) then
+      C.sb_retry_count(tid, code, FAILURES)
+      return "failed", err
+    end
+    if tries == 1 then
+      C.sb_retry_count(tid, code, RETRIED)
+    end
+    C.sb_retry_count(tid, code, RETRIES)
+    C.sb_event_restarted(tid)
+    local hook = hooks and hooks.before_restart_event
+    if hook then
+      hook(err)
+    end
+    tries = tries + 1
+    C.sb_rand_state_set(rng)
+  end
+end
+
+-- one_event under --max-tries: a failed event ends uncounted
+-- (sb_event_failed).
+local function tried_event(thread_id, env)
+  local status, r = run_tries(thread_id, env.sysbench.hooks, env.event, thread_id)
+  if status == "ok" then
+    return r[2] and true or false
+  elseif status == "stop" then
+    return true
+  end
+  C.sb_event_failed(thread_id)
+  return false
+end
+
+-- sysbench.transaction(fn, ...) (bmk): runs fn(...) as one transaction of
+-- the current event, for an event that runs several transactions or does
+-- work before its transaction (by default the whole event is one). With
+-- --max-tries, a try that fails on a serialization failure or deadlock is
+-- rolled back and fn runs again with the same random numbers, up to
+-- --max-tries tries; fn must begin and commit the transaction itself.
+-- Returns true and fn's results when it committed; false and the error
+-- (the errdesc of con:query's errors: sql_errno, sql_state, sql_errmsg,
+-- connection) when it failed after its last try, or on another error that
+-- restarts events; the event then goes on. Without --max-tries it calls
+-- fn(...) and returns true and its results (errors restart the event, as
+-- sysbench's do). Errors that stop the thread (SQL errors not ignored,
+-- script errors) pass through. Do not nest calls.
+function sysbench.transaction(fn, ...)
+  if type(fn) ~= "function" then
+    error("sysbench.transaction: fn must be a function, got " .. type(fn), 2)
+  end
+  if C.sb_retry_max_tries() < 0 then
+    return true, fn(...)
+  end
+  local status, r = run_tries(C.sb_vu_current(), sysbench.sql.__hooks(), fn, ...)
+  if status == "ok" then
+    return true, unpack(r, 2, r.n)
+  end
+  return false, r
+end
+
 -- The event loop of a thread: while more(thread_id), one event (above),
 -- timed by sb_event_start / sb_event_stop. Event mode passes next_event
 -- instead of `more`: next_event(thread_id, stop_prev) stops the previous
@@ -337,6 +462,7 @@ end
 -- (sb_vu_next_event: its frames run in LuaJIT's interpreter, where each
 -- FFI call is costly).
 function sysbench.__event_loop(thread_id, more, env, next_event)
+  local one_event = C.sb_retry_max_tries() >= 0 and tried_event or one_event
   if next_event then
     local done = false
     while next_event(thread_id, done) do

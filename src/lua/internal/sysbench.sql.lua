@@ -52,6 +52,7 @@ int db_conn_sql_errno(const sql_connection *con);
 const char *db_conn_sql_state(const sql_connection *con);
 const char *db_conn_sql_errmsg(const sql_connection *con);
 bool db_conn_closed(const sql_connection *con);
+int db_conn_in_txn(sql_connection *con);
 uint64_t db_result_nrows(const sql_result *rs);
 uint32_t db_result_nfields(const sql_result *rs);
 const char *db_row_value(const sql_row *row, const sql_result *rs, uint32_t i, size_t *len);
