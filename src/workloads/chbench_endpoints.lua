@@ -22,9 +22,10 @@ M.options = {
 -- Adds the streams' endpoints to `c` (chbench_run.configure's): c.ep[s]
 -- the endpoint's name of stream s (1-based) and c.ep_lag[s] its index
 -- for the lag samples (nil: no replica, no lag), both absent without
--- --endpoints. Raises one message for bad input: --analytic-endpoint
--- without --endpoints or naming no endpoint of the file, a file without
--- a replica when no endpoint is named. Any state.
+-- --endpoints and for commands other than `run`. Raises one message for
+-- bad input: --analytic-endpoint without --endpoints or (run) naming no
+-- endpoint of the file, a file without a replica when no endpoint is
+-- named (run). Any state.
 function M.configure(c)
   local named = tostring(sysbench.opt.analytic_endpoint or "")
   if not shared.active() then
@@ -33,7 +34,8 @@ function M.configure(c)
     end
     return
   end
-  if c.streams == 0 then return end
+  -- prepare, check and cleanup run on the primary, with or without replicas
+  if c.streams == 0 or sysbench.cmdline.command ~= "run" then return end
   local list
   if named ~= "" then
     if shared.index(named) == nil then
@@ -86,13 +88,13 @@ function M.lag(c, s)
   return shared.lag(i)
 end
 
--- Before stream s's first query: waits up to 3 s for the lag sampler's
+-- Before stream s's first query: waits up to 10 s for the lag sampler's
 -- first sample of its replica (it starts with the measured time), so
 -- the first queries have a lag too. Returns at once without a replica.
 function M.await_sample(c, s)
   if not (c.ep_lag and c.ep_lag[s]) then return end
   local t0 = common.now_ms()
-  while M.lag(c, s) == nil and common.now_ms() - t0 < 3000 and
+  while M.lag(c, s) == nil and common.now_ms() - t0 < 10000 and
     not common.C.sb_engine_stopping() and sysbench.sleep(0.02) do
   end
 end
