@@ -32,6 +32,7 @@
 # - every completed query has a lag (as many samples as runs, none
 #   negative), and the printed stream line and table columns are the
 #   --chbench-report's figures;
+# - --baseline with --endpoints: the streams alone run on the replica too;
 # - a file without a replica and an unknown --analytic-endpoint: one FATAL
 #   line, exit 1. (The ASan pass runs PostgreSQL's half: the same Lua.)
 # About 50 s (most of it starting the four servers and loading).
@@ -224,6 +225,20 @@ for db in pgsql mysql; do
     no=$(( $(pg "$PG_P" "SELECT SUM(d_next_o_id) FROM chbench.district1") - no0 ))
     assert_eq "chbench $db: TPC-C on the primary: New-Orders ($no) > 0, xact_commit (+$xp) >= them" \
       "1 1" "$((no > 0)) $((xp >= no))"
+    # --baseline's child runs get --endpoints as every option: the streams
+    # alone on the replica too, with a lag for each query
+    if asan_pass; then
+      skip "chbench $db: --baseline with --endpoints" "three more runs of the same Lua; done in the normal pass"
+    else
+      run_bmk chbench $O --threads=2 --analytic-streams=1 --queries=9 --time=1 --baseline \
+        --chbench-report="$WORK/chb-b.json" run
+      assert_eq "chbench $db: --baseline with --endpoints: exit 0, three phases" "0 3" \
+        "$RC $(printf '%s\n' "$OUT" | grep -c '^chbench --baseline: phase [123] of 3: ')"
+      for f in chb-b chb-b.streams-alone; do
+        assert_eq "chbench $db: --baseline: $f.json: on replica1, a lag for every query" \
+          "replica1 1" "$(json_get "$WORK/$f.json" "'%s %d' % (d['streams'][0]['endpoint'], d['streams'][0]['lag']['queries'] == d['queries_completed'])")"
+      done
+    fi
   fi
 done
 
