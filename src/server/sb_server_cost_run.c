@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/sb_counter.h"
+#include "core/sb_endpoints.h"
 #include "core/sb_logger.h"
 #include "server/sb_server_cost.h"
 #include "server/sb_perf_count.h"
@@ -31,10 +32,16 @@ bool sb_server_cost_active(void)
 
 /* ---- finding the server at the start line ---------------------------------- */
 
+/* With --endpoints only a connection to the default route's first
+   endpoint, the server the report's single-server figures are of: a
+   connection a workload opened on a replica (chbench's analytic streams)
+   would name the replica's process. */
 static void locate_on(db_conn_t *c, void *arg)
 {
   bool *done = arg;
   if (*done || c->state != DB_CONN_READY || c->lost || c->bulk_active)
+    return;
+  if (c->endpoint != NULL && c->endpoint != sb_endpoints_default_first())
     return;
   const char *name = db_driver_name(c->driver);
   if (strcmp(name, "mysql") != 0 && strcmp(name, "pgsql") != 0)

@@ -20,11 +20,13 @@ local report = require("tpcc_report")
 local schema = require("chbench_schema")
 local chrun = require("chbench_run")
 local baseline = require("chbench_baseline")
+local chep = require("chbench_endpoints")
 
 local options = {}
 for k, v in pairs(common.options) do options[k] = v end
 for k, v in pairs(chrun.options) do options[k] = v end
 for k, v in pairs(baseline.options) do options[k] = v end
+for k, v in pairs(chep.options) do options[k] = v end
 for k, v in pairs(require("chbench_answers").options) do options[k] = v end
 sysbench.cmdline.options = options
 
@@ -37,6 +39,7 @@ local function config()
       common.fail("chbench runs on one set of TPC-C tables: --tables must be 1 (got %d)", c.tables)
     end
     chrun.configure(c)
+    chep.configure(c)
     baseline.configure(c)
     c.chbench = true
   end
@@ -116,6 +119,7 @@ function init()
   local c = config()
   check_tables(c)
   if c.baseline then baseline.run_phases(c) end
+  chep.init(c)
   run.init()
   chrun.init(c)
 end

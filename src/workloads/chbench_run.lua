@@ -11,6 +11,7 @@
 
 local common = require("tpcc_common")
 local queries = require("chbench_queries")
+local eps = require("chbench_endpoints")
 local ffi = common.ffi
 local C = common.C
 
@@ -25,8 +26,10 @@ local M = {}
 local SLOT_BUF, SLOT_DONE = 40, 41
 -- Per stream, 23 records of F doubles: record 0 the stream's totals
 -- (queries, passes, cut queries, sum of log seconds, seconds), record q
--- query q's (runs, sum, min, max, sum of log seconds).
-local F = 6
+-- query q's (runs, sum, min, max, sum of log seconds); in both, fields
+-- 5..7 the replica lag of its completed queries (with --endpoints: how
+-- many had a sample, their sum, their max; seconds).
+local F = 8
 local function at(s, q, f) return (s * 23 + q) * F + f end
 
 -- Queries completed, as a workload metric: per interval in --results
@@ -131,7 +134,8 @@ end
 
 -- Stream thread `tid` (the VUs are 0..threads-1): its connection.
 function M.thread_init(c, tid)
-  S = { c = c, s = tid - c.threads, con = common.monitor(c) }
+  local s = tid - c.threads
+  S = { c = c, s = s, con = common.monitor(c, c.ep and c.ep[s + 1]) }
   if not c.pg then S.maria = is_mariadb(S.con) end
   S.buf = buffer()
   -- the run's end, for the statement timeout that cuts a query there
@@ -174,8 +178,19 @@ end
 
 local TIMEOUT = { ["57014"] = true, ["1969"] = true, ["3024"] = true }
 
-local function record(q, secs)
+-- Adds `lag` (seconds, or nil: no sample) to record q's lag fields.
+local function record_lag(q, lag)
   local b, s = S.buf, S.s
+  if lag == nil then return end
+  b[at(s, q, 5)] = b[at(s, q, 5)] + 1
+  b[at(s, q, 6)] = b[at(s, q, 6)] + lag
+  if lag > b[at(s, q, 7)] then b[at(s, q, 7)] = lag end
+end
+
+local function record(q, secs, lag)
+  local b, s = S.buf, S.s
+  record_lag(q, lag)
+  record_lag(0, lag)
   local lg = math.log(math.max(secs, 1e-6))
   b[at(s, q, 0)] = b[at(s, q, 0)] + 1
   b[at(s, q, 1)] = b[at(s, q, 1)] + secs
@@ -197,11 +212,12 @@ local function one_query(q, t_start)
     if remaining <= 0 then return false end
     set_timeout(remaining)
   end
+  local lag0 = eps.lag(c, S.s + 1)
   local t0 = common.now_ms()
   local ok, code, msg = execute(queries.text(q, c.pg, 1))
   local secs = (common.now_ms() - t0) / 1000
   if ok and not C.sb_engine_stopping() then
-    record(q, secs)
+    record(q, secs, eps.larger(lag0, eps.lag(c, S.s + 1)))
     return true
   end
   if ok or TIMEOUT[code] or C.sb_engine_stopping() then
@@ -216,6 +232,7 @@ end
 function M.thread_run()
   local c = S.c
   local t_start = common.now_ms()
+  eps.await_sample(c, S.s + 1)
   local pass, first = 0, true
   local stop = false
   while not stop and (c.passes == 0 or pass < c.passes) do
@@ -237,24 +254,40 @@ end
 
 -- ---- figures and reports (global and reporter states) ------------------------------------------
 
+-- Record q's lag of stream s: { n = queries with a sample, mean, max }
+-- (seconds; mean and max nil when n is 0).
+local function lag_of(b, s, q)
+  local n = b[at(s, q, 5)]
+  return { n = n, mean = n > 0 and b[at(s, q, 6)] / n or nil,
+           max = n > 0 and b[at(s, q, 7)] or nil }
+end
+
 -- The streams' results: { streams = {...}, queries = {...}, n, geomean }
--- (seconds), read from the buffer.
+-- (seconds), read from the buffer. A stream has its endpoint (nil
+-- without --endpoints) and its lag ({ n, mean, max }), as each of its
+-- queries; a query over the streams lag_n, lag_sum and lag_max.
 function M.results(c)
   local b = buffer()
   local out = { streams = {}, queries = {}, n = 0, seconds = 0 }
   local slog = 0
-  for q = 1, queries.COUNT do out.queries[q] = { runs = 0, sum = 0, log = 0 } end
+  for q = 1, queries.COUNT do
+    out.queries[q] = { runs = 0, sum = 0, log = 0, lag_n = 0, lag_sum = 0 }
+  end
   for s = 0, c.streams - 1 do
     local st = { stream = s + 1, n = b[at(s, 0, 0)], passes = b[at(s, 0, 1)],
-                 cut = b[at(s, 0, 2)], seconds = b[at(s, 0, 4)], queries = {} }
+                 cut = b[at(s, 0, 2)], seconds = b[at(s, 0, 4)], queries = {},
+                 endpoint = c.ep and c.ep[s + 1], lag = lag_of(b, s, 0) }
     st.geomean = st.n > 0 and math.exp(b[at(s, 0, 3)] / st.n) or nil
     for q = 1, queries.COUNT do
       local n = b[at(s, q, 0)]
       if n > 0 then
         st.queries[q] = { runs = n, min = b[at(s, q, 2)], avg = b[at(s, q, 1)] / n,
-                          max = b[at(s, q, 3)], geomean = math.exp(b[at(s, q, 4)] / n) }
+                          max = b[at(s, q, 3)], geomean = math.exp(b[at(s, q, 4)] / n),
+                          lag = lag_of(b, s, q) }
         local a = out.queries[q]
         a.runs, a.sum, a.log = a.runs + n, a.sum + b[at(s, q, 1)], a.log + b[at(s, q, 4)]
+        a.lag_n, a.lag_sum = a.lag_n + b[at(s, q, 5)], a.lag_sum + b[at(s, q, 6)]
+        if b[at(s, q, 5)] > 0 then a.lag_max = math.max(a.lag_max or 0, b[at(s, q, 7)]) end
         a.min = math.min(a.min or math.huge, b[at(s, q, 2)])
         a.max = math.max(a.max or 0, b[at(s, q, 3)])
       end

@@ -125,7 +125,8 @@ M.options = {
   rollback_as_error = {"Count the intended New-Order rollbacks as errors (on, off)", "off"},
   tpcc_report = {"Per-interval, per-type rows to FILE.csv or FILE.json", ""},
   checks = {"check: conditions to run, e.g. 1,2,8 (default all 12)", ""},
-  replica_wait = {"check with --endpoints: seconds to wait for each replica to catch up with the primary", 300},
+  replica_wait = {"check (chbench run: before the streams) with --endpoints: seconds to wait " ..
+                   "for each replica to catch up with the primary", 300},
   audit = {"Run-rule audit after run (on, off)", "on"},
   audit_min_neworders = {"Fewest New-Orders for an audit verdict", 10000},
   -- kit runs split over several processes (sb11_MAX)

@@ -42,12 +42,7 @@ function M.query_endpoint(stream)
 end
 
 -- True when endpoint `name` is one of the file's replicas.
-function M.is_replica(name)
-  for _, r in ipairs(shared.replicas()) do
-    if r == name then return true end
-  end
-  return false
-end
+M.is_replica = shared.is_replica
 
 -- Waits until each replica named in `names` (others are skipped, each
 -- once) has applied what the primary (`con`) has written so far, at most
@@ -55,14 +50,8 @@ end
 -- connection to an endpoint. Raises an error naming a replica that did
 -- not catch up in time. Prints a line per replica.
 function M.wait_caught_up(con, c, names, monitor)
-  local w = { pg = c.pg, what = "run", wait_s = c.replica_wait, monitor = monitor }
-  local seen = {}
-  for _, name in ipairs(names) do
-    if not seen[name] and M.is_replica(name) then
-      seen[name] = true
-      shared.wait_one(con, name, w)
-    end
-  end
+  shared.wait_replicas(con, names, { pg = c.pg, what = "run", wait_s = c.replica_wait,
+                                     monitor = monitor })
 end
 
 return M

@@ -1,8 +1,8 @@
 -- bmk bundled workloads' replica helpers for --endpoints
--- (docs/endpoints.md), shared by tpcc (`check`) and tpch (`run`): the
--- FFI declarations of core/sb_endpoints.h's Lua accessors, the file's
--- endpoints by role, and the wait for a replica to catch up with the
--- primary. MariaDB: the replica's MASTER_GTID_WAIT for the primary's
+-- (docs/endpoints.md), shared by tpcc (`check`), tpch (`run`) and
+-- chbench (`run`'s streams): the FFI declarations of core/sb_endpoints.h's
+-- Lua accessors, the file's endpoints by role, a replica's latest lag
+-- sample, and the wait for a replica to catch up with the primary. MariaDB: the replica's MASTER_GTID_WAIT for the primary's
 -- @@gtid_binlog_pos; PostgreSQL: the standby's pg_last_wal_replay_lsn()
 -- reaching the primary's pg_current_wal_lsn(). Without --endpoints the
 -- lists are empty and nothing waits. Any thread (a connection is one
@@ -17,6 +17,7 @@ unsigned sb_endpoints_count(void);
 const char *sb_endpoints_name(unsigned i);
 const char *sb_endpoints_role(unsigned i);
 bool sb_endpoints_replica(unsigned i);
+double sb_endpoints_replica_lag(unsigned i);
 ]]
 
 local C = ffi.C
@@ -47,6 +48,32 @@ end
 -- True when --endpoints loaded a file.
 function M.active()
   return tonumber(C.sb_endpoints_count()) > 0
+end
+
+-- The 0-based file index of endpoint `name`, or nil when the file has
+-- none of that name (or without --endpoints).
+function M.index(name)
+  for i = 0, tonumber(C.sb_endpoints_count()) - 1 do
+    if ffi.string(C.sb_endpoints_name(i)) == name then return i end
+  end
+  return nil
+end
+
+-- True when endpoint `name` is one of the file's replicas.
+function M.is_replica(name)
+  local i = M.index(name)
+  return i ~= nil and C.sb_endpoints_replica(i)
+end
+
+-- Replica `i`'s (M.index) latest lag sample in seconds, from bmk's lag
+-- sampler (docs/endpoints.md "Replica lag": once a second during the
+-- measured time); nil when `i` is no replica or it has no fresh sample
+-- (none yet, not replicating, not answering, older than 5 s). Any
+-- thread; reads an atomic, no statement.
+function M.lag(i)
+  local v = tonumber(C.sb_endpoints_replica_lag(i))
+  if v < 0 then return nil end
+  return v
 end
 
 -- The primary's position now (a GTID list or an LSN, as text); `pg`:
@@ -106,6 +133,19 @@ function M.wait_one(con, name, w)
   if not w.quiet then
     print(string.format("%s: replica '%s' has caught up with the primary (%s)", w.what, name,
                         pos ~= "" and pos or "no transaction yet"))
+  end
+end
+
+-- Waits (M.wait_one, `w` as there) for each replica named in `names` in
+-- turn, each once; names that are no replica (the primary) are skipped.
+-- Raises an error naming a replica that did not catch up in time.
+function M.wait_replicas(con, names, w)
+  local seen = {}
+  for _, name in ipairs(names) do
+    if not seen[name] and M.is_replica(name) then
+      seen[name] = true
+      M.wait_one(con, name, w)
+    end
   end
 end
 
