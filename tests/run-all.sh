@@ -166,7 +166,7 @@ declare -A WEIGHT=([test_faults.sh]=136 [test_tpcc_run.sh]=131
   [test_chbench.sh]=70 [test_cost.sh]=56 [test_endpoints.sh]=48
   [test_endpoints_routes.sh]=47 [test_kit_oltp.sh]=46 [test_metrics.sh]=45
   [test_results.sh]=43 [test_resultsdb.sh]=39 [test_cli.sh]=38
-  [test_tpch_endpoints.sh]=36 [test_report.sh]=35 [test_dbl.sh]=33
+  [test_tpch_endpoints.sh]=47 [test_report.sh]=35 [test_dbl.sh]=33
   [test_kit_cli.sh]=28 [test_errors.sh]=24 [test_oltp.sh]=23
   [test_docs.sh]=22 [test_gates.sh]=22 [test_kit_dbstress.sh]=20
   [test_threshold.sh]=18 [test_client.sh]=17 [test_dropin.sh]=16
@@ -178,7 +178,7 @@ declare -A ASAN_WEIGHT=([test_evloop.sh]=157 [test_faults.sh]=146
   [test_tpcc.sh]=64 [test_cost.sh]=61 [test_endpoints_routes.sh]=56
   [test_endpoints.sh]=53 [test_kit_oltp.sh]=53 [test_results.sh]=49
   [test_resultsdb.sh]=46 [test_metrics.sh]=46 [test_cli.sh]=47
-  [test_report.sh]=45 [test_tpch_endpoints.sh]=40 [test_dbl.sh]=38
+  [test_report.sh]=45 [test_tpch_endpoints.sh]=43 [test_dbl.sh]=38
   [test_chbench.sh]=38 [test_kit_dbstress.sh]=30 [test_errors.sh]=26
   [test_gates.sh]=24 [test_threads.sh]=22 [test_threshold.sh]=18
   [test_client.sh]=18 [test_dropin.sh]=16 [test_oltp.sh]=13 [test_tls.sh]=12
