@@ -137,7 +137,9 @@ static void test_merge(void **state)
                         "failures", 0);
   json_t *acc = sb_results_retry_merge(NULL, a);
   acc = sb_results_retry_merge(acc, b);
-  acc = sb_results_retry_merge(acc, json_object());   /* none: unchanged */
+  json_t *none = json_object();
+  acc = sb_results_retry_merge(acc, none);             /* none: unchanged */
+  json_decref(none);
   assert_true(json_is_null(json_object_get(acc, "max_tries")));
   assert_int_equal(json_integer_value(json_object_get(acc, "retries")), 7);
   assert_int_equal(json_integer_value(json_object_get(acc, "retried")), 3);
