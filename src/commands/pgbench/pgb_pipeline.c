@@ -58,6 +58,8 @@ bool pgb_pipe_queue(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cm
                      : "\\gset is not allowed in pipeline mode");
   unsigned gi = pgb_cfg.scripts[s].first + i;
   db_stmt_t *st = pgb_client_stmt(c, gi, cmd);
+  if (st != NULL && pgb_cfg.debug)
+    pgb_debug_sending(c, cmd, NULL);
   if (st == NULL || db_pipeline_execute(st) != 0)
   {
     const char *m = db_conn_sql_errmsg(c->con);
@@ -85,9 +87,15 @@ int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind)
   }
   char state[8] = "", msg[4096] = "";
   unsigned failed_at = 0;
-  /* one result per queued statement, then the sync point */
+  /* one result per queued statement, then the sync point. With -d:
+     pgbench's "receiving" once before the results have come, then once
+     per result it reads, and its "pipeline ending" at the sync */
+  PGB_DEBUG("client %d receiving", c->id);
   for (unsigned k = 0; k <= c->npipe; k++)
   {
+    PGB_DEBUG("client %d receiving", c->id);
+    if (k == c->npipe)
+      PGB_DEBUG("client %d pipeline ending", c->id);
     db_result_t *rs = db_pipeline_fetch(c->con);
     if (rs != NULL && db_result_nfields(rs) > 0)
       db_free_results(rs);
