@@ -532,6 +532,19 @@ for m in extended prepared; do
   [ $m = extended ] && assert_contains "-d -M extended: the statement with \$1, \$2" \
     "$(cat err.ours)" 'pgbench: client 0 sending SELECT $1, $2 + 1;'
 done
+# a serialization failure (SQLSTATE 40001 raised on purpose) inside a
+# transaction block: pgbench rolls the block back and logs "receiving"
+# while it waits for the ROLLBACK (advanceConnectionState(),
+# CSTATE_WAIT_ROLLBACK_RESULT); one outside a block needs no rollback.
+# -t 1 --max-tries=2: two tries, each failing
+ser='DO $$BEGIN RAISE EXCEPTION USING ERRCODE = $e$40001$e$; END$$;'
+printf 'BEGIN;\n%s\nEND;\n' "$ser" > serblk.sql
+printf '%s\n' "$ser" > serone.sql
+for f in serblk:12 serone:4; do
+  both -d -n -t 1 --max-tries=2 --verbose-errors -f ${f%:*}.sql
+  assert_eq "-d, 40001 in ${f%:*}.sql: pgbench 15's trace" "$(dtrace err.real) $RC_real" "$(dtrace err.ours) $RC_ours"
+  assert_eq "-d, 40001 in ${f%:*}.sql: bmk's receiving lines" "${f#*:}" "$(grep -c 'client 0 receiving' err.ours)"
+done
 # four clients in threads of their own: their lines interleave, each
 # whole (one write per line)
 run ours -d -n -c 4 -t 3 -S

@@ -410,6 +410,8 @@ typedef struct {
   unsigned s, i, tries;
   int64_t start_us;
   pgs_prng_t start_rs;     /* the random state at its first try */
+  bool in_block;           /* -d: a transaction block was open when the
+                              current SQL command was sent */
 } tx_t;
 
 /* After a serialization failure or a deadlock (kind 1 or 2) in command
@@ -421,6 +423,13 @@ static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, pgb_txres_t *res)
   if (pgb_cfg.verbose_errors)
     pgb_info("client %d got an error in command %u (SQL) of script %u; %s", c->id,
              tx->i, tx->s, pgb_sql_error(c->con));
+  /* the error left the block failed: pgbench sends ROLLBACK and waits
+     for its result (the driver has rolled back already) */
+  if (tx->in_block)
+  {
+    pgb_debug("client %d receiving", c->id);
+    pgb_debug("client %d receiving", c->id);
+  }
   if (sb_engine_stopping() && pgb_cfg.duration > 0)
   {
     *res = PGB_TX_DROPPED;
@@ -508,6 +517,7 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
           tx.i++;
           break;
         }
+        tx.in_block = pgb_cfg.debug && db_conn_in_txn(c->con) == 1;
         rc = run_sql(c, s, tx.i, cmd, &kind);
         if (rc < 0)
           return PGB_TX_ABORTED;
