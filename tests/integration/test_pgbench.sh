@@ -545,6 +545,15 @@ for f in serblk:12 serone:4; do
   assert_eq "-d, 40001 in ${f%:*}.sql: pgbench 15's trace" "$(dtrace err.real) $RC_real" "$(dtrace err.ours) $RC_ours"
   assert_eq "-d, 40001 in ${f%:*}.sql: bmk's receiving lines" "${f#*:}" "$(grep -c 'client 0 receiving' err.ours)"
 done
+# in a pipeline (-M extended): the results are read up to the failed
+# one, the rest discarded (no "pipeline ending"), then the ROLLBACK's wait:
+# receiving before the results, for BEGIN's, for the failed one, twice
+# for the ROLLBACK
+printf '\\startpipeline\nBEGIN;\n%s\nEND;\n\\endpipeline\n' "$ser" > serpipe.sql
+both -d -n -t 1 -M extended -f serpipe.sql
+assert_eq "-d, 40001 in a pipeline: pgbench 15's trace" "$(dtrace err.real) $RC_real" "$(dtrace err.ours) $RC_ours"
+assert_eq "-d, 40001 in a pipeline: bmk's receiving lines, no pipeline ending" "5 0" \
+  "$(grep -c 'client 0 receiving' err.ours) $(grep -c 'pipeline ending' err.ours)"
 # four clients in threads of their own: their lines interleave, each
 # whole (one write per line)
 run ours -d -n -c 4 -t 3 -S
