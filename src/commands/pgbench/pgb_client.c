@@ -489,6 +489,34 @@ static bool run_meta(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd)
   }
 }
 
+/* Runs SQL command tx->i (queued when a pipeline is open): true when
+   the transaction goes on (tx->i at the next command, or at the first
+   for a retry), false when it ends with *res. */
+static bool sql_step(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd, int64_t t0,
+                     pgb_txres_t *res)
+{
+  unsigned gi = pgb_cfg.scripts[tx->s].first + tx->i;
+  int kind = 0, rc = 0;
+  *res = PGB_TX_ABORTED;
+  if (c->in_pipeline)
+  {
+    if (!pgb_pipe_queue(c, tx->s, tx->i, cmd))
+      return false;
+  }
+  else
+  {
+    tx->in_block = pgb_cfg.debug && db_conn_in_txn(c->con) == 1;
+    rc = run_sql(c, tx->s, tx->i, cmd, &kind);
+    if (rc < 0)
+      return false;
+    if (rc > 0)
+      return sql_error(c, tx, kind, res);
+  }
+  count_cmd(c, gi, t0);
+  tx->i++;
+  return true;
+}
+
 pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
 {
   const pgb_script_t *sc = &pgb_cfg.scripts[s];
@@ -509,24 +537,7 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
     switch (cmd->type)
     {
       case PGB_SQL:
-        if (c->in_pipeline)
-        {
-          if (!pgb_pipe_queue(c, s, tx.i, cmd))
-            return PGB_TX_ABORTED;
-          count_cmd(c, gi, t0);
-          tx.i++;
-          break;
-        }
-        tx.in_block = pgb_cfg.debug && db_conn_in_txn(c->con) == 1;
-        rc = run_sql(c, s, tx.i, cmd, &kind);
-        if (rc < 0)
-          return PGB_TX_ABORTED;
-        if (rc == 0)
-        {
-          count_cmd(c, gi, t0);
-          tx.i++;
-        }
-        else if (!sql_error(c, &tx, kind, &res))
+        if (!sql_step(c, &tx, cmd, t0, &res))
           return res;
         break;
       case PGB_IF:
