@@ -460,6 +460,112 @@ EOF
 both -d -n -t 1 -S
 assert_eq "-d: pgbench 15's debug line of the setup" "$(head -1 err.real) $RC_real" "$(head -1 err.ours) $RC_ours"
 
+# -d: pgbench 15's trace of a run, on stderr after its logger's
+# "pgbench: " (pgbench.c, REL_15_STABLE): main() prints the setup line;
+# advanceConnectionState() "executing script" when a client picks its
+# script (CSTATE_CHOOSE_SCRIPT) and "receiving" each time it looks for a
+# result (CSTATE_WAIT_RESULT); executeMetaCommand() "executing \NAME" and
+# its arguments; sendCommand() "sending" (-M simple the text with the
+# values, -M prepared the statement's name); prepareCommand() "preparing
+# P_N" before a statement's first use on a connection. pgbench looks for
+# a result right after sending it, before it has come, and again when it
+# has: "receiving" twice, once when the server was quicker, so real
+# pgbench is compared with runs of "receiving" taken as one, and bmk's
+# own trace exactly (it always prints two).
+dmask() { perl -pe 's/(?<!client )(?<!P_)(?<![0-9])-?[0-9]+/N/g' "$1"; }
+dtrace() { dmask "$1" | uniq; }
+# dtx DESC LINES...: one transaction's trace of client 0 (`recv` stands
+# for the two "receiving" lines)
+dtx() {
+  echo "pgbench: client 0 executing script \"$1\""
+  shift
+  local l
+  for l in "$@"; do
+    if [ "$l" = recv ]; then
+      printf 'pgbench: client 0 receiving\npgbench: client 0 receiving\n'
+    else
+      echo "pgbench: client 0 $l"
+    fi
+  done
+}
+dsetup="pgbench: pghost: N.N.N.N pgport: N nclients: N nxacts: N dbName: sbtest"
+tpcb_tx() {
+  dtx "<builtin: TPC-B (sort of)>" 'executing \set aid' 'executing \set bid' \
+    'executing \set tid' 'executing \set delta' 'sending BEGIN;' recv \
+    'sending UPDATE pgbench_accounts SET abalance = abalance + N WHERE aid = N;' recv \
+    'sending SELECT abalance FROM pgbench_accounts WHERE aid = N;' recv \
+    'sending UPDATE pgbench_tellers SET tbalance = tbalance + N WHERE tid = N;' recv \
+    'sending UPDATE pgbench_branches SET bbalance = bbalance + N WHERE bid = N;' recv \
+    'sending INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (N, N, N, N, CURRENT_TIMESTAMP);' recv \
+    'sending END;' recv
+}
+both -d -n -c 1 -t 2
+assert_eq "-d, tpcb-like -t 2: bmk's trace, line by line" \
+  "$(echo "$dsetup"; tpcb_tx; tpcb_tx)" "$(dmask err.ours)"
+assert_eq "-d, tpcb-like -t 2: pgbench 15's trace (runs of receiving as one)" \
+  "$(dtrace err.real)" "$(dtrace err.ours)"
+printf '\\set a random(1, 1000)\n\\sleep 1 ms\nSELECT :a AS x, abalance FROM pgbench_accounts WHERE aid = :a;\n' > dbg.sql
+dbg_tx() {
+  dtx dbg.sql 'executing \set a' 'executing \sleep N ms' "$@" recv
+}
+both -d -n -c 1 -t 2 -M simple -f dbg.sql
+q='SELECT N AS x, abalance FROM pgbench_accounts WHERE aid = N;'
+assert_eq "-d -M simple, \\set \\sleep and SQL: bmk's trace, line by line" \
+  "$(echo "$dsetup"; dbg_tx "sending $q"; dbg_tx "sending $q")" "$(dmask err.ours)"
+assert_eq "-d -M simple: pgbench 15's trace" "$(dtrace err.real)" "$(dtrace err.ours)"
+both -d -n -c 1 -t 2 -M prepared -f dbg.sql
+assert_eq "-d -M prepared: bmk's trace (P_0 prepared on first use), line by line" \
+  "$(echo "$dsetup"; dbg_tx 'preparing P_0' 'sending P_0'; dbg_tx 'sending P_0')" "$(dmask err.ours)"
+assert_eq "-d -M prepared: pgbench 15's trace" "$(dtrace err.real)" "$(dtrace err.ours)"
+# the rest as pgbench 15 prints it: -M extended's $1, \setshell's value
+# (runShellCommand(), the output's newline within the quotes), \shell,
+# which branches of \if show (the skipped \else and \endif do not), a
+# pipeline (readCommandResponse(): "pipeline ending" at its sync)
+printf '%s\n' '\set a 5' 'SELECT :a, :a + 1;' '\setshell s echo 7' '\Shell true' \
+  '\if :a > 100' 'SELECT 1;' '\elif :a > 3' 'SELECT 2;' '\else' 'SELECT 3;' '\endif' \
+  '\if 1' 'SELECT 4;' '\else' 'SELECT 5;' '\endif' \
+  '\startpipeline' 'SELECT :s;' 'SELECT 8;' '\endpipeline' > dbg2.sql
+for m in extended prepared; do
+  both -d -n -c 1 -t 1 -M $m -f dbg2.sql
+  assert_eq "-d -M $m, conditionals, shell commands, a pipeline: pgbench 15's trace" \
+    "$(dtrace err.real) $RC_real" "$(dtrace err.ours) $RC_ours"
+  [ $m = extended ] && assert_contains "-d -M extended: the statement with \$1, \$2" \
+    "$(cat err.ours)" 'pgbench: client 0 sending SELECT $1, $2 + 1;'
+done
+# a serialization failure (SQLSTATE 40001 raised on purpose) inside a
+# transaction block: pgbench rolls the block back and logs "receiving"
+# while it waits for the ROLLBACK (advanceConnectionState(),
+# CSTATE_WAIT_ROLLBACK_RESULT); one outside a block needs no rollback.
+# -t 1 --max-tries=2: two tries, each failing
+ser='DO $$BEGIN RAISE EXCEPTION USING ERRCODE = $e$40001$e$; END$$;'
+printf 'BEGIN;\n%s\nEND;\n' "$ser" > serblk.sql
+printf '%s\n' "$ser" > serone.sql
+for f in serblk:12 serone:4; do
+  both -d -n -t 1 --max-tries=2 --verbose-errors -f ${f%:*}.sql
+  assert_eq "-d, 40001 in ${f%:*}.sql: pgbench 15's trace" "$(dtrace err.real) $RC_real" "$(dtrace err.ours) $RC_ours"
+  assert_eq "-d, 40001 in ${f%:*}.sql: bmk's receiving lines" "${f#*:}" "$(grep -c 'client 0 receiving' err.ours)"
+done
+# in a pipeline (-M extended): the results are read up to the failed
+# one, the rest discarded (no "pipeline ending"), then the ROLLBACK's wait:
+# receiving before the results, for BEGIN's, for the failed one, twice
+# for the ROLLBACK
+printf '\\startpipeline\nBEGIN;\n%s\nEND;\n\\endpipeline\n' "$ser" > serpipe.sql
+both -d -n -t 1 -M extended -f serpipe.sql
+assert_eq "-d, 40001 in a pipeline: pgbench 15's trace" "$(dtrace err.real) $RC_real" "$(dtrace err.ours) $RC_ours"
+assert_eq "-d, 40001 in a pipeline: bmk's receiving lines, no pipeline ending" "5 0" \
+  "$(grep -c 'client 0 receiving' err.ours) $(grep -c 'pipeline ending' err.ours)"
+# four clients in threads of their own: their lines interleave, each
+# whole (one write per line)
+run ours -d -n -c 4 -t 3 -S
+assert_eq "-d -c 4: every stderr line is a whole trace line" "" \
+  "$(grep -vE '^pgbench: (pghost: .* dbName: sbtest|client [0-3] (executing script "<builtin: select only>"|executing \\set aid|sending SELECT abalance FROM pgbench_accounts WHERE aid = [0-9]+;|receiving))$' err.ours)"
+assert_eq "-d -c 4 -t 3: 3 scripts, 6 receiving lines per client" "3 6 3 6 3 6 3 6" \
+  "$(for k in 0 1 2 3; do printf '%s %s ' "$(grep -c "client $k executing script" err.ours)" "$(grep -c "client $k receiving" err.ours)"; done | sed 's/ $//')"
+# without -d: no trace
+both -n -c 1 -t 2 -M prepared -f dbg.sql
+assert_eq "without -d: no trace line (as pgbench 15)" "0 0" \
+  "$(grep -c '^pgbench: \(client\|pghost\)' err.real) $(grep -c '^pgbench: \(client\|pghost\)' err.ours)"
+
 # SIGINT during a run: exit 130, as a shell reports pgbench's death
 "$OURS" -n -c 2 -T 60 -P 1 -S > out.sig 2> err.sig &
 sigpid=$!

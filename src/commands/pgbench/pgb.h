@@ -9,7 +9,7 @@
  * a script's commands), pgb_vars.c (its variables), pgb_pipeline.c
  * (\startpipeline, \endpipeline), pgb_run.c (the run on the engine,
  * seeding, -R, -C, progress lines), pgb_report.c (the final report),
- * pgb_log.c (-l).
+ * pgb_log.c (-l), pgb_debug.c (-d's trace).
  *
  * Threads: the configuration and the parsed scripts are written by the
  * main thread before the run and only read afterwards; each client's
@@ -94,7 +94,7 @@ typedef struct {
   int nclients, nthreads, nxacts, duration, scale, progress;
   bool scale_given, is_connect, report_per_command, no_vacuum, vacuum_accounts;
   bool per_script_stats, internal_script_used, progress_timestamp;
-  bool debug;              /* -d: pgbench's debug line of the setup */
+  bool debug;              /* -d: pgbench's debug trace (pgb_debug.c) */
   pgb_qmode_t querymode;
   const char *host, *port, *user, *dbname;
   uint64_t random_seed;    /* the base generator's seed (--random-seed) */
@@ -139,6 +139,16 @@ extern pgb_config_t pgb_cfg;
 void pgb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pgb_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pgb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- pgb_debug.c: the -d trace ------------------------------------------- */
+
+/* One line of pgbench's -d trace on stderr: "pgbench: ", the message and
+   a newline, written whole in one write(2) (nothing on a failed
+   allocation). Any thread. Call it through PGB_DEBUG, which costs one
+   branch when -d is not given. */
+void pgb_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define PGB_DEBUG(...) \
+  do { if (__builtin_expect(pgb_cfg.debug, 0)) pgb_debug(__VA_ARGS__); } while (0)
 
 /* The last SQL error of `con` as pgbench prints it: libpq's whole
    message ("ERROR:  " and the message, then its DETAIL, HINT, LINE and

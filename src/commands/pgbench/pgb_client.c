@@ -113,7 +113,14 @@ static bool run_shell(pgb_client_t *c, const pgb_cmd_t *cmd)
     return false;
   }
   pgs_value_t val = {.type = PGS_INT, .u.i = (int) v};
-  return pgb_var_set_value(c, cmd->argv[0], &val);
+  if (!pgb_var_set_value(c, cmd->argv[0], &val))
+    return false;
+  /* pgbench names the shell command's first two words here (glibc's
+     "(null)" for a missing second one) and shows the output as read,
+     its newline included */
+  PGB_DEBUG("%s: shell parameter name: \"%s\", value: \"%s\"", name,
+            cmd->argc > 2 ? cmd->argv[2] : "(null)", res);
+  return true;
 }
 
 /* The results of a SQL command as they come (db_query_each): the
@@ -196,6 +203,8 @@ db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
   db_stmt_t *st = c->stmts[gi];
   if (st == NULL)
   {
+    if (pgb_cfg.querymode == PGB_QUERY_PREPARED)
+      PGB_DEBUG("client %d preparing P_%u", c->id, cmd->prep_no);
     st = make_stmt(c, cmd);
     if (st == NULL)
       return NULL;
@@ -222,18 +231,39 @@ db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
 
 /* Sends SQL command `gi` (index among all scripts' commands), the
    results before the last to each_result. Returns the last result (NULL
-   on error). */
+   on error). With -d, pgbench's "receiving" line is printed twice: its
+   client looks for the result once right after sending, when it has not
+   come yet, and again when it has. */
 static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd, results_t *r)
 {
+  db_result_t *rs = NULL;
   if (pgb_cfg.querymode == PGB_QUERY_SIMPLE)
   {
     char *sql = pgb_var_substitute(c, cmd);
-    db_result_t *rs = sql ? db_query_each(c->con, sql, strlen(sql), each_result, r) : NULL;
+    if (sql != NULL)
+    {
+      if (pgb_cfg.debug)
+      {
+        pgb_debug_sending(c, cmd, sql);
+        pgb_debug("client %d receiving", c->id);
+      }
+      rs = db_query_each(c->con, sql, strlen(sql), each_result, r);
+      PGB_DEBUG("client %d receiving", c->id);
+    }
     free(sql);
     return rs;
   }
   db_stmt_t *st = pgb_client_stmt(c, gi, cmd);
-  return st ? db_execute(st) : NULL;
+  if (st == NULL)
+    return NULL;
+  if (pgb_cfg.debug)
+  {
+    pgb_debug_sending(c, cmd, NULL);
+    pgb_debug("client %d receiving", c->id);
+  }
+  rs = db_execute(st);
+  PGB_DEBUG("client %d receiving", c->id);
+  return rs;
 }
 
 /* Runs SQL command `i` of script `s`: 0 ok, 1 failed transaction
@@ -327,6 +357,8 @@ static int branch(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmds
     if (cmd->type == PGB_ELIF || cmd->type == PGB_IF)
     {
       int64_t t0 = pgb_now_us();
+      if (pgb_cfg.debug)
+        pgb_debug_meta(c, cmd);
       if (!pgb_var_eval(c, s, i, cmd, &v))
         return -1;
       count_cmd(c, pgb_cfg.scripts[s].first + i, t0);
@@ -378,6 +410,8 @@ typedef struct {
   unsigned s, i, tries;
   int64_t start_us;
   pgs_prng_t start_rs;     /* the random state at its first try */
+  bool in_block;           /* -d: a transaction block was open when the
+                              current SQL command was sent */
 } tx_t;
 
 /* After a serialization failure or a deadlock (kind 1 or 2) in command
@@ -389,6 +423,13 @@ static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, pgb_txres_t *res)
   if (pgb_cfg.verbose_errors)
     pgb_info("client %d got an error in command %u (SQL) of script %u; %s", c->id,
              tx->i, tx->s, pgb_sql_error(c->con));
+  /* the error left the block failed: pgbench sends ROLLBACK and waits
+     for its result (the driver has rolled back already) */
+  if (tx->in_block)
+  {
+    pgb_debug("client %d receiving", c->id);
+    pgb_debug("client %d receiving", c->id);
+  }
   if (sb_engine_stopping() && pgb_cfg.duration > 0)
   {
     *res = PGB_TX_DROPPED;
@@ -416,6 +457,8 @@ static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, pgb_txres_t *res)
 static bool run_meta(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd)
 {
   pgs_value_t v;
+  if (pgb_cfg.debug)
+    pgb_debug_meta(c, cmd);
   switch (cmd->type)
   {
     case PGB_SET:
@@ -446,37 +489,55 @@ static bool run_meta(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd)
   }
 }
 
+/* Runs SQL command tx->i (queued when a pipeline is open): true when
+   the transaction goes on (tx->i at the next command, or at the first
+   for a retry), false when it ends with *res. */
+static bool sql_step(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd, int64_t t0,
+                     pgb_txres_t *res)
+{
+  unsigned gi = pgb_cfg.scripts[tx->s].first + tx->i;
+  int kind = 0, rc = 0;
+  *res = PGB_TX_ABORTED;
+  if (c->in_pipeline)
+  {
+    if (!pgb_pipe_queue(c, tx->s, tx->i, cmd))
+      return false;
+  }
+  else
+  {
+    tx->in_block = pgb_cfg.debug && db_conn_in_txn(c->con) == 1;
+    rc = run_sql(c, tx->s, tx->i, cmd, &kind);
+    if (rc < 0)
+      return false;
+    if (rc > 0)
+      return sql_error(c, tx, kind, res);
+  }
+  count_cmd(c, gi, t0);
+  tx->i++;
+  return true;
+}
+
 pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
 {
   const pgb_script_t *sc = &pgb_cfg.scripts[s];
   tx_t tx = {.s = s, .i = 0, .tries = 1, .start_us = start_us, .start_rs = c->rs};
   pgb_txres_t res;
+  PGB_DEBUG("client %d executing script \"%s\"", c->id, sc->desc);
   while (tx.i < sc->ncmds)
   {
     const pgb_cmd_t *cmd = &sc->cmds[tx.i];
     unsigned gi = sc->first + tx.i;
     int64_t t0 = pgb_now_us();
     int kind = 0, rc;
+    /* an \if or \elif is shown where it is evaluated (branch); an
+       \else or \endif reached in a skipped branch is not shown, as
+       pgbench skips it without executing it */
+    if (pgb_cfg.debug && cmd->type >= PGB_ELIF && cmd->type <= PGB_ENDPIPELINE)
+      pgb_debug_meta(c, cmd);
     switch (cmd->type)
     {
       case PGB_SQL:
-        if (c->in_pipeline)
-        {
-          if (!pgb_pipe_queue(c, s, tx.i, cmd))
-            return PGB_TX_ABORTED;
-          count_cmd(c, gi, t0);
-          tx.i++;
-          break;
-        }
-        rc = run_sql(c, s, tx.i, cmd, &kind);
-        if (rc < 0)
-          return PGB_TX_ABORTED;
-        if (rc == 0)
-        {
-          count_cmd(c, gi, t0);
-          tx.i++;
-        }
-        else if (!sql_error(c, &tx, kind, &res))
+        if (!sql_step(c, &tx, cmd, t0, &res))
           return res;
         break;
       case PGB_IF:

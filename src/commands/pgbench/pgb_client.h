@@ -125,6 +125,19 @@ void pgb_client_disconnect(pgb_client_t *c);
 /* Frees what the client holds (closes its connection). */
 void pgb_client_free(pgb_client_t *c);
 
+/* ---- pgb_debug.c: the -d trace of a client (callers test pgb_cfg.debug) -- */
+
+/* "client N executing \NAME ARGS" for meta-command `cmd`: \set shows its
+   variable, \sleep and the shell commands their words, the others their
+   name alone. One write per line; any thread. */
+void pgb_debug_meta(const pgb_client_t *c, const pgb_cmd_t *cmd);
+
+/* "client N sending ..." for SQL command `cmd`: -M simple `text` (the
+   command with its variables substituted), -M extended the command with
+   $1, $2... for its variables, -M prepared its statement's name P_N.
+   One write per line; any thread. */
+void pgb_debug_sending(const pgb_client_t *c, const pgb_cmd_t *cmd, const char *text);
+
 /* Monotonic time in microseconds. Thread-safe. */
 int64_t pgb_now_us(void);
 

@@ -58,6 +58,8 @@ bool pgb_pipe_queue(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cm
                      : "\\gset is not allowed in pipeline mode");
   unsigned gi = pgb_cfg.scripts[s].first + i;
   db_stmt_t *st = pgb_client_stmt(c, gi, cmd);
+  if (st != NULL && pgb_cfg.debug)
+    pgb_debug_sending(c, cmd, NULL);
   if (st == NULL || db_pipeline_execute(st) != 0)
   {
     const char *m = db_conn_sql_errmsg(c->con);
@@ -85,9 +87,19 @@ int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind)
   }
   char state[8] = "", msg[4096] = "";
   unsigned failed_at = 0;
-  /* one result per queued statement, then the sync point */
+  /* one result per queued statement, then the sync point. With -d:
+     pgbench's "receiving" once before the results have come, then once
+     per result it reads up to a failed one (it discards the rest), and
+     its "pipeline ending" at the sync when none failed */
+  PGB_DEBUG("client %d receiving", c->id);
   for (unsigned k = 0; k <= c->npipe; k++)
   {
+    if (pgb_cfg.debug && state[0] == '\0')
+    {
+      pgb_debug("client %d receiving", c->id);
+      if (k == c->npipe)
+        pgb_debug("client %d pipeline ending", c->id);
+    }
     db_result_t *rs = db_pipeline_fetch(c->con);
     if (rs != NULL && db_result_nfields(rs) > 0)
       db_free_results(rs);
@@ -102,9 +114,12 @@ int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind)
   db_pipeline_end(c->con);
   if (state[0] == '\0')
     return 0;
-  /* the failed statement left its transaction aborted */
+  /* the failed statement left its transaction aborted (-d: pgbench's
+     wait for its ROLLBACK) */
   static const char rollback[] = "ROLLBACK";
   db_result_t *rs = db_query(c->con, rollback, sizeof(rollback) - 1);
+  PGB_DEBUG("client %d receiving", c->id);
+  PGB_DEBUG("client %d receiving", c->id);
   if (rs && db_result_nfields(rs) > 0)
     db_free_results(rs);
   if (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0)

@@ -441,10 +441,10 @@ static int setup(void)
   {
     const char *h = pgb_cfg.host ? pgb_cfg.host : getenv("PGHOST");
     const char *p = pgb_cfg.port ? pgb_cfg.port : getenv("PGPORT");
-    fprintf(stderr, "pgbench: pghost: %s pgport: %s nclients: %d %s: %d dbName: %s\n",
-            h && *h ? h : "/var/run/postgresql", p && *p ? p : "5432", pgb_cfg.nclients,
-            pgb_cfg.duration <= 0 ? "nxacts" : "duration",
-            pgb_cfg.duration <= 0 ? pgb_cfg.nxacts : pgb_cfg.duration, pgb_cfg.dbname);
+    pgb_debug("pghost: %s pgport: %s nclients: %d %s: %d dbName: %s",
+              h && *h ? h : "/var/run/postgresql", p && *p ? p : "5432", pgb_cfg.nclients,
+              pgb_cfg.duration <= 0 ? "nxacts" : "duration",
+              pgb_cfg.duration <= 0 ? pgb_cfg.nxacts : pgb_cfg.duration, pgb_cfg.dbname);
   }
   int rc = table_info(con);
   if (rc == 0 && !pgb_cfg.no_vacuum)
