@@ -9,7 +9,9 @@
 -- behind its sums), the final report after the streams have ended.
 -- Each query is also timed live (core/sb_cmd_gauge.h) for the run's
 -- --metrics-listen page: bmk_chbench_queries_in_flight, ..._query_duration
--- _seconds, ..._queries_failed_total. docs/chbench.md "run".
+-- _seconds, ..._queries_failed_total; and each completed query's start
+-- and end go to the results document (core/sb_spans.h: --results
+-- "analytic_queries", drawn by bmk report --html). docs/chbench.md "run".
 
 local common = require("tpcc_common")
 local queries = require("chbench_queries")
@@ -21,6 +23,7 @@ ffi.cdef[[
 void *calloc(size_t n, size_t size);
 void sb_engine_end_run(void);
 void sb_cmd_gauge_publish(const char *prefix);
+void sb_span_add(int lane, int label, double start_ms, double end_ms);
 ]]
 -- declared once per Lua state (tpch's modules may have declared them)
 pcall(ffi.cdef, [[
@@ -230,6 +233,7 @@ local function one_query(q, t_start)
   local counted = ok and not C.sb_engine_stopping()
   C.sb_cmd_query_done(secs, counted)
   if counted then
+    C.sb_span_add(S.s + 1, q, t0, t1)
     record(q, secs, eps.larger(lag0, eps.lag(c, S.s + 1)))
     return true
   end
