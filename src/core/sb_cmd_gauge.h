@@ -1,6 +1,7 @@
 /*
  * The live numbers of a command that times its own steps (`bmk tpch
- * run`): queries in flight, and the durations of the finished ones as a
+ * run`), or of the queries a workload runs beside the engine's events
+ * (`bmk chbench run`'s analytic streams): queries in flight, and the durations of the finished ones as a
  * histogram with fixed bounds (Prometheus style: cumulative buckets,
  * sum, count) and a count of failures. The command's threads record;
  * --metrics-listen (metrics/sb_metrics_cmd.h) reads them at each scrape.
@@ -32,5 +33,16 @@ void sb_cmd_query_done(double seconds, bool ok);
 
 /* A copy of the numbers so far. Any thread. */
 void sb_cmd_gauges(sb_cmd_gauges_t *out);
+
+/* An engine run's workload times queries here too: the run's own
+   --metrics-listen page (metrics/sb_metrics.h) adds these numbers named
+   bmk_<prefix>_... (`prefix`: up to 31 characters, e.g. "chbench";
+   longer is cut). Any thread, before the queries start. Exported for
+   LuaJIT FFI. */
+void sb_cmd_gauge_publish(const char *prefix);
+
+/* The prefix given to sb_cmd_gauge_publish, or NULL when nothing
+   publishes. Any thread; the string lives until the process ends. */
+const char *sb_cmd_gauge_prefix(void);
 
 #endif

@@ -26,6 +26,7 @@
 #include "lua/sb_lua.h"
 #include "core/sb_output.h"
 #include "core/sb_probe.h"
+#include "core/sb_spans.h"
 #include "engine/sb_engine.h"
 #include "engine/sb_loop.h"
 #include "engine/sb_rate.h"
@@ -310,6 +311,7 @@ static void run_release(run_t *r)
   if (eng_cfg.warmup <= 0)
     publish_start();
   eng_t0_ns = eng_run_t0_ns = r->start_ns;
+  sb_spans_origin(eng_run_t0_ns);
   if (eng_cfg.warmup > 0)
     eng_warmup_begin();
   if (eng_cfg.time_limit > 0)
@@ -343,6 +345,7 @@ static void end_warmup(run_t *r, uint64_t now_ns)
 {
   eng_set_baseline(now_ns);
   eng_run_t0_ns = now_ns;
+  sb_spans_origin(now_ns);
   if (!eng_ctest)
     sb_lua_call_hook(sb_lua_global(), "measure_start");
   publish_start();

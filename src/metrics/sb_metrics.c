@@ -12,10 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/sb_cmd_gauge.h"
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
 #include "core/sb_timer.h"
 #include "metrics/sb_metrics.h"
+#include "metrics/sb_metrics_cmd.h"
 #include "metrics/sb_prom.h"
 
 static const sb_option_t metrics_options[] = {
@@ -197,6 +199,7 @@ static struct {
   bool ended;
   double linger_s;
   char *spec;
+  char *labels;                /* the samples' labels, for the workload's own queries */
   /* what the endpoint costs bmk (CPU time, ns): adding and rendering in
      the reporter thread, and the HTTP server's thread as a whole (its
      thread clock, read at each scrape) */
@@ -231,16 +234,39 @@ static void render_locked(void)
   m.len_om = lo;
 }
 
+/* A malloc'd copy of the rendered page `src` (`n` bytes) with, when
+   the workload times queries of its own (core/sb_cmd_gauge.h), their
+   live numbers added (before OpenMetrics' # EOF). */
+static char *page_copy(const char *src, size_t n, bool om, size_t *len)
+{
+  const char *prefix = sb_cmd_gauge_prefix();
+  size_t gl = 0;
+  char *g = prefix && m.labels ? sb_metrics_cmd_gauge_text(prefix, m.labels, om, &gl) : NULL;
+  static const char eof[] = "# EOF\n";
+  size_t head = n;
+  if (g && om && n >= sizeof(eof) - 1 && strcmp(src + n - (sizeof(eof) - 1), eof) == 0)
+    head = n - (sizeof(eof) - 1);
+  char *copy = malloc(n + gl + 1);
+  if (copy)
+  {
+    memcpy(copy, src, head);
+    if (g)
+      memcpy(copy + head, g, gl);
+    memcpy(copy + head + gl, src + head, n - head + 1);
+    *len = n + gl;
+  }
+  free(g);
+  return copy;
+}
+
 static char *serve_page(bool openmetrics, size_t *len, const char **type)
 {
   pthread_mutex_lock(&m.mtx);
   const char *src = openmetrics ? m.page_om : m.page_text;
   size_t n = openmetrics ? m.len_om : m.len_text;
-  char *copy = src ? malloc(n + 1) : NULL;
+  char *copy = src ? page_copy(src, n, openmetrics, len) : NULL;
   if (copy)
   {
-    memcpy(copy, src, n + 1);
-    *len = n;
     m.http_cpu_ns = thread_cpu_ns();
     m.scrapes++;
     if (m.ended)
@@ -331,7 +357,8 @@ static void out_close(void *ctx)
   free(m.page_om);
   m.page_text = m.page_om = NULL;
   free(m.spec);
-  m.spec = NULL;
+  free(m.labels);
+  m.spec = m.labels = NULL;
   pthread_mutex_unlock(&m.mtx);
 }
 
@@ -359,9 +386,11 @@ int sb_metrics_output_at(const char *spec, double linger_s, char *const *tags, u
     return -1;
   char *labels = sb_metrics_labels(test, tags, ntags);
   m.prom = labels ? sb_prom_new(labels) : NULL;
-  free(labels);
+  m.labels = labels;
   if (m.prom == NULL)
   {
+    free(labels);
+    m.labels = NULL;
     log_text(LOG_FATAL, "--metrics-listen: out of memory");
     close(fd);
     return -1;
@@ -377,6 +406,8 @@ int sb_metrics_output_at(const char *spec, double linger_s, char *const *tags, u
   {
     sb_prom_free(m.prom);
     m.prom = NULL;
+    free(m.labels);
+    m.labels = NULL;
     return -1;
   }
   log_text(LOG_NOTICE, "Metrics: run_id %s at http://%s/metrics", run_id, spec);

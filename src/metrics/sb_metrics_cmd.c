@@ -53,29 +53,45 @@ static void add(buf_t *b, const char *fmt, ...)
   }
 }
 
+/* The live numbers (core/sb_cmd_gauge.h) as bmk_<p>_... families with
+   the labels `l`. `om`: OpenMetrics (the counter's family name without
+   _total). */
+static void add_gauges(buf_t *b, const char *p, const char *l, bool om)
+{
+  sb_cmd_gauges_t g;
+  sb_cmd_gauges(&g);
+  add(b, "# HELP bmk_%s_queries_in_flight Queries running now\n"
+      "# TYPE bmk_%s_queries_in_flight gauge\nbmk_%s_queries_in_flight{%s} %lld\n",
+      p, p, p, l, (long long) g.in_flight);
+  add(b, "# HELP bmk_%s_query_duration_seconds Duration of the finished queries (failed "
+      "ones included)\n# TYPE bmk_%s_query_duration_seconds histogram\n", p, p);
+  for (int i = 0; i < SB_CMD_BUCKETS; i++)
+    add(b, "bmk_%s_query_duration_seconds_bucket{%s,le=\"%g\"} %llu\n", p, l,
+        sb_cmd_bucket_le[i], (unsigned long long) g.le[i]);
+  add(b, "bmk_%s_query_duration_seconds_bucket{%s,le=\"+Inf\"} %llu\n"
+      "bmk_%s_query_duration_seconds_sum{%s} %.6f\n"
+      "bmk_%s_query_duration_seconds_count{%s} %llu\n", p, l, (unsigned long long) g.done,
+      p, l, g.sum_s, p, l, (unsigned long long) g.done);
+  add(b, "# HELP bmk_%s_queries_failed%s Queries that failed or timed out\n"
+      "# TYPE bmk_%s_queries_failed%s counter\nbmk_%s_queries_failed_total{%s} %llu\n",
+      p, om ? "" : "_total", p, om ? "" : "_total", p, l, (unsigned long long) g.failed);
+}
+
+char *sb_metrics_cmd_gauge_text(const char *prefix, const char *labels, bool om, size_t *len)
+{
+  buf_t b = { 0 };
+  add_gauges(&b, prefix, labels, om);
+  *len = b.len;
+  return b.p;
+}
+
 /* The page: the live numbers and the figures. `om`: OpenMetrics (the
    counter's family name without _total, and # EOF). */
 static char *render(bool om, size_t *len)
 {
-  sb_cmd_gauges_t g;
-  sb_cmd_gauges(&g);
   buf_t b = { 0 };
-  const char *p = mc.prefix, *l = mc.labels;
-  add(&b, "# HELP bmk_%s_queries_in_flight Queries running now\n"
-       "# TYPE bmk_%s_queries_in_flight gauge\nbmk_%s_queries_in_flight{%s} %lld\n",
-       p, p, p, l, (long long) g.in_flight);
-  add(&b, "# HELP bmk_%s_query_duration_seconds Duration of the finished queries (failed "
-       "ones included)\n# TYPE bmk_%s_query_duration_seconds histogram\n", p, p);
-  for (int i = 0; i < SB_CMD_BUCKETS; i++)
-    add(&b, "bmk_%s_query_duration_seconds_bucket{%s,le=\"%g\"} %llu\n", p, l,
-        sb_cmd_bucket_le[i], (unsigned long long) g.le[i]);
-  add(&b, "bmk_%s_query_duration_seconds_bucket{%s,le=\"+Inf\"} %llu\n"
-       "bmk_%s_query_duration_seconds_sum{%s} %.6f\n"
-       "bmk_%s_query_duration_seconds_count{%s} %llu\n", p, l, (unsigned long long) g.done,
-       p, l, g.sum_s, p, l, (unsigned long long) g.done);
-  add(&b, "# HELP bmk_%s_queries_failed%s Queries that failed or timed out\n"
-       "# TYPE bmk_%s_queries_failed%s counter\nbmk_%s_queries_failed_total{%s} %llu\n",
-       p, om ? "" : "_total", p, om ? "" : "_total", p, l, (unsigned long long) g.failed);
+  const char *l = mc.labels;
+  add_gauges(&b, mc.prefix, l, om);
   sb_figure_t f[SB_FIGURE_MAX];
   unsigned n = sb_figure_list(f, SB_FIGURE_MAX);
   for (unsigned i = 0; i < n; i++)

@@ -11,6 +11,9 @@
 #ifndef SB_METRICS_CMD_H
 #define SB_METRICS_CMD_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* When --metrics-listen is given: checks --tag and --metrics-linger,
    binds, serves. `prefix` names the metrics and the label test ("tpch").
    Returns 0 (also when the option is not given), or -1 after a FATAL
@@ -22,5 +25,13 @@ int sb_metrics_cmd_start(const char *prefix);
    read the final numbers, at most --metrics-linger seconds; then stops.
    No-op when not started. Same thread as sb_metrics_cmd_start. */
 void sb_metrics_cmd_stop(void);
+
+/* The live numbers alone (no figures, no # EOF) as the families above,
+   named bmk_<prefix>_..., each sample with `labels` (name="value",...);
+   `om`: OpenMetrics naming. For an engine run's page whose workload
+   times queries of its own (core/sb_cmd_gauge.h sb_cmd_gauge_publish).
+   Returns a malloc'd text (*len its length; the caller frees), or NULL
+   when out of memory. Any thread. */
+char *sb_metrics_cmd_gauge_text(const char *prefix, const char *labels, bool om, size_t *len);
 
 #endif

@@ -224,6 +224,8 @@ static int chart_timeline(html_ctx_t *c, const sb_results_file_t *doc)
   if (json_array_size(json_object_get(doc->doc, "intervals")) == 0)
     fprintf(d, "0 - - -\n");
   fclose(d);
+  if (sb_html_spans_end(doc) > tmax)
+    tmax = sb_html_spans_end(doc);
   /* an explicit x range: autoscaling has nothing to scale on in an
      empty panel */
   fprintf(c->gp, "set multiplot layout 3,1\nset lmargin 10\nset xrange [0:%g]\nunset key\n",
@@ -588,8 +590,12 @@ static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_
   for (unsigned g = 0; rc == 0 && g < ns; g++)
     rc = charts_series(c, &s[g]);
   for (unsigned i = 0; rc == 0 && i < n; i++)
+  {
     rc = json_object_get(docs[i].doc, "tpch") ? sb_html_tpch_charts(c, &docs[i])
                                               : chart_timeline(c, &docs[i]);
+    if (rc == 0)
+      rc = sb_html_spans_chart(c, &docs[i]);
+  }
   if (rc == 0)
     rc = charts_dbl(c, s, ns);
   if (fclose(c->gp) != 0 && rc == 0)

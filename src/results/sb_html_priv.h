@@ -77,6 +77,17 @@ void sb_html_panel(FILE *gp, unsigned valid, const char *ylabel, const char *plo
    -1 with c->err set. */
 int sb_html_tpch_charts(html_ctx_t *c, const sb_results_file_t *doc);
 
+/* For a run whose document has "analytic_queries" (bmk chbench run):
+   a chart below its timeline, each query a bar on its stream's row from
+   its start to its end, labelled Q<n>, over the timeline's seconds
+   (sb_html_spans.c); nothing when there are none. 0, or -1 with c->err
+   set. */
+int sb_html_spans_chart(html_ctx_t *c, const sb_results_file_t *doc);
+
+/* The latest end_s of doc's "analytic_queries", seconds (0 when none):
+   the timeline's x axis reaches it. */
+double sb_html_spans_end(const sb_results_file_t *doc);
+
 /* Writes `s` HTML-escaped (& < > "). */
 void sb_html_text(FILE *f, const char *s);
 

@@ -7,7 +7,11 @@
 -- each stream writes only its own records with plain stores; the
 -- interval line reads them while they change (a count may be one query
 -- behind its sums), the final report after the streams have ended.
--- docs/chbench.md "run".
+-- Each query is also timed live (core/sb_cmd_gauge.h) for the run's
+-- --metrics-listen page: bmk_chbench_queries_in_flight, ..._query_duration
+-- _seconds, ..._queries_failed_total; and each completed query's start
+-- and end go to the results document (core/sb_spans.h: --results
+-- "analytic_queries", drawn by bmk report --html). docs/chbench.md "run".
 
 local common = require("tpcc_common")
 local queries = require("chbench_queries")
@@ -18,7 +22,14 @@ local C = common.C
 ffi.cdef[[
 void *calloc(size_t n, size_t size);
 void sb_engine_end_run(void);
+void sb_cmd_gauge_publish(const char *prefix);
+void sb_span_add(int lane, int label, double start_ms, double end_ms);
 ]]
+-- declared once per Lua state (tpch's modules may have declared them)
+pcall(ffi.cdef, [[
+void sb_cmd_query_start(void);
+void sb_cmd_query_done(double seconds, bool ok);
+]])
 
 local M = {}
 
@@ -113,6 +124,7 @@ function M.init(c)
   if p == nil then common.fail("out of memory for the streams' results") end
   C.sb_shared_set(SLOT_BUF, ffi.cast("intptr_t", p))
   C.sb_shared_set(SLOT_DONE, 0)
+  if c.streams > 0 then C.sb_cmd_gauge_publish("chbench") end
   print(string.format("chbench: %d analytic stream(s) beside %d TPC-C VU(s); seed %d; " ..
                         "%d quer%s per pass; delay %gs; %s", c.streams, c.threads, c.seed,
                       #c.qlist, #c.qlist == 1 and "y" or "ies", c.delay,
@@ -214,9 +226,14 @@ local function one_query(q, t_start)
   end
   local lag0 = eps.lag(c, S.s + 1)
   local t0 = common.now_ms()
+  C.sb_cmd_query_start()
   local ok, code, msg = execute(queries.text(q, c.pg, 1))
-  local secs = (common.now_ms() - t0) / 1000
-  if ok and not C.sb_engine_stopping() then
+  local t1 = common.now_ms()
+  local secs = (t1 - t0) / 1000
+  local counted = ok and not C.sb_engine_stopping()
+  C.sb_cmd_query_done(secs, counted)
+  if counted then
+    C.sb_span_add(S.s + 1, q, t0, t1)
     record(q, secs, eps.larger(lag0, eps.lag(c, S.s + 1)))
     return true
   end

@@ -7,7 +7,10 @@
 # on the same data under TPC-H's tolerances (`answers`); a mixed run of 2
 # TPC-C VUs and 1 stream that ends after the stream's pass of the 22
 # queries (every query completed once, the seeded order as printed, the
-# figures and --chbench-report agreeing, NOPM from both sources agreeing);
+# figures and --chbench-report agreeing, NOPM from both sources agreeing;
+# on PostgreSQL the same run's queries on its --metrics-listen page, in
+# --results' analytic_queries and drawn by bmk report --html in headless
+# Chromium);
 # --baseline (TPC-C alone, the streams alone, then mixed: each ratio of
 # the report from the phases' own figures; bad combinations refused);
 # check; cleanup. No timing is asserted.
@@ -91,11 +94,78 @@ for db in $DBS; do
   fi
 done
 
+# mixed_run_scraped OPTS: the mixed run below (PostgreSQL) in the
+# background with --metrics-listen; sets RC, OUT and PAGE (the page read
+# after the run's end).
+mixed_run_scraped() {
+  local port pid
+  port=$(free_port 19753)
+  "$BMK" chbench $1 --threads=2 --analytic-streams=1 --analytic-passes=1 --seed=42 --time=300 \
+    --results="$WORK/r-pgsql.json" --chbench-report="$WORK/ch-pgsql.json" \
+    --metrics-listen=127.0.0.1:$port --metrics-linger=60 run > "$WORK/mixed.out" 2>&1 &
+  pid=$!
+  for _ in $(seq 600); do curl -sf "http://127.0.0.1:$port/metrics" > /dev/null && break; sleep 0.05; done
+  for _ in $(seq 1200); do grep -q '^Metrics: waiting up to' "$WORK/mixed.out" && break; sleep 0.1; done
+  PAGE=$(curl -sf "http://127.0.0.1:$port/metrics")
+  wait $pid
+  RC=$?
+  OUT=$(cat "$WORK/mixed.out")
+}
+
+# probe_page PAGE: loads a copy of PAGE in headless Chromium with a script
+# counting the charts, those drawn (an <svg> of real size with paths) and
+# the drawn labels Q<n>; sets PROBE ("charts drawn labels") and CONSOLE
+# (console messages logged while loading), as test_report.sh's probe.
+probe_page() {
+  sed 's#</body>#<script>const f=[...document.querySelectorAll("figure.chart")];const ok=f.filter(x=>{const s=x.querySelector("svg");if(!s)return false;const r=s.getBoundingClientRect();return r.width>100\&\&r.height>50\&\&s.querySelectorAll("path").length>0;}).length;const q=[...document.querySelectorAll("svg text")].filter(t=>/^Q[0-9]+$/.test(t.textContent)\&\&t.getBoundingClientRect().width>0).length;document.body.setAttribute("data-probe",f.length+" "+ok+" "+q);</script></body>#' "$1" > probe.html
+  rm -rf chromium-profile && mkdir chromium-profile
+  timeout -k 5 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$WORK/chromium-profile" --enable-logging=stderr --v=0 \
+    --window-size=1000,800 --dump-dom "file://$WORK/probe.html" > dom.html 2> chromium.log
+  PROBE=$(sed -n 's/.*data-probe="\([0-9]* [0-9]* [0-9]*\)".*/\1/p' dom.html)
+  CONSOLE=$(grep -c ':CONSOLE' chromium.log)
+}
+
+# check_analytic_views: the PostgreSQL mixed run's queries (22, every one
+# completed) on its --metrics-listen page (scraped after the end), in
+# --results' analytic_queries (one span per query, in the run) and drawn
+# by bmk report --html.
+check_analytic_views() {
+  assert_eq "pgsql: --metrics-listen after the end: in flight, count, +Inf bucket, failed" "0 22 22 0" \
+    "$(printf '%s\n' "$PAGE" | awk '/^bmk_chbench_queries_in_flight\{/ {a=$2} /^bmk_chbench_query_duration_seconds_count\{/ {b=$2}
+      /^bmk_chbench_query_duration_seconds_bucket\{.*le="\+Inf"/ {c=$2} /^bmk_chbench_queries_failed_total\{/ {d=$2} END {print a, b, c, d}')"
+  assert_contains "pgsql: --metrics-listen: the run's own families beside them" "$PAGE" "bmk_run_finished{"
+  assert_eq "pgsql: --results: one span per completed query, each query once, start < end within the run" \
+    "22 $(seq -s, 1 22) ok" "$(json_get "$WORK/r-pgsql.json" "'%d %s %s' % (len(d['analytic_queries']), ','.join(str(q) for q in sorted(x['query'] for x in d['analytic_queries'])), 'ok' if all(x['stream'] == 1 and 0 <= x['start_s'] < x['end_s'] <= d['summary']['time_s'] for x in d['analytic_queries']) else d['analytic_queries'])")"
+  run_bmk report --html="$WORK/r-pgsql.html" "$WORK/r-pgsql.json"
+  assert_eq "pgsql: --html: exit 0, a label Q<n> per query in the page" "0 22" \
+    "$RC $(grep -oE '>Q[0-9]+</text>' "$WORK/r-pgsql.html" | wc -l)"
+  if asan_pass; then
+    skip "pgsql: --html: the analytic queries drawn in Chromium" "the page is written by the C above; Chromium's load is done in the normal pass"
+    return
+  fi
+  if ! command -v chromium >/dev/null; then
+    not_ok "chromium is not installed (apt-get install chromium; tests/run-all.sh does)"
+    return
+  fi
+  probe_page "$WORK/r-pgsql.html"
+  # the series' 2 charts, the timeline, the analytic queries; a label per query
+  assert_eq "pgsql: --html: every chart drawn, one label Q<n> per query" "4 4 22" "$PROBE"
+  assert_eq "pgsql: --html: no console messages" 0 "$CONSOLE"
+}
+
 for db in $DBS; do
   O="$(opts $db) $(where $db) --scale=1"
   # ---- a mixed run: 2 VUs, 1 stream, ending after the stream's pass --------
-  run_bmk chbench $O --threads=2 --analytic-streams=1 --analytic-passes=1 --seed=42 \
-    --time=300 --results="$WORK/r-$db.json" --chbench-report="$WORK/ch-$db.json" run
+  # (on PostgreSQL with --metrics-listen: scraped while it runs, then once
+  # after its end, which --metrics-linger waits for)
+  if [ $db = pgsql ]; then
+    mixed_run_scraped "$O"
+  else
+    run_bmk chbench $O --threads=2 --analytic-streams=1 --analytic-passes=1 --seed=42 \
+      --time=300 --results="$WORK/r-$db.json" --chbench-report="$WORK/ch-$db.json" run
+  fi
   assert_eq "$db: mixed run exit" 0 "$RC"
   assert_contains "$db: seed printed" "$OUT" "seed 42;"
   assert_contains "$db: one full pass" "$OUT" "stream 1: 22 queries completed, 1 full pass(es), 0 cut"
@@ -110,6 +180,8 @@ for db in $DBS; do
   assert_eq "$db: the geometric mean is the report's" \
     "$(json_get "$WORK/ch-$db.json" "'%.3f' % d['geomean']")" \
     "$(printf '%s\n' "$OUT" | sed -n 's/^Analytic queries completed: 22; geometric mean of their times: \([0-9.]*\) s$/\1/p')"
+  # (run last: it runs bmk report, which sets OUT)
+  [ $db = pgsql ] && check_analytic_views
 
   # ---- --baseline: TPC-C alone, the streams alone, then the mixed run -------
   # Each figure's alone and mixed values are the phases' own (their
