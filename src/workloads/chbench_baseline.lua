@@ -120,8 +120,10 @@ end
 
 local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
--- Runs argv; returns its exit code (LuaJIT's os.execute gives the wait
--- status, Lua 5.2's a flag, a kind and the code).
+-- Runs argv; returns its exit code, 128 + N when signal N ended it, as
+-- a shell says (LuaJIT's os.execute gives the wait status: the code
+-- times 256, or the signal's number below 128; Lua 5.2's a flag, a kind
+-- and the code).
 local function execute(argv)
   local q = {}
   for i, w in ipairs(argv) do q[i] = quote(w) end
@@ -129,7 +131,8 @@ local function execute(argv)
   local r, kind, code = os.execute(table.concat(q, " "))
   if type(r) == "number" then
     if r >= 256 then return math.floor(r / 256) end
-    return r
+    if r > 0 then return 128 + r % 128 end
+    return 0
   end
   if kind == "exit" then return code end
   return 128 + (code or 0)
@@ -163,6 +166,15 @@ function M.run_phases(c)
                         tostring(sysbench.opt.time)))
     local code = execute(M.child_argv(c, ph.kind, file))
     c.alone[ph.kind] = read_phase(file)
+    if code == 130 or code == 143 then
+      -- Ctrl-C (SIGINT) or SIGTERM reached the phase's run, which printed
+      -- its report so far: this run stops too, with the shell's code of
+      -- that signal, as an interrupted run does (the mixed run never ran)
+      print(string.format("chbench --baseline: interrupted in phase %d of 3 (%s); its report " ..
+                            "so far is above, the mixed run did not start", i, ph.title))
+      io.stdout:flush()
+      os.exit(code)
+    end
     if code ~= 0 or not c.alone[ph.kind] then
       common.fail("--baseline: the run of %s failed (exit %d; its output is above), so " ..
                     "there is nothing to compare the mixed run with", ph.title, code)

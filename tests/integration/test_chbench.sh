@@ -12,7 +12,8 @@
 # --results' analytic_queries and drawn by bmk report --html in headless
 # Chromium);
 # --baseline (TPC-C alone, the streams alone, then mixed: each ratio of
-# the report from the phases' own figures; bad combinations refused);
+# the report from the phases' own figures; bad combinations refused;
+# Ctrl-C in a phase: exit 130, the mixed run not started);
 # check; cleanup. No timing is asserted.
 set -u
 source "$(dirname "$0")/lib/lib.sh"
@@ -206,6 +207,22 @@ for db in $DBS; do
     assert_eq "$db: --baseline: every figure alone and mixed is the phase's own, each ratio theirs" \
       ok "$(python3 "$TOP/tests/integration/tools/chbench_baseline_check.py" "$WORK/b-$db.json" \
             "$WORK/bch-$db.json" "$WORK/b-$db.txt" 3,11,13,22)"
+    if [ $db = pgsql ]; then
+      # Ctrl-C (SIGINT to the process group, as a terminal sends it) in
+      # phase 1: its run prints its report so far, the command stops with
+      # 130 and says so, and the mixed run does not start
+      setsid "$BMK" chbench $O --threads=2 --analytic-streams=1 --queries=3 --time=60 \
+        --report-interval=1 --baseline run > "$WORK/bint.out" 2>&1 &
+      pid=$!
+      for _ in $(seq 600); do grep -q '^\[ 1s \]' "$WORK/bint.out" && break; sleep 0.1; done  # hang guard 60 s
+      kill -INT -- -"$pid"
+      wait "$pid"; rc=$?
+      assert_eq "$db: Ctrl-C in a --baseline phase: exit 130" 130 "$rc"
+      assert_contains "$db: ... the phase's report so far" "$(cat "$WORK/bint.out")" "total number of events:"
+      assert_contains "$db: ... says where it stopped" "$(cat "$WORK/bint.out")" \
+        "chbench --baseline: interrupted in phase 1 of 3 (TPC-C alone (--analytic-streams=0)); its report so far is above, the mixed run did not start"
+      assert_eq "$db: ... the mixed run did not start" 0 "$(grep -c '^chbench --baseline: phase 3 of 3' "$WORK/bint.out")"
+    fi
     if [ $db = mysql ]; then
       first=$(json_get "$WORK/bch-$db.json" "d['streams'][0]['order'][0]")
       assert_eq "$db: --baseline: only the first query ran; the others have no side and no ratio" \
