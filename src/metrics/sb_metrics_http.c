@@ -1,6 +1,8 @@
 /* The /metrics HTTP endpoint on libmicrohttpd (Debian's
    libmicrohttpd-dev); see metrics/sb_metrics.h. Not in the static
    bmk-x64 (src/cli/static_nometrics.c). */
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -68,13 +70,25 @@ void *sb_metrics_http_start(int fd, page_fn page)
   /* MHD_USE_AUTO: epoll on Linux, not select(). A run of thousands of
      VUs holds a connection each, so a scraper's socket gets a descriptor
      above FD_SETSIZE (1024), which select() cannot watch: libmicrohttpd
-     then closes it at once and every scrape fails. */
+     then closes it at once and every scrape fails.
+     The server's thread is started with SIGINT and SIGTERM blocked (a
+     thread inherits its creator's mask): a signal sent to the process
+     goes to any thread that does not block it, and the run picks these
+     two up in its own thread (engine/sb_engine_run.c) to print the
+     summary so far. Taken by this thread, they would run main's early
+     handler instead, which ends the process at once. */
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
   struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO,
                                           0, NULL, NULL,
                                           handle, (void *) page,
                                           MHD_OPTION_LISTEN_SOCKET, fd,
                                           MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) 30,
                                           MHD_OPTION_END);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (d == NULL)
   {
     log_text(LOG_FATAL, "--metrics-listen: libmicrohttpd could not start its server");

@@ -238,4 +238,26 @@ assert_contains "--results=/dev/full: the report is complete" "$OUT" "Threads fa
 check "--results=/dev/full: the metrics output still published the end" wait_final "$(run_id_of full.out)"
 check "--results=/dev/full: /dev/full is still the device (written in place, not replaced)" test -c /dev/full
 
+# The endpoint's server thread blocks SIGINT and SIGTERM: a signal sent to
+# the process goes to any thread that does not block it, and only the
+# run's own wait prints the summary so far (taken by the server's thread,
+# main's early handler would end the process at once, without it).
+"$BMK" cpu --threads=1 --time=60 --cpu-max-prime=2000 --report-interval=1 \
+  --metrics-listen=127.0.0.1:$P1 run > sig.out 2>&1 &
+ps_pid=$!
+mhd_mask() {  # the SigBlk of the process's libmicrohttpd thread, or nothing
+  local t
+  for t in /proc/$ps_pid/task/*; do
+    case "$(cat "$t/comm" 2>/dev/null)" in MHD*) sed -n 's/^SigBlk:\t//p' "$t/status";; esac
+  done
+}
+for t in $(seq 300); do grep -q '^\[ 1s \]' sig.out && [ -n "$(mhd_mask)" ] && break; sleep 0.1; done
+m=$(mhd_mask)
+assert_eq "the metrics server's thread blocks SIGINT and SIGTERM (SigBlk $m)" 16386 \
+  "$(( ${m:+0x$m} & 0x4002 ))"
+kill -INT $ps_pid
+wait $ps_pid; rs=$?
+assert_eq "SIGINT during a run with --metrics-listen: exit 130, as without" 130 "$rs"
+assert_contains "... the summary so far is printed" "$(cat sig.out)" "Threads fairness:"
+
 finish

@@ -66,20 +66,29 @@ static void stop_all(cl_t *c)
 }
 
 /* Whatever is still running is ended: stdin closed (the children stop),
-   then SIGTERM and SIGKILL to the launchers' process groups; all reaped. */
+   then SIGTERM and SIGKILL to the launchers' process groups; all reaped.
+   A process that sent its end line is only tearing down (its Lua `done`
+   hook, the sanitizers' exit checks: seconds on a busy machine), so it
+   gets 30 s, a hang guard; one that did not (lost, stopped before its
+   start) 3 s. */
 static void end_all(cl_t *c)
 {
   for (unsigned i = 0; i < c->n; i++)
     cluster_proc_close_in(&c->p[i]);
-  double deadline = now_s() + 3;
+  double t0 = now_s();
   for (unsigned i = 0; i < c->n; i++)
   {
-    int left = (int) ((deadline - now_s()) * 1000);
+    int left = (int) ((t0 + (c->p[i].ended ? 30 : 3) - now_s()) * 1000);
     cluster_proc_reap(&c->p[i], left > 0 ? left : 0);
   }
   for (unsigned i = 0; i < c->n; i++)
     if (!cluster_proc_reap(&c->p[i], 0))
+    {
+      if (c->p[i].ended)
+        log_text(LOG_WARNING, "cluster: host %s (%s) did not exit within 30 s of its end "
+                 "line: ended with SIGTERM", c->p[i].host, c->p[i].name);
       cluster_proc_kill(&c->p[i], SIGTERM);
+    }
   for (unsigned i = 0; i < c->n; i++)
     if (!cluster_proc_reap(&c->p[i], 2000))
     {

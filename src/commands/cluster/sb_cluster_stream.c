@@ -25,6 +25,10 @@ static int stream_fd = -1;
 static double iv_len = 1;
 static bool generic;            /* a built-in test: its report layout */
 static pthread_mutex_t wlock = PTHREAD_MUTEX_INITIALIZER;
+/* Set once the end line is out: the coordinator then closes our stdin
+   while we still tear down (the Lua `done` hook, freeing, the sanitizers'
+   exit checks), and that end of input must not end us by a signal. */
+static int stream_ended;
 
 int sb_cluster_stream_setup(void)
 {
@@ -131,6 +135,7 @@ static int stream_end(void *ctx, const sb_out_end_t *e)
                 st->time_total, COUNTS(st, e->late), st->latency_min, st->latency_max,
                 st->latency_sum, e->exit_code);
   free(h);
+  __atomic_store_n(&stream_ended, 1, __ATOMIC_RELEASE);
   return rc;
 }
 
@@ -163,8 +168,8 @@ static bool read_line(char *buf, size_t size)
   return true;
 }
 
-/* During the run: "stop" ends it as SIGINT, the end of input as SIGTERM
-   (the signals the engine already waits for); a heartbeat line every
+/* During the run: "stop" ends it as SIGINT, the end of input before our
+   end line as SIGTERM (the signals the engine already waits for); a heartbeat line every
    second while nothing comes, so the coordinator tells a silent process
    (warmup, the end of the run) from a lost one. */
 static void *watch_stdin(void *arg)
@@ -182,7 +187,8 @@ static void *watch_stdin(void *arg)
     }
     if (!read_line(line, sizeof(line)))
     {
-      kill(getpid(), SIGTERM);
+      if (!__atomic_load_n(&stream_ended, __ATOMIC_ACQUIRE))
+        kill(getpid(), SIGTERM);
       return NULL;
     }
     if (strcmp(line, "stop") == 0)
