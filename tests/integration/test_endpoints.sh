@@ -80,6 +80,15 @@ assert_contains "--read-routing=replicas without --endpoints: message" "$OUT" \
 # ----------------------------------------------------------------- servers
 
 start_replicated
+# The primary's autovacuum off (the test's own server): an autovacuum
+# worker commits in the database it visits, at any moment (every minute
+# here, the tables' updates always over its thresholds), and the checks
+# below count the server's transactions exactly against bmk's (once 5
+# more on the primary: a worker's visit inside a 2 s run).
+pg "$PG_P" "ALTER SYSTEM SET autovacuum = off" >/dev/null &&
+  pg "$PG_P" "SELECT pg_reload_conf()" >/dev/null
+autovac_off() { [ "$(pg "$PG_P" "SHOW autovacuum")" = off ]; }
+check "pgsql: the primary's autovacuum is off" wait_for 30 autovac_off
 endpoints "$WORK/my.json" mysql "$MY_P" "$MY_R"
 endpoints "$WORK/pg.json" pgsql "$PG_P" "$PG_R"
 
