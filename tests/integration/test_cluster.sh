@@ -253,9 +253,9 @@ assert_eq "scrapes: some during the run, each a prefix of the merged intervals; 
 
 # A process still tearing down after its end line (here its `done` hook
 # takes 1 s) sees the coordinator close its stdin: that end of input is
-# no interruption, with the processes' own --metrics-listen too (whose
-# server thread once took the SIGTERM the watcher sent, and the process
-# ended 143 after a report that said 0).
+# no interruption, with the processes' own --metrics-listen too (a
+# signal taken by its server thread would end the process with 143 after
+# a report that says 0).
 # (Launched locally: ssh's own end of input arrives too late to show it.)
 printf 'function event() end\nfunction done() os.execute("sleep 1") end\n' > slowdone.lua
 printf 'lg1 2\n' > hosts.slow

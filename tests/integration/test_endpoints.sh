@@ -83,8 +83,8 @@ start_replicated
 # The primary's autovacuum off (the test's own server): an autovacuum
 # worker commits in the database it visits, at any moment (every minute
 # here, the tables' updates always over its thresholds), and the checks
-# below count the server's transactions exactly against bmk's (once 5
-# more on the primary: a worker's visit inside a 2 s run).
+# below count the server's transactions exactly against bmk's (a visit
+# to the 1-table sbtest commits 5 times).
 pg "$PG_P" "ALTER SYSTEM SET autovacuum = off" >/dev/null &&
   pg "$PG_P" "SELECT pg_reload_conf()" >/dev/null
 autovac_off() { [ "$(pg "$PG_P" "SHOW autovacuum")" = off ]; }
