@@ -12,6 +12,7 @@
 #include "results/sb_merge.h"
 #include "results/sb_merge_figures.h"
 #include "results/sb_results.h"
+#include "results/sb_results_manifest.h"
 #include "results/sb_results_retry.h"
 
 /* Runs whose starts differ by more than this were probably not released
