@@ -96,21 +96,15 @@ for db in $DBS; do
 done
 
 # mixed_run_scraped OPTS: the mixed run below (PostgreSQL) in the
-# background with --metrics-listen; sets RC, OUT and PAGE (the page read
-# after the run's end).
+# background with --metrics-listen (run_scraped); sets RC, OUT and PAGE
+# (the page read after the run's end).
 mixed_run_scraped() {
-  local port pid
+  local port
   port=$(free_port 19753)
-  "$BMK" chbench $1 --threads=2 --analytic-streams=1 --analytic-passes=1 --seed=42 --time=300 \
+  run_scraped "$WORK/mixed.out" "$port" \
+    "$BMK" chbench $1 --threads=2 --analytic-streams=1 --analytic-passes=1 --seed=42 --time=300 \
     --results="$WORK/r-pgsql.json" --chbench-report="$WORK/ch-pgsql.json" \
-    --metrics-listen=127.0.0.1:$port --metrics-linger=60 run > "$WORK/mixed.out" 2>&1 &
-  pid=$!
-  for _ in $(seq 600); do curl -sf "http://127.0.0.1:$port/metrics" > /dev/null && break; sleep 0.05; done
-  for _ in $(seq 1200); do grep -q '^Metrics: waiting up to' "$WORK/mixed.out" && break; sleep 0.1; done
-  PAGE=$(curl -sf "http://127.0.0.1:$port/metrics")
-  wait $pid
-  RC=$?
-  OUT=$(cat "$WORK/mixed.out")
+    --metrics-listen=127.0.0.1:$port --metrics-linger=60 run
 }
 
 # check_analytic_views: the PostgreSQL mixed run's queries (22, every one

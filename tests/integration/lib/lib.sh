@@ -157,6 +157,36 @@ wait_pg_alone() {
   return 1
 }
 
+# run_scraped OUTFILE PORT COMMAND...: runs COMMAND, a bmk run with
+# --metrics-listen=127.0.0.1:PORT and --metrics-linger, in the background
+# (its stdout and stderr into OUTFILE); waits until its page answers (30 s
+# at most), then for its line "Metrics: waiting up to" (the run has ended
+# and lingers; 2 minutes at most), and reads the page once more. Sets PAGE
+# (that last page: the run's final figures; "" when it did not answer), RC
+# (COMMAND's exit code) and OUT (OUTFILE's text). The waits are hang
+# guards, cut short when COMMAND ends: a run that never answers or never
+# lingers leaves PAGE empty.
+run_scraped() {
+  local out=$1 port=$2 pid
+  shift 2
+  "$@" > "$out" 2>&1 &
+  pid=$!
+  for _ in $(seq 600); do
+    curl -sf "http://127.0.0.1:$port/metrics" > /dev/null && break
+    kill -0 $pid 2> /dev/null || break
+    sleep 0.05
+  done
+  for _ in $(seq 1200); do
+    grep -q '^Metrics: waiting up to' "$out" && break
+    kill -0 $pid 2> /dev/null || break
+    sleep 0.1
+  done
+  PAGE=$(curl -sf "http://127.0.0.1:$port/metrics")
+  wait $pid
+  RC=$?
+  OUT=$(cat "$out")
+}
+
 # probe_page PAGE [EXPR]: loads a copy of the HTML file PAGE in headless
 # Chromium (60 s at most) with a script that counts the page's charts
 # (figure.chart) and those drawn (an <svg> of real size with paths), and,
