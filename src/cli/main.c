@@ -26,6 +26,7 @@
 #include "lua/sb_lua.h"
 #include "core/sb_options.h"
 #include "results/sb_results.h"
+#include "results/sb_results_manifest.h"
 #include "results/sb_threshold.h"
 #include "cli/sb_cmd_outputs.h"
 #include "cli/sb_outputs.h"

@@ -11,20 +11,16 @@
 #include <jansson.h>
 
 #include "results/sb_hdrlog.h"
-#include "core/sb_redact.h"
 #include "core/sb_logger.h"
 #include "core/sb_figure.h"
 #include "core/sb_metric.h"
-#include "core/sb_options.h"
-#include "core/sb_rand.h"
 #include "results/sb_results.h"
 #include "results/sb_results_client.h"
+#include "results/sb_results_manifest.h"
 #include "results/sb_results_retry.h"
+#include "results/sb_results_server.h"
 #include "results/sb_results_spans.h"
 #include "endpoints/sb_endpoint_results.h"
-#include "server/sb_server_cost.h"
-#include "server/sb_server_stats.h"
-#include "core/sb_version.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* --save: the document is built even without --results and kept for
@@ -37,42 +33,11 @@ static sb_hdrlog_t *hdrlog;
 static bool hdrlog_opened;      /* opened once (never truncated again) */
 static char *hdrlog_path;
 static json_t *intervals;
-static json_t *cmdline;
-static char test_name[256];
 static double start_epoch;
 static bool finished;
 static sb_hdr_t *logged;        /* sum of the intervals in the HDR log */
 static double logged_end_s;     /* end of the last logged interval */
 static sb_evtype_stat_t *logged_types;  /* same, per event type */
-
-void sb_results_set_test(const char *name)
-{
-  snprintf(test_name, sizeof(test_name), "%s", name ? name : "");
-}
-
-void sb_results_set_cmdline(int argc, char **argv)
-{
-  json_decref(cmdline);
-  cmdline = json_array();
-  for (int i = 0; i < argc; i++)
-  {
-    /* Never write a password given on the command line. */
-    const char *a = argv[i];
-    const char *eq = strchr(a, '=');
-    if (strstr(a, "password") && eq)
-    {
-      char buf[256];
-      snprintf(buf, sizeof(buf), "%.*s=***", (int) (eq - a), a);
-      json_array_append_new(cmdline, json_string(buf));
-    }
-    else
-    {
-      /* nor one in a URL (--results-db=postgresql://user:PASSWORD@...) */
-      char buf[4096];
-      json_array_append_new(cmdline, json_string(sb_redact(a, buf, sizeof(buf))));
-    }
-  }
-}
 
 int sb_results_check_writable(const char *opt, const char *path)
 {
@@ -137,12 +102,9 @@ void sb_results_start(double epoch_s)
   pthread_mutex_unlock(&lock);
 }
 
-void sb_results_iso_time(double epoch_s, char *buf, size_t len)
+double sb_results_start_epoch(void)
 {
-  time_t t = (time_t) epoch_s;
-  struct tm tm;
-  gmtime_r(&t, &tm);
-  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return start_epoch;
 }
 
 static double ms(double seconds)
@@ -216,16 +178,13 @@ static json_t *type_interval_json(const sb_evtype_stat_t *t, double len_s)
   return o;
 }
 
-void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
-                         const sb_evtype_stat_t *types,
-                         const sb_interval_extra_t *x)
+/* The interval's row of the document: counts and rates over `x->len_s`
+   seconds, percentiles in ms, its histogram, per-type numbers when
+   several types ran. Caller holds the lock. */
+static json_t *interval_row_json(const sb_stat_t *st, const sb_hdr_t *h,
+                                 const sb_evtype_stat_t *types,
+                                 const sb_interval_extra_t *x)
 {
-  pthread_mutex_lock(&lock);
-  if (intervals == NULL || finished)
-  {
-    pthread_mutex_unlock(&lock);
-    return;
-  }
   double len = x->len_s;
   json_t *row = json_object();
   json_object_set_new(row, "time_s", json_real(x->start_s + len));
@@ -293,117 +252,64 @@ void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
         json_object_set_new(to, sb_evtype_name((int) i), type_interval_json(&types[i], len));
     json_object_set_new(row, "types", to);
   }
-  json_array_append_new(intervals, row);
-
-  if (hdrlog)
-  {
-    if (logged == NULL)
-      logged = sb_hdr_new();
-    if (logged)
-      sb_hdr_add(logged, h);
-    if (logged_types == NULL)
-      logged_types = sb_evtype_stats_new();
-    if (logged_types && ntypes > 1)
-      sb_evtype_add(logged_types, types);
-    logged_end_s = x->start_s + len;
-    int rc = 0;
-    if (st->client.saturated)
-    {
-      /* the interval after this line was the client's limit */
-      char note[128];
-      snprintf(note, sizeof(note), "client saturated: cpu %.2f of %u, busiest worker %.2f",
-               st->client.cpu, st->client.cpus, st->client.busiest);
-      rc = sb_hdrlog_comment(hdrlog, note);
-    }
-    if (rc == 0)
-      rc = sb_hdrlog_write(hdrlog, x->start_s, len, h, NULL);
-    for (unsigned i = 0; rc == 0 && ntypes > 1 && i < ntypes; i++)
-      if (types[i].hist)
-        rc = sb_hdrlog_write(hdrlog, x->start_s, len, types[i].hist, sb_evtype_name((int) i));
-    if (rc != 0)
-    {
-      log_text(LOG_ALERT, "--hdr-log: write to '%s' failed: %s; no further intervals "
-               "are logged", hdrlog_path, strerror(errno));
-      sb_hdrlog_close(hdrlog);
-      hdrlog = NULL;
-    }
-  }
-  pthread_mutex_unlock(&lock);
+  return row;
 }
 
-json_t *sb_results_manifest_json(void)
+/* Writes the interval's HDR log lines (untagged, then one per type when
+   several ran, after a comment when the client was saturated) and adds
+   them to what the log holds; a write error is reported once and ends
+   the log. Caller holds the lock; hdrlog is open. */
+static void log_interval(const sb_stat_t *st, const sb_hdr_t *h,
+                         const sb_evtype_stat_t *types, const sb_interval_extra_t *x)
 {
-  json_t *m = json_object();
-  json_object_set_new(m, "bmk_version", json_string(sb_bmk_release()));
-  json_object_set_new(m, "sysbench_compat_version", json_string(sb_compat_version()));
-  /* the header line's text: compat version, build commit and LuaJIT */
-  json_object_set_new(m, "version_string", json_string(sb_version_string()));
-  json_object_set_new(m, "command_line", cmdline ? json_incref(cmdline) : json_array());
-  json_object_set_new(m, "test", test_name[0] ? json_string(test_name) : json_null());
-  char host[256] = "";
-  gethostname(host, sizeof(host) - 1);
-  json_object_set_new(m, "host", json_string(host));
-  char iso[64];
-  sb_results_iso_time(start_epoch, iso, sizeof(iso));
-  json_object_set_new(m, "start_time", json_string(iso));
-  json_object_set_new(m, "start_epoch_s", json_real(start_epoch));
-  /* start_epoch_s is written with 10 significant digits (whole seconds);
-     merging runs on the wall clock needs the fraction. */
-  json_object_set_new(m, "start_epoch_us", json_integer((json_int_t) (start_epoch * 1e6)));
-  const char *series = sb_opt_str("series-id");
-  json_object_set_new(m, "series_id", series && *series ? json_string(series) : json_null());
-  /* --tag key=value items (checked by the metrics module's sb_metrics_check_tags
-     when a run starts; here any item with '=' is kept) */
-  json_t *tags = json_object();
-  unsigned ntags = 0;
-  char **items = sb_opt_list("tag", &ntags);
-  for (unsigned i = 0; i < ntags; i++)
+  unsigned ntypes = sb_evtype_count();
+  double len = x->len_s;
+  if (logged == NULL)
+    logged = sb_hdr_new();
+  if (logged)
+    sb_hdr_add(logged, h);
+  if (logged_types == NULL)
+    logged_types = sb_evtype_stats_new();
+  if (logged_types && ntypes > 1)
+    sb_evtype_add(logged_types, types);
+  logged_end_s = x->start_s + len;
+  int rc = 0;
+  if (st->client.saturated)
   {
-    const char *eq = items[i] ? strchr(items[i], '=') : NULL;
-    if (eq == NULL)
-      continue;
-    char key[128];
-    snprintf(key, sizeof(key), "%.*s", (int) (eq - items[i]), items[i]);
-    json_object_set_new(tags, key, json_string(eq + 1));
+    /* the interval after this line was the client's limit */
+    char note[128];
+    snprintf(note, sizeof(note), "client saturated: cpu %.2f of %u, busiest worker %.2f",
+             st->client.cpu, st->client.cpus, st->client.busiest);
+    rc = sb_hdrlog_comment(hdrlog, note);
   }
-  json_object_set_new(m, "tags", tags);
-  const sb_rand_params_t *rp = sb_rand_params();
-  json_object_set_new(m, "rand_seed", json_integer((json_int_t) rp->seed));
-  json_object_set_new(m, "rand_seed_from_clock", json_boolean(rp->seed_from_clock));
+  if (rc == 0)
+    rc = sb_hdrlog_write(hdrlog, x->start_s, len, h, NULL);
+  for (unsigned i = 0; rc == 0 && ntypes > 1 && i < ntypes; i++)
+    if (types[i].hist)
+      rc = sb_hdrlog_write(hdrlog, x->start_s, len, types[i].hist, sb_evtype_name((int) i));
+  if (rc != 0)
+  {
+    log_text(LOG_ALERT, "--hdr-log: write to '%s' failed: %s; no further intervals "
+             "are logged", hdrlog_path, strerror(errno));
+    sb_hdrlog_close(hdrlog);
+    hdrlog = NULL;
+  }
+}
 
-  json_t *opts = json_object();
-  for (unsigned i = 0; i < sb_opt_count(); i++)
+void sb_results_interval(const sb_stat_t *st, const sb_hdr_t *h,
+                         const sb_evtype_stat_t *types,
+                         const sb_interval_extra_t *x)
+{
+  pthread_mutex_lock(&lock);
+  if (intervals == NULL || finished)
   {
-    const sb_opt_t *o = sb_opt_at(i);
-    if (o == NULL || o->name == NULL)
-      continue;
-    if (o->value == NULL)
-      json_object_set_new(opts, o->name, json_null());
-    else if (strstr(o->name, "password"))
-      json_object_set_new(opts, o->name, json_string(*o->value ? "***" : ""));
-    else
-    {
-      char buf[4096];
-      json_object_set_new(opts, o->name, json_string(sb_redact(o->value, buf, sizeof(buf))));
-    }
+    pthread_mutex_unlock(&lock);
+    return;
   }
-  json_object_set_new(m, "options", opts);
-
-  const sb_srv_stats_t *sv = sb_server_stats();
-  if (sv->driver[0])
-  {
-    json_t *srv = json_object();
-    json_object_set_new(srv, "driver", json_string(sv->driver));
-    json_object_set_new(srv, "version", sv->have_info ? json_string(sv->version) : json_null());
-    json_t *set = json_object();
-    for (unsigned i = 0; i < sv->nsettings; i++)
-      json_object_set_new(set, sv->setting_name[i], json_string(sv->setting_value[i]));
-    json_object_set_new(srv, "settings", set);
-    json_object_set_new(m, "server", srv);
-  }
-  else
-    json_object_set_new(m, "server", json_null());
-  return m;
+  json_array_append_new(intervals, interval_row_json(st, h, types, x));
+  if (hdrlog)
+    log_interval(st, h, types, x);
+  pthread_mutex_unlock(&lock);
 }
 
 static json_t *summary_json(const sb_stat_t *st, uint64_t late,
@@ -512,116 +418,6 @@ static json_t *types_json(const sb_type_row_t *rows, unsigned n,
   return a;
 }
 
-/* A server counter's delta, or null when the server has no such counter. */
-static json_t *srv_count(const sb_srv_stats_t *sv, int i)
-{
-  return sv->has[i] ? json_integer((json_int_t) sv->delta[i]) : json_null();
-}
-
-static json_t *srv_rate(const sb_srv_stats_t *sv, int i)
-{
-  return sv->has[i] ? json_real(rate(sv->delta[i], sv->window_s)) : json_null();
-}
-
-/* Average ms per operation from a us time sum and a count. */
-static json_t *srv_avg_ms(const sb_srv_stats_t *sv, int time_us, int count)
-{
-  if (!sv->has[time_us] || !sv->has[count])
-    return json_null();
-  uint64_t n = sv->delta[count];
-  return json_real(n ? (double) sv->delta[time_us] / 1000.0 / (double) n : 0.0);
-}
-
-/* Redo / WAL writes over the window (null when the server has none). */
-static json_t *redo_json(const sb_srv_stats_t *sv, bool pg)
-{
-  if (!sv->has[SB_SRV_REDO_BYTES])
-    return json_null();
-  json_t *o = json_object();
-  json_object_set_new(o, "source", json_string(pg ? "pg_stat_wal" : "SHOW GLOBAL STATUS"));
-  json_object_set_new(o, "bytes", srv_count(sv, SB_SRV_REDO_BYTES));
-  json_object_set_new(o, "bytes_per_s", srv_rate(sv, SB_SRV_REDO_BYTES));
-  json_object_set_new(o, "writes", srv_count(sv, SB_SRV_REDO_WRITES));
-  json_object_set_new(o, "writes_per_s", srv_rate(sv, SB_SRV_REDO_WRITES));
-  json_object_set_new(o, "syncs", srv_count(sv, SB_SRV_REDO_SYNCS));
-  json_object_set_new(o, "syncs_per_s", srv_rate(sv, SB_SRV_REDO_SYNCS));
-  json_object_set_new(o, "write_time_ms", sv->has[SB_SRV_REDO_WRITE_US]
-                      ? json_real((double) sv->delta[SB_SRV_REDO_WRITE_US] / 1000.0) : json_null());
-  json_object_set_new(o, "sync_time_ms", sv->has[SB_SRV_REDO_SYNC_US]
-                      ? json_real((double) sv->delta[SB_SRV_REDO_SYNC_US] / 1000.0) : json_null());
-  json_object_set_new(o, "avg_write_ms", srv_avg_ms(sv, SB_SRV_REDO_WRITE_US, SB_SRV_REDO_WRITES));
-  json_object_set_new(o, "avg_sync_ms", srv_avg_ms(sv, SB_SRV_REDO_SYNC_US, SB_SRV_REDO_SYNCS));
-  json_object_set_new(o, "io_timing", sv->wal_timing < 0 ? json_null()
-                      : json_boolean(sv->wal_timing == 1));
-  return o;
-}
-
-/* Data-file writes over the window (null when the server has none). */
-static json_t *data_writes_json(const sb_srv_stats_t *sv)
-{
-  if (!sv->has[SB_SRV_DATA_BYTES] && !sv->has[SB_SRV_DATA_WRITES])
-    return json_null();
-  json_t *o = json_object();
-  json_object_set_new(o, "source", json_string(sv->counter_source[SB_SRV_DATA_WRITES]
-                                               ? sv->counter_source[SB_SRV_DATA_WRITES] : ""));
-  json_object_set_new(o, "bytes", srv_count(sv, SB_SRV_DATA_BYTES));
-  json_object_set_new(o, "bytes_per_s", srv_rate(sv, SB_SRV_DATA_BYTES));
-  json_object_set_new(o, "writes", srv_count(sv, SB_SRV_DATA_WRITES));
-  json_object_set_new(o, "writes_per_s", srv_rate(sv, SB_SRV_DATA_WRITES));
-  return o;
-}
-
-static json_t *server_json(void)
-{
-  const sb_srv_stats_t *sv = sb_server_stats();
-  if (!sv->have_delta)
-    return json_null();
-  json_t *o = json_object();
-  json_object_set_new(o, "source", json_string(strcmp(sv->driver, "pgsql") == 0
-                                               ? "pg_stat_database" : "SHOW GLOBAL STATUS"));
-  json_object_set_new(o, "window_s", json_real(sv->window_s));
-  json_object_set_new(o, "sampler_reconnected", json_boolean(sv->reconnected));
-  json_object_set_new(o, "counters_restarted", json_boolean(sv->counters_restarted));
-  json_t *d = json_object();
-  for (int i = 0; i < SB_SRV_NCOUNTERS; i++)
-    if (sv->has[i])
-      json_object_set_new(d, sv->counter_source[i], json_integer((json_int_t) sv->delta[i]));
-  json_object_set_new(o, "counter_deltas", d);
-  uint64_t trx = sv->delta[SB_SRV_COMMITS] + sv->delta[SB_SRV_ROLLBACKS];
-  json_object_set_new(o, "commits", json_integer((json_int_t) sv->delta[SB_SRV_COMMITS]));
-  json_object_set_new(o, "rollbacks", json_integer((json_int_t) sv->delta[SB_SRV_ROLLBACKS]));
-  json_object_set_new(o, "transactions", json_integer((json_int_t) trx));
-  json_object_set_new(o, "tps", json_real(rate(trx, sv->window_s)));
-  json_object_set_new(o, "queries", sv->has[SB_SRV_QUERIES]
-                      ? json_integer((json_int_t) sv->delta[SB_SRV_QUERIES]) : json_null());
-  json_object_set_new(o, "qps", sv->has[SB_SRV_QUERIES]
-                      ? json_real(rate(sv->delta[SB_SRV_QUERIES], sv->window_s)) : json_null());
-  json_object_set_new(o, "client_events", json_integer((json_int_t) sv->client.v[SB_CNT_EVENT]));
-  json_object_set_new(o, "client_statements", json_integer((json_int_t) sv->client_statements));
-  bool pg = strcmp(sv->driver, "pgsql") == 0;
-  json_object_set_new(o, "redo", redo_json(sv, pg));
-  json_object_set_new(o, "data_writes", data_writes_json(sv));
-  return o;
-}
-
-/* The reconciliation block with the server cost (sb_server_cost.h) as its
-   "cost" member; an object holding only "cost" when reconciliation is off
-   or failed. */
-static json_t *server_and_cost_json(void)
-{
-  json_t *s = server_json();
-  json_t *cost = sb_server_cost_json();
-  if (cost == NULL)
-    return s;
-  if (json_is_null(s))
-  {
-    json_decref(s);
-    s = json_object();
-  }
-  json_object_set_new(s, "cost", cost);
-  return s;
-}
-
 json_t *sb_results_histogram_json(const sb_hdr_t *h)
 {
   json_t *o = json_object();
@@ -668,6 +464,32 @@ static int write_rest(const sb_hdr_t *run, const sb_hdr_t *logged_sum, double le
   return rc;
 }
 
+/* Ends the HDR log (caller holds the lock; hdrlog open). The log sums
+   to the run's histogram: what no interval line holds (the time after
+   the last tick, events closed at a forced shutdown) goes into a last,
+   shorter interval, untagged and per type. 0, or -1 on a write error
+   (after an ALERT line when closing fails). */
+static int close_hdrlog(const sb_stat_t *st, const sb_hdr_t *h, const sb_evtype_stat_t *types)
+{
+  int rc = 0;
+  double len = st->time_total - logged_end_s;
+  if (write_rest(h, logged, len, NULL, json_array_size(intervals) == 0) != 0)
+    rc = -1;
+  unsigned ntypes = sb_evtype_count();
+  for (unsigned i = 0; types && ntypes > 1 && i < ntypes; i++)
+    if (types[i].hist &&
+        write_rest(types[i].hist, logged_types ? logged_types[i].hist : NULL, len,
+                   sb_evtype_name((int) i), false) != 0)
+      rc = -1;
+  if (sb_hdrlog_close(hdrlog) != 0)
+  {
+    log_text(LOG_ALERT, "--hdr-log: write to '%s' failed", hdrlog_path);
+    rc = -1;
+  }
+  hdrlog = NULL;
+  return rc;
+}
+
 int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
                       const sb_evtype_stat_t *types,
                       const sb_type_row_t *rows, unsigned n, uint64_t late,
@@ -695,27 +517,8 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     if (hdrlog_path && hdrlog == NULL)
       rc = -1;
   }
-  if (hdrlog)
-  {
-    /* The log sums to the run's histogram: what no interval line holds
-       (the time after the last tick, events closed at a forced shutdown)
-       goes into a last, shorter interval. */
-    double len = st->time_total - logged_end_s;
-    if (write_rest(h, logged, len, NULL, json_array_size(intervals) == 0) != 0)
-      rc = -1;
-    unsigned ntypes = sb_evtype_count();
-    for (unsigned i = 0; types && ntypes > 1 && i < ntypes; i++)
-      if (types[i].hist &&
-          write_rest(types[i].hist, logged_types ? logged_types[i].hist : NULL, len,
-                     sb_evtype_name((int) i), false) != 0)
-        rc = -1;
-    if (sb_hdrlog_close(hdrlog) != 0)
-    {
-      log_text(LOG_ALERT, "--hdr-log: write to '%s' failed", hdrlog_path);
-      rc = -1;
-    }
-    hdrlog = NULL;
-  }
+  if (hdrlog && close_hdrlog(st, h, types) != 0)
+    rc = -1;
   json_t *doc = NULL;
   if (json_path || keep_document)
   {
@@ -726,7 +529,7 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     json_object_set_new(doc, "intervals", json_incref(intervals));
     json_object_set_new(doc, "event_types", types_json(rows, n, types, h));
     json_object_set_new(doc, "summary", summary_json(st, late, reason, exit_code));
-    json_object_set_new(doc, "server", server_and_cost_json());
+    json_object_set_new(doc, "server", sb_results_server_json());
     json_t *eps = sb_endpoint_results_json();
     if (eps)
       json_object_set_new(doc, "endpoints", eps);

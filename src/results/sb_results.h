@@ -3,15 +3,14 @@
  * and the --hdr-log HdrHistogram interval log.
  *
  * The JSON document (schema: docs/results.schema.json, described in
- * docs/results.md) holds a run manifest (bmk version, command line, every
- * option's value, random seed, host, driver, server version and settings),
- * one row per interval, per-event-type statistics, the final summary
- * (marked interrupted with the reason when the run did not complete), the
- * server-side reconciliation and the run's latency histogram (non-empty
- * HDR buckets and the V2-encoded histogram). It is written with jansson
- * once, at the end of the run (also after SIGINT/SIGTERM, a fatal error or
- * a forced shutdown), to a temporary name renamed into place, so a reader
- * never sees half a file.
+ * docs/results.md) holds a run manifest (sb_results_manifest.h), one row
+ * per interval, per-event-type statistics, the final summary (marked
+ * interrupted with the reason when the run did not complete), the
+ * server-side reconciliation (sb_results_server.h) and the run's latency
+ * histogram (non-empty HDR buckets and the V2-encoded histogram). It is
+ * written with jansson once, at the end of the run (also after
+ * SIGINT/SIGTERM, a fatal error or a forced shutdown), to a temporary
+ * name renamed into place, so a reader never sees half a file.
  *
  * The HDR log gets one untagged line per interval plus one line per event
  * type (Tag=<type>) when several types ran; it is flushed after every
@@ -38,13 +37,6 @@
 /* The "format_version" of the documents this bmk writes. */
 #define SB_RESULTS_FORMAT_VERSION 1
 
-/* Remembers the test's name (e.g. "oltp_read_write") for the manifest.
-   Main thread, before the run. */
-void sb_results_set_test(const char *name);
-
-/* Remembers the command line for the manifest (main, before the run). */
-void sb_results_set_cmdline(int argc, char **argv);
-
 /*
  * Prepares the output files of this run: checks that the JSON file can be
  * created (it is written at the end) and creates the HDR log. Either path
@@ -66,6 +58,12 @@ bool sb_results_enabled(void);
 /* The measured time origin, as wall-clock seconds since the epoch (the
    HDR log's StartTime and the manifest's start time). */
 void sb_results_start(double start_epoch_s);
+
+/* The origin given to sb_results_start (or, for a run that ended before
+   its measured part, the time sb_results_finish ran), Unix seconds; 0
+   before either. Any thread (read without the lock: set by the main
+   thread before the manifest is built). */
+double sb_results_start_epoch(void);
 
 /* Per-interval numbers beyond sb_stat_t. */
 typedef struct {
@@ -111,21 +109,10 @@ void sb_results_set_thresholds(json_t *verdicts);
    called (borrowed; valid until exit), else NULL. Thread-safe. */
 const json_t *sb_results_document(void);
 
-/* `epoch_s` (seconds since the epoch) as the manifest's start_time text,
-   "YYYY-MM-DDThh:mm:ssZ" (UTC), into `buf` (`len` bytes). Thread-safe. */
-void sb_results_iso_time(double epoch_s, char *buf, size_t len);
-
 /* The document's "histogram" object for `h` (unit, range, total, the
    non-empty buckets, the V2 encoding); also used by merged documents.
    New reference; NULL-safe fields on OOM. Thread-safe. */
 json_t *sb_results_histogram_json(const sb_hdr_t *h);
-
-/* The document's "manifest" object (bmk version, command line, test,
-   host, start time from sb_results_start, series, tags, random seed,
-   every option's value with passwords masked, the server seen by the
-   statistics probe, else null). New reference. Thread-safe (reads
-   main-thread state set before the run). */
-json_t *sb_results_manifest_json(void);
 
 /* {name: {value, per_minute, count, help, scope}} of the run's figures
    (core/sb_figure.h) over a window of `window_s` seconds, or NULL when

@@ -3,6 +3,7 @@
 
 #include "results/sb_results.h"
 #include "results/sb_results_command.h"
+#include "results/sb_results_manifest.h"
 
 json_t *sb_results_command_doc(const char *section, json_t *body, double start_epoch_s,
                                double time_s, unsigned threads, const char *interrupted,

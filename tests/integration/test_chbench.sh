@@ -96,36 +96,15 @@ for db in $DBS; do
 done
 
 # mixed_run_scraped OPTS: the mixed run below (PostgreSQL) in the
-# background with --metrics-listen; sets RC, OUT and PAGE (the page read
-# after the run's end).
+# background with --metrics-listen (run_scraped); sets RC, OUT and PAGE
+# (the page read after the run's end).
 mixed_run_scraped() {
-  local port pid
+  local port
   port=$(free_port 19753)
-  "$BMK" chbench $1 --threads=2 --analytic-streams=1 --analytic-passes=1 --seed=42 --time=300 \
+  run_scraped "$WORK/mixed.out" "$port" \
+    "$BMK" chbench $1 --threads=2 --analytic-streams=1 --analytic-passes=1 --seed=42 --time=300 \
     --results="$WORK/r-pgsql.json" --chbench-report="$WORK/ch-pgsql.json" \
-    --metrics-listen=127.0.0.1:$port --metrics-linger=60 run > "$WORK/mixed.out" 2>&1 &
-  pid=$!
-  for _ in $(seq 600); do curl -sf "http://127.0.0.1:$port/metrics" > /dev/null && break; sleep 0.05; done
-  for _ in $(seq 1200); do grep -q '^Metrics: waiting up to' "$WORK/mixed.out" && break; sleep 0.1; done
-  PAGE=$(curl -sf "http://127.0.0.1:$port/metrics")
-  wait $pid
-  RC=$?
-  OUT=$(cat "$WORK/mixed.out")
-}
-
-# probe_page PAGE: loads a copy of PAGE in headless Chromium with a script
-# counting the charts, those drawn (an <svg> of real size with paths) and
-# the drawn labels Q<n>; sets PROBE ("charts drawn labels") and CONSOLE
-# (console messages logged while loading), as test_report.sh's probe.
-probe_page() {
-  sed 's#</body>#<script>const f=[...document.querySelectorAll("figure.chart")];const ok=f.filter(x=>{const s=x.querySelector("svg");if(!s)return false;const r=s.getBoundingClientRect();return r.width>100\&\&r.height>50\&\&s.querySelectorAll("path").length>0;}).length;const q=[...document.querySelectorAll("svg text")].filter(t=>/^Q[0-9]+$/.test(t.textContent)\&\&t.getBoundingClientRect().width>0).length;document.body.setAttribute("data-probe",f.length+" "+ok+" "+q);</script></body>#' "$1" > probe.html
-  rm -rf chromium-profile && mkdir chromium-profile
-  timeout -k 5 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$WORK/chromium-profile" --enable-logging=stderr --v=0 \
-    --window-size=1000,800 --dump-dom "file://$WORK/probe.html" > dom.html 2> chromium.log
-  PROBE=$(sed -n 's/.*data-probe="\([0-9]* [0-9]* [0-9]*\)".*/\1/p' dom.html)
-  CONSOLE=$(grep -c ':CONSOLE' chromium.log)
+    --metrics-listen=127.0.0.1:$port --metrics-linger=60 run
 }
 
 # check_analytic_views: the PostgreSQL mixed run's queries (22, every one
@@ -150,7 +129,9 @@ check_analytic_views() {
     not_ok "chromium is not installed (apt-get install chromium; tests/run-all.sh does)"
     return
   fi
-  probe_page "$WORK/r-pgsql.html"
+  # (probe_page: the charts, those drawn, and the drawn labels Q<n>)
+  probe_page "$WORK/r-pgsql.html" \
+    '[...document.querySelectorAll("svg text")].filter(t=>/^Q[0-9]+$/.test(t.textContent)&&t.getBoundingClientRect().width>0).length'
   # the series' 2 charts, the timeline, the analytic queries; a label per query
   assert_eq "pgsql: --html: every chart drawn, one label Q<n> per query" "4 4 22" "$PROBE"
   assert_eq "pgsql: --html: no console messages" 0 "$CONSOLE"

@@ -366,19 +366,7 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
 done
 
 # ---- --html in headless Chromium -----------------------------------------------------------
-# probe PAGE: loads a copy of PAGE with a script that counts the charts and
-# those drawn (an <svg> of real size with paths); sets CHARTS ("total
-# drawn") from the DOM and CONSOLE (console messages logged while loading).
-probe() {
-  sed 's#</body>#<script>const f=[...document.querySelectorAll("figure.chart")];const ok=f.filter(x=>{const s=x.querySelector("svg");if(!s)return false;const r=s.getBoundingClientRect();return r.width>100\&\&r.height>50\&\&s.querySelectorAll("path").length>0;}).length;document.body.setAttribute("data-charts",f.length+" "+ok);</script></body>#' "$1" > probe.html
-  rm -rf chromium-profile && mkdir chromium-profile
-  timeout -k 5 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$WORK/chromium-profile" --enable-logging=stderr --v=0 \
-    --window-size=1000,800 --dump-dom "file://$WORK/probe.html" > dom.html 2> chromium.log
-  CHARTS=$(sed -n 's/.*data-charts="\([0-9]* [0-9]*\)".*/\1/p' dom.html)
-  CONSOLE=$(grep -c ':CONSOLE' chromium.log)
-}
+# (probe_page in lib.sh: PROBE = "charts drawn", CONSOLE)
 if ! command -v chromium >/dev/null; then
   not_ok "chromium is not installed (apt-get install chromium; tests/run-all.sh does)"
 else
@@ -391,13 +379,13 @@ else
   assert_eq "html: chart figures in the page" 15 "$(grep -c '^<figure class="chart"' charts.html)"
   assert_eq "html: self-contained (no src=, no link, no http fetch)" 0 \
     "$(grep -Eic '<link|src=|url\(http|@import' charts.html)"
-  probe charts.html
-  assert_eq "html: every chart drawn in Chromium" "15 15" "$CHARTS"
+  probe_page charts.html
+  assert_eq "html: every chart drawn in Chromium" "15 15" "$PROBE"
   assert_eq "html: no console messages" 0 "$CONSOLE"
   # the probe can fail: a console error and a chart without its drawing
   printf '<!DOCTYPE html><html><body><figure class="chart"></figure><script>console.error("x")</script></body></html>\n' > bad.html
-  probe bad.html
-  assert_eq "html probe: a chart without svg is not drawn" "1 0" "$CHARTS"
+  probe_page bad.html
+  assert_eq "html probe: a chart without svg is not drawn" "1 0" "$PROBE"
   check "html probe: a console error is seen" test "$CONSOLE" -ge 1
   # runs too short for an interval, or with intervals but no latency
   # (a DBL bulk load of one commit): an empty "no data" panel, the page

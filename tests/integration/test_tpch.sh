@@ -347,27 +347,21 @@ PY
   # the full test with --metrics-listen: scraped while it runs, then
   # once more after its end (--metrics-linger keeps the endpoint until then)
   MPORT=$(free_port 19733)
-  "$BMK" tpch $O --scale=0.01 --tpch-test=full --threads=3 --results="$WORK/full-$db.json" \
-    --metrics-listen=127.0.0.1:$MPORT --metrics-linger=60 run > "$WORK/full.out" 2>&1 &
-  pid=$!
-  for _ in $(seq 300); do curl -sf "http://127.0.0.1:$MPORT/metrics" > /dev/null && break; sleep 0.05; done
-  for _ in $(seq 600); do grep -q '^Metrics: waiting up to' "$WORK/full.out" && break; sleep 0.1; done
-  page=$(curl -sf "http://127.0.0.1:$MPORT/metrics")
-  wait $pid
-  RC=$?
-  OUT=$(cat "$WORK/full.out")
+  run_scraped "$WORK/full.out" "$MPORT" \
+    "$BMK" tpch $O --scale=0.01 --tpch-test=full --threads=3 --results="$WORK/full-$db.json" \
+    --metrics-listen=127.0.0.1:$MPORT --metrics-linger=60 run
   assert_eq "$db: full test: exit 0" 0 "$RC"
   # after the end: none in flight, 66 queries (22 of the power test, 2 x
   # 22 of the streams), none failed, the histogram's +Inf bucket is the
   # count, QphH@Size is the document's
   assert_eq "$db: --metrics-listen after the end: in flight, count, +Inf bucket, failed" "0 66 66 0" \
-    "$(printf '%s\n' "$page" | awk '/^bmk_tpch_queries_in_flight\{/ {a=$2} /^bmk_tpch_query_duration_seconds_count\{/ {b=$2}
+    "$(printf '%s\n' "$PAGE" | awk '/^bmk_tpch_queries_in_flight\{/ {a=$2} /^bmk_tpch_query_duration_seconds_count\{/ {b=$2}
       /^bmk_tpch_query_duration_seconds_bucket\{.*le="\+Inf"/ {c=$2} /^bmk_tpch_queries_failed_total\{/ {d=$2} END {print a, b, c, d}')"
   assert_eq "$db: --metrics-listen: bmk_tpch_qphh_size is the document's" "ok" \
     "$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1])); q = d["tpch"]["qphh_size"]
 v = [float(l.split()[1]) for l in sys.argv[2].splitlines() if l.startswith("bmk_tpch_qphh_size{")]
-print("ok" if v and abs(v[0] - q) < 1e-6 * q else "differs: %r %r" % (v, q))' "$WORK/full-$db.json" "$page")"
+print("ok" if v and abs(v[0] - q) < 1e-6 * q else "differs: %r %r" % (v, q))' "$WORK/full-$db.json" "$PAGE")"
   assert_eq "$db: full test --results: QphH@Size is sqrt(Power@Size x Throughput@Size)" "ok" \
     "$(json_get "$WORK/full-$db.json" '"ok" if abs(d["tpch"]["qphh_size"] - (d["tpch"]["power"]["power_size"] * d["tpch"]["throughput"]["throughput_size"]) ** 0.5) < 1e-6 * d["tpch"]["qphh_size"] else d["tpch"]')"
   assert_match "$db: full test: the power test on set 6" "$OUT" "^Power test, SF 0.01, seed [0-9]+, update set 6:$"

@@ -157,6 +157,61 @@ wait_pg_alone() {
   return 1
 }
 
+# run_scraped OUTFILE PORT COMMAND...: runs COMMAND, a bmk run with
+# --metrics-listen=127.0.0.1:PORT and --metrics-linger, in the background
+# (its stdout and stderr into OUTFILE); waits until its page answers (30 s
+# at most), then for its line "Metrics: waiting up to" (the run has ended
+# and lingers; 2 minutes at most), and reads the page once more. Sets PAGE
+# (that last page: the run's final figures; "" when it did not answer), RC
+# (COMMAND's exit code) and OUT (OUTFILE's text). The waits are hang
+# guards, cut short when COMMAND ends: a run that never answers or never
+# lingers leaves PAGE empty.
+run_scraped() {
+  local out=$1 port=$2 pid
+  shift 2
+  "$@" > "$out" 2>&1 &
+  pid=$!
+  for _ in $(seq 600); do
+    curl -sf "http://127.0.0.1:$port/metrics" > /dev/null && break
+    kill -0 $pid 2> /dev/null || break
+    sleep 0.05
+  done
+  for _ in $(seq 1200); do
+    grep -q '^Metrics: waiting up to' "$out" && break
+    kill -0 $pid 2> /dev/null || break
+    sleep 0.1
+  done
+  PAGE=$(curl -sf "http://127.0.0.1:$port/metrics")
+  wait $pid
+  RC=$?
+  OUT=$(cat "$out")
+}
+
+# probe_page PAGE [EXPR]: loads a copy of the HTML file PAGE in headless
+# Chromium (60 s at most) with a script that counts the page's charts
+# (figure.chart) and those drawn (an <svg> of real size with paths), and,
+# when EXPR (a JavaScript expression) is given, appends its value in the
+# loaded page. Sets PROBE ("charts drawn", or "charts drawn EXPR's value";
+# "" when the page did not load) and CONSOLE (the console messages
+# Chromium logged while loading it). Needs chromium (the caller checks);
+# leaves probe.html, dom.html and chromium.log in $WORK.
+probe_page() {
+  local js='const f=[...document.querySelectorAll("figure.chart")];const ok=f.filter(x=>{const s=x.querySelector("svg");if(!s)return false;const r=s.getBoundingClientRect();return r.width>100&&r.height>50&&s.querySelectorAll("path").length>0;}).length;'
+  local extra=
+  [ -n "${2:-}" ] && extra="+\" \"+($2)"
+  js+="document.body.setAttribute(\"data-probe\",f.length+\" \"+ok$extra);"
+  PROBE_JS=$js awk '{ i = index($0, "</body>")
+    if (i) $0 = substr($0, 1, i - 1) "<script>" ENVIRON["PROBE_JS"] "</script>" substr($0, i)
+    print }' "$1" > "$WORK/probe.html"
+  rm -rf "$WORK/chromium-profile" && mkdir "$WORK/chromium-profile"
+  timeout -k 5 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$WORK/chromium-profile" --enable-logging=stderr --v=0 \
+    --window-size=1000,800 --dump-dom "file://$WORK/probe.html" > "$WORK/dom.html" 2> "$WORK/chromium.log"
+  PROBE=$(sed -n 's/.*data-probe="\([0-9 ]*\)".*/\1/p' "$WORK/dom.html")
+  CONSOLE=$(grep -c ':CONSOLE' "$WORK/chromium.log")
+}
+
 # within A B PCT: |A-B| <= PCT% of B
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(b>0 && d<=b*p/100)}'; }
 
