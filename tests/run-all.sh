@@ -163,7 +163,7 @@ test_docs.sh: the docs' examples and lists against the tree; their runs' C paths
 declare -A WEIGHT=([test_faults.sh]=136 [test_tpcc_run.sh]=131
   [test_evloop.sh]=116 [test_cluster.sh]=90 [test_kit_e2e.sh]=72
   [test_capacity.sh]=72 [test_pgbench.sh]=60 [test_tpcc.sh]=59
-  [test_chbench.sh]=70 [test_cost.sh]=56 [test_endpoints.sh]=48
+  [test_chbench.sh]=78 [test_cost.sh]=56 [test_endpoints.sh]=48
   [test_endpoints_routes.sh]=47 [test_kit_oltp.sh]=46 [test_metrics.sh]=45
   [test_results.sh]=43 [test_resultsdb.sh]=39 [test_cli.sh]=38
   [test_tpch_endpoints.sh]=47 [test_report.sh]=35 [test_dbl.sh]=33
@@ -179,7 +179,7 @@ declare -A ASAN_WEIGHT=([test_evloop.sh]=157 [test_faults.sh]=146
   [test_endpoints.sh]=53 [test_kit_oltp.sh]=53 [test_results.sh]=49
   [test_resultsdb.sh]=46 [test_metrics.sh]=46 [test_cli.sh]=47
   [test_report.sh]=45 [test_tpch_endpoints.sh]=43 [test_dbl.sh]=38
-  [test_chbench.sh]=38 [test_kit_dbstress.sh]=30 [test_errors.sh]=26
+  [test_chbench.sh]=46 [test_kit_dbstress.sh]=30 [test_errors.sh]=26
   [test_gates.sh]=24 [test_threads.sh]=22 [test_threshold.sh]=18
   [test_client.sh]=18 [test_dropin.sh]=16 [test_oltp.sh]=13 [test_tls.sh]=12
   [test_builtin.sh]=8 [test_compat.sh]=3 [test_sql_api.sh]=2

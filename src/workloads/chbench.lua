@@ -119,7 +119,11 @@ end
 function init()
   local c = config()
   check_tables(c)
-  if c.baseline then baseline.run_phases(c) end
+  if c.baseline_tag then
+    require("chbench_saved").load(c)
+  elseif c.baseline then
+    baseline.run_phases(c)
+  end
   chep.init(c)
   run.init()
   chrun.init(c)
@@ -173,7 +177,8 @@ function sysbench.hooks.measure_end()
 end
 
 -- The final report: tpcc's, the streams' block, then with --baseline the
--- interference report (a baseline child writes its figures instead).
+-- interference report (a baseline child writes its figures instead;
+-- with --baseline=tag:K=V the alone side is the saved runs').
 function sysbench.hooks.report_final(stat)
   report.report_final(stat)
   local c = config()

@@ -6,7 +6,10 @@
 -- reads (--baseline-phase); after the mixed run the report puts NOPM,
 -- each transaction type's p95 and each query's mean time alone beside
 -- mixed, with the ratio mixed/alone. A child is a process of its own
--- because the engine keeps a run's state in globals (as --repeat).
+-- because the engine keeps a run's state in globals (as --repeat). Each
+-- child carries the tag chbench_phase=tpcc-alone or streams-alone, and
+-- with --save it is saved as a run of its own, which --baseline=tag:K=V
+-- takes the alone side from later (chbench_saved.lua).
 -- docs/chbench.md "Interference report".
 
 local common = require("tpcc_common")
@@ -20,8 +23,10 @@ long readlink(const char *path, char *buf, size_t size);
 local M = {}
 
 M.options = {
-  baseline = {"Run TPC-C alone and the streams alone for the same --time first, then " ..
-                "the mixed run, and report each figure alone beside mixed", false},
+  baseline = {"on: run TPC-C alone and the streams alone for the same --time first, then " ..
+                "the mixed run, and report each figure alone beside mixed; tag:KEY=VALUE: " ..
+                "take the alone figures from the newest runs saved with that tag " ..
+                "(--baseline --save --tag=KEY=VALUE) and run the mixed run only", "off"},
   baseline_phase = {"Set by --baseline for its two baseline runs: KIND:FILE, the phase " ..
                       "(tpcc or streams) and where it writes its figures", ""},
 }
@@ -29,13 +34,35 @@ M.options = {
 -- The transaction types in the order tpcc reports them.
 M.TYPES = { "new_order", "payment", "order_status", "delivery", "stock_level" }
 
+-- The tag key that names a baseline phase's run, and its values.
+M.PHASE_TAG = "chbench_phase"
+M.PHASE_VALUE = { tpcc = "tpcc-alone", streams = "streams-alone" }
+
+local ON = { [""] = true, on = true, ["true"] = true, ["1"] = true }
+local OFF = { off = true, ["false"] = true, ["0"] = true }
+
+-- --baseline's value: "now" (bare, on), nil (off) or "saved" and the
+-- tag's KEY=VALUE. Raises one message for any other value.
+local function baseline_mode(v)
+  v = tostring(v or "off")
+  if ON[v:lower()] then return "now" end
+  if OFF[v:lower()] then return nil end
+  local kv = v:match("^tag:([%w_]+=.+)$")
+  if kv then return "saved", kv end
+  common.fail("--baseline takes on, off or tag:KEY=VALUE (the saved baselines of that tag), " ..
+                "not '%s'", v)
+end
+
 -- Adds the baseline options to `c` (chbench_run.configure's): c.baseline
--- (true: run the baselines now), c.phase ("tpcc"|"streams"|nil) and
--- c.phase_file. Raises one message for bad input or a contradiction.
--- Any state (each builds its own `c`).
+-- (true: an interference report, its alone side run now or saved),
+-- c.baseline_tag (KEY=VALUE of the saved baselines, nil: run them now),
+-- c.phase ("tpcc"|"streams"|nil) and c.phase_file. Raises one message
+-- for bad input or a contradiction. Any state (each builds its own `c`).
 function M.configure(c)
   local o = sysbench.opt
-  c.baseline = o.baseline == true
+  local mode, tag = baseline_mode(o.baseline)
+  c.baseline = mode ~= nil
+  c.baseline_tag = tag
   local p = tostring(o.baseline_phase or "")
   if p ~= "" then
     c.phase, c.phase_file = p:match("^(%a+):(.+)$")
@@ -65,16 +92,18 @@ end
 -- ---- the two baseline runs (global state, from init) -------------------------------------
 
 -- Options the children do not get: this process's outputs (the children
--- get their own), the baseline options, and what the phase replaces.
+-- get their own; --save and --results-db they keep, to be saved as runs
+-- of their own), the baseline options, and what the phase replaces.
 -- --seed is given as this run's, so the streams alone run the mixed
--- run's orders.
+-- run's orders; --tag with the phase's tag added.
 local DROP = { baseline = true, baseline_phase = true, seed = true, results = true,
-               chbench_report = true,
+               chbench_report = true, tag = true,
                tpcc_report = true, hdr_log = true, metrics_listen = true, metrics_linger = true,
-               save = true, results_db = true, threshold = true, ["repeat"] = true,
-               series_id = true, html = true }
+               threshold = true, ["repeat"] = true, series_id = true, html = true }
 
-local function exe()
+-- The path of bmk's executable, to start a child bmk. Raises when it
+-- cannot be read. Global state.
+function M.exe()
   local buf = ffi.new("char[4096]")
   local n = tonumber(ffi.C.readlink("/proc/self/exe", buf, 4095))
   if n <= 0 then common.fail("--baseline: cannot find bmk's executable (/proc/self/exe)") end
@@ -92,7 +121,7 @@ end
 -- The argv of phase `kind` ("tpcc" or "streams"): this run's, with the
 -- phase's options and outputs, its figures to `file`. Global state.
 function M.child_argv(c, kind, file)
-  local argv = { exe() }
+  local argv = { M.exe() }
   local a = sysbench.cmdline.argv
   local i = 1
   while a[i] do
@@ -106,10 +135,15 @@ function M.child_argv(c, kind, file)
   end
   argv[#argv + 1] = kind == "tpcc" and "--analytic-streams=0" or "--threads=1"
   argv[#argv + 1] = "--seed=" .. c.seed
-  -- explicit, as a --config-file may set them
+  -- explicit, as a --config-file may set it
   argv[#argv + 1] = "--baseline=off"
-  argv[#argv + 1] = "--save=off"
   argv[#argv + 1] = "--baseline-phase=" .. kind .. ":" .. file
+  local tags = {}
+  for _, t in ipairs(type(sysbench.opt.tag) == "table" and sysbench.opt.tag or {}) do
+    if not t:match("^" .. M.PHASE_TAG .. "=") then tags[#tags + 1] = t end
+  end
+  tags[#tags + 1] = M.PHASE_TAG .. "=" .. M.PHASE_VALUE[kind]
+  argv[#argv + 1] = "--tag=" .. table.concat(tags, ",")
   local o = sysbench.opt
   local r = suffixed(tostring(o.results or ""), kind)
   if r ~= "" then argv[#argv + 1] = "--results=" .. r end
@@ -120,13 +154,16 @@ end
 
 local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
--- Runs argv; returns its exit code, 128 + N when signal N ended it, as
--- a shell says (LuaJIT's os.execute gives the wait status: the code
--- times 256, or the signal's number below 128; Lua 5.2's a flag, a kind
--- and the code).
-local function execute(argv)
+-- Runs argv, its stdout to file `out` and its stderr to file `err` when
+-- given (else this process's). Returns its exit code, 128 + N when
+-- signal N ended it, as a shell says (LuaJIT's os.execute gives the wait
+-- status: the code times 256, or the signal's number below 128; Lua
+-- 5.2's a flag, a kind and the code). Global state.
+function M.execute(argv, out, err)
   local q = {}
   for i, w in ipairs(argv) do q[i] = quote(w) end
+  if out then q[#q + 1] = "> " .. quote(out) end
+  if err then q[#q + 1] = "2> " .. quote(err) end
   io.stdout:flush()
   local r, kind, code = os.execute(table.concat(q, " "))
   if type(r) == "number" then
@@ -164,7 +201,7 @@ function M.run_phases(c)
     local file = os.tmpname()
     print(string.format("chbench --baseline: phase %d of 3: %s, %s s", i, ph.title,
                         tostring(sysbench.opt.time)))
-    local code = execute(M.child_argv(c, ph.kind, file))
+    local code = M.execute(M.child_argv(c, ph.kind, file))
     c.alone[ph.kind] = read_phase(file)
     if code == 130 or code == 143 then
       -- Ctrl-C (SIGINT) or SIGTERM reached the phase's run, which printed
@@ -246,11 +283,22 @@ end
 
 local function fmt(x, p) return x and string.format(p or "%.3f", x) or "-" end
 
--- Prints the interference report of `cmp` (M.compare). Global state.
+-- Prints the interference report of `cmp` (M.compare); its heading
+-- names the saved runs of the alone side when c.saved (chbench_saved)
+-- has them. Global state.
 function M.print(c, cmp)
-  print(string.format("CH-benCHmark interference (each phase %s s; ratio = mixed / alone; " ..
-                        "a query's time is the mean of its runs, seconds):",
-                      tostring(sysbench.opt.time)))
+  local sv = c.saved
+  if sv then
+    print(string.format("CH-benCHmark interference (alone: saved runs %d, TPC-C alone %s s, " ..
+                          "and %d, the streams alone %s s, tag %s; mixed %s s; ratio = " ..
+                          "mixed / alone; a query's time is the mean of its runs, seconds):",
+                        sv.tpcc_run, sv.tpcc_seconds, sv.streams_run, sv.streams_seconds,
+                        c.baseline_tag, tostring(sysbench.opt.time)))
+  else
+    print(string.format("CH-benCHmark interference (each phase %s s; ratio = mixed / alone; " ..
+                          "a query's time is the mean of its runs, seconds):",
+                        tostring(sysbench.opt.time)))
+  end
   print(string.format("  %-22s %12s %12s %8s", "FIGURE", "ALONE", "MIXED", "RATIO"))
   print(string.format("  %-22s %12s %12s %8s", "NOPM", fmt(cmp.nopm.alone, "%.0f"),
                       fmt(cmp.nopm.mixed, "%.0f"), fmt(cmp.nopm.ratio, "%.2f")))
@@ -274,6 +322,19 @@ local function jrow(r)
                        jnum(r.ratio))
 end
 
+-- Where the alone values come from, as JSON text: this command's
+-- phases, or the saved runs (c.saved: chbench_saved.load's).
+local function source_json(c)
+  local sv = c.saved
+  if not sv then return '{"from": "phases"}' end
+  return string.format('{"from": "saved runs", "tag": "%s", "tpcc_run": %d, "tpcc_seconds": %s, ' ..
+                         '"streams_run": %d, "streams_seconds": %s}',
+                       c.baseline_tag:gsub('[%c"\\]', function(ch)
+                         return string.format("\\u%04x", ch:byte()) end),
+                       sv.tpcc_run, jnum(tonumber(sv.tpcc_seconds)), sv.streams_run,
+                       jnum(tonumber(sv.streams_seconds)))
+end
+
 -- `cmp` (M.compare) as the "interference" member of --chbench-report
 -- (JSON text). Pure.
 function M.json(c, cmp)
@@ -282,10 +343,11 @@ function M.json(c, cmp)
   for _, n in ipairs(c.qlist) do
     q[#q + 1] = string.format('      "%d": %s', n, jrow(cmp.queries[n]))
   end
-  return string.format('{\n    "phase_seconds": %s,\n    "query_time": "mean",\n' ..
+  return string.format('{\n    "phase_seconds": %s,\n    "alone_source": %s,\n' ..
+                         '    "query_time": "mean",\n' ..
                          '    "nopm": %s,\n    "p95_ms": {%s},\n    "queries": {\n%s\n    }\n  }',
-                       jnum(tonumber(sysbench.opt.time)), jrow(cmp.nopm), table.concat(p, ", "),
-                       table.concat(q, ",\n"))
+                       jnum(tonumber(sysbench.opt.time)), source_json(c), jrow(cmp.nopm),
+                       table.concat(p, ", "), table.concat(q, ",\n"))
 end
 
 -- measure_end of the mixed run: the NOPM of TPC-C alone as a figure

@@ -318,7 +318,8 @@ function M.results(c)
 end
 
 -- measure_end: the figures (summary.figures in --results): queries
--- completed, their geometric mean and each query's geometric mean.
+-- completed, their geometric mean, each query's geometric mean and its
+-- arithmetic mean (what --baseline=tag:K=V reads from a saved run).
 function M.figures(c)
   local r = M.results(c)
   sysbench.figure("chbench_queries", r.n, { help = "CH-benCHmark analytic queries completed" })
@@ -331,6 +332,9 @@ function M.figures(c)
     if a.runs > 0 then
       sysbench.figure(string.format("chbench_q%02d_seconds", q), math.exp(a.log / a.runs),
                       { help = string.format("CH-benCHmark query %d: geometric mean of its " ..
+                                               "times, seconds", q) })
+      sysbench.figure(string.format("chbench_mean_q%02d_seconds", q), a.sum / a.runs,
+                      { help = string.format("CH-benCHmark query %d: arithmetic mean of its " ..
                                                "times, seconds", q) })
     end
   end

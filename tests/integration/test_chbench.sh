@@ -13,7 +13,11 @@
 # Chromium);
 # --baseline (TPC-C alone, the streams alone, then mixed: each ratio of
 # the report from the phases' own figures; bad combinations refused;
-# Ctrl-C in a phase: exit 130, the mixed run not started);
+# Ctrl-C in a phase: exit 130, the mixed run not started); on PostgreSQL
+# --baseline=tag:K=V (the phases saved by --baseline --save, the mixed
+# run only, each ratio from the saved runs' figures; no such tag, one
+# phase only, runs that do not match, a database that cannot be opened:
+# one FATAL line and exit 1);
 # check; cleanup. No timing is asserted.
 set -u
 source "$(dirname "$0")/lib/lib.sh"
@@ -137,6 +141,70 @@ check_analytic_views() {
   assert_eq "pgsql: --html: no console messages" 0 "$CONSOLE"
 }
 
+# check_saved_baselines OPTS: --baseline=tag:K=V on PostgreSQL, from the
+# phases the --baseline run below saved in $WORK/bl.db with chb=pgsql.
+check_saved_baselines() {
+  local O="$1 --threads=2 --analytic-streams=1 --seed=42 --time=2 --results-db=$WORK/bl.db"
+  local Q=3,11,13,22 tid sid hid oid
+  tid=$("$BMK" runs list --results-db="$WORK/bl.db" --tag=chb=pgsql --tag=chbench_phase=tpcc-alone | awk 'NR > 1 {print $1}')
+  sid=$("$BMK" runs list --results-db="$WORK/bl.db" --tag=chb=pgsql --tag=chbench_phase=streams-alone | awk 'NR > 1 {print $1}')
+  assert_eq "pgsql: --baseline --save: each phase saved once, tagged with its phase and the run's tags" \
+    "1 1" "$(echo "$tid" | grep -c '^[0-9]') $(echo "$sid" | grep -c '^[0-9]')"
+  "$BMK" runs export "$tid" --results-db="$WORK/bl.db" > "$WORK/saved-tpcc.json"
+  "$BMK" runs export "$sid" --results-db="$WORK/bl.db" > "$WORK/saved-streams.json"
+  # the saved streams' per-query means are the phase's own (its --chbench-report)
+  assert_eq "pgsql: the saved streams-alone run's chbench_mean_qNN_seconds: its report's averages" ok \
+    "$(python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['summary']['figures']; c=json.load(open(sys.argv[2]))['queries']
+bad=[q for q in c if abs(d['chbench_mean_q%02d_seconds' % int(q)]['value'] - c[q]['avg']) > 1.5e-6] + [k for k in d if k.startswith('chbench_mean_q') and str(int(k[14:16])) not in c]
+print('ok' if c and not bad else bad or 'no query')" "$WORK/saved-streams.json" "$WORK/bch-pgsql.streams-alone.json")"
+
+  run_bmk chbench $O --queries=$Q --baseline=tag:chb=pgsql --results="$WORK/s-pgsql.json" \
+    --chbench-report="$WORK/sch-pgsql.json" run
+  assert_eq "pgsql: --baseline=tag:K=V: exit 0, no baseline phase run" "0 0" \
+    "$RC $(printf '%s\n' "$OUT" | grep -c '^chbench --baseline: phase')"
+  assert_contains "pgsql: --baseline=tag:K=V: the saved runs named" "$OUT" \
+    "chbench --baseline=tag:chb=pgsql: TPC-C alone from saved run $tid, the streams alone from saved run $sid; the mixed run only"
+  assert_contains "pgsql: --baseline=tag:K=V: the report's heading names them" "$OUT" \
+    "CH-benCHmark interference (alone: saved runs $tid, TPC-C alone 2 s, and $sid, the streams alone 2 s, tag chb=pgsql; mixed 2 s;"
+  printf '%s\n' "$OUT" > "$WORK/s-pgsql.txt"
+  assert_eq "pgsql: --baseline=tag:K=V: every figure alone is the saved run's, mixed this run's, each ratio theirs" \
+    ok "$(python3 "$TOP/tests/integration/tools/chbench_baseline_check.py" "$WORK/s-pgsql.json" \
+          "$WORK/sch-pgsql.json" "$WORK/s-pgsql.txt" $Q "$WORK/saved-tpcc.json" "$WORK/saved-streams.json" "$tid" "$sid")"
+
+  # bad input: one FATAL line, exit 1, before anything runs
+  run_bmk chbench $O --queries=$Q --baseline=tag:chb=nosuch run
+  assert_eq "pgsql: --baseline=tag: no run with the tag: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "pgsql: ... says how to save one" "$OUT" "--baseline=tag:chb=nosuch: no saved run carries the tag chb=nosuch in the results database '$WORK/bl.db'; save the baselines with \`bmk chbench ... --baseline --save --tag=chb=nosuch run\`"
+  # one phase only: the TPC-C-alone run imported again with another tag
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['manifest']['tags']['chb']='half'; json.dump(d, open(sys.argv[2], 'w'))" \
+    "$WORK/saved-tpcc.json" "$WORK/half.json"
+  hid=$("$BMK" runs import --results-db="$WORK/bl.db" "$WORK/half.json" | sed -n 's/.*: run \([0-9]*\)$/\1/p')
+  run_bmk chbench $O --queries=$Q --baseline=tag:chb=half run
+  assert_eq "pgsql: --baseline=tag: one phase saved: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "pgsql: ... names the phase that is missing" "$OUT" "--baseline=tag:chb=half: only the TPC-C-alone phase is saved with that tag (run $hid); the streams-alone phase is missing"
+  # runs that do not match: the database kind and warehouses of the
+  # TPC-C-alone run changed; this run's query list against the saved one
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['manifest']['tags']['chb']='other'; d['manifest']['options'].update(db_driver='mysql', scale='2'); json.dump(d, open(sys.argv[2], 'w'))
+d=json.load(open(sys.argv[3])); d['manifest']['tags']['chb']='other'; json.dump(d, open(sys.argv[4], 'w'))" \
+    "$WORK/saved-tpcc.json" "$WORK/other-t.json" "$WORK/saved-streams.json" "$WORK/other-s.json"
+  oid=$("$BMK" runs import --results-db="$WORK/bl.db" "$WORK/other-t.json" "$WORK/other-s.json" | sed -n '1s/.*: run \([0-9]*\)$/\1/p')
+  run_bmk chbench $O --queries=$Q --baseline=tag:chb=other run
+  assert_eq "pgsql: --baseline=tag: another database kind and scale: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "pgsql: ... names both differences" "$OUT" "the newest saved TPC-C-alone run, run $oid, does not match this run: database kind (--db-driver): mysql there, pgsql here; warehouses (--scale): 2 there, 1 here;"
+  run_bmk chbench $O --queries=3,11 --baseline=tag:chb=pgsql run
+  assert_eq "pgsql: --baseline=tag: another query list: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "pgsql: ... names it" "$OUT" "the newest saved streams-alone run, run $sid, does not match this run: query list (--queries): 3,11,13,22 there, 3,11 here;"
+  # a results database that cannot be opened
+  echo "not a database" > "$WORK/notadb.db"
+  run_bmk chbench $1 --threads=2 --analytic-streams=1 --time=2 --results-db="$WORK/notadb.db" \
+    --baseline=tag:chb=pgsql run
+  assert_eq "pgsql: --baseline=tag: a database that cannot be opened: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "pgsql: ... names it and why" "$OUT" "--baseline=tag:chb=pgsql: cannot read the saved baselines from the results database '$WORK/notadb.db': "
+  run_bmk chbench $O --baseline=build42 run
+  assert_eq "pgsql: --baseline=VALUE that is no tag: exit 1, one FATAL line" "1 1" "$RC $(fatal_lines)"
+  assert_contains "pgsql: ... says what it takes" "$OUT" "--baseline takes on, off or tag:KEY=VALUE (the saved baselines of that tag), not 'build42'"
+}
+
 for db in $DBS; do
   O="$(opts $db) $(where $db) --scale=1"
   # ---- a mixed run: 2 VUs, 1 stream, ending after the stream's pass --------
@@ -179,7 +247,7 @@ for db in $DBS; do
     [ $db = mysql ] && delay=10
     run_bmk chbench $O --threads=2 --analytic-streams=1 --queries=3,11,13,22 --seed=42 \
       --analytic-delay=$delay --time=2 --baseline --results="$WORK/b-$db.json" \
-      --chbench-report="$WORK/bch-$db.json" run
+      --chbench-report="$WORK/bch-$db.json" --save --tag=chb=$db --results-db="$WORK/bl.db" run
     assert_eq "$db: --baseline run exit" 0 "$RC"
     assert_eq "$db: --baseline: three phases announced" 3 \
       "$(printf '%s\n' "$OUT" | grep -c '^chbench --baseline: phase [123] of 3: ')"
@@ -203,6 +271,7 @@ for db in $DBS; do
       assert_contains "$db: ... says where it stopped" "$(cat "$WORK/bint.out")" \
         "chbench --baseline: interrupted in phase 1 of 3 (TPC-C alone (--analytic-streams=0)); its report so far is above, the mixed run did not start"
       assert_eq "$db: ... the mixed run did not start" 0 "$(grep -c '^chbench --baseline: phase 3 of 3' "$WORK/bint.out")"
+      check_saved_baselines "$O"
     fi
     if [ $db = mysql ]; then
       first=$(json_get "$WORK/bch-$db.json" "d['streams'][0]['order'][0]")

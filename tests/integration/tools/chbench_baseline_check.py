@@ -3,6 +3,8 @@
 phase's own files, by exact relations only (no timing):
 
   chbench_baseline_check.py RESULTS.json REPORT.json OUTPUT.txt QUERIES
+  chbench_baseline_check.py RESULTS.json REPORT.json OUTPUT.txt QUERIES \
+      TPCC.json STREAMS.json TPCC_ID STREAMS_ID
 
 RESULTS.json is the mixed run's --results (the phases' are beside it:
 RESULTS.tpcc-alone.json, RESULTS.streams-alone.json), REPORT.json its
@@ -16,6 +18,12 @@ the same three. Every query of QUERIES has a row; the stream's first
 query, done first in both phases, has both sides; the streams alone ran
 the mixed run's order; the per-interval chbench_queries add up to the
 run's. Prints "ok", else one line per failed relation.
+
+The second form checks a --baseline=tag:K=V run: the alone side is the
+saved runs TPCC_ID and STREAMS_ID, exported to TPCC.json and STREAMS.json
+(`bmk runs export`): tpcc_nopm and event_types[].latency_ms.p95 of the
+first, the figures chbench_mean_qNN_seconds of the second; the report's
+alone_source names both runs.
 """
 import json
 import re
@@ -34,9 +42,14 @@ def beside(path, kind):
 
 def main():
     res_path, rep_path, out_path, qlist = sys.argv[1:5]
+    saved = len(sys.argv) > 5
     queries = [q.strip() for q in qlist.split(",")]
-    mixed_r, tpcc_r = load(res_path), load(beside(res_path, "tpcc"))
-    mixed_c, streams_c = load(rep_path), load(beside(rep_path, "streams"))
+    mixed_r, mixed_c = load(res_path), load(rep_path)
+    if saved:
+        tpcc_r, streams_r = load(sys.argv[5]), load(sys.argv[6])
+        tid, sid = int(sys.argv[7]), int(sys.argv[8])
+    else:
+        tpcc_r, streams_c = load(beside(res_path, "tpcc")), load(beside(rep_path, "streams"))
     out = open(out_path).read()
     bad = []
     inter = mixed_c.get("interference")
@@ -76,11 +89,20 @@ def main():
     if sorted(inter["queries"], key=int) != sorted(queries, key=int):
         bad.append("queries %s, asked %s" % (sorted(inter["queries"], key=int), queries))
     avg = lambda d, q: d["queries"].get(q, {}).get("avg")
+    if saved:
+        alone = lambda q: fig(streams_r, "chbench_mean_q%02d_seconds" % int(q))
+        src = inter.get("alone_source", {})
+        if (src.get("from"), src.get("tpcc_run"), src.get("streams_run")) != ("saved runs", tid, sid):
+            bad.append("alone_source %s, not saved runs %d and %d" % (src, tid, sid))
+    else:
+        alone = lambda q: avg(streams_c, q)
+        if inter.get("alone_source") != {"from": "phases"}:
+            bad.append("alone_source %s, not this command's phases" % inter.get("alone_source"))
     for q in queries:
         check("Q" + q, inter["queries"].get(q, {"alone": None, "mixed": None, "ratio": None}),
-              avg(streams_c, q), avg(mixed_c, q), 1.5e-6, "Q%s mean s" % q, "%.3f")
+              alone(q), avg(mixed_c, q), 1.5e-6, "Q%s mean s" % q, "%.3f")
     order = mixed_c["streams"][0]["order"]
-    if streams_c["streams"][0]["order"] != order:
+    if not saved and streams_c["streams"][0]["order"] != order:
         bad.append("the streams alone ran another order")
     first = inter["queries"].get(str(order[0]), {})
     if first.get("alone") is None or first.get("mixed") is None:
