@@ -225,6 +225,8 @@ static void set_sysbench_table(lua_State *L, int tid)
   lua_pushstring(L, sb_version_string());
   lua_setfield(L, -2, "version_string");
   sb_lua_push_option_api(L);
+  lua_pushcfunction(L, sb_lua_json_decode);
+  lua_setfield(L, -2, "json_decode");
   lua_setfield(L, -2, "__c");
 
   push_cmdline(L);

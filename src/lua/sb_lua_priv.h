@@ -23,4 +23,14 @@ void sb_lua_push_option_api(lua_State *L);
    function, thread-safe. */
 int sb_lua_keep_message(lua_State *L);
 
+/* sysbench.__c.json_decode(text): the JSON text (any value at its top) as
+   Lua values, parsed by jansson: objects as tables keyed by member name,
+   arrays as tables indexed from 1, numbers as Lua numbers, strings,
+   booleans; null as nil (an object's null member is absent, an array's a
+   hole). Returns the value, or nil and "JSON: <jansson's message> (line
+   L, column C)" for a text that is not JSON. A Lua memory error while the
+   tables are built leaks the parsed document. Lua C function; any state,
+   thread-safe. */
+int sb_lua_json_decode(lua_State *L);
+
 #endif
