@@ -9,7 +9,7 @@ set -e
 LIBC_FUNCS="__errno_location _exit abort access atoi calloc chdir clock_gettime close dup dup2
 execv execvp exit fclose fflush fopen fork fprintf fputs fread free fwrite getcwd getenv
 gethostname getpid getppid gettimeofday getuid isatty kill malloc memcmp memcpy memmove memset mkdir
-nanosleep open pipe pipe2 poll printf puts rand read realloc rename rmdir sched_yield setenv
+nanosleep open pipe pipe2 poll printf puts rand read readlink realloc rename rmdir sched_yield setenv
 sigaddset sigemptyset signal sigprocmask sigtimedwait sleep snprintf sprintf srand strchr strcmp
 strdup strerror strlen strncmp strncpy strrchr strstr strtod strtol strtoul system time
 unlink unsetenv usleep waitpid write"
