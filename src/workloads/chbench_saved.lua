@@ -62,10 +62,10 @@ local function runs(c, args)
   return text
 end
 
--- The run ids `bmk runs list` printed, oldest first.
+-- The run ids `bmk runs list --ids` printed (one per line), oldest first.
 local function ids(text)
   local out = {}
-  for id in text:gmatch("\n%s*(%d+)%s") do out[#out + 1] = tonumber(id) end
+  for id in text:gmatch("(%d+)\n") do out[#out + 1] = tonumber(id) end
   return out
 end
 
@@ -178,12 +178,12 @@ function M.load(c)
   local tag = c.baseline_tag
   local found = {}
   for _, kind in ipairs({ "tpcc", "streams" }) do
-    local l = ids(runs(c, { "list", "--tag=" .. tag, string.format("--tag=%s=%s",
+    local l = ids(runs(c, { "list", "--ids", "--tag=" .. tag, string.format("--tag=%s=%s",
                             baseline.PHASE_TAG, baseline.PHASE_VALUE[kind]), "--last=1" }))
     found[kind] = l[#l]
   end
   if not found.tpcc and not found.streams then
-    local any = ids(runs(c, { "list", "--tag=" .. tag }))
+    local any = ids(runs(c, { "list", "--ids", "--tag=" .. tag }))
     if #any == 0 then
       common.fail("--baseline=tag:%s: no saved run carries the tag %s in %s; %s", tag, tag,
                   store_name(), how(c))

@@ -54,6 +54,17 @@ run_bmk runs list --last=1
 assert_eq "list --last=1: run 3" "3" "$(printf '%s\n' "$OUT" | awk 'NR > 1 {print $1}')"
 run_bmk runs list --test=oltp_read_write
 assert_eq "list --test of another test: none" 1 "$(printf '%s\n' "$OUT" | grep -c .)"
+run_bmk runs list --ids --tag=build=2
+assert_eq "list --ids: the ids alone, one per line, oldest first" "2
+3" "$OUT"
+# reading never creates a database
+run_bmk runs list --results-db="$WORK/none/r.db"
+assert_eq "list of a database that is not there: exit 0" 0 "$RC"
+assert_eq "... the header alone" 1 "$(printf '%s\n' "$OUT" | grep -c .)"
+run_bmk runs export 1 --results-db="$WORK/none/r.db"
+assert_eq "export from a database that is not there: exit 1" 1 "$RC"
+assert_contains "... says so" "$OUT" "bmk runs: no run 1: there is no results database at $WORK/none/r.db"
+check "... and neither made it (nor its directory)" test ! -e "$WORK/none"
 run_bmk runs show 1
 assert_eq "show: exit 0" 0 "$RC"
 assert_contains "show: the report's events" "$OUT" \

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands/sb_command_usage.h"
 #include "commands/runs/sb_runs_cmd.h"
@@ -16,6 +17,7 @@
 static const char USAGE[] =
   "Usage:\n"
   "  bmk runs list [--test=NAME] [--tag=KEY=VALUE]... [--series=ID] [--since=DATE] [--last=N]\n"
+  "                [--ids]         (--ids: the matching runs' ids only, one per line)\n"
   "  bmk runs show ID\n"
   "  bmk runs export ID            (the run's --results JSON on stdout)\n"
   "  bmk runs import FILE.json...  (result files of earlier runs)\n"
@@ -29,6 +31,7 @@ typedef struct {
   char *tags[32];
   const char *args[256];
   unsigned nargs;
+  bool ids;                    /* list --ids */
 } runs_args_t;
 
 /* Options (anywhere) and the other words; 0, or 1 after a message. */
@@ -63,6 +66,8 @@ static int parse(int argc, char **argv, runs_args_t *a)
       if (a->f.ntags < 32)
         a->tags[a->f.ntags++] = (char *) s + 6;
     }
+    else if (strcmp(s, "--ids") == 0)
+      a->ids = true;
     else if (strncmp(s, "--", 2) == 0)
       return sb_command_usage_error("bmk runs", USAGE, "unknown option '%s'", s);
     else if (a->nargs < 256)
@@ -81,6 +86,18 @@ static void print_row(const sb_resultsdb_row_t *r, void *arg)
   printf("%6lld  %-20s  %-24s %7u %12s %10s %10s%s  %s\n", (long long) r->id,
          r->started ? r->started : "", r->test ? r->test : "", r->threads, tps, p95, p99,
          r->completed ? "" : " (interrupted)", r->tags ? r->tags : "");
+}
+
+static void print_id(const sb_resultsdb_row_t *r, void *arg)
+{
+  (void) arg;
+  printf("%lld\n", (long long) r->id);
+}
+
+static void print_header(void)
+{
+  printf("%6s  %-20s  %-24s %7s %12s %10s %10s  %s\n", "id", "start (UTC)", "test", "VUs",
+         "tps", "p95 (ms)", "p99 (ms)", "tags");
 }
 
 /* The run id in `s`, or -1 after a message. */
@@ -183,6 +200,20 @@ int sb_runs_main(int argc, char **argv)
     return a.nargs != 1 ? sb_command_usage_error("bmk runs", USAGE, "%s takes one run id", cmd) : 1;
   char path[4096], err[512];
   sb_resultsdb_path(a.db, path, sizeof(path));
+  /* Reading never creates a database: a SQLite file that is not there
+     has no runs (only import, and --save, make one). */
+  if (strcmp(cmd, "import") != 0 && !sb_resultsdb_is_url(path) && access(path, F_OK) != 0)
+  {
+    if (!one)
+    {
+      if (!a.ids)
+        print_header();
+      return 0;
+    }
+    fprintf(stderr, "bmk runs: no run %lld: there is no results database at %s (--save "
+            "makes one)\n", id, path);
+    return 1;
+  }
   sb_resultsdb_t *st = sb_resultsdb_open(path, err, sizeof(err));
   if (st == NULL)
   {
@@ -196,9 +227,9 @@ int sb_runs_main(int argc, char **argv)
     rc = import_files(st, &a);
   else
   {
-    printf("%6s  %-20s  %-24s %7s %12s %10s %10s  %s\n", "id", "start (UTC)", "test", "VUs",
-           "tps", "p95 (ms)", "p99 (ms)", "tags");
-    if (sb_resultsdb_list(st, &a.f, print_row, NULL, err, sizeof(err)) < 0)
+    if (!a.ids)
+      print_header();
+    if (sb_resultsdb_list(st, &a.f, a.ids ? print_id : print_row, NULL, err, sizeof(err)) < 0)
     {
       fprintf(stderr, "bmk runs: %s\n", err);
       rc = 1;
