@@ -303,6 +303,8 @@ static void count_cmd(pgb_client_t *c, unsigned gi, int64_t t0)
   c->cmd_stats[gi].count++;
   c->cmd_stats[gi].sum += (double) (now - t0);
   pthread_mutex_unlock(&c->lock);
+  if (c->cmd_hist && c->cmd_hist[gi])
+    sb_hdr_record(c->cmd_hist[gi], (uint64_t) (now - t0) * 1000);
 }
 
 /* -r: command `gi` failed its transaction, or had it retried. */
@@ -628,6 +630,10 @@ void pgb_client_free(pgb_client_t *c)
   c->nvars = c->capvars = 0;
   free(c->script_stats);
   free(c->cmd_stats);
+  for (unsigned i = 0; c->cmd_hist && i < pgb_cfg.ncmds; i++)
+    sb_hdr_free(c->cmd_hist[i]);
+  free(c->cmd_hist);
+  c->cmd_hist = NULL;
   free(c->pipe_cmds);
   c->pipe_cmds = NULL;
   c->script_stats = NULL;

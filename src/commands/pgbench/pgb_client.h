@@ -7,6 +7,7 @@
 #define PGB_CLIENT_H
 
 #include "commands/pgbench/pgb.h"
+#include "core/sb_histogram.h"
 
 typedef struct {
   char *name;
@@ -50,6 +51,9 @@ typedef struct {
   pgb_stats_t stats;
   pgb_stats_t *script_stats;   /* per script */
   pgb_cmdstat_t *cmd_stats;    /* per command (all scripts) */
+  /* bmk's face: each command's latencies (ns, microsecond resolution),
+     written by the client's thread only (readers: sb_hdr_add) */
+  sb_hdr_t **cmd_hist;
 } pgb_client_t;
 
 /* Outcome of one transaction. */

@@ -23,6 +23,7 @@
 #include "commands/pgbench/pgb_log.h"
 #include "commands/pgbench/pgb_report.h"
 #include "core/sb_counter.h"
+#include "core/sb_logger.h"
 #include "core/sb_metric.h"
 #include "core/sb_output.h"
 #include "core/sb_rand.h"
@@ -95,8 +96,7 @@ static bool init_variables(pgb_client_t *c)
          (has_define("random_seed") || set_int_var(c, "random_seed", (int64_t) pgb_cfg.random_seed));
 }
 
-/* The seeds and the clients' state, before the engine starts. */
-static int init_clients(void)
+int pgb_run_init_clients(void)
 {
   pgs_prng_t base;
   pgs_prng_seed(&base, pgb_cfg.random_seed);
@@ -132,6 +132,15 @@ static int init_clients(void)
     if (c->script_stats == NULL || c->cmd_stats == NULL || c->stmts == NULL ||
         !init_variables(c))
       return 1;
+    if (pgb_cfg.bmk_face)
+    {
+      c->cmd_hist = calloc(pgb_cfg.ncmds, sizeof(*c->cmd_hist));
+      if (c->cmd_hist == NULL)
+        return 1;
+      for (unsigned k = 0; k < pgb_cfg.ncmds; k++)
+        if ((c->cmd_hist[k] = sb_hdr_new()) == NULL)
+          return 1;
+    }
   }
   return 0;
 }
@@ -144,7 +153,7 @@ static int t_prepare(void)
   return 0;
 }
 
-static int t_thread_init(int tid)
+int pgb_run_thread_init(int tid)
 {
   pgb_client_t *c = &clients[tid];
   db_quiet_all_errors(1);       /* the persona prints pgbench's messages */
@@ -175,7 +184,7 @@ static unsigned choose_script(pgb_client_t *c)
   return i - 1;
 }
 
-static int t_thread_done(int tid)
+int pgb_run_thread_done(int tid)
 {
   pgb_client_disconnect(&clients[tid]);
   return 0;
@@ -210,12 +219,21 @@ static int64_t next_slot(const pgb_client_t *c, int64_t now, bool *late)
   return slot;
 }
 
-static int t_event(int tid)
+/* bmk's face: the client aborted (its message printed), the run fails */
+static int face_abort(const pgb_client_t *c)
+{
+  log_text(LOG_FATAL, "pgbench script: client %d aborted (the message above)", c->id);
+  return -1;
+}
+
+int pgb_run_event(int tid)
 {
   pgb_client_t *c = &clients[tid];
   if (c->aborted || (pgb_cfg.nxacts > 0 && c->xacts_done >= pgb_cfg.nxacts))
     return 1;
   unsigned s = choose_script(c);
+  if (pgb_cfg.bmk_face)
+    sb_event_set_type(tid, pgb_cfg.scripts[s].evtype);
   int64_t start = pgb_now_us();
   c->lag_us = 0;
   if (pgb_cfg.is_connect && !connect_tx(c))
@@ -249,6 +267,9 @@ static int t_event(int tid)
     pgb_client_disconnect(c);
     c->conn_us += pgb_now_us() - c->last_end_us;
   }
+  /* bmk's face: a failed or dropped transaction is not an event */
+  if (pgb_cfg.bmk_face && (res == PGB_TX_FAILED || res == PGB_TX_DROPPED))
+    sb_event_failed(tid);
   if (res == PGB_TX_DROPPED)
     return 0;
   if (res != PGB_TX_ABORTED)
@@ -258,7 +279,7 @@ static int t_event(int tid)
   {
     c->aborted = true;
     __atomic_store_n(&any_aborted, 1, __ATOMIC_RELAXED);
-    return 1;
+    return pgb_cfg.bmk_face ? face_abort(c) : 1;
   }
   c->xacts_done++;
   return 0;
@@ -284,6 +305,19 @@ void pgb_sum_stats(pgb_stats_t *out, pgb_stats_t *per_script, pgb_cmdstat_t *per
     }
     pthread_mutex_unlock(&c->lock);
   }
+}
+
+void pgb_run_free_clients(void)
+{
+  for (int i = 0; clients && i < pgb_cfg.nclients; i++)
+    pgb_client_free(&clients[i]);
+}
+
+void pgb_sum_cmd_hist(sb_hdr_t **per_cmd)
+{
+  for (int i = 0; i < pgb_cfg.nclients; i++)
+    for (unsigned k = 0; clients[i].cmd_hist && k < pgb_cfg.ncmds; k++)
+      sb_hdr_add(per_cmd[k], clients[i].cmd_hist[k]);
 }
 
 /* ---- the output: start time and -P lines ----------------------------------- */
@@ -380,9 +414,8 @@ static void partition_info(db_conn_t *con)
 }
 
 /* The scale of the built-in scripts: the rows of pgbench_branches (a -s
-   given is ignored with pgbench's warning). Returns 0, or 1 after
-   pgbench's messages. */
-static int table_info(db_conn_t *con)
+   given is ignored with pgbench's warning). */
+int pgb_run_table_info(db_conn_t *con, const char *hint)
 {
   if (!pgb_cfg.internal_script_used)
     return 0;
@@ -400,14 +433,15 @@ static int table_info(db_conn_t *con)
       pgb_error("could not count number of branches: %s", pgb_sql_error(con));
     else
       pgb_error("pgbench_branches table is empty");
-    fprintf(stderr, "pgbench: hint: Perhaps you need to do initialization (\"pgbench -i\") "
-            "in database \"%s\".\n", pgb_cfg.dbname);
+    fprintf(stderr, "pgbench: hint: Perhaps you need to do initialization (\"%s\") "
+            "in database \"%s\".\n", hint, pgb_cfg.dbname);
     return 1;
   }
   if (pgb_cfg.scale_given)
     pgb_warning("scale option ignored, using count from pgbench_branches table (%d)", scale);
   pgb_cfg.scale = scale;
-  partition_info(con);
+  if (!pgb_cfg.bmk_face)        /* for the persona's report */
+    partition_info(con);
   return 0;
 }
 
@@ -446,7 +480,7 @@ static int setup(void)
               pgb_cfg.duration <= 0 ? "nxacts" : "duration",
               pgb_cfg.duration <= 0 ? pgb_cfg.nxacts : pgb_cfg.duration, pgb_cfg.dbname);
   }
-  int rc = table_info(con);
+  int rc = pgb_run_table_info(con, "pgbench -i");
   if (rc == 0 && !pgb_cfg.no_vacuum)
     vacuum(con);
   db_connection_close(con);
@@ -458,7 +492,7 @@ int pgb_run(void)
 {
   if (setup() != 0)
     return 1;
-  if (init_clients() != 0)
+  if (pgb_run_init_clients() != 0)
   {
     pgb_error("out of memory");
     return 1;
@@ -485,8 +519,8 @@ int pgb_run(void)
                      .interval = pgb_cfg.progress > 0 ? o_interval : NULL};
   sb_output_register(&out);
   static const sb_c_test_t test = {
-    .prepare = t_prepare, .thread_init = t_thread_init, .event = t_event,
-    .thread_done = t_thread_done,
+    .prepare = t_prepare, .thread_init = pgb_run_thread_init, .event = pgb_run_event,
+    .thread_done = pgb_run_thread_done,
   };
   int rc = sb_engine_run(&cfg, &test);
   pgb_log_close();
@@ -508,8 +542,7 @@ int pgb_run(void)
       conn += clients[i].conn_us;
   }
   pgb_print_report(end - bench_start_us, conn);
-  for (int i = 0; i < pgb_cfg.nclients; i++)
-    pgb_client_free(&clients[i]);
+  pgb_run_free_clients();
   if (__atomic_load_n(&any_aborted, __ATOMIC_RELAXED))
   {
     pgb_error("Run was aborted; the above results are incomplete.");

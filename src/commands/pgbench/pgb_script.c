@@ -570,6 +570,7 @@ void pgb_script_add(const char *text, const char *desc, int weight)
   link_conditionals(&b);
   pgb_script_t *s = &pgb_cfg.scripts[pgb_cfg.nscripts++];
   s->desc = xstrndup(desc, strlen(desc));
+  s->name = s->desc;
   s->weight = weight;
   s->cmds = b.cmds;
   s->ncmds = b.n;
@@ -610,6 +611,7 @@ void pgb_script_add_builtin(const char *name, int weight)
 {
   size_t i = find_builtin(name);
   pgb_script_add(builtins[i].script, builtins[i].desc, weight);
+  pgb_cfg.scripts[pgb_cfg.nscripts - 1].name = builtins[i].name;
 }
 
 void pgb_script_show(const char *name)
