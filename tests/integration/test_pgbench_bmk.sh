@@ -9,7 +9,8 @@
 # values each client draws); pgbench's tables by prepare and the
 # built-in scripts; bad input (an unknown built-in, a missing file, a
 # syntax error, no script, \startpipeline on MariaDB, an SQL error
-# during the run): the message and exit code 1. Counts only, no timing.
+# during the run): the message and exit code 1; the built-in scripts in
+# MySQL's dialect on MariaDB. Counts only, no timing.
 set -u
 source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
@@ -122,11 +123,35 @@ mysql_q "drop table if exists pgbt_a, pgbt_b, pgbt_blog;
 run_bmk $MYSQL_OPTS --threads=2 --events=200 --rand-seed=7 --results=my.json \
   pgbench_script --script=a.sql@3 --script=b.sql@1 run
 same_counts my mysql_q
+# prepared statements: \gset reads the column names of their results
+mysql_q "truncate pgbt_a"
+run_bmk $MYSQL_OPTS --threads=2 --events=20 --protocol=prepared --script=a.sql pgbench_script run
+assert_eq "MariaDB --protocol=prepared: a.sql runs (\\gset of a prepared statement's row)" \
+  "0 20 20" "$RC $(report_value "transactions:" "$OUT") $(mysql_q "select count(*) from pgbt_a")"
 printf '\\startpipeline\nSELECT 1;\n\\endpipeline\n' > pipe.sql
 run_bmk $MYSQL_OPTS --protocol=extended pipe.sql run
 assert_eq "MariaDB: \\startpipeline refused (exit 1)" "1" "$RC"
 assert_contains "MariaDB: \\startpipeline's message" "$OUT" "\\startpipeline: this driver (mysql) has no pipeline mode"
 mysql_q "drop table pgbt_a, pgbt_b, pgbt_blog"
+# the built-in scripts in MySQL's dialect on the tables prepare makes:
+# TPC-B's balances add up (every account, teller and branch change is a
+# history row's delta) and tpcb-like's events are the history's rows
+run_bmk $MYSQL_OPTS --scale=2 pgbench_script prepare
+assert_eq "MariaDB: prepare makes pgbench's rows at --scale=2" "0 200000	2	20	0" "$RC $(mysql_q "select
+  (select count(*) from pgbench_accounts), (select count(*) from pgbench_branches),
+  (select count(*) from pgbench_tellers), (select count(*) from pgbench_history)")"
+run_bmk $MYSQL_OPTS --threads=2 --events=100 pgbench_script --builtin=tpcb-like@1 --builtin=select-only@1 run
+assert_eq "MariaDB: built-ins run, tpcb-like's events = pgbench_history's rows" \
+  "0 $(mysql_q "select count(*) from pgbench_history")" "$RC $(evtype tpcb-like)"
+assert_contains "MariaDB: :scale from pgbench_branches" "$OUT" "pgbench scripts (protocol simple, scale 2)"
+assert_eq "MariaDB: accounts, tellers, branches and history's deltas sum alike" "1" "$(mysql_q "select
+  (select sum(abalance) from pgbench_accounts) = (select sum(delta) from pgbench_history) and
+  (select sum(tbalance) from pgbench_tellers) = (select sum(delta) from pgbench_history) and
+  (select sum(bbalance) from pgbench_branches) = (select sum(delta) from pgbench_history)")"
+assert_contains "MariaDB: the built-ins' MySQL dialect (COMMIT for END)" "$OUT" "  COMMIT;"
+run_bmk $MYSQL_OPTS pgbench_script cleanup
+assert_eq "MariaDB: cleanup drops pgbench's tables" "0 0" \
+  "$RC $(mysql_q "select count(*) from information_schema.tables where table_schema = 'sbtest' and table_name like 'pgbench%'")"
 
 # ---- bad input -------------------------------------------------------------------
 run_bmk $PGSQL_OPTS pgbench_script --builtin=nope run

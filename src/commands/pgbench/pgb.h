@@ -98,6 +98,8 @@ typedef struct {
   bool scale_given, is_connect, report_per_command, no_vacuum, vacuum_accounts;
   bool per_script_stats, internal_script_used, progress_timestamp;
   bool debug;              /* -d: pgbench's debug trace (pgb_debug.c) */
+  bool mysql;              /* bmk's face on --db-driver=mysql: the built-in
+                              scripts' MySQL dialect (COMMIT for END) */
   bool bmk_face;           /* run by bmk's command line (pgb_bmk.c): the
                               driver of --db-driver, each transaction an
                               engine event of its script's type, a
@@ -204,6 +206,13 @@ int pgb_init_run(void);
 
 /* Checks an -I value: 0, or 1 after pgbench's message. */
 int pgb_init_check_steps(const char *steps);
+
+/* ---- pgb_init_mysql.c ---------------------------------------------------- */
+
+/* pgbench's tables and rows at pgb_cfg.scale on MySQL/MariaDB (bmk's
+   face: drop, create with primary keys, client-side rows, ANALYZE).
+   Returns the exit status (1 after pgbench's "query failed" lines). */
+int pgb_init_mysql_run(void);
 
 /* ---- pgb_run.c ----------------------------------------------------------- */
 

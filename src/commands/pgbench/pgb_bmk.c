@@ -60,7 +60,8 @@ static void face_defaults(void)
   pgb_cfg.max_tries = 1;
   pgb_cfg.report_per_command = true;
   const char *db = sb_opt_str("pgsql-db");
-  if (strcmp(sb_opt_str("db-driver") ? sb_opt_str("db-driver") : "", "mysql") == 0)
+  pgb_cfg.mysql = strcmp(sb_opt_str("db-driver") ? sb_opt_str("db-driver") : "", "mysql") == 0;
+  if (pgb_cfg.mysql)
     db = sb_opt_str("mysql-db");
   pgb_cfg.dbname = db ? db : "sbtest";
 }
@@ -233,25 +234,17 @@ void pgb_bmk_done(void)
   pgb_bmk_stmt_free();
 }
 
-/* The PostgreSQL driver, or 1 after a FATAL line naming `what`. */
-static int need_pgsql(const char *what)
-{
-  const char *drv = sb_opt_str("db-driver");
-  if (drv && strcmp(drv, "pgsql") == 0)
-    return 0;
-  log_text(LOG_FATAL, "%s: pgbench's tables are made on PostgreSQL only (--db-driver=pgsql)",
-           what);
-  return 1;
-}
-
 /* prepare: pgbench -i's steps (drop, create, client-side data, vacuum,
-   primary keys) at --scale. */
+   primary keys) at --scale; on MySQL/MariaDB the same tables and rows
+   (pgb_init_mysql.c). */
 int pgb_bmk_prepare(const sb_run_config_t *cfg)
 {
   (void) cfg;
   face_defaults();
-  if (need_pgsql("prepare") != 0 || read_options() != 0)
+  if (read_options() != 0)
     return 1;
+  if (pgb_cfg.mysql)
+    return pgb_init_mysql_run();
   pgb_cfg.init_steps = strdup("dtgvp");
   int rc = pgb_init_run();
   free(pgb_cfg.init_steps);
@@ -264,8 +257,6 @@ int pgb_bmk_cleanup(const sb_run_config_t *cfg)
 {
   (void) cfg;
   face_defaults();
-  if (need_pgsql("cleanup") != 0)
-    return 1;
   db_conn_t *con = pgb_connect();
   if (con == NULL)
     return 1;
