@@ -100,6 +100,25 @@ while IFS='|' read -r cl vals; do
 done <<< "$ours"
 assert_eq "--rand-seed=11: each client draws the persona's --random-seed=11 values" "yes" "$prefix"
 assert_eq "FILE.sql as the test name: 8 transactions" "8" "$(pgsql_q "select count(*) from pgbt_a")"
+# a cluster run of two processes of 2 VUs: clients 0-3 draw what the
+# persona's -c 4 -j 4 clients draw
+pgsql_q "truncate pgbt_a" > /dev/null
+PGHOST=127.0.0.1 PGPORT=$PGSQL_PORT PGUSER=sbtest PGPASSWORD=$DBPASS PGDATABASE=sbtest \
+  timeout -k 5 60 "$BMK" pgbench -n -c 4 -j 4 -t 10 --random-seed=11 -f s.sql > /dev/null 2>&1
+persona=$(seqs)
+pgsql_q "truncate pgbt_a" > /dev/null
+printf 'localhost 2\n' > hosts
+run_bmk cluster run --hosts=hosts --launcher=local -- $PGSQL_OPTS --threads=2 --events=16 \
+  --rand-seed=11 s.sql run
+ours=$(seqs)
+prefix=yes
+while IFS='|' read -r cl vals; do
+  p=$(printf '%s\n' "$persona" | awk -F'|' -v c="$cl" '$1 == c {print $2}')
+  case "$p," in "$vals,"*) ;; *) prefix="no: client $cl drew $vals, the persona $p" ;; esac
+done <<< "$ours"
+assert_eq "bmk cluster run: 16 transactions by clients 0-3 (global :client_id)" "0 16 4" \
+  "$RC $(pgsql_q "select count(*), count(distinct client) from pgbt_a" | tr '|' ' ')"
+assert_eq "bmk cluster run: each client draws the persona's -c 4 -j 4 values" "yes" "$prefix"
 
 # pgbench's tables by prepare; the built-in scripts (scale from
 # pgbench_branches); cleanup

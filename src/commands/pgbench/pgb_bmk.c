@@ -200,9 +200,11 @@ int pgb_bmk_init(sb_run_config_t *cfg)
   pgb_cfg.duration = (int) cfg->time_limit;
   if (sb_opt_given("max-tries"))
     pgb_cfg.max_tries = (uint32_t) sb_opt_int("max-tries");
-  /* --rand-seed (the clock's when 0), a process of a cluster run its own */
-  pgb_cfg.random_seed = sb_rand_params()->seed +
-                        (uint64_t) sb_cluster_index() * 0x9e3779b97f4a7c15ULL;
+  /* --rand-seed (the clock's when 0); a process of a cluster run seeds
+     its clients among all processes' (pgb_run_init_clients), so the
+     cluster draws what one pgbench with all clients draws */
+  pgb_cfg.random_seed = sb_rand_params()->seed;
+  sb_cluster_set(sb_cluster_index(), sb_cluster_size(), cfg->threads);
   /* several scripts: each its event type (the per-type table) */
   for (unsigned i = 0; pgb_cfg.nscripts > 1 && i < pgb_cfg.nscripts; i++)
     if ((pgb_cfg.scripts[i].evtype = sb_event_type_id(pgb_cfg.scripts[i].name)) < 0)

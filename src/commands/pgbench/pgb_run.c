@@ -22,6 +22,7 @@
 #include "commands/pgbench/pgb_client.h"
 #include "commands/pgbench/pgb_log.h"
 #include "commands/pgbench/pgb_report.h"
+#include "core/sb_cluster.h"
 #include "core/sb_counter.h"
 #include "core/sb_logger.h"
 #include "core/sb_metric.h"
@@ -91,7 +92,8 @@ static bool init_variables(pgb_client_t *c)
       return false;
   }
   return (has_define("scale") || set_int_var(c, "scale", pgb_cfg.scale)) &&
-         (has_define("client_id") || set_int_var(c, "client_id", c->id)) &&
+         (has_define("client_id") ||
+          set_int_var(c, "client_id", pgb_cfg.bmk_face ? sb_cluster_global_tid(c->id) : c->id)) &&
          (has_define("default_seed") || set_int_var(c, "default_seed", default_seed)) &&
          (has_define("random_seed") || set_int_var(c, "random_seed", (int64_t) pgb_cfg.random_seed));
 }
@@ -110,14 +112,32 @@ int pgb_run_init_clients(void)
   if (clients == NULL || choose_rs == NULL || choose_lock == NULL || sample_rs == NULL ||
       throttle_rs == NULL || throttle_trigger == NULL)
     return 1;
-  for (int i = 0; i < n; i++)
-    pgs_prng_seed(&clients[i].rs, pgs_prng_u64(&base));
-  default_seed = (int64_t) pgs_prng_u64(&base);
-  for (int t = 0; t < pgb_cfg.nthreads; t++)
+  /* bmk's face in a cluster run: this process's clients are clients
+     first .. first+n-1 of all processes' `total`, seeded as pgbench
+     seeds that many (a thread each): the draws of the others are
+     skipped */
+  int total = n, first = 0;
+  if (pgb_cfg.bmk_face)
   {
-    pgs_prng_seed(&choose_rs[t], pgs_prng_u64(&base));
-    pgs_prng_seed(&throttle_rs[t], pgs_prng_u64(&base));
-    pgs_prng_seed(&sample_rs[t], pgs_prng_u64(&base));
+    total = n * (int) sb_cluster_size();
+    first = sb_cluster_global_tid(0);
+  }
+  for (int g = 0; g < total; g++)
+  {
+    uint64_t seed = pgs_prng_u64(&base);
+    if (g >= first && g < first + n)
+      pgs_prng_seed(&clients[g - first].rs, seed);
+  }
+  default_seed = (int64_t) pgs_prng_u64(&base);
+  for (int g = 0; g < (total == n ? pgb_cfg.nthreads : total); g++)
+  {
+    uint64_t s1 = pgs_prng_u64(&base), s2 = pgs_prng_u64(&base), s3 = pgs_prng_u64(&base);
+    int t = total == n ? g : g - first;
+    if (t < 0 || t >= pgb_cfg.nthreads)
+      continue;
+    pgs_prng_seed(&choose_rs[t], s1);
+    pgs_prng_seed(&throttle_rs[t], s2);
+    pgs_prng_seed(&sample_rs[t], s3);
     pthread_mutex_init(&choose_lock[t], NULL);
   }
   for (int i = 0; i < n; i++)
