@@ -129,7 +129,9 @@ static const sb_builtin_t *pgbench_scripts(const char *test)
   static sb_builtin_t t;
   if (!pgb_bmk_match(test))
     return NULL;
-  t = (sb_builtin_t) { .name = PGB_BMK_NAME, .description = "pgbench scripts",
+  /* named as the command line names it (FILE.sql): the manifest's test
+     and the metrics' label agree */
+  t = (sb_builtin_t) { .name = test, .description = "pgbench scripts",
                        .options = pgb_bmk_options, .init = pgb_bmk_init,
                        .prepare = pgb_bmk_prepare, .cleanup = pgb_bmk_cleanup,
                        .run = pgb_bmk_test, .done = pgb_bmk_done };
