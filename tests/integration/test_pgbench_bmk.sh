@@ -4,8 +4,9 @@
 # and MariaDB, run by bmk's command line. The report's transactions, its
 # per-type rows and its per-statement counts are checked against what the
 # server holds afterwards (the rows the scripts insert, the counters
-# they increment), the --results document against the schema and the
-# same counts; --rand-seed against the persona's --random-seed (the
+# they increment) and the server's own counters over the run (rows
+# inserted and updated, statements), the --results document against
+# the schema and the same counts; --rand-seed against the persona's --random-seed (the
 # values each client draws); pgbench's tables by prepare and the
 # built-in scripts; bad input (an unknown built-in, a missing file, a
 # syntax error, no script, \startpipeline on MariaDB, an SQL error
@@ -76,6 +77,14 @@ pg_tables
 run_bmk $PGSQL_OPTS --threads=2 --events=300 --rand-seed=7 --results=pg.json \
   pgbench_script --script=a.sql@3 --script=b.sql@1 run
 same_counts pg pgsql_q
+# the server's own counters over the same window (pg_stat_database, the
+# report's server statistics): the rows inserted and updated = the
+# statements' counts
+srv() { printf '%s\n' "$OUT" | grep -F "$1" | head -1 | awk -F: '{print $2}' | awk '{print $1}'; }
+assert_eq "pg: the server's rows inserted (tup_inserted) = the INSERTs' counts" \
+  "$(srv 'rows inserted (tup_inserted)')" "$(( $(stmt 'INSERT INTO pgbt_a') + $(stmt 'INSERT INTO pgbt_blog') ))"
+assert_eq "pg: the server's rows updated (tup_updated) = the UPDATEs' counts" \
+  "$(srv 'rows updated (tup_updated)')" "$(( $(stmt 'WHERE id = 1;') + $(stmt 'WHERE id = 2;') ))"
 assert_contains "pg: the server statistics are on by default" "$OUT" "Server-side statistics"
 assert_eq "pg: 300 events (--events)" "300" "$(report_value "transactions:" "$OUT")"
 
@@ -142,6 +151,8 @@ mysql_q "drop table if exists pgbt_a, pgbt_b, pgbt_blog;
 run_bmk $MYSQL_OPTS --threads=2 --events=200 --rand-seed=7 --results=my.json \
   pgbench_script --script=a.sql@3 --script=b.sql@1 run
 same_counts my mysql_q
+assert_eq "MariaDB: the server's statements (Questions) = the SQL commands' counts" \
+  "$(srv 'queries (Questions)')" "$(( 2 * $(stmt 'INSERT INTO pgbt_a') + 2 * $(stmt 'INSERT INTO pgbt_blog') ))"
 # prepared statements: \gset reads the column names of their results
 mysql_q "truncate pgbt_a"
 run_bmk $MYSQL_OPTS --threads=2 --events=20 --protocol=prepared --script=a.sql pgbench_script run
@@ -186,6 +197,10 @@ assert_contains "a syntax error: pgbench's message with the file and line" "$OUT
 run_bmk $PGSQL_OPTS pgbench_script run
 assert_eq "no script: exit 1" "1" "$RC"
 assert_contains "no script: the message" "$OUT" "no pgbench script to run"
+run_bmk $PGSQL_OPTS --threads=4 --workers=2 --events=10 a.sql run
+assert_eq "the event loop (--workers below --threads): exit 1" "1" "$RC"
+assert_contains "the event loop: the message" "$OUT" \
+  "FATAL: pgbench scripts run one thread per virtual user: 4 VUs on 2 workers"
 printf 'SELECT * FROM pgbt_none;\n' > err.sql
 run_bmk $PGSQL_OPTS --threads=1 --events=5 err.sql run
 assert_eq "an SQL error during the run: exit 1" "1" "$RC"
