@@ -86,7 +86,7 @@ static double ms(uint64_t ns)
 static json_t *command_json(unsigned s, unsigned i, const pgb_cmdstat_t *cs, const sb_hdr_t *h)
 {
   const pgb_script_t *sc = &pgb_cfg.scripts[s];
-  double avg = cs->count > 0 ? cs->sum / (double) cs->count / 1000.0 : 0.0;
+  double avg = cs->count > 0 ? cs->sum_ns / (double) cs->count / 1e6 : 0.0;
   return json_pack("{s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:{s:f, s:f, s:f, s:f, s:f}}",
                    "script", sc->name, "script_index", (int) s, "weight", sc->weight,
                    "command", (int) i, "text", sc->cmds[i].first_line,
@@ -108,6 +108,7 @@ static void p_end(void *ctx)
       unsigned k = pgb_cfg.scripts[s].first + i;
       last.cs[k].count -= base.cs[k].count;
       last.cs[k].sum -= base.cs[k].sum;
+      last.cs[k].sum_ns -= base.cs[k].sum_ns;
       last.cs[k].failures -= base.cs[k].failures;
       last.cs[k].retries -= base.cs[k].retries;
       sb_hdr_sub(last.h[k], base.h[k]);
@@ -143,7 +144,7 @@ static void p_print(void *ctx)
       const sb_hdr_t *h = last.h[k];
       printf("        %10" PRId64 " %8" PRId64 " %8" PRId64 " %9.3f %9.3f %9.3f %9.3f  %s\n",
              cs->count, cs->failures, cs->retries,
-             cs->count > 0 ? cs->sum / (double) cs->count / 1000.0 : 0.0,
+             cs->count > 0 ? cs->sum_ns / (double) cs->count / 1e6 : 0.0,
              ms(sb_hdr_percentile(h, 50)), ms(sb_hdr_percentile(h, 95)),
              ms(sb_hdr_percentile(h, 99)), sc->cmds[i].first_line);
     }

@@ -320,6 +320,7 @@ void pgb_sum_stats(pgb_stats_t *out, pgb_stats_t *per_script, pgb_cmdstat_t *per
     {
       per_cmd[k].count += c->cmd_stats[k].count;
       per_cmd[k].sum += c->cmd_stats[k].sum;
+      per_cmd[k].sum_ns += c->cmd_stats[k].sum_ns;
       per_cmd[k].failures += c->cmd_stats[k].failures;
       per_cmd[k].retries += c->cmd_stats[k].retries;
     }
