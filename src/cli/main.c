@@ -15,6 +15,7 @@
 #include "drivers/db_driver.h"
 #include "builtin/sb_builtin.h"
 #include "commands/sb_commands.h"
+#include "commands/pgbench/pgb_bmk.h"
 #include "commands/pgbench/pgb_cmd.h"
 #include "cli/sb_core_options.h"
 #include "core/sb_counter.h"
@@ -120,6 +121,22 @@ static int run_script_command(const char *command, sb_run_config_t *cfg)
   }
   fprintf(stderr, "Unknown command: %s\n", command);
   return 1;
+}
+
+/* pgbench scripts (FILE.sql, pgbench_script: commands/pgbench/pgb_bmk.h)
+   as a built-in test, or NULL when `test` names none. Main thread. */
+static const sb_builtin_t *pgbench_scripts(const char *test)
+{
+  static sb_builtin_t t;
+  if (!pgb_bmk_match(test))
+    return NULL;
+  /* named as the command line names it (FILE.sql): the manifest's test
+     and the metrics' label agree */
+  t = (sb_builtin_t) { .name = test, .description = "pgbench scripts",
+                       .options = pgb_bmk_options, .init = pgb_bmk_init,
+                       .prepare = pgb_bmk_prepare, .cleanup = pgb_bmk_cleanup,
+                       .run = pgb_bmk_test, .done = pgb_bmk_done };
+  return &t;
 }
 
 /* SIGINT/SIGTERM before a run (loading the script, prepare, init, thread
@@ -378,7 +395,11 @@ int main(int argc, char **argv)
     return rc ? rc : sb_repeat_run(argc, argv);
   if (sb_repeat_child_setup() != 0)
     return 1;
+  /* a built-in test, or pgbench scripts (FILE.sql, pgbench_script),
+     which run as one */
   const sb_builtin_t *bt = test ? sb_builtin_find(test) : NULL;
+  if (bt == NULL)
+    bt = pgbench_scripts(test);
   sb_core_set_own_work(bt != NULL);
   sb_run_config_t cfg;
   if (configure_run(command, &cfg) != 0)

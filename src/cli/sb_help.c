@@ -85,6 +85,9 @@ void sb_print_help(void)
   printf("Compiled-in tests:\n");
   for (const sb_builtin_t *const *t = sb_builtins(); *t; t++)
     printf("  %s - %s\n", (*t)->name, (*t)->description);
+  /* pgbench scripts run as a built-in test (commands/pgbench/pgb_bmk.c) */
+  printf("  pgbench_script - pgbench scripts: FILE.sql as the test name, or --script=FILE[@W] "
+         "and --builtin=NAME[@W] (docs/pgbench.md)\n");
   printf("\nSee '%s <testname> help' for a list of options for each test.\n\n", p);
   fflush(stdout);
 }

@@ -68,12 +68,14 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
      its window), and the replica lag sampler, an output registered before
      those that show its samples */
   sb_output_t lag;
-  int nep = ctest ? 0 : sb_endpoint_register(&lag);
+  /* a built-in test talks to no server: only the cost probe, which
+     decides itself (a C test that runs SQL gets them all) */
+  bool builtin = ctest != NULL && !ctest->uses_db;
+  int nep = builtin ? 0 : sb_endpoint_register(&lag);
   if (nep < 0)
     return 1;
-  /* a built-in test talks to no server: only the cost probe, which
-     decides itself */
-  if (sb_server_register_probes(cfg->server_stats && !ctest, cfg->db_checkpoint && !ctest) != 0)
+  if (sb_server_register_probes(cfg->server_stats && !builtin,
+                                cfg->db_checkpoint && !builtin) != 0)
     return 1;
   /* --tag labels the metrics and the saved run, and goes into the
      --results manifest: checked for every run, before anything connects */
@@ -91,7 +93,7 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
     sb_probe_t probe;
     if (sb_cluster_stream_setup() != 0)
       return 1;
-    sb_cluster_stream_output(cfg->report_interval, ctest != NULL, &out, &probe);
+    sb_cluster_stream_output(cfg->report_interval, builtin, &out, &probe);
     if (sb_probe_register(&probe) != 0)
       return 1;
     sb_output_register(&out);

@@ -158,7 +158,9 @@ uint32_t db_result_nfields(const db_result_t *rs)
 
 const char *db_result_field_name(const db_result_t *rs, uint32_t i)
 {
-  if (rs == NULL || rs->con == NULL || rs->ptr == NULL ||
+  /* a result with neither a driver result nor a statement has no names
+     (MySQL's prepared statements keep theirs in the statement) */
+  if (rs == NULL || rs->con == NULL || (rs->ptr == NULL && rs->stmt == NULL) ||
       i >= rs->nfields || rs->con->driver->ops.field_name == NULL)
     return NULL;
   return rs->con->driver->ops.field_name(rs, i);

@@ -74,6 +74,11 @@ typedef struct {
   /* true: report_cumulative replaces the generic final report instead of
      preceding it (fileio). */
   bool replace_cumulative;
+  /* true: the test runs SQL through the drivers (pgbench scripts), so it
+     gets what a Lua workload gets: server statistics, --db-checkpoint,
+     --endpoints' blocks; false: a built-in test that talks to no
+     server. */
+  bool uses_db;
 } sb_c_test_t;
 
 /*

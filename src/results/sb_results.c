@@ -18,6 +18,7 @@
 #include "results/sb_results_client.h"
 #include "results/sb_results_manifest.h"
 #include "results/sb_results_retry.h"
+#include "results/sb_results_extra.h"
 #include "results/sb_results_server.h"
 #include "results/sb_results_spans.h"
 #include "endpoints/sb_endpoint_results.h"
@@ -534,6 +535,7 @@ int sb_results_finish(const sb_stat_t *st, const sb_hdr_t *h,
     if (eps)
       json_object_set_new(doc, "endpoints", eps);
     sb_results_spans_add(doc);
+    sb_results_extra_add(doc);
     json_object_set_new(doc, "histogram", sb_results_histogram_json(h));
     if (thresholds)
       json_object_set(doc, "thresholds", thresholds);

@@ -65,6 +65,9 @@ typedef struct {
 
 typedef struct {
   char *desc;              /* "<builtin: TPC-B (sort of)>" or the file name */
+  const char *name;        /* the built-in's name ("tpcb-like") or the file
+                              name: bmk's event type of its transactions */
+  int evtype;              /* that event type's id (bmk's face), else 0 */
   int weight;
   pgb_cmd_t *cmds;
   unsigned ncmds;
@@ -95,6 +98,13 @@ typedef struct {
   bool scale_given, is_connect, report_per_command, no_vacuum, vacuum_accounts;
   bool per_script_stats, internal_script_used, progress_timestamp;
   bool debug;              /* -d: pgbench's debug trace (pgb_debug.c) */
+  bool mysql;              /* bmk's face on --db-driver=mysql: the built-in
+                              scripts' MySQL dialect (COMMIT for END) */
+  bool bmk_face;           /* run by bmk's command line (pgb_bmk.c): the
+                              driver of --db-driver, each transaction an
+                              engine event of its script's type, a
+                              failed one uncounted, an aborted client a
+                              failed run, per-command histograms */
   pgb_qmode_t querymode;
   const char *host, *port, *user, *dbname;
   uint64_t random_seed;    /* the base generator's seed (--random-seed) */
@@ -139,6 +149,11 @@ extern pgb_config_t pgb_cfg;
 void pgb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pgb_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pgb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* NAME[@WEIGHT] of -b and -f (and of bmk's --script, --builtin): the
+   weight, 1 without one; *name is malloc'd. Exits 1 after pgbench's
+   message on a bad or out-of-range weight. Main thread. */
+int pgb_parse_weight(const char *opt, char **name);
 
 /* ---- pgb_debug.c: the -d trace ------------------------------------------- */
 
@@ -192,10 +207,40 @@ int pgb_init_run(void);
 /* Checks an -I value: 0, or 1 after pgbench's message. */
 int pgb_init_check_steps(const char *steps);
 
+/* ---- pgb_init_mysql.c ---------------------------------------------------- */
+
+/* pgbench's tables and rows at pgb_cfg.scale on MySQL/MariaDB (bmk's
+   face: drop, create with primary keys, client-side rows, ANALYZE).
+   Returns the exit status (1 after pgbench's "query failed" lines). */
+int pgb_init_mysql_run(void);
+
 /* ---- pgb_run.c ----------------------------------------------------------- */
 
 /* Runs the benchmark (after the options were checked). Returns the exit
    status: 0, 1 (setup failed), 2 (a client aborted). */
 int pgb_run(void);
+
+/* The scale of the built-in scripts from pgbench_branches' rows on `con`
+   (pgb_cfg.scale; partitions noted for the report); does nothing when
+   no built-in script runs. Returns 0, or 1 after pgbench's messages
+   (`hint` the command that makes the tables). Main thread. */
+int pgb_run_table_info(db_conn_t *con, const char *hint);
+
+/* The clients (pgb_cfg.nclients), their seeds and variables as pgbench
+   seeds them, before the engine starts; with pgb_cfg.bmk_face also a
+   histogram per command. Returns 0, or 1 when memory is short. Main
+   thread. */
+int pgb_run_init_clients(void);
+
+/* Frees the clients (after the run). Main thread. */
+void pgb_run_free_clients(void);
+
+/* The engine's test callbacks of a run (sb_c_test_t): a client's
+   connection, one transaction as the VU's event (0 go on, 1 the client
+   is done, -1 under bmk's face when it aborted), its disconnection. VU
+   threads. */
+int pgb_run_thread_init(int tid);
+int pgb_run_event(int tid);
+int pgb_run_thread_done(int tid);
 
 #endif

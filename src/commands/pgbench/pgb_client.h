@@ -7,6 +7,7 @@
 #define PGB_CLIENT_H
 
 #include "commands/pgbench/pgb.h"
+#include "core/sb_histogram.h"
 
 typedef struct {
   char *name;
@@ -19,6 +20,7 @@ typedef struct {
 typedef struct {
   int64_t count;
   double sum;
+  double sum_ns;           /* the same in nanoseconds (bmk's face) */
   int64_t failures;
   int64_t retries;
 } pgb_cmdstat_t;
@@ -50,6 +52,9 @@ typedef struct {
   pgb_stats_t stats;
   pgb_stats_t *script_stats;   /* per script */
   pgb_cmdstat_t *cmd_stats;    /* per command (all scripts) */
+  /* bmk's face: each command's latencies (ns),
+     written by the client's thread only (readers: sb_hdr_add) */
+  sb_hdr_t **cmd_hist;
 } pgb_client_t;
 
 /* Outcome of one transaction. */

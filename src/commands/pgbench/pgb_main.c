@@ -95,9 +95,7 @@ static int parse_int(const char *arg, const char *name, int min, int max)
   return (int) v;
 }
 
-/* NAME[@WEIGHT] of -b and -f: the weight (1 without one); *name is
-   malloc'd. */
-static int parse_weight(const char *opt, char **name)
+int pgb_parse_weight(const char *opt, char **name)
 {
   const char *sep = strrchr(opt, '@');
   if (sep == NULL)
@@ -301,13 +299,13 @@ static bool parse_script_option(int c)
         pgb_script_list();
         exit(0);
       }
-      w = parse_weight(optarg, &name);
+      w = pgb_parse_weight(optarg, &name);
       pgb_script_add_builtin(name, w);
       free(name);
       pgb_cfg.internal_script_used = true;
       return true;
     case 'f':
-      w = parse_weight(optarg, &name);
+      w = pgb_parse_weight(optarg, &name);
       pgb_script_add_file(name, w);
       free(name);
       return true;
@@ -662,9 +660,10 @@ static int setup_driver(void)
 db_conn_t *pgb_connect(void)
 {
   static db_driver_t *drv;
-  if (setup_driver() != 0)
+  /* bmk's face: the driver bmk's options configured (--db-driver) */
+  if (!pgb_cfg.bmk_face && setup_driver() != 0)
     return NULL;
-  if (drv == NULL && (drv = db_create("pgsql")) == NULL)
+  if (drv == NULL && (drv = db_create(pgb_cfg.bmk_face ? NULL : "pgsql")) == NULL)
     return NULL;
   db_conn_t *con = db_connection_create(drv);
   if (con == NULL)

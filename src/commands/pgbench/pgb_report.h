@@ -24,6 +24,11 @@ void pgb_sstats_add_value(pgb_sstats_t *x, double us);
    thread, during or after the run (pgb_run.c). */
 void pgb_sum_stats(pgb_stats_t *out, pgb_stats_t *per_script, pgb_cmdstat_t *per_cmd);
 
+/* Adds each client's histogram of command k (bmk's face) to per_cmd[k]
+   (ncmds entries, made by the caller). Any thread (the histograms are
+   read with relaxed loads). */
+void pgb_sum_cmd_hist(sb_hdr_t **per_cmd);
+
 /*
  * Prints pgbench 15's final report to stdout: the run's parameters, the
  * transaction counts, latency, initial connection time and tps, and the

@@ -22,7 +22,9 @@
 #include "commands/pgbench/pgb_client.h"
 #include "commands/pgbench/pgb_log.h"
 #include "commands/pgbench/pgb_report.h"
+#include "core/sb_cluster.h"
 #include "core/sb_counter.h"
+#include "core/sb_logger.h"
 #include "core/sb_metric.h"
 #include "core/sb_output.h"
 #include "core/sb_rand.h"
@@ -90,13 +92,13 @@ static bool init_variables(pgb_client_t *c)
       return false;
   }
   return (has_define("scale") || set_int_var(c, "scale", pgb_cfg.scale)) &&
-         (has_define("client_id") || set_int_var(c, "client_id", c->id)) &&
+         (has_define("client_id") ||
+          set_int_var(c, "client_id", pgb_cfg.bmk_face ? sb_cluster_global_tid(c->id) : c->id)) &&
          (has_define("default_seed") || set_int_var(c, "default_seed", default_seed)) &&
          (has_define("random_seed") || set_int_var(c, "random_seed", (int64_t) pgb_cfg.random_seed));
 }
 
-/* The seeds and the clients' state, before the engine starts. */
-static int init_clients(void)
+int pgb_run_init_clients(void)
 {
   pgs_prng_t base;
   pgs_prng_seed(&base, pgb_cfg.random_seed);
@@ -110,14 +112,32 @@ static int init_clients(void)
   if (clients == NULL || choose_rs == NULL || choose_lock == NULL || sample_rs == NULL ||
       throttle_rs == NULL || throttle_trigger == NULL)
     return 1;
-  for (int i = 0; i < n; i++)
-    pgs_prng_seed(&clients[i].rs, pgs_prng_u64(&base));
-  default_seed = (int64_t) pgs_prng_u64(&base);
-  for (int t = 0; t < pgb_cfg.nthreads; t++)
+  /* bmk's face in a cluster run: this process's clients are clients
+     first .. first+n-1 of all processes' `total`, seeded as pgbench
+     seeds that many (a thread each): the draws of the others are
+     skipped */
+  int total = n, first = 0;
+  if (pgb_cfg.bmk_face)
   {
-    pgs_prng_seed(&choose_rs[t], pgs_prng_u64(&base));
-    pgs_prng_seed(&throttle_rs[t], pgs_prng_u64(&base));
-    pgs_prng_seed(&sample_rs[t], pgs_prng_u64(&base));
+    total = n * (int) sb_cluster_size();
+    first = sb_cluster_global_tid(0);
+  }
+  for (int g = 0; g < total; g++)
+  {
+    uint64_t seed = pgs_prng_u64(&base);
+    if (g >= first && g < first + n)
+      pgs_prng_seed(&clients[g - first].rs, seed);
+  }
+  default_seed = (int64_t) pgs_prng_u64(&base);
+  for (int g = 0; g < (total == n ? pgb_cfg.nthreads : total); g++)
+  {
+    uint64_t s1 = pgs_prng_u64(&base), s2 = pgs_prng_u64(&base), s3 = pgs_prng_u64(&base);
+    int t = total == n ? g : g - first;
+    if (t < 0 || t >= pgb_cfg.nthreads)
+      continue;
+    pgs_prng_seed(&choose_rs[t], s1);
+    pgs_prng_seed(&throttle_rs[t], s2);
+    pgs_prng_seed(&sample_rs[t], s3);
     pthread_mutex_init(&choose_lock[t], NULL);
   }
   for (int i = 0; i < n; i++)
@@ -132,6 +152,15 @@ static int init_clients(void)
     if (c->script_stats == NULL || c->cmd_stats == NULL || c->stmts == NULL ||
         !init_variables(c))
       return 1;
+    if (pgb_cfg.bmk_face)
+    {
+      c->cmd_hist = calloc(pgb_cfg.ncmds, sizeof(*c->cmd_hist));
+      if (c->cmd_hist == NULL)
+        return 1;
+      for (unsigned k = 0; k < pgb_cfg.ncmds; k++)
+        if ((c->cmd_hist[k] = sb_hdr_new()) == NULL)
+          return 1;
+    }
   }
   return 0;
 }
@@ -144,7 +173,7 @@ static int t_prepare(void)
   return 0;
 }
 
-static int t_thread_init(int tid)
+int pgb_run_thread_init(int tid)
 {
   pgb_client_t *c = &clients[tid];
   db_quiet_all_errors(1);       /* the persona prints pgbench's messages */
@@ -175,7 +204,7 @@ static unsigned choose_script(pgb_client_t *c)
   return i - 1;
 }
 
-static int t_thread_done(int tid)
+int pgb_run_thread_done(int tid)
 {
   pgb_client_disconnect(&clients[tid]);
   return 0;
@@ -210,12 +239,21 @@ static int64_t next_slot(const pgb_client_t *c, int64_t now, bool *late)
   return slot;
 }
 
-static int t_event(int tid)
+/* bmk's face: the client aborted (its message printed), the run fails */
+static int face_abort(const pgb_client_t *c)
+{
+  log_text(LOG_FATAL, "pgbench script: client %d aborted (the message above)", c->id);
+  return -1;
+}
+
+int pgb_run_event(int tid)
 {
   pgb_client_t *c = &clients[tid];
   if (c->aborted || (pgb_cfg.nxacts > 0 && c->xacts_done >= pgb_cfg.nxacts))
     return 1;
   unsigned s = choose_script(c);
+  if (pgb_cfg.bmk_face)
+    sb_event_set_type(tid, pgb_cfg.scripts[s].evtype);
   int64_t start = pgb_now_us();
   c->lag_us = 0;
   if (pgb_cfg.is_connect && !connect_tx(c))
@@ -249,6 +287,9 @@ static int t_event(int tid)
     pgb_client_disconnect(c);
     c->conn_us += pgb_now_us() - c->last_end_us;
   }
+  /* bmk's face: a failed or dropped transaction is not an event */
+  if (pgb_cfg.bmk_face && (res == PGB_TX_FAILED || res == PGB_TX_DROPPED))
+    sb_event_failed(tid);
   if (res == PGB_TX_DROPPED)
     return 0;
   if (res != PGB_TX_ABORTED)
@@ -258,7 +299,7 @@ static int t_event(int tid)
   {
     c->aborted = true;
     __atomic_store_n(&any_aborted, 1, __ATOMIC_RELAXED);
-    return 1;
+    return pgb_cfg.bmk_face ? face_abort(c) : 1;
   }
   c->xacts_done++;
   return 0;
@@ -279,11 +320,25 @@ void pgb_sum_stats(pgb_stats_t *out, pgb_stats_t *per_script, pgb_cmdstat_t *per
     {
       per_cmd[k].count += c->cmd_stats[k].count;
       per_cmd[k].sum += c->cmd_stats[k].sum;
+      per_cmd[k].sum_ns += c->cmd_stats[k].sum_ns;
       per_cmd[k].failures += c->cmd_stats[k].failures;
       per_cmd[k].retries += c->cmd_stats[k].retries;
     }
     pthread_mutex_unlock(&c->lock);
   }
+}
+
+void pgb_run_free_clients(void)
+{
+  for (int i = 0; clients && i < pgb_cfg.nclients; i++)
+    pgb_client_free(&clients[i]);
+}
+
+void pgb_sum_cmd_hist(sb_hdr_t **per_cmd)
+{
+  for (int i = 0; i < pgb_cfg.nclients; i++)
+    for (unsigned k = 0; clients[i].cmd_hist && k < pgb_cfg.ncmds; k++)
+      sb_hdr_add(per_cmd[k], clients[i].cmd_hist[k]);
 }
 
 /* ---- the output: start time and -P lines ----------------------------------- */
@@ -380,9 +435,8 @@ static void partition_info(db_conn_t *con)
 }
 
 /* The scale of the built-in scripts: the rows of pgbench_branches (a -s
-   given is ignored with pgbench's warning). Returns 0, or 1 after
-   pgbench's messages. */
-static int table_info(db_conn_t *con)
+   given is ignored with pgbench's warning). */
+int pgb_run_table_info(db_conn_t *con, const char *hint)
 {
   if (!pgb_cfg.internal_script_used)
     return 0;
@@ -400,14 +454,15 @@ static int table_info(db_conn_t *con)
       pgb_error("could not count number of branches: %s", pgb_sql_error(con));
     else
       pgb_error("pgbench_branches table is empty");
-    fprintf(stderr, "pgbench: hint: Perhaps you need to do initialization (\"pgbench -i\") "
-            "in database \"%s\".\n", pgb_cfg.dbname);
+    fprintf(stderr, "pgbench: hint: Perhaps you need to do initialization (\"%s\") "
+            "in database \"%s\".\n", hint, pgb_cfg.dbname);
     return 1;
   }
   if (pgb_cfg.scale_given)
     pgb_warning("scale option ignored, using count from pgbench_branches table (%d)", scale);
   pgb_cfg.scale = scale;
-  partition_info(con);
+  if (!pgb_cfg.bmk_face)        /* for the persona's report */
+    partition_info(con);
   return 0;
 }
 
@@ -446,7 +501,7 @@ static int setup(void)
               pgb_cfg.duration <= 0 ? "nxacts" : "duration",
               pgb_cfg.duration <= 0 ? pgb_cfg.nxacts : pgb_cfg.duration, pgb_cfg.dbname);
   }
-  int rc = table_info(con);
+  int rc = pgb_run_table_info(con, "pgbench -i");
   if (rc == 0 && !pgb_cfg.no_vacuum)
     vacuum(con);
   db_connection_close(con);
@@ -458,7 +513,7 @@ int pgb_run(void)
 {
   if (setup() != 0)
     return 1;
-  if (init_clients() != 0)
+  if (pgb_run_init_clients() != 0)
   {
     pgb_error("out of memory");
     return 1;
@@ -485,8 +540,8 @@ int pgb_run(void)
                      .interval = pgb_cfg.progress > 0 ? o_interval : NULL};
   sb_output_register(&out);
   static const sb_c_test_t test = {
-    .prepare = t_prepare, .thread_init = t_thread_init, .event = t_event,
-    .thread_done = t_thread_done,
+    .prepare = t_prepare, .thread_init = pgb_run_thread_init, .event = pgb_run_event,
+    .thread_done = pgb_run_thread_done,
   };
   int rc = sb_engine_run(&cfg, &test);
   pgb_log_close();
@@ -508,8 +563,7 @@ int pgb_run(void)
       conn += clients[i].conn_us;
   }
   pgb_print_report(end - bench_start_us, conn);
-  for (int i = 0; i < pgb_cfg.nclients; i++)
-    pgb_client_free(&clients[i]);
+  pgb_run_free_clients();
   if (__atomic_load_n(&any_aborted, __ATOMIC_RELAXED))
   {
     pgb_error("Run was aborted; the above results are incomplete.");

@@ -25,23 +25,28 @@
   "BEGIN;\n"                                                                       \
   "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"   \
   "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
-#define TPCB_TAIL                                                                  \
+#define TPCB_INSERT                                                                \
   "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "                     \
-  "VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"                        \
-  "END;\n"
+  "VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
+#define TPCB_TAIL TPCB_INSERT "END;\n"
+/* MySQL's dialect (bmk's face on --db-driver=mysql): COMMIT, as END is
+   not a statement there */
+#define TPCB_TAIL_MY TPCB_INSERT "COMMIT;\n"
+#define TPCB_BRANCH                                                                \
+  "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;\n"    \
+  "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;\n"
+
+#define SELECT_ONLY                                                                \
+  "\\set aid random(1, 100000 * :scale)\n"                                         \
+  "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
 
 static const struct {
-  const char *name, *desc, *script;
+  const char *name, *desc, *script, *script_my;
 } builtins[] = {
-  {"tpcb-like", "<builtin: TPC-B (sort of)>",
-   TPCB_HEAD
-   "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;\n"
-   "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;\n"
-   TPCB_TAIL},
-  {"simple-update", "<builtin: simple update>", TPCB_HEAD TPCB_TAIL},
-  {"select-only", "<builtin: select only>",
-   "\\set aid random(1, 100000 * :scale)\n"
-   "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"},
+  {"tpcb-like", "<builtin: TPC-B (sort of)>", TPCB_HEAD TPCB_BRANCH TPCB_TAIL,
+   TPCB_HEAD TPCB_BRANCH TPCB_TAIL_MY},
+  {"simple-update", "<builtin: simple update>", TPCB_HEAD TPCB_TAIL, TPCB_HEAD TPCB_TAIL_MY},
+  {"select-only", "<builtin: select only>", SELECT_ONLY, SELECT_ONLY},
 };
 #define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
 
@@ -570,6 +575,7 @@ void pgb_script_add(const char *text, const char *desc, int weight)
   link_conditionals(&b);
   pgb_script_t *s = &pgb_cfg.scripts[pgb_cfg.nscripts++];
   s->desc = xstrndup(desc, strlen(desc));
+  s->name = s->desc;
   s->weight = weight;
   s->cmds = b.cmds;
   s->ncmds = b.n;
@@ -609,7 +615,9 @@ static size_t find_builtin(const char *name)
 void pgb_script_add_builtin(const char *name, int weight)
 {
   size_t i = find_builtin(name);
-  pgb_script_add(builtins[i].script, builtins[i].desc, weight);
+  pgb_script_add(pgb_cfg.mysql ? builtins[i].script_my : builtins[i].script, builtins[i].desc,
+                 weight);
+  pgb_cfg.scripts[pgb_cfg.nscripts - 1].name = builtins[i].name;
 }
 
 void pgb_script_show(const char *name)

@@ -493,7 +493,14 @@ int mydrv_connect_failed(db_conn_t *con, MYSQL *m)
 
 static const char *my_field_name(const db_result_t *rs, unsigned i)
 {
-  MYSQL_FIELD *f = mysql_fetch_field_direct(rs->ptr, i);
+  /* a server-side prepared statement's result has no MYSQL_RES: its
+     columns are the statement's own metadata */
+  if (rs->stmt != NULL && !rs->stmt->emulated && rs->stmt->ptr != NULL)
+  {
+    const MYSQL_STMT *st = ((const my_stmt_t *) rs->stmt->ptr)->stmt;
+    return st && st->fields && i < st->field_count ? st->fields[i].name : NULL;
+  }
+  MYSQL_FIELD *f = rs->ptr ? mysql_fetch_field_direct(rs->ptr, i) : NULL;
   return f ? f->name : NULL;
 }
 

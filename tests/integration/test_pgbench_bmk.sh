@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# pgbench scripts as a bmk workload (docs/pgbench.md "pgbench scripts as
+# a bmk workload"): two weighted script files on the sandbox PostgreSQL
+# and MariaDB, run by bmk's command line. The report's transactions, its
+# per-type rows and its per-statement counts are checked against what the
+# server holds afterwards (the rows the scripts insert, the counters
+# they increment) and the server's own counters over the run (rows
+# inserted and updated, statements), the --results document against
+# the schema and the same counts; --rand-seed against the persona's --random-seed (the
+# values each client draws); pgbench's tables by prepare and the
+# built-in scripts; bad input (an unknown built-in, a missing file, a
+# syntax error, no script, \startpipeline on MariaDB, an SQL error
+# during the run): the message and exit code 1; the built-in scripts in
+# MySQL's dialect on MariaDB. Counts only, no timing.
+set -u
+source "$(dirname "$0")/lib/lib.sh"
+cd "$WORK"
+
+cat > a.sql <<'EOF'
+\set v random(1, 1000)
+INSERT INTO pgbt_a (client, v) VALUES (:client_id, :v);
+SELECT count(*) AS n FROM pgbt_a WHERE v = :v \gset
+EOF
+cat > b.sql <<'EOF'
+\set v random(1, 1000)
+\if :v > 500
+UPDATE pgbt_b SET n = n + 1 WHERE id = 1;
+\else
+UPDATE pgbt_b SET n = n + 1 WHERE id = 2;
+\endif
+INSERT INTO pgbt_blog (client, v) VALUES (:client_id, :v);
+EOF
+
+# stmt TEXT: the count of the Statements block's line of that command
+stmt() { printf '%s\n' "$OUT" | grep -F -- "$1" | grep -E '^ +[0-9]+ ' | head -1 | awk '{print $1}'; }
+# evtype NAME: the events of that row of the per-type table
+evtype() { printf '%s\n' "$OUT" | sed -n '/^Event types/,/^$/p' | awk -v n="$1" '$1 == n {print $2}'; }
+# jstmt FILE SCRIPT COMMAND: count of that command in --results' statements
+jstmt() { json_get "$1" "[s['count'] for s in d['statements'] if s['script'] == '$2' and s['command'] == $3][0]"; }
+
+# same_counts DB Q: the report, the per-type table, the statements and
+# the document against the rows (Q runs a query on that server)
+same_counts() {
+  local db=$1 q=$2 ra rb n1 n2
+  assert_eq "$db: two weighted scripts run (exit 0)" "0" "$RC"
+  ra=$($q "select count(*) from pgbt_a")
+  rb=$($q "select count(*) from pgbt_blog")
+  n1=$($q "select n from pgbt_b where id = 1")
+  n2=$($q "select n from pgbt_b where id = 2")
+  assert_eq "$db: transactions = the rows both scripts inserted" "$((ra + rb))" \
+    "$(report_value "transactions:" "$OUT")"
+  assert_eq "$db: a.sql's events (per-type table) = its rows" "$ra" "$(evtype a.sql)"
+  assert_eq "$db: b.sql's events (per-type table) = its rows" "$rb" "$(evtype b.sql)"
+  assert_eq "$db: a.sql's INSERT count = its rows" "$ra" "$(stmt 'INSERT INTO pgbt_a')"
+  assert_eq "$db: a.sql's SELECT ... \\gset count = its rows" "$ra" "$(stmt 'SELECT count(*) AS n')"
+  assert_eq "$db: b.sql's first UPDATE count = the counter it increments" "$n1" "$(stmt 'WHERE id = 1;')"
+  assert_eq "$db: b.sql's second UPDATE count = the counter it increments" "$n2" "$(stmt 'WHERE id = 2;')"
+  assert_eq "$db: b.sql's INSERT count = its rows = its UPDATEs" "$rb $rb" \
+    "$(stmt 'INSERT INTO pgbt_blog') $((n1 + n2))"
+  check "$db: --results validates against the schema" json_ok "$db.json"
+  assert_eq "$db: --results has every command of both scripts" "10" \
+    "$(json_get "$db.json" "len(d['statements'])")"
+  assert_eq "$db: --results' counts of both INSERTs = the rows" "$ra $rb" \
+    "$(jstmt "$db.json" a.sql 1) $(jstmt "$db.json" b.sql 6)"
+  assert_eq "$db: --results' per-statement percentiles are ordered" "True" \
+    "$(json_get "$db.json" "all(0 < s['latency_ms']['p50'] <= s['latency_ms']['p95'] <= s['latency_ms']['p99'] <= s['latency_ms']['max'] for s in d['statements'] if s['count'] > 0)")"
+}
+
+# ---- PostgreSQL ----------------------------------------------------------------
+pg_tables() {
+  PGOPTIONS="-c client_min_messages=warning" pgsql_q "drop table if exists pgbt_a, pgbt_b, pgbt_blog;
+    create table pgbt_a (id serial primary key, client int, v int);
+    create table pgbt_b (id int primary key, n int); insert into pgbt_b values (1, 0), (2, 0);
+    create table pgbt_blog (id serial primary key, client int, v int)" > /dev/null
+}
+pg_tables
+run_bmk $PGSQL_OPTS --threads=2 --events=300 --rand-seed=7 --results=pg.json \
+  pgbench_script --script=a.sql@3 --script=b.sql@1 run
+same_counts pg pgsql_q
+# the server's own counters over the same window (pg_stat_database, the
+# report's server statistics): the rows inserted and updated = the
+# statements' counts
+srv() { printf '%s\n' "$OUT" | grep -F "$1" | head -1 | awk -F: '{print $2}' | awk '{print $1}'; }
+assert_eq "pg: the server's rows inserted (tup_inserted) = the INSERTs' counts" \
+  "$(srv 'rows inserted (tup_inserted)')" "$(( $(stmt 'INSERT INTO pgbt_a') + $(stmt 'INSERT INTO pgbt_blog') ))"
+assert_eq "pg: the server's rows updated (tup_updated) = the UPDATEs' counts" \
+  "$(srv 'rows updated (tup_updated)')" "$(( $(stmt 'WHERE id = 1;') + $(stmt 'WHERE id = 2;') ))"
+assert_contains "pg: the server statistics are on by default" "$OUT" "Server-side statistics"
+assert_eq "pg: 300 events (--events)" "300" "$(report_value "transactions:" "$OUT")"
+
+# the same seed draws what the persona's clients draw (-c 2 -j 2): each
+# client's values under bmk are the start of the persona's
+cat > s.sql <<'EOF'
+\set v random(1, 1000000000)
+INSERT INTO pgbt_a (client, v) VALUES (:client_id, :v);
+EOF
+seqs() { pgsql_q "select client, string_agg(v::text, ',' order by id) from pgbt_a group by client order by client"; }
+pgsql_q "truncate pgbt_a" > /dev/null
+PGHOST=127.0.0.1 PGPORT=$PGSQL_PORT PGUSER=sbtest PGPASSWORD=$DBPASS PGDATABASE=sbtest \
+  timeout -k 5 60 "$BMK" pgbench -n -c 2 -j 2 -t 10 --random-seed=11 -f s.sql > /dev/null 2>&1
+persona=$(seqs)
+pgsql_q "truncate pgbt_a" > /dev/null
+run_bmk $PGSQL_OPTS --threads=2 --events=8 --rand-seed=11 s.sql run
+ours=$(seqs)
+prefix=yes
+while IFS='|' read -r cl vals; do
+  p=$(printf '%s\n' "$persona" | awk -F'|' -v c="$cl" '$1 == c {print $2}')
+  case "$p," in "$vals,"*) ;; *) prefix="no: client $cl drew $vals, the persona $p" ;; esac
+done <<< "$ours"
+assert_eq "--rand-seed=11: each client draws the persona's --random-seed=11 values" "yes" "$prefix"
+assert_eq "FILE.sql as the test name: 8 transactions" "8" "$(pgsql_q "select count(*) from pgbt_a")"
+# a cluster run of two processes of 2 VUs: clients 0-3 draw what the
+# persona's -c 4 -j 4 clients draw
+pgsql_q "truncate pgbt_a" > /dev/null
+PGHOST=127.0.0.1 PGPORT=$PGSQL_PORT PGUSER=sbtest PGPASSWORD=$DBPASS PGDATABASE=sbtest \
+  timeout -k 5 60 "$BMK" pgbench -n -c 4 -j 4 -t 10 --random-seed=11 -f s.sql > /dev/null 2>&1
+persona=$(seqs)
+pgsql_q "truncate pgbt_a" > /dev/null
+printf 'localhost 2\n' > hosts
+run_bmk cluster run --hosts=hosts --launcher=local -- $PGSQL_OPTS --threads=2 --events=16 \
+  --rand-seed=11 s.sql run
+ours=$(seqs)
+prefix=yes
+while IFS='|' read -r cl vals; do
+  p=$(printf '%s\n' "$persona" | awk -F'|' -v c="$cl" '$1 == c {print $2}')
+  case "$p," in "$vals,"*) ;; *) prefix="no: client $cl drew $vals, the persona $p" ;; esac
+done <<< "$ours"
+# (each process runs its 8 events, by one VU or both: the clients are
+# 0-3, at least one of each process's)
+assert_eq "bmk cluster run: 16 transactions by clients 0-3, each process's (global :client_id)" \
+  "0 16 t t t" "$RC $(pgsql_q "select count(*), bool_and(client between 0 and 3),
+    bool_or(client in (0, 1)), bool_or(client in (2, 3)) from pgbt_a" | tr '|' ' ')"
+assert_eq "bmk cluster run: each client draws the persona's -c 4 -j 4 values" "yes" "$prefix"
+
+# pgbench's tables by prepare; the built-in scripts (scale from
+# pgbench_branches); cleanup
+run_bmk $PGSQL_OPTS pgbench_script prepare
+assert_eq "prepare: pgbench -i's rows at scale 1" "0 100000|1|10|0" "$RC $(pgsql_q "select
+  (select count(*) from pgbench_accounts), (select count(*) from pgbench_branches),
+  (select count(*) from pgbench_tellers), (select count(*) from pgbench_history)")"
+run_bmk $PGSQL_OPTS --threads=2 --events=100 pgbench_script --builtin=tpcb-like@1 --builtin=select-only@1 run
+assert_eq "built-ins: tpcb-like's events = pgbench_history's rows" "0 $(pgsql_q "select count(*) from pgbench_history")" \
+  "$RC $(evtype tpcb-like)"
+assert_contains "built-ins: :scale from pgbench_branches" "$OUT" "pgbench scripts (protocol simple, scale 1)"
+run_bmk $PGSQL_OPTS pgbench_script cleanup
+assert_eq "cleanup: pgbench's tables dropped" "0 0" \
+  "$RC $(pgsql_q "select count(*) from pg_class where relname like 'pgbench_%' and relkind = 'r'")"
+
+# ---- MariaDB -----------------------------------------------------------------
+mysql_q "drop table if exists pgbt_a, pgbt_b, pgbt_blog;
+  create table pgbt_a (id int auto_increment primary key, client int, v int);
+  create table pgbt_b (id int primary key, n int); insert into pgbt_b values (1, 0), (2, 0);
+  create table pgbt_blog (id int auto_increment primary key, client int, v int)"
+run_bmk $MYSQL_OPTS --threads=2 --events=200 --rand-seed=7 --results=my.json \
+  pgbench_script --script=a.sql@3 --script=b.sql@1 run
+same_counts my mysql_q
+assert_eq "MariaDB: the server's statements (Questions) = the SQL commands' counts" \
+  "$(srv 'queries (Questions)')" "$(( 2 * $(stmt 'INSERT INTO pgbt_a') + 2 * $(stmt 'INSERT INTO pgbt_blog') ))"
+# prepared statements: \gset reads the column names of their results
+mysql_q "truncate pgbt_a"
+run_bmk $MYSQL_OPTS --threads=2 --events=20 --protocol=prepared --script=a.sql pgbench_script run
+assert_eq "MariaDB --protocol=prepared: a.sql runs (\\gset of a prepared statement's row)" \
+  "0 20 20" "$RC $(report_value "transactions:" "$OUT") $(mysql_q "select count(*) from pgbt_a")"
+printf '\\startpipeline\nSELECT 1;\n\\endpipeline\n' > pipe.sql
+run_bmk $MYSQL_OPTS --protocol=extended pipe.sql run
+assert_eq "MariaDB: \\startpipeline refused (exit 1)" "1" "$RC"
+assert_contains "MariaDB: \\startpipeline's message" "$OUT" "\\startpipeline: this driver (mysql) has no pipeline mode"
+mysql_q "drop table pgbt_a, pgbt_b, pgbt_blog"
+# the built-in scripts in MySQL's dialect on the tables prepare makes:
+# TPC-B's balances add up (every account, teller and branch change is a
+# history row's delta) and tpcb-like's events are the history's rows
+run_bmk $MYSQL_OPTS --scale=2 pgbench_script prepare
+assert_eq "MariaDB: prepare makes pgbench's rows at --scale=2" "0 200000	2	20	0" "$RC $(mysql_q "select
+  (select count(*) from pgbench_accounts), (select count(*) from pgbench_branches),
+  (select count(*) from pgbench_tellers), (select count(*) from pgbench_history)")"
+run_bmk $MYSQL_OPTS --threads=2 --events=100 pgbench_script --builtin=tpcb-like@1 --builtin=select-only@1 run
+assert_eq "MariaDB: built-ins run, tpcb-like's events = pgbench_history's rows" \
+  "0 $(mysql_q "select count(*) from pgbench_history")" "$RC $(evtype tpcb-like)"
+assert_contains "MariaDB: :scale from pgbench_branches" "$OUT" "pgbench scripts (protocol simple, scale 2)"
+assert_eq "MariaDB: accounts, tellers, branches and history's deltas sum alike" "1" "$(mysql_q "select
+  (select sum(abalance) from pgbench_accounts) = (select sum(delta) from pgbench_history) and
+  (select sum(tbalance) from pgbench_tellers) = (select sum(delta) from pgbench_history) and
+  (select sum(bbalance) from pgbench_branches) = (select sum(delta) from pgbench_history)")"
+assert_contains "MariaDB: the built-ins' MySQL dialect (COMMIT for END)" "$OUT" "  COMMIT;"
+run_bmk $MYSQL_OPTS pgbench_script cleanup
+assert_eq "MariaDB: cleanup drops pgbench's tables" "0 0" \
+  "$RC $(mysql_q "select count(*) from information_schema.tables where table_schema = 'sbtest' and table_name like 'pgbench%'")"
+
+# ---- bad input -------------------------------------------------------------------
+run_bmk $PGSQL_OPTS pgbench_script --builtin=nope run
+assert_eq "an unknown built-in: exit 1" "1" "$RC"
+assert_contains "an unknown built-in: pgbench's message" "$OUT" 'no builtin script found for name "nope"'
+run_bmk $PGSQL_OPTS missing.sql run
+assert_eq "a missing file: exit 1" "1" "$RC"
+assert_contains "a missing file: pgbench's message" "$OUT" 'could not open file "missing.sql": No such file or directory'
+printf 'SELECT 1;\n\\set x 1 +\n' > bad.sql
+run_bmk $PGSQL_OPTS pgbench_script --script=bad.sql run
+assert_eq "a syntax error: exit 1" "1" "$RC"
+assert_contains "a syntax error: pgbench's message with the file and line" "$OUT" "pgbench: error: bad.sql:2: "
+run_bmk $PGSQL_OPTS pgbench_script run
+assert_eq "no script: exit 1" "1" "$RC"
+assert_contains "no script: the message" "$OUT" "no pgbench script to run"
+run_bmk $PGSQL_OPTS --threads=4 --workers=2 --events=10 a.sql run
+assert_eq "the event loop (--workers below --threads): exit 1" "1" "$RC"
+assert_contains "the event loop: the message" "$OUT" \
+  "FATAL: pgbench scripts run one thread per virtual user: 4 VUs on 2 workers"
+printf 'SELECT * FROM pgbt_none;\n' > err.sql
+run_bmk $PGSQL_OPTS --threads=1 --events=5 err.sql run
+assert_eq "an SQL error during the run: exit 1" "1" "$RC"
+assert_contains "an SQL error during the run: pgbench's message" "$OUT" \
+  'client 0 script 0 aborted in command 0 query 0: ERROR:  relation "pgbt_none" does not exist'
+assert_contains "an SQL error during the run: bmk's FATAL line" "$OUT" "FATAL: pgbench script: client 0 aborted"
+
+pgsql_q "drop table if exists pgbt_a, pgbt_b, pgbt_blog" > /dev/null
+finish
