@@ -95,6 +95,17 @@ cat > s.sql <<'EOF'
 INSERT INTO pgbt_a (client, v) VALUES (:client_id, :v);
 EOF
 seqs() { pgsql_q "select client, string_agg(v::text, ',' order by id) from pgbt_a group by client order by client"; }
+# prefix_of_persona: "yes" when each client's values in $ours (lines
+# CLIENT|v1,v2,...) begin the same client's values in $persona, else
+# "no: ..." naming the first client that differs
+prefix_of_persona() {
+  local cl vals p out=yes
+  while IFS='|' read -r cl vals; do
+    p=$(printf '%s\n' "$persona" | awk -F'|' -v c="$cl" '$1 == c {print $2}')
+    case "$p," in "$vals,"*) ;; *) out="no: client $cl drew $vals, the persona $p"; break ;; esac
+  done <<< "$ours"
+  echo "$out"
+}
 pgsql_q "truncate pgbt_a" > /dev/null
 PGHOST=127.0.0.1 PGPORT=$PGSQL_PORT PGUSER=sbtest PGPASSWORD=$DBPASS PGDATABASE=sbtest \
   timeout -k 5 60 "$BMK" pgbench -n -c 2 -j 2 -t 10 --random-seed=11 -f s.sql > /dev/null 2>&1
@@ -102,11 +113,7 @@ persona=$(seqs)
 pgsql_q "truncate pgbt_a" > /dev/null
 run_bmk $PGSQL_OPTS --threads=2 --events=8 --rand-seed=11 s.sql run
 ours=$(seqs)
-prefix=yes
-while IFS='|' read -r cl vals; do
-  p=$(printf '%s\n' "$persona" | awk -F'|' -v c="$cl" '$1 == c {print $2}')
-  case "$p," in "$vals,"*) ;; *) prefix="no: client $cl drew $vals, the persona $p" ;; esac
-done <<< "$ours"
+prefix=$(prefix_of_persona)
 assert_eq "--rand-seed=11: each client draws the persona's --random-seed=11 values" "yes" "$prefix"
 assert_eq "FILE.sql as the test name: 8 transactions" "8" "$(pgsql_q "select count(*) from pgbt_a")"
 # a cluster run of two processes of 2 VUs: clients 0-3 draw what the
@@ -120,11 +127,7 @@ printf 'localhost 2\n' > hosts
 run_bmk cluster run --hosts=hosts --launcher=local -- $PGSQL_OPTS --threads=2 --events=16 \
   --rand-seed=11 s.sql run
 ours=$(seqs)
-prefix=yes
-while IFS='|' read -r cl vals; do
-  p=$(printf '%s\n' "$persona" | awk -F'|' -v c="$cl" '$1 == c {print $2}')
-  case "$p," in "$vals,"*) ;; *) prefix="no: client $cl drew $vals, the persona $p" ;; esac
-done <<< "$ours"
+prefix=$(prefix_of_persona)
 # (each process runs its 8 events, by one VU or both: the clients are
 # 0-3, at least one of each process's)
 assert_eq "bmk cluster run: 16 transactions by clients 0-3, each process's (global :client_id)" \
