@@ -171,6 +171,12 @@ void pgb_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
    the message (the message alone for an error without an SQLSTATE). A buffer of the calling thread, valid until its next call. */
 const char *pgb_sql_error(const db_conn_t *con);
 
+/* Runs `sql` on `con` (its result, if any, freed). Returns true, or false
+   after pgbench's "query failed" lines on stderr, the query shown up to
+   `shown` bytes (negative: whole, as pgbench shows it). Thread-safe for
+   distinct connections. */
+bool pgb_exec(db_conn_t *con, const char *sql, int shown);
+
 /* Connects with the persona's libpq options (-h -p -U -d and the PG*
    environment): the connection, or NULL after pgbench's error line. Any
    thread. */

@@ -36,19 +36,27 @@ int pgb_init_check_steps(const char *steps)
   return 0;
 }
 
-/* Runs `sql`; false after pgbench's "query failed" lines. */
-static bool exec(db_conn_t *con, const char *sql)
+bool pgb_exec(db_conn_t *con, const char *sql, int shown)
 {
   db_result_t *rs = db_query(con, sql, strlen(sql));
   if (rs == NULL)
   {
     pgb_error("query failed: %s", pgb_sql_error(con));
-    fprintf(stderr, "pgbench: detail: Query was: %s\n", sql);
+    if (shown < 0)
+      fprintf(stderr, "pgbench: detail: Query was: %s\n", sql);
+    else
+      fprintf(stderr, "pgbench: detail: Query was: %.*s\n", shown, sql);
     return false;
   }
   if (db_result_nfields(rs) > 0)
     db_free_results(rs);
   return true;
+}
+
+/* Runs `sql`; false after pgbench's "query failed" lines. */
+static bool exec(db_conn_t *con, const char *sql)
+{
+  return pgb_exec(con, sql, -1);
 }
 
 static const char *const tables[] = {
