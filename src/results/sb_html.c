@@ -595,6 +595,8 @@ static int build(html_ctx_t *c, const char *path, const char *gnuplot, const sb_
                                               : chart_timeline(c, &docs[i]);
     if (rc == 0)
       rc = sb_html_spans_chart(c, &docs[i]);
+    if (rc == 0)
+      rc = sb_html_alone_chart(c, &docs[i]);
   }
   if (rc == 0)
     rc = charts_dbl(c, s, ns);

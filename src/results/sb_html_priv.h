@@ -84,6 +84,16 @@ int sb_html_tpch_charts(html_ctx_t *c, const sb_results_file_t *doc);
    set. */
 int sb_html_spans_chart(html_ctx_t *c, const sb_results_file_t *doc);
 
+/* For a `bmk chbench run --baseline` document (summary.figures has
+   chbench_alone_mean_qNN_seconds): a chart of each query's mean time
+   alone (chbench_alone_mean_qNN_seconds) beside mixed
+   (chbench_mean_qNN_seconds), two bars per query that has either, in
+   seconds, the y axis logarithmic when the times span more than a factor
+   50, each bar labelled with its value to 3 significant digits
+   (sb_html_alone.c); nothing for a document without the alone side. 0,
+   or -1 with c->err set. */
+int sb_html_alone_chart(html_ctx_t *c, const sb_results_file_t *doc);
+
 /* The latest end_s of doc's "analytic_queries", seconds (0 when none):
    the timeline's x axis reaches it. */
 double sb_html_spans_end(const sb_results_file_t *doc);

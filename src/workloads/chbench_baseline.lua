@@ -350,15 +350,36 @@ function M.json(c, cmp)
                        table.concat(p, ", "), table.concat(q, ",\n"))
 end
 
--- measure_end of the mixed run: the NOPM of TPC-C alone as a figure
--- (summary.figures in --results, beside the mixed run's tpcc_nopm).
--- Global state; nothing without --baseline.
+-- measure_end of the mixed run: the alone side as figures
+-- (summary.figures in --results, beside the mixed run's own):
+-- chbench_alone_nopm (NOPM of TPC-C alone, beside tpcc_nopm),
+-- chbench_alone_TYPE_p95_ms (each type's p95 alone, milliseconds) and
+-- chbench_alone_mean_qNN_seconds (each query's mean time alone, beside
+-- chbench_mean_qNN_seconds), each where the phase has a value; bmk report
+-- --html draws the queries' alone beside mixed. Global state; nothing
+-- without --baseline.
 function M.alone_figures(c)
   if not c.alone then return end
-  local t = c.alone.tpcc
+  local t, s = c.alone.tpcc, c.alone.streams
   if t.nopm then
     sysbench.figure("chbench_alone_nopm", t.nopm,
                     { help = "NOPM of the --baseline run of TPC-C alone", scope = "server" })
+  end
+  for _, ty in ipairs(M.TYPES) do
+    if t.p95[ty] then
+      sysbench.figure("chbench_alone_" .. ty .. "_p95_ms", t.p95[ty],
+                      { help = string.format("p95 of %s in the --baseline run of TPC-C " ..
+                                               "alone, milliseconds", ty) })
+    end
+  end
+  for _, q in ipairs(c.qlist) do
+    local a = s.queries[q]
+    if a and a.mean then
+      sysbench.figure(string.format("chbench_alone_mean_q%02d_seconds", q), a.mean,
+                      { help = string.format("CH-benCHmark query %d: arithmetic mean of its " ..
+                                               "times in the --baseline run of the streams " ..
+                                               "alone, seconds", q) })
+    end
   end
 end
 

@@ -125,6 +125,8 @@ check_analytic_views() {
   run_bmk report --html="$WORK/r-pgsql.html" "$WORK/r-pgsql.json"
   assert_eq "pgsql: --html: exit 0, a label Q<n> per query in the page" "0 22" \
     "$RC $(grep -oE '>Q[0-9]+</text>' "$WORK/r-pgsql.html" | wc -l)"
+  assert_eq "pgsql: --html: no chart of the query times alone vs mixed without --baseline" 0 \
+    "$(grep -c 'analytic query times alone vs mixed' "$WORK/r-pgsql.html")"
   if asan_pass; then
     skip "pgsql: --html: the analytic queries drawn in Chromium" "the page is written by the C above; Chromium's load is done in the normal pass"
     return
@@ -139,6 +141,37 @@ check_analytic_views() {
   # the series' 2 charts, the timeline, the analytic queries; a label per query
   assert_eq "pgsql: --html: every chart drawn, one label Q<n> per query" "4 4 22" "$PROBE"
   assert_eq "pgsql: --html: no console messages" 0 "$CONSOLE"
+}
+
+# check_alone_chart: the --baseline run's alone side in its --results
+# (the phases' own figures) and bmk report --html's chart of the query
+# times alone vs mixed, its bars labelled with the document's figures
+# (tools/chbench_alone_chart_check.py), drawn in Chromium (PostgreSQL's).
+check_alone_chart() {
+  assert_eq "$db: --baseline: --results valid against docs/results.schema.json" ok \
+    "$(json_ok "$WORK/b-$db.json" && echo ok)"
+  run_bmk report --html="$WORK/b-$db.html" "$WORK/b-$db.json"
+  assert_eq "$db: --baseline: bmk report --html exit" 0 "$RC"
+  assert_eq "$db: --baseline: the alone figures are the phases' own; the chart alone vs mixed has a bar label per figure" \
+    ok "$(python3 "$TOP/tests/integration/tools/chbench_alone_chart_check.py" "$WORK/b-$db.json" \
+          "$WORK/b-$db.html")"
+  if [ $db = mysql ] || asan_pass; then
+    return  # (Chromium's load: PostgreSQL's page, in the normal pass)
+  fi
+  if ! command -v chromium >/dev/null; then
+    not_ok "chromium is not installed (apt-get install chromium; tests/run-all.sh does)"
+    return
+  fi
+  local charts labels
+  charts=$(grep -c '<figure class="chart"' "$WORK/b-$db.html")
+  labels=$(json_get "$WORK/b-$db.json" "sum(1 for k in d['summary']['figures'] if k.startswith(('chbench_mean_q', 'chbench_alone_mean_q')))")
+  # (probe_page: the charts, those drawn, and the value labels drawn in
+  # the chart alone vs mixed)
+  probe_page "$WORK/b-$db.html" \
+    '[...document.querySelectorAll("figure.chart")].filter(f=>f.querySelector("figcaption").textContent.includes("alone vs mixed")).map(f=>[...f.querySelectorAll("text")].filter(t=>t.parentNode.getAttribute("font-size")==="7.00"&&t.getBoundingClientRect().width>0).length).join(" ")'
+  assert_eq "$db: --baseline: --html: every chart drawn, the value labels of the chart alone vs mixed too" \
+    "$charts $charts $labels" "$PROBE"
+  assert_eq "$db: --baseline: --html: no console messages" 0 "$CONSOLE"
 }
 
 # check_saved_baselines OPTS: --baseline=tag:K=V on PostgreSQL, from the
@@ -256,6 +289,7 @@ for db in $DBS; do
     assert_eq "$db: --baseline: every figure alone and mixed is the phase's own, each ratio theirs" \
       ok "$(python3 "$TOP/tests/integration/tools/chbench_baseline_check.py" "$WORK/b-$db.json" \
             "$WORK/bch-$db.json" "$WORK/b-$db.txt" 3,11,13,22)"
+    check_alone_chart
     if [ $db = pgsql ]; then
       # Ctrl-C (SIGINT to the process group, as a terminal sends it) in
       # phase 1: its run prints its report so far, the command stops with
