@@ -489,6 +489,7 @@ static db_step_t pipeline_fetched(db_conn_t *con, struct db_async *a)
 {
   if (a->fetch_rc == 2)
   {
+    db_pipeline_batch_done(con);
     a->result = NULL;
     return done(a, 0);
   }
@@ -513,6 +514,7 @@ db_step_t db_pipeline_fetch_start(db_conn_t *con)
   if (!db_usable(con))
     return done(a, 1);
   db_clear_error(con);
+  db_pipeline_fetch_clock(con);
   fresh_result(con);
   a->phase = AP_PFETCH;
   if (ops->pipeline_fetch_start(con, &con->rs, &a->fetch_rc) == DB_STEP_WAIT)

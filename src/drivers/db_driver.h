@@ -222,6 +222,12 @@ struct db_conn {
                               skips it (db_private_connections) */
   int in_txn;              /* ops.txn_status after the last statement (0
                               after a connect) */
+  /* generic layer, pipelines: a statement was queued since the batch's
+     transaction was last counted (db_pipeline_batch_done), and when the
+     batch was sent (db_pipeline_sync; 0: not yet), the start of each of
+     its statements' latency */
+  bool pl_batch;
+  uint64_t pl_sync_ns;
 };
 
 struct db_stmt {
@@ -701,6 +707,13 @@ db_result_t *db_next_result(db_conn_t *con);
  * db_pipeline_fetch returns the next statement's result (counted like
  * db_query's), or NULL: with db_conn_error(con) != 0 when that statement
  * failed, with no error at the sync point. One connection, one thread.
+ * Accounting: each statement of the batch is counted when its result is
+ * fetched (read/write/other, or an error; the statements an error made
+ * the server skip are not counted); with --endpoints each counts one
+ * latency value, from the batch's db_pipeline_sync to its result, and the
+ * batch counts as one transaction at its sync point (or at
+ * db_pipeline_end when the sync point was not fetched) when it left the
+ * connection outside a transaction block.
  */
 int db_pipeline_begin(db_conn_t *con);
 int db_pipeline_query(db_conn_t *con, const char *sql, size_t len);

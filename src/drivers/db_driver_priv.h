@@ -91,6 +91,22 @@ void db_failover_end(db_conn_t *con, bool ok);
 /* A failed pipeline send: counted like a failed statement; returns -1. */
 int db_pipeline_queue_failed(db_conn_t *con);
 
+/* A pipeline batch reached its sync point (fetched, or drained by
+   db_pipeline_end): counts the batch's transaction on the connection's
+   endpoint as db_endpoint_after_stmt counts a statement's (once per
+   batch: pl_batch; nothing without an endpoint) and ends its latency
+   start. The connection's thread. */
+void db_pipeline_batch_done(db_conn_t *con);
+
+/* Before fetching a pipeline's result, after db_clear_error: the
+   statement's latency starts at the batch's send (db_pipeline_sync), not
+   at the fetch. */
+static inline void db_pipeline_fetch_clock(db_conn_t *con)
+{
+  if (con->pl_sync_ns != 0)
+    con->op_start_ns = con->pl_sync_ns;
+}
+
 /* False (with the "already closed" ALERT) for a closed connection. */
 bool db_usable(db_conn_t *con);
 
