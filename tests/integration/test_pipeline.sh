@@ -9,7 +9,8 @@
 # batch's implicit one) raises as documented, the statements after it are
 # not counted, the connection works after ROLLBACK; with --endpoints each
 # batch is one transaction (server = bmk) and each statement one latency
-# value. On MySQL: the documented refusal. Every check is a count.
+# value; so for tpcc --tpcc-mode=pipeline. On MySQL: the documented
+# refusal. Every check is a count.
 set -u
 source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
@@ -167,6 +168,25 @@ EOF
     "$(json_get ep_r.json "'%d %d' % (d['endpoints'][0]['latency_ms']['count'], sum(d['endpoints'][0][k] for k in ('reads', 'writes', 'other')))")"
 done
 "$BMK" pipe.lua $PGSQL_OPTS cleanup >/dev/null 2>&1
+
+# tpcc --tpcc-mode=pipeline (the C calls through the FFI, transactions
+# spread over batches, deadlocks in the event loop): the endpoint's
+# transactions are the server's, each statement one latency value
+T="tpcc --endpoints=ep.json --scale=1 --tables=1"
+BMK_PIPE_PW=$DBPASS run_bmk $T --use-fk=0 --threads=2 prepare
+assert_eq "pgsql tpcc prepare: exit 0" 0 "$RC"
+for E in "--threads=1" "--threads=4 --workers=1"; do
+  wait_pg_alone
+  BMK_PIPE_PW=$DBPASS run_bmk $T --tpcc-mode=pipeline --server-cost=off $E --events=100 --results=tp.json run
+  assert_eq "pgsql tpcc pipeline $E: exit 0" 0 "$RC"
+  assert_eq "pgsql tpcc pipeline $E: server transactions = bmk's" \
+    "$(json_get tp.json "d['endpoints'][0]['server']['transactions']")" \
+    "$(json_get tp.json "d['endpoints'][0]['server']['bmk_transactions'] + d['endpoints'][0]['server']['bmk_own_transactions']")"
+  assert_eq "pgsql tpcc pipeline $E: one latency value per counted statement" \
+    "$(json_get tp.json "sum(d['endpoints'][0][k] for k in ('reads', 'writes', 'other'))")" \
+    "$(json_get tp.json "d['endpoints'][0]['latency_ms']['count']")"
+done
+BMK_PIPE_PW=$DBPASS "$BMK" $T cleanup >/dev/null 2>&1
 
 # MySQL: no pipeline mode, refused with the documented message at the
 # first statement queued; the connection goes on
