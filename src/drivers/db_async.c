@@ -487,6 +487,7 @@ db_step_t db_next_result_start(db_conn_t *con)
    a statement's result or error, counted as db_pipeline_fetch does. */
 static db_step_t pipeline_fetched(db_conn_t *con, struct db_async *a)
 {
+  a->fetch_rc = db_pipeline_fetch_rc(con, a->fetch_rc);
   if (a->fetch_rc == 2)
   {
     db_pipeline_batch_done(con);

@@ -107,6 +107,19 @@ static inline void db_pipeline_fetch_clock(db_conn_t *con)
     con->op_start_ns = con->pl_sync_ns;
 }
 
+/* The driver's pipeline_fetch code `rc` as 0, 1 or 2: 3 (the statement
+   failed, its batch read through the sync point) is a failure (1) whose
+   count, after it, counts the batch's transaction too (the connection's
+   transaction status is known then): the batch is done. */
+static inline int db_pipeline_fetch_rc(db_conn_t *con, int rc)
+{
+  if (rc != 3)
+    return rc;
+  con->pl_batch = false;
+  con->pl_sync_ns = 0;
+  return 1;
+}
+
 /* False (with the "already closed" ALERT) for a closed connection. */
 bool db_usable(db_conn_t *con);
 

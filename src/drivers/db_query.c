@@ -93,7 +93,7 @@ db_result_t *db_pipeline_fetch(db_conn_t *con)
   db_pipeline_fetch_clock(con);
   memset(&con->rs, 0, sizeof(con->rs));
   con->rs.con = con;
-  int rc = con->driver->ops.pipeline_fetch(con, &con->rs);
+  int rc = db_pipeline_fetch_rc(con, con->driver->ops.pipeline_fetch(con, &con->rs));
   if (rc == 2)
   {
     db_pipeline_batch_done(con);
@@ -108,6 +108,10 @@ int db_pipeline_end(db_conn_t *con)
     return -1;
   if (con->driver->ops.pipeline_end == NULL)
     return no_pipeline(con, "db_pipeline_end");
+  /* results of the batch still unread up to its sync point (a batch the
+     caller abandoned): the driver waits for them in place */
+  if (con->pl_batch)
+    db_blocking_call();
   if (con->driver->ops.pipeline_end(con) != 0)
   {
     con->pl_batch = false;
