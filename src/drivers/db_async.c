@@ -487,8 +487,10 @@ db_step_t db_next_result_start(db_conn_t *con)
    a statement's result or error, counted as db_pipeline_fetch does. */
 static db_step_t pipeline_fetched(db_conn_t *con, struct db_async *a)
 {
+  a->fetch_rc = db_pipeline_fetch_rc(con, a->fetch_rc);
   if (a->fetch_rc == 2)
   {
+    db_pipeline_batch_done(con);
     a->result = NULL;
     return done(a, 0);
   }
@@ -513,6 +515,7 @@ db_step_t db_pipeline_fetch_start(db_conn_t *con)
   if (!db_usable(con))
     return done(a, 1);
   db_clear_error(con);
+  db_pipeline_fetch_clock(con);
   fresh_result(con);
   a->phase = AP_PFETCH;
   if (ops->pipeline_fetch_start(con, &con->rs, &a->fetch_rc) == DB_STEP_WAIT)

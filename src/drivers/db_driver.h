@@ -222,6 +222,12 @@ struct db_conn {
                               skips it (db_private_connections) */
   int in_txn;              /* ops.txn_status after the last statement (0
                               after a connect) */
+  /* generic layer, pipelines: a statement was queued since the batch's
+     transaction was last counted (db_pipeline_batch_done), and when the
+     batch was sent (db_pipeline_sync; 0: not yet), the start of each of
+     its statements' latency */
+  bool pl_batch;
+  uint64_t pl_sync_ns;
 };
 
 struct db_stmt {
@@ -314,8 +320,11 @@ typedef struct {
      current binds (prepared on this session beforehand), or the text
      `sql` when stmt is NULL; pipeline_sync marks the end of the batch and
      flushes it; pipeline_fetch reads the next result into `rs` and
-     returns 0, or 1 with con->error set (the statement failed), or 2 at
-     the sync point; statements skipped because an earlier one of the
+     returns 0, or 1 with con->error set (the statement failed, or the
+     connection), or 2 at the sync point, or 3 with con->error set: the
+     statement failed and the rest of its batch was read through the sync
+     point (then every fetch returns 2 until the next pipeline_begin or
+     pipeline_end); statements skipped because an earlier one of the
      batch failed are consumed silently, and no ROLLBACK is sent.
      pipeline_end leaves the mode (every result read). */
   int (*pipeline_begin)(db_conn_t *con);
@@ -549,7 +558,8 @@ bool db_all_errors_quiet(void);
    (the engine sets it around each resume, off otherwise). While it is on,
    every blocking call of the SQL API (db_query, db_execute, db_prepare,
    db_next_result, db_close, connecting, bulk and fast-load flushes,
-   pipeline syncs and fetches) counts as one blocking call
+   pipeline syncs and fetches, the end of an abandoned batch) counts as
+   one blocking call
    (db_loop_blocking_calls): it stops every other VU of the worker until
    the server answers. Thread-local. */
 void db_loop_thread(bool on);
@@ -701,6 +711,14 @@ db_result_t *db_next_result(db_conn_t *con);
  * db_pipeline_fetch returns the next statement's result (counted like
  * db_query's), or NULL: with db_conn_error(con) != 0 when that statement
  * failed, with no error at the sync point. One connection, one thread.
+ * Accounting: each statement of the batch is counted when its result is
+ * fetched (read/write/other, or an error; the statements an error made
+ * the server skip are not counted); with --endpoints each counts one
+ * latency value, from the batch's db_pipeline_sync to its result, and the
+ * batch counts as one transaction at its sync point (read by the last
+ * fetch, by a failing statement's fetch, which reads the rest of the
+ * batch first, or by db_pipeline_end for an abandoned batch) when it left
+ * the connection outside a transaction block.
  */
 int db_pipeline_begin(db_conn_t *con);
 int db_pipeline_query(db_conn_t *con, const char *sql, size_t len);

@@ -91,6 +91,35 @@ void db_failover_end(db_conn_t *con, bool ok);
 /* A failed pipeline send: counted like a failed statement; returns -1. */
 int db_pipeline_queue_failed(db_conn_t *con);
 
+/* A pipeline batch reached its sync point (fetched, or drained by
+   db_pipeline_end): counts the batch's transaction on the connection's
+   endpoint as db_endpoint_after_stmt counts a statement's (once per
+   batch: pl_batch; nothing without an endpoint) and ends its latency
+   start. The connection's thread. */
+void db_pipeline_batch_done(db_conn_t *con);
+
+/* Before fetching a pipeline's result, after db_clear_error: the
+   statement's latency starts at the batch's send (db_pipeline_sync), not
+   at the fetch. */
+static inline void db_pipeline_fetch_clock(db_conn_t *con)
+{
+  if (con->pl_sync_ns != 0)
+    con->op_start_ns = con->pl_sync_ns;
+}
+
+/* The driver's pipeline_fetch code `rc` as 0, 1 or 2: 3 (the statement
+   failed, its batch read through the sync point) is a failure (1) whose
+   count, after it, counts the batch's transaction too (the connection's
+   transaction status is known then): the batch is done. */
+static inline int db_pipeline_fetch_rc(db_conn_t *con, int rc)
+{
+  if (rc != 3)
+    return rc;
+  con->pl_batch = false;
+  con->pl_sync_ns = 0;
+  return 1;
+}
+
 /* False (with the "already closed" ALERT) for a closed connection. */
 bool db_usable(db_conn_t *con);
 

@@ -11,14 +11,26 @@
 #include "drivers/db_driver.h"
 #include "drivers/db_load.h"
 #include "core/sb_logger.h"
+#include "core/sb_timer.h"
 #include "drivers/db_driver_priv.h"
 
 /* ---- pipelining ------------------------------------------------------------ */
 
 static int no_pipeline(db_conn_t *con, const char *api)
 {
-  db_set_error(con, DB_ERROR_FATAL, 0, NULL, "this driver has no pipeline mode", api, NULL, 0);
+  /* (no statement to name: the FATAL line is the call and the message) */
+  db_set_error(con, DB_ERROR_FATAL, 0, NULL, "this driver has no pipeline mode", api, "", 0);
   return -1;
+}
+
+void db_pipeline_batch_done(db_conn_t *con)
+{
+  con->pl_sync_ns = 0;
+  if (!con->pl_batch)
+    return;
+  con->pl_batch = false;
+  if (con->endpoint != NULL)
+    db_endpoint_count_xact(con);
 }
 
 int db_pipeline_begin(db_conn_t *con)
@@ -29,6 +41,7 @@ int db_pipeline_begin(db_conn_t *con)
   db_clear_error(con);
   if (con->driver->ops.pipeline_begin == NULL)
     return no_pipeline(con, "db_pipeline_begin");
+  con->pl_sync_ns = 0;
   return con->driver->ops.pipeline_begin(con) == 0 ? 0 : -1;
 }
 
@@ -49,6 +62,7 @@ int db_pipeline_query(db_conn_t *con, const char *sql, size_t len)
   db_clear_error(con);
   if (con->driver->ops.pipeline_queue(con, NULL, sql, len) != 0)
     return db_pipeline_queue_failed(con);
+  con->pl_batch = true;
   return 0;
 }
 
@@ -60,6 +74,7 @@ int db_pipeline_sync(db_conn_t *con)
     return no_pipeline(con, "db_pipeline_sync");
   if (con->driver->ops.pipeline_sync(con) != 0)
     return db_pipeline_queue_failed(con);
+  con->pl_sync_ns = sb_now_ns();
   return 0;
 }
 
@@ -75,11 +90,15 @@ db_result_t *db_pipeline_fetch(db_conn_t *con)
   db_blocking_call();
   db_rs_release(&con->rs);
   db_clear_error(con);
+  db_pipeline_fetch_clock(con);
   memset(&con->rs, 0, sizeof(con->rs));
   con->rs.con = con;
-  int rc = con->driver->ops.pipeline_fetch(con, &con->rs);
+  int rc = db_pipeline_fetch_rc(con, con->driver->ops.pipeline_fetch(con, &con->rs));
   if (rc == 2)
+  {
+    db_pipeline_batch_done(con);
     return NULL;
+  }
   return db_finish(con, rc, NULL);
 }
 
@@ -89,7 +108,19 @@ int db_pipeline_end(db_conn_t *con)
     return -1;
   if (con->driver->ops.pipeline_end == NULL)
     return no_pipeline(con, "db_pipeline_end");
-  return con->driver->ops.pipeline_end(con) == 0 ? 0 : -1;
+  /* results of the batch still unread up to its sync point (a batch the
+     caller abandoned): the driver waits for them in place */
+  if (con->pl_batch)
+    db_blocking_call();
+  if (con->driver->ops.pipeline_end(con) != 0)
+  {
+    con->pl_batch = false;
+    con->pl_sync_ns = 0;
+    return -1;
+  }
+  /* a batch whose sync point was drained here (after an error) */
+  db_pipeline_batch_done(con);
+  return 0;
 }
 
 /* ---- text queries ----------------------------------------------------------------- */

@@ -345,7 +345,7 @@ int db_pipeline_execute(db_stmt_t *stmt)
   if (con->driver->ops.pipeline_queue == NULL)
   {
     db_set_error(con, DB_ERROR_FATAL, 0, NULL, "this driver has no pipeline mode",
-                 "db_pipeline_execute", NULL, 0);
+                 "db_pipeline_execute", "", 0);
     return -1;
   }
   db_clear_error(con);
@@ -357,7 +357,10 @@ int db_pipeline_execute(db_stmt_t *stmt)
   }
   else
     rc = con->driver->ops.pipeline_queue(con, stmt, NULL, 0);
-  return rc == 0 ? 0 : db_pipeline_queue_failed(con);
+  if (rc != 0)
+    return db_pipeline_queue_failed(con);
+  con->pl_batch = true;
+  return 0;
 }
 
 int db_close(db_stmt_t *stmt)

@@ -36,6 +36,10 @@ typedef struct {
   size_t copy_len;
   unsigned pl_pending;     /* pipeline: statements queued, results not read */
   bool pl_synced;          /* pipeline: the queued batch has its sync point */
+  bool pl_failed;          /* pipeline: a statement failed, its fetch reads
+                              on to the sync point before reporting it */
+  bool pl_drained;         /* pipeline: that sync point is read: fetches
+                              report it until the next batch */
   db_stmt_t *astmt;        /* statement being prepared / closed */
 } pg_conn_t;
 

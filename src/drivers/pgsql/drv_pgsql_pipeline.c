@@ -4,7 +4,9 @@
  * results and comes back in order after one sync point: one round trip
  * for what would otherwise be one per statement (bmk's tpcc pipeline
  * mode, --tpcc-mode=pipeline). Blocking like the driver's other
- * operations, with an asynchronous form of the fetch for the event loop;
+ * operations, with an asynchronous form of the fetch for the event loop
+ * (which also reads a failed batch through its sync point, so that
+ * leaving the mode after an error needs no wait);
  * batches are small (a few KB), so the server's replies never fill its
  * buffers while we are still sending.
  */
@@ -44,6 +46,8 @@ int pgd_pipeline_begin(db_conn_t *con)
   pg_conn_t *pc = con->ptr;
   pc->pl_pending = 0;
   pc->pl_synced = false;
+  pc->pl_failed = false;
+  pc->pl_drained = false;
   if (PQpipelineStatus(pg) != PQ_PIPELINE_OFF)
     return 0;
   if (!PQenterPipelineMode(pg))
@@ -97,9 +101,14 @@ int pgd_pipeline_sync(db_conn_t *con)
    point: `blocking`, waiting for each (PQgetResult waits; --db-query-
    timeout through pgd_wait_input, after which it fails at once); else
    those libpq has (all of them when `broken`: a failed connection no
-   longer waits). Returns true when the fetch is complete, with *rc 0 (a
-   result in `rs`), 1 (the statement failed, or the connection) or 2 (the
-   sync point); false when libpq needs more input first (not blocking). */
+   longer waits). A statement that failed in a synced batch is reported
+   once the rest of the batch, up to its sync point, is read (the server
+   skips those statements; pl_failed meanwhile). Returns true when the
+   fetch is complete, with *rc 0 (a result in `rs`), 1 (the connection
+   failed, or a statement of a batch without its sync point), 3 (the
+   statement failed and the batch is read through its sync point) or 2
+   (the sync point); false when libpq needs more input first (not
+   blocking). */
 static bool take_results(db_conn_t *con, PGconn *pg, db_result_t *rs, bool blocking,
                          bool broken, int *rc)
 {
@@ -114,6 +123,7 @@ static bool take_results(db_conn_t *con, PGconn *pg, db_result_t *rs, bool block
     if (res == NULL)
     {
       /* Nothing left at all: the connection broke (or timed out). */
+      pc->pl_failed = false;
       *rc = send_failed(con, "PQgetResult");
       return true;
     }
@@ -123,7 +133,9 @@ static bool take_results(db_conn_t *con, PGconn *pg, db_result_t *rs, bool block
       PQclear(res);
       if (pc->pl_pending == 0)
       {
-        *rc = 2;
+        *rc = pc->pl_failed ? 3 : 2;
+        pc->pl_drained = pc->pl_failed;
+        pc->pl_failed = false;
         return true;
       }
       continue;
@@ -149,9 +161,23 @@ static bool take_results(db_conn_t *con, PGconn *pg, db_result_t *rs, bool block
        after the batch: nothing can be sent before the sync is read. */
     pgd_set_pg_error(con, res, "PQgetResult", NULL, 0);
     PQclear(res);
-    *rc = 1;
-    return true;
+    if (!pc->pl_synced)
+    {
+      *rc = 1;
+      return true;
+    }
+    pc->pl_failed = true;
   }
+}
+
+/* A failed batch already read through its sync point: every fetch is
+   that sync point until the next batch. */
+static bool drained(db_conn_t *con, int *rc)
+{
+  if (!((pg_conn_t *) con->ptr)->pl_drained)
+    return false;
+  *rc = 2;
+  return true;
 }
 
 int pgd_pipeline_fetch(db_conn_t *con, db_result_t *rs)
@@ -161,7 +187,8 @@ int pgd_pipeline_fetch(db_conn_t *con, db_result_t *rs)
     return 1;
   pgd_reset_rs(rs);
   int rc;
-  take_results(con, pg, rs, true, false, &rc);
+  if (!drained(con, &rc))
+    take_results(con, pg, rs, true, false, &rc);
   return rc;
 }
 
@@ -188,6 +215,8 @@ db_step_t pgd_pipeline_fetch_start(db_conn_t *con, db_result_t *rs, int *rc)
   }
   pg_conn_t *pc = con->ptr;
   pgd_reset_rs(rs);
+  if (drained(con, rc))
+    return DB_STEP_DONE;
   pc->ars = rs;
   pc->flushing = true;
   return fetch_step(con, 0, rc);
@@ -216,5 +245,7 @@ int pgd_pipeline_end(db_conn_t *con)
     PQclear(res);
   }
   pc->pl_pending = 0;
+  pc->pl_failed = false;
+  pc->pl_drained = false;
   return 0;
 }

@@ -521,7 +521,8 @@ end
 -- statements after it in the batch were skipped by the server, and an
 -- explicit transaction is left failed (send ROLLBACK). The object can take
 -- the next batch after sync(). Raises "this driver has no pipeline mode"
--- on MySQL.
+-- on MySQL. Counted per statement by the C layer as its result is
+-- fetched (read/write/other, or an error; skipped ones not at all).
 
 local pipe_methods = {}
 local pipe_mt = { __index = pipe_methods }
