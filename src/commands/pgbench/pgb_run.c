@@ -403,10 +403,11 @@ static int o_interval(void *ctx, const sb_out_interval_t *iv)
 
 /* The end of the run: pgbench's report (not after a signal or a failed
    run, as pgbench prints none), then the blocks of bmk's probes that
-   were asked for (--db-server-stats). */
+   were asked for (--db-server-stats), after a blank line. `ctx`: the
+   run's sb_run_config_t. */
 static int o_end(void *ctx, const sb_out_end_t *e)
 {
-  (void) ctx;
+  const sb_run_config_t *cfg = ctx;
   if (e->interrupted != NULL || (e->exit_code != 0 && e->exit_code != 2))
     return 0;
   /* the benchmark ends with the last transaction (pgbench's ends when its
@@ -423,6 +424,8 @@ static int o_end(void *ctx, const sb_out_end_t *e)
       conn += clients[i].conn_us;
   }
   pgb_print_report(end - bench_start_us, conn);
+  if (cfg->server_stats)
+    putchar('\n');             /* the block apart from the report */
   sb_probe_print();
   /* bmk's additions: their outputs' closing lines, after the report
      (--save's "Saved as run N"), print at bmk's level; the persona's
@@ -575,7 +578,8 @@ int pgb_run(void)
   if (run_config(&cfg) != 0)
     return 1;
   sb_output_t out = {.name = "pgbench", .start = o_start,
-                     .interval = pgb_cfg.progress > 0 ? o_interval : NULL, .end = o_end};
+                     .interval = pgb_cfg.progress > 0 ? o_interval : NULL, .end = o_end,
+                     .ctx = &cfg};
   /* bmk's additions: their options are read and their outputs set up
      before anything connects (a port in use, a bad value: exit 1) */
   if (pgb_additions_count() > 0)
