@@ -31,6 +31,7 @@
 #include "results/sb_threshold.h"
 #include "cli/sb_cmd_outputs.h"
 #include "cli/sb_outputs.h"
+#include "cli/sb_pgb_additions.h"
 #include "cli/sb_repeat.h"
 #include "resultsdb/sb_resultsdb_output.h"
 #include "metrics/sb_metrics.h"
@@ -363,6 +364,8 @@ int main(int argc, char **argv)
   int rc;
 
   setvbuf(stdout, NULL, _IONBF, 0);
+  /* bmk's additions asked for on the pgbench persona's command line */
+  pgb_set_additions(sb_cli_pgbench_additions);
   /* under the name pgbench: pgbench 15's command line (docs/pgbench.md) */
   const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
   if (argc > 0 && strcmp(base ? base + 1 : argv[0], "pgbench") == 0)

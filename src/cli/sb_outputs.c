@@ -60,8 +60,11 @@ static void register_text(const sb_run_config_t *cfg, const sb_c_test_t *ctest)
   sb_output_register(&out);
 }
 
-int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
-                            const sb_c_test_t *ctest)
+/* The outputs and probes of a run (sb_cli_register_outputs), with
+   `report` registered in the text report's place when not NULL (the
+   pgbench persona's report). */
+static int register_outputs(const char *test, const sb_run_config_t *cfg,
+                            const sb_c_test_t *ctest, const sb_output_t *report)
 {
   /* --endpoints: the per-endpoint probe first (the innermost window: it
      queries nothing, the server-statistics probe's samples fall outside
@@ -98,7 +101,10 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
       return 1;
     sb_output_register(&out);
   }
-  register_text(cfg, ctest);
+  if (report)
+    sb_output_register(report);
+  else
+    register_text(cfg, ctest);
   /* --threshold: checked before anything connects; registered before the
      result files' output so that its verdicts reach the document */
   int nth = sb_threshold_output(&out);
@@ -131,10 +137,23 @@ int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
   if (rc > 0)
     sb_output_register(&out);
   /* bmk's report_final hook: after everything above */
-  if (!ctest)
+  if (!ctest && !report)
   {
     sb_lua_final_output(&out);
     sb_output_register(&out);
   }
   return 0;
+}
+
+int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
+                            const sb_c_test_t *ctest)
+{
+  return register_outputs(test, cfg, ctest, NULL);
+}
+
+int sb_cli_register_report_outputs(const char *test, const sb_run_config_t *cfg,
+                                   const sb_output_t *report)
+{
+  static const sb_c_test_t sql_test = { .uses_db = true };
+  return register_outputs(test, cfg, &sql_test, report);
 }

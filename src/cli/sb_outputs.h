@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "core/sb_output.h"
 #include "engine/sb_engine.h"
 
 /*
@@ -21,5 +22,16 @@
  */
 int sb_cli_register_outputs(const char *test, const sb_run_config_t *cfg,
                             const sb_c_test_t *ctest);
+
+/*
+ * The same for a run that prints a report of its own (the pgbench
+ * persona's, with bmk's additions asked for): `report` is registered where
+ * the text report goes, first, and its end prints the probes' blocks
+ * (sb_probe_print) after the report; the run is taken to run SQL (server
+ * statistics, --db-checkpoint). `test` names the workload. Returns 0, or
+ * 1 after a FATAL message. Main thread, before sb_engine_run.
+ */
+int sb_cli_register_report_outputs(const char *test, const sb_run_config_t *cfg,
+                                   const sb_output_t *report);
 
 #endif

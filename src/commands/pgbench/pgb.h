@@ -9,7 +9,8 @@
  * a script's commands), pgb_vars.c (its variables), pgb_pipeline.c
  * (\startpipeline, \endpipeline), pgb_run.c (the run on the engine,
  * seeding, -R, -C, progress lines), pgb_report.c (the final report),
- * pgb_log.c (-l), pgb_debug.c (-d's trace).
+ * pgb_log.c (-l), pgb_debug.c (-d's trace), pgb_additions.c (bmk's
+ * own options on the persona's command line).
  *
  * Threads: the configuration and the parsed scripts are written by the
  * main thread before the run and only read afterwards; each client's
@@ -181,6 +182,14 @@ bool pgb_exec(db_conn_t *con, const char *sql, int shown);
    environment): the connection, or NULL after pgbench's error line. Any
    thread. */
 db_conn_t *pgb_connect(void);
+
+/* The persona's driver options, once: the process's option registry
+   begun anew (sb_opt_init) with the driver's options, set to what -h -p
+   -U and the database name give, else empty (libpq then reads PGHOST,
+   PGUSER, PGPASSWORD, ... itself). pgb_connect calls it; bmk's additions
+   register their options after it. Returns 0, or non-zero after the
+   driver's message. Main thread. */
+int pgb_setup_driver(void);
 
 /* ---- pgb_script.c -------------------------------------------------------- */
 

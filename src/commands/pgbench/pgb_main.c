@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "commands/pgbench/pgb.h"
+#include "commands/pgbench/pgb_additions.h"
 #include "commands/pgbench/pgb_cmd.h"
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
@@ -179,7 +180,16 @@ static void usage(void)
          "  -p, --port=PORT          database server port number\n"
          "  -U, --username=USERNAME  connect as specified database user\n"
          "  -V, --version            output version information, then exit\n"
-         "  -?, --help               show this help, then exit\n");
+         "  -?, --help               show this help, then exit\n\n"
+         "bmk's additions (benchmarking mode; off unless given; docs/pgbench.md):\n"
+         "  --db-server-stats=on     the server's counters beside the run's, after the report\n"
+         "  --results=FILE           write bmk's results document (JSON) to FILE\n"
+         "  --hdr-log=FILE           write per-interval latency histograms to FILE\n"
+         "  --save, --results-db=FILE, --tag=KEY=VALUE[,KEY=VALUE...]\n"
+         "                           store the run in bmk's results database\n"
+         "  --metrics-listen=ADDR:PORT\n"
+         "                           serve the run's metrics to Prometheus\n"
+         "  --percentile=P           the percentile of --results and the metrics (default: 95)\n");
 }
 
 /* Options pgbench 15 has that the persona does not run yet: refused with
@@ -587,6 +597,10 @@ int pgb_main(int argc, char **argv)
   pgb_cfg.max_tries = 1;
   parse_state_t ps = {false, false};
   int c;
+  /* bmk's own options: out of pgbench's way, benchmarking mode's */
+  pgb_additions_take(&argc, argv);
+  if (pgb_additions_count() > 0)
+    ps.bench_set = true;
   if (!set_random_seed(getenv("PGBENCH_RANDOM_SEED")))
   {
     pgb_error("error while setting random seed from PGBENCH_RANDOM_SEED environment variable");
@@ -633,9 +647,7 @@ int pgb_main(int argc, char **argv)
   return pgb_run();
 }
 
-/* The driver's options for libpq: what -h -p -U -d give, else empty
-   (libpq then reads PGHOST, PGUSER, PGPASSWORD, ... itself). */
-static int setup_driver(void)
+int pgb_setup_driver(void)
 {
   static bool done;
   if (done)
@@ -661,7 +673,7 @@ db_conn_t *pgb_connect(void)
 {
   static db_driver_t *drv;
   /* bmk's face: the driver bmk's options configured (--db-driver) */
-  if (!pgb_cfg.bmk_face && setup_driver() != 0)
+  if (!pgb_cfg.bmk_face && pgb_setup_driver() != 0)
     return NULL;
   if (drv == NULL && (drv = db_create(pgb_cfg.bmk_face ? NULL : "pgsql")) == NULL)
     return NULL;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "commands/pgbench/pgb_additions.h"
 #include "commands/pgbench/pgb_client.h"
 #include "commands/pgbench/pgb_log.h"
 #include "commands/pgbench/pgb_report.h"
@@ -27,6 +28,7 @@
 #include "core/sb_logger.h"
 #include "core/sb_metric.h"
 #include "core/sb_output.h"
+#include "core/sb_probe.h"
 #include "core/sb_rand.h"
 #include "core/sb_version.h"
 #include "engine/sb_engine.h"
@@ -268,6 +270,9 @@ int pgb_run_event(int tid)
     int64_t slot = next_slot(c, start, &late);
     if (late)
     {
+      /* skipped: not one of the transactions processed, for the
+         engine's counts (bmk's additions) either */
+      sb_event_failed(tid);
       pgb_client_skip(c, s);
       pgb_log_tx(c->thread, c->id, ++c->xacts_done, s, 0, 3, 1, 0);
       return 0;
@@ -287,8 +292,9 @@ int pgb_run_event(int tid)
     pgb_client_disconnect(c);
     c->conn_us += pgb_now_us() - c->last_end_us;
   }
-  /* bmk's face: a failed or dropped transaction is not an event */
-  if (pgb_cfg.bmk_face && (res == PGB_TX_FAILED || res == PGB_TX_DROPPED))
+  /* a failed or dropped transaction is not an event: the engine's
+     count (bmk's face, bmk's additions) is pgbench's processed one */
+  if (res == PGB_TX_FAILED || res == PGB_TX_DROPPED)
     sb_event_failed(tid);
   if (res == PGB_TX_DROPPED)
     return 0;
@@ -392,6 +398,40 @@ static int o_interval(void *ctx, const sb_out_interval_t *iv)
   fputc('\n', stderr);
   last_progress = cur;
   last_report_us = now;
+  return 0;
+}
+
+/* The end of the run: pgbench's report (not after a signal or a failed
+   run, as pgbench prints none), then the blocks of bmk's probes that
+   were asked for (--db-server-stats), after a blank line. `ctx`: the
+   run's sb_run_config_t. */
+static int o_end(void *ctx, const sb_out_end_t *e)
+{
+  const sb_run_config_t *cfg = ctx;
+  if (e->interrupted != NULL || (e->exit_code != 0 && e->exit_code != 2))
+    return 0;
+  /* the benchmark ends with the last transaction (pgbench's ends when its
+     threads have disconnected: a few milliseconds later) */
+  int64_t end = bench_start_us;
+  for (int i = 0; i < pgb_cfg.nclients; i++)
+    if (clients[i].last_end_us > end)
+      end = clients[i].last_end_us;
+  int64_t conn = bench_start_us - start_time_us;
+  if (pgb_cfg.is_connect)
+  {
+    conn = 0;
+    for (int i = 0; i < pgb_cfg.nclients; i++)
+      conn += clients[i].conn_us;
+  }
+  pgb_print_report(end - bench_start_us, conn);
+  if (cfg->server_stats)
+    putchar('\n');             /* the block apart from the report */
+  sb_probe_print();
+  /* bmk's additions: their outputs' closing lines, after the report
+     (--save's "Saved as run N"), print at bmk's level; the persona's
+     quiet level kept bmk's run lines out before */
+  if (pgb_additions_count() > 0)
+    log_set_verbosity(LOG_NOTICE);
   return 0;
 }
 
@@ -509,8 +549,46 @@ static int setup(void)
   return rc;
 }
 
+/* The engine's configuration of the persona's run, and the process's
+   random numbers and counters for it. Returns 0, or 1 (message
+   printed). */
+static int run_config(sb_run_config_t *cfg)
+{
+  memset(cfg, 0, sizeof(*cfg));
+  cfg->threads = cfg->threads_given = cfg->workers = (unsigned) pgb_cfg.nclients;
+  cfg->time_limit = pgb_cfg.duration;
+  cfg->report_interval = pgb_cfg.progress;
+  cfg->forced_shutdown = -1;
+  cfg->stuck_grace = -1;
+  cfg->thread_stack_size = 512 * 1024;
+  sb_rand_params_t rp = {.dist = SB_RAND_UNIFORM, .seed = 1, .spec_iter = 12, .spec_pct = 1,
+                         .spec_res = 75, .pareto_h = 0.2, .zipf_exp = 0.8};
+  sb_rand_init(&rp);
+  if (sb_counters_init(cfg->threads) != 0 || sb_metrics_init(cfg->threads) != 0)
+  {
+    pgb_error("out of memory");
+    return 1;
+  }
+  return 0;
+}
+
 int pgb_run(void)
 {
+  sb_run_config_t cfg;
+  if (run_config(&cfg) != 0)
+    return 1;
+  sb_output_t out = {.name = "pgbench", .start = o_start,
+                     .interval = pgb_cfg.progress > 0 ? o_interval : NULL, .end = o_end,
+                     .ctx = &cfg};
+  /* bmk's additions: their options are read and their outputs set up
+     before anything connects (a port in use, a bad value: exit 1) */
+  if (pgb_additions_count() > 0)
+  {
+    if (pgb_setup_driver() != 0 || pgb_additions_install(&cfg, &out) != 0)
+      return 1;
+  }
+  else
+    sb_output_register(&out);
   if (setup() != 0)
     return 1;
   if (pgb_run_init_clients() != 0)
@@ -518,51 +596,18 @@ int pgb_run(void)
     pgb_error("out of memory");
     return 1;
   }
-  sb_run_config_t cfg;
-  memset(&cfg, 0, sizeof(cfg));
-  cfg.threads = cfg.threads_given = cfg.workers = (unsigned) pgb_cfg.nclients;
-  cfg.time_limit = pgb_cfg.duration;
-  cfg.report_interval = pgb_cfg.progress;
-  cfg.forced_shutdown = -1;
-  cfg.stuck_grace = -1;
-  cfg.thread_stack_size = 512 * 1024;
-  sb_rand_params_t rp = {.dist = SB_RAND_UNIFORM, .seed = 1, .spec_iter = 12, .spec_pct = 1,
-                         .spec_res = 75, .pareto_h = 0.2, .zipf_exp = 0.8};
-  sb_rand_init(&rp);
-  if (sb_counters_init(cfg.threads) != 0 || sb_metrics_init(cfg.threads) != 0)
-  {
-    pgb_error("out of memory");
-    return 1;
-  }
   if (pgb_log_open(sample_rs) != 0)
     return 1;
-  sb_output_t out = {.name = "pgbench", .start = o_start,
-                     .interval = pgb_cfg.progress > 0 ? o_interval : NULL};
-  sb_output_register(&out);
   static const sb_c_test_t test = {
     .prepare = t_prepare, .thread_init = pgb_run_thread_init, .event = pgb_run_event,
-    .thread_done = pgb_run_thread_done,
+    .thread_done = pgb_run_thread_done, .uses_db = true,
   };
   int rc = sb_engine_run(&cfg, &test);
   pgb_log_close();
-  /* the benchmark ends with the last transaction (pgbench's ends when its
-     threads have disconnected: a few milliseconds later) */
-  int64_t end = bench_start_us;
-  for (int i = 0; i < pgb_cfg.nclients; i++)
-    if (clients[i].last_end_us > end)
-      end = clients[i].last_end_us;
   if (rc == 130 || rc == 143)
     return rc;                  /* SIGINT, SIGTERM: as a shell reports pgbench's death */
   if (rc != 0 && rc != 2)
     return 1;
-  int64_t conn = bench_start_us - start_time_us;
-  if (pgb_cfg.is_connect)
-  {
-    conn = 0;
-    for (int i = 0; i < pgb_cfg.nclients; i++)
-      conn += clients[i].conn_us;
-  }
-  pgb_print_report(end - bench_start_us, conn);
   pgb_run_free_clients();
   if (__atomic_load_n(&any_aborted, __ATOMIC_RELAXED))
   {
