@@ -69,31 +69,29 @@ wait_for() {
   done
   return 1
 }
+# kill_mysql_conns / kill_pg_conns: end the sessions running the
+# script's sleep now; true when at least one was ended (KILL of an id that
+# has gone in the meantime fails and does not count).
 kill_mysql_conns() {
+  local id ok=1
   for id in $(mysql_q "SELECT id FROM information_schema.processlist WHERE user='sbtest' AND info LIKE 'SELECT SLEEP%'"); do
-    mysql_q "KILL $id" 2>/dev/null
+    mysql_q "KILL $id" 2>/dev/null && ok=0
   done
+  return $ok
 }
 kill_pg_conns() {
-  pgsql_q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()" >/dev/null
+  [ "$(pgsql_q "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) AS t FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active' AND pid <> pg_backend_pid()) k WHERE t")" -gt 0 ] 2>/dev/null
 }
 # kill_running DB: once the run has started (its output says so), kills its
-# sessions while they run a query, retrying until one was there (sequenced
+# sessions while they run a query, retrying until one was ended (sequenced
 # by the run's own progress, not by a sleep).
 kill_running() {
   wait_for lost.out '^Threads started!$' 1
   for _ in $(seq 3000); do
-    if [ $1 = mysql ]; then
-      n=$(mysql_q "SELECT COUNT(*) FROM information_schema.processlist WHERE user='sbtest' AND info LIKE 'SELECT SLEEP%'")
-    else
-      n=$(pgsql_q "SELECT COUNT(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active' AND pid <> pg_backend_pid()")
-    fi
-    if [ "$n" -gt 0 ]; then
-      if [ $1 = mysql ]; then kill_mysql_conns; else kill_pg_conns; fi
-      return 0
-    fi
+    if [ $1 = mysql ]; then kill_mysql_conns && return 0; else kill_pg_conns && return 0; fi
     sleep 0.05
   done
+  echo "# kill_running $1: no session of the run was found running its query" >&2
 }
 for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   if [ $db = mysql ]; then O=$MYSQL_OPTS; else O=$PGSQL_OPTS; fi
