@@ -79,7 +79,23 @@ typedef struct {
      --endpoints' blocks; false: a built-in test that talks to no
      server. */
   bool uses_db;
+  /* Optional, both or neither: the event of VU `tid` as steps on an
+     event-mode worker's loop (docs/design.md), so that its other VUs run
+     while this one waits; without them event mode runs `event` to its
+     end, blocking the worker. event_begin starts an event (the engine
+     called sb_event_start), event_resume goes on with it once the one
+     wait it armed is over: `value` 1 (the SQL operation completed, the
+     pause passed), or 0 (the run's stop cut a pause short). Both return
+     what `event` returns, or SB_CT_WAIT after arming exactly one wait
+     with the loop's calls (sb_loop.h: sb_vu_await for an SQL operation
+     on one of its connections, sb_vu_sleep for a pause). The VU's worker
+     thread; thread_init and thread_done still run whole, blocking. */
+  int (*event_begin)(int tid);
+  int (*event_resume)(int tid, int value);
 } sb_c_test_t;
+
+/* What event_begin / event_resume return while the event waits. */
+#define SB_CT_WAIT 2
 
 /*
  * Runs the `run` command for the loaded Lua script (or `ctest` when not

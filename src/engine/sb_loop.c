@@ -91,34 +91,44 @@ void loop_arm_timer(struct sb_loop *l, lvu_t *v, uint64_t due)
 
 /* ---- VU context switch ------------------------------------------------------- */
 
-/* What the worker thread's per-thread state must be while `v` runs. */
-static void switch_in(struct sb_loop *l, lvu_t *v)
+void loop_switch_in(struct sb_loop *l, lvu_t *v)
 {
   sb_tls_tid = v->vu->tid;
   sb_rand_state_set(v->rng);
-  db_quiet_connect_errors(v->quiet);
-  /* after a failed initialisation, the others' failures are only counted */
-  db_quiet_all_errors(v->phase <= PH_INIT && ck_pr_load_int(&init_abort));
   l->w->err_mark = sb_counter_val(v->vu->tid, SB_CNT_ERROR);
   l->current = v;
   db_loop_thread(true);
 }
 
-static void switch_out(struct sb_loop *l, lvu_t *v)
+void loop_switch_out(struct sb_loop *l, lvu_t *v)
 {
   db_loop_thread(false);
   sb_rand_state_get(v->rng);
-  db_quiet_all_errors(0);
-  v->quiet = db_connect_errors_quiet();
   v->vu->err_acc += sb_counter_val(v->vu->tid, SB_CNT_ERROR) - l->w->err_mark;
   l->current = NULL;
+}
+
+/* A Lua VU's switch: also its connect-error messages, and no messages
+   for the others' failures after a failed initialisation. */
+static void switch_in(struct sb_loop *l, lvu_t *v)
+{
+  db_quiet_connect_errors(v->quiet);
+  db_quiet_all_errors(v->phase <= PH_INIT && ck_pr_load_int(&init_abort));
+  loop_switch_in(l, v);
+}
+
+static void switch_out(struct sb_loop *l, lvu_t *v)
+{
+  loop_switch_out(l, v);
+  db_quiet_all_errors(0);
+  v->quiet = db_connect_errors_quiet();
 }
 
 /* ---- phases ---------------------------------------------------------------------- */
 
 static void phase_next(struct sb_loop *l, lvu_t *v);
 
-static void vu_gone(struct sb_loop *l, lvu_t *v)
+void loop_vu_gone(struct sb_loop *l, lvu_t *v)
 {
   ck_pr_store_64(&v->vu->ended_ns, sb_now_ns());
   ck_pr_store_int(&v->vu->running, 0);
@@ -142,7 +152,7 @@ static void note_init_failure(lvu_t *v)
   sb_loop_wake_all();
 }
 
-static void init_failed(struct sb_loop *l, lvu_t *v)
+void loop_init_failed(struct sb_loop *l, lvu_t *v)
 {
   v->init_failed = true;
   v->phase = PH_START_LINE;
@@ -160,7 +170,7 @@ static bool push_phase(struct sb_loop *l, lvu_t *v, const char *name)
 
 /* The VU left its events (or never ran them): it counts at the end line
    and waits there while the line holds. */
-static void to_end_line(struct sb_loop *l, lvu_t *v)
+void loop_to_end_line(struct sb_loop *l, lvu_t *v)
 {
   ck_pr_store_int(&v->vu->in_event, 0);
   eng_vu_finished();
@@ -196,10 +206,10 @@ static void phase_next(struct sb_loop *l, lvu_t *v)
       loop_enqueue(l, v);
     return;
   case PH_RUN:
-    to_end_line(l, v);
+    loop_to_end_line(l, v);
     return;
   case PH_DONE:
-    vu_gone(l, v);
+    loop_vu_gone(l, v);
     return;
   default:
     return;
@@ -221,14 +231,14 @@ static void phase_error(struct sb_loop *l, lvu_t *v)
   if (init)
   {
     note_init_failure(v);
-    init_failed(l, v);
+    loop_init_failed(l, v);
     return;
   }
   eng_vu_fail(v->vu->tid);
   if (v->phase == PH_RUN)
-    to_end_line(l, v);
+    loop_to_end_line(l, v);
   else
-    vu_gone(l, v);
+    loop_vu_gone(l, v);
 }
 
 /* Starts a VU: its coroutine and environment, then its chunk. */
@@ -237,7 +247,7 @@ static void vu_start(struct sb_loop *l, lvu_t *v)
   if (ck_pr_load_int(&init_abort) || sb_engine_stopping())
   {
     ck_pr_inc_uint(&vus_skipped);
-    init_failed(l, v);
+    loop_init_failed(l, v);
     return;
   }
   sb_rand_thread_init(v->vu->tid);
@@ -247,7 +257,7 @@ static void vu_start(struct sb_loop *l, lvu_t *v)
   if (v->co == NULL)
   {
     note_init_failure(v);
-    init_failed(l, v);
+    loop_init_failed(l, v);
     return;
   }
   v->phase = PH_CHUNK;
@@ -261,7 +271,7 @@ static void vu_start(struct sb_loop *l, lvu_t *v)
    this resume); a readiness's delay is subtracted at the event's end.
    A VU that takes an arrival already due (no VU was free for it) still
    counts from the arrival: that queueing is the run's, not the loop's. */
-static void note_loop_delay(lvu_t *v)
+void loop_note_delay(lvu_t *v)
 {
   uint64_t now = sb_now_ns();
   uint64_t d = now > v->ready_ns ? now - v->ready_ns : 0;
@@ -276,6 +286,11 @@ static void note_loop_delay(lvu_t *v)
 /* Runs the VU until it waits or finishes its phase. */
 static void step(struct sb_loop *l, lvu_t *v)
 {
+  if (eng_ctest)
+  {
+    loop_ctest_step(l, v);
+    return;
+  }
   if (v->phase == PH_LOGIN)
   {
     vu_start(l, v);
@@ -298,7 +313,7 @@ static void step(struct sb_loop *l, lvu_t *v)
   v->has_value = false;
   v->wait = W_NONE;
   if (v->ready_ns)
-    note_loop_delay(v);
+    loop_note_delay(v);
   switch_in(l, v);
   /* a C continuation: the operation goes on without the VU's Lua until
      it is done */
@@ -342,18 +357,23 @@ static void leave_start_line(struct sb_loop *l, lvu_t *v)
   if (v->co)
     lua_settop(v->co, 0);
   v->init_failed = true;     /* no thread_done, as in thread mode */
-  to_end_line(l, v);
+  loop_to_end_line(l, v);
 }
 
 static void leave_end_line(struct sb_loop *l, lvu_t *v)
 {
+  if (eng_ctest)
+  {
+    loop_ctest_done(l, v);
+    return;
+  }
   if (!v->init_failed && !v->failed && push_phase(l, v, "thread_done"))
   {
     v->phase = PH_DONE;
     loop_enqueue(l, v);
     return;
   }
-  vu_gone(l, v);
+  loop_vu_gone(l, v);
 }
 
 /* Acts on the start line, the end line, the stop flag and an aborted
@@ -471,7 +491,7 @@ static void expire(struct sb_loop *l, uint64_t now)
 }
 
 /* Waits for events (at most until the next timer) and wakes their VUs. */
-static void poll_events(struct sb_loop *l)
+void loop_poll_events(struct sb_loop *l)
 {
   struct epoll_event evs[256];
   struct timespec ts, *tsp = NULL;
@@ -559,7 +579,7 @@ static void run_loop(struct sb_loop *l)
     }
     if (l->gone >= l->n)
       break;
-    poll_events(l);
+    loop_poll_events(l);
   }
 }
 
@@ -637,75 +657,6 @@ static void schedule_logins(struct sb_loop *l)
   }
 }
 
-/* Built-in C tests: the worker runs its VUs' events round-robin (no
-   coroutines: a C event runs to completion). */
-static void run_ctest(struct sb_loop *l)
-{
-  const sb_c_test_t *t = eng_ctest;
-  for (unsigned m = 0; m < l->n; m++)
-  {
-    lvu_t *v = &l->vus[m];
-    sb_tls_tid = v->vu->tid;
-    sb_rand_thread_init(v->vu->tid);
-    sb_rand_state_get(v->rng);
-    v->init_failed = t->thread_init && t->thread_init(v->vu->tid) != 0;
-    eng_vu_ready(v->init_failed);
-  }
-  while (!eng_start_released())
-    poll_events(l);
-  unsigned active = 0;
-  bool go = !sb_engine_stopping();
-  for (unsigned m = 0; m < l->n; m++)
-    if (go && !l->vus[m].init_failed)
-    {
-      ck_pr_store_int(&l->vus[m].vu->running, 1);
-      l->vus[m].phase = PH_RUN;
-      active++;
-    }
-  while (active > 0)
-    for (unsigned m = 0; m < l->n; m++)
-    {
-      lvu_t *v = &l->vus[m];
-      if (v->phase != PH_RUN)
-        continue;
-      int tid = v->vu->tid;
-      sb_tls_tid = tid;
-      sb_rand_state_set(v->rng);
-      bool more = sb_more_events(tid);
-      if (more)
-      {
-        sb_event_start(tid);
-        int erc = t->event(tid);
-        if (erc < 0)
-          eng_vu_fail(tid);   /* as in thread mode: the run fails */
-        if (erc == 0)
-          sb_event_stop(tid);
-        else
-          more = false;
-      }
-      sb_rand_state_get(v->rng);
-      if (!more)
-      {
-        ck_pr_store_int(&v->vu->in_event, 0);
-        v->phase = PH_END_LINE;
-        active--;
-      }
-    }
-  for (unsigned m = 0; m < l->n; m++)
-    eng_vu_finished();
-  while (eng_end_line_holds())
-    poll_events(l);
-  for (unsigned m = 0; m < l->n; m++)
-  {
-    lvu_t *v = &l->vus[m];
-    if (v->phase == PH_END_LINE && t->thread_done)
-      t->thread_done(v->vu->tid);
-    ck_pr_store_64(&v->vu->ended_ns, sb_now_ns());
-    ck_pr_store_int(&v->vu->running, 0);
-    eng_vu_done();
-  }
-}
-
 void *sb_loop_worker_main(void *arg)
 {
   sb_worker_t *w = arg;
@@ -717,8 +668,13 @@ void *sb_loop_worker_main(void *arg)
 
   int rc = loop_open(&l, w);
   tl_loop = &l;
-  if (rc == 0 && eng_ctest)
-    run_ctest(&l);
+  if (rc == 0 && eng_ctest && !eng_ctest->event_begin)
+    loop_run_ctest(&l);
+  else if (rc == 0 && eng_ctest)
+  {
+    schedule_logins(&l);
+    run_loop(&l);
+  }
   else if (rc == 0)
   {
     sb_tls_tid = l.n ? l.vus[0].vu->tid : -1;
@@ -727,7 +683,7 @@ void *sb_loop_worker_main(void *arg)
     {
       note_init_failure(&l.vus[0]);
       for (unsigned m = 0; m < l.n; m++)
-        init_failed(&l, &l.vus[m]);
+        loop_init_failed(&l, &l.vus[m]);
     }
     else
       schedule_logins(&l);

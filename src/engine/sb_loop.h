@@ -7,8 +7,9 @@
  * (sb_timerq.h) and a FIFO run queue. A VU waits without blocking the
  * thread: on a database socket (the async SQL layer, db_async.c), on a
  * timer (sysbench.sleep, --rate arrivals, --login-delay, reconnect
- * back-off), or at the engine's start and end lines. Built-in C tests run
- * their VUs round-robin on the worker without coroutines.
+ * back-off), or at the engine's start and end lines. Built-in C tests
+ * with event_begin run their events as steps on the same loop
+ * (sb_loop_ctest.c), the others each event whole, round-robin.
  *
  * The functions below marked "FFI" are called from the Lua side of the
  * event mode (src/lua/internal/bmk.vu.lua) in the worker's own thread.

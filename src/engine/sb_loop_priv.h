@@ -62,6 +62,7 @@ typedef struct lvu {
                                 arrival (the arrival); 0 = other wakes */
   bool arrival_wake;         /* ready_ns is its arrival's */
   uint64_t rng[2];
+  uint8_t ct;                /* a built-in test's VU: CT_* */
   struct lvu *next;          /* run queue */
 } lvu_t;
 
@@ -86,6 +87,38 @@ void loop_enqueue(struct sb_loop *l, lvu_t *v);
 
 /* Arms v's timer for `due` (ns). */
 void loop_arm_timer(struct sb_loop *l, lvu_t *v, uint64_t due);
+
+/* Where a built-in test's VU is between its events (lvu_t.ct). */
+enum { CT_IDLE, CT_ARRIVAL, CT_EVENT };
+
+/* sb_loop.c, for the built-in tests' part (sb_loop_ctest.c): */
+/* The worker thread's per-thread state while `v` runs (its thread id,
+   random state, error count, the loop's current VU, db_loop_thread),
+   and back. A built-in test's message settings stay as its thread_init
+   left them; a Lua VU's are switched besides (sb_loop.c). */
+void loop_switch_in(struct sb_loop *l, lvu_t *v);
+void loop_switch_out(struct sb_loop *l, lvu_t *v);
+/* The VU left its events: it counts at the end line and waits there. */
+void loop_to_end_line(struct sb_loop *l, lvu_t *v);
+/* The VU's initialisation failed: it waits at the start line, not to run. */
+void loop_init_failed(struct sb_loop *l, lvu_t *v);
+/* The VU is finished (thread_done ran or was skipped). */
+void loop_vu_gone(struct sb_loop *l, lvu_t *v);
+/* Takes the loop's own delay since v's readiness out of its latency. */
+void loop_note_delay(lvu_t *v);
+/* Waits for events (at most until the next timer) and wakes their VUs. */
+void loop_poll_events(struct sb_loop *l);
+
+/* sb_loop_ctest.c: a built-in test's VUs. */
+/* Without event_begin: the worker runs its VUs' events round-robin, each
+   to its end (blocking), through the start and end lines. */
+void loop_run_ctest(struct sb_loop *l);
+/* With event_begin: one step of VU `v` on the loop (login and
+   thread_init, or its events up to the next wait); the loop's run queue
+   calls it as it resumes a Lua VU. */
+void loop_ctest_step(struct sb_loop *l, lvu_t *v);
+/* v leaves the end line: thread_done (unless its start failed), gone. */
+void loop_ctest_done(struct sb_loop *l, lvu_t *v);
 
 /* Steps v's operation (v->op) with the ready events `ready` (DB_WAIT_*,
    0 after a stop woke the wait). Returns 1 when it waits again (armed),
