@@ -2,8 +2,8 @@
 # Client CPU per transaction and tps of bmk's pgbench persona against
 # pgbench 15 itself (Debian's postgresql-15), the same server, the same
 # command lines: the built-in TPC-B-like and select-only scripts at the
-# given client counts (-j 1 each: one pgbench thread; the persona runs a
-# thread per client).
+# given client counts (-j 1 each: one pgbench thread; the persona then
+# runs its clients on one event loop too).
 #
 # Usage: bash bench/pgbench_vs_pgbench.sh [seconds per run (10)] [repetitions (3)] [clients (1 16)]
 # Each configuration runs the persona and pgbench alternately

@@ -401,9 +401,11 @@ int main(int argc, char **argv)
   /* a built-in test, or pgbench scripts (FILE.sql, pgbench_script),
      which run as one */
   const sb_builtin_t *bt = test ? sb_builtin_find(test) : NULL;
+  /* pgbench scripts' events wait for the server, as a Lua workload's:
+     --workers=auto picks the event loop for them alike */
+  sb_core_set_own_work(bt != NULL);
   if (bt == NULL)
     bt = pgbench_scripts(test);
-  sb_core_set_own_work(bt != NULL);
   sb_run_config_t cfg;
   if (configure_run(command, &cfg) != 0)
     return 1;

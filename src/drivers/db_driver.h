@@ -168,8 +168,9 @@ typedef enum {
 struct db_conn {
   const db_driver_t *driver;
   void *ptr;               /* driver-private connection handle */
-  /* during db_query_each: where a driver hands the results of a compound
-     text query that are not the last (NULL: it drops them) */
+  /* during db_query_each, or set by the caller around a db_query_start
+     and its steps: where a driver hands the results of a compound text
+     query that are not the last (NULL: it drops them) */
   db_each_result_fn each_result;
   void *each_arg;
   int thread_id;           /* creator's thread id (counters go there) */

@@ -11,7 +11,9 @@
 # built-in scripts; bad input (an unknown built-in, a missing file, a
 # syntax error, no script, \startpipeline on MariaDB, an SQL error
 # during the run): the message and exit code 1; the built-in scripts in
-# MySQL's dialect on MariaDB. Counts only, no timing.
+# MySQL's dialect on MariaDB; the same counts on event loops (--workers
+# below --threads), where no SQL call blocks a worker. Counts only, no
+# timing.
 set -u
 source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
@@ -87,6 +89,18 @@ assert_eq "pg: the server's rows updated (tup_updated) = the UPDATEs' counts" \
   "$(srv 'rows updated (tup_updated)')" "$(( $(stmt 'WHERE id = 1;') + $(stmt 'WHERE id = 2;') ))"
 assert_contains "pg: the server statistics are on by default" "$OUT" "Server-side statistics"
 assert_eq "pg: 300 events (--events)" "300" "$(report_value "transactions:" "$OUT")"
+# the same on event loops (8 VUs on 2 workers): the same counts, and no
+# SQL call blocked a worker (simple protocol: nothing is prepared)
+pg_tables
+run_bmk $PGSQL_OPTS --threads=8 --workers=2 --events=300 --rand-seed=7 --results=pgev.json \
+  pgbench_script --script=a.sql@3 --script=b.sql@1 run
+same_counts pgev pgsql_q
+assert_contains "pgev: 8 VUs on 2 workers" "$OUT" "Virtual users: 8 on 2 worker threads (event loop)"
+assert_eq "pgev: the server's rows inserted and updated = the statements' counts" \
+  "$(srv 'rows inserted (tup_inserted)') $(srv 'rows updated (tup_updated)')" \
+  "$(( $(stmt 'INSERT INTO pgbt_a') + $(stmt 'INSERT INTO pgbt_blog') )) $(( $(stmt 'WHERE id = 1;') + $(stmt 'WHERE id = 2;') ))"
+assert_eq "pgev: no SQL call blocked a worker" "0" \
+  "$(json_get pgev.json "d['summary']['client']['loop_blocking_calls']")"
 
 # the same seed draws what the persona's clients draw (-c 2 -j 2): each
 # client's values under bmk are the start of the persona's
@@ -159,6 +173,15 @@ run_bmk $MYSQL_OPTS --threads=2 --events=200 --rand-seed=7 --results=my.json \
 same_counts my mysql_q
 assert_eq "MariaDB: the server's statements (Questions) = the SQL commands' counts" \
   "$(srv 'queries (Questions)')" "$(( 2 * $(stmt 'INSERT INTO pgbt_a') + 2 * $(stmt 'INSERT INTO pgbt_blog') ))"
+# the same on event loops (6 VUs on 2 workers)
+mysql_q "truncate pgbt_a; truncate pgbt_blog; update pgbt_b set n = 0"
+run_bmk $MYSQL_OPTS --threads=6 --workers=2 --events=200 --rand-seed=7 --results=myev.json \
+  pgbench_script --script=a.sql@3 --script=b.sql@1 run
+same_counts myev mysql_q
+assert_eq "MariaDB event loop: the server's statements (Questions) = the SQL commands' counts" \
+  "$(srv 'queries (Questions)')" "$(( 2 * $(stmt 'INSERT INTO pgbt_a') + 2 * $(stmt 'INSERT INTO pgbt_blog') ))"
+assert_eq "MariaDB event loop: no SQL call blocked a worker" "0" \
+  "$(json_get myev.json "d['summary']['client']['loop_blocking_calls']")"
 # prepared statements: \gset reads the column names of their results
 mysql_q "truncate pgbt_a"
 run_bmk $MYSQL_OPTS --threads=2 --events=20 --protocol=prepared --script=a.sql pgbench_script run
@@ -203,16 +226,14 @@ assert_contains "a syntax error: pgbench's message with the file and line" "$OUT
 run_bmk $PGSQL_OPTS pgbench_script run
 assert_eq "no script: exit 1" "1" "$RC"
 assert_contains "no script: the message" "$OUT" "no pgbench script to run"
-run_bmk $PGSQL_OPTS --threads=4 --workers=2 --events=10 a.sql run
-assert_eq "the event loop (--workers below --threads): exit 1" "1" "$RC"
-assert_contains "the event loop: the message" "$OUT" \
-  "FATAL: pgbench scripts run one thread per virtual user: 4 VUs on 2 workers"
 printf 'SELECT * FROM pgbt_none;\n' > err.sql
-run_bmk $PGSQL_OPTS --threads=1 --events=5 err.sql run
-assert_eq "an SQL error during the run: exit 1" "1" "$RC"
-assert_contains "an SQL error during the run: pgbench's message" "$OUT" \
-  'client 0 script 0 aborted in command 0 query 0: ERROR:  relation "pgbt_none" does not exist'
-assert_contains "an SQL error during the run: bmk's FATAL line" "$OUT" "FATAL: pgbench script: client 0 aborted"
+for w in threads 1; do
+  run_bmk $PGSQL_OPTS --threads=2 --workers=$w --events=5 err.sql run
+  assert_eq "an SQL error during the run (--workers=$w): exit 1" "1" "$RC"
+  assert_contains "an SQL error during the run (--workers=$w): pgbench's message" "$OUT" \
+    'script 0 aborted in command 0 query 0: ERROR:  relation "pgbt_none" does not exist'
+  assert_contains "an SQL error during the run (--workers=$w): bmk's FATAL line" "$OUT" "FATAL: pgbench script: client "
+done
 
 pgsql_q "drop table if exists pgbt_a, pgbt_b, pgbt_blog" > /dev/null
 finish

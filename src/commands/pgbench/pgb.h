@@ -14,7 +14,8 @@
  *
  * Threads: the configuration and the parsed scripts are written by the
  * main thread before the run and only read afterwards; each client's
- * state belongs to the VU thread that runs it, apart from its counters,
+ * state belongs to the thread that runs its VU (its own, or the event
+ * loop of its -j thread), apart from its counters,
  * which the progress reporter reads under the client's mutex.
  */
 #ifndef PGB_H
@@ -99,6 +100,9 @@ typedef struct {
   bool scale_given, is_connect, report_per_command, no_vacuum, vacuum_accounts;
   bool per_script_stats, internal_script_used, progress_timestamp;
   bool debug;              /* -d: pgbench's debug trace (pgb_debug.c) */
+  bool evloop;             /* the clients run on event loops (fewer
+                              threads than clients): their waits are
+                              armed on the loop, not waited in place */
   bool mysql;              /* bmk's face on --db-driver=mysql: the built-in
                               scripts' MySQL dialect (COMMIT for END) */
   bool bmk_face;           /* run by bmk's command line (pgb_bmk.c): the
@@ -179,8 +183,10 @@ const char *pgb_sql_error(const db_conn_t *con);
 bool pgb_exec(db_conn_t *con, const char *sql, int shown);
 
 /* Connects with the persona's libpq options (-h -p -U -d and the PG*
-   environment): the connection, or NULL after pgbench's error line. Any
-   thread. */
+   environment): the connection, or NULL after pgbench's error line. On
+   event loops (pgb_cfg.evloop) a MySQL connection is made through the
+   asynchronous connect, driven in place, so that the asynchronous forms
+   may use it. Any thread. */
 db_conn_t *pgb_connect(void);
 
 /* The persona's driver options, once: the process's option registry
@@ -253,9 +259,17 @@ void pgb_run_free_clients(void);
 /* The engine's test callbacks of a run (sb_c_test_t): a client's
    connection, one transaction as the VU's event (0 go on, 1 the client
    is done, -1 under bmk's face when it aborted), its disconnection. VU
-   threads. */
+   threads. On event loops (pgb_cfg.evloop) pgb_run_event is also the
+   test's event_begin: it may return SB_CT_WAIT with a wait armed (a -R
+   slot, a statement's answer, a \sleep), and pgb_run_event_resume
+   (event_resume) goes on with the transaction once it is over. In
+   thread mode no wait is armed: each is waited in place. */
 int pgb_run_thread_init(int tid);
 int pgb_run_event(int tid);
+int pgb_run_event_resume(int tid, int value);
 int pgb_run_thread_done(int tid);
+
+/* Where a client's event is while it waits (pgb_client_t.ev_wait). */
+enum { PGB_EV_NONE, PGB_EV_SLOT, PGB_EV_TX };
 
 #endif

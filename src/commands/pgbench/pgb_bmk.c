@@ -170,14 +170,8 @@ static int check_pipelines(void)
 
 int pgb_bmk_init(sb_run_config_t *cfg)
 {
-  if (cfg->event_mode)
-  {
-    log_text(LOG_FATAL, "pgbench scripts run one thread per virtual user: %u VUs on %u workers "
-             "is the event loop, which they do not use yet (give --workers=threads)",
-             cfg->threads, cfg->workers);
-    return 1;
-  }
   face_defaults();
+  pgb_cfg.evloop = cfg->event_mode;
   if (read_options() != 0)
     return 1;
   add_scripts();
@@ -277,6 +271,7 @@ int pgb_bmk_cleanup(const sb_run_config_t *cfg)
 const sb_c_test_t pgb_bmk_test = {
   .thread_init = pgb_run_thread_init, .event = pgb_run_event,
   .thread_done = pgb_run_thread_done, .print_mode = face_mode, .uses_db = true,
+  .event_begin = pgb_run_event, .event_resume = pgb_run_event_resume,
 };
 
 bool pgb_bmk_match(const char *test)

@@ -17,7 +17,9 @@
 
 #include "commands/pgbench/pgb_client.h"
 #include "commands/pgbench/pgb_report.h"
+#include "drivers/db_async.h"
 #include "engine/sb_engine.h"
+#include "engine/sb_loop.h"
 
 int64_t pgb_now_us(void)
 {
@@ -123,15 +125,7 @@ static bool run_shell(pgb_client_t *c, const pgb_cmd_t *cmd)
   return true;
 }
 
-/* The results of a SQL command as they come (db_query_each): the
-   command, where it is, how many results came before, and the first
-   failure of storing them. */
-typedef struct {
-  pgb_client_t *c;
-  const pgb_cmd_t *cmd;
-  unsigned s, i, qry;
-  bool failed;
-} results_t;
+typedef pgb_results_t results_t;
 
 /* Result number r->qry of the command: \gset stores the last one's only
    row (none or several: pgbench's error), \aset every one's last row (no
@@ -229,58 +223,98 @@ db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
   return st;
 }
 
-/* Sends SQL command `gi` (index among all scripts' commands), the
-   results before the last to each_result. Returns the last result (NULL
-   on error). With -d, pgbench's "receiving" line is printed twice: its
-   client looks for the result once right after sending, when it has not
-   come yet, and again when it has. */
-static db_result_t *send_sql(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd, results_t *r)
+bool pgb_client_op(pgb_client_t *c, pgb_op_t op, db_stmt_t *st, const char *sql, bool each)
 {
-  db_result_t *rs = NULL;
+  db_conn_t *con = c->con;
+  size_t len = sql ? strlen(sql) : 0;
+  if (!pgb_cfg.evloop)
+  {
+    c->tx.rs = op == PGB_OP_EXECUTE ? db_execute(st)
+      : op == PGB_OP_FETCH ? db_pipeline_fetch(con)
+      : db_query_each(con, sql, len, each ? each_result : NULL, &c->tx.r);
+    return false;
+  }
+  con->each_result = each ? each_result : NULL;
+  con->each_arg = &c->tx.r;
+  int step = op == PGB_OP_EXECUTE ? db_execute_start(st)
+    : op == PGB_OP_FETCH ? db_pipeline_fetch_start(con) : db_query_start(con, sql, len);
+  return step != DB_STEP_DONE && sb_vu_await(con, step, true) != 0;
+}
+
+db_result_t *pgb_client_result(pgb_client_t *c)
+{
+  if (!pgb_cfg.evloop)
+    return c->tx.rs;
+  c->con->each_result = NULL;
+  c->con->each_arg = NULL;
+  return db_async_result(c->con);
+}
+
+/* A pause of `us` microseconds (> 0) of the client: true when it is
+   armed on the event loop (the transaction pauses), false when it was
+   waited in place (thread mode) or the run is stopping. */
+static bool pause_us(pgb_client_t *c, int64_t us)
+{
+  if (pgb_cfg.evloop)
+    return sb_vu_sleep((double) us / 1e6) == 1;
+  sb_engine_sleep(c->tid, (double) us / 1e6);
+  return false;
+}
+
+/* Runs SQL command `gi` (index among all scripts' commands), as
+   pgb_client_op: -M simple its text, the results before the last to
+   each_result; else its statement. Returns 1 when it waits (event loop),
+   0 when it is done, -1 when it could not start (the error is on the
+   connection). With -d,
+   pgbench's "receiving" line is printed twice, here and when the result
+   is read: its client looks for the result once right after sending,
+   when it has not come yet, and again when it has. */
+static int sql_start(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
+{
+  pgb_tx_t *tx = &c->tx;
   if (pgb_cfg.querymode == PGB_QUERY_SIMPLE)
   {
-    char *sql = pgb_var_substitute(c, cmd);
-    if (sql != NULL)
+    tx->sql = pgb_var_substitute(c, cmd);
+    if (tx->sql == NULL)
+      return -1;
+    if (pgb_cfg.debug)
     {
-      if (pgb_cfg.debug)
-      {
-        pgb_debug_sending(c, cmd, sql);
-        pgb_debug("client %d receiving", c->id);
-      }
-      rs = db_query_each(c->con, sql, strlen(sql), each_result, r);
-      PGB_DEBUG("client %d receiving", c->id);
+      pgb_debug_sending(c, cmd, tx->sql);
+      pgb_debug("client %d receiving", c->id);
     }
-    free(sql);
-    return rs;
+    return pgb_client_op(c, PGB_OP_QUERY, NULL, tx->sql, true);
   }
   db_stmt_t *st = pgb_client_stmt(c, gi, cmd);
   if (st == NULL)
-    return NULL;
+    return -1;
   if (pgb_cfg.debug)
   {
     pgb_debug_sending(c, cmd, NULL);
     pgb_debug("client %d receiving", c->id);
   }
-  rs = db_execute(st);
-  PGB_DEBUG("client %d receiving", c->id);
-  return rs;
+  return pgb_client_op(c, PGB_OP_EXECUTE, st, NULL, false);
 }
 
-/* Runs SQL command `i` of script `s`: 0 ok, 1 failed transaction
-   (serialization or deadlock, counted in *kind: 1 or 2), -1 aborted. */
-static int run_sql(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd, int *kind)
+/* The outcome of the SQL command tx->i sent (`started`: an operation
+   was started and is done): 0 ok, 1 failed transaction (serialization
+   or deadlock, counted in *kind: 1 or 2), -1 aborted. */
+static int sql_result(pgb_client_t *c, bool started, int *kind)
 {
-  unsigned gi = pgb_cfg.scripts[s].first + i;
-  results_t r = {.c = c, .cmd = cmd, .s = s, .i = i};
-  db_result_t *rs = send_sql(c, gi, cmd, &r);
+  pgb_tx_t *tx = &c->tx;
+  results_t *r = &tx->r;
+  db_result_t *rs = started ? pgb_client_result(c) : NULL;
+  free(tx->sql);
+  tx->sql = NULL;
+  if (started)
+    PGB_DEBUG("client %d receiving", c->id);
   if (rs != NULL)
   {
-    bool ok = store_result(&r, rs, true);
+    bool ok = store_result(r, rs, true);
     if (db_result_nfields(rs) > 0)
       db_free_results(rs);
     return ok ? 0 : -1;
   }
-  if (r.failed)
+  if (r->failed)
     return -1;
   const char *state = db_conn_sql_state(c->con);
   if (state && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0))
@@ -288,8 +322,8 @@ static int run_sql(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd
     *kind = state[2] == '0' ? 1 : 2;
     return 1;
   }
-  pgb_error("client %d script %u aborted in command %u query %u: %s", c->id, s, i, r.qry,
-            pgb_sql_error(c->con));
+  pgb_error("client %d script %u aborted in command %u query %u: %s", c->id, tx->s, tx->i,
+            r->qry, pgb_sql_error(c->con));
   return -1;
 }
 
@@ -419,14 +453,7 @@ static void verbose_error(const pgb_client_t *c, bool retry, unsigned tries, int
   pgb_info("%s", buf);
 }
 
-/* A transaction's progress through its script. */
-typedef struct {
-  unsigned s, i, tries;
-  int64_t start_us;
-  pgs_prng_t start_rs;     /* the random state at its first try */
-  bool in_block;           /* -d: a transaction block was open when the
-                              current SQL command was sent */
-} tx_t;
+typedef pgb_tx_t tx_t;
 
 /* After a serialization failure or a deadlock (kind 1 or 2) in command
    tx->i: the transaction is retried (tx back at its first command, true)
@@ -466,8 +493,8 @@ static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, pgb_txres_t *res)
   return true;
 }
 
-/* Runs the meta-command tx->i that is no conditional: false after
-   pgbench's messages (the client aborts). */
+/* Runs the meta-command tx->i that is no conditional and no \sleep:
+   false after pgbench's messages (the client aborts). */
 static bool run_meta(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd)
 {
   pgs_value_t v;
@@ -485,15 +512,6 @@ static bool run_meta(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd)
         return false;
       }
       return true;
-    case PGB_SLEEP:
-    {
-      int64_t us = sleep_us(c, tx->s, tx->i, cmd);
-      if (us < 0)
-        return false;
-      if (us > 0)
-        sb_engine_sleep(c->id, (double) us / 1e6);
-      return true;
-    }
     default:                    /* \shell, \setshell */
       if (run_shell(c, cmd))
         return true;
@@ -503,46 +521,114 @@ static bool run_meta(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd)
   }
 }
 
+/* Command tx->i is done: counted (-r), the transaction goes to the next. */
+static void cmd_done(pgb_client_t *c)
+{
+  count_cmd(c, pgb_cfg.scripts[c->tx.s].first + c->tx.i, c->tx.t0);
+  c->tx.i++;
+}
+
+/* SQL command tx->i's outcome is in (`started`: see sql_result): true
+   when the transaction goes on (tx->i at the next command, or at the
+   first for a retry), false when it ends with *res. */
+static bool sql_done(pgb_client_t *c, bool started, pgb_txres_t *res)
+{
+  tx_t *tx = &c->tx;
+  int kind = 0, rc = sql_result(c, started, &kind);
+  *res = PGB_TX_ABORTED;
+  if (rc < 0)
+    return false;
+  if (rc > 0)
+    return sql_error(c, tx, kind, res);
+  cmd_done(c);
+  return true;
+}
+
 /* Runs SQL command tx->i (queued when a pipeline is open): true when
-   the transaction goes on (tx->i at the next command, or at the first
-   for a retry), false when it ends with *res. */
-static bool sql_step(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd, int64_t t0,
-                     pgb_txres_t *res)
+   the transaction goes on, false when it ends with *res or waits
+   (*res PGB_TX_WAIT). */
+static bool sql_step(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd, pgb_txres_t *res)
 {
   unsigned gi = pgb_cfg.scripts[tx->s].first + tx->i;
-  int kind = 0, rc = 0;
   *res = PGB_TX_ABORTED;
   if (c->in_pipeline)
   {
     if (!pgb_pipe_queue(c, tx->s, tx->i, cmd))
       return false;
+    cmd_done(c);
+    return true;
   }
-  else
+  tx->in_block = pgb_cfg.debug && db_conn_in_txn(c->con) == 1;
+  tx->r = (results_t) {.c = c, .cmd = cmd, .s = tx->s, .i = tx->i};
+  int st = sql_start(c, gi, cmd);
+  if (st > 0)
   {
-    tx->in_block = pgb_cfg.debug && db_conn_in_txn(c->con) == 1;
-    rc = run_sql(c, tx->s, tx->i, cmd, &kind);
-    if (rc < 0)
-      return false;
-    if (rc > 0)
-      return sql_error(c, tx, kind, res);
+    tx->wait = PGB_W_SQL;
+    *res = PGB_TX_WAIT;
+    return false;
   }
-  count_cmd(c, gi, t0);
-  tx->i++;
+  return sql_done(c, st >= 0, res);
+}
+
+/* \sleep: true when the transaction goes on, false when it ends with
+   *res or waits (*res PGB_TX_WAIT). */
+static bool sleep_step(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd, pgb_txres_t *res)
+{
+  if (pgb_cfg.debug)
+    pgb_debug_meta(c, cmd);
+  int64_t us = sleep_us(c, tx->s, tx->i, cmd);
+  *res = PGB_TX_ABORTED;
+  if (us < 0)
+    return false;
+  if (us > 0 && pause_us(c, us))
+  {
+    tx->wait = PGB_W_SLEEP;
+    *res = PGB_TX_WAIT;
+    return false;
+  }
+  cmd_done(c);
   return true;
 }
 
-pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
+/* \endpipeline's outcome `rc` (pgb_pipe_end): as sql_done. */
+static bool pipe_done(pgb_client_t *c, int rc, int kind, pgb_txres_t *res)
 {
-  const pgb_script_t *sc = &pgb_cfg.scripts[s];
-  tx_t tx = {.s = s, .i = 0, .tries = 1, .start_us = start_us, .start_rs = c->rs};
-  pgb_txres_t res;
-  PGB_DEBUG("client %d executing script \"%s\"", c->id, sc->desc);
-  while (tx.i < sc->ncmds)
+  tx_t *tx = &c->tx;
+  unsigned gi = pgb_cfg.scripts[tx->s].first + tx->i;
+  *res = PGB_TX_ABORTED;
+  if (rc == 2)
   {
-    const pgb_cmd_t *cmd = &sc->cmds[tx.i];
-    unsigned gi = sc->first + tx.i;
-    int64_t t0 = cmd_clock();
-    int kind = 0, rc;
+    tx->wait = PGB_W_PIPE;
+    *res = PGB_TX_WAIT;
+    return false;
+  }
+  if (rc < 0)
+    return false;
+  count_cmd(c, gi, tx->t0);
+  if (rc == 0)
+  {
+    tx->i++;
+    return true;
+  }
+  /* a failure in a pipeline is not retried */
+  count_cmd_error(c, gi, false);
+  count_tx(c, tx->s, tx->start_us, kind, tx->tries);
+  *res = PGB_TX_FAILED;
+  return false;
+}
+
+/* Runs the transaction's commands from tx->i until it ends or waits. */
+static pgb_txres_t run_cmds(pgb_client_t *c)
+{
+  tx_t *tx = &c->tx;
+  const pgb_script_t *sc = &pgb_cfg.scripts[tx->s];
+  pgb_txres_t res;
+  while (tx->i < sc->ncmds)
+  {
+    const pgb_cmd_t *cmd = &sc->cmds[tx->i];
+    int kind = 0;
+    /* the command's start, for -r (bmk's face: always) */
+    tx->t0 = pgb_cfg.report_per_command ? cmd_clock() : 0;
     /* an \if or \elif is shown where it is evaluated (branch); an
        \else or \endif reached in a skipped branch is not shown, as
        pgbench skips it without executing it */
@@ -551,46 +637,37 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
     switch (cmd->type)
     {
       case PGB_SQL:
-        if (!sql_step(c, &tx, cmd, t0, &res))
+        if (!sql_step(c, tx, cmd, &res))
+          return res;
+        break;
+      case PGB_SLEEP:
+        if (!sleep_step(c, tx, cmd, &res))
           return res;
         break;
       case PGB_IF:
-        if (branch(c, s, tx.i, sc->cmds, &tx.i) != 0)
+        if (branch(c, tx->s, tx->i, sc->cmds, &tx->i) != 0)
           return PGB_TX_ABORTED;
         break;
       case PGB_ELIF: case PGB_ELSE:
         /* the end of a branch that ran: past the \endif */
-        tx.i = cmd->endif + 1;
+        tx->i = cmd->endif + 1;
         break;
       case PGB_ENDIF:
-        tx.i++;
+        tx->i++;
         break;
       case PGB_STARTPIPELINE:
-        if (!pgb_pipe_start(c, s, tx.i))
+        if (!pgb_pipe_start(c, tx->s, tx->i))
           return PGB_TX_ABORTED;
-        count_cmd(c, gi, t0);
-        tx.i++;
+        cmd_done(c);
         break;
       case PGB_ENDPIPELINE:
-        rc = pgb_pipe_end(c, s, tx.i, &kind);
-        if (rc < 0)
-          return PGB_TX_ABORTED;
-        count_cmd(c, gi, t0);
-        if (rc == 0)
-          tx.i++;
-        else
-        {
-          /* a failure in a pipeline is not retried */
-          count_cmd_error(c, gi, false);
-          count_tx(c, s, start_us, kind, tx.tries);
-          return PGB_TX_FAILED;
-        }
+        if (!pipe_done(c, pgb_pipe_end(c, tx->s, tx->i, &kind, false), kind, &res))
+          return res;
         break;
       default:
-        if (!run_meta(c, &tx, cmd))
+        if (!run_meta(c, tx, cmd))
           return PGB_TX_ABORTED;
-        count_cmd(c, gi, t0);
-        tx.i++;
+        cmd_done(c);
         break;
     }
   }
@@ -599,8 +676,32 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
     pgb_error("client %d aborted: end of script reached with pipeline open", c->id);
     return PGB_TX_ABORTED;
   }
-  count_tx(c, s, start_us, 0, tx.tries);
+  count_tx(c, tx->s, tx->start_us, 0, tx->tries);
   return PGB_TX_OK;
+}
+
+pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
+{
+  c->tx = (tx_t) {.s = s, .i = 0, .tries = 1, .start_us = start_us, .start_rs = c->rs};
+  PGB_DEBUG("client %d executing script \"%s\"", c->id, pgb_cfg.scripts[s].desc);
+  return run_cmds(c);
+}
+
+pgb_txres_t pgb_client_resume(pgb_client_t *c, int value)
+{
+  tx_t *tx = &c->tx;
+  int wait = tx->wait, kind = 0;
+  pgb_txres_t res = PGB_TX_OK;
+  bool go = true;
+  (void) value;               /* a \sleep cut short ends as thread mode's */
+  tx->wait = PGB_W_NONE;
+  if (wait == PGB_W_SQL)
+    go = sql_done(c, true, &res);
+  else if (wait == PGB_W_PIPE)
+    go = pipe_done(c, pgb_pipe_end(c, tx->s, tx->i, &kind, true), kind, &res);
+  else if (wait == PGB_W_SLEEP)
+    cmd_done(c);
+  return go ? run_cmds(c) : res;
 }
 
 void pgb_client_skip(pgb_client_t *c, unsigned s)
@@ -630,6 +731,9 @@ void pgb_client_disconnect(pgb_client_t *c)
 void pgb_client_free(pgb_client_t *c)
 {
   pgb_client_disconnect(c);
+  free(c->tx.sql);
+  free(c->tx.pmsg);
+  c->tx.sql = c->tx.pmsg = NULL;
   free(c->stmts);
   c->stmts = NULL;
   for (unsigned i = 0; i < c->nvars; i++)

@@ -25,8 +25,47 @@ typedef struct {
   int64_t retries;
 } pgb_cmdstat_t;
 
+struct pgb_client;
+
+/* The results of the SQL command being run, as they come (db_query_each's
+   function): where the command is, how many results came before, and
+   the first failure of storing them. */
 typedef struct {
+  struct pgb_client *c;
+  const pgb_cmd_t *cmd;
+  unsigned s, i, qry;
+  bool failed;
+} pgb_results_t;
+
+/* What a paused transaction waits for (pgb_tx_t.wait). */
+enum { PGB_W_NONE, PGB_W_SQL, PGB_W_SLEEP, PGB_W_PIPE };
+
+/* A transaction's progress through its script (pgb_client.c), kept in
+   the client so that it can pause on an event loop and go on later. */
+typedef struct {
+  unsigned s, i, tries;
+  int64_t start_us;
+  int64_t t0;              /* the current command's start (ns, -r) */
+  pgs_prng_t start_rs;     /* the random state at its first try */
+  bool in_block;           /* -d: a transaction block was open when the
+                              current SQL command was sent */
+  int wait;                /* PGB_W_*: what it waits for */
+  pgb_results_t r;         /* the current SQL command's results */
+  char *sql;               /* -M simple: the text sent, until its end */
+  db_result_t *rs;         /* thread mode: the last operation's result */
+  /* \endpipeline (pgb_pipeline.c): the result read next (the sync point
+     after the last), whether the ROLLBACK after a failure is under way,
+     and the first failure: its SQLSTATE, message and command */
+  unsigned pk;
+  bool prollback;
+  char pstate[8];
+  char *pmsg;
+  unsigned pfailed_at;
+} pgb_tx_t;
+
+typedef struct pgb_client {
   int id;                  /* pgbench's client id (0-based) */
+  int tid;                 /* the engine's VU running it */
   int thread;              /* the pgbench thread (-j) it belongs to */
   db_conn_t *con;
   db_stmt_t **stmts;       /* prepared statements by command index */
@@ -52,6 +91,12 @@ typedef struct {
   pgb_stats_t stats;
   pgb_stats_t *script_stats;   /* per script */
   pgb_cmdstat_t *cmd_stats;    /* per command (all scripts) */
+  /* the transaction under way, and where its event is (pgb_run.c:
+     PGB_EV_*, the script chosen, the -R slot waited for) */
+  pgb_tx_t tx;
+  int ev_wait;
+  unsigned ev_script;
+  int64_t ev_slot;
   /* bmk's face: each command's latencies (ns),
      written by the client's thread only (readers: sb_hdr_add) */
   sb_hdr_t **cmd_hist;
@@ -60,7 +105,10 @@ typedef struct {
 /* Outcome of one transaction. */
 /* DROPPED: an error when the run's time was up (neither retried nor
    counted, as pgbench does). */
-typedef enum { PGB_TX_OK, PGB_TX_FAILED, PGB_TX_ABORTED, PGB_TX_DROPPED } pgb_txres_t;
+/* WAIT: on an event loop, it waits (the wait is armed on the loop);
+   pgb_client_resume goes on with it. */
+typedef enum { PGB_TX_OK, PGB_TX_FAILED, PGB_TX_ABORTED, PGB_TX_DROPPED,
+               PGB_TX_WAIT } pgb_txres_t;
 
 /* Sets variable `name` to a value / a string. False (after pgbench's
    message "CONTEXT: invalid variable name", `context` naming who set
@@ -93,8 +141,34 @@ char *pgb_var_substitute(pgb_client_t *c, const pgb_cmd_t *cmd);
    random state the transaction started with, while --max-tries, -L and
    the run's time allow (pgbench 15's rules), else the transaction
    fails. Returns its outcome: ABORTED after pgbench's "client N aborted"
-   message (the client must stop). Owner thread. */
+   message (the client must stop). In thread mode every wait is waited
+   in place; on an event loop (pgb_cfg.evloop) a statement's answer or a
+   \sleep is armed on the loop and PGB_TX_WAIT returned: the loop calls
+   pgb_client_resume when it is over. Owner thread. */
 pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us);
+
+/* Goes on with the transaction that returned PGB_TX_WAIT once its wait
+   is over (`value` 0: the run's stop cut a \sleep short, which ends it
+   as thread mode's early wake does). Same returns as pgb_client_run.
+   Owner thread. */
+pgb_txres_t pgb_client_resume(pgb_client_t *c, int value);
+
+/* The client's SQL operations (pgb_client_op). */
+typedef enum { PGB_OP_QUERY, PGB_OP_EXECUTE, PGB_OP_FETCH } pgb_op_t;
+
+/* Runs SQL operation `op` on the client's connection: text `sql` (with
+   `each`, the results before the last go to the running command's
+   \gset/\aset, -M simple), statement `st`, or the next result of a
+   pipeline. In thread mode the blocking form, false (done). On an event
+   loop the asynchronous form (db_async.h): true when the loop waits for
+   it (the transaction pauses), false when it is done. Either way the
+   outcome is then pgb_client_result's. `sql` must stay valid until it
+   is done. Owner thread. */
+bool pgb_client_op(pgb_client_t *c, pgb_op_t op, db_stmt_t *st, const char *sql, bool each);
+
+/* The result of the client's last pgb_client_op once done (NULL on an
+   error, on the connection). Owner thread. */
+db_result_t *pgb_client_result(pgb_client_t *c);
 
 /* The statement of SQL command `gi` (all scripts' index) on the client's
    connection, made on first use (-M prepared: prepared on the server;
@@ -114,11 +188,13 @@ bool pgb_pipe_start(pgb_client_t *c, unsigned s, unsigned i);
    abort message. */
 bool pgb_pipe_queue(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmd);
 
-/* \endpipeline at command `i`: sends the sync and reads every result.
-   0 when all succeeded; 1 when one failed with a serialization failure
-   or a deadlock (*kind 1 or 2; an open transaction is rolled back); -1
-   after the abort message (another error). */
-int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind);
+/* \endpipeline at command `i`: sends the sync and reads every result
+   (`resume` false), or goes on reading them after a wait (`resume`
+   true). 0 when all succeeded; 1 when one failed with a serialization
+   failure or a deadlock (*kind 1 or 2; an open transaction is rolled
+   back); -1 after the abort message (another error); 2 when it waits
+   (pgb_client_op). */
+int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind, bool resume);
 
 /* Counts a transaction of script `s` that -R with -L skipped. */
 void pgb_client_skip(pgb_client_t *c, unsigned s);

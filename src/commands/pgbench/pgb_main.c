@@ -22,6 +22,7 @@
 #include "core/sb_logger.h"
 #include "core/sb_options.h"
 #include "core/sb_version.h"
+#include "drivers/db_async.h"
 
 pgb_config_t pgb_cfg;
 
@@ -677,7 +678,20 @@ db_conn_t *pgb_connect(void)
     return NULL;
   if (drv == NULL && (drv = db_create(pgb_cfg.bmk_face ? NULL : "pgsql")) == NULL)
     return NULL;
-  db_conn_t *con = db_connection_create(drv);
+  db_conn_t *con;
+  if (pgb_cfg.evloop && pgb_cfg.mysql)
+  {
+    /* on event loops: a MySQL connection the asynchronous forms may use
+       must be opened by them (db_async.h); connected in place */
+    con = db_connection_new(drv);
+    int st = con ? db_connect_start(con) : DB_STEP_DONE;
+    while (st == DB_STEP_WAIT)
+      st = db_async_step(con, db_wait_ready(con));
+    if (con && db_connect_finish(con) != 0)
+      con = NULL;
+  }
+  else
+    con = db_connection_create(drv);
   if (con == NULL)
   {
     const char *m = db_last_connect_errmsg();

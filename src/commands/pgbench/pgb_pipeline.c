@@ -72,62 +72,102 @@ bool pgb_pipe_queue(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cm
   return true;
 }
 
-int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind)
+/* The result of queued statement tx->pk (the sync point at npipe) is
+   in: the first failure is kept. */
+static void fetched(pgb_client_t *c)
 {
-  if (!c->in_pipeline)
+  pgb_tx_t *tx = &c->tx;
+  db_result_t *rs = pgb_client_result(c);
+  if (rs != NULL && db_result_nfields(rs) > 0)
+    db_free_results(rs);
+  else if (rs == NULL && tx->pk < c->npipe && db_conn_error(c->con) != 0 &&
+           tx->pstate[0] == '\0')
   {
-    abort_msg(c, s, i, "endpipeline", "not in pipeline mode");
-    return -1;
+    const char *st = db_conn_sql_state(c->con);
+    snprintf(tx->pstate, sizeof(tx->pstate), "%s", st && *st ? st : "?");
+    free(tx->pmsg);
+    tx->pmsg = strdup(pgb_sql_error(c->con));
+    tx->pfailed_at = c->pipe_cmds[tx->pk];
   }
-  c->in_pipeline = false;
-  if (db_pipeline_sync(c->con) != 0)
-  {
-    abort_msg(c, s, i, "endpipeline", "failed to send a pipeline sync");
-    return -1;
-  }
-  char state[8] = "", msg[4096] = "";
-  unsigned failed_at = 0;
-  /* one result per queued statement, then the sync point. With -d:
-     pgbench's "receiving" once before the results have come, then once
-     per result it reads up to a failed one (it discards the rest), and
-     its "pipeline ending" at the sync when none failed */
-  PGB_DEBUG("client %d receiving", c->id);
-  for (unsigned k = 0; k <= c->npipe; k++)
-  {
-    if (pgb_cfg.debug && state[0] == '\0')
-    {
-      pgb_debug("client %d receiving", c->id);
-      if (k == c->npipe)
-        pgb_debug("client %d pipeline ending", c->id);
-    }
-    db_result_t *rs = db_pipeline_fetch(c->con);
-    if (rs != NULL && db_result_nfields(rs) > 0)
-      db_free_results(rs);
-    else if (rs == NULL && k < c->npipe && db_conn_error(c->con) != 0 && state[0] == '\0')
-    {
-      const char *st = db_conn_sql_state(c->con);
-      snprintf(state, sizeof(state), "%s", st && *st ? st : "?");
-      snprintf(msg, sizeof(msg), "%s", pgb_sql_error(c->con));
-      failed_at = c->pipe_cmds[k];
-    }
-  }
-  db_pipeline_end(c->con);
-  if (state[0] == '\0')
-    return 0;
-  /* the failed statement left its transaction aborted (-d: pgbench's
-     wait for its ROLLBACK) */
-  static const char rollback[] = "ROLLBACK";
-  db_result_t *rs = db_query(c->con, rollback, sizeof(rollback) - 1);
+}
+
+/* The ROLLBACK after a failure is done: pgb_pipe_end's 1 or -1. */
+static int rolled_back(pgb_client_t *c, unsigned s, int *kind)
+{
+  pgb_tx_t *tx = &c->tx;
+  db_result_t *rs = pgb_client_result(c);
+  tx->prollback = false;
   PGB_DEBUG("client %d receiving", c->id);
   PGB_DEBUG("client %d receiving", c->id);
   if (rs && db_result_nfields(rs) > 0)
     db_free_results(rs);
-  if (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0)
+  int rc = 1;
+  if (strcmp(tx->pstate, "40001") == 0 || strcmp(tx->pstate, "40P01") == 0)
+    *kind = tx->pstate[2] == '0' ? 1 : 2;
+  else
   {
-    *kind = state[2] == '0' ? 1 : 2;
-    return 1;
+    pgb_error("client %d script %u aborted in command %u query %d: %s", c->id, s,
+              tx->pfailed_at, 0, tx->pmsg ? tx->pmsg : "out of memory");
+    rc = -1;
   }
-  pgb_error("client %d script %u aborted in command %u query %d: %s", c->id, s,
-            failed_at, 0, msg);
-  return -1;
+  free(tx->pmsg);
+  tx->pmsg = NULL;
+  return rc;
+}
+
+int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind, bool resume)
+{
+  static const char rollback[] = "ROLLBACK";
+  pgb_tx_t *tx = &c->tx;
+  if (resume && tx->prollback)
+    return rolled_back(c, s, kind);
+  if (resume)
+  {
+    fetched(c);
+    tx->pk++;
+  }
+  else
+  {
+    if (!c->in_pipeline)
+    {
+      abort_msg(c, s, i, "endpipeline", "not in pipeline mode");
+      return -1;
+    }
+    c->in_pipeline = false;
+    if (db_pipeline_sync(c->con) != 0)
+    {
+      abort_msg(c, s, i, "endpipeline", "failed to send a pipeline sync");
+      return -1;
+    }
+    tx->pk = 0;
+    tx->pstate[0] = '\0';
+    tx->prollback = false;
+    /* -d: pgbench's "receiving" once before the results have come */
+    PGB_DEBUG("client %d receiving", c->id);
+  }
+  /* one result per queued statement, then the sync point. With -d:
+     pgbench's "receiving" once per result it reads up to a failed one
+     (it discards the rest), and its "pipeline ending" at the sync when
+     none failed */
+  for (; tx->pk <= c->npipe; tx->pk++)
+  {
+    if (pgb_cfg.debug && tx->pstate[0] == '\0')
+    {
+      pgb_debug("client %d receiving", c->id);
+      if (tx->pk == c->npipe)
+        pgb_debug("client %d pipeline ending", c->id);
+    }
+    if (pgb_client_op(c, PGB_OP_FETCH, NULL, NULL, false))
+      return 2;
+    fetched(c);
+  }
+  db_pipeline_end(c->con);
+  if (tx->pstate[0] == '\0')
+    return 0;
+  /* the failed statement left its transaction aborted (-d: pgbench's
+     wait for its ROLLBACK) */
+  tx->prollback = true;
+  if (pgb_client_op(c, PGB_OP_QUERY, NULL, rollback, false))
+    return 2;
+  return rolled_back(c, s, kind);
 }

@@ -1,9 +1,10 @@
 /*
  * The pgbench persona's run on bmk's engine: the setup pgbench 15 does
  * before its clients start (scale from pgbench_branches, the vacuum, the
- * variables, the random seeds), one engine VU per client (thread mode),
- * the transaction as the VU's event, -t per client, -T as the engine's
- * time limit, -P progress lines from the engine's intervals, and the
+ * variables, the random seeds), one engine VU per client (a thread
+ * each, or -j event loops as pgbench's threads), the transaction as the
+ * VU's event (steps on a loop: event_begin / event_resume), -t per
+ * client, -T as the engine's time limit, -P progress lines from the engine's intervals, and the
  * final report. See pgb.h.
  *
  * Seeding follows pgbench 15 (its main()): the base generator is seeded
@@ -32,6 +33,7 @@
 #include "core/sb_rand.h"
 #include "core/sb_version.h"
 #include "engine/sb_engine.h"
+#include "engine/sb_loop.h"
 
 static pgb_client_t *clients;
 static pgs_prng_t *choose_rs;          /* per thread (-j) */
@@ -60,6 +62,23 @@ static int thread_of(int i)
     dealt += n;
   }
   return pgb_cfg.nthreads - 1;
+}
+
+/* The client engine VU `tid` runs. In thread mode VU i runs client i.
+   On event loops (J workers) the engine deals VU tid to worker tid % J
+   as its (tid / J)-th VU, and pgbench's thread t runs clients in order
+   (thread_of): the worker's VUs take its thread's clients in order, so
+   that the clients of one pgbench thread share one loop. The two deals
+   give each worker as many as its thread (the first clients % J one
+   more). */
+static pgb_client_t *client_of(int tid)
+{
+  if (!pgb_cfg.evloop || pgb_cfg.bmk_face)
+    return &clients[tid];
+  int j = pgb_cfg.nthreads, t = tid % j, first = 0;
+  for (int k = 0; k < t; k++)
+    first += (pgb_cfg.nclients - first + j - k - 1) / (j - k);
+  return &clients[first + tid / j];
 }
 
 static bool set_int_var(pgb_client_t *c, const char *name, int64_t v)
@@ -177,14 +196,15 @@ static int t_prepare(void)
 
 int pgb_run_thread_init(int tid)
 {
-  pgb_client_t *c = &clients[tid];
+  pgb_client_t *c = client_of(tid);
+  c->tid = tid;
   db_quiet_all_errors(1);       /* the persona prints pgbench's messages */
   if (pgb_cfg.is_connect)
     return 0;                   /* -C: a connection per transaction */
   c->con = pgb_connect();
   if (c->con == NULL)
   {
-    pgb_error("could not create connection for client %d", tid);
+    pgb_error("could not create connection for client %d", c->id);
     return -1;
   }
   return 0;
@@ -208,7 +228,7 @@ static unsigned choose_script(pgb_client_t *c)
 
 int pgb_run_thread_done(int tid)
 {
-  pgb_client_disconnect(&clients[tid]);
+  pgb_client_disconnect(client_of(tid));
   return 0;
 }
 
@@ -248,44 +268,17 @@ static int face_abort(const pgb_client_t *c)
   return -1;
 }
 
-int pgb_run_event(int tid)
+/* The transaction ended with `res` (or waits: PGB_TX_WAIT): what the
+   event returns (sb_c_test_t). */
+static int tx_end(pgb_client_t *c, pgb_txres_t res)
 {
-  pgb_client_t *c = &clients[tid];
-  if (c->aborted || (pgb_cfg.nxacts > 0 && c->xacts_done >= pgb_cfg.nxacts))
-    return 1;
-  unsigned s = choose_script(c);
-  if (pgb_cfg.bmk_face)
-    sb_event_set_type(tid, pgb_cfg.scripts[s].evtype);
-  int64_t start = pgb_now_us();
-  c->lag_us = 0;
-  if (pgb_cfg.is_connect && !connect_tx(c))
+  unsigned s = c->ev_script;
+  if (res == PGB_TX_WAIT)
   {
-    c->aborted = true;
-    __atomic_store_n(&any_aborted, 1, __ATOMIC_RELAXED);
-    return 1;
+    c->ev_wait = PGB_EV_TX;
+    return SB_CT_WAIT;
   }
-  if (pgb_cfg.throttle_delay > 0)
-  {
-    bool late;
-    int64_t slot = next_slot(c, start, &late);
-    if (late)
-    {
-      /* skipped: not one of the transactions processed, for the
-         engine's counts (bmk's additions) either */
-      sb_event_failed(tid);
-      pgb_client_skip(c, s);
-      pgb_log_tx(c->thread, c->id, ++c->xacts_done, s, 0, 3, 1, 0);
-      return 0;
-    }
-    if (slot > start && !sb_engine_sleep(tid, (double) (slot - start) / 1e6))
-      return 1;
-    int64_t begin = pgb_now_us();
-    c->lag_us = (double) (begin - slot);
-    start = slot;
-  }
-  if (c->first_start_us == 0)
-    c->first_start_us = start;
-  pgb_txres_t res = pgb_client_run(c, s, start);
+  c->ev_wait = PGB_EV_NONE;
   c->last_end_us = pgb_now_us();
   if (pgb_cfg.is_connect)
   {
@@ -295,7 +288,7 @@ int pgb_run_event(int tid)
   /* a failed or dropped transaction is not an event: the engine's
      count (bmk's face, bmk's additions) is pgbench's processed one */
   if (res == PGB_TX_FAILED || res == PGB_TX_DROPPED)
-    sb_event_failed(tid);
+    sb_event_failed(c->tid);
   if (res == PGB_TX_DROPPED)
     return 0;
   if (res != PGB_TX_ABORTED)
@@ -309,6 +302,76 @@ int pgb_run_event(int tid)
   }
   c->xacts_done++;
   return 0;
+}
+
+/* The transaction starts at `start` (its -R slot, or when its event
+   began). */
+static int tx_begin(pgb_client_t *c, int64_t start)
+{
+  if (c->first_start_us == 0)
+    c->first_start_us = start;
+  return tx_end(c, pgb_client_run(c, c->ev_script, start));
+}
+
+/* -R: the slot the transaction waited for has come. */
+static int slot_reached(pgb_client_t *c)
+{
+  int64_t begin = pgb_now_us();
+  c->lag_us = (double) (begin - c->ev_slot);
+  return tx_begin(c, c->ev_slot);
+}
+
+int pgb_run_event(int tid)
+{
+  pgb_client_t *c = client_of(tid);
+  if (c->aborted || (pgb_cfg.nxacts > 0 && c->xacts_done >= pgb_cfg.nxacts))
+    return 1;
+  unsigned s = c->ev_script = choose_script(c);
+  if (pgb_cfg.bmk_face)
+    sb_event_set_type(tid, pgb_cfg.scripts[s].evtype);
+  int64_t start = pgb_now_us();
+  c->lag_us = 0;
+  if (pgb_cfg.is_connect && !connect_tx(c))
+  {
+    c->aborted = true;
+    __atomic_store_n(&any_aborted, 1, __ATOMIC_RELAXED);
+    return 1;
+  }
+  if (pgb_cfg.throttle_delay <= 0)
+    return tx_begin(c, start);
+  bool late;
+  int64_t slot = c->ev_slot = next_slot(c, start, &late);
+  if (late)
+  {
+    /* skipped: not one of the transactions processed, for the
+       engine's counts (bmk's additions) either */
+    sb_event_failed(tid);
+    pgb_client_skip(c, s);
+    pgb_log_tx(c->thread, c->id, ++c->xacts_done, s, 0, 3, 1, 0);
+    return 0;
+  }
+  if (slot > start && pgb_cfg.evloop)
+  {
+    int w = sb_vu_sleep((double) (slot - start) / 1e6);
+    if (w == 1)
+    {
+      c->ev_wait = PGB_EV_SLOT;
+      return SB_CT_WAIT;
+    }
+    if (w == 0)
+      return 1;               /* the run is stopping */
+  }
+  else if (slot > start && !sb_engine_sleep(tid, (double) (slot - start) / 1e6))
+    return 1;
+  return slot_reached(c);
+}
+
+int pgb_run_event_resume(int tid, int value)
+{
+  pgb_client_t *c = client_of(tid);
+  if (c->ev_wait == PGB_EV_SLOT)
+    return value ? slot_reached(c) : 1;
+  return tx_end(c, pgb_client_resume(c, value));
 }
 
 /* The clients' counters summed (under their locks). */
@@ -555,7 +618,12 @@ static int setup(void)
 static int run_config(sb_run_config_t *cfg)
 {
   memset(cfg, 0, sizeof(*cfg));
-  cfg->threads = cfg->threads_given = cfg->workers = (unsigned) pgb_cfg.nclients;
+  /* -j below -c: pgbench's threads each multiplex their clients on one
+     loop; bmk's event mode (the engine's workers) does the same */
+  cfg->threads = cfg->threads_given = (unsigned) pgb_cfg.nclients;
+  cfg->workers = (unsigned) pgb_cfg.nthreads;
+  cfg->event_mode = cfg->workers < cfg->threads;
+  pgb_cfg.evloop = cfg->event_mode;
   cfg->time_limit = pgb_cfg.duration;
   cfg->report_interval = pgb_cfg.progress;
   cfg->forced_shutdown = -1;
@@ -601,6 +669,7 @@ int pgb_run(void)
   static const sb_c_test_t test = {
     .prepare = t_prepare, .thread_init = pgb_run_thread_init, .event = pgb_run_event,
     .thread_done = pgb_run_thread_done, .uses_db = true,
+    .event_begin = pgb_run_event, .event_resume = pgb_run_event_resume,
   };
   int rc = sb_engine_run(&cfg, &test);
   pgb_log_close();

@@ -181,6 +181,9 @@ db_step_t pg_query_start(db_conn_t *con, const char *sql, size_t len,
 
   pgd_reset_rs(rs);
   make_nonblocking(pc->pg);
+  /* db_query_each's function, when one is set, gets the results before
+     the last (pgd_keep) */
+  pc->each_con = con->each_result ? con : NULL;
   return async_begin(con, AOP_QUERY, rs,
                      PQsendQuery(pc->pg, pgd_copy_sql(pc, sql, len)));
 }
@@ -202,6 +205,7 @@ db_step_t pg_execute_start(db_stmt_t *stmt, db_result_t *rs)
     return DB_STEP_DONE;
   pgd_build_params(stmt, ps);
   make_nonblocking(pc->pg);
+  pc->each_con = NULL;
   return async_begin(con, AOP_EXEC, rs, pgd_send_ps(pc, ps));
 }
 
