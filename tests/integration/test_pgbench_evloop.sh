@@ -5,7 +5,7 @@
 # --threads likewise. Transactions and per-command counts are checked
 # against the rows the scripts leave and the server's own counters
 # (pg_stat_user_tables, after the sessions left); a pipeline script;
-# serialization failures retried; -t per client; a \sleep that lets the
+# serialization failures retried; -t per client; -R; -C; a \sleep that lets the
 # loop's other clients run (one client sleeps for the whole run, the
 # other commits); the persona's output layout against pgbench 15's with
 # -c 8 -j 2; no SQL call blocks a worker (--results' loop_blocking_calls)
@@ -58,6 +58,16 @@ printf 'INSERT INTO pgev_t (client) VALUES (:client_id);\n' > t.sql
 pers -n -c 5 -j 2 -t 7 -M extended -f t.sql
 assert_eq "-c 5 -j 2 -t 7: each of the 5 clients ran 7 transactions" "0 5 7 7" \
   "$RC $(pgsql_q "select count(*), min(n), max(n) from (select count(*) n from pgev_t group by client) x" | tr '|' ' ')"
+
+# -R's slots are timers of the loop, -C connects before each transaction
+pgsql_q "truncate pgev_t" > /dev/null
+pers -n -c 4 -j 1 -t 10 -R 2000 -f t.sql
+assert_eq "-R 2000 -c 4 -j 1 -t 10: exit 0, 40 processed, 40 rows" "0 40/40 40" \
+  "$RC $(printf '%s\n' "$OUT" | sed -n 's/^number of transactions actually processed: //p') $(pgsql_q "select count(*) from pgev_t")"
+pgsql_q "truncate pgev_t" > /dev/null
+pers -n -c 4 -j 2 -t 5 -C -f t.sql
+assert_eq "-C -c 4 -j 2 -t 5: exit 0, 20 processed, 20 rows" "0 20/20 20" \
+  "$RC $(printf '%s\n' "$OUT" | sed -n 's/^number of transactions actually processed: //p') $(pgsql_q "select count(*) from pgev_t")"
 
 # ---- a pipeline: four statements, one round trip -----------------------------------
 PGOPTIONS="-c client_min_messages=warning" pgsql_q "drop table if exists pgev_p; create table pgev_p (id serial primary key, client int, v int);

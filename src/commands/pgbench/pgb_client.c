@@ -265,10 +265,10 @@ static bool pause_us(pgb_client_t *c, int64_t us)
    pgb_client_op: -M simple its text, the results before the last to
    each_result; else its statement. Returns 1 when it waits (event loop),
    0 when it is done, -1 when it could not start (the error is on the
-   connection). With -d,
-   pgbench's "receiving" line is printed twice, here and when the result
-   is read: its client looks for the result once right after sending,
-   when it has not come yet, and again when it has. */
+   connection). With -d, pgbench's "receiving" line is printed twice,
+   here and when the result is read: its client looks for the result
+   once right after sending, when it has not come yet, and again when it
+   has. */
 static int sql_start(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
 {
   pgb_tx_t *tx = &c->tx;
