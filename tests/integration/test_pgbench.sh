@@ -554,6 +554,17 @@ both -d -n -t 1 -M extended -f serpipe.sql
 assert_eq "-d, 40001 in a pipeline: pgbench 15's trace" "$(dtrace err.real) $RC_real" "$(dtrace err.ours) $RC_ours"
 assert_eq "-d, 40001 in a pipeline: bmk's receiving lines, no pipeline ending" "5 0" \
   "$(grep -c 'client 0 receiving' err.ours) $(grep -c 'pipeline ending' err.ours)"
+# the failed pipeline is a failed transaction, retried as pgbench 15
+# retries it (--max-tries=2: both tries fail), with its --verbose-errors
+# lines (the error names the \endpipeline)
+failures() { grep -E '^(number of failed transactions|number of transactions retried|total number of retries)' "$1"; }
+for mt in 1 2; do
+  both -n -t 1 -M extended --max-tries=$mt --verbose-errors -f serpipe.sql
+  assert_eq "40001 in a pipeline, --max-tries=$mt --verbose-errors: pgbench 15's messages and exit code" \
+    "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+  assert_eq "40001 in a pipeline, --max-tries=$mt: failed and retried as pgbench 15" \
+    "$(failures out.real)" "$(failures out.ours)"
+done
 # four clients in threads of their own: their lines interleave, each
 # whole (one write per line)
 run ours -d -n -c 4 -t 3 -S

@@ -85,6 +85,14 @@ pers -n -c 6 -j 2 -t 20 -M prepared -f p.sql -r
 assert_eq "pipeline -c 6 -j 2 -t 20: exit 0, 120 processed, 120 rows, the counter at 120" "0 120/120 120 120" \
   "$RC $(printf '%s\n' "$OUT" | sed -n 's/^number of transactions actually processed: //p') $(pgsql_q "select count(*) from pgev_p") $(pgsql_q "select n from pgev_c")"
 
+# a serialization failure inside a pipeline (raised on purpose): each
+# client's transaction fails after its two tries
+ser='DO $$BEGIN RAISE EXCEPTION USING ERRCODE = $e$40001$e$; END$$;'
+printf '\\startpipeline\nBEGIN;\n%s\nEND;\n\\endpipeline\n' "$ser" > serpipe.sql
+pers -n -c 3 -j 1 -t 2 -M extended --max-tries=2 -f serpipe.sql
+assert_eq "40001 in a pipeline, -c 3 -j 1 -t 2 --max-tries=2: 6 failed, 6 retries" "0 6 6" \
+  "$RC $(val 'number of failed transactions') $(val 'total number of retries')"
+
 # ---- serialization failures, retried -----------------------------------------------
 PGOPTIONS="-c client_min_messages=warning" pgsql_q "drop table if exists pgev_r; create table pgev_r (id int primary key, n int); insert into pgev_r values (1, 0)" > /dev/null
 # each transaction's snapshot (its SELECT) is held over a \sleep

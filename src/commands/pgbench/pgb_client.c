@@ -455,15 +455,16 @@ static void verbose_error(const pgb_client_t *c, bool retry, unsigned tries, int
 
 typedef pgb_tx_t tx_t;
 
-/* After a serialization failure or a deadlock (kind 1 or 2) in command
-   tx->i: the transaction is retried (tx back at its first command, true)
-   or it ends (*res set, false). */
-static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, pgb_txres_t *res)
+/* After a serialization failure or a deadlock (kind 1 or 2, its message
+   `msg`) in command tx->i (an SQL command, or the \endpipeline of a
+   failed pipeline): the transaction is retried (tx back at its first
+   command, true) or it ends (*res set, false). */
+static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, const char *msg, pgb_txres_t *res)
 {
   unsigned gi = pgb_cfg.scripts[tx->s].first + tx->i;
   if (pgb_cfg.verbose_errors)
     pgb_info("client %d got an error in command %u (SQL) of script %u; %s", c->id,
-             tx->i, tx->s, pgb_sql_error(c->con));
+             tx->i, tx->s, msg);
   /* the error left the block failed: pgbench sends ROLLBACK and waits
      for its result (the driver has rolled back already) */
   if (tx->in_block)
@@ -539,7 +540,7 @@ static bool sql_done(pgb_client_t *c, bool started, pgb_txres_t *res)
   if (rc < 0)
     return false;
   if (rc > 0)
-    return sql_error(c, tx, kind, res);
+    return sql_error(c, tx, kind, pgb_sql_error(c->con), res);
   cmd_done(c);
   return true;
 }
@@ -590,11 +591,12 @@ static bool sleep_step(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd, pgb_txre
   return true;
 }
 
-/* \endpipeline's outcome `rc` (pgb_pipe_end): as sql_done. */
-static bool pipe_done(pgb_client_t *c, int rc, int kind, pgb_txres_t *res)
+/* \endpipeline (pgb_pipe_end, first or `resume`d): as sql_done. */
+static bool pipe_done(pgb_client_t *c, bool resume, pgb_txres_t *res)
 {
   tx_t *tx = &c->tx;
   unsigned gi = pgb_cfg.scripts[tx->s].first + tx->i;
+  int kind = 0, rc = pgb_pipe_end(c, tx->s, tx->i, &kind, resume);
   *res = PGB_TX_ABORTED;
   if (rc == 2)
   {
@@ -610,11 +612,13 @@ static bool pipe_done(pgb_client_t *c, int rc, int kind, pgb_txres_t *res)
     tx->i++;
     return true;
   }
-  /* a failure in a pipeline is not retried */
-  count_cmd_error(c, gi, false);
-  count_tx(c, tx->s, tx->start_us, kind, tx->tries);
-  *res = PGB_TX_FAILED;
-  return false;
+  /* a serialization failure or a deadlock in the pipeline: retried as
+     one of an SQL command, as pgbench 15 does (the ROLLBACK is done) */
+  tx->in_block = false;
+  bool go = sql_error(c, tx, kind, tx->pmsg ? tx->pmsg : "out of memory", res);
+  free(tx->pmsg);
+  tx->pmsg = NULL;
+  return go;
 }
 
 /* Runs the transaction's commands from tx->i until it ends or waits. */
@@ -626,7 +630,6 @@ static pgb_txres_t run_cmds(pgb_client_t *c)
   while (tx->i < sc->ncmds)
   {
     const pgb_cmd_t *cmd = &sc->cmds[tx->i];
-    int kind = 0;
     /* the command's start, for -r (bmk's face: always) */
     tx->t0 = pgb_cfg.report_per_command ? cmd_clock() : 0;
     /* an \if or \elif is shown where it is evaluated (branch); an
@@ -661,7 +664,7 @@ static pgb_txres_t run_cmds(pgb_client_t *c)
         cmd_done(c);
         break;
       case PGB_ENDPIPELINE:
-        if (!pipe_done(c, pgb_pipe_end(c, tx->s, tx->i, &kind, false), kind, &res))
+        if (!pipe_done(c, false, &res))
           return res;
         break;
       default:
@@ -690,7 +693,7 @@ pgb_txres_t pgb_client_run(pgb_client_t *c, unsigned s, int64_t start_us)
 pgb_txres_t pgb_client_resume(pgb_client_t *c, int value)
 {
   tx_t *tx = &c->tx;
-  int wait = tx->wait, kind = 0;
+  int wait = tx->wait;
   pgb_txres_t res = PGB_TX_OK;
   bool go = true;
   (void) value;               /* a \sleep cut short ends as thread mode's */
@@ -698,7 +701,7 @@ pgb_txres_t pgb_client_resume(pgb_client_t *c, int value)
   if (wait == PGB_W_SQL)
     go = sql_done(c, true, &res);
   else if (wait == PGB_W_PIPE)
-    go = pipe_done(c, pgb_pipe_end(c, tx->s, tx->i, &kind, true), kind, &res);
+    go = pipe_done(c, true, &res);
   else if (wait == PGB_W_SLEEP)
     cmd_done(c);
   return go ? run_cmds(c) : res;

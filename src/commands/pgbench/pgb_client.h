@@ -191,9 +191,9 @@ bool pgb_pipe_queue(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cm
 /* \endpipeline at command `i`: sends the sync and reads every result
    (`resume` false), or goes on reading them after a wait (`resume`
    true). 0 when all succeeded; 1 when one failed with a serialization
-   failure or a deadlock (*kind 1 or 2; an open transaction is rolled
-   back); -1 after the abort message (another error); 2 when it waits
-   (pgb_client_op). */
+   failure or a deadlock (*kind 1 or 2, its message in c->tx.pmsg, which
+   the caller frees; an open transaction is rolled back); -1 after the
+   abort message (another error); 2 when it waits (pgb_client_op). */
 int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind, bool resume);
 
 /* Counts a transaction of script `s` that -R with -L skipped. */

@@ -101,18 +101,16 @@ static int rolled_back(pgb_client_t *c, unsigned s, int *kind)
   PGB_DEBUG("client %d receiving", c->id);
   if (rs && db_result_nfields(rs) > 0)
     db_free_results(rs);
-  int rc = 1;
   if (strcmp(tx->pstate, "40001") == 0 || strcmp(tx->pstate, "40P01") == 0)
-    *kind = tx->pstate[2] == '0' ? 1 : 2;
-  else
   {
-    pgb_error("client %d script %u aborted in command %u query %d: %s", c->id, s,
-              tx->pfailed_at, 0, tx->pmsg ? tx->pmsg : "out of memory");
-    rc = -1;
+    *kind = tx->pstate[2] == '0' ? 1 : 2;
+    return 1;                 /* tx->pmsg is the caller's to print */
   }
+  pgb_error("client %d script %u aborted in command %u query %d: %s", c->id, s,
+            tx->pfailed_at, 0, tx->pmsg ? tx->pmsg : "out of memory");
   free(tx->pmsg);
   tx->pmsg = NULL;
-  return rc;
+  return -1;
 }
 
 int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind, bool resume)
