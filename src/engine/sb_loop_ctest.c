@@ -29,6 +29,8 @@ void loop_run_ctest(struct sb_loop *l)
     sb_rand_thread_init(v->vu->tid);
     sb_rand_state_get(v->rng);
     v->init_failed = t->thread_init && t->thread_init(v->vu->tid) != 0;
+    if (v->init_failed)
+      eng_note_init_failure(v->vu->tid);
     eng_vu_ready(v->init_failed);
   }
   while (!eng_start_released())
@@ -94,6 +96,7 @@ static void ct_login(struct sb_loop *l, lvu_t *v)
   sb_rand_thread_init(tid);
   if (eng_ctest->thread_init && eng_ctest->thread_init(tid) != 0)
   {
+    eng_note_init_failure(tid);     /* the first is named, as in thread mode */
     sb_rand_state_get(v->rng);
     loop_init_failed(l, v);
     return;

@@ -147,6 +147,14 @@ assert_eq "bmk s2.sql: --results' per-statement counts" "200 200 200" \
 assert_eq "bmk s2.sql -M simple: no SQL call blocked a worker" "0" \
   "$(json_get s2.json "d['summary']['client']['loop_blocking_calls']")"
 
+# no server: every client's connection fails in thread_init; the summary
+# names the first one, as in thread mode
+printf 'SELECT 1;\n' > one.sql
+run_bmk --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port="$(free_port 20000)" --pgsql-user=sbtest \
+  --pgsql-password=$DBPASS --threads=4 --workers=2 --events=10 --db-server-stats=off one.sql run
+assert_eq "no server, 4 VUs on 2 workers: exit 1, the first failed client named" "1 1" \
+  "$RC $(printf '%s\n' "$OUT" | grep -c 'FATAL: 0 of 4 virtual users initialized, 4 failed (the first failure, of thread [0-3], is shown above)')"
+
 # --workers=auto: 16 VUs on pgsql take the event loop, as a Lua workload's
 run_bmk $PGSQL_OPTS --threads=16 --events=32 t.sql run
 assert_eq "bmk t.sql --threads=16 (--workers=auto): exit 0, the event loop" "0 1" \
