@@ -460,13 +460,33 @@ bool pgs_expr_eval(const pgs_expr_t *e, const pgs_env_t *env, pgs_value_t *out,
   return eval(e, &c, out);
 }
 
+/* "%" PRId64 of `i` into buf (len bytes), without printf's cost: an
+   integer variable is formatted for every statement that binds it. */
+static void int_text(int64_t i, char *buf, size_t len)
+{
+  char t[24];
+  size_t n = 0;
+  /* the magnitude as unsigned: INT64_MIN has no positive int64 */
+  uint64_t u = i < 0 ? 0 - (uint64_t) i : (uint64_t) i;
+  do
+    t[n++] = (char) ('0' + u % 10);
+  while ((u /= 10) != 0);
+  if (i < 0)
+    t[n++] = '-';
+  size_t k = 0;
+  while (n > 0 && k + 1 < len)
+    buf[k++] = t[--n];
+  if (len > 0)
+    buf[k] = '\0';
+}
+
 char *pgs_value_text(const pgs_value_t *v, char *buf, size_t len)
 {
   switch (v->type)
   {
     case PGS_NULL: snprintf(buf, len, "%s", ""); break;
     case PGS_BOOL: snprintf(buf, len, "%s", v->u.b ? "true" : "false"); break;
-    case PGS_INT: snprintf(buf, len, "%" PRId64, v->u.i); break;
+    case PGS_INT: int_text(v->u.i, buf, len); break;
     default: snprintf(buf, len, "%.*g", DBL_DIG, v->u.d); break;
   }
   return buf;

@@ -368,7 +368,9 @@ static void count_cmd_error(pgb_client_t *c, unsigned gi, bool retried)
    deadlock failure) and its tries. */
 static void count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, unsigned tries)
 {
-  double lat = (double) (pgb_now_us() - start_us);
+  /* its end, which pgb_run.c takes as the client's last (one clock read) */
+  c->last_end_us = pgb_now_us();
+  double lat = (double) (c->last_end_us - start_us);
   c->last_latency_us = lat;
   c->last_kind = kind;
   c->last_tries = tries;

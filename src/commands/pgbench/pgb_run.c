@@ -279,7 +279,10 @@ static int tx_end(pgb_client_t *c, pgb_txres_t res)
     return SB_CT_WAIT;
   }
   c->ev_wait = PGB_EV_NONE;
-  c->last_end_us = pgb_now_us();
+  /* a transaction counted (ok or failed) ended when count_tx read the
+     clock; the others end now */
+  if (res != PGB_TX_OK && res != PGB_TX_FAILED)
+    c->last_end_us = pgb_now_us();
   if (pgb_cfg.is_connect)
   {
     pgb_client_disconnect(c);
