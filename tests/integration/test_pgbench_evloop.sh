@@ -5,7 +5,7 @@
 # --threads likewise. Transactions and per-command counts are checked
 # against the rows the scripts leave and the server's own counters
 # (pg_stat_user_tables, after the sessions left); a pipeline script;
-# serialization failures retried; -t per client; -R; -C; a \sleep that lets the
+# serialization failures retried; -t per client; -R; -C; -l; a \sleep that lets the
 # loop's other clients run (one client sleeps for the whole run, the
 # other commits); the persona's output layout against pgbench 15's with
 # -c 8 -j 2; no SQL call blocks a worker (--results' loop_blocking_calls)
@@ -38,6 +38,13 @@ assert_eq "-c 8 -j 2: accounts, tellers, branches and history's deltas sum alike
   (select sum(abalance) from pgbench_accounts) = (select sum(delta) from pgbench_history) and
   (select sum(tbalance) from pgbench_tellers) = (select sum(delta) from pgbench_history) and
   (select sum(bbalance) from pgbench_branches) = (select sum(delta) from pgbench_history)")"
+
+# -l: a file per thread, each with its clients as pgbench deals them
+# (5 clients on 2 threads: 0-2 and 3-4), one line per transaction
+pers -n -c 5 -j 2 -t 4 -S -l --log-prefix=evl
+assert_eq "-l -c 5 -j 2 -t 4: thread 0's file has clients 0-2 (12 lines), thread 1's 3-4 (8)" \
+  "0 0,1,2 12 3,4 8" "$RC $(for f in $(ls evl.* | sort); do printf '%s %s ' \
+    "$(awk '{print $1}' "$f" | sort -u | paste -sd,)" "$(wc -l < "$f")"; done | sed 's/ $//')"
 
 REAL=$(ls /usr/lib/postgresql/*/bin/pgbench 2>/dev/null | sort -V | tail -1)
 if [ -n "$REAL" ] && "$REAL" --version | grep -q 'PostgreSQL) 15\.'; then
