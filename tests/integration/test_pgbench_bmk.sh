@@ -147,6 +147,16 @@ assert_eq "merge: the same histogram twice keeps each command's p95" \
   "$(json_get ivm.json "[s['latency_ms']['p95'] for s in d['statements']]")"
 assert_contains "merge: the merged report has the Statements block" "$OUT" "Statements (latency in ms):"
 check "merge: the merged document validates against the schema" json_ok ivm.json
+# a document without the statements' histograms (an older bmk's): the
+# percentiles are the highest of the runs' (an upper bound), said so
+python3 -c "import json; d = json.load(open('iv.json'))
+for s in d['statements']: del s['hdr_v2_compressed_base64']
+json.dump(d, open('ivn.json', 'w'))"
+run_bmk report --merge --output=ivmn.json iv.json ivn.json
+assert_eq "merge without histograms: counts summed, p95 the runs' highest, histogram null" \
+  "0 True True True" "$RC $(json_get ivmn.json "[s['count'] for s in d['statements']] == [2 * s['count'] for s in json.load(open('iv.json'))['statements']]") $(json_get ivmn.json "[s['latency_ms']['p95'] for s in d['statements']] == [s['latency_ms']['p95'] for s in json.load(open('iv.json'))['statements']]") $(json_get ivmn.json "all(s['hdr_v2_compressed_base64'] is None for s in d['statements'])")"
+assert_contains "merge without histograms: the NOTE names the statements" "$OUT" \
+  "10 of 10 statements come from files without their histograms"
 
 # the same seed draws what the persona's clients draw (-c 2 -j 2): each
 # client's values under bmk are the start of the persona's
