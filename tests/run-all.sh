@@ -173,7 +173,7 @@ declare -A WEIGHT=([test_faults.sh]=136 [test_tpcc_run.sh]=131
   [test_threads.sh]=15 [test_builtin.sh]=8 [test_tls.sh]=7
   [test_static.sh]=4 [test_layers.sh]=4 [test_compat.sh]=2 [test_k8s.sh]=2
   [test_sql_api.sh]=1 [test_async.sh]=1 [test_retries.sh]=10
-  [test_pgbench_bmk.sh]=8 [test_pipeline.sh]=12 [test_pgbench_additions.sh]=6)
+  [test_pgbench_bmk.sh]=12 [test_pipeline.sh]=12 [test_pgbench_additions.sh]=8)
 declare -A ASAN_WEIGHT=([test_evloop.sh]=157 [test_faults.sh]=146
   [test_tpcc_run.sh]=137 [test_cluster.sh]=97 [test_pgbench.sh]=69
   [test_tpcc.sh]=64 [test_cost.sh]=61 [test_endpoints_routes.sh]=56
@@ -185,7 +185,7 @@ declare -A ASAN_WEIGHT=([test_evloop.sh]=157 [test_faults.sh]=146
   [test_client.sh]=18 [test_dropin.sh]=16 [test_oltp.sh]=13 [test_tls.sh]=12
   [test_builtin.sh]=8 [test_compat.sh]=3 [test_sql_api.sh]=2
   [test_async.sh]=1 [test_latency.sh]=21 [test_retries.sh]=12
-  [test_pgbench_bmk.sh]=20 [test_pipeline.sh]=20 [test_pgbench_additions.sh]=7)
+  [test_pgbench_bmk.sh]=25 [test_pipeline.sh]=20 [test_pgbench_additions.sh]=9)
 # the files the two lanes of a pass share: the normal pass's all but
 # TSAN_LANE_NORMAL, the ASan pass's all but TSAN_LANE_ASAN and the package
 files=() asan_files=()
