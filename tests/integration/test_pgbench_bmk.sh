@@ -135,6 +135,12 @@ assert_eq "metrics: the 0.95 quantile of each command = the window's p95 (in ns)
 assert_eq "metrics: one bmk_statement_command series per command, named by script and text" \
   "10 1" "$(printf '%s\n' "$PAGE" | grep -c '^bmk_statement_command{') $(printf '%s\n' "$PAGE" | \
   grep -c 'script="1",command="6",script_name="b.sql",text="INSERT INTO pgbt_blog')"
+if command -v promtool > /dev/null; then
+  check "metrics: promtool check metrics accepts the page (names, types, summary)" \
+    promtool check metrics <<< "$PAGE"
+else
+  skip "metrics: promtool check metrics" "promtool is not installed (apt-get install prometheus)"
+fi
 # merged documents (bmk report --merge): counts summed, the percentiles
 # from the added histograms
 cp iv.json iv2.json
