@@ -77,8 +77,9 @@ json_t *sb_merge_types(const sb_results_file_t *d, unsigned n, double t, char *e
 
 /* The merged "statements" (the pgbench scripts' commands, docs/results.md)
    of the documents that have them: an entry per (script_index, command)
-   in the order the documents name them, counts (and after_last_interval,
-   when every input has it) summed, avg over every command, percentiles
+   in the order the documents name them, counts summed (no
+   after_last_interval: the merged interval rows have no statements),
+   avg over every command, percentiles
    from the added histograms, or the highest of the inputs' when one has
    none (its histogram null; *approx counts such entries). New reference;
    NULL with err "" when no document has statements, NULL with `err` set

@@ -78,9 +78,7 @@ static int merge_entry(const sb_results_file_t *d, unsigned n, json_int_t s, jso
     return sb_errf(err, errlen, "out of memory"), -1;
   static const char *const pk[4] = { "p50", "p95", "p99", "max" };
   double hi[4] = { 0, 0, 0, 0 }, sum_ms = 0;
-  bool missing = false, all_tail = true;
-  json_t *tail = json_pack("{s:I, s:I, s:I}", "count", (json_int_t) 0, "failures",
-                           (json_int_t) 0, "retries", (json_int_t) 0);
+  bool missing = false;
   for (unsigned i = 0; i < n; i++)
   {
     const json_t *src = find(json_object_get(d[i].doc, "statements"), s, c);
@@ -100,24 +98,10 @@ static int merge_entry(const sb_results_file_t *d, unsigned n, json_int_t s, jso
     if (sb_merge_add_hist(&d[i], src, h, &missing, err, errlen) != 0)
     {
       sb_hdr_free(h);
-      json_decref(tail);
       return -1;
     }
-    const json_t *t = json_object_get(src, "after_last_interval");
-    if (t && tail)
-    {
-      add_count(tail, t, "count");
-      add_count(tail, t, "failures");
-      add_count(tail, t, "retries");
-    }
-    else
-      all_tail = false;
   }
   set_latency(e, h, missing, hi, sum_ms);
-  if (all_tail && tail)
-    json_object_set_new(e, "after_last_interval", tail);
-  else
-    json_decref(tail);
   sb_hdr_free(h);
   return missing ? 1 : 0;
 }

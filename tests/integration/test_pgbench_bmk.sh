@@ -148,6 +148,8 @@ run_bmk report --merge --output=ivm.json iv.json iv2.json
 assert_eq "merge: exit 0, the merged statements' counts are the sum" \
   "0 $(json_get iv.json "[2 * s['count'] for s in d['statements']]")" \
   "$RC $(json_get ivm.json "[s['count'] for s in d['statements']]")"
+assert_eq "merge: no after_last_interval (the merged rows have no statements)" "False" \
+  "$(json_get ivm.json "any('after_last_interval' in s or 'statements' in i for s in d['statements'] for i in d['intervals'])")"
 assert_eq "merge: the same histogram twice keeps each command's p95" \
   "$(json_get iv.json "[s['latency_ms']['p95'] for s in d['statements']]")" \
   "$(json_get ivm.json "[s['latency_ms']['p95'] for s in d['statements']]")"
