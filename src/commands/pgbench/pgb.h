@@ -110,7 +110,10 @@ typedef struct {
                               per-command histograms and bmk's Statements
                               block (pgb_bmk_stmt.c) after the report;
                               pgbench's -r lines only with -r */
-  bool print_per_command;  /* -r: pgbench's per-command lines */
+  bool print_per_command;  /* -r: pgbench's per-command lines in its
+                              report (report_per_command: the commands
+                              are timed, for -r, bmk's face or
+                              --statement-percentiles) */
   pgb_qmode_t querymode;
   const char *host, *port, *user, *dbname;
   uint64_t random_seed;    /* the base generator's seed (--random-seed) */
