@@ -106,6 +106,14 @@ typedef struct {
                               engine event of its script's type, a
                               failed one uncounted, an aborted client a
                               failed run, per-command histograms */
+  bool stmt_percentiles;   /* the persona with --statement-percentiles=on:
+                              per-command histograms and bmk's Statements
+                              block (pgb_bmk_stmt.c) after the report;
+                              pgbench's -r lines only with -r */
+  bool print_per_command;  /* -r: pgbench's per-command lines in its
+                              report (report_per_command: the commands
+                              are timed, for -r, bmk's face or
+                              --statement-percentiles) */
   pgb_qmode_t querymode;
   const char *host, *port, *user, *dbname;
   uint64_t random_seed;    /* the base generator's seed (--random-seed) */

@@ -12,7 +12,7 @@
 /* The options taken, as bmk spells them (bmk's '_' for '-' too). */
 static const char *const names[] = {
   "db-server-stats", "results", "hdr-log", "save", "results-db", "tag",
-  "metrics-listen", "percentile", NULL
+  "metrics-listen", "percentile", "statement-percentiles", NULL
 };
 
 static pgb_additions_fn installer;
@@ -77,7 +77,7 @@ void pgb_additions_take(int *argc, char **argv)
   *argc = out;
 }
 
-int pgb_additions_install(sb_run_config_t *cfg, const sb_output_t *report)
+int pgb_additions_install(sb_run_config_t *cfg, const sb_output_t *report, bool *statements)
 {
   if (installer == NULL)
   {
@@ -85,6 +85,6 @@ int pgb_additions_install(sb_run_config_t *cfg, const sb_output_t *report)
     return 1;
   }
   pgb_additions_t a = { .argc = nwhole, .argv = whole, .nopts = ntaken, .opts = taken,
-                        .cfg = cfg, .report = report };
+                        .cfg = cfg, .report = report, .statements = statements };
   return installer(&a);
 }

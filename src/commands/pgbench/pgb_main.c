@@ -189,7 +189,9 @@ static void usage(void)
          "                           store the run in bmk's results database\n"
          "  --metrics-listen=ADDR:PORT\n"
          "                           serve the run's metrics to Prometheus\n"
-         "  --percentile=P           the percentile of --results and the metrics (default: 95)\n");
+         "  --percentile=P           the percentile of --results and the metrics (default: 95)\n"
+         "  --statement-percentiles=on\n"
+         "                           each command's count and latency percentiles, after the report\n");
 }
 
 /* Options pgbench 15 has that the persona does not run yet: refused with
@@ -403,7 +405,7 @@ static bool parse_bench_option(int c, parse_state_t *ps)
     case 't': pgb_cfg.nxacts = parse_int(optarg, "-t/--transactions", 1, INT_MAX); break;
     case 'T': pgb_cfg.duration = parse_int(optarg, "-T/--time", 1, INT_MAX); break;
     case 'P': pgb_cfg.progress = parse_int(optarg, "-P/--progress", 1, INT_MAX); break;
-    case 'r': pgb_cfg.report_per_command = true; break;
+    case 'r': pgb_cfg.report_per_command = pgb_cfg.print_per_command = true; break;
     case 'v': pgb_cfg.vacuum_accounts = true; break;
     case 'C': pgb_cfg.is_connect = true; break;
     case O_PROGRESS_TIMESTAMP: pgb_cfg.progress_timestamp = true; break;

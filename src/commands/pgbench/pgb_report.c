@@ -226,7 +226,7 @@ void pgb_print_report(int64_t total_us, int64_t conn_us)
     {
       if (pgb_cfg.per_script_stats)
         script_block(s, &scripts[s], total_cnt, duration);
-      if (pgb_cfg.report_per_command)
+      if (pgb_cfg.print_per_command)
         statement_lines(s, cmds, pgb_cfg.per_script_stats);
     }
   }
