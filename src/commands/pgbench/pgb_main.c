@@ -598,7 +598,11 @@ int pgb_main(int argc, char **argv)
   parse_state_t ps = {false, false};
   int c;
   /* bmk's own options: out of pgbench's way, benchmarking mode's */
-  pgb_additions_take(&argc, argv);
+  if (pgb_additions_take(&argc, argv) != 0)
+  {
+    hint();
+    return 1;
+  }
   if (pgb_additions_count() > 0)
     ps.bench_set = true;
   if (!set_random_seed(getenv("PGBENCH_RANDOM_SEED")))
