@@ -96,6 +96,19 @@ static int parse_int(const char *arg, const char *name, int min, int max)
   return (int) v;
 }
 
+bool pgb_parse_query_mode(const char *name, pgb_qmode_t *mode)
+{
+  static const char *const names[] = { "simple", "extended", "prepared" };
+  static const pgb_qmode_t modes[] = { PGB_QUERY_SIMPLE, PGB_QUERY_EXTENDED, PGB_QUERY_PREPARED };
+  for (unsigned i = 0; i < 3; i++)
+    if (name == NULL ? i == 0 : strcmp(name, names[i]) == 0)
+    {
+      *mode = modes[i];
+      return true;
+    }
+  return false;
+}
+
 int pgb_parse_weight(const char *opt, char **name)
 {
   const char *sep = strrchr(opt, '@');
@@ -336,13 +349,7 @@ static bool parse_script_option(int c)
       return true;
     }
     case 'M':
-      if (strcmp(optarg, "simple") == 0)
-        pgb_cfg.querymode = PGB_QUERY_SIMPLE;
-      else if (strcmp(optarg, "extended") == 0)
-        pgb_cfg.querymode = PGB_QUERY_EXTENDED;
-      else if (strcmp(optarg, "prepared") == 0)
-        pgb_cfg.querymode = PGB_QUERY_PREPARED;
-      else
+      if (!pgb_parse_query_mode(optarg, &pgb_cfg.querymode))
       {
         pgb_error("invalid query mode (-M): \"%s\"", optarg);
         exit(1);
