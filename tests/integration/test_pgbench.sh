@@ -58,6 +58,12 @@ same() {
   assert_eq "$1: the statement lines' columns are pgbench's widths" "" "$(columns out.ours)"
 }
 drop() { pgsql_q "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers" >/dev/null 2>&1; }
+
+# --help: pgbench 15's option lines, in its order (the tablespace
+# options, refused, aside; bmk's additions come after them)
+"$REAL" --help | grep -E '^  ' | grep -v -i tablespace > help.real
+"$OURS" --help | sed "/^bmk's additions/,\$d" | grep -E '^  ' > help.ours
+assert_eq "--help: pgbench 15's option lines, in its order" "" "$(diff help.real help.ours)"
 counts() { pgsql_q "select (select count(*) from pgbench_accounts), (select count(*) from pgbench_branches), (select count(*) from pgbench_tellers), (select count(*) from pgbench_history)"; }
 
 # ---- initialisation --------------------------------------------------------------
