@@ -130,6 +130,21 @@ same "-R 20000 -L 0.05: skipped and late transactions"
 # is one more, counted when it ends)
 both -n -c 2 -t 10 -C -S -M prepared
 same "-C -M prepared"
+
+# libpq's connection options: the database as a connection string or a
+# URI (what it names wins over -p), and PGSSLMODE
+both -n -t 2 -S -p 1 "host=127.0.0.1 port=$PGSQL_PORT dbname=sbtest"
+same "a connection string as the database"
+assert_eq "a connection string as the database: exit 0" "0 0" "$RC_real $RC_ours"
+both -n -t 2 -S "postgresql://sbtest@127.0.0.1:$PGSQL_PORT/sbtest"
+same "a URI as the database"
+assert_eq "a URI as the database: exit 0" "0 0" "$RC_real $RC_ours"
+if [ "$(pgsql_q "show ssl")" = off ]; then
+  PGSSLMODE=require both -n -t 1 -S
+  assert_eq "PGSSLMODE=require, a server without SSL: pgbench 15's messages and exit code" \
+    "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+  assert_contains "PGSSLMODE=require: libpq's refusal" "$(cat err.ours)" "SSL was required"
+fi
 sessions() { pgsql_q "select sessions from pg_stat_database where datname = 'sbtest'"; }
 before=$(sessions)
 run ours -n -c 2 -t 10 -C -S

@@ -676,6 +676,7 @@ int pgb_setup_driver(void)
   sb_opt_set("pgsql-user", pgb_cfg.user ? pgb_cfg.user : "");
   sb_opt_set("pgsql-password", "");
   sb_opt_set("pgsql-db", pgb_cfg.dbname);
+  sb_opt_set("pgsql-sslmode", "");  /* libpq's: PGSSLMODE, else prefer */
   sb_opt_set("pgsql-ignore-errors", "40001,40P01");
   db_quiet_all_errors(1);
   return db_check_options();

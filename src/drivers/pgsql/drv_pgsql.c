@@ -574,8 +574,12 @@ PGconn *pgd_open_params(const db_conn_t *con, bool async)
 #undef ADD
   kw[n] = NULL;
   val[n] = NULL;
-  return async ? PQconnectStartParams(kw, val, 0)
-    : PQconnectdbParams(kw, val, 0);
+  /* expand_dbname: a database given as a connection string or URI
+     ("host=h dbname=d", "postgresql://..."), as psql and pgbench take
+     it; what it sets wins over the host, port, user and password
+     before it, and loses to the sslmode and the rest after it */
+  return async ? PQconnectStartParams(kw, val, 1)
+    : PQconnectdbParams(kw, val, 1);
 }
 
 pg_conn_t *pgd_new_pc(void)
