@@ -439,6 +439,44 @@ pi
 1 is 2
 debug(1
 -
+1 abc
+1 2.5e3
+1 :foo
+case when true then 1 els 2 end
+1 2 @
+1 2 99999999999999999999
+1 2 1e999
+debug(case 1 when 1 then 'a' end)
+debug(0x10)
+abs(1, 2) @
+9223372036854775808
+1 - 9223372036854775808
+1e400
+1e-400
+EOF
+# values at the edges: 2^63 after a unary minus, overflows, what is not
+# a number (NaN, Infinity) in debug() lines, messages and SQL text
+vs_real edge '\\set x debug(%s)\nSELECT :x::text;\n' <<'EOF'
+-9223372036854775808
+- 9223372036854775808 + 1
+(- 9223372036854775808)
+--9223372036854775808
+-9223372036854775808 - 1
+-9223372036854775808 / -1
+-9223372036854775808 % -1
+mod(-9223372036854775808, -1)
+abs(-9223372036854775808)
+random(-9223372036854775808, 9223372036854775807)
+5.0 / 0
+-5.0 / 0
+sqrt(-1)
+ln(0)
+exp(1000)
+int(0.0 / 0)
+random_gaussian(1, 10, -1.0 / 0)
+random_exponential(1, 10, 0.0 / 0)
+hash_fnv1a(42, 7)
+hash_murmur2(-1, 99)
 EOF
 
 # meta-commands: pgbench's checks when the script is read and when it runs

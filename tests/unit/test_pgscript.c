@@ -286,6 +286,52 @@ static void test_syntax_errors(void **state)
   assert_null(pgs_expr_parse("1 2", err, sizeof(err), &pos));
   assert_int_equal(pos, 2);
   assert_null(pgs_expr_parse("99999999999999999999", err, sizeof(err), &pos));
+  /* figures below from pgbench 15.20 (Debian's), run on the same text:
+     a grammar error is at the last character of the token that does
+     not fit, and a scanner error later on the line takes its place */
+  assert_null(pgs_expr_parse("1 abc", err, sizeof(err), &pos));
+  assert_string_equal(err, "syntax error");
+  assert_int_equal(pos, 4);
+  assert_null(pgs_expr_parse("1 2 @", err, sizeof(err), &pos));
+  assert_string_equal(err, "unexpected character: @");
+  assert_int_equal(pos, 4);
+  assert_null(pgs_expr_parse("1 2 1e999", err, sizeof(err), &pos));
+  assert_string_equal(err, "double constant overflow: 1e999");
+  assert_int_equal(pos, 8);
+  assert_null(pgs_expr_parse("1e-400", err, sizeof(err), &pos));
+  assert_string_equal(err, "double constant overflow: 1e-400");
+  /* 2^63 is a constant only after a unary minus */
+  assert_null(pgs_expr_parse("9223372036854775808", err, sizeof(err), &pos));
+  assert_string_equal(err, "syntax error");
+  assert_int_equal(pos, 18);
+  assert_null(pgs_expr_parse("1 - 9223372036854775808", err, sizeof(err), &pos));
+  assert_string_equal(err, "syntax error");
+}
+
+static void test_edges(void **state)
+{
+  (void) state;
+  client_t c = {.default_seed = 1};
+  pgs_value_t v;
+  char err[128] = "", buf[64];
+  assert_true(ival(&c, "-9223372036854775808") == INT64_MIN);
+  assert_true(ival(&c, "(- 9223372036854775808) + 1") == INT64_MIN + 1);
+  assert_int_equal(ival(&c, "-9223372036854775808 % -1"), 0);
+  assert_true(ival(&c, "abs(-9223372036854775808)") == INT64_MIN);
+  assert_false(run(&c, "-9223372036854775808 / -1", &v, err, sizeof(err)));
+  assert_string_equal(err, "bigint div out of range");
+  assert_false(run(&c, "--9223372036854775808", &v, err, sizeof(err)));
+  assert_string_equal(err, "bigint sub out of range");
+  /* what is not a number, as PostgreSQL's printf prints it */
+  assert_true(run(&c, "debug(-5.0 / 0)", &v, err, sizeof(err)));
+  assert_string_equal(c.debug, "double -Infinity");
+  assert_string_equal(pgs_value_text(&v, buf, sizeof(buf)), "-Infinity");
+  assert_true(run(&c, "sqrt(-1)", &v, err, sizeof(err)));
+  assert_string_equal(pgs_value_text(&v, buf, sizeof(buf)), "NaN");
+  assert_false(run(&c, "int(0.0 / 0)", &v, err, sizeof(err)));
+  assert_string_equal(err, "double to int overflow for NaN");
+  assert_false(run(&c, "random_gaussian(1, 10, -1.0 / 0)", &v, err, sizeof(err)));
+  assert_string_equal(err, "gaussian parameter must be at least 2.000000 (not -Infinity)");
 }
 
 static void test_value_from_text(void **state)
@@ -318,6 +364,7 @@ int main(void)
     cmocka_unit_test(test_functions),
     cmocka_unit_test(test_debug),
     cmocka_unit_test(test_syntax_errors),
+    cmocka_unit_test(test_edges),
     cmocka_unit_test(test_value_from_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
