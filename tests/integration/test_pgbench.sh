@@ -119,6 +119,12 @@ assert_eq "-N -t 10 -c 2 -n, run by both: 20 history rows each" "40" "$(pgsql_q 
 
 both -c 3 -j 1 -t 30 -b simple-update@2 -b select-only@8 -r --random-seed=7
 same "-b simple-update@2 -b select-only@8 -r"
+# two scripts, one transaction: the script that ran none has its failure
+# and retry lines, 0 of 0 printed "NaN%", as in pgbench
+both -n -c 1 -t 1 -S -S --random-seed=1 --failures-detailed --max-tries=2
+same "a script with no transaction, --failures-detailed --max-tries=2"
+assert_eq "a script with no transaction: its failure and retry lines (NaN%)" "4" \
+  "$(grep -c '^ - .*(NaN%)$' out.ours)"
 
 # -R (Poisson schedule per thread) and -L (late transactions skipped)
 both -n -c 2 -j 2 -T 2 -R 200 -P 1 -S
