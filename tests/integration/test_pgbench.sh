@@ -129,6 +129,10 @@ assert_eq "a script with no transaction: its failure and retry lines (NaN%)" "4"
 # -R (Poisson schedule per thread) and -L (late transactions skipped)
 both -n -c 2 -j 2 -T 2 -R 200 -P 1 -S
 same "-R 200 -P 1 -T 2"
+both -n -c 1 -T 2 -P 1 --progress-timestamp -S
+same "-P 1 --progress-timestamp"
+check "--progress-timestamp: the progress lines start with Unix epoch seconds" \
+  grep -qE '^progress: [0-9]{10}\.[0-9]{3} s, ' err.ours
 both -n -c 2 -j 2 -T 2 -R 20000 -L 0.05 -S
 same "-R 20000 -L 0.05: skipped and late transactions"
 # -C: a connection per transaction (the server counts the sessions: 20
@@ -365,6 +369,16 @@ done
 run ours --tablespace=ts -i
 assert_eq "an option the persona does not run (--tablespace): exit 1" "1" "$RC_ours"
 assert_contains "--tablespace: says it is not supported" "$(cat err.ours)" "not supported by bmk's pgbench persona"
+
+# a meta-command's trailing blanks: kept in -r's lines and in an error's
+# line, the caret after them, as pgbench shows them
+printf '\\set x 1   \nSELECT :x;\n' > trail.sql
+both -n -t 1 -r -f trail.sql
+same "-r, a meta-command with trailing blanks"
+printf '\\set x 1 <=  \n' > trail2.sql
+both -n -t 1 -f trail2.sql
+assert_eq "a syntax error at the end of a line with trailing blanks: pgbench 15's messages" \
+  "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
 
 # a compound command (\;) with \aset: -r's statement line and layout as pgbench's
 printf 'SELECT 1 AS a \\; SELECT 2 AS b \\aset\nSELECT :a + :b;\n' > compound.sql
