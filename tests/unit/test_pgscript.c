@@ -262,50 +262,41 @@ static void test_debug(void **state)
   assert_string_equal(c.debug, "boolean true");
 }
 
+/* `text` is refused with the message `msg`, at byte `pos` of it (-1:
+   any place). */
+static void refused(const char *text, const char *msg, int pos)
+{
+  char err[128];
+  int at;
+  assert_null(pgs_expr_parse(text, err, sizeof(err), &at));
+  assert_string_equal(err, msg);
+  if (pos >= 0)
+    assert_int_equal(at, pos);
+}
+
 static void test_syntax_errors(void **state)
 {
   (void) state;
-  char err[128];
-  int pos;
-  assert_null(pgs_expr_parse("1 +", err, sizeof(err), &pos));
-  assert_string_equal(err, "syntax error");
-  assert_int_equal(pos, 3);
-  assert_null(pgs_expr_parse("nosuch(1)", err, sizeof(err), &pos));
-  assert_string_equal(err, "unexpected function name: nosuch");
-  assert_int_equal(pos, 5);
+  refused("1 +", "syntax error", 3);
+  refused("nosuch(1)", "unexpected function name: nosuch", 5);
   /* a name is looked up as it is read (pgbench: "-- x" is no comment) */
-  assert_null(pgs_expr_parse("5 -- five", err, sizeof(err), &pos));
-  assert_string_equal(err, "unexpected function name: five");
-  assert_int_equal(pos, 8);
-  assert_null(pgs_expr_parse("random(1)", err, sizeof(err), &pos));
-  assert_string_equal(err, "unexpected number of arguments: random");
-  assert_null(pgs_expr_parse("least()", err, sizeof(err), &pos));
-  assert_string_equal(err, "at least one argument expected: least");
-  assert_null(pgs_expr_parse("1 < 2 < 3", err, sizeof(err), &pos));
-  assert_null(pgs_expr_parse("(1", err, sizeof(err), &pos));
-  assert_null(pgs_expr_parse("1 2", err, sizeof(err), &pos));
-  assert_int_equal(pos, 2);
-  assert_null(pgs_expr_parse("99999999999999999999", err, sizeof(err), &pos));
+  refused("5 -- five", "unexpected function name: five", 8);
+  refused("random(1)", "unexpected number of arguments: random", -1);
+  refused("least()", "at least one argument expected: least", -1);
+  refused("1 < 2 < 3", "syntax error", -1);
+  refused("(1", "syntax error", -1);
+  refused("1 2", "syntax error", 2);
+  refused("99999999999999999999", "bigint constant overflow: 99999999999999999999", -1);
   /* figures below from pgbench 15.20 (Debian's), run on the same text:
      a grammar error is at the last character of the token that does
      not fit, and a scanner error later on the line takes its place */
-  assert_null(pgs_expr_parse("1 abc", err, sizeof(err), &pos));
-  assert_string_equal(err, "syntax error");
-  assert_int_equal(pos, 4);
-  assert_null(pgs_expr_parse("1 2 @", err, sizeof(err), &pos));
-  assert_string_equal(err, "unexpected character: @");
-  assert_int_equal(pos, 4);
-  assert_null(pgs_expr_parse("1 2 1e999", err, sizeof(err), &pos));
-  assert_string_equal(err, "double constant overflow: 1e999");
-  assert_int_equal(pos, 8);
-  assert_null(pgs_expr_parse("1e-400", err, sizeof(err), &pos));
-  assert_string_equal(err, "double constant overflow: 1e-400");
+  refused("1 abc", "syntax error", 4);
+  refused("1 2 @", "unexpected character: @", 4);
+  refused("1 2 1e999", "double constant overflow: 1e999", 8);
+  refused("1e-400", "double constant overflow: 1e-400", 5);
   /* 2^63 is a constant only after a unary minus */
-  assert_null(pgs_expr_parse("9223372036854775808", err, sizeof(err), &pos));
-  assert_string_equal(err, "syntax error");
-  assert_int_equal(pos, 18);
-  assert_null(pgs_expr_parse("1 - 9223372036854775808", err, sizeof(err), &pos));
-  assert_string_equal(err, "syntax error");
+  refused("9223372036854775808", "syntax error", 18);
+  refused("1 - 9223372036854775808", "syntax error", 22);
 }
 
 static void test_edges(void **state)
