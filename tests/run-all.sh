@@ -162,7 +162,7 @@ test_docs.sh: the docs' examples and lists against the tree; their runs' C paths
 # each to the lane with less so far. An unlisted file counts 20.
 declare -A WEIGHT=([test_faults.sh]=136 [test_tpcc_run.sh]=131
   [test_evloop.sh]=116 [test_cluster.sh]=90 [test_kit_e2e.sh]=72
-  [test_capacity.sh]=72 [test_pgbench.sh]=60 [test_tpcc.sh]=59
+  [test_capacity.sh]=72 [test_pgbench.sh]=74 [test_tpcc.sh]=59
   [test_chbench.sh]=78 [test_cost.sh]=56 [test_endpoints.sh]=48
   [test_endpoints_routes.sh]=47 [test_kit_oltp.sh]=46 [test_metrics.sh]=45
   [test_results.sh]=43 [test_resultsdb.sh]=39 [test_cli.sh]=38
@@ -175,7 +175,7 @@ declare -A WEIGHT=([test_faults.sh]=136 [test_tpcc_run.sh]=131
   [test_sql_api.sh]=1 [test_async.sh]=1 [test_retries.sh]=10
   [test_pgbench_bmk.sh]=8 [test_pipeline.sh]=12 [test_pgbench_additions.sh]=6)
 declare -A ASAN_WEIGHT=([test_evloop.sh]=157 [test_faults.sh]=146
-  [test_tpcc_run.sh]=137 [test_cluster.sh]=97 [test_pgbench.sh]=69
+  [test_tpcc_run.sh]=137 [test_cluster.sh]=97 [test_pgbench.sh]=113
   [test_tpcc.sh]=64 [test_cost.sh]=61 [test_endpoints_routes.sh]=56
   [test_endpoints.sh]=53 [test_kit_oltp.sh]=53 [test_results.sh]=49
   [test_resultsdb.sh]=46 [test_metrics.sh]=46 [test_cli.sh]=47
@@ -185,7 +185,7 @@ declare -A ASAN_WEIGHT=([test_evloop.sh]=157 [test_faults.sh]=146
   [test_client.sh]=18 [test_dropin.sh]=16 [test_oltp.sh]=13 [test_tls.sh]=12
   [test_builtin.sh]=8 [test_compat.sh]=3 [test_sql_api.sh]=2
   [test_async.sh]=1 [test_latency.sh]=21 [test_retries.sh]=12
-  [test_pgbench_bmk.sh]=20 [test_pipeline.sh]=20 [test_pgbench_additions.sh]=7)
+  [test_pgbench_bmk.sh]=20 [test_pipeline.sh]=20 [test_pgbench_additions.sh]=15)
 # the files the two lanes of a pass share: the normal pass's all but
 # TSAN_LANE_NORMAL, the ASan pass's all but TSAN_LANE_ASAN and the package
 files=() asan_files=()
