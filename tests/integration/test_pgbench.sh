@@ -149,6 +149,15 @@ assert_eq "a connection string as the database: exit 0" "0 0" "$RC_real $RC_ours
 both -n -t 2 -S "postgresql://sbtest@127.0.0.1:$PGSQL_PORT/sbtest"
 same "a URI as the database"
 assert_eq "a URI as the database: exit 0" "0 0" "$RC_real $RC_ours"
+# the server's application_name: pgbench (libpq's fallback), PGAPPNAME's
+printf "SELECT current_setting('application_name') AS a \\\\gset\n\\\\shell echo app :a\n" > app.sql
+both -n -t 1 -f app.sql
+same "application_name"
+assert_eq "application_name: pgbench's, as pgbench 15 sets it" "app pgbench app pgbench" \
+  "$(grep '^app ' out.real) $(grep '^app ' out.ours)"
+PGAPPNAME=mine both -n -t 1 -f app.sql
+assert_eq "PGAPPNAME=mine: the server's application_name" "app mine app mine" \
+  "$(grep '^app ' out.real) $(grep '^app ' out.ours)"
 if [ "$(pgsql_q "show ssl")" = off ]; then
   PGSSLMODE=require both -n -t 1 -S
   assert_eq "PGSSLMODE=require, a server without SSL: pgbench 15's messages and exit code" \

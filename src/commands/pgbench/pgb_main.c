@@ -677,6 +677,7 @@ int pgb_setup_driver(void)
   sb_opt_set("pgsql-password", "");
   sb_opt_set("pgsql-db", pgb_cfg.dbname);
   sb_opt_set("pgsql-sslmode", "");  /* libpq's: PGSSLMODE, else prefer */
+  db_set_application_name("pgbench");  /* pg_stat_activity's, as pgbench's */
   sb_opt_set("pgsql-ignore-errors", "40001,40P01");
   db_quiet_all_errors(1);
   return db_check_options();
