@@ -4,6 +4,9 @@
  * Operators become function nodes as in pgbench: "a > b" is lt(b, a),
  * "-x" is 0 - x, "~x" is -1 # x, "x IS NULL" is is(x, NULL), and the
  * one-argument hash functions take :default_seed as their seed.
+ * Errors are reported where pgbench 15 reports them: after any error the
+ * rest of the line is scanned, and the last scanner error found there
+ * (a bad character, a constant out of range) is the one reported.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -34,9 +37,10 @@ typedef struct {
   size_t errlen;
   int errpos;
   bool failed;
-  bool draining;        /* a grammar error is set: the rest of the line
-                           is being scanned, and a scanner error there
-                           takes its place, as in pgbench */
+  bool draining;        /* an error is set: the rest of the line is being
+                           scanned, and each scanner error there takes its
+                           place, as in pgbench */
+  bool scan_failed;     /* the token just scanned failed: drain next */
 } parser_t;
 
 static const struct { const char *word; tok_t tok; } keywords[] = {
@@ -65,7 +69,6 @@ static void fail(parser_t *p, size_t at, const char *msg, const char *more)
   if (p->failed)
     return;
   p->failed = true;
-  p->draining = false;
   p->errpos = (int) at;
   if (more)
     snprintf(p->err, p->errlen, "%s: %s", msg, more);
@@ -83,31 +86,52 @@ static bool is_name_char(int c)
   return is_name_start(c) || isdigit(c);
 }
 
-/* A scanner error (a bad character, a constant out of range): as fail,
-   and it also takes the place of a grammar error found before it on the
-   line (pgbench scans the rest of the line to print it, and the first
-   scanner error there is the one reported). */
+/* A scanner error (a bad character, a constant out of range) at byte
+   `at`. pgbench scans the rest of the line after any error to print
+   it, and a scanner error found there is reported instead (the last one
+   on the line wins): while draining it replaces the error set; else it
+   is set and the rest of the line is drained after this token. */
 static void scan_fail(parser_t *p, size_t at, const char *msg, const char *more)
 {
   if (p->draining)
     p->failed = false;
+  else if (p->failed)
+    return;
+  else
+    p->scan_failed = true;
   fail(p, at, msg, more);
 }
 
-static void next(parser_t *p);
+static void scan(parser_t *p);
 
-/* A grammar error (pgbench's parser's): at the last byte of the token
-   that does not fit (at the end of the text at its end); then the rest
-   of the line is scanned, a scanner error there replacing this one. */
-static void grammar_fail(parser_t *p, const char *msg, const char *more)
+/* Scans the rest of the text (its scanner errors replacing the one
+   set), leaving the current token at its end. */
+static void drain(parser_t *p)
+{
+  p->draining = true;
+  while (p->tok != T_END)
+  {
+    scan(p);
+    p->tok_end = p->pos;
+  }
+  p->draining = false;
+}
+
+/* A grammar error (pgbench's parser's) at byte `at`, then the rest of
+   the line drained. */
+static void grammar_fail_at(parser_t *p, size_t at, const char *msg, const char *more)
 {
   if (p->failed)
     return;
-  fail(p, p->tok == T_END ? p->tok_start : p->tok_end - 1, msg, more);
-  p->draining = true;
-  while (p->draining && p->tok != T_END)
-    next(p);
-  p->draining = false;
+  fail(p, at, msg, more);
+  drain(p);
+}
+
+/* A grammar error at the last byte of the token that does not fit (at
+   the end of the text at its end). */
+static void grammar_fail(parser_t *p, const char *msg, const char *more)
+{
+  grammar_fail_at(p, p->tok == T_END ? p->tok_start : p->tok_end - 1, msg, more);
 }
 
 static void syntax_error(parser_t *p)
@@ -172,13 +196,16 @@ static void scan_number(parser_t *p)
   }
 }
 
-static void scan(parser_t *p);
-
-/* Moves to the next token. */
+/* Moves to the next token (after a scanner error: to the end). */
 static void next(parser_t *p)
 {
   scan(p);
   p->tok_end = p->pos;
+  if (p->scan_failed)
+  {
+    p->scan_failed = false;
+    drain(p);
+  }
 }
 
 /* Scans the token at p->pos. */
@@ -245,17 +272,10 @@ static void scan(parser_t *p)
       return;
     default:
     {
-      /* named in the message, at its place (a quoted string, which
-         pgbench's scanner reads whole, at its closing quote) */
+      /* named in the message, at its place (of a quoted string, the
+         closing quote's: the last error on the line) */
       char what[2] = {c, '\0'};
-      size_t at = p->pos - 1;
-      if (c == '\'' || c == '"')
-      {
-        const char *close = strchr(s + p->pos, c);
-        if (close)
-          at = (size_t) (close - s);
-      }
-      scan_fail(p, at, "unexpected character", what);
+      scan_fail(p, p->pos - 1, "unexpected character", what);
       p->tok = T_BAD;
       return;
     }
@@ -426,7 +446,7 @@ static pgs_expr_t *parse_call(parser_t *p)
      is an error at its last character, parentheses or not */
   if (fi < 0)
   {
-    fail(p, p->pos - 1, "unexpected function name", name);
+    grammar_fail_at(p, p->pos - 1, "unexpected function name", name);
     return NULL;
   }
   next(p);

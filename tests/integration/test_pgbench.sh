@@ -482,6 +482,11 @@ abs(1, 2) @
 1 - 9223372036854775808
 1e400
 1e-400
+nosuch(1) 1e999
+5 -- five 1e999
+'a' 'b'
+1 2 @ 99999999999999999999
+case when 1e-308 then 1e-308 else ln(mod(1e-308, false)) end
 EOF
 # values at the edges: 2^63 after a unary minus, overflows, what is not
 # a number (NaN, Infinity) in debug() lines, messages and SQL text

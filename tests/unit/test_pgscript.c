@@ -294,6 +294,10 @@ static void test_syntax_errors(void **state)
   refused("1 2 @", "unexpected character: @", 4);
   refused("1 2 1e999", "double constant overflow: 1e999", 8);
   refused("1e-400", "double constant overflow: 1e-400", 5);
+  /* any error: the last scanner error on the rest of the line wins */
+  refused("1 2 @ 99999999999999999999", "bigint constant overflow: 99999999999999999999", 25);
+  refused("nosuch(1) @", "unexpected character: @", 10);
+  refused("'a' 'b'", "unexpected character: '", 6);
   /* 2^63 is a constant only after a unary minus */
   refused("9223372036854775808", "syntax error", 18);
   refused("1 - 9223372036854775808", "syntax error", 22);
