@@ -511,6 +511,19 @@ static bool bool_word(const char *s, bool *b)
   return true;
 }
 
+bool pgs_text_is_int(const char *s)
+{
+  const char *p = s;
+  while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+    p++;
+  if (*p == '+' || *p == '-')
+    p++;
+  const char *digits = p;
+  while (*p >= '0' && *p <= '9')
+    p++;
+  return p > digits && *p == '\0';
+}
+
 bool pgs_value_from_text(const char *s, pgs_value_t *out)
 {
   if (*s == '\0')
@@ -526,32 +539,18 @@ bool pgs_value_from_text(const char *s, pgs_value_t *out)
     set_bool(out, b);
     return true;
   }
-  /* an integer: blanks, a sign, digits, blanks */
-  const char *p = s;
-  while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
-    p++;
-  if (*p == '+' || *p == '-')
-    p++;
-  const char *digits = p;
-  while (*p >= '0' && *p <= '9')
-    p++;
-  const char *after = p;
-  while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
-    p++;
   char *end;
-  if (after > digits && *p == '\0')
+  errno = 0;
+  if (pgs_text_is_int(s))
   {
-    errno = 0;
     long long v = strtoll(s, &end, 10);
     if (errno == ERANGE)
       return false;
     set_int(out, v);
     return true;
   }
-  errno = 0;
+  /* a double: what strtod reads, to the very end (no trailing blank) */
   double d = strtod(s, &end);
-  while (*end == ' ' || (*end >= '\t' && *end <= '\r'))
-    end++;
   if (end == s || *end != '\0' || errno == ERANGE)
     return false;
   set_double(out, d);

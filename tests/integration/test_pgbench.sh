@@ -513,6 +513,17 @@ hash_fnv1a(42, 7)
 hash_murmur2(-1, 99)
 EOF
 
+# a variable's text read as a value (-D): pgbench 15's types and errors
+# (a trailing blank is malformed, an integer out of range is refused as
+# such)
+printf '\\set x debug(:v)\n' > dval.sql
+for v in "  12" "12 " "1.5 " "9223372036854775808" "-9223372036854775809" "-9223372036854775808" \
+         "1e400" "+5" ".5" "y" "off" "NULL" "-Infinity" "abc"; do
+  both -n -t 1 -D "v=$v" -f dval.sql
+  assert_eq "-D v='$v': pgbench 15's value or message and exit code" \
+    "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+done
+
 # meta-commands: pgbench's checks when the script is read and when it runs
 vs_real meta '%b\n' <<'EOF'
 \\sleep

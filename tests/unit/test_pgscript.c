@@ -335,7 +335,7 @@ static void test_value_from_text(void **state)
   pgs_value_t v;
   assert_true(pgs_value_from_text("42", &v));
   assert_int_equal(v.type, PGS_INT);
-  assert_true(pgs_value_from_text(" -7 ", &v));
+  assert_true(pgs_value_from_text(" -7", &v));
   assert_int_equal(v.u.i, -7);
   assert_true(pgs_value_from_text("1.5e3", &v));
   assert_int_equal(v.type, PGS_DOUBLE);
@@ -348,6 +348,13 @@ static void test_value_from_text(void **state)
   assert_int_equal(v.type, PGS_NULL);
   assert_false(pgs_value_from_text("abc", &v));
   assert_false(pgs_value_from_text("", &v));
+  /* pgbench 15.20: a trailing blank makes a value malformed; an integer
+     out of bigint's range is refused as such */
+  assert_false(pgs_value_from_text("7 ", &v));
+  assert_false(pgs_value_from_text("1.5 ", &v));
+  assert_false(pgs_value_from_text("9223372036854775808", &v));
+  assert_true(pgs_text_is_int("9223372036854775808"));
+  assert_false(pgs_text_is_int("7 "));
 }
 
 int main(void)
