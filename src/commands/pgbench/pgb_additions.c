@@ -104,7 +104,7 @@ int pgb_additions_take(int *argc, char **argv)
       /* "--NAME VALUE", as getopt_long takes pgbench's own options */
       if (i + 1 >= *argc)
       {
-        fprintf(stderr, "%s: option '--%s' requires an argument\n", argv[0], names[k].name);
+        fprintf(stderr, "%s: option '%s' requires an argument\n", argv[0], opt);
         return -1;
       }
       opt = join(opt, argv[++i]);
