@@ -92,6 +92,22 @@ assert_eq "results alone: no server statistics (off unless asked for)" "None" \
   "$(json_get r2.json "d.get('server')")"
 assert_not_contains "results alone: no Server-side statistics block" "$(cat out)" "Server-side statistics"
 
+# "--name value", as pgbench's own long options: the same document, the
+# percentile and the switch's value taken (not the database's name)
+pgb -n -c 2 -j 2 -t 20 -f x.sql --results r4.json --percentile 99 --db-server-stats on
+assert_eq "space form: exit 0" "0" "$RC"
+assert_eq "space form: --results FILE writes the document, events = the report's (40)" "40 40" \
+  "$(processed) $(json_get r4.json "d['summary']['events']")"
+assert_eq "space form: --percentile 99 names the 99th percentile" "['99']" \
+  "$(json_get r4.json "sorted(d['summary']['latency_ms']['percentiles'])")"
+assert_contains "space form: --db-server-stats on prints the block" "$(cat out)" "Server-side statistics"
+pgb -n -t 1 -f x.sql --results
+assert_eq "--results without its value: exit 1" "1" "$RC"
+assert_eq "--results without its value: getopt's message and pgbench's hint" \
+  "./pgbench: option '--results' requires an argument|pgbench: hint: Try \"pgbench --help\" for more information." \
+  "$(paste -sd'|' err)"
+assert_eq "--results without its value: nothing on stdout" "" "$(cat out)"
+
 # -T: the same relation
 pgb -n -c 2 -j 2 -T 1 -f x.sql --results=r3.json
 assert_eq "-T 1 with --results: exit 0" "0" "$RC"

@@ -164,6 +164,12 @@ void pgb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
    message on a bad or out-of-range weight. Main thread. */
 int pgb_parse_weight(const char *opt, char **name);
 
+/* The query mode named `name` (-M's and bmk's --protocol's simple,
+   extended or prepared; NULL: simple, the default) into *mode. Returns
+   true, or false, *mode untouched, for any other name (the caller's
+   message). Any thread. */
+bool pgb_parse_query_mode(const char *name, pgb_qmode_t *mode);
+
 /* ---- pgb_debug.c: the -d trace ------------------------------------------- */
 
 /* One line of pgbench's -d trace on stderr: "pgbench: ", the message and

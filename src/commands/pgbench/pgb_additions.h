@@ -48,9 +48,16 @@ void pgb_set_additions(pgb_additions_fn fn);
 
 /* Moves bmk's options out of `argv` (up to a "--"): afterwards argv[0 ..
    *argc - 1] holds the rest in their order, for pgbench's parser, and
-   pgb_additions_count() counts the ones taken. `argv` must be writable
+   pgb_additions_count() counts the ones taken. An option that takes a
+   value takes "--NAME=VALUE" or "--NAME VALUE" (the next argument,
+   whatever it is, as getopt_long does); a switch (--save,
+   --db-server-stats) takes "--NAME", "--NAME=on" or "--NAME on" (the
+   next argument only when it is on/off/true/false/1/0). Returns 0, or
+   -1 after getopt's message ("ARGV0: option '--NAME' requires an
+   argument") when the last argument is an option that wants a value:
+   the caller prints pgbench's hint and exits 1. `argv` must be writable
    (main's). Main thread, once. */
-void pgb_additions_take(int *argc, char **argv);
+int pgb_additions_take(int *argc, char **argv);
 
 /* The number of bmk's options taken by pgb_additions_take (0: none,
    the persona is pgbench alone). Main thread. */

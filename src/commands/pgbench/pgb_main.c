@@ -96,6 +96,19 @@ static int parse_int(const char *arg, const char *name, int min, int max)
   return (int) v;
 }
 
+bool pgb_parse_query_mode(const char *name, pgb_qmode_t *mode)
+{
+  static const char *const names[] = { "simple", "extended", "prepared" };
+  static const pgb_qmode_t modes[] = { PGB_QUERY_SIMPLE, PGB_QUERY_EXTENDED, PGB_QUERY_PREPARED };
+  for (unsigned i = 0; i < 3; i++)
+    if (name == NULL ? i == 0 : strcmp(name, names[i]) == 0)
+    {
+      *mode = modes[i];
+      return true;
+    }
+  return false;
+}
+
 int pgb_parse_weight(const char *opt, char **name)
 {
   const char *sep = strrchr(opt, '@');
@@ -154,12 +167,13 @@ static void usage(void)
          "                           define variable for use by custom script\n"
          "  -j, --jobs=NUM           number of threads (default: 1)\n"
          "  -l, --log                write transaction times to log file\n"
+         "  -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late\n"
          "  -M, --protocol=simple|extended|prepared\n"
          "                           protocol for submitting queries (default: simple)\n"
          "  -n, --no-vacuum          do not run VACUUM before tests\n"
          "  -P, --progress=NUM       show thread progress report every NUM seconds\n"
-         "  -R, --rate=NUM           target rate in transactions per second\n"
          "  -r, --report-per-command report latencies, failures, and retries per command\n"
+         "  -R, --rate=NUM           target rate in transactions per second\n"
          "  -s, --scale=NUM          report this scale factor in output\n"
          "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
          "  -T, --time=NUM           duration of benchmark test in seconds\n"
@@ -168,11 +182,11 @@ static void usage(void)
          "  --failures-detailed      report the failures grouped by basic types\n"
          "  --log-prefix=PREFIX      prefix for transaction time log file\n"
          "                           (default: \"pgbench_log\")\n"
-         "  -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late\n"
          "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
          "  --progress-timestamp     use Unix epoch timestamps for progress\n"
          "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
          "  --sampling-rate=NUM      fraction of transactions to log (e.g., 0.01 for 1%%)\n"
+         "  --show-script=NAME       show builtin script code, then exit\n"
          "  --verbose-errors         print messages of all errors\n\n"
          "Common options:\n"
          "  -d, --debug              print debugging output\n"
@@ -338,13 +352,7 @@ static bool parse_script_option(int c)
       return true;
     }
     case 'M':
-      if (strcmp(optarg, "simple") == 0)
-        pgb_cfg.querymode = PGB_QUERY_SIMPLE;
-      else if (strcmp(optarg, "extended") == 0)
-        pgb_cfg.querymode = PGB_QUERY_EXTENDED;
-      else if (strcmp(optarg, "prepared") == 0)
-        pgb_cfg.querymode = PGB_QUERY_PREPARED;
-      else
+      if (!pgb_parse_query_mode(optarg, &pgb_cfg.querymode))
       {
         pgb_error("invalid query mode (-M): \"%s\"", optarg);
         exit(1);
@@ -600,7 +608,11 @@ int pgb_main(int argc, char **argv)
   parse_state_t ps = {false, false};
   int c;
   /* bmk's own options: out of pgbench's way, benchmarking mode's */
-  pgb_additions_take(&argc, argv);
+  if (pgb_additions_take(&argc, argv) != 0)
+  {
+    hint();
+    return 1;
+  }
   if (pgb_additions_count() > 0)
     ps.bench_set = true;
   if (!set_random_seed(getenv("PGBENCH_RANDOM_SEED")))
@@ -666,6 +678,8 @@ int pgb_setup_driver(void)
   sb_opt_set("pgsql-user", pgb_cfg.user ? pgb_cfg.user : "");
   sb_opt_set("pgsql-password", "");
   sb_opt_set("pgsql-db", pgb_cfg.dbname);
+  sb_opt_set("pgsql-sslmode", "");  /* libpq's: PGSSLMODE, else prefer */
+  db_set_application_name("pgbench");  /* pg_stat_activity's, as pgbench's */
   sb_opt_set("pgsql-ignore-errors", "40001,40P01");
   db_quiet_all_errors(1);
   return db_check_options();
