@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <pwd.h>
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -685,13 +686,24 @@ int pgb_setup_driver(void)
   return db_check_options();
 }
 
+/* The driver of every connection, created once by the first connect:
+   that may be a client's, in its VU thread beside the others'
+   (pthread_once: one creation, seen by all). */
+static pthread_once_t drv_once = PTHREAD_ONCE_INIT;
+static db_driver_t *drv;
+
+static void create_driver(void)
+{
+  /* bmk's face: the driver bmk's options configured (--db-driver) */
+  drv = db_create(pgb_cfg.bmk_face ? NULL : "pgsql");
+}
+
 db_conn_t *pgb_connect(void)
 {
-  static db_driver_t *drv;
-  /* bmk's face: the driver bmk's options configured (--db-driver) */
   if (!pgb_cfg.bmk_face && pgb_setup_driver() != 0)
     return NULL;
-  if (drv == NULL && (drv = db_create(pgb_cfg.bmk_face ? NULL : "pgsql")) == NULL)
+  pthread_once(&drv_once, create_driver);
+  if (drv == NULL)
     return NULL;
   db_conn_t *con = db_connection_create(drv);
   if (con == NULL)
