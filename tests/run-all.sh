@@ -10,9 +10,10 @@
 # that exercise threads (TSAN_FILES) with the third, and stops the
 # servers. tests/README.md says how to run a part of it.
 #
-# The three integration passes run side by side, in five lanes (the
-# normal and the ASan pass each on two), each lane against its own
-# servers (started in the background beside the builds): no check depends on the machine's speed or CPU share (checks
+# The three integration passes run side by side, in five lanes, each lane
+# against its own servers (started in the background beside the builds)
+# and taking the next file of any pass from one queue, longest first: no
+# check depends on the machine's speed or CPU share (checks
 # wait for conditions and assert counts, order and exact relations;
 # figures against the wall clock are bench/ scripts' work).
 # LeakSanitizer is on in the ASan pass (suppressions: tests/lsan.supp);
@@ -50,9 +51,9 @@ if [ "${BMK_SKIP_APT:-0}" != 1 ]; then
 fi
 
 # Five lanes, each with its own servers (temporary data dirs, loopback and
-# unix sockets only): the normal and the ASan pass each on two lanes that
-# run side by side (most of a file's time is waiting for a server, a
-# timeout or --time, not CPU), and the TSan pass on one. A lane's ports
+# unix sockets only), side by side (most of a file's time is waiting for
+# a server, a timeout or --time, not CPU); the names say whose servers
+# they were before the queue, not what runs on them. A lane's ports
 # are BMK_MYSQL_PORT / BMK_PGSQL_PORT / BMK_PGBOUNCER_PORT (defaults 3306,
 # 5432, 6432) plus its offset; the files' own servers (endpoints' replicas,
 # the TLS pair) start above them.
@@ -89,10 +90,9 @@ log "starting throwaway database servers, in the background beside the builds"
 # (their start is mostly waiting for initdb and the data files, which the
 # compiler does not)
 ( set -e
-  for lane in main main2 asan asan2; do
+  for lane in $LANES; do
     for db in mysql pgsql pgbouncer; do sandbox $lane start $db; done
-  done
-  for db in mysql pgsql; do sandbox tsan start $db; done ) > "$LOGS/servers.log" 2>&1 &
+  done ) > "$LOGS/servers.log" 2>&1 &
 servers_pid=$!
 
 log "build (one configure for ./bmk and make static)"
@@ -127,14 +127,6 @@ log "unit tests"
 make -s check || { cat test-suite.log tests/unit/*.log 2>/dev/null | tail -50; exit 1; }
 read -r up1 uf1 < <(unit_counts .)
 
-# Files that run after the TSan files on the TSan lane's servers, the
-# lane with room (the TSan pass runs five files): of the normal pass
-# test_tpch.sh (about two minutes), the Debian package (built from a
-# fresh clone, installed, purged: it runs the installed bmk, not a build
-# of this tree, so it runs once) and test_latency.sh; of the ASan pass
-# test_tpch.sh (its PostgreSQL half).
-TSAN_LANE_NORMAL="test_tpch.sh test_package.sh test_latency.sh"
-TSAN_LANE_ASAN="test_tpch.sh"
 # The TSan pass: many threads and workers, reconnect storms, Ctrl-C, runs
 # that end while VUs are stuck, the metrics server's thread
 # (ThreadSanitizer slows a run 5-15 times, so it runs these only; every
@@ -143,29 +135,37 @@ TSAN_LANE_ASAN="test_tpch.sh"
 # instead of in the ASan pass.
 # test_endpoints.sh: the replica lag sampler's thread beside the workers
 # and the probes (about 20 s, its own servers).
-TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh test_endpoints.sh"
+# test_pgbench_bmk.sh: pgbench scripts' clients connect and run in their
+# VU threads side by side (once raced on a lazily created driver).
+TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh test_endpoints.sh test_pgbench_bmk.sh"
 # test_metrics.sh's event-mode case runs 2,000 VUs in the normal pass and
 # 300 under the sanitizers, test_evloop.sh's think-time runs 1,000 and 400
 # under ASan (each VU's work costs them 2-15 times as much).
-# The ASan pass leaves to the normal pass what does not run its binary.
+# The ASan pass leaves to the normal pass what does not run its binary,
+# and what runs bmk only to drive C paths other files check under ASan.
+# The Debian package (test_package.sh) is built from a fresh clone and
+# installed: it runs the installed bmk, not a build of this tree, so it
+# is in the normal pass only (no skip line).
 ASAN_EXCLUDE="test_static.sh: bmk-x64 is built once, with normal flags, and checked in the normal pass
 test_layers.sh: reads the source tree only (no binary), done in the normal pass
 test_k8s.sh: reads the docs only (no binary), done in the normal pass
 test_capacity.sh: runs in the ThreadSanitizer pass instead
 test_kit_e2e.sh: the kit's generated scripts drive bmk runs whose C paths the other files check under ASan; done in the normal pass
 test_kit_cli.sh: the kit's Lua catalogue and shell launcher around runs of a probe script, C paths the other files check under ASan; done in the normal pass
+test_kit_oltp.sh: the kit's OLTP scripts run the OLTP workloads, whose C paths test_oltp.sh and test_threads.sh check under ASan; done in the normal pass
+test_kit_dbstress.sh: the kit's dbstress scripts run Lua workloads whose C paths the other files check under ASan; done in the normal pass
+test_tpcc_run.sh: TPC-C's transactions are Lua; the C of each mode (statements, procedures' results, the pipeline) runs under ASan in test_tpcc.sh, retries in test_retries.sh; its figures are checked in the normal pass
 test_docs.sh: the docs' examples and lists against the tree; their runs' C paths are the other files' under ASan; done in the normal pass"
-# A file's time in seconds in its lane on this machine, the five lanes
-# side by side (a fresh-clone run of the whole command; WEIGHT for the
-# normal pass, ASAN_WEIGHT for the ASan pass, which slows some files far
-# more than others): the two lanes of a pass get the files longest first,
-# each to the lane with less so far. An unlisted file counts 20.
-declare -A WEIGHT=([test_faults.sh]=136 [test_tpcc_run.sh]=131
-  [test_evloop.sh]=116 [test_cluster.sh]=90 [test_kit_e2e.sh]=72
-  [test_capacity.sh]=72 [test_pgbench.sh]=60 [test_tpcc.sh]=59
-  [test_chbench.sh]=78 [test_cost.sh]=56 [test_endpoints.sh]=48
-  [test_endpoints_routes.sh]=47 [test_kit_oltp.sh]=46 [test_metrics.sh]=45
-  [test_results.sh]=43 [test_resultsdb.sh]=39 [test_cli.sh]=38
+# A file's time in seconds in its pass on this machine, with the five
+# lanes busy side by side (a fresh-clone run of the whole command): the
+# order in which the lanes take the files, longest first. An unlisted
+# file counts 20; an ASan or TSan time not listed counts its WEIGHT.
+declare -A WEIGHT=([test_faults.sh]=130 [test_tpcc_run.sh]=121
+  [test_evloop.sh]=114 [test_cluster.sh]=89 [test_kit_e2e.sh]=78
+  [test_capacity.sh]=72 [test_pgbench.sh]=74 [test_tpcc.sh]=59
+  [test_chbench.sh]=108 [test_cost.sh]=44 [test_endpoints.sh]=48
+  [test_endpoints_routes.sh]=47 [test_kit_oltp.sh]=46 [test_metrics.sh]=46
+  [test_results.sh]=43 [test_resultsdb.sh]=36 [test_cli.sh]=38
   [test_tpch_endpoints.sh]=47 [test_report.sh]=35 [test_dbl.sh]=33
   [test_kit_cli.sh]=28 [test_errors.sh]=24 [test_oltp.sh]=23
   [test_docs.sh]=22 [test_gates.sh]=22 [test_kit_dbstress.sh]=20
@@ -173,79 +173,90 @@ declare -A WEIGHT=([test_faults.sh]=136 [test_tpcc_run.sh]=131
   [test_threads.sh]=15 [test_builtin.sh]=8 [test_tls.sh]=7
   [test_static.sh]=4 [test_layers.sh]=4 [test_compat.sh]=2 [test_k8s.sh]=2
   [test_sql_api.sh]=1 [test_async.sh]=1 [test_retries.sh]=10
-  [test_pgbench_bmk.sh]=10 [test_pipeline.sh]=12 [test_pgbench_additions.sh]=6
+  [test_pgbench_bmk.sh]=14 [test_pipeline.sh]=12 [test_pgbench_additions.sh]=8
+  [test_tpch.sh]=124 [test_package.sh]=107 [test_latency.sh]=21
   [test_pgbench_evloop.sh]=8)
-declare -A ASAN_WEIGHT=([test_evloop.sh]=157 [test_faults.sh]=146
-  [test_tpcc_run.sh]=137 [test_cluster.sh]=97 [test_pgbench.sh]=69
-  [test_tpcc.sh]=64 [test_cost.sh]=61 [test_endpoints_routes.sh]=56
-  [test_endpoints.sh]=53 [test_kit_oltp.sh]=53 [test_results.sh]=49
-  [test_resultsdb.sh]=46 [test_metrics.sh]=46 [test_cli.sh]=47
-  [test_report.sh]=45 [test_tpch_endpoints.sh]=43 [test_dbl.sh]=38
-  [test_chbench.sh]=46 [test_kit_dbstress.sh]=30 [test_errors.sh]=26
-  [test_gates.sh]=24 [test_threads.sh]=22 [test_threshold.sh]=18
-  [test_client.sh]=18 [test_dropin.sh]=16 [test_oltp.sh]=13 [test_tls.sh]=12
-  [test_builtin.sh]=8 [test_compat.sh]=3 [test_sql_api.sh]=2
-  [test_async.sh]=1 [test_latency.sh]=21 [test_retries.sh]=12
-  [test_pgbench_bmk.sh]=24 [test_pipeline.sh]=20 [test_pgbench_additions.sh]=7
-  [test_pgbench_evloop.sh]=20)
-# the files the two lanes of a pass share: the normal pass's all but
-# TSAN_LANE_NORMAL, the ASan pass's all but TSAN_LANE_ASAN and the package
-files=() asan_files=()
+declare -A ASAN_WEIGHT=([test_evloop.sh]=121 [test_faults.sh]=145
+  [test_tpcc_run.sh]=164 [test_cluster.sh]=94 [test_pgbench.sh]=95
+  [test_tpcc.sh]=50 [test_cost.sh]=57 [test_endpoints_routes.sh]=41
+  [test_endpoints.sh]=62 [test_results.sh]=42
+  [test_resultsdb.sh]=43 [test_metrics.sh]=45 [test_cli.sh]=40
+  [test_report.sh]=48 [test_tpch_endpoints.sh]=62 [test_dbl.sh]=27
+  [test_chbench.sh]=54 [test_errors.sh]=26
+  [test_gates.sh]=16 [test_threads.sh]=22 [test_threshold.sh]=21
+  [test_client.sh]=16 [test_dropin.sh]=19 [test_oltp.sh]=24 [test_tls.sh]=13
+  [test_builtin.sh]=12 [test_compat.sh]=3 [test_sql_api.sh]=2
+  [test_async.sh]=1 [test_latency.sh]=23 [test_retries.sh]=5
+  [test_pgbench_bmk.sh]=29 [test_pipeline.sh]=20 [test_pgbench_additions.sh]=15
+  [test_tpch.sh]=75 [test_pgbench_evloop.sh]=20)
+declare -A TSAN_WEIGHT=([test_faults.sh]=168 [test_capacity.sh]=83
+  [test_endpoints.sh]=53 [test_metrics.sh]=49 [test_threads.sh]=33
+  [test_pgbench_bmk.sh]=40)
+
+# The queue: one line "SECONDS PASS FILE" per file of each pass, longest
+# first. Five lanes (one per set of servers) take the next line as they
+# become free, so the passes' files fill whichever lane has room: a
+# lane's time no longer depends on guessing each file's time right. A
+# file's servers are its lane's; a file does not depend on which files
+# ran before it on them (each prepares what it needs).
+QUEUE=$LOGS/queue
 for t in tests/integration/test_*.sh; do
   t=$(basename "$t")
-  [[ " $TSAN_LANE_NORMAL " == *" $t "* ]] || files+=("$t")
-  [[ " $TSAN_LANE_ASAN test_package.sh " == *" $t "* ]] || asan_files+=("$t")
-done
-# split_lanes PASS: prints the files of PASS's first lane on line 1, the
-# second's on line 2 (ASan: excluded files cost nothing; a file without an
-# ASAN_WEIGHT counts its WEIGHT)
-split_lanes() {
-  local a=0 b=0 la="" lb="" f w
-  local fs=("${files[@]}")
-  [ "$1" = asan ] && fs=("${asan_files[@]}")
-  local tab=WEIGHT
-  [ "$1" = asan ] && tab=ASAN_WEIGHT
-  local -n wt=$tab
-  for f in $(for f in "${fs[@]}"; do echo "${wt[$f]:-${WEIGHT[$f]:-20}} $f"; done | sort -rn | awk '{print $2}'); do
-    w=${wt[$f]:-${WEIGHT[$f]:-20}}
-    [ "$1" = asan ] && grep -q "^$f:" <<< "$ASAN_EXCLUDE" && w=0
-    if [ $a -le $b ]; then la="$la $f"; a=$((a + w)); else lb="$lb $f"; b=$((b + w)); fi
-  done
-  printf '%s\n%s\n' "$la" "$lb"
-}
-run_lane() {  # run_lane LANE LOG FILES...: one lane of integration files, output to LOG
-  local lane=$1 log=$2 d srv=$1
-  shift 2
-  # main3 and asan3: a pass's files on the TSan lane's servers
-  case $lane in main3|asan3) srv=tsan ;; esac
-  d="$SANLOG/$(basename "$log").d"
-  case $lane in
-    main*)
-      ( export BMK_SANDBOX_DIR=${SBDIR[$srv]} $(ports $srv)
-        bash tests/integration/run.sh "$TOP/bmk" "$@" > "$log" 2>&1 ) ;;
+  echo "${WEIGHT[$t]:-20} normal $t"
+  # an excluded file costs nothing: run.sh prints its skip line
+  if grep -q "^$t:" <<< "$ASAN_EXCLUDE"; then echo "0 asan $t"
+  elif [ "$t" != test_package.sh ]; then echo "${ASAN_WEIGHT[$t]:-${WEIGHT[$t]:-20}} asan $t"
+  fi
+done > "$QUEUE.all"
+for t in $TSAN_FILES; do echo "${TSAN_WEIGHT[$t]:-${WEIGHT[$t]:-20}} tsan $t"; done >> "$QUEUE.all"
+sort -k1,1nr -k2,2 -k3,3 "$QUEUE.all" > "$QUEUE"
+echo 0 > "$QUEUE.next"
+mkdir -p "$LOGS/items"
+
+# run_item PASS LANE FILE LOG: one integration file of PASS (main, asan,
+# tsan: the binary and its environment) on LANE's servers, output to LOG
+run_item() {
+  local pass=$1 lane=$2 file=$3 log=$4
+  # every sanitizer report goes to a file of its own, in a directory of
+  # this file's run: each is a failure of this file (run.sh), even where
+  # no check looked at that bmk's exit code
+  local d="$SANLOG/$pass-$file.d"
+  echo "--- $file ($pass pass, on the $lane lane's servers)" > "$log"
+  case $pass in
+    normal)
+      ( export BMK_SANDBOX_DIR=${SBDIR[$lane]} $(ports $lane)
+        bash tests/integration/run.sh "$TOP/bmk" "$file" >> "$log" 2>&1 ) ;;
     tsan)
-      # report files as in the ASan pass; halt_on_error=0: the run goes on
-      # and every report is found
+      # halt_on_error=0: the run goes on and every report is found
       mkdir -p "$d"
       ( export BMK_SANDBOX_DIR=${SBDIR[$lane]} $(ports $lane) BMK_METRICS_VUS=300 \
           BMK_SANITIZER_LOGS="$d" \
           TSAN_OPTIONS="halt_on_error=0:suppressions=$TOP/tests/tsan.supp:log_path=$d/tsan"
-        bash tests/integration/run.sh "$TOP/build-tsan/bmk" "$@" > "$log" 2>&1 ) ;;
-    asan*)
-      # every ASan/LSan/UBSan report goes to a file of its own: each is a
-      # failure of the test file that was running (run.sh), even where no
-      # check looked at that bmk's exit code
+        bash tests/integration/run.sh "$TOP/build-tsan/bmk" "$file" >> "$log" 2>&1 ) ;;
+    asan)
       mkdir -p "$d"
-      ( export BMK_SANDBOX_DIR=${SBDIR[$srv]} $(ports $srv) BMK_TEST_EXCLUDE="$ASAN_EXCLUDE" \
+      ( export BMK_SANDBOX_DIR=${SBDIR[$lane]} $(ports $lane) BMK_TEST_EXCLUDE="$ASAN_EXCLUDE" \
           BMK_METRICS_VUS=300 BMK_EVLOOP_MANY=400 BMK_SANITIZER_LOGS="$d" \
           ASAN_OPTIONS="$ASAN_ENV:log_path=$d/asan" \
           UBSAN_OPTIONS="print_stacktrace=1:log_path=$d/ubsan"
-        bash tests/integration/run.sh "$TOP/build-asan/bmk" "$@" > "$log" 2>&1 ) ;;
+        bash tests/integration/run.sh "$TOP/build-asan/bmk" "$file" >> "$log" 2>&1 ) ;;
   esac
 }
+# lane LANE: takes the queue's next line until none is left (the counter
+# in $QUEUE.next is read and advanced under a lock); line N's output goes
+# to items/N-PASS-FILE.log
+item_log() { echo "$LOGS/items/$(printf %03d "$1")-$2-$3.log"; }
+lane() {
+  local name=$1 n line
+  while :; do
+    { flock 9; n=$(cat "$QUEUE.next"); echo $((n + 1)) > "$QUEUE.next"; } 9> "$QUEUE.lock"
+    line=$(sed -n "$((n + 1))p" "$QUEUE")
+    [ -n "$line" ] || return 0
+    set -- $line
+    run_item "$2" "$name" "$3" "$(item_log "$n" "$2" "$3")"
+  done
+}
 
-{ read -r MAIN_A; read -r MAIN_B; } < <(split_lanes main)
-{ read -r ASAN_A; read -r ASAN_B; } < <(split_lanes asan)
 log "ASan+UBSan build and its unit tests (LeakSanitizer on)"
 # A separate copy of the sources: automake does not allow a second build
 # directory beside an in-tree build.
@@ -270,31 +281,28 @@ cat "$LOGS/servers.log"
 [ "$rc" = 0 ] || { echo "starting the servers failed"; exit 1; }
 # The lanes start when the three builds are done: beside the lanes, which
 # keep both cores busy, a build takes two to three times as long, and the
-# TSan lane, the longest chain, would start minutes late.
-log "integration tests: normal, ASan+UBSan (two lanes each) and ThreadSanitizer builds side by side"
-# (errexit off first: the TSan lane's chain goes on after a failed file)
+# files of its pass would wait for it.
+log "integration tests: the normal, ASan+UBSan and ThreadSanitizer passes, five lanes taking their files from one queue"
+# (errexit off first: a lane goes on after a failed file)
 set +e
-# shellcheck disable=SC2086
-run_lane main "$LOGS/main.log" $MAIN_A & pids+=($!)
-# shellcheck disable=SC2086
-run_lane main2 "$LOGS/main2.log" $MAIN_B & pids+=($!)
-# shellcheck disable=SC2086
-run_lane asan "$LOGS/asan.log" $ASAN_A & pids+=($!)
-# shellcheck disable=SC2086
-run_lane asan2 "$LOGS/asan2.log" $ASAN_B & pids+=($!)
-# shellcheck disable=SC2086
-{ run_lane tsan "$LOGS/tsan.log" $TSAN_FILES; run_lane main3 "$LOGS/main3.log" $TSAN_LANE_NORMAL
-  run_lane asan3 "$LOGS/asan3.log" $TSAN_LANE_ASAN; } & pids+=($!)
+for l in $LANES; do lane "$l" & pids+=($!); done
 for pid in "${pids[@]}"; do wait "$pid"; done
 set -e
-ALL_LOGS="main main2 main3 asan asan2 asan3 tsan"
-for l in $ALL_LOGS; do
-  log "integration tests: $l"
-  cat "$LOGS/$l.log" 2>/dev/null || echo "not ok - lane $l did not run (no log)"
+# every line of the queue has its log; one without (a lane died) is a
+# failure of that file
+n=0
+while read -r _ pass file; do
+  f=$(item_log "$n" "$pass" "$file")
+  [ -s "$f" ] || { echo "--- $file ($pass pass)"; echo "not ok - $file did not run in the $pass pass (no log)"; echo "0 passed, 1 failed, 0 skipped"; } > "$f"
+  n=$((n + 1))
+done < "$QUEUE"
+for pass in normal asan tsan; do
+  log "integration tests: $pass pass"
+  cat "$LOGS"/items/*-"$pass"-*.log
 done
 
-# passed/failed/skipped of a pass's last line; a pass that died without
-# its summary counts as one failure
+# passed/failed/skipped of a file's last line; a file whose run died
+# without its summary counts as one failure
 counts() {
   local last
   last=$(tail -1 "$1" 2>/dev/null) || true
@@ -305,8 +313,8 @@ counts() {
   fi
 }
 pass=$((up1 + up2)) fail=$((uf1 + uf2)) skip=0
-for l in $ALL_LOGS; do
-  read -r p f s < <(counts "$LOGS/$l.log")
+for l in "$LOGS"/items/*.log; do
+  read -r p f s < <(counts "$l")
   pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
 log "done: unit tests $up1 + $up2 (ASan) cases passed"

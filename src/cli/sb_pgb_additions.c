@@ -40,6 +40,14 @@ int sb_cli_pgbench_additions(const pgb_additions_t *a)
     return 1;
   }
   cfg->percentile = (unsigned) pct;
+  static const sb_option_t own[] = {
+    { "statement-percentiles", "each script command's count and latency percentiles after "
+      "the report (docs/pgbench.md)", "off", SB_ARG_TYPE_BOOL },
+    { NULL, NULL, NULL, SB_ARG_TYPE_NULL }
+  };
+  if (sb_opt_register_table(own, 0, NULL) != 0)
+    return 1;
+  *a->statements = sb_opt_bool("statement-percentiles");
   sb_results_set_cmdline(a->argc, a->argv);
   sb_results_set_test("pgbench");
   return sb_cli_register_report_outputs("pgbench", cfg, a->report);

@@ -10,7 +10,8 @@
  * Reads bmk's options the persona took out of its command line (a->opts)
  * with bmk's option table, values and messages, fills in a->cfg's
  * results_path, hdrlog_path, server_stats (on only when
- * --db-server-stats=on is given) and percentile, names the run
+ * --db-server-stats=on is given) and percentile, sets *a->statements
+ * (--statement-percentiles=on: bmk's Statements block), names the run
  * "pgbench" with the persona's command line in the --results manifest,
  * and registers the outputs and probes bmk's run gets
  * (cli/sb_outputs.h), with a->report in the text report's place.

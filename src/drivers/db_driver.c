@@ -31,6 +31,18 @@ static const db_driver_t *const drivers[] = {
   NULL
 };
 
+static const char *application_name;
+
+void db_set_application_name(const char *name)
+{
+  application_name = name;
+}
+
+const char *db_application_name(void)
+{
+  return application_name;
+}
+
 static const sb_option_t db_general_options[] = {
   { "db-driver", "specifies database driver to use ('help' to get list of available drivers)",
 #ifdef USE_MYSQL

@@ -436,6 +436,17 @@ int db_register_options(void);
    thread-safe (startup only). */
 int db_check_options(void);
 
+/* The name connections give the server when nothing else names them
+   (PostgreSQL's fallback_application_name: application_name unless
+   PGAPPNAME or a connection string sets one), e.g. "pgbench" for the
+   persona, as pgbench does; NULL (the default): none. `name` must live as
+   long as the connections made after the call. Not thread-safe (startup
+   only); other drivers ignore it. */
+void db_set_application_name(const char *name);
+
+/* Drivers: the name db_set_application_name set, or NULL. */
+const char *db_application_name(void);
+
 /* ---- generic API (exported; called from Lua through FFI) ------------------
  * Names follow sysbench's C API so scripts that call them through FFI work.
  * Unless noted: thread-safe for distinct connections; a connection must be

@@ -234,28 +234,47 @@ static void render_locked(void)
   m.len_om = lo;
 }
 
+static char *(*extra_fn)(const char *labels, bool openmetrics, size_t *len);
+
+void sb_metrics_extra_source(char *(*fn)(const char *labels, bool openmetrics, size_t *len))
+{
+  pthread_mutex_lock(&m.mtx);
+  extra_fn = fn;
+  pthread_mutex_unlock(&m.mtx);
+}
+
 /* A malloc'd copy of the rendered page `src` (`n` bytes) with, when
    the workload times queries of its own (core/sb_cmd_gauge.h), their
-   live numbers added (before OpenMetrics' # EOF). */
+   live numbers added, and a workload's own families
+   (sb_metrics_extra_source), both before OpenMetrics' # EOF. Caller
+   holds m.mtx. */
 static char *page_copy(const char *src, size_t n, bool om, size_t *len)
 {
   const char *prefix = sb_cmd_gauge_prefix();
-  size_t gl = 0;
+  size_t gl = 0, xl = 0;
   char *g = prefix && m.labels ? sb_metrics_cmd_gauge_text(prefix, m.labels, om, &gl) : NULL;
+  char *x = extra_fn && m.labels ? extra_fn(m.labels, om, &xl) : NULL;
+  if (g == NULL)
+    gl = 0;
+  if (x == NULL)
+    xl = 0;
   static const char eof[] = "# EOF\n";
   size_t head = n;
-  if (g && om && n >= sizeof(eof) - 1 && strcmp(src + n - (sizeof(eof) - 1), eof) == 0)
+  if ((g || x) && om && n >= sizeof(eof) - 1 && strcmp(src + n - (sizeof(eof) - 1), eof) == 0)
     head = n - (sizeof(eof) - 1);
-  char *copy = malloc(n + gl + 1);
+  char *copy = malloc(n + gl + xl + 1);
   if (copy)
   {
     memcpy(copy, src, head);
     if (g)
       memcpy(copy + head, g, gl);
-    memcpy(copy + head + gl, src + head, n - head + 1);
-    *len = n + gl;
+    if (x)
+      memcpy(copy + head + gl, x, xl);
+    memcpy(copy + head + gl + xl, src + head, n - head + 1);
+    *len = n + gl + xl;
   }
   free(g);
+  free(x);
   return copy;
 }
 

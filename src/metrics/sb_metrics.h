@@ -44,6 +44,16 @@ int sb_metrics_output(const char *test, unsigned vus, double rate, sb_output_t *
 int sb_metrics_output_at(const char *spec, double linger_s, char *const *tags, unsigned ntags,
                          const char *test, unsigned vus, double rate, sb_output_t *out);
 
+/* A workload's own families on the run's page (the pgbench scripts'
+   per-statement series, docs/metrics.md): at each scrape `fn(labels,
+   openmetrics, &len)` returns malloc'ed exposition text (whole families,
+   each sample with `labels` first, the names bmk_...; OpenMetrics'
+   counter families named without _total when `openmetrics`) and its
+   length, or NULL; it is added before OpenMetrics' # EOF. NULL removes
+   it. Main thread, before the run; fn is called from the HTTP thread
+   while the run goes on, so it must be thread-safe. */
+void sb_metrics_extra_source(char *(*fn)(const char *labels, bool openmetrics, size_t *len));
+
 /* The --tag list checked: 0, or -1 after a FATAL message naming the bad
    item (key=value, key of letters, digits and _ not starting with a
    digit, not one of bmk's own label names). Main thread. */

@@ -83,9 +83,18 @@ char *pgs_value_text(const pgs_value_t *v, char *buf, size_t len);
 
 /*
  * A variable's string read as a value, as pgbench does when an expression
- * uses a variable set by -D or \gset: an integer when the whole string is
- * one (after blanks), else a double, else false (malformed). Thread-safe.
+ * uses a variable set by -D or \gset: NULL, a boolean word, an integer
+ * when the string is one (pgs_text_is_int), else a double when strtod
+ * reads the whole string, else false: malformed, or an integer out of
+ * bigint's range (pgs_text_is_int tells which). Thread-safe.
  */
 bool pgs_value_from_text(const char *s, pgs_value_t *out);
+
+/*
+ * True when `s` is written as an integer as pgbench tests it: blanks, an
+ * optional sign, digits, and nothing after them (a trailing blank makes
+ * it no integer). Thread-safe.
+ */
+bool pgs_text_is_int(const char *s);
 
 #endif

@@ -30,6 +30,21 @@ typedef struct {
 
 static bool eval(const pgs_expr_t *e, ectx_t *c, pgs_value_t *out);
 
+/* `d` printed with the one-double printf format `fmt` into buf (len
+   bytes), but as PostgreSQL's printf prints what is not a number:
+   "NaN", "Infinity", "-Infinity" (pgbench's messages and values).
+   Returns buf. Any thread. */
+static char *fmt_double(char *buf, size_t len, const char *fmt, double d)
+{
+  if (isnan(d))
+    snprintf(buf, len, "NaN");
+  else if (isinf(d))
+    snprintf(buf, len, "%s", d > 0 ? "Infinity" : "-Infinity");
+  else
+    snprintf(buf, len, fmt, d);
+  return buf;
+}
+
 static bool error(ectx_t *c, const char *fmt, const char *arg)
 {
   snprintf(c->err, c->errlen, fmt, arg);
@@ -70,8 +85,8 @@ static bool to_int(ectx_t *c, const pgs_value_t *v, int64_t *i)
     /* the doubles that fit: [-2^63, 2^63) */
     if (isnan(d) || d < -9223372036854775808.0 || d >= 9223372036854775808.0)
     {
-      snprintf(c->err, c->errlen, "double to int overflow for %f", d);
-      return false;
+      char t[400];
+      return error(c, "double to int overflow for %s", fmt_double(t, sizeof(t), "%f", d));
     }
     *i = (int64_t) d;
     return true;
@@ -235,8 +250,9 @@ static bool eval_random(ectx_t *c, pgs_func_t f, const pgs_value_t *v, pgs_value
   {
     if (param < PGS_MIN_GAUSSIAN_PARAM)
     {
-      snprintf(c->err, c->errlen, "gaussian parameter must be at least %f (not %f)",
-               PGS_MIN_GAUSSIAN_PARAM, param);
+      char t[400];
+      snprintf(c->err, c->errlen, "gaussian parameter must be at least %f (not %s)",
+               PGS_MIN_GAUSSIAN_PARAM, fmt_double(t, sizeof(t), "%f", param));
       return false;
     }
     set_int(out, pgs_rand_gaussian(rs, lo, hi, param));
@@ -245,8 +261,9 @@ static bool eval_random(ectx_t *c, pgs_func_t f, const pgs_value_t *v, pgs_value
   {
     if (param < PGS_MIN_ZIPFIAN_PARAM || param > PGS_MAX_ZIPFIAN_PARAM)
     {
-      snprintf(c->err, c->errlen, "zipfian parameter must be in range [%.3f, %.0f] (not %f)",
-               PGS_MIN_ZIPFIAN_PARAM, PGS_MAX_ZIPFIAN_PARAM, param);
+      char t[400];
+      snprintf(c->err, c->errlen, "zipfian parameter must be in range [%.3f, %.0f] (not %s)",
+               PGS_MIN_ZIPFIAN_PARAM, PGS_MAX_ZIPFIAN_PARAM, fmt_double(t, sizeof(t), "%f", param));
       return false;
     }
     set_int(out, pgs_rand_zipfian(rs, lo, hi, param));
@@ -255,8 +272,9 @@ static bool eval_random(ectx_t *c, pgs_func_t f, const pgs_value_t *v, pgs_value
   {
     if (param <= 0.0)
     {
-      snprintf(c->err, c->errlen, "exponential parameter must be greater than zero (not %f)",
-               param);
+      char t[400];
+      snprintf(c->err, c->errlen, "exponential parameter must be greater than zero (not %s)",
+               fmt_double(t, sizeof(t), "%f", param));
       return false;
     }
     set_int(out, pgs_rand_exponential(rs, lo, hi, param));
@@ -309,7 +327,12 @@ static bool eval_debug(ectx_t *c, const pgs_value_t *v, pgs_value_t *out)
     case PGS_NULL: snprintf(buf, sizeof(buf), "null"); break;
     case PGS_BOOL: snprintf(buf, sizeof(buf), "boolean %s", v->u.b ? "true" : "false"); break;
     case PGS_INT: snprintf(buf, sizeof(buf), "int %" PRId64, v->u.i); break;
-    default: snprintf(buf, sizeof(buf), "double %.*g", DBL_DIG, v->u.d); break;
+    default:
+    {
+      char t[40];
+      snprintf(buf, sizeof(buf), "double %s", fmt_double(t, sizeof(t), "%.15g", v->u.d));
+      break;
+    }
   }
   if (c->env->debug)
     c->env->debug(c->env->ctx, buf);
@@ -487,7 +510,7 @@ char *pgs_value_text(const pgs_value_t *v, char *buf, size_t len)
     case PGS_NULL: snprintf(buf, len, "%s", ""); break;
     case PGS_BOOL: snprintf(buf, len, "%s", v->u.b ? "true" : "false"); break;
     case PGS_INT: int_text(v->u.i, buf, len); break;
-    default: snprintf(buf, len, "%.*g", DBL_DIG, v->u.d); break;
+    default: fmt_double(buf, len, "%.15g", v->u.d); break;
   }
   return buf;
 }
@@ -508,6 +531,19 @@ static bool bool_word(const char *s, bool *b)
   return true;
 }
 
+bool pgs_text_is_int(const char *s)
+{
+  const char *p = s;
+  while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+    p++;
+  if (*p == '+' || *p == '-')
+    p++;
+  const char *digits = p;
+  while (*p >= '0' && *p <= '9')
+    p++;
+  return p > digits && *p == '\0';
+}
+
 bool pgs_value_from_text(const char *s, pgs_value_t *out)
 {
   if (*s == '\0')
@@ -523,32 +559,18 @@ bool pgs_value_from_text(const char *s, pgs_value_t *out)
     set_bool(out, b);
     return true;
   }
-  /* an integer: blanks, a sign, digits, blanks */
-  const char *p = s;
-  while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
-    p++;
-  if (*p == '+' || *p == '-')
-    p++;
-  const char *digits = p;
-  while (*p >= '0' && *p <= '9')
-    p++;
-  const char *after = p;
-  while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
-    p++;
   char *end;
-  if (after > digits && *p == '\0')
+  errno = 0;
+  if (pgs_text_is_int(s))
   {
-    errno = 0;
     long long v = strtoll(s, &end, 10);
     if (errno == ERANGE)
       return false;
     set_int(out, v);
     return true;
   }
-  errno = 0;
+  /* a double: what strtod reads, to the very end (no trailing blank) */
   double d = strtod(s, &end);
-  while (*end == ' ' || (*end >= '\t' && *end <= '\r'))
-    end++;
   if (end == s || *end != '\0' || errno == ERANGE)
     return false;
   set_double(out, d);

@@ -4,6 +4,9 @@
  * Operators become function nodes as in pgbench: "a > b" is lt(b, a),
  * "-x" is 0 - x, "~x" is -1 # x, "x IS NULL" is is(x, NULL), and the
  * one-argument hash functions take :default_seed as their seed.
+ * Errors are reported where pgbench 15 reports them: after any error the
+ * rest of the line is scanned, and the last scanner error found there
+ * (a bad character, a constant out of range) is the one reported.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -17,7 +20,8 @@
 typedef enum {
   T_END, T_INT, T_DOUBLE, T_VAR, T_IDENT, T_OP, T_LPAREN, T_RPAREN, T_COMMA,
   T_AND, T_OR, T_NOT, T_IS, T_ISNULL, T_NOTNULL, T_TRUE, T_FALSE, T_NULL,
-  T_CASE, T_WHEN, T_THEN, T_ELSE, T_ENDKW, T_BAD
+  T_CASE, T_WHEN, T_THEN, T_ELSE, T_ENDKW, T_BAD,
+  T_MAXINT              /* 9223372036854775808: only after a unary minus */
 } tok_t;
 
 typedef struct {
@@ -25,6 +29,7 @@ typedef struct {
   size_t pos;           /* next byte to scan */
   tok_t tok;            /* current token */
   size_t tok_start;
+  size_t tok_end;       /* one past the current token's last byte */
   char text[128];       /* the token's text (names, operators) */
   int64_t ival;
   double dval;
@@ -32,6 +37,10 @@ typedef struct {
   size_t errlen;
   int errpos;
   bool failed;
+  bool draining;        /* an error is set: the rest of the line is being
+                           scanned, and each scanner error there takes its
+                           place, as in pgbench */
+  bool scan_failed;     /* the token just scanned failed: drain next */
 } parser_t;
 
 static const struct { const char *word; tok_t tok; } keywords[] = {
@@ -77,6 +86,59 @@ static bool is_name_char(int c)
   return is_name_start(c) || isdigit(c);
 }
 
+/* A scanner error (a bad character, a constant out of range) at byte
+   `at`. pgbench scans the rest of the line after any error to print
+   it, and a scanner error found there is reported instead (the last one
+   on the line wins): while draining it replaces the error set; else it
+   is set and the rest of the line is drained after this token. */
+static void scan_fail(parser_t *p, size_t at, const char *msg, const char *more)
+{
+  if (p->draining)
+    p->failed = false;
+  else if (p->failed)
+    return;
+  else
+    p->scan_failed = true;
+  fail(p, at, msg, more);
+}
+
+static void scan(parser_t *p);
+
+/* Scans the rest of the text (its scanner errors replacing the one
+   set), leaving the current token at its end. */
+static void drain(parser_t *p)
+{
+  p->draining = true;
+  while (p->tok != T_END)
+  {
+    scan(p);
+    p->tok_end = p->pos;
+  }
+  p->draining = false;
+}
+
+/* A grammar error (pgbench's parser's) at byte `at`, then the rest of
+   the line drained. */
+static void grammar_fail_at(parser_t *p, size_t at, const char *msg, const char *more)
+{
+  if (p->failed)
+    return;
+  fail(p, at, msg, more);
+  drain(p);
+}
+
+/* A grammar error at the last byte of the token that does not fit (at
+   the end of the text at its end). */
+static void grammar_fail(parser_t *p, const char *msg, const char *more)
+{
+  grammar_fail_at(p, p->tok == T_END ? p->tok_start : p->tok_end - 1, msg, more);
+}
+
+static void syntax_error(parser_t *p)
+{
+  grammar_fail(p, "syntax error", NULL);
+}
+
 /* Scans a number at p->pos: an integer, or a double with '.' or an
    exponent. */
 static void scan_number(parser_t *p)
@@ -103,30 +165,51 @@ static void scan_number(parser_t *p)
       q++;
   }
   char *end;
+  size_t n = (size_t) (q - start);
+  static const char maxint[] = "9223372036854775808";
+  p->pos = (size_t) (q - p->s);
   errno = 0;
   if (is_double)
   {
     p->tok = T_DOUBLE;
     p->dval = strtod(start, &end);
   }
+  else if (n == sizeof(maxint) - 1 && strncmp(start, maxint, n) == 0)
+  {
+    /* 2^63, which only "-" makes a bigint (the minimum) */
+    p->tok = T_MAXINT;
+    return;
+  }
   else
   {
     p->tok = T_INT;
     p->ival = strtoll(start, &end, 10);
-    if (errno == ERANGE)
-    {
-      /* reported at its last digit, the literal named */
-      char lit[64];
-      size_t n = (size_t) (q - start);
-      snprintf(lit, sizeof(lit), "%.*s", (int) (n < sizeof(lit) ? n : sizeof(lit) - 1), start);
-      fail(p, (size_t) (q - p->s) - 1, "bigint constant overflow", lit);
-    }
   }
-  p->pos = (size_t) (q - p->s);
+  if (errno == ERANGE)
+  {
+    /* out of range (a double's underflow too): reported at its last
+       character, the literal named */
+    char lit[64];
+    snprintf(lit, sizeof(lit), "%.*s", (int) (n < sizeof(lit) ? n : sizeof(lit) - 1), start);
+    scan_fail(p, (size_t) (q - p->s) - 1,
+              is_double ? "double constant overflow" : "bigint constant overflow", lit);
+  }
 }
 
-/* Moves to the next token. */
+/* Moves to the next token (after a scanner error: to the end). */
 static void next(parser_t *p)
+{
+  scan(p);
+  p->tok_end = p->pos;
+  if (p->scan_failed)
+  {
+    p->scan_failed = false;
+    drain(p);
+  }
+}
+
+/* Scans the token at p->pos. */
+static void scan(parser_t *p)
 {
   const char *s = p->s;
   while (isspace((unsigned char) s[p->pos]))
@@ -189,17 +272,10 @@ static void next(parser_t *p)
       return;
     default:
     {
-      /* named in the message, at its place (a quoted string, which
-         pgbench's scanner reads whole, at its closing quote) */
+      /* named in the message, at its place (of a quoted string, the
+         closing quote's: the last error on the line) */
       char what[2] = {c, '\0'};
-      size_t at = p->pos - 1;
-      if (c == '\'' || c == '"')
-      {
-        const char *close = strchr(s + p->pos, c);
-        if (close)
-          at = (size_t) (close - s);
-      }
-      fail(p, at, "unexpected character", what);
+      scan_fail(p, p->pos - 1, "unexpected character", what);
       p->tok = T_BAD;
       return;
     }
@@ -321,14 +397,14 @@ static pgs_expr_t *parse_case(parser_t *p)
     next(p);
     items[n++] = parse_expr(p, BP_OR);
     if (p->tok != T_THEN)
-      fail(p, p->tok_start, "syntax error", NULL);
+      syntax_error(p);
     next(p);
     items[n++] = parse_expr(p, BP_OR);
     if (p->failed)
       break;
   }
   if (n == 0)
-    fail(p, p->tok_start, "syntax error", NULL);
+    syntax_error(p);
   if (!p->failed && p->tok == T_ELSE)
   {
     next(p);
@@ -337,7 +413,7 @@ static pgs_expr_t *parse_case(parser_t *p)
   else
     items[n++] = null_const();
   if (!p->failed && p->tok != T_ENDKW)
-    fail(p, p->tok_start, "syntax error", NULL);
+    syntax_error(p);
   next(p);
   pgs_expr_t *e = p->failed ? NULL : node(F_CASE, n);
   for (unsigned i = 0; i < n; i++)
@@ -370,13 +446,13 @@ static pgs_expr_t *parse_call(parser_t *p)
      is an error at its last character, parentheses or not */
   if (fi < 0)
   {
-    fail(p, p->pos - 1, "unexpected function name", name);
+    grammar_fail_at(p, p->pos - 1, "unexpected function name", name);
     return NULL;
   }
   next(p);
   if (p->tok != T_LPAREN)
   {
-    fail(p, p->tok_start, "syntax error", NULL);
+    syntax_error(p);
     return NULL;
   }
   pgs_expr_t *args[PGS_MAX_ARGS + 1];
@@ -395,16 +471,16 @@ static pgs_expr_t *parse_call(parser_t *p)
       next(p);
     }
   if (!p->failed && p->tok != T_RPAREN)
-    fail(p, p->tok_start, "syntax error", NULL);
+    syntax_error(p);
   int want = functions[fi].nargs;
   if (!p->failed)
   {
     /* at the closing parenthesis */
     if (want == -1 && n == 0)
-      fail(p, p->tok_start, "at least one argument expected", functions[fi].name);
+      grammar_fail(p, "at least one argument expected", functions[fi].name);
     else if ((want == -3 && (n < 1 || n > 2)) || (want == -4 && (n < 2 || n > 3)) ||
              (want >= 0 && (unsigned) want != n))
-      fail(p, p->tok_start, "unexpected number of arguments", functions[fi].name);
+      grammar_fail(p, "unexpected number of arguments", functions[fi].name);
   }
   next(p);
   if (!p->failed && ((want == -3 && n == 1) || (want == -4 && n == 2)))
@@ -463,7 +539,7 @@ static pgs_expr_t *parse_prefix(parser_t *p)
       next(p);
       e = parse_expr(p, BP_OR);
       if (!p->failed && p->tok != T_RPAREN)
-        fail(p, p->tok_start, "syntax error", NULL);
+        syntax_error(p);
       next(p);
       return e;
     case T_NOT:
@@ -478,6 +554,11 @@ static pgs_expr_t *parse_prefix(parser_t *p)
       if (strcmp(p->text, "-") == 0)
       {
         next(p);
+        if (p->tok == T_MAXINT)
+        {
+          next(p);
+          return int_const(INT64_MIN);
+        }
         return binary(F_SUB, int_const(0), parse_expr(p, BP_UNARY));
       }
       if (strcmp(p->text, "~") == 0)
@@ -487,7 +568,7 @@ static pgs_expr_t *parse_prefix(parser_t *p)
       }
       /* FALLTHROUGH */
     default:
-      fail(p, p->tok_start, "syntax error", NULL);
+      syntax_error(p);
       return NULL;
   }
 }
@@ -517,7 +598,7 @@ static pgs_expr_t *parse_is(parser_t *p, pgs_expr_t *left)
     }
     else if (p->tok != T_NULL)
     {
-      fail(p, p->tok_start, "syntax error", NULL);
+      syntax_error(p);
       pgs_expr_free(left);
       return NULL;
     }
@@ -569,7 +650,7 @@ static pgs_expr_t *parse_expr(parser_t *p, int min_bp)
       memcpy(op, p->text, strnlen(p->text, 2) + 1);
     if (tok == T_OP && strcmp(op, "~") == 0)
     {
-      fail(p, p->tok_start, "syntax error", NULL);
+      syntax_error(p);
       continue;
     }
     next(p);
@@ -583,7 +664,7 @@ static pgs_expr_t *parse_expr(parser_t *p, int min_bp)
     else
       left = make_binop(op, left, right);
     if (!p->failed && bp == BP_CMP && binding_power(p) == BP_CMP)
-      fail(p, p->tok_start, "syntax error", NULL);
+      syntax_error(p);
   }
 }
 
@@ -594,7 +675,7 @@ pgs_expr_t *pgs_expr_parse(const char *text, char *err, size_t errlen, int *errp
   pgs_expr_t *e = parse_expr(&p, BP_OR);
   if (!p.failed && p.tok != T_END)
   {
-    fail(&p, p.tok_start, "syntax error", NULL);
+    syntax_error(&p);
     pgs_expr_free(e);
     e = NULL;
   }

@@ -403,6 +403,21 @@ json_t *sb_merge_docs(const sb_results_file_t *d, unsigned n, char *note, size_t
              "percentiles are the highest of the runs' (an upper bound), not exact",
              note[0] ? "\nNOTE: " : "", approx_iv, json_array_size(intervals), approx_ty,
              json_array_size(types));
+  size_t approx_st = 0;
+  err[0] = '\0';
+  json_t *stmts = sb_merge_statements(d, n, &approx_st, err, errlen);
+  if (stmts == NULL && err[0])
+  {
+    json_decref(intervals);
+    json_decref(types);
+    sb_hdr_free(h);
+    return NULL;
+  }
+  if (note && approx_st)
+    snprintf(note + strlen(note), notelen - strlen(note),
+             "%s%zu of %zu statements come from files without their histograms: their "
+             "percentiles are the highest of the runs' (an upper bound), not exact",
+             note[0] ? "\nNOTE: " : "", approx_st, json_array_size(stmts));
   json_t *doc = json_object();
   json_object_set_new(doc, "format", json_string("bmk-results"));
   json_object_set_new(doc, "format_version", json_integer(1));
@@ -416,6 +431,8 @@ json_t *sb_merge_docs(const sb_results_file_t *d, unsigned n, char *note, size_t
   json_object_set_new(doc, "server", merge_server(d, n, count(summary, "events")));
   json_object_set_new(doc, "summary", summary);
   json_object_set_new(doc, "histogram", sb_results_histogram_json(h));
+  if (stmts)
+    json_object_set_new(doc, "statements", stmts);
   sb_hdr_free(h);
   return doc;
 }

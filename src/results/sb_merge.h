@@ -26,6 +26,9 @@
  *    dropped when the totals are not there;
  *  - summary.figures: by whose measure each is (results/sb_merge_figures.h):
  *    a client's own summed, the database's averaged over runs on it;
+ *  - statements (pgbench scripts, results/sb_merge_stmt.c): per script
+ *    command, counts summed, percentiles from the merged histograms (the
+ *    interval rows' own statements are not merged);
  *  - manifest: the first run's, with the earliest start time and
  *    merged_from listing every run.
  * Runs must be of the same test and driver, with the same

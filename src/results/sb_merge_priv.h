@@ -75,4 +75,16 @@ json_t *sb_merge_intervals(const sb_results_file_t *d, unsigned n, double base, 
 json_t *sb_merge_types(const sb_results_file_t *d, unsigned n, double t, char *err,
                        size_t errlen);
 
+/* The merged "statements" (the pgbench scripts' commands, docs/results.md)
+   of the documents that have them: an entry per (script_index, command)
+   in the order the documents name them, counts summed (no
+   after_last_interval: the merged interval rows have no statements),
+   avg over every command, percentiles
+   from the added histograms, or the highest of the inputs' when one has
+   none (its histogram null; *approx counts such entries). New reference;
+   NULL with err "" when no document has statements, NULL with `err` set
+   on an error (a histogram that does not decode). */
+json_t *sb_merge_statements(const sb_results_file_t *d, unsigned n, size_t *approx, char *err,
+                            size_t errlen);
+
 #endif

@@ -167,10 +167,43 @@ void sb_report_file_print(FILE *out, const json_t *doc)
   sb_results_retry_read(&st, &retry, json_object_get(s, "retries"));
   sb_report_cumulative(out, &st, db);
   sb_report_file_types(out, doc);
+  sb_report_file_statements(out, doc);
   double limit = option_num(doc, "latency_limit");
   if (limit > 0)
     sb_report_latency_limit(out, limit, cnt(s, "late_events"), st.events);
   sb_report_file_figures(out, doc);
+}
+
+void sb_report_file_statements(FILE *out, const json_t *doc)
+{
+  const json_t *a = json_object_get(doc, "statements");
+  if (!json_is_array(a) || json_array_size(a) == 0)
+    return;
+  fprintf(out, "Statements (latency in ms):\n");
+  json_int_t script = -1;
+  size_t i;
+  const json_t *e;
+  json_array_foreach(a, i, e)
+  {
+    json_int_t si = json_integer_value(json_object_get(e, "script_index"));
+    if (si != script)
+    {
+      const char *name = sb_json_str(e, "script", NULL);
+      fprintf(out, "    script %lld: %s (weight %lld)\n", (long long) si, name ? name : "?",
+              (long long) json_integer_value(json_object_get(e, "weight")));
+      fprintf(out, "        %10s %8s %8s %9s %9s %9s %9s  command\n", "count", "failed",
+              "retried", "avg", "p50", "p95", "p99");
+      script = si;
+    }
+    const json_t *l = json_object_get(e, "latency_ms");
+    const char *text = sb_json_str(e, "text", NULL);
+    fprintf(out, "        %10llu %8llu %8llu %9.3f %9.3f %9.3f %9.3f  %s\n",
+            (unsigned long long) cnt(e, "count"), (unsigned long long) cnt(e, "failures"),
+            (unsigned long long) cnt(e, "retries"), num0(sb_json_num(l, "avg", NULL)),
+            num0(sb_json_num(l, "p50", NULL)), num0(sb_json_num(l, "p95", NULL)),
+            num0(sb_json_num(l, "p99", NULL)), text ? text : "");
+  }
+  fprintf(out, "\n");
 }
 
 void sb_report_file_figures(FILE *out, const json_t *doc)

@@ -29,6 +29,12 @@ void sb_report_file_tpch(FILE *out, const json_t *doc);
    more than one type. Thread-safe (no state). */
 void sb_report_file_types(FILE *out, const json_t *doc);
 
+/* Prints the pgbench scripts' "Statements (latency in ms):" block of
+   `doc` (its "statements": per script, a line per command with its
+   count, failed, retried, avg, p50, p95 and p99, in the layout of the
+   run's own block); nothing when it has none. Thread-safe (no state). */
+void sb_report_file_statements(FILE *out, const json_t *doc);
+
 /* Prints the document's figures (summary.figures: TPC-C's NOPM and TPM,
    the server's counters, a script's), one line each with how merged runs
    combined it, under "Figures:"; nothing when it has none. Thread-safe

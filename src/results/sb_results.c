@@ -253,6 +253,7 @@ static json_t *interval_row_json(const sb_stat_t *st, const sb_hdr_t *h,
         json_object_set_new(to, sb_evtype_name((int) i), type_interval_json(&types[i], len));
     json_object_set_new(row, "types", to);
   }
+  sb_results_extra_interval_add(row, x->start_s, len);
   return row;
 }
 

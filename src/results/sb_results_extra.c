@@ -26,3 +26,30 @@ void sb_results_extra_add(json_t *doc)
     json_object_update(doc, extra);
   pthread_mutex_unlock(&lock);
 }
+
+static const char *iv_name;
+static json_t *(*iv_fn)(void *ctx, double start_s, double len_s);
+static void *iv_ctx;
+
+void sb_results_extra_interval_source(const char *name,
+                                      json_t *(*fn)(void *ctx, double start_s, double len_s),
+                                      void *ctx)
+{
+  pthread_mutex_lock(&lock);
+  iv_name = name;
+  iv_fn = fn;
+  iv_ctx = ctx;
+  pthread_mutex_unlock(&lock);
+}
+
+void sb_results_extra_interval_add(json_t *row, double start_s, double len_s)
+{
+  pthread_mutex_lock(&lock);
+  json_t *(*fn)(void *, double, double) = iv_fn;
+  const char *name = iv_name;
+  void *ctx = iv_ctx;
+  pthread_mutex_unlock(&lock);
+  json_t *v = fn ? fn(ctx, start_s, len_s) : NULL;
+  if (v)
+    json_object_set_new(row, name, v);
+}

@@ -219,8 +219,10 @@ assert_match "users: every row equals its --results file" "$ROWS" '^[0-9]+ rows$
 assert_match "users: the answer" "$OUT" "^max sustainable: [0-9]+ users \\([0-9.]+ tps\\) at p50 [0-9.]+ ms \\(SLO $USLO\\)"
 
 # ---- Ctrl-C: the table so far, exit 130 --------------------------------------------------
+# (an SLO step 1 meets on a loaded machine too: the TSan pass once saw
+# p99 279 ms at a quarter of the capacity with other jobs beside it)
 python3 "$TOP/tests/integration/tools/interrupt.py" "$WORK/int.out" "step 1 (growth)" \
-  "$BMK" capacity --slo='p99<=250ms' --step-time=2 --step-warmup=0 --start-rate="$START" \
+  "$BMK" capacity --slo='p99<=5s' --step-time=2 --step-warmup=0 --start-rate="$START" \
   --results-dir=int --id=int -- bmk lock.lua $MYSQL_OPTS run > int.rc
 OUT=$(cat int.out)
 assert_eq "Ctrl-C: exit 130" 130 "$(cat int.rc)"

@@ -209,4 +209,17 @@ assert_eq "an error table in thread_init: exit 1" 1 "$RC"
 assert_contains "... names the SQL error" "$OUT" \
   "FATAL: \`thread_init' function failed: (error object is a table value: SQL error, errno = 2013, state = 'HY000': Lost connection to server; an ignorable error outside an event cannot restart it)"
 
+# ---- --pgsql-db as a connection URI: it wins over host, port and user ---------
+if pgsql_q "SELECT 1" >/dev/null 2>&1; then
+  U="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=1 --pgsql-user=nobody --pgsql-password=$DBPASS"
+  URI="postgresql://sbtest@127.0.0.1:$PGSQL_PORT/sbtest?application_name=bmk_uri_check"
+  "$BMK" oltp_point_select $PGSQL_OPTS --tables=1 cleanup >/dev/null 2>&1
+  run_bmk oltp_point_select $U --pgsql-db="$URI" --tables=1 --table-size=10 prepare
+  assert_eq "--pgsql-db as a URI: prepare through it, exit 0" 0 "$RC"
+  assert_eq "... the table is on the URI's server" 10 "$(pgsql_q "SELECT COUNT(*) FROM sbtest1")"
+  run_bmk oltp_point_select $U --pgsql-db="$URI" --tables=1 cleanup
+  assert_eq "... cleanup through it: exit 0, the table gone" "0 0" \
+    "$RC $(pgsql_q "SELECT COUNT(*) FROM pg_tables WHERE tablename = 'sbtest1'")"
+fi
+
 finish

@@ -44,8 +44,12 @@ assert_match "... p99.9 too (any percentile, from the interval histograms)" "$OU
   "^FAILED: --fail-if='p99.9>\\+10%': p99.9 changed by \\+[0-9.]+% \\(significant\\)$"
 assert_match "... a p99.9 row in the table" "$OUT" "^p99.9 ms "
 
-run_bmk compare tag:gate=a tag:gate=a --fail-if='tps<-20%' --fail-if='p50>+20%'
+# (limits of 50%: a run's own interval samples decide them even when a
+# loaded machine stalled one of its five intervals; at 20% such a run
+# was once inconclusive, exit 4)
+run_bmk compare tag:gate=a tag:gate=a --fail-if='tps<-50%' --fail-if='p50>+50%'
 assert_eq "a run against itself: exit 0" 0 "$RC"
+[ "$RC" = 0 ] || printf '%s\n' "$OUT" | grep -E '^(INCONCLUSIVE|FAILED|tps|p50)' | sed 's/^/#   /'
 assert_eq "... both gates passed" 2 "$(printf '%s\n' "$OUT" | grep -c '^passed: --fail-if=')"
 
 # ---- too few samples --------------------------------------------------------------

@@ -58,6 +58,12 @@ same() {
   assert_eq "$1: the statement lines' columns are pgbench's widths" "" "$(columns out.ours)"
 }
 drop() { pgsql_q "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers" >/dev/null 2>&1; }
+
+# --help: pgbench 15's option lines, in its order (the tablespace
+# options, refused, aside; bmk's additions come after them)
+"$REAL" --help | grep -E '^  ' | grep -v -i tablespace > help.real
+"$OURS" --help | sed "/^bmk's additions/,\$d" | grep -E '^  ' > help.ours
+assert_eq "--help: pgbench 15's option lines, in its order" "" "$(diff help.real help.ours)"
 counts() { pgsql_q "select (select count(*) from pgbench_accounts), (select count(*) from pgbench_branches), (select count(*) from pgbench_tellers), (select count(*) from pgbench_history)"; }
 
 # ---- initialisation --------------------------------------------------------------
@@ -113,10 +119,20 @@ assert_eq "-N -t 10 -c 2 -n, run by both: 20 history rows each" "40" "$(pgsql_q 
 
 both -c 3 -j 1 -t 30 -b simple-update@2 -b select-only@8 -r --random-seed=7
 same "-b simple-update@2 -b select-only@8 -r"
+# two scripts, one transaction: the script that ran none has its failure
+# and retry lines, 0 of 0 printed "NaN%", as in pgbench
+both -n -c 1 -t 1 -S -S --random-seed=1 --failures-detailed --max-tries=2
+same "a script with no transaction, --failures-detailed --max-tries=2"
+assert_eq "a script with no transaction: its failure and retry lines (NaN%)" "4" \
+  "$(grep -c '^ - .*(NaN%)$' out.ours)"
 
 # -R (Poisson schedule per thread) and -L (late transactions skipped)
 both -n -c 2 -j 2 -T 2 -R 200 -P 1 -S
 same "-R 200 -P 1 -T 2"
+both -n -c 1 -T 2 -P 1 --progress-timestamp -S
+same "-P 1 --progress-timestamp"
+check "--progress-timestamp: the progress lines start with Unix epoch seconds" \
+  grep -qE '^progress: [0-9]{10}\.[0-9]{3} s, ' err.ours
 both -n -c 2 -j 2 -T 2 -R 20000 -L 0.05 -S
 same "-R 20000 -L 0.05: skipped and late transactions"
 # -C: a connection per transaction (the server counts the sessions: 20
@@ -124,6 +140,30 @@ same "-R 20000 -L 0.05: skipped and late transactions"
 # is one more, counted when it ends)
 both -n -c 2 -t 10 -C -S -M prepared
 same "-C -M prepared"
+
+# libpq's connection options: the database as a connection string or a
+# URI (what it names wins over -p), and PGSSLMODE
+both -n -t 2 -S -p 1 "host=127.0.0.1 port=$PGSQL_PORT dbname=sbtest"
+same "a connection string as the database"
+assert_eq "a connection string as the database: exit 0" "0 0" "$RC_real $RC_ours"
+both -n -t 2 -S "postgresql://sbtest@127.0.0.1:$PGSQL_PORT/sbtest"
+same "a URI as the database"
+assert_eq "a URI as the database: exit 0" "0 0" "$RC_real $RC_ours"
+# the server's application_name: pgbench (libpq's fallback), PGAPPNAME's
+printf "SELECT current_setting('application_name') AS a \\\\gset\n\\\\shell echo app :a\n" > app.sql
+both -n -t 1 -f app.sql
+same "application_name"
+assert_eq "application_name: pgbench's, as pgbench 15 sets it" "app pgbench app pgbench" \
+  "$(grep '^app ' out.real) $(grep '^app ' out.ours)"
+PGAPPNAME=mine both -n -t 1 -f app.sql
+assert_eq "PGAPPNAME=mine: the server's application_name" "app mine app mine" \
+  "$(grep '^app ' out.real) $(grep '^app ' out.ours)"
+if [ "$(pgsql_q "show ssl")" = off ]; then
+  PGSSLMODE=require both -n -t 1 -S
+  assert_eq "PGSSLMODE=require, a server without SSL: pgbench 15's messages and exit code" \
+    "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+  assert_contains "PGSSLMODE=require: libpq's refusal" "$(cat err.ours)" "SSL was required"
+fi
 sessions() { pgsql_q "select sessions from pg_stat_database where datname = 'sbtest'"; }
 before=$(sessions)
 run ours -n -c 2 -t 10 -C -S
@@ -339,6 +379,16 @@ run ours --tablespace=ts -i
 assert_eq "an option the persona does not run (--tablespace): exit 1" "1" "$RC_ours"
 assert_contains "--tablespace: says it is not supported" "$(cat err.ours)" "not supported by bmk's pgbench persona"
 
+# a meta-command's trailing blanks: kept in -r's lines and in an error's
+# line, the caret after them, as pgbench shows them
+printf '\\set x 1   \nSELECT :x;\n' > trail.sql
+both -n -t 1 -r -f trail.sql
+same "-r, a meta-command with trailing blanks"
+printf '\\set x 1 <=  \n' > trail2.sql
+both -n -t 1 -f trail2.sql
+assert_eq "a syntax error at the end of a line with trailing blanks: pgbench 15's messages" \
+  "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+
 # a compound command (\;) with \aset: -r's statement line and layout as pgbench's
 printf 'SELECT 1 AS a \\; SELECT 2 AS b \\aset\nSELECT :a + :b;\n' > compound.sql
 both -n -t 3 -r -f compound.sql
@@ -418,7 +468,61 @@ pi
 1 is 2
 debug(1
 -
+1 abc
+1 2.5e3
+1 :foo
+case when true then 1 els 2 end
+1 2 @
+1 2 99999999999999999999
+1 2 1e999
+debug(case 1 when 1 then 'a' end)
+debug(0x10)
+abs(1, 2) @
+9223372036854775808
+1 - 9223372036854775808
+1e400
+1e-400
+nosuch(1) 1e999
+5 -- five 1e999
+'a' 'b'
+1 2 @ 99999999999999999999
+case when 1e-308 then 1e-308 else ln(mod(1e-308, false)) end
 EOF
+# values at the edges: 2^63 after a unary minus, overflows, what is not
+# a number (NaN, Infinity) in debug() lines, messages and SQL text
+vs_real edge '\\set x debug(%s)\nSELECT :x::text;\n' <<'EOF'
+-9223372036854775808
+- 9223372036854775808 + 1
+(- 9223372036854775808)
+--9223372036854775808
+-9223372036854775808 - 1
+-9223372036854775808 / -1
+-9223372036854775808 % -1
+mod(-9223372036854775808, -1)
+abs(-9223372036854775808)
+random(-9223372036854775808, 9223372036854775807)
+5.0 / 0
+-5.0 / 0
+sqrt(-1)
+ln(0)
+exp(1000)
+int(0.0 / 0)
+random_gaussian(1, 10, -1.0 / 0)
+random_exponential(1, 10, 0.0 / 0)
+hash_fnv1a(42, 7)
+hash_murmur2(-1, 99)
+EOF
+
+# a variable's text read as a value (-D): pgbench 15's types and errors
+# (a trailing blank is malformed, an integer out of range is refused as
+# such)
+printf '\\set x debug(:v)\n' > dval.sql
+for v in "  12" "12 " "1.5 " "9223372036854775808" "-9223372036854775809" "-9223372036854775808" \
+         "1e400" "+5" ".5" "y" "off" "NULL" "-Infinity" "abc"; do
+  both -n -t 1 -D "v=$v" -f dval.sql
+  assert_eq "-D v='$v': pgbench 15's value or message and exit code" \
+    "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+done
 
 # meta-commands: pgbench's checks when the script is read and when it runs
 vs_real meta '%b\n' <<'EOF'

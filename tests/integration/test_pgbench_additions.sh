@@ -6,7 +6,9 @@
 # transactions exactly (pgbench's processed count, the rows the script
 # inserted); --results validates against the schema with the same counts;
 # --save --results-db=F --tag stores the run (bmk runs list, export);
-# --metrics-listen serves the same count; without the options stdout is
+# --metrics-listen serves the same count; --statement-percentiles=on
+# adds bmk's Statements block (each command's count per transaction, the
+# report unchanged above it); without the options stdout is
 # the report alone, line for line what it is with them up to the block;
 # bad input: bmk's message for a bad value, pgbench's for -i with them
 # and for an option neither has, exit 1. Counts only, no timing (a
@@ -90,6 +92,22 @@ assert_eq "results alone: no server statistics (off unless asked for)" "None" \
   "$(json_get r2.json "d.get('server')")"
 assert_not_contains "results alone: no Server-side statistics block" "$(cat out)" "Server-side statistics"
 
+# "--name value", as pgbench's own long options: the same document, the
+# percentile and the switch's value taken (not the database's name)
+pgb -n -c 2 -j 2 -t 20 -f x.sql --results r4.json --percentile 99 --db-server-stats on
+assert_eq "space form: exit 0" "0" "$RC"
+assert_eq "space form: --results FILE writes the document, events = the report's (40)" "40 40" \
+  "$(processed) $(json_get r4.json "d['summary']['events']")"
+assert_eq "space form: --percentile 99 names the 99th percentile" "['99']" \
+  "$(json_get r4.json "sorted(d['summary']['latency_ms']['percentiles'])")"
+assert_contains "space form: --db-server-stats on prints the block" "$(cat out)" "Server-side statistics"
+pgb -n -t 1 -f x.sql --results
+assert_eq "--results without its value: exit 1" "1" "$RC"
+assert_eq "--results without its value: getopt's message and pgbench's hint" \
+  "./pgbench: option '--results' requires an argument|pgbench: hint: Try \"pgbench --help\" for more information." \
+  "$(paste -sd'|' err)"
+assert_eq "--results without its value: nothing on stdout" "" "$(cat out)"
+
 # -T: the same relation
 pgb -n -c 2 -j 2 -T 1 -f x.sql --results=r3.json
 assert_eq "-T 1 with --results: exit 0" "0" "$RC"
@@ -131,6 +149,42 @@ run_bmk runs export "$ids" --results-db="$WORK/runs.db"
 printf '%s\n' "$OUT" > exported.json
 assert_eq "save: the saved run's events = the report's transactions (80)" "80" \
   "$(json_get exported.json "d['summary']['events']")"
+
+# ---- --statement-percentiles=on: bmk's Statements block ----------------------------
+# x.sql's commands each ran once per transaction; the block follows the
+# report after a blank line, the report being the plain run's line for
+# line; pgbench's own -r lines only with -r; --results has the statements
+pgsql_q "truncate pgbx_log; update pgbx set n = 0" > /dev/null
+pgb -n -c 2 -j 2 -t 50 -f x.sql --statement-percentiles=on --results=st.json
+assert_eq "statements: exit 0, 100 transactions" "0 100" "$RC $(processed)"
+tps=$(line_no '^tps = ') blk=$(line_no '^Statements \(latency in ms\):')
+assert_eq "statements: the Statements block follows pgbench's report after a blank line (tps line $tps)" \
+  "$((tps + 2))" "$blk"
+assert_eq "statements: stdout up to the block is the plain run's report, line for line" "" \
+  "$(diff <(mask out | sed '/^Statements (latency in ms):/,$d' | sed '$d') plain.masked)"
+assert_eq "statements: each of x.sql's 5 commands counted once per transaction, none failed" \
+  "100 0 0|100 0 0|100 0 0|100 0 0|100 0 0|" \
+  "$(sed -n '/^Statements/,$p' out | awk '$1 ~ /^[0-9]+$/ && NF >= 8 {printf "%s %s %s|", $1, $2, $3}')"
+assert_eq "statements: the counts = the rows and the counter the script changed" "100 100" \
+  "$(pgsql_q "select count(*) from pgbx_log") $(pgsql_q "select n from pgbx where id = 1")"
+assert_eq "statements: each line has ordered percentiles (p50 <= p95 <= p99)" "5" \
+  "$(sed -n '/^Statements/,$p' out | awk '$1 ~ /^[0-9]+$/ && NF >= 8 && $6 <= $7 && $7 <= $8' | wc -l)"
+assert_not_contains "statements: no pgbench -r lines without -r" "$(cat out)" \
+  "statement latencies in milliseconds"
+check "statements: --results validates against the schema" json_ok st.json
+assert_eq "statements: --results' statements have the same counts" "[100, 100, 100, 100, 100]" \
+  "$(json_get st.json "[s['count'] for s in d['statements']]")"
+pgb -n -c 2 -j 2 -t 50 -f x.sql -r --statement-percentiles=on
+assert_eq "statements with -r: pgbench's -r lines, then the block" "0 1 1" \
+  "$RC $(grep -c '^statement latencies in milliseconds and failures:' out) $(grep -c \
+  '^Statements (latency in ms):' out)"
+pgb -n -c 2 -j 2 -t 50 -f x.sql -r
+assert_not_contains "-r alone: no Statements block (pgbench's report only)" "$(cat out)" \
+  "Statements (latency in ms)"
+pgb -n -t 1 -f x.sql --statement-percentiles=maybe
+assert_eq "--statement-percentiles=maybe: exit 1" "1" "$RC"
+assert_contains "--statement-percentiles=maybe: bmk's message names it" "$(cat out err)" \
+  "statement-percentiles"
 
 # ---- --metrics-listen ---------------------------------------------------------------
 cat > slow.sql <<'EOF'

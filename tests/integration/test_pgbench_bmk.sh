@@ -12,8 +12,11 @@
 # syntax error, no script, \startpipeline on MariaDB, an SQL error
 # during the run): the message and exit code 1; the built-in scripts in
 # MySQL's dialect on MariaDB; the same counts on event loops (--workers
-# below --threads), where no SQL call blocks a worker. Counts only, no
-# timing.
+# below --threads), where no SQL call blocks a worker. The per-statement
+# figures per interval (--results' rows: they add up to the window's
+# exactly), on --metrics-listen (a scrape at the end: the report's counts
+# and p95), merged by bmk report --merge and bmk cluster run (counts
+# summed, the rows the server holds). Counts only, no timing.
 set -u
 source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
@@ -102,6 +105,80 @@ assert_eq "pgev: the server's rows inserted and updated = the statements' counts
 assert_eq "pgev: no SQL call blocked a worker" "0" \
   "$(json_get pgev.json "d['summary']['client']['loop_blocking_calls']")"
 
+# per-statement figures per interval (--results' interval rows) and on
+# --metrics-listen: the intervals' counts plus what came after the last
+# interval are the window's, exactly; the final page's series are the
+# report's Statements block (counts, failures, retries, quantiles)
+pg_tables
+port=$(free_port 19541)
+run_scraped iv.out "$port" "$BMK" $PGSQL_OPTS --threads=2 --time=3 --report-interval=1 \
+  --results=iv.json --metrics-listen="127.0.0.1:$port" --metrics-linger=60 \
+  pgbench_script --script=a.sql@3 --script=b.sql@1 run
+assert_eq "intervals: the run exits 0" "0" "$RC"
+check "intervals: --results validates against the schema" json_ok iv.json
+assert_eq "intervals: every row has each command's figures (10 entries, in the statements' order)" \
+  "True" "$(json_get iv.json "len(d['intervals']) >= 2 and all([(s['script_index'], s['command']) for s in i['statements']] == [(s['script_index'], s['command']) for s in d['statements']] for i in d['intervals'])")"
+for f in count failures retries; do
+  assert_eq "intervals: each command's $f over the rows + after_last_interval = the window's" \
+    "$(json_get iv.json "[s['$f'] for s in d['statements']]")" \
+    "$(json_get iv.json "[sum(i['statements'][k]['$f'] for i in d['intervals']) + s['after_last_interval']['$f'] for k, s in enumerate(d['statements'])]")"
+done
+assert_eq "intervals: the INSERTs ran in every row (per-interval counts are the interval's own)" \
+  "True" "$(json_get iv.json "all(i['statements'][1]['count'] > 0 and i['statements'][1]['count'] < d['statements'][1]['count'] for i in d['intervals'])")"
+assert_eq "intervals: each row's percentiles are ordered" "True" \
+  "$(json_get iv.json "all(s['latency_ms']['p50'] <= s['latency_ms']['p95'] <= s['latency_ms']['p99'] <= s['latency_ms']['max'] for i in d['intervals'] for s in i['statements'])")"
+# the page: sample NAME S C [EXTRA]: the value of NAME{...script="S",command="C"...}
+msample() { printf '%s\n' "$PAGE" | grep -F "$1{" | grep -F "script=\"$2\",command=\"$3\"" | \
+  grep -F -- "${4:-}" | head -1 | awk '{print $NF}'; }
+page_counts=; page_fails=; page_p95=
+for k in 0 1 2 3 4 5 6 7 8 9; do
+  s=$(json_get iv.json "d['statements'][$k]['script_index']")
+  c=$(json_get iv.json "d['statements'][$k]['command']")
+  page_counts+="$(msample bmk_statement_latency_seconds_count "$s" "$c") "
+  page_fails+="$(msample bmk_statement_failures_total "$s" "$c")+$(msample bmk_statement_retries_total "$s" "$c") "
+  page_p95+="$(msample bmk_statement_latency_seconds "$s" "$c" 'quantile="0.95"' | awk '{printf "%d", $1 * 1e9 + 0.5}') "
+done
+assert_eq "metrics: bmk_statement_latency_seconds_count of each command = the window's count" \
+  "$(json_get iv.json "' '.join(str(s['count']) for s in d['statements'])") " "$page_counts"
+assert_eq "metrics: failures and retries of each command = the window's" \
+  "$(json_get iv.json "' '.join('%d+%d' % (s['failures'], s['retries']) for s in d['statements'])") " "$page_fails"
+assert_eq "metrics: the 0.95 quantile of each command = the window's p95 (in ns)" \
+  "$(json_get iv.json "' '.join('%d' % round(s['latency_ms']['p95'] * 1e6) for s in d['statements'])") " \
+  "$page_p95"
+assert_eq "metrics: one bmk_statement_command series per command, named by script and text" \
+  "10 1" "$(printf '%s\n' "$PAGE" | grep -c '^bmk_statement_command{') $(printf '%s\n' "$PAGE" | \
+  grep -c 'script="1",command="6",script_name="b.sql",text="INSERT INTO pgbt_blog')"
+if command -v promtool > /dev/null; then
+  check "metrics: promtool check metrics accepts the page (names, types, summary)" \
+    promtool check metrics <<< "$PAGE"
+else
+  skip "metrics: promtool check metrics" "promtool is not installed (apt-get install prometheus)"
+fi
+# merged documents (bmk report --merge): counts summed, the percentiles
+# from the added histograms
+cp iv.json iv2.json
+run_bmk report --merge --output=ivm.json iv.json iv2.json
+assert_eq "merge: exit 0, the merged statements' counts are the sum" \
+  "0 $(json_get iv.json "[2 * s['count'] for s in d['statements']]")" \
+  "$RC $(json_get ivm.json "[s['count'] for s in d['statements']]")"
+assert_eq "merge: no after_last_interval (the merged rows have no statements)" "False" \
+  "$(json_get ivm.json "any('after_last_interval' in s or 'statements' in i for s in d['statements'] for i in d['intervals'])")"
+assert_eq "merge: the same histogram twice keeps each command's p95" \
+  "$(json_get iv.json "[s['latency_ms']['p95'] for s in d['statements']]")" \
+  "$(json_get ivm.json "[s['latency_ms']['p95'] for s in d['statements']]")"
+assert_contains "merge: the merged report has the Statements block" "$OUT" "Statements (latency in ms):"
+check "merge: the merged document validates against the schema" json_ok ivm.json
+# a document without the statements' histograms (an older bmk's): the
+# percentiles are the highest of the runs' (an upper bound), said so
+python3 -c "import json; d = json.load(open('iv.json'))
+for s in d['statements']: del s['hdr_v2_compressed_base64']
+json.dump(d, open('ivn.json', 'w'))"
+run_bmk report --merge --output=ivmn.json iv.json ivn.json
+assert_eq "merge without histograms: counts summed, p95 the runs' highest, histogram null" \
+  "0 True True True" "$RC $(json_get ivmn.json "[s['count'] for s in d['statements']] == [2 * s['count'] for s in json.load(open('iv.json'))['statements']]") $(json_get ivmn.json "[s['latency_ms']['p95'] for s in d['statements']] == [s['latency_ms']['p95'] for s in json.load(open('iv.json'))['statements']]") $(json_get ivmn.json "all(s['hdr_v2_compressed_base64'] is None for s in d['statements'])")"
+assert_contains "merge without histograms: the NOTE names the statements" "$OUT" \
+  "10 of 10 statements come from files without their histograms"
+
 # the same seed draws what the persona's clients draw (-c 2 -j 2): each
 # client's values under bmk are the start of the persona's
 cat > s.sql <<'EOF'
@@ -138,9 +215,13 @@ PGHOST=127.0.0.1 PGPORT=$PGSQL_PORT PGUSER=sbtest PGPASSWORD=$DBPASS PGDATABASE=
 persona=$(seqs)
 pgsql_q "truncate pgbt_a" > /dev/null
 printf 'localhost 2\n' > hosts
-run_bmk cluster run --hosts=hosts --launcher=local -- $PGSQL_OPTS --threads=2 --events=16 \
-  --rand-seed=11 s.sql run
+run_bmk cluster run --hosts=hosts --launcher=local --results=cl.json -- $PGSQL_OPTS --threads=2 \
+  --events=16 --rand-seed=11 s.sql run
 ours=$(seqs)
+assert_eq "bmk cluster run: the merged document's INSERT count = the rows (16), its report's too" \
+  "16 16" "$(json_get cl.json "d['statements'][1]['count']") $(stmt 'INSERT INTO pgbt_a')"
+assert_eq "bmk cluster run: the merged statements' percentiles come from the processes' histograms" \
+  "False" "$(json_get cl.json "d['statements'][1]['hdr_v2_compressed_base64'] is None")"
 prefix=$(prefix_of_persona)
 # (each process runs its 8 events, by one VU or both: the clients are
 # 0-3, at least one of each process's)

@@ -241,6 +241,23 @@ for db in ${BMK_TEST_DBS:-mysql pgsql}; do
   assert_eq "$db: NULL variant fresh schema: 12 PASSED" "0 12" "$RC $(printf '%s\n' "$OUT" | grep -c 'PASSED$')"
   assert_contains "$db: check warns about the missing FK indexes" "$OUT" "slow without the FK-supporting indexes"
 
+  # ---- every transaction mode, briefly, then check ------------------------------
+  # (the C each mode runs: prepared statements, text queries, stored
+  # procedures' CALL results, PostgreSQL's pipeline; test_tpcc_run.sh
+  # checks the modes' figures, in the normal pass only)
+  modes="ps text sp"
+  [ $db = pgsql ] && modes="$modes pipeline"
+  for m in $modes; do
+    run_bmk tpcc $O $R --scale=1 --use-fk=2 --tpcc-mode=$m --threads=4 --events=200 \
+      --audit-min-neworders=0 --rand-seed=7 run
+    assert_eq "$db: NULL variant, mode $m: exit 0, no FATAL" "0 0" "$RC $(printf '%s\n' "$OUT" | grep -c '^FATAL')"
+    assert_eq "$db: NULL variant, mode $m: 200 transactions" 200 "$(report_value "transactions:" "$OUT")"
+  done
+  run_bmk tpcc $O $R --scale=1 --use-fk=2 --threads=2 check
+  # (check 11 is N/A once a Delivery has run)
+  assert_eq "$db: NULL variant after every mode: check exit 0, 11 PASSED, 0 FAILED" "0 1" \
+    "$RC $(printf '%s\n' "$OUT" | grep -c '^Checks: 11 PASSED, 0 FAILED, 1 N/A')"
+
   # ---- cleanup leaves nothing ------------------------------------------------------
   for n in tpccr; do
     run_bmk tpcc $O $(where $db $n) cleanup

@@ -262,30 +262,71 @@ static void test_debug(void **state)
   assert_string_equal(c.debug, "boolean true");
 }
 
+/* `text` is refused with the message `msg`, at byte `pos` of it (-1:
+   any place). */
+static void refused(const char *text, const char *msg, int pos)
+{
+  char err[128];
+  int at;
+  assert_null(pgs_expr_parse(text, err, sizeof(err), &at));
+  assert_string_equal(err, msg);
+  if (pos >= 0)
+    assert_int_equal(at, pos);
+}
+
 static void test_syntax_errors(void **state)
 {
   (void) state;
-  char err[128];
-  int pos;
-  assert_null(pgs_expr_parse("1 +", err, sizeof(err), &pos));
-  assert_string_equal(err, "syntax error");
-  assert_int_equal(pos, 3);
-  assert_null(pgs_expr_parse("nosuch(1)", err, sizeof(err), &pos));
-  assert_string_equal(err, "unexpected function name: nosuch");
-  assert_int_equal(pos, 5);
+  refused("1 +", "syntax error", 3);
+  refused("nosuch(1)", "unexpected function name: nosuch", 5);
   /* a name is looked up as it is read (pgbench: "-- x" is no comment) */
-  assert_null(pgs_expr_parse("5 -- five", err, sizeof(err), &pos));
-  assert_string_equal(err, "unexpected function name: five");
-  assert_int_equal(pos, 8);
-  assert_null(pgs_expr_parse("random(1)", err, sizeof(err), &pos));
-  assert_string_equal(err, "unexpected number of arguments: random");
-  assert_null(pgs_expr_parse("least()", err, sizeof(err), &pos));
-  assert_string_equal(err, "at least one argument expected: least");
-  assert_null(pgs_expr_parse("1 < 2 < 3", err, sizeof(err), &pos));
-  assert_null(pgs_expr_parse("(1", err, sizeof(err), &pos));
-  assert_null(pgs_expr_parse("1 2", err, sizeof(err), &pos));
-  assert_int_equal(pos, 2);
-  assert_null(pgs_expr_parse("99999999999999999999", err, sizeof(err), &pos));
+  refused("5 -- five", "unexpected function name: five", 8);
+  refused("random(1)", "unexpected number of arguments: random", -1);
+  refused("least()", "at least one argument expected: least", -1);
+  refused("1 < 2 < 3", "syntax error", -1);
+  refused("(1", "syntax error", -1);
+  refused("1 2", "syntax error", 2);
+  refused("99999999999999999999", "bigint constant overflow: 99999999999999999999", -1);
+  /* figures below from pgbench 15.20 (Debian's), run on the same text:
+     a grammar error is at the last character of the token that does
+     not fit, and a scanner error later on the line takes its place */
+  refused("1 abc", "syntax error", 4);
+  refused("1 2 @", "unexpected character: @", 4);
+  refused("1 2 1e999", "double constant overflow: 1e999", 8);
+  refused("1e-400", "double constant overflow: 1e-400", 5);
+  /* any error: the last scanner error on the rest of the line wins */
+  refused("1 2 @ 99999999999999999999", "bigint constant overflow: 99999999999999999999", 25);
+  refused("nosuch(1) @", "unexpected character: @", 10);
+  refused("'a' 'b'", "unexpected character: '", 6);
+  /* 2^63 is a constant only after a unary minus */
+  refused("9223372036854775808", "syntax error", 18);
+  refused("1 - 9223372036854775808", "syntax error", 22);
+}
+
+static void test_edges(void **state)
+{
+  (void) state;
+  client_t c = {.default_seed = 1};
+  pgs_value_t v;
+  char err[128] = "", buf[64];
+  assert_true(ival(&c, "-9223372036854775808") == INT64_MIN);
+  assert_true(ival(&c, "(- 9223372036854775808) + 1") == INT64_MIN + 1);
+  assert_int_equal(ival(&c, "-9223372036854775808 % -1"), 0);
+  assert_true(ival(&c, "abs(-9223372036854775808)") == INT64_MIN);
+  assert_false(run(&c, "-9223372036854775808 / -1", &v, err, sizeof(err)));
+  assert_string_equal(err, "bigint div out of range");
+  assert_false(run(&c, "--9223372036854775808", &v, err, sizeof(err)));
+  assert_string_equal(err, "bigint sub out of range");
+  /* what is not a number, as PostgreSQL's printf prints it */
+  assert_true(run(&c, "debug(-5.0 / 0)", &v, err, sizeof(err)));
+  assert_string_equal(c.debug, "double -Infinity");
+  assert_string_equal(pgs_value_text(&v, buf, sizeof(buf)), "-Infinity");
+  assert_true(run(&c, "sqrt(-1)", &v, err, sizeof(err)));
+  assert_string_equal(pgs_value_text(&v, buf, sizeof(buf)), "NaN");
+  assert_false(run(&c, "int(0.0 / 0)", &v, err, sizeof(err)));
+  assert_string_equal(err, "double to int overflow for NaN");
+  assert_false(run(&c, "random_gaussian(1, 10, -1.0 / 0)", &v, err, sizeof(err)));
+  assert_string_equal(err, "gaussian parameter must be at least 2.000000 (not -Infinity)");
 }
 
 static void test_value_from_text(void **state)
@@ -294,7 +335,7 @@ static void test_value_from_text(void **state)
   pgs_value_t v;
   assert_true(pgs_value_from_text("42", &v));
   assert_int_equal(v.type, PGS_INT);
-  assert_true(pgs_value_from_text(" -7 ", &v));
+  assert_true(pgs_value_from_text(" -7", &v));
   assert_int_equal(v.u.i, -7);
   assert_true(pgs_value_from_text("1.5e3", &v));
   assert_int_equal(v.type, PGS_DOUBLE);
@@ -307,6 +348,13 @@ static void test_value_from_text(void **state)
   assert_int_equal(v.type, PGS_NULL);
   assert_false(pgs_value_from_text("abc", &v));
   assert_false(pgs_value_from_text("", &v));
+  /* pgbench 15.20: a trailing blank makes a value malformed; an integer
+     out of bigint's range is refused as such */
+  assert_false(pgs_value_from_text("7 ", &v));
+  assert_false(pgs_value_from_text("1.5 ", &v));
+  assert_false(pgs_value_from_text("9223372036854775808", &v));
+  assert_true(pgs_text_is_int("9223372036854775808"));
+  assert_false(pgs_text_is_int("7 "));
 }
 
 int main(void)
@@ -318,6 +366,7 @@ int main(void)
     cmocka_unit_test(test_functions),
     cmocka_unit_test(test_debug),
     cmocka_unit_test(test_syntax_errors),
+    cmocka_unit_test(test_edges),
     cmocka_unit_test(test_value_from_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

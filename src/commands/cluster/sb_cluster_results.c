@@ -177,6 +177,8 @@ void sb_cluster_doc_report(sb_cluster_merge_t *m, FILE *out)
   if (doc && json_object_get(doc, "event_types"))
     sb_report_file_types(out, doc);
   if (doc)
+    sb_report_file_statements(out, doc);
+  if (doc)
     sb_report_file_figures(out, doc);
   if (m->doc_note[0])
     fprintf(out, "NOTE: %s\n\n", m->doc_note);

@@ -110,6 +110,14 @@ typedef struct {
                               engine event of its script's type, a
                               failed one uncounted, an aborted client a
                               failed run, per-command histograms */
+  bool stmt_percentiles;   /* the persona with --statement-percentiles=on:
+                              per-command histograms and bmk's Statements
+                              block (pgb_bmk_stmt.c) after the report;
+                              pgbench's -r lines only with -r */
+  bool print_per_command;  /* -r: pgbench's per-command lines in its
+                              report (report_per_command: the commands
+                              are timed, for -r, bmk's face or
+                              --statement-percentiles) */
   pgb_qmode_t querymode;
   const char *host, *port, *user, *dbname;
   uint64_t random_seed;    /* the base generator's seed (--random-seed) */
@@ -159,6 +167,12 @@ void pgb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
    weight, 1 without one; *name is malloc'd. Exits 1 after pgbench's
    message on a bad or out-of-range weight. Main thread. */
 int pgb_parse_weight(const char *opt, char **name);
+
+/* The query mode named `name` (-M's and bmk's --protocol's simple,
+   extended or prepared; NULL: simple, the default) into *mode. Returns
+   true, or false, *mode untouched, for any other name (the caller's
+   message). Any thread. */
+bool pgb_parse_query_mode(const char *name, pgb_qmode_t *mode);
 
 /* ---- pgb_debug.c: the -d trace ------------------------------------------- */
 

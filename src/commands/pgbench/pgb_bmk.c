@@ -96,13 +96,7 @@ static void add_scripts(void)
 static int read_options(void)
 {
   const char *mode = sb_opt_str("protocol");
-  if (mode == NULL || strcmp(mode, "simple") == 0)
-    pgb_cfg.querymode = PGB_QUERY_SIMPLE;
-  else if (strcmp(mode, "extended") == 0)
-    pgb_cfg.querymode = PGB_QUERY_EXTENDED;
-  else if (strcmp(mode, "prepared") == 0)
-    pgb_cfg.querymode = PGB_QUERY_PREPARED;
-  else
+  if (!pgb_parse_query_mode(mode, &pgb_cfg.querymode))
   {
     log_text(LOG_FATAL, "invalid --protocol=%s: simple, extended or prepared", mode);
     return 1;

@@ -7,7 +7,10 @@
  * measured time starts (an output's start: before the workers are
  * released, or at the end of --warmup-time), one while the workers wait
  * at the end line (a probe's end), so a command counted here ran inside
- * the window the server statistics sample. See pgb_bmk_priv.h.
+ * the window the server statistics sample. Between them, a sample at
+ * each interval of the engine (an output's interval) gives the
+ * interval's figures (pgb_bmk_stmt_live.c: --results' interval rows and
+ * the --metrics-listen series). See pgb_bmk_priv.h.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,17 +24,12 @@
 #include "core/sb_logger.h"
 #include "core/sb_output.h"
 #include "core/sb_probe.h"
+#include "results/sb_hdrlog.h"
 #include "results/sb_results_extra.h"
 
-typedef struct {
-  pgb_cmdstat_t *cs;       /* ncmds */
-  sb_hdr_t **h;            /* ncmds */
-} sample_t;
+pgb_stmt_state_t pgb_stmt = { .mtx = PTHREAD_MUTEX_INITIALIZER, .iv_start = -1.0 };
 
-static sample_t base, last;
-static bool have_window;
-
-static void sample_free(sample_t *s)
+static void sample_free(pgb_stmt_sample_t *s)
 {
   for (unsigned k = 0; s->h && k < pgb_cfg.ncmds; k++)
     sb_hdr_free(s->h[k]);
@@ -40,10 +38,10 @@ static void sample_free(sample_t *s)
   memset(s, 0, sizeof(*s));
 }
 
-static int sample_alloc(sample_t *s)
+static int sample_alloc(pgb_stmt_sample_t *s)
 {
-  s->cs = calloc(pgb_cfg.ncmds, sizeof(*s->cs));
-  s->h = calloc(pgb_cfg.ncmds, sizeof(*s->h));
+  s->cs = calloc(pgb_cfg.ncmds ? pgb_cfg.ncmds : 1, sizeof(*s->cs));
+  s->h = calloc(pgb_cfg.ncmds ? pgb_cfg.ncmds : 1, sizeof(*s->h));
   if (s->cs == NULL || s->h == NULL)
     return -1;
   for (unsigned k = 0; k < pgb_cfg.ncmds; k++)
@@ -52,8 +50,7 @@ static int sample_alloc(sample_t *s)
   return 0;
 }
 
-/* The clients' cumulative counters now. */
-static void sample_take(sample_t *s)
+void pgb_stmt_sample_take(pgb_stmt_sample_t *s)
 {
   pgb_stats_t total;
   memset(s->cs, 0, pgb_cfg.ncmds * sizeof(*s->cs));
@@ -63,11 +60,34 @@ static void sample_take(sample_t *s)
   pgb_sum_cmd_hist(s->h);
 }
 
+void pgb_stmt_sample_diff(pgb_stmt_sample_t *d, const pgb_stmt_sample_t *a,
+                          const pgb_stmt_sample_t *b)
+{
+  for (unsigned k = 0; k < pgb_cfg.ncmds; k++)
+  {
+    d->cs[k].count = a->cs[k].count - b->cs[k].count;
+    d->cs[k].sum = a->cs[k].sum - b->cs[k].sum;
+    d->cs[k].sum_ns = a->cs[k].sum_ns - b->cs[k].sum_ns;
+    d->cs[k].failures = a->cs[k].failures - b->cs[k].failures;
+    d->cs[k].retries = a->cs[k].retries - b->cs[k].retries;
+    sb_hdr_copy(d->h[k], a->h[k]);
+    sb_hdr_sub(d->h[k], b->h[k]);
+  }
+}
+
 static int o_start(void *ctx, const sb_out_start_t *st)
 {
   (void) ctx;
   (void) st;
-  sample_take(&base);
+  pthread_mutex_lock(&pgb_stmt.mtx);
+  pgb_stmt_sample_take(&pgb_stmt.base);
+  for (unsigned k = 0; k < pgb_cfg.ncmds; k++)
+  {
+    pgb_stmt.prev.cs[k] = pgb_stmt.base.cs[k];
+    sb_hdr_copy(pgb_stmt.prev.h[k], pgb_stmt.base.h[k]);
+  }
+  pgb_stmt.started = true;
+  pthread_mutex_unlock(&pgb_stmt.mtx);
   return 0;
 }
 
@@ -82,43 +102,65 @@ static double ms(uint64_t ns)
   return (double) ns / 1e6;
 }
 
-/* One command's figures in the document. */
-static json_t *command_json(unsigned s, unsigned i, const pgb_cmdstat_t *cs, const sb_hdr_t *h)
+/* One command's figures in the document: `w` over the window, `tail`
+   (or NULL) the part of it after the last interval sample. */
+static json_t *command_json(unsigned s, unsigned i, const pgb_cmdstat_t *cs, const sb_hdr_t *h,
+                            const pgb_cmdstat_t *tail)
 {
   const pgb_script_t *sc = &pgb_cfg.scripts[s];
   double avg = cs->count > 0 ? cs->sum_ns / (double) cs->count / 1e6 : 0.0;
-  return json_pack("{s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:{s:f, s:f, s:f, s:f, s:f}}",
-                   "script", sc->name, "script_index", (int) s, "weight", sc->weight,
-                   "command", (int) i, "text", sc->cmds[i].first_line,
-                   "count", (json_int_t) cs->count, "failures", (json_int_t) cs->failures,
-                   "retries", (json_int_t) cs->retries, "latency_ms", "avg", avg,
-                   "p50", ms(sb_hdr_percentile(h, 50)), "p95", ms(sb_hdr_percentile(h, 95)),
-                   "p99", ms(sb_hdr_percentile(h, 99)), "max", ms(sb_hdr_max(h)));
+  json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:{s:f, s:f, s:f, s:f, s:f}}",
+                        "script", sc->name, "script_index", (int) s, "weight", sc->weight,
+                        "command", (int) i, "text", sc->cmds[i].first_line,
+                        "count", (json_int_t) cs->count, "failures", (json_int_t) cs->failures,
+                        "retries", (json_int_t) cs->retries, "latency_ms", "avg", avg,
+                        "p50", ms(sb_hdr_percentile(h, 50)), "p95", ms(sb_hdr_percentile(h, 95)),
+                        "p99", ms(sb_hdr_percentile(h, 99)), "max", ms(sb_hdr_max(h)));
+  if (o == NULL)
+    return NULL;
+  /* the histogram, so merged runs (bmk report --merge, bmk cluster run)
+     get exact percentiles */
+  char *enc = sb_hdr_encode_v2_base64(h);
+  json_object_set_new(o, "hdr_v2_compressed_base64", enc ? json_string(enc) : json_null());
+  free(enc);
+  if (tail)
+    json_object_set_new(o, "after_last_interval",
+                        json_pack("{s:I, s:I, s:I}", "count", (json_int_t) tail->count,
+                                  "failures", (json_int_t) tail->failures,
+                                  "retries", (json_int_t) tail->retries));
+  return o;
 }
 
 /* The end sample, the window (last - base) and the document's member. */
 static void p_end(void *ctx)
 {
   (void) ctx;
-  sample_take(&last);
+  pthread_mutex_lock(&pgb_stmt.mtx);
+  pgb_stmt_sample_take(&pgb_stmt.cur);
+  /* what came after the last interval sample (the engine drops a
+     partial last interval): cur - prev */
+  pgb_stmt_sample_diff(&pgb_stmt.last, &pgb_stmt.cur, &pgb_stmt.prev);
+  pgb_cmdstat_t *tail = NULL;
+  if (pgb_stmt.intervals > 0 && (tail = calloc(pgb_cfg.ncmds + 1, sizeof(*tail))) != NULL)
+    memcpy(tail, pgb_stmt.last.cs, pgb_cfg.ncmds * sizeof(*tail));
+  pgb_stmt_sample_diff(&pgb_stmt.last, &pgb_stmt.cur, &pgb_stmt.base);
+  pgb_stmt_live_set(&pgb_stmt.last);
+  pgb_stmt.ended = true;
+  pthread_mutex_unlock(&pgb_stmt.mtx);
   json_t *arr = json_array();
   for (unsigned s = 0; s < pgb_cfg.nscripts; s++)
     for (unsigned i = 0; i < pgb_cfg.scripts[s].ncmds; i++)
     {
       unsigned k = pgb_cfg.scripts[s].first + i;
-      last.cs[k].count -= base.cs[k].count;
-      last.cs[k].sum -= base.cs[k].sum;
-      last.cs[k].sum_ns -= base.cs[k].sum_ns;
-      last.cs[k].failures -= base.cs[k].failures;
-      last.cs[k].retries -= base.cs[k].retries;
-      sb_hdr_sub(last.h[k], base.h[k]);
-      json_t *one = command_json(s, i, &last.cs[k], last.h[k]);
+      json_t *one = command_json(s, i, &pgb_stmt.last.cs[k], pgb_stmt.last.h[k],
+                                 tail ? &tail[k] : NULL);
       if (arr && one)
         json_array_append_new(arr, one);
       else
         json_decref(one);
     }
-  have_window = true;
+  free(tail);
+  pgb_stmt.have_window = true;
   if (arr)
     sb_results_extra_set("statements", arr);
 }
@@ -127,7 +169,7 @@ static void p_end(void *ctx)
 static void p_print(void *ctx)
 {
   (void) ctx;
-  if (!have_window)
+  if (!pgb_stmt.have_window)
     return;
   log_lock();
   printf("Statements (latency in ms):\n");
@@ -140,8 +182,8 @@ static void p_print(void *ctx)
     for (unsigned i = 0; i < sc->ncmds; i++)
     {
       unsigned k = sc->first + i;
-      const pgb_cmdstat_t *cs = &last.cs[k];
-      const sb_hdr_t *h = last.h[k];
+      const pgb_cmdstat_t *cs = &pgb_stmt.last.cs[k];
+      const sb_hdr_t *h = pgb_stmt.last.h[k];
       printf("        %10" PRId64 " %8" PRId64 " %8" PRId64 " %9.3f %9.3f %9.3f %9.3f  %s\n",
              cs->count, cs->failures, cs->retries,
              cs->count > 0 ? cs->sum_ns / (double) cs->count / 1e6 : 0.0,
@@ -155,12 +197,16 @@ static void p_print(void *ctx)
 
 int pgb_bmk_stmt_register(void)
 {
-  if (sample_alloc(&base) != 0 || sample_alloc(&last) != 0)
-  {
-    log_text(LOG_FATAL, "out of memory");
-    return 1;
-  }
-  sb_output_t out = {.name = "pgbench statements", .start = o_start};
+  pgb_stmt_sample_t *all[] = { &pgb_stmt.base, &pgb_stmt.last, &pgb_stmt.prev, &pgb_stmt.cur,
+                               &pgb_stmt.diff };
+  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+    if (sample_alloc(all[i]) != 0)
+    {
+      log_text(LOG_FATAL, "out of memory");
+      return 1;
+    }
+  sb_output_t out = {.name = "pgbench statements", .start = o_start,
+                     .interval = pgb_stmt_interval};
   sb_probe_t probe = {.name = "pgbench statements", .begin = p_begin, .end = p_end,
                       .print = p_print};
   if (sb_output_register(&out) != 0 || sb_probe_register(&probe) != 0)
@@ -168,12 +214,17 @@ int pgb_bmk_stmt_register(void)
     log_text(LOG_FATAL, "too many outputs or probes for the pgbench scripts' statements");
     return 1;
   }
-  return 0;
+  return pgb_stmt_live_register();
 }
 
 void pgb_bmk_stmt_free(void)
 {
-  sample_free(&base);
-  sample_free(&last);
-  have_window = false;
+  pgb_stmt_live_free();
+  pgb_stmt_sample_t *all[] = { &pgb_stmt.base, &pgb_stmt.last, &pgb_stmt.prev, &pgb_stmt.cur,
+                               &pgb_stmt.diff };
+  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+    sample_free(all[i]);
+  pgb_stmt.have_window = pgb_stmt.started = pgb_stmt.ended = false;
+  pgb_stmt.intervals = 0;
+  pgb_stmt.iv_start = -1.0;
 }

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <pwd.h>
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,19 @@ static int parse_int(const char *arg, const char *name, int min, int max)
   return (int) v;
 }
 
+bool pgb_parse_query_mode(const char *name, pgb_qmode_t *mode)
+{
+  static const char *const names[] = { "simple", "extended", "prepared" };
+  static const pgb_qmode_t modes[] = { PGB_QUERY_SIMPLE, PGB_QUERY_EXTENDED, PGB_QUERY_PREPARED };
+  for (unsigned i = 0; i < 3; i++)
+    if (name == NULL ? i == 0 : strcmp(name, names[i]) == 0)
+    {
+      *mode = modes[i];
+      return true;
+    }
+  return false;
+}
+
 int pgb_parse_weight(const char *opt, char **name)
 {
   const char *sep = strrchr(opt, '@');
@@ -155,12 +169,13 @@ static void usage(void)
          "                           define variable for use by custom script\n"
          "  -j, --jobs=NUM           number of threads (default: 1)\n"
          "  -l, --log                write transaction times to log file\n"
+         "  -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late\n"
          "  -M, --protocol=simple|extended|prepared\n"
          "                           protocol for submitting queries (default: simple)\n"
          "  -n, --no-vacuum          do not run VACUUM before tests\n"
          "  -P, --progress=NUM       show thread progress report every NUM seconds\n"
-         "  -R, --rate=NUM           target rate in transactions per second\n"
          "  -r, --report-per-command report latencies, failures, and retries per command\n"
+         "  -R, --rate=NUM           target rate in transactions per second\n"
          "  -s, --scale=NUM          report this scale factor in output\n"
          "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
          "  -T, --time=NUM           duration of benchmark test in seconds\n"
@@ -169,11 +184,11 @@ static void usage(void)
          "  --failures-detailed      report the failures grouped by basic types\n"
          "  --log-prefix=PREFIX      prefix for transaction time log file\n"
          "                           (default: \"pgbench_log\")\n"
-         "  -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late\n"
          "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
          "  --progress-timestamp     use Unix epoch timestamps for progress\n"
          "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
          "  --sampling-rate=NUM      fraction of transactions to log (e.g., 0.01 for 1%%)\n"
+         "  --show-script=NAME       show builtin script code, then exit\n"
          "  --verbose-errors         print messages of all errors\n\n"
          "Common options:\n"
          "  -d, --debug              print debugging output\n"
@@ -190,7 +205,9 @@ static void usage(void)
          "                           store the run in bmk's results database\n"
          "  --metrics-listen=ADDR:PORT\n"
          "                           serve the run's metrics to Prometheus\n"
-         "  --percentile=P           the percentile of --results and the metrics (default: 95)\n");
+         "  --percentile=P           the percentile of --results and the metrics (default: 95)\n"
+         "  --statement-percentiles=on\n"
+         "                           each command's count and latency percentiles, after the report\n");
 }
 
 /* Options pgbench 15 has that the persona does not run yet: refused with
@@ -337,13 +354,7 @@ static bool parse_script_option(int c)
       return true;
     }
     case 'M':
-      if (strcmp(optarg, "simple") == 0)
-        pgb_cfg.querymode = PGB_QUERY_SIMPLE;
-      else if (strcmp(optarg, "extended") == 0)
-        pgb_cfg.querymode = PGB_QUERY_EXTENDED;
-      else if (strcmp(optarg, "prepared") == 0)
-        pgb_cfg.querymode = PGB_QUERY_PREPARED;
-      else
+      if (!pgb_parse_query_mode(optarg, &pgb_cfg.querymode))
       {
         pgb_error("invalid query mode (-M): \"%s\"", optarg);
         exit(1);
@@ -404,7 +415,7 @@ static bool parse_bench_option(int c, parse_state_t *ps)
     case 't': pgb_cfg.nxacts = parse_int(optarg, "-t/--transactions", 1, INT_MAX); break;
     case 'T': pgb_cfg.duration = parse_int(optarg, "-T/--time", 1, INT_MAX); break;
     case 'P': pgb_cfg.progress = parse_int(optarg, "-P/--progress", 1, INT_MAX); break;
-    case 'r': pgb_cfg.report_per_command = true; break;
+    case 'r': pgb_cfg.report_per_command = pgb_cfg.print_per_command = true; break;
     case 'v': pgb_cfg.vacuum_accounts = true; break;
     case 'C': pgb_cfg.is_connect = true; break;
     case O_PROGRESS_TIMESTAMP: pgb_cfg.progress_timestamp = true; break;
@@ -599,7 +610,11 @@ int pgb_main(int argc, char **argv)
   parse_state_t ps = {false, false};
   int c;
   /* bmk's own options: out of pgbench's way, benchmarking mode's */
-  pgb_additions_take(&argc, argv);
+  if (pgb_additions_take(&argc, argv) != 0)
+  {
+    hint();
+    return 1;
+  }
   if (pgb_additions_count() > 0)
     ps.bench_set = true;
   if (!set_random_seed(getenv("PGBENCH_RANDOM_SEED")))
@@ -665,18 +680,31 @@ int pgb_setup_driver(void)
   sb_opt_set("pgsql-user", pgb_cfg.user ? pgb_cfg.user : "");
   sb_opt_set("pgsql-password", "");
   sb_opt_set("pgsql-db", pgb_cfg.dbname);
+  sb_opt_set("pgsql-sslmode", "");  /* libpq's: PGSSLMODE, else prefer */
+  db_set_application_name("pgbench");  /* pg_stat_activity's, as pgbench's */
   sb_opt_set("pgsql-ignore-errors", "40001,40P01");
   db_quiet_all_errors(1);
   return db_check_options();
 }
 
+/* The driver of every connection, created once by the first connect:
+   that may be a client's, in its VU thread beside the others'
+   (pthread_once: one creation, seen by all). */
+static pthread_once_t drv_once = PTHREAD_ONCE_INIT;
+static db_driver_t *drv;
+
+static void create_driver(void)
+{
+  /* bmk's face: the driver bmk's options configured (--db-driver) */
+  drv = db_create(pgb_cfg.bmk_face ? NULL : "pgsql");
+}
+
 db_conn_t *pgb_connect(void)
 {
-  static db_driver_t *drv;
-  /* bmk's face: the driver bmk's options configured (--db-driver) */
   if (!pgb_cfg.bmk_face && pgb_setup_driver() != 0)
     return NULL;
-  if (drv == NULL && (drv = db_create(pgb_cfg.bmk_face ? NULL : "pgsql")) == NULL)
+  pthread_once(&drv_once, create_driver);
+  if (drv == NULL)
     return NULL;
   db_conn_t *con;
   if (pgb_cfg.evloop && pgb_cfg.mysql)

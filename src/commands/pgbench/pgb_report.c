@@ -130,15 +130,16 @@ static void script_block(unsigned s, const pgb_stats_t *st, int64_t total_cnt, d
          100.0 * sc->weight / (double) pgb_cfg.total_weight);
   printf(" - %" PRId64 " transactions (%.1f%% of total, tps = %f)\n", cnt,
          100.0 * (double) cnt / (double) total_cnt, (double) st->cnt / duration);
+  /* a script that ran no transaction has its failure and retry lines
+     too, 0 of 0 being "NaN%" as in pgbench; not the skipped one */
+  char pct[32];
+  printf(" - number of failed transactions: %" PRId64 " (%s%%)\n", failures,
+         percent(pct, sizeof(pct), failures, cnt));
+  if (pgb_cfg.failures_detailed)
+    detailed(" - ", st, cnt);
+  retry_lines(" - ", st, cnt);
   if (cnt > 0)
-  {
-    printf(" - number of failed transactions: %" PRId64 " (%.3f%%)\n", failures,
-           100.0 * (double) failures / (double) cnt);
-    if (pgb_cfg.failures_detailed)
-      detailed(" - ", st, cnt);
-    retry_lines(" - ", st, cnt);
     skipped_line(" - ", st, cnt);
-  }
   simple_stats(" - latency", &st->latency);
 }
 
@@ -226,7 +227,7 @@ void pgb_print_report(int64_t total_us, int64_t conn_us)
     {
       if (pgb_cfg.per_script_stats)
         script_block(s, &scripts[s], total_cnt, duration);
-      if (pgb_cfg.report_per_command)
+      if (pgb_cfg.print_per_command)
         statement_lines(s, cmds, pgb_cfg.per_script_stats);
     }
   }

@@ -21,6 +21,7 @@
 #include <sys/time.h>
 
 #include "commands/pgbench/pgb_additions.h"
+#include "commands/pgbench/pgb_bmk_priv.h"
 #include "commands/pgbench/pgb_client.h"
 #include "commands/pgbench/pgb_log.h"
 #include "commands/pgbench/pgb_report.h"
@@ -173,7 +174,7 @@ int pgb_run_init_clients(void)
     if (c->script_stats == NULL || c->cmd_stats == NULL || c->stmts == NULL ||
         !init_variables(c))
       return 1;
-    if (pgb_cfg.bmk_face)
+    if (pgb_cfg.bmk_face || pgb_cfg.stmt_percentiles)
     {
       c->cmd_hist = calloc(pgb_cfg.ncmds, sizeof(*c->cmd_hist));
       if (c->cmd_hist == NULL)
@@ -490,8 +491,8 @@ static int o_end(void *ctx, const sb_out_end_t *e)
       conn += clients[i].conn_us;
   }
   pgb_print_report(end - bench_start_us, conn);
-  if (cfg->server_stats)
-    putchar('\n');             /* the block apart from the report */
+  if (cfg->server_stats || pgb_cfg.stmt_percentiles)
+    putchar('\n');             /* the blocks apart from the report */
   sb_probe_print();
   /* bmk's additions: their outputs' closing lines, after the report
      (--save's "Saved as run N"), print at bmk's level; the persona's
@@ -655,8 +656,12 @@ int pgb_run(void)
      before anything connects (a port in use, a bad value: exit 1) */
   if (pgb_additions_count() > 0)
   {
-    if (pgb_setup_driver() != 0 || pgb_additions_install(&cfg, &out) != 0)
+    if (pgb_setup_driver() != 0 ||
+        pgb_additions_install(&cfg, &out, &pgb_cfg.stmt_percentiles) != 0)
       return 1;
+    /* the commands are timed (as for -r); the block is bmk's */
+    if (pgb_cfg.stmt_percentiles)
+      pgb_cfg.report_per_command = true;
   }
   else
     sb_output_register(&out);
@@ -667,6 +672,8 @@ int pgb_run(void)
     pgb_error("out of memory");
     return 1;
   }
+  if (pgb_cfg.stmt_percentiles && pgb_bmk_stmt_register() != 0)
+    return 1;
   if (pgb_log_open(sample_rs) != 0)
     return 1;
   static const sb_c_test_t test = {
@@ -681,6 +688,8 @@ int pgb_run(void)
   if (rc != 0 && rc != 2)
     return 1;
   pgb_run_free_clients();
+  if (pgb_cfg.stmt_percentiles)
+    pgb_bmk_stmt_free();
   if (__atomic_load_n(&any_aborted, __ATOMIC_RELAXED))
   {
     pgb_error("Run was aborted; the above results are incomplete.");

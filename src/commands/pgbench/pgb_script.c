@@ -493,7 +493,8 @@ static bool dollar_quote(const char *text, size_t i)
 }
 
 /* A meta-command's text from text[i] (the backslash) to the end of its
-   line, lines ending in a backslash joined; *next is where it ends. */
+   line (its trailing blanks too: pgbench's -r lines and error lines show
+   them), lines ending in a backslash joined; *next is where it ends. */
 static char *meta_line(const char *text, size_t i, size_t *next, int *lines)
 {
   size_t cap = 256, n = 0;
@@ -515,9 +516,7 @@ static char *meta_line(const char *text, size_t i, size_t *next, int *lines)
       buf = check_alloc(realloc(buf, cap *= 2));
     buf[n++] = text[j];
   }
-  buf[n] = '\0';
-  while (n > 0 && isspace((unsigned char) buf[n - 1]))
-    buf[--n] = '\0';
+  buf[n] = '\0';             /* trailing blanks kept, as pgbench shows them */
   *next = j;
   return buf;
 }

@@ -113,6 +113,8 @@ static bool env_lookup(void *ctx, const char *name, pgs_value_t *out, char *err,
          as in pgbench */
       if (v->str[0] == '\0')
         err[0] = '\0';
+      else if (pgs_text_is_int(v->str))
+        snprintf(err, errlen, "value \"%s\" is out of range for type bigint", v->str);
       else
         snprintf(err, errlen, "malformed variable \"%s\" value: \"%s\"", name, v->str);
       return false;

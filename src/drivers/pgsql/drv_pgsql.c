@@ -525,7 +525,7 @@ static void quiet_notices(void *arg, const char *msg)
 
 PGconn *pgd_open_params(const db_conn_t *con, bool async)
 {
-  const char *kw[12], *val[12];
+  const char *kw[13], *val[13];
   unsigned n = 0;
   unsigned h = 0, p = 0, total = cfg.nhosts * cfg.nports;
 
@@ -571,11 +571,16 @@ PGconn *pgd_open_params(const db_conn_t *con, bool async)
   }
   if (!async)
     ADD("connect_timeout", cfg.connect_timeout);
+  ADD("fallback_application_name", db_application_name());
 #undef ADD
   kw[n] = NULL;
   val[n] = NULL;
-  return async ? PQconnectStartParams(kw, val, 0)
-    : PQconnectdbParams(kw, val, 0);
+  /* expand_dbname: a database given as a connection string or URI
+     ("host=h dbname=d", "postgresql://..."), as psql and pgbench take
+     it; what it sets wins over the host, port, user and password
+     before it, and loses to the sslmode and the rest after it */
+  return async ? PQconnectStartParams(kw, val, 1)
+    : PQconnectdbParams(kw, val, 1);
 }
 
 pg_conn_t *pgd_new_pc(void)

@@ -62,7 +62,9 @@ void pgd_reset_rs(db_result_t *rs);
 bool pgd_store(pg_conn_t *pc, PGresult *res, db_result_t *rs);
 void pgd_keep(pg_conn_t *pc, PGresult *res);
 /* A new libpq connection (async: PQconnectStartParams) with the driver's
-   options, or con->endpoint's address, credentials and TLS (--endpoints). */
+   options, or con->endpoint's address, credentials and TLS (--endpoints);
+   a database given as a connection string or URI is expanded, as libpq's
+   expand_dbname does. */
 PGconn *pgd_open_params(const db_conn_t *con, bool async);
 pg_conn_t *pgd_new_pc(void);
 int pgd_connect_failed(db_conn_t *con);

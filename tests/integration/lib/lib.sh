@@ -26,7 +26,13 @@ PGSQL_OPTS="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT --
 PGBOUNCER_OPTS="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PGBOUNCER_PORT --pgsql-user=sbtest --pgsql-password=$DBPASS --pgsql-db=sbtest --db-ps-mode=disable"
 
 ok() { PASS=$((PASS + 1)); echo "ok - $*"; }
-not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $*"; }
+# not_ok also shows the last bmk run's FATAL lines (run_bmk's OUT), at
+# most 5, as comments: a failure seen once in CI then says what bmk said
+not_ok() {
+  FAIL=$((FAIL + 1))
+  echo "not ok - $*"
+  printf '%s\n' "${OUT:-}" | grep -m 5 '^FATAL' | sed 's/^/#   the last bmk run said: /' || true
+}
 
 # skip NAME REASON: a check that cannot run here (an optional tool or an
 # outside project missing). Counted as a skip and printed with its reason.
