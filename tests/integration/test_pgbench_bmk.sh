@@ -244,6 +244,40 @@ run_bmk $PGSQL_OPTS pgbench_script cleanup
 assert_eq "cleanup: pgbench's tables dropped" "0 0" \
   "$RC $(pgsql_q "select count(*) from pg_class where relname like 'pgbench_%' and relkind = 'r'")"
 
+# ---- retries and failures in bmk's counts (report, --results) -------------------
+# A sequence decides each try: an odd value raises a serialization failure
+# (SQLSTATE 40001), an even one commits; nextval is not rolled back, so
+# with one client the tries alternate from the sequence's restart.
+PGOPTIONS="-c client_min_messages=warning" pgsql_q "drop sequence if exists pgbt_seq; create sequence pgbt_seq" > /dev/null
+cat > rt.sql <<'EOF'
+DO $$BEGIN IF nextval('pgbt_seq') % 2 = 1 THEN RAISE EXCEPTION USING ERRCODE = '40001'; END IF; END$$;
+EOF
+# thread mode: one client, exact counts
+pgsql_q "alter sequence pgbt_seq restart" > /dev/null
+run_bmk $PGSQL_OPTS --threads=1 --events=5 --time=0 --max-tries=2 --results=rt.json rt.sql run
+assert_eq "retries: 5 transactions, each retried once: retried 5, retries 5, failed 0" "0 5 5 5 0" \
+  "$RC $(report_value "transactions:" "$OUT") $(report_value "retried transactions:" "$OUT") $(report_value "retries:" "$OUT") $(report_value "failed transactions:" "$OUT")"
+assert_match "retries: under their SQLSTATE" "$OUT" '^        40001 \(serialization\): +retried 5, retries 5, failed 0$'
+assert_eq "retries: --results summary.retries (max_tries retried retries failures, 40001's retries)" "2 5 5 0 5" \
+  "$(json_get rt.json "'%s %s %s %s %s' % (tuple(d['summary']['retries'][k] for k in ('max_tries', 'retried', 'retries', 'failures')) + (d['summary']['retries']['by_code']['40001']['retries'],))")"
+# the event loop, 2 clients sharing the sequence: every event ends with
+# an even value and every odd one drawn before the last even was a retry,
+# so 10 transactions make exactly 10 retries, however the tries interleave
+pgsql_q "alter sequence pgbt_seq restart" > /dev/null
+run_bmk $PGSQL_OPTS --threads=2 --workers=1 --events=10 --time=0 --max-tries=100 rt.sql run
+assert_eq "retries on the loop: 10 transactions, 10 retries, none failed, the sequence at 20" "0 10 10 0 20" \
+  "$RC $(report_value "transactions:" "$OUT") $(report_value "retries:" "$OUT") $(report_value "failed transactions:" "$OUT") $(pgsql_q "select last_value from pgbt_seq")"
+pgsql_q "alter sequence pgbt_seq restart" > /dev/null
+run_bmk $PGSQL_OPTS --threads=1 --events=5 --time=0 --max-tries=1 rt.sql run
+assert_eq "no retry (--max-tries=1): of 5 tries 3 failed, 2 transactions" "0 2 0 3" \
+  "$RC $(report_value "transactions:" "$OUT") $(report_value "retries:" "$OUT") $(report_value "failed transactions:" "$OUT")"
+# the persona's --results (a bmk addition) has them too
+pgsql_q "alter sequence pgbt_seq restart" > /dev/null
+PGHOST=127.0.0.1 PGPORT=$PGSQL_PORT PGUSER=sbtest PGPASSWORD=$DBPASS PGDATABASE=sbtest \
+  timeout -k 5 60 "$BMK" pgbench -n -c 1 -t 5 --max-tries=2 -f rt.sql --results=prt.json > prt.out 2>&1
+assert_eq "persona --max-tries=2 -t 5: pgbench's retries line and --results' counts agree" "5 2 5 5 0" \
+  "$(sed -n 's/^total number of retries: \([0-9]*\).*/\1/p' prt.out) $(json_get prt.json "'%s %s %s %s' % tuple(d['summary']['retries'][k] for k in ('max_tries', 'retried', 'retries', 'failures'))")"
+
 # ---- MariaDB -----------------------------------------------------------------
 mysql_q "drop table if exists pgbt_a, pgbt_b, pgbt_blog;
   create table pgbt_a (id int auto_increment primary key, client int, v int);

@@ -17,6 +17,7 @@
 
 #include "commands/pgbench/pgb_client.h"
 #include "commands/pgbench/pgb_report.h"
+#include "core/sb_retry.h"
 #include "drivers/db_async.h"
 #include "engine/sb_engine.h"
 #include "engine/sb_loop.h"
@@ -457,6 +458,29 @@ static void verbose_error(const pgb_client_t *c, bool retry, unsigned tries, int
 
 typedef pgb_tx_t tx_t;
 
+/* bmk's retry counts (core/sb_retry.h: the report's, --results' and the
+   metrics' retries and failures per code) of the error of kind `kind`
+   (1 serialization, 2 deadlock) that ended try `tries`: a failure when
+   it is not retried, else a retry, and a retried transaction at its
+   first. The code is MySQL's error number, else the SQLSTATE. */
+static void count_retry(const pgb_client_t *c, int kind, unsigned tries, bool retry)
+{
+  char code[16];
+  int e = db_conn_sql_errno(c->con);
+  if (e != 0)
+    snprintf(code, sizeof(code), "%d", e);
+  else
+    snprintf(code, sizeof(code), "%s", kind == 1 ? "40001" : "40P01");
+  if (!retry)
+  {
+    sb_retry_count(c->tid, code, SB_RETRY_FAILURES);
+    return;
+  }
+  if (tries == 1)
+    sb_retry_count(c->tid, code, SB_RETRY_RETRIED);
+  sb_retry_count(c->tid, code, SB_RETRY_RETRIES);
+}
+
 /* After a serialization failure or a deadlock (kind 1 or 2, its message
    `msg`) in command tx->i (an SQL command, or the \endpipeline of a
    failed pipeline): the transaction is retried (tx back at its first
@@ -483,6 +507,7 @@ static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, const char *msg, pgb_
   if (pgb_cfg.verbose_errors)
     verbose_error(c, retry, tx->tries, tx->start_us);
   count_cmd_error(c, gi, retry);
+  count_retry(c, kind, tx->tries, retry);
   if (!retry)
   {
     count_tx(c, tx->s, tx->start_us, kind, tx->tries);

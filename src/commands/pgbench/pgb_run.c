@@ -32,6 +32,7 @@
 #include "core/sb_output.h"
 #include "core/sb_probe.h"
 #include "core/sb_rand.h"
+#include "core/sb_retry.h"
 #include "core/sb_version.h"
 #include "engine/sb_engine.h"
 #include "engine/sb_loop.h"
@@ -636,6 +637,9 @@ static int run_config(sb_run_config_t *cfg)
   sb_rand_params_t rp = {.dist = SB_RAND_UNIFORM, .seed = 1, .spec_iter = 12, .spec_pct = 1,
                          .spec_res = 75, .pareto_h = 0.2, .zipf_exp = 0.8};
   sb_rand_init(&rp);
+  /* pgbench counts failures and retries (its report's lines); so do
+     bmk's additions (--results, --metrics-listen): 0 = unlimited */
+  sb_retry_configure(true, pgb_cfg.max_tries);
   if (sb_counters_init(cfg->threads) != 0 || sb_metrics_init(cfg->threads) != 0)
   {
     pgb_error("out of memory");
