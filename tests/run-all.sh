@@ -135,9 +135,11 @@ read -r up1 uf1 < <(unit_counts .)
 # instead of in the ASan pass.
 # test_endpoints.sh: the replica lag sampler's thread beside the workers
 # and the probes (about 20 s, its own servers).
-# test_pgbench_bmk.sh: pgbench scripts' clients connect and run in their
-# VU threads side by side (once raced on a lazily created driver).
-TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh test_endpoints.sh test_pgbench_bmk.sh"
+# test_pgbench_bmk.sh, test_pgbench_evloop.sh: pgbench scripts' clients
+# connect and run side by side, in VU threads and on workers' loops (they
+# once raced on a lazily created driver).
+TSAN_FILES="test_threads.sh test_faults.sh test_metrics.sh test_capacity.sh test_endpoints.sh
+  test_pgbench_bmk.sh test_pgbench_evloop.sh"
 # test_metrics.sh's event-mode case runs 2,000 VUs in the normal pass and
 # 300 under the sanitizers, test_evloop.sh's think-time runs 1,000 and 400
 # under ASan (each VU's work costs them 2-15 times as much).
@@ -191,7 +193,7 @@ declare -A ASAN_WEIGHT=([test_evloop.sh]=121 [test_faults.sh]=145
   [test_tpch.sh]=75 [test_pgbench_evloop.sh]=20)
 declare -A TSAN_WEIGHT=([test_faults.sh]=168 [test_capacity.sh]=83
   [test_endpoints.sh]=53 [test_metrics.sh]=49 [test_threads.sh]=33
-  [test_pgbench_bmk.sh]=40)
+  [test_pgbench_bmk.sh]=40 [test_pgbench_evloop.sh]=30)
 
 # The queue: one line "SECONDS PASS FILE" per file of each pass, longest
 # first. Five lanes (one per set of servers) take the next line as they
