@@ -6,7 +6,7 @@
  *
  * Files: pgb_main.c (the command line), pgb_script.c (scripts: parsing,
  * the built-in ones), pgb_init.c (-i), pgb_client.c (one client running
- * a script's commands), pgb_vars.c (its variables), pgb_pipeline.c
+ * a script's commands; pgb_client_count.c: what it counts), pgb_vars.c (its variables), pgb_pipeline.c
  * (\startpipeline, \endpipeline), pgb_run.c (the run on the engine,
  * seeding, -R, -C, progress lines), pgb_report.c (the final report),
  * pgb_log.c (-l), pgb_debug.c (-d's trace), pgb_additions.c (bmk's

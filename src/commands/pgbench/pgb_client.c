@@ -17,7 +17,6 @@
 
 #include "commands/pgbench/pgb_client.h"
 #include "commands/pgbench/pgb_report.h"
-#include "core/sb_retry.h"
 #include "drivers/db_async.h"
 #include "engine/sb_engine.h"
 #include "engine/sb_loop.h"
@@ -328,75 +327,6 @@ static int sql_result(pgb_client_t *c, bool started, int *kind)
   return -1;
 }
 
-/* A command's start and end: CLOCK_MONOTONIC in nanoseconds (divided
-   by 1000, pgb_now_us's microseconds). */
-static int64_t cmd_clock(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* -r: command `gi` took from t0 to now (cmd_clock's nanoseconds): its
-   sum in microseconds as pgbench keeps it, its histogram (bmk's face)
-   in nanoseconds. */
-static void count_cmd(pgb_client_t *c, unsigned gi, int64_t t0)
-{
-  if (!pgb_cfg.report_per_command)
-    return;
-  int64_t now = cmd_clock();
-  pthread_mutex_lock(&c->lock);
-  c->cmd_stats[gi].count++;
-  c->cmd_stats[gi].sum += (double) (now / 1000 - t0 / 1000);
-  c->cmd_stats[gi].sum_ns += (double) (now - t0);
-  pthread_mutex_unlock(&c->lock);
-  if (c->cmd_hist && c->cmd_hist[gi])
-    sb_hdr_record(c->cmd_hist[gi], (uint64_t) (now - t0));
-}
-
-/* -r: command `gi` failed its transaction, or had it retried. */
-static void count_cmd_error(pgb_client_t *c, unsigned gi, bool retried)
-{
-  pthread_mutex_lock(&c->lock);
-  if (retried)
-    c->cmd_stats[gi].retries++;
-  else
-    c->cmd_stats[gi].failures++;
-  pthread_mutex_unlock(&c->lock);
-}
-
-/* Counts the finished transaction (kind 0 success, 1 serialization, 2
-   deadlock failure) and its tries. */
-static void count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, unsigned tries)
-{
-  /* its end, which pgb_run.c takes as the client's last (one clock read) */
-  c->last_end_us = pgb_now_us();
-  double lat = (double) (c->last_end_us - start_us);
-  c->last_latency_us = lat;
-  c->last_kind = kind;
-  c->last_tries = tries;
-  pthread_mutex_lock(&c->lock);
-  pgb_stats_t *both[2] = {&c->stats, &c->script_stats[s]};
-  for (int k = 0; k < 2; k++)
-  {
-    both[k]->retries += tries - 1;
-    both[k]->retried += tries > 1;
-    if (kind == 0)
-    {
-      both[k]->cnt++;
-      pgb_sstats_add_value(&both[k]->latency, lat);
-      if (pgb_cfg.throttle_delay > 0)
-        pgb_sstats_add_value(&both[k]->lag, c->lag_us);
-      both[k]->late += pgb_cfg.latency_limit_us > 0 && lat > (double) pgb_cfg.latency_limit_us;
-    }
-    else if (kind == 1)
-      both[k]->serialization_failures++;
-    else
-      both[k]->deadlock_failures++;
-  }
-  pthread_mutex_unlock(&c->lock);
-}
-
 /* Where a false \if / \elif goes: the next branch (an \elif is
    evaluated, an \else entered), or past the \endif. */
 static int branch(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmds, unsigned *next)
@@ -407,12 +337,12 @@ static int branch(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cmds
     pgs_value_t v;
     if (cmd->type == PGB_ELIF || cmd->type == PGB_IF)
     {
-      int64_t t0 = cmd_clock();
+      int64_t t0 = pgb_cmd_clock();
       if (pgb_cfg.debug)
         pgb_debug_meta(c, cmd);
       if (!pgb_var_eval(c, s, i, cmd, &v))
         return -1;
-      count_cmd(c, pgb_cfg.scripts[s].first + i, t0);
+      pgb_count_cmd(c, pgb_cfg.scripts[s].first + i, t0);
       bool t = v.type == PGS_BOOL ? v.u.b : v.type == PGS_INT ? v.u.i != 0
         : v.type == PGS_DOUBLE ? v.u.d != 0.0 : false;
       if (t)
@@ -458,29 +388,6 @@ static void verbose_error(const pgb_client_t *c, bool retry, unsigned tries, int
 
 typedef pgb_tx_t tx_t;
 
-/* bmk's retry counts (core/sb_retry.h: the report's, --results' and the
-   metrics' retries and failures per code) of the error of kind `kind`
-   (1 serialization, 2 deadlock) that ended try `tries`: a failure when
-   it is not retried, else a retry, and a retried transaction at its
-   first. The code is MySQL's error number, else the SQLSTATE. */
-static void count_retry(const pgb_client_t *c, int kind, unsigned tries, bool retry)
-{
-  char code[16];
-  int e = db_conn_sql_errno(c->con);
-  if (e != 0)
-    snprintf(code, sizeof(code), "%d", e);
-  else
-    snprintf(code, sizeof(code), "%s", kind == 1 ? "40001" : "40P01");
-  if (!retry)
-  {
-    sb_retry_count(c->tid, code, SB_RETRY_FAILURES);
-    return;
-  }
-  if (tries == 1)
-    sb_retry_count(c->tid, code, SB_RETRY_RETRIED);
-  sb_retry_count(c->tid, code, SB_RETRY_RETRIES);
-}
-
 /* After a serialization failure or a deadlock (kind 1 or 2, its message
    `msg`) in command tx->i (an SQL command, or the \endpipeline of a
    failed pipeline): the transaction is retried (tx back at its first
@@ -506,11 +413,11 @@ static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, const char *msg, pgb_
   bool retry = may_retry(tx->tries, tx->start_us);
   if (pgb_cfg.verbose_errors)
     verbose_error(c, retry, tx->tries, tx->start_us);
-  count_cmd_error(c, gi, retry);
-  count_retry(c, kind, tx->tries, retry);
+  pgb_count_cmd_error(c, gi, retry);
+  pgb_count_retry(c, kind, tx->tries, retry);
   if (!retry)
   {
-    count_tx(c, tx->s, tx->start_us, kind, tx->tries);
+    pgb_count_tx(c, tx->s, tx->start_us, kind, tx->tries);
     *res = PGB_TX_FAILED;
     return false;
   }
@@ -552,7 +459,7 @@ static bool run_meta(pgb_client_t *c, tx_t *tx, const pgb_cmd_t *cmd)
 /* Command tx->i is done: counted (-r), the transaction goes to the next. */
 static void cmd_done(pgb_client_t *c)
 {
-  count_cmd(c, pgb_cfg.scripts[c->tx.s].first + c->tx.i, c->tx.t0);
+  pgb_count_cmd(c, pgb_cfg.scripts[c->tx.s].first + c->tx.i, c->tx.t0);
   c->tx.i++;
 }
 
@@ -633,7 +540,7 @@ static bool pipe_done(pgb_client_t *c, bool resume, pgb_txres_t *res)
   }
   if (rc < 0)
     return false;
-  count_cmd(c, gi, tx->t0);
+  pgb_count_cmd(c, gi, tx->t0);
   if (rc == 0)
   {
     tx->i++;
@@ -658,7 +565,7 @@ static pgb_txres_t run_cmds(pgb_client_t *c)
   {
     const pgb_cmd_t *cmd = &sc->cmds[tx->i];
     /* the command's start, for -r (bmk's face: always) */
-    tx->t0 = pgb_cfg.report_per_command ? cmd_clock() : 0;
+    tx->t0 = pgb_cfg.report_per_command ? pgb_cmd_clock() : 0;
     /* an \if or \elif is shown where it is evaluated (branch); an
        \else or \endif reached in a skipped branch is not shown, as
        pgbench skips it without executing it */
@@ -706,7 +613,7 @@ static pgb_txres_t run_cmds(pgb_client_t *c)
     pgb_error("client %d aborted: end of script reached with pipeline open", c->id);
     return PGB_TX_ABORTED;
   }
-  count_tx(c, tx->s, tx->start_us, 0, tx->tries);
+  pgb_count_tx(c, tx->s, tx->start_us, 0, tx->tries);
   return PGB_TX_OK;
 }
 
@@ -732,14 +639,6 @@ pgb_txres_t pgb_client_resume(pgb_client_t *c, int value)
   else if (wait == PGB_W_SLEEP)
     cmd_done(c);
   return go ? run_cmds(c) : res;
-}
-
-void pgb_client_skip(pgb_client_t *c, unsigned s)
-{
-  pthread_mutex_lock(&c->lock);
-  c->stats.skipped++;
-  c->script_stats[s].skipped++;
-  pthread_mutex_unlock(&c->lock);
 }
 
 void pgb_client_disconnect(pgb_client_t *c)

@@ -196,6 +196,36 @@ bool pgb_pipe_queue(pgb_client_t *c, unsigned s, unsigned i, const pgb_cmd_t *cm
    abort message (another error); 2 when it waits (pgb_client_op). */
 int pgb_pipe_end(pgb_client_t *c, unsigned s, unsigned i, int *kind, bool resume);
 
+/* ---- pgb_client_count.c: what a client counts (its own thread; the
+   counters the reporter reads are taken under c->lock) ---------------- */
+
+/* A command's start and end: CLOCK_MONOTONIC in nanoseconds (divided by
+   1000: pgb_now_us's microseconds). Any thread. */
+int64_t pgb_cmd_clock(void);
+
+/* -r: global command `gi` ran from `t0` (pgb_cmd_clock) to now: its sum
+   in microseconds as pgbench keeps it, its histogram (bmk's face) in
+   nanoseconds. Nothing without pgb_cfg.report_per_command. */
+void pgb_count_cmd(pgb_client_t *c, unsigned gi, int64_t t0);
+
+/* -r: command `gi` failed its transaction (`retried` false), or had it
+   retried. */
+void pgb_count_cmd_error(pgb_client_t *c, unsigned gi, bool retried);
+
+/* Counts the finished transaction of script `s` begun at `start_us`
+   (pgb_now_us): kind 0 success, 1 serialization, 2 deadlock failure,
+   after `tries` tries; sets c->last_end_us (now), last_latency_us,
+   last_kind and last_tries. */
+void pgb_count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, unsigned tries);
+
+/* bmk's retry counts (core/sb_retry.h: the report's, --results' and the
+   metrics' retries and failures per code) of an error of kind `kind`
+   (1 serialization, 2 deadlock) that ended try `tries`: a failure when
+   it is not retried (`retry` false), else a retry, and a retried
+   transaction at its first. The code is MySQL's error number of c's
+   connection, else the kind's SQLSTATE (40001, 40P01). */
+void pgb_count_retry(const pgb_client_t *c, int kind, unsigned tries, bool retry);
+
 /* Counts a transaction of script `s` that -R with -L skipped. */
 void pgb_client_skip(pgb_client_t *c, unsigned s);
 
