@@ -219,16 +219,23 @@ assert_match "users: every row equals its --results file" "$ROWS" '^[0-9]+ rows$
 assert_match "users: the answer" "$OUT" "^max sustainable: [0-9]+ users \\([0-9.]+ tps\\) at p50 [0-9.]+ ms \\(SLO $USLO\\)"
 
 # ---- Ctrl-C: the table so far, exit 130 --------------------------------------------------
-# (an SLO step 1 meets on a loaded machine too: the TSan pass once saw
-# p99 279 ms at a quarter of the capacity with other jobs beside it)
+# Step 1's verdict depends on the machine's share (the TSan pass saw p99
+# 279 ms at a quarter of the capacity beside other jobs, and once 520
+# VUs starting too slowly for the rate: saturated); what is checked is
+# that the table holds step 1 with a verdict and the answer follows it.
 python3 "$TOP/tests/integration/tools/interrupt.py" "$WORK/int.out" "step 1 (growth)" \
   "$BMK" capacity --slo='p99<=5s' --step-time=2 --step-warmup=0 --start-rate="$START" \
   --results-dir=int --id=int -- bmk lock.lua $MYSQL_OPTS run > int.rc
 OUT=$(cat int.out)
 assert_eq "Ctrl-C: exit 130" 130 "$(cat int.rc)"
 assert_contains "Ctrl-C: says so" "$OUT" "=> capacity int: interrupted; the table holds the steps done"
-assert_match "Ctrl-C: the table with step 1" "$OUT" "^   1 growth +$START .* pass$"
-assert_match "Ctrl-C: the best answer known" "$OUT" "^max sustainable: $START tps \(achieved [0-9.]+\) at p99 "
+assert_match "Ctrl-C: the table with step 1" "$OUT" "^   1 growth +$START .* (pass|fail|saturated)$"
+v1=$(printf '%s\n' "$OUT" | awk -v r="$START" '$1 == 1 && $2 == "growth" && $3 == r { print $NF; exit }')
+if [ "$v1" = pass ]; then
+  assert_match "Ctrl-C: the best answer known (step 1 passed)" "$OUT" "^max sustainable: $START tps \(achieved [0-9.]+\) at p99 "
+else
+  assert_match "Ctrl-C: the best answer known (step 1: $v1)" "$OUT" "^no rate met the SLO \(p99<=5s\); lowest tried: $START tps"
+fi
 
 # ---- PostgreSQL and oltp_point_select ------------------------------------------------
 if ! pgsql_q "SELECT 1" >/dev/null 2>&1; then
