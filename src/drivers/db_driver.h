@@ -102,7 +102,8 @@ typedef struct {
   unsigned long len;       /* current text length (bytes) */
   int64_t i;               /* integer value */
   double d;                /* floating value */
-  char *buf;               /* text value (max_len bytes, not NUL-terminated) */
+  char *buf;               /* text value: max_len + 1 bytes; db_bind_set_str
+                              ends it with a NUL, other writers need not */
 } db_bind_t;
 
 /* One value of a fetched row: text (not necessarily NUL-terminated) or

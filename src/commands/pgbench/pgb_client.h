@@ -11,10 +11,17 @@
 
 typedef struct {
   char *name;
-  char *str;               /* its text, or NULL until needed */
+  char *str;               /* its text (heap), or NULL: see num_text */
   bool has_value;          /* value is known (else parse str on use) */
+  bool num_text;           /* value's text is in num (str is NULL) */
   pgs_value_t value;
+  /* the text of a value, made on first use when it fits: a \set then
+     costs no malloc/free per transaction */
+  char num[32];
 } pgb_var_t;
+
+/* Slots of a client's variable lookup cache (pgb_vars.c). */
+#define PGB_VAR_CACHE 64
 
 /* Per-command counters for -r (microseconds). */
 typedef struct {
@@ -71,6 +78,9 @@ typedef struct pgb_client {
   db_stmt_t **stmts;       /* prepared statements by command index */
   pgb_var_t *vars;
   unsigned nvars, capvars;
+  /* variable index + 1 by a hash of the name's address (0: empty); a
+     hit is checked with strcmp, so a reused address costs a miss only */
+  unsigned vcache[PGB_VAR_CACHE];
   pgs_prng_t rs;           /* the random functions' generator */
   int64_t xacts_done;      /* -t: transactions run so far */
   bool aborted;
@@ -120,7 +130,8 @@ bool pgb_var_set_str(pgb_client_t *c, const char *context, const char *name, con
 /* ---- pgb_vars.c: the rest of the variables ---- */
 
 /* Variable `name`'s text (made from its value when needed), or NULL when
-   it is not set. Owner thread. */
+   it is not set. The text may live in the variables' array: use or copy
+   it before the next variable is created. Owner thread. */
 const char *pgb_var_text(pgb_client_t *c, const char *name);
 
 /* Evaluates the expression of command `i` (`cmd`, \set, \if or \elif)

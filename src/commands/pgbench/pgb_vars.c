@@ -4,17 +4,32 @@
  * evaluator's view of them, and their substitution into simple-mode SQL.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/pgbench/pgb_client.h"
 
+/* The variable `name`, or NULL. The names a script refers to are the
+   same few pointers every transaction (its parsed commands), so a small
+   cache keyed by the address finds them with one strcmp instead of one
+   per variable; names are never removed, so an index stays valid. */
 static pgb_var_t *lookup_var(pgb_client_t *c, const char *name)
 {
+  /* Fibonacci hashing of the address: names packed a few bytes apart
+     in one buffer land in different slots */
+  uint64_t a = (uint64_t) (uintptr_t) name * UINT64_C(0x9E3779B97F4A7C15);
+  unsigned slot = (unsigned) (a >> 58) % PGB_VAR_CACHE;
+  unsigned hint = c->vcache[slot];
+  if (hint != 0 && hint <= c->nvars && strcmp(c->vars[hint - 1].name, name) == 0)
+    return &c->vars[hint - 1];
   for (unsigned i = 0; i < c->nvars; i++)
     if (strcmp(c->vars[i].name, name) == 0)
+    {
+      c->vcache[slot] = i + 1;
       return &c->vars[i];
+    }
   return NULL;
 }
 
@@ -66,6 +81,7 @@ static bool set_var(pgb_client_t *c, const char *context, const char *name, cons
     return false;
   free(v->str);
   v->str = copy;
+  v->num_text = false;
   v->has_value = s == NULL;
   if (s == NULL)
     v->value = *val;
@@ -87,12 +103,21 @@ const char *pgb_var_text(pgb_client_t *c, const char *name)
   pgb_var_t *v = lookup_var(c, name);
   if (v == NULL)
     return NULL;
-  if (v->str == NULL)
+  if (v->str == NULL && !v->num_text)
   {
     char buf[64];
-    v->str = strdup(pgs_value_text(&v->value, buf, sizeof(buf)));
+    pgs_value_text(&v->value, buf, sizeof(buf));
+    size_t n = strlen(buf);
+    if (n < sizeof(v->num))
+    {
+      memcpy(v->num, buf, n + 1);
+      v->num_text = true;
+    }
+    else
+      v->str = strdup(buf);
   }
-  return v->str;
+  /* num moves with the array: the pointer holds until a variable is made */
+  return v->num_text ? v->num : v->str;
 }
 
 /* The expression evaluator's variable lookup (pgs_env_t). */

@@ -306,6 +306,14 @@ void pgd_build_params(db_stmt_t *stmt, pg_stmt_t *ps)
     default:
     {
       size_t len = b->len < b->max_len ? b->len : b->max_len;
+      /* the bind's own text when it ends there (db_bind_set_str's): libpq
+         copies the parameters into its output buffer before the send
+         returns, so no copy of ours is needed */
+      if (b->buf != NULL && len == b->len && b->buf[len] == '\0')
+      {
+        ps->vals[k] = b->buf;
+        continue;
+      }
       /* sized for max_len so later, longer values need no realloc */
       s = slot(ps, k, (b->max_len > len ? b->max_len : len) + 1);
       if (len > 0)
