@@ -11,12 +11,14 @@
 # built-in scripts; bad input (an unknown built-in, a missing file, a
 # syntax error, no script, \startpipeline on MariaDB, an SQL error
 # during the run): the message and exit code 1; the built-in scripts in
-# MySQL's dialect on MariaDB; the same counts on event loops (--workers
-# below --threads), where no SQL call blocks a worker. The per-statement
-# figures per interval (--results' rows: they add up to the window's
-# exactly), on --metrics-listen (a scrape at the end: the report's counts
-# and p95), merged by bmk report --merge and bmk cluster run (counts
-# summed, the rows the server holds). Counts only, no timing.
+# MySQL's dialect on MariaDB; jsonb's ?, ?| and ?& under --protocol=
+# extended and prepared (pgbench's $n text) and a ? in a MariaDB string
+# (its own placeholder), by the rows written; the same counts on event
+# loops (--workers below --threads), where no SQL call blocks a worker.
+# The per-statement figures per interval (--results' rows: they add up
+# to the window's exactly), on --metrics-listen (a scrape at the end: the
+# report's counts and p95), merged by bmk report --merge and bmk cluster
+# run (counts summed, the rows the server holds). Counts only, no timing.
 set -u
 source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
