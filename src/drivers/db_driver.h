@@ -244,6 +244,10 @@ struct db_stmt {
                               the driver's own) */
   bool adopted;            /* db_prepared_elsewhere: never prepared by this
                               layer, executed by server_name */
+  bool native;             /* db_prepare_native: query has the driver's own
+                              placeholders, sent as written; nparams given
+                              by the caller; --db-ps-mode=disable does not
+                              emulate it */
   void *ptr;               /* driver-private handle (server-side stmt) */
   db_bind_t *binds;        /* parameters created by bind_create, in
                               creation order */
@@ -253,7 +257,8 @@ struct db_stmt {
   unsigned norder;
   unsigned order_gen;      /* bumped whenever binds or order change, so a
                               driver can keep its native bindings */
-  unsigned nparams;        /* number of '?' placeholders in query */
+  unsigned nparams;        /* number of '?' placeholders in query (native:
+                              the parameters each execution binds) */
   bool closed;
   bool stale;              /* generic layer: the server-side handle was
                               released (reconnect); prepared again before
@@ -286,7 +291,8 @@ typedef struct {
      (counter, nrows, nfields, ptr). */
   int (*query)(db_conn_t *con, const char *sql, size_t len, db_result_t *rs);
   /* Prepares stmt->query on the server (placeholders are '?'; the pgsql
-     driver rewrites them to $n). Returns 0, or non-zero with con->error.
+     driver rewrites them to $n, unless stmt->native). Returns 0, or
+     non-zero with con->error.
      Setting stmt->emulated and returning 0 means "server refused; emulate"
      (MySQL ER_UNSUPPORTED_PS). */
   int (*prepare)(db_stmt_t *stmt);
@@ -646,6 +652,26 @@ db_stmt_t *db_prepare_as(db_conn_t *con, const char *name, const char *query, si
    `query` as db_prepare does. NULL on allocation failure. */
 db_stmt_t *db_prepared_elsewhere(db_conn_t *con, const char *name, const char *query,
                                  size_t len);
+
+/* How db_prepare_native makes its statement: as db_prepare, as
+   db_prepare_unnamed, as db_prepare_as or as db_prepared_elsewhere. */
+typedef enum {
+  DB_PREP_DRIVER, DB_PREP_UNNAMED, DB_PREP_AS, DB_PREP_ELSEWHERE
+} db_prep_kind_t;
+
+/* Prepares `query` (len bytes) whose placeholders are already the
+   driver's own: $1..$n on PostgreSQL, sent as written (no '?' of it is
+   taken for a parameter: jsonb's ? operators stay operators, and a $n in
+   a quoted part stays where it is for the server to judge); '?' on MySQL,
+   as db_prepare. `nparams` is the number of parameters each execution
+   binds (db_bind_order's n), whatever the text holds: the server refuses
+   a mismatch at the execution. `kind` and `name` (DB_PREP_AS,
+   DB_PREP_ELSEWHERE; else ignored) as the db_prepare* functions of that
+   kind. --db-ps-mode=disable does not apply (a native text cannot be
+   emulated by substituting '?'). Same thread rules as db_prepare. NULL on error (see
+   db_conn_error). */
+db_stmt_t *db_prepare_native(db_conn_t *con, db_prep_kind_t kind, const char *name,
+                             const char *query, size_t len, unsigned nparams);
 
 /* Like db_prepare, but the statement always runs as literal SQL with its
    parameters substituted on the client (as --db-ps-mode=disable does for

@@ -64,6 +64,8 @@ typedef struct {
   bool unnamed;            /* db_prepare_unnamed */
   const char *name;        /* db_prepare_as, db_prepared_elsewhere */
   bool adopted;            /* db_prepared_elsewhere */
+  bool native;             /* db_prepare_native, with nparams */
+  unsigned nparams;
 } prep_how_t;
 
 static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, prep_how_t how)
@@ -80,6 +82,12 @@ static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, prep_ho
     s->emulated = true;
   s->unnamed = how.unnamed;
   s->adopted = how.adopted;
+  if (how.native)
+  {
+    s->native = true;
+    s->emulated = false;
+    s->nparams = how.nparams;
+  }
   if (how.name)
     snprintf(s->server_name, sizeof(s->server_name), "%s", how.name);
   if (!s->emulated)
@@ -118,6 +126,17 @@ db_stmt_t *db_prepared_elsewhere(db_conn_t *con, const char *name, const char *q
                                  size_t len)
 {
   return prepare(con, query, len, (prep_how_t){.name = name, .adopted = true});
+}
+
+db_stmt_t *db_prepare_native(db_conn_t *con, db_prep_kind_t kind, const char *name,
+                             const char *query, size_t len, unsigned nparams)
+{
+  prep_how_t how = {.native = true, .nparams = nparams};
+  how.unnamed = kind == DB_PREP_UNNAMED;
+  how.adopted = kind == DB_PREP_ELSEWHERE;
+  if (kind == DB_PREP_AS || kind == DB_PREP_ELSEWHERE)
+    how.name = name;
+  return prepare(con, query, len, how);
 }
 
 db_stmt_t *db_prepare_text(db_conn_t *con, const char *query, size_t len)

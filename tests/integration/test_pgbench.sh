@@ -438,6 +438,87 @@ vs_real pipegset '%b\n' -M extended <<'EOF'
 \\startpipeline\nSELECT 1 AS n \\gset\nSELECT 2;\n\\endpipeline
 EOF
 
+# -M extended and prepared send pgbench's text: $1, $2... for the
+# :variables in order of appearance, the rest as written: jsonb's ?, ?|
+# and ?& stay operators (bmk's driver no longer takes them for
+# parameters), :: casts stay casts; -r shows the script's line
+cat > jsonb.sql <<'EOF'
+\set a 5
+SELECT '{"a":1}'::jsonb ? 'a' AS x, '{"a":1,"b":2}'::jsonb ?| array['b','c'] AS y, '{"a":1}'::jsonb ?& array['a','c'] AS z, :a::int + 1 AS w \gset
+\set d debug(:x)
+\set d debug(:y)
+\set d debug(:z)
+\set d debug(:w)
+EOF
+for m in extended prepared; do
+  for cj in "-c 1 -j 1" "-c 2 -j 1"; do
+    both -n -t 1 $cj -M $m -f jsonb.sql
+    assert_eq "-M $m $cj, jsonb's ?, ?| and ?& and a ::int cast: pgbench 15's values and exit code" \
+      "$(sort err.real) $RC_real" "$(sort err.ours) $RC_ours"
+    assert_eq "-M $m $cj, jsonb's operators: the values (true, true, false, 6) per client" \
+      "$(for c in $(seq ${cj:3:1}); do printf 'boolean true\nboolean true\nboolean false\nint 6\n'; done | sort | tr '\n' ' ')" \
+      "$(sed 's/^debug([^)]*): //' err.ours | sort | tr '\n' ' ')"
+  done
+  both -n -t 2 -r -M $m -f jsonb.sql
+  same "-r -M $m, jsonb's operators"
+  assert_contains "-r -M $m: the statement line is the script's text" "$(cat out.ours)" \
+    "SELECT '{\"a\":1}'::jsonb ? 'a' AS x"
+done
+# the same in a pipeline, on a table read back (thread mode and event loop)
+pgsql_q "drop table if exists pgb_jq; create table pgb_jq (who text, c int, m text, x bool, y bool, z bool, w int)" > /dev/null 2>&1
+cat > jsonbp.sql <<'EOF'
+\set a 5
+\startpipeline
+INSERT INTO pgb_jq VALUES (:who, :client_id, :m, '{"a":1}'::jsonb ? 'a', '{"b":2}'::jsonb ?| array['b','c'], '{"a":1}'::jsonb ?& array['a','c'], :a::int + 1);
+SELECT '{"a":1}'::jsonb ? 'b';
+\endpipeline
+EOF
+for m in extended prepared; do
+  for cj in "-c 2 -j 2" "-c 2 -j 1"; do
+    pgsql_q "truncate pgb_jq" > /dev/null
+    run real -n -t 2 $cj -M $m -D who=real -D m=$m -f jsonbp.sql
+    run ours -n -t 2 $cj -M $m -D who=ours -D m=$m -f jsonbp.sql
+    assert_eq "-M $m $cj, jsonb's operators in a pipeline: exit codes 0 0" "0 0" "$RC_real $RC_ours"
+    assert_eq "-M $m $cj, jsonb's operators in a pipeline: the rows pgbench 15 writes" \
+      "$(pgsql_q "select c, m, x, y, z, w from pgb_jq where who = 'real' order by 1")" \
+      "$(pgsql_q "select c, m, x, y, z, w from pgb_jq where who = 'ours' order by 1")"
+    assert_eq "-M $m $cj, jsonb's operators in a pipeline: 4 rows (true, true, false, 6)" "4" \
+      "$(pgsql_q "select count(*) from pgb_jq where who = 'ours' and m = '$m' and x and y and not z and w = 6")"
+  done
+done
+pgsql_q "drop table pgb_jq" > /dev/null
+# a :name in a quoted part: pgbench's $n there too, and a parameter for
+# it, which the server refuses (exit 2); a : not before a name and ::
+# stay as written
+vs_real quoted '%b\n' -M extended <<'EOF'
+\\set a 5\nSELECT ':a' AS s \\gset\n\\set z debug(:s)
+\\set a 5\nSELECT ':a', :a AS s;
+\\set a 5\nSELECT $$:a$$, :a::int AS s;
+\\set a 5\nSELECT 1 AS ":a";
+\\set a 5\nSELECT 1 /* :a */;
+\\set a 5\nSELECT '1:2' AS t, :a:::text AS s, ':' || ':' AS u \\gset\n\\set z debug(:s)\n\\set z debug(:t)\n\\set z debug(:u)
+EOF
+vs_real quoted-prep '%b\n' -M prepared <<'EOF'
+\\set a 5\nSELECT ':a' AS s \\gset\n\\set z debug(:s)
+\\set a 5\nSELECT ':a', :a AS s;
+EOF
+# pgbench's limit: 255 parameters in a statement under -M extended and
+# prepared (its message and exit 1, before connecting), none under -M simple
+{ printf '\\set a 1\n-- leading comment\nSELECT 1 AS q \\; SELECT 0'; for i in $(seq 256); do printf ' + :a'; done; printf ' AS s \\gset\n\\set z debug(:s)\n'; } > many256.sql
+{ printf '\\set a 1\nSELECT 0'; for i in $(seq 255); do printf ' + :a'; done; printf ' AS s \\gset\n\\set z debug(:s)\n'; } > many255.sql
+{ printf '\\set a 1\nSELECT 0'; for i in $(seq 300); do printf ' + :a'; done; printf ' AS s \\gset\n\\set z debug(:s)\n'; } > many300.sql
+for m in extended prepared; do
+  for f in many255 many256; do
+    both -n -t 1 -M $m -f $f.sql
+    assert_eq "-M $m, $f.sql: pgbench 15's messages and exit code" "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+  done
+  assert_contains "-M $m, 256 parameters: pgbench's limit" "$(cat err.ours)" "statement has too many arguments (maximum is 255): SELECT 1 AS q ; SELECT 0 + :a"
+done
+both -n -t 1 -f many300.sql
+assert_eq "-M simple, 300 :variables: all substituted as pgbench 15 does" \
+  "$(cat err.real) $RC_real" "$(cat err.ours) $RC_ours"
+assert_eq "-M simple, 300 :variables: their sum" "debug(script=0,command=3): int 300 0" "$(cat err.ours) $RC_ours"
+
 # server errors: libpq's whole message (DETAIL, HINT, LINE and caret,
 # CONTEXT lines) after pgbench's line; a compound command in -M extended
 for m in simple extended; do

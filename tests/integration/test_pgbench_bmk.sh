@@ -11,12 +11,14 @@
 # built-in scripts; bad input (an unknown built-in, a missing file, a
 # syntax error, no script, \startpipeline on MariaDB, an SQL error
 # during the run): the message and exit code 1; the built-in scripts in
-# MySQL's dialect on MariaDB; the same counts on event loops (--workers
-# below --threads), where no SQL call blocks a worker. The per-statement
-# figures per interval (--results' rows: they add up to the window's
-# exactly), on --metrics-listen (a scrape at the end: the report's counts
-# and p95), merged by bmk report --merge and bmk cluster run (counts
-# summed, the rows the server holds). Counts only, no timing.
+# MySQL's dialect on MariaDB; jsonb's ?, ?| and ?& under --protocol=
+# extended and prepared (pgbench's $n text) and a ? in a MariaDB string
+# (its own placeholder), by the rows written; the same counts on event
+# loops (--workers below --threads), where no SQL call blocks a worker.
+# The per-statement figures per interval (--results' rows: they add up
+# to the window's exactly), on --metrics-listen (a scrape at the end: the
+# report's counts and p95), merged by bmk report --merge and bmk cluster
+# run (counts summed, the rows the server holds). Counts only, no timing.
 set -u
 source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
@@ -278,6 +280,24 @@ PGHOST=127.0.0.1 PGPORT=$PGSQL_PORT PGUSER=sbtest PGPASSWORD=$DBPASS PGDATABASE=
 assert_eq "persona --max-tries=2 -t 5: pgbench's retries line and --results' counts agree" "5 2 5 5 0" \
   "$(sed -n 's/^total number of retries: \([0-9]*\).*/\1/p' prt.out) $(json_get prt.json "'%s %s %s %s' % tuple(d['summary']['retries'][k] for k in ('max_tries', 'retried', 'retries', 'failures'))")"
 
+# --protocol=extended and prepared send pgbench's text ($1, $2... for the
+# :variables): jsonb's ?, ?| and ?& stay operators, on threads and on the
+# event loop; the rows the server holds
+pgsql_q "drop table if exists pgbt_j; create table pgbt_j (client int, p text, x bool, y bool, z bool, s text)" > /dev/null 2>&1
+cat > j.sql <<'EOF'
+\set a 5
+INSERT INTO pgbt_j VALUES (:client_id, :p, '{"a":1}'::jsonb ? 'a', '{"b":2}'::jsonb ?| array['b','c'], '{"a":1}'::jsonb ?& array['a','c'], 'a?' || :a::text);
+EOF
+for p in extended prepared; do
+  for w in 2 1; do
+    pgsql_q "truncate pgbt_j" > /dev/null
+    run_bmk $PGSQL_OPTS --threads=2 --workers=$w --events=10 --protocol=$p --define=p=$p j.sql run
+    assert_eq "--protocol=$p --workers=$w, jsonb's ?, ?| and ?&: exit 0, 10 transactions, 10 rows (true, true, false, 'a?5')" \
+      "0 10 10" "$RC $(report_value "transactions:" "$OUT") $(pgsql_q "select count(*) from pgbt_j where p = '$p' and x and y and not z and s = 'a?5'")"
+  done
+done
+pgsql_q "drop table pgbt_j" > /dev/null
+
 # ---- MariaDB -----------------------------------------------------------------
 mysql_q "drop table if exists pgbt_a, pgbt_b, pgbt_blog;
   create table pgbt_a (id int auto_increment primary key, client int, v int);
@@ -302,6 +322,21 @@ mysql_q "truncate pgbt_a"
 run_bmk $MYSQL_OPTS --threads=2 --events=20 --protocol=prepared --script=a.sql pgbench_script run
 assert_eq "MariaDB --protocol=prepared: a.sql runs (\\gset of a prepared statement's row)" \
   "0 20 20" "$RC $(report_value "transactions:" "$OUT") $(mysql_q "select count(*) from pgbt_a")"
+# MySQL's placeholder stays ?: a ? in a string is the string's, on threads
+# and on the event loop
+mysql_q "drop table if exists pgbt_q; create table pgbt_q (client int, p varchar(20), s varchar(20), v int)"
+cat > q.sql <<'EOF'
+\set a 5
+INSERT INTO pgbt_q VALUES (:client_id, :p, concat('a?b', :a), :a + 1);
+EOF
+for p in extended prepared; do
+  for w in 2 1; do
+    run_bmk $MYSQL_OPTS --threads=2 --workers=$w --events=10 --protocol=$p --define=p=$p$w q.sql run
+    assert_eq "MariaDB --protocol=$p --workers=$w, a ? in a string: exit 0, 10 rows ('a?b5', 6)" \
+      "0 10" "$RC $(mysql_q "select count(*) from pgbt_q where p = '$p$w' and s = 'a?b5' and v = 6")"
+  done
+done
+mysql_q "drop table pgbt_q"
 printf '\\startpipeline\nSELECT 1;\n\\endpipeline\n' > pipe.sql
 run_bmk $MYSQL_OPTS --protocol=extended pipe.sql run
 assert_eq "MariaDB: \\startpipeline refused (exit 1)" "1" "$RC"

@@ -44,7 +44,11 @@ typedef struct {
   char *first_line;        /* as the per-statement report shows it */
   /* PGB_SQL */
   char *sql;               /* the text, :variables in place (simple mode) */
-  char *psql;              /* the text with ? for each :variable */
+  char *psql;              /* the text with ? for each :variable (MySQL's
+                              placeholders) */
+  char *nsql;              /* pgbench's text: $1, $2... for the :variables
+                              in order of appearance, quoted parts too
+                              (PostgreSQL's placeholders) */
   char **params;           /* those variables' names, in order */
   unsigned nparams;
   unsigned prep_no;        /* its number among all scripts' SQL commands

@@ -174,22 +174,25 @@ static void each_result(db_result_t *rs, void *arg)
 }
 
 /* Command `cmd`'s statement on the client's connection: -M extended an
-   unnamed one, -M prepared one prepared under pgbench's name P_N. As in
-   pgbench, a statement the server refuses to prepare is reported on a
-   line of its own and then executed by that name all the same (the
-   server's error then aborts the client). NULL when it cannot be made. */
+   unnamed one, -M prepared one prepared under pgbench's name P_N. Its
+   text is the driver's own: pgbench's, with $1, $2... (PostgreSQL),
+   sent as written, or ? for each :variable (MySQL). As in pgbench, a
+   statement the server refuses to prepare is reported on a line of its
+   own and then executed by that name all the same (the server's error
+   then aborts the client). NULL when it cannot be made. */
 static db_stmt_t *make_stmt(pgb_client_t *c, const pgb_cmd_t *cmd)
 {
-  size_t len = strlen(cmd->psql);
+  const char *text = pgb_cfg.mysql ? cmd->psql : cmd->nsql;
+  size_t len = strlen(text);
   if (pgb_cfg.querymode == PGB_QUERY_EXTENDED)
-    return db_prepare_unnamed(c->con, cmd->psql, len);
+    return db_prepare_native(c->con, DB_PREP_UNNAMED, NULL, text, len, cmd->nparams);
   char name[24];
   snprintf(name, sizeof(name), "P_%u", cmd->prep_no);
-  db_stmt_t *st = db_prepare_as(c->con, name, cmd->psql, len);
+  db_stmt_t *st = db_prepare_native(c->con, DB_PREP_AS, name, text, len, cmd->nparams);
   if (st != NULL || db_conn_sql_state(c->con)[0] == '\0')
     return st;
   pgb_error("%s", pgb_sql_error(c->con));
-  return db_prepared_elsewhere(c->con, name, cmd->psql, len);
+  return db_prepare_native(c->con, DB_PREP_ELSEWHERE, name, text, len, cmd->nparams);
 }
 
 db_stmt_t *pgb_client_stmt(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)

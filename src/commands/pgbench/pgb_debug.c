@@ -184,18 +184,7 @@ void pgb_debug_sending(const pgb_client_t *c, const pgb_cmd_t *cmd, const char *
   {
     /* -M extended sends the text with $1, $2... in place of its
        :variables, numbered by occurrence */
-    const char *p = cmd->sql;
-    unsigned k = 0;
-    for (const char *q = cmd->psql; *q; q++)
-    {
-      if (*q == '?' && k < cmd->nparams && *p == ':')
-      {
-        p += strlen(cmd->params[k++]) + 1;
-        line_fmt(&l, "$%u", k);
-      }
-      else
-        line_put(&l, p++, 1);
-    }
+    line_str(&l, cmd->nsql);
   }
   line_emit(&l);
 }

@@ -151,8 +151,10 @@ static const char *skip_comments(const char *p)
 }
 
 /* A SQL command from `text` (len bytes, b->cuts in it: \; of a compound
-   command, which become ;): its first line for the report, and the
-   ?-form with the names of its :variables. */
+   command, which become ;): its first line for the report, the ?-form
+   and pgbench's $n-form with the names of its :variables. Under -M
+   extended or prepared, more than pgbench's 255 of them is its error
+   (exit 1). */
 static void add_sql(build_t *b, const char *text, size_t len)
 {
   char *whole = xstrndup(text, len);
@@ -175,30 +177,54 @@ static void add_sql(build_t *b, const char *text, size_t len)
   size_t fl = strcspn(c->sql, "\r\n");
   c->first_line = xstrndup(c->sql, fl > 127 ? 127 : fl);
 
-  /* :name becomes ?, in order; a run of colons is left as it is */
-  size_t n = strlen(c->sql);
+  /* :name becomes ? (psql) and $1, $2... in order (nsql); a run of colons
+     not followed by a name is left as it is, quoted parts included */
+  size_t n = strlen(c->sql), cap = 0;
   c->psql = xmalloc(n + 1);
-  c->params = xmalloc(sizeof(char *) * PGB_MAX_ARGS);
-  size_t o = 0;
+  size_t ncap = n + 1;
+  c->nsql = xmalloc(ncap);
+  size_t o = 0, no = 0;
   for (size_t i = 0; i < n;)
   {
-    if (c->sql[i] == ':' && name_start((unsigned char) c->sql[i + 1]) &&
-        c->nparams < PGB_MAX_ARGS)
+    if (c->sql[i] == ':' && name_start((unsigned char) c->sql[i + 1]))
     {
       size_t j = i + 1;
       while (name_char((unsigned char) c->sql[j]))
         j++;
+      if (c->nparams == cap)
+      {
+        cap = cap ? cap * 2 : 8;
+        c->params = check_alloc(realloc(c->params, cap * sizeof(char *)));
+      }
       c->params[c->nparams++] = xstrndup(c->sql + i + 1, j - i - 1);
       c->psql[o++] = '?';
+      ncap += 12;                  /* room for "$N" (N < 2^32) */
+      c->nsql = check_alloc(realloc(c->nsql, ncap));
+      no += (size_t) sprintf(c->nsql + no, "$%u", c->nparams);
       i = j;
     }
     else if (c->sql[i] == ':')
       while (c->sql[i] == ':')
+      {
+        c->nsql[no++] = ':';
         c->psql[o++] = c->sql[i++];
+      }
     else
+    {
+      c->nsql[no++] = c->sql[i];
       c->psql[o++] = c->sql[i++];
+    }
   }
   c->psql[o] = '\0';
+  c->nsql[no] = '\0';
+  /* pgbench's limit on the parameters of a statement it prepares */
+  if (pgb_cfg.querymode != PGB_QUERY_SIMPLE && c->nparams > PGB_MAX_ARGS - 1)
+  {
+    size_t len = strlen(c->sql);
+    pgb_error("statement has too many arguments (maximum is %d): %.*s", PGB_MAX_ARGS - 1,
+              (int) (len && c->sql[len - 1] == '\n' ? len - 1 : len), c->sql);
+    exit(1);
+  }
 }
 
 /* Splits a meta-command line into words (blank-separated). */

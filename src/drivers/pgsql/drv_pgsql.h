@@ -103,7 +103,8 @@ int pgd_execute(db_stmt_t *stmt, db_result_t *rs);
 void pgd_close(db_stmt_t *stmt);
 /* A new handle for `stmt` on the current session (replacing an older
    one), with the query rewritten to $n placeholders in *text (malloc'ed,
-   the caller frees it). */
+   the caller frees it; a native statement's text as it is, with
+   stmt->nparams parameters). */
 pg_stmt_t *pgd_ps_new(db_stmt_t *stmt, char **text);
 /* Frees the statement's handle (no server round trip). */
 void pgd_ps_free(db_stmt_t *stmt);

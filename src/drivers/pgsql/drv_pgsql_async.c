@@ -257,7 +257,7 @@ db_step_t pg_prepare_start(db_stmt_t *stmt)
   db_conn_t *con = stmt->con;
   pg_conn_t *pc = con->ptr;
 
-  if (db_ps_disabled())
+  if (db_ps_disabled() && !stmt->native)
   {
     stmt->emulated = true;
     con->error = DB_ERROR_NONE;

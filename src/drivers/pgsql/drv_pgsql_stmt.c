@@ -1,8 +1,9 @@
 /*
  * PostgreSQL driver: server-side prepared statements (placeholder
- * rewriting ? -> $n, PQprepare on the connection the statement is used on,
- * text parameters, PQexecPrepared, close). drv_pgsql.c has options,
- * connections and text queries; drv_pgsql_async.c the non-blocking forms.
+ * rewriting ? -> $n unless the text is native, PQprepare on the
+ * connection the statement is used on, text parameters, PQexecPrepared,
+ * close). drv_pgsql.c has options, connections and text queries;
+ * drv_pgsql_async.c the non-blocking forms.
  */
 #include <ctype.h>
 #include <math.h>
@@ -153,8 +154,14 @@ static void free_ps(pg_stmt_t *ps)
 pg_stmt_t *pgd_ps_new(db_stmt_t *stmt, char **text)
 {
   pg_conn_t *pc = stmt->con->ptr;
-  unsigned n;
-  *text = rewrite_placeholders(stmt->query, stmt->query_len, &n);
+  unsigned n = stmt->nparams;
+  if (stmt->native)
+  {
+    *text = memcpy(pgd_xrealloc(NULL, stmt->query_len + 1), stmt->query, stmt->query_len);
+    (*text)[stmt->query_len] = '\0';
+  }
+  else
+    *text = rewrite_placeholders(stmt->query, stmt->query_len, &n);
 
   if (stmt->ptr != NULL)
     free_ps(stmt->ptr);
@@ -235,7 +242,7 @@ static int prepare_on(db_stmt_t *stmt)
 
 int pgd_prepare(db_stmt_t *stmt)
 {
-  if (db_ps_disabled())
+  if (db_ps_disabled() && !stmt->native)
   {
     stmt->emulated = true;
     return 0;
