@@ -164,7 +164,7 @@ test_docs.sh: the docs' examples and lists against the tree; their runs' C paths
 # file counts 20; an ASan or TSan time not listed counts its WEIGHT.
 declare -A WEIGHT=([test_faults.sh]=130 [test_tpcc_run.sh]=121
   [test_evloop.sh]=114 [test_cluster.sh]=89 [test_kit_e2e.sh]=78
-  [test_capacity.sh]=72 [test_pgbench.sh]=74 [test_tpcc.sh]=59
+  [test_capacity.sh]=72 [test_pgbench.sh]=77 [test_tpcc.sh]=59
   [test_chbench.sh]=108 [test_cost.sh]=44 [test_endpoints.sh]=48
   [test_endpoints_routes.sh]=47 [test_kit_oltp.sh]=46 [test_metrics.sh]=46
   [test_results.sh]=43 [test_resultsdb.sh]=36 [test_cli.sh]=38
@@ -179,7 +179,7 @@ declare -A WEIGHT=([test_faults.sh]=130 [test_tpcc_run.sh]=121
   [test_tpch.sh]=124 [test_package.sh]=107 [test_latency.sh]=21
   [test_pgbench_evloop.sh]=8)
 declare -A ASAN_WEIGHT=([test_evloop.sh]=121 [test_faults.sh]=145
-  [test_tpcc_run.sh]=164 [test_cluster.sh]=94 [test_pgbench.sh]=95
+  [test_tpcc_run.sh]=164 [test_cluster.sh]=94 [test_pgbench.sh]=99
   [test_tpcc.sh]=50 [test_cost.sh]=57 [test_endpoints_routes.sh]=41
   [test_endpoints.sh]=62 [test_results.sh]=42
   [test_resultsdb.sh]=43 [test_metrics.sh]=45 [test_cli.sh]=40
