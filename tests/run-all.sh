@@ -164,7 +164,7 @@ test_docs.sh: the docs' examples and lists against the tree; their runs' C paths
 # file counts 20; an ASan or TSan time not listed counts its WEIGHT.
 declare -A WEIGHT=([test_faults.sh]=130 [test_tpcc_run.sh]=121
   [test_evloop.sh]=114 [test_cluster.sh]=89 [test_kit_e2e.sh]=78
-  [test_capacity.sh]=72 [test_pgbench.sh]=80 [test_tpcc.sh]=59
+  [test_capacity.sh]=72 [test_pgbench.sh]=83 [test_tpcc.sh]=59
   [test_chbench.sh]=108 [test_cost.sh]=44 [test_endpoints.sh]=48
   [test_endpoints_routes.sh]=47 [test_kit_oltp.sh]=46 [test_metrics.sh]=46
   [test_results.sh]=43 [test_resultsdb.sh]=36 [test_cli.sh]=38
@@ -175,11 +175,11 @@ declare -A WEIGHT=([test_faults.sh]=130 [test_tpcc_run.sh]=121
   [test_threads.sh]=15 [test_builtin.sh]=8 [test_tls.sh]=7
   [test_static.sh]=4 [test_layers.sh]=4 [test_compat.sh]=2 [test_k8s.sh]=2
   [test_sql_api.sh]=1 [test_async.sh]=1 [test_retries.sh]=10
-  [test_pgbench_bmk.sh]=17 [test_pipeline.sh]=12 [test_pgbench_additions.sh]=8
+  [test_pgbench_bmk.sh]=30 [test_pipeline.sh]=12 [test_pgbench_additions.sh]=8
   [test_tpch.sh]=124 [test_package.sh]=107 [test_latency.sh]=21
-  [test_pgbench_evloop.sh]=8)
+  [test_pgbench_evloop.sh]=10)
 declare -A ASAN_WEIGHT=([test_evloop.sh]=121 [test_faults.sh]=145
-  [test_tpcc_run.sh]=164 [test_cluster.sh]=94 [test_pgbench.sh]=103
+  [test_tpcc_run.sh]=164 [test_cluster.sh]=94 [test_pgbench.sh]=107
   [test_tpcc.sh]=50 [test_cost.sh]=57 [test_endpoints_routes.sh]=41
   [test_endpoints.sh]=62 [test_results.sh]=42
   [test_resultsdb.sh]=43 [test_metrics.sh]=45 [test_cli.sh]=40
@@ -190,10 +190,10 @@ declare -A ASAN_WEIGHT=([test_evloop.sh]=121 [test_faults.sh]=145
   [test_builtin.sh]=12 [test_compat.sh]=3 [test_sql_api.sh]=2
   [test_async.sh]=1 [test_latency.sh]=23 [test_retries.sh]=5
   [test_pgbench_bmk.sh]=33 [test_pipeline.sh]=20 [test_pgbench_additions.sh]=15
-  [test_tpch.sh]=75 [test_pgbench_evloop.sh]=20)
+  [test_tpch.sh]=75 [test_pgbench_evloop.sh]=23)
 declare -A TSAN_WEIGHT=([test_faults.sh]=168 [test_capacity.sh]=83
   [test_endpoints.sh]=53 [test_metrics.sh]=49 [test_threads.sh]=33
-  [test_pgbench_bmk.sh]=44 [test_pgbench_evloop.sh]=30)
+  [test_pgbench_bmk.sh]=47 [test_pgbench_evloop.sh]=33)
 
 # The queue: one line "SECONDS PASS FILE" per file of each pass, longest
 # first. Five lanes (one per set of servers) take the next line as they

@@ -418,6 +418,11 @@ struct db_driver {
   bool connect_is_xact;        /* a new session's start-up is a transaction in
                                   those counters (PostgreSQL reads the
                                   catalogs in one) */
+  bool unnamed_is_local;       /* db_prepare_unnamed and db_prepared_elsewhere
+                                  send nothing to the server (PostgreSQL:
+                                  the text, or the name, goes with each
+                                  execution), so they are no blocking call;
+                                  false: they prepare as db_prepare (MySQL) */
   size_t load_chunk_bytes;     /* fast load: bytes of rows gathered before
                                   each ops.load_send */
   const char *port_option;     /* the option naming the server's TCP
@@ -578,7 +583,8 @@ bool db_all_errors_quiet(void);
    every blocking call of the SQL API (db_query, db_execute, db_prepare,
    db_next_result, db_close, connecting, bulk and fast-load flushes,
    pipeline syncs and fetches, the end of an abandoned batch) counts as
-   one blocking call
+   one blocking call (not a db_prepare_unnamed or db_prepared_elsewhere
+   that sends nothing: db_driver_t.unnamed_is_local)
    (db_loop_blocking_calls): it stops every other VU of the worker until
    the server answers. Thread-local. */
 void db_loop_thread(bool on);

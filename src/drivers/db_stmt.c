@@ -92,7 +92,9 @@ static db_stmt_t *prepare(db_conn_t *con, const char *query, size_t len, prep_ho
     snprintf(s->server_name, sizeof(s->server_name), "%s", how.name);
   if (!s->emulated)
   {
-    db_blocking_call();
+    /* a statement kept on the client sends nothing now: no blocking call */
+    if (!((s->unnamed || s->adopted) && con->driver->unnamed_is_local))
+      db_blocking_call();
     db_rs_release(&con->rs);
     if (con->driver->ops.prepare(s) != 0)
     {

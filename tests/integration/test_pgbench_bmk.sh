@@ -10,15 +10,18 @@
 # values each client draws); pgbench's tables by prepare and the
 # built-in scripts; bad input (an unknown built-in, a missing file, a
 # syntax error, no script, \startpipeline on MariaDB, an SQL error
-# during the run): the message and exit code 1; the built-in scripts in
-# MySQL's dialect on MariaDB; jsonb's ?, ?| and ?& under --protocol=
-# extended and prepared (pgbench's $n text) and a ? in a MariaDB string
-# (its own placeholder), by the rows written; the same counts on event
-# loops (--workers below --threads), where no SQL call blocks a worker.
-# The per-statement figures per interval (--results' rows: they add up
-# to the window's exactly), on --metrics-listen (a scrape at the end: the
-# report's counts and p95), merged by bmk report --merge and bmk cluster
-# run (counts summed, the rows the server holds). Counts only, no timing.
+# during the run): the message and exit code 1; retries under --max-tries
+# (a serialization failure on PostgreSQL, MariaDB's lock wait timeout
+# 1205 with what the failed tries wrote rolled back); the built-in
+# scripts in MySQL's dialect on MariaDB; jsonb's ?, ?| and ?& under
+# --protocol=extended and prepared (pgbench's $n text) and a ? in a
+# MariaDB string (its own placeholder), by the rows written; the same
+# counts on event loops (--workers below --threads), where no SQL call
+# blocks a worker. The per-statement figures per interval (--results'
+# rows: they add up to the window's exactly), on --metrics-listen (a
+# scrape at the end: the report's counts and p95), merged by bmk report
+# --merge and bmk cluster run (counts summed, the rows the server
+# holds). Counts only, no timing.
 set -u
 source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
@@ -342,6 +345,64 @@ run_bmk $MYSQL_OPTS --protocol=extended pipe.sql run
 assert_eq "MariaDB: \\startpipeline refused (exit 1)" "1" "$RC"
 assert_contains "MariaDB: \\startpipeline's message" "$OUT" "\\startpipeline: this driver (mysql) has no pipeline mode"
 mysql_q "drop table pgbt_a, pgbt_b, pgbt_blog"
+# a lock wait timeout (1205) is retried and counted under its code as a
+# deadlock; the client rolls back what the failed try did (InnoDB keeps
+# the transaction open). A second connection holds row 1's lock for the
+# whole block; a sequence (not rolled back) makes every odd try ask for
+# that lock with NOWAIT (MariaDB's 1205 at once), every even one commit.
+mysql_q "drop table if exists pgbt_lk, pgbt_lklog; drop sequence if exists pgbt_lkseq;
+  create table pgbt_lk (id int primary key, n int); insert into pgbt_lk values (1, 0);
+  create table pgbt_lklog (id int auto_increment primary key, v int); create sequence pgbt_lkseq"
+cat > lk.sql <<'EOF'
+BEGIN;
+INSERT INTO pgbt_lklog (v) VALUES (:client_id);
+SELECT nextval(pgbt_lkseq) % 2 AS odd \gset
+\if :odd
+SELECT n FROM pgbt_lk WHERE id = 1 FOR UPDATE NOWAIT;
+\endif
+COMMIT;
+EOF
+HOLDING="select count(*) from information_schema.processlist where info like 'select sleep(300) as pgbt_holder%'"
+mysql_q "begin; select n from pgbt_lk where id = 1 for update; select sleep(300) as pgbt_holder; rollback" > /dev/null 2>&1 &
+HOLDER=$!
+for _ in $(seq 1 300); do
+  [ "$(mysql_q "$HOLDING")" = 1 ] && break
+  sleep 0.1
+done
+assert_eq "MariaDB 1205: the second connection holds the row lock" "1" "$(mysql_q "$HOLDING")"
+run_bmk $MYSQL_OPTS --threads=1 --events=5 --time=0 --max-tries=2 --results=lk.json lk.sql run
+assert_eq "MariaDB 1205: 5 transactions, each retried once: retried 5, retries 5, failed 0" "0 5 5 5 0" \
+  "$RC $(report_value "transactions:" "$OUT") $(report_value "retried transactions:" "$OUT") $(report_value "retries:" "$OUT") $(report_value "failed transactions:" "$OUT")"
+assert_match "MariaDB 1205: under its error number, as a deadlock" "$OUT" '^        1205 \(deadlock\): +retried 5, retries 5, failed 0$'
+assert_eq "MariaDB 1205: --results by_code (retried retries failures kind)" "5 5 0 deadlock" \
+  "$(json_get lk.json "' '.join(str(d['summary']['retries']['by_code']['1205'][k]) for k in ('retried', 'retries', 'failures', 'kind'))")"
+assert_eq "MariaDB 1205: the failed tries' rows rolled back (one per transaction)" "5" \
+  "$(mysql_q "select count(*) from pgbt_lklog")"
+mysql_q "truncate pgbt_lklog; alter sequence pgbt_lkseq restart"
+run_bmk $MYSQL_OPTS --threads=1 --events=5 --time=0 --max-tries=1 lk.sql run
+assert_eq "MariaDB 1205, no retry (--max-tries=1): of 5 tries 3 failed, 2 transactions, 2 rows" "0 2 0 3 2" \
+  "$RC $(report_value "transactions:" "$OUT") $(report_value "retries:" "$OUT") $(report_value "failed transactions:" "$OUT") $(mysql_q "select count(*) from pgbt_lklog")"
+# on the loop, 2 clients sharing the sequence (as rt.sql's above): 10
+# transactions make exactly 10 retries; the ROLLBACK waits on the loop
+mysql_q "truncate pgbt_lklog; alter sequence pgbt_lkseq restart"
+run_bmk $MYSQL_OPTS --threads=2 --workers=1 --events=10 --time=0 --max-tries=100 --results=lkev.json lk.sql run
+assert_eq "MariaDB 1205 on the loop: 10 transactions, 10 retries, 0 failed, 10 rows, no blocking call" "0 10 10 0 10 0" \
+  "$RC $(report_value "transactions:" "$OUT") $(report_value "retries:" "$OUT") $(report_value "failed transactions:" "$OUT") $(mysql_q "select count(*) from pgbt_lklog") $(json_get lkev.json "d['summary']['client']['loop_blocking_calls']")"
+# a real lock wait (innodb_lock_wait_timeout = 1 s): both tries time out
+cat > lt.sql <<'EOF'
+SET SESSION innodb_lock_wait_timeout = 1;
+BEGIN;
+INSERT INTO pgbt_lklog (v) VALUES (:client_id);
+UPDATE pgbt_lk SET n = n + 1 WHERE id = 1;
+COMMIT;
+EOF
+mysql_q "truncate pgbt_lklog"
+run_bmk $MYSQL_OPTS --threads=1 --events=1 --time=0 --max-tries=2 lt.sql run
+assert_eq "MariaDB 1205 after a wait: 1 retry, 1 failed transaction, no row left" "0 0 1 1 0" \
+  "$RC $(report_value "transactions:" "$OUT") $(report_value "retries:" "$OUT") $(report_value "failed transactions:" "$OUT") $(mysql_q "select count(*) from pgbt_lklog")"
+mysql_q "kill $(mysql_q "select id from information_schema.processlist where info like 'select sleep(300) as pgbt_holder%'")" > /dev/null 2>&1
+wait "$HOLDER" 2> /dev/null
+mysql_q "drop table pgbt_lk, pgbt_lklog; drop sequence pgbt_lkseq"
 # the built-in scripts in MySQL's dialect on the tables prepare makes:
 # TPC-B's balances add up (every account, teller and branch change is a
 # history row's delta) and tpcb-like's events are the history's rows

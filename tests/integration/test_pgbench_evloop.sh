@@ -9,7 +9,8 @@
 # loop's other clients run (one client sleeps for the whole run, the
 # other commits); the persona's output layout against pgbench 15's with
 # -c 8 -j 2; no SQL call blocks a worker (--results' loop_blocking_calls)
-# but the first use of each prepared statement; --workers=auto takes the
+# but the first use of each prepared statement (-M prepared: one each;
+# -M extended and simple: none); --workers=auto takes the
 # loop at 16 VUs, as for a Lua workload. No check depends on
 # timing.
 set -u
@@ -134,12 +135,19 @@ pgsql_q "truncate pgev_p; update pgev_c set n = 0" > /dev/null
 run_bmk $PGSQL_OPTS --threads=6 --workers=2 --events=90 --protocol=extended --results=pipe.json p.sql run
 assert_eq "bmk p.sql (6 VUs, 2 workers): 90 events, 90 rows, the counter at 90" "0 90 90 90" \
   "$RC $(report_value "transactions:" "$OUT") $(pgsql_q "select count(*) from pgev_p") $(pgsql_q "select n from pgev_c")"
-# each VU prepares its four statements once, before its first pipeline:
-# 4 per VU that ran one (its :client_id in the rows; on a loaded machine
-# some of the 6 may have run none of the 90, once only 3 had)
+# -M extended: the unnamed statements go with each execution, in the
+# pipeline; nothing is sent before it, so nothing blocks a worker
+assert_eq "bmk p.sql --protocol=extended: no blocking call (nothing sent at a statement's first use)" "0" \
+  "$(json_get pipe.json "d['summary']['client']['loop_blocking_calls']")"
+# -M prepared: each VU prepares its four statements once, with a
+# blocking call each, before its first pipeline: 4 per VU that ran one
+# (its :client_id in the rows; on a loaded machine some of the 6 may have
+# run none of the 90, once only 3 had)
+pgsql_q "truncate pgev_p; update pgev_c set n = 0" > /dev/null
+run_bmk $PGSQL_OPTS --threads=6 --workers=2 --events=90 --protocol=prepared --results=pipep.json p.sql run
 vus=$(pgsql_q "select count(distinct client) from pgev_p")
-assert_eq "bmk p.sql: blocking calls = the first use of the 4 statements by each of the $vus VUs that ran" \
-  "$((4 * vus))" "$(json_get pipe.json "d['summary']['client']['loop_blocking_calls']")"
+assert_eq "bmk p.sql --protocol=prepared: 90 events; blocking calls = the 4 prepares of each of the $vus VUs that ran" \
+  "0 90 $((4 * vus))" "$RC $(report_value "transactions:" "$OUT") $(json_get pipep.json "d['summary']['client']['loop_blocking_calls']")"
 pgsql_q "truncate pgev_t" > /dev/null
 before=$(scans pgev_t)
 cat > s2.sql <<'EOF'
@@ -156,6 +164,9 @@ assert_eq "bmk s2.sql: --results' per-statement counts" "200 200 200" \
   "$(json_get s2.json "' '.join(str(s['count']) for s in d['statements'] if s['command'] in (1, 2, 3))")"
 assert_eq "bmk s2.sql -M simple: no SQL call blocked a worker" "0" \
   "$(json_get s2.json "d['summary']['client']['loop_blocking_calls']")"
+run_bmk $PGSQL_OPTS --threads=8 --workers=2 --events=200 --protocol=extended --results=s2x.json s2.sql run
+assert_eq "bmk s2.sql -M extended: 200 events, no SQL call blocked a worker (the unnamed statements send nothing at their first use)" \
+  "0 200 0" "$RC $(report_value "transactions:" "$OUT") $(json_get s2x.json "d['summary']['client']['loop_blocking_calls']")"
 
 # no server: every client's connection fails in thread_init; the summary
 # names the first one, as in thread mode

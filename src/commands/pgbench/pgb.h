@@ -150,6 +150,9 @@ typedef struct {
   char *init_steps;
   int fillfactor;
   bool unlogged, foreign_keys, quiet;
+  /* --tablespace and --index-tablespace: the tables' and the primary
+     keys' tablespace, as given (NULL: the database's default) */
+  const char *tablespace, *index_tablespace;
   /* --partitions of pgbench_accounts (-i), or as found by the run */
   int partitions;
   const char *partition_method;  /* NULL (none), "range" or "hash" */

@@ -5,7 +5,8 @@
  * \aset, and what it counts, with pgbench 15's error
  * messages and outcomes: a serialization failure (40001) or a deadlock
  * (40P01) fails the transaction (the driver rolls it back) and the client
- * goes on; any other error aborts the client. See pgb_client.h.
+ * goes on, as after MySQL's lock wait timeout (the client rolls it back);
+ * any other error aborts the client. See pgb_client.h.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -300,7 +301,8 @@ static int sql_start(pgb_client_t *c, unsigned gi, const pgb_cmd_t *cmd)
 
 /* The outcome of the SQL command tx->i sent (`started`: an operation
    was started and is done): 0 ok, 1 failed transaction (serialization
-   or deadlock, counted in *kind: 1 or 2), -1 aborted. */
+   or deadlock, counted in *kind: 1 or 2; MySQL's lock wait timeout is
+   a deadlock), -1 aborted. */
 static int sql_result(pgb_client_t *c, bool started, int *kind)
 {
   pgb_tx_t *tx = &c->tx;
@@ -323,6 +325,11 @@ static int sql_result(pgb_client_t *c, bool started, int *kind)
   if (state && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0))
   {
     *kind = state[2] == '0' ? 1 : 2;
+    return 1;
+  }
+  if (db_conn_sql_errno(c->con) == PGB_LOCK_WAIT_TIMEOUT)
+  {
+    *kind = 2;
     return 1;
   }
   pgb_error("client %d script %u aborted in command %u query %u: %s", c->id, tx->s, tx->i,
@@ -391,11 +398,13 @@ static void verbose_error(const pgb_client_t *c, bool retry, unsigned tries, int
 
 typedef pgb_tx_t tx_t;
 
-/* After a serialization failure or a deadlock (kind 1 or 2, its message
-   `msg`) in command tx->i (an SQL command, or the \endpipeline of a
-   failed pipeline): the transaction is retried (tx back at its first
-   command, true) or it ends (*res set, false). */
-static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, const char *msg, pgb_txres_t *res)
+/* After a serialization failure or a deadlock (kind 1 or 2, MySQL's
+   error number `sql_errno` or 0, its message `msg`) in command tx->i (an
+   SQL command, or the \endpipeline of a failed pipeline): the
+   transaction is retried (tx back at its first command, true) or it
+   ends (*res set, false). */
+static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, int sql_errno, const char *msg,
+                      pgb_txres_t *res)
 {
   unsigned gi = pgb_cfg.scripts[tx->s].first + tx->i;
   if (pgb_cfg.verbose_errors)
@@ -417,7 +426,7 @@ static bool sql_error(pgb_client_t *c, tx_t *tx, int kind, const char *msg, pgb_
   if (pgb_cfg.verbose_errors)
     verbose_error(c, retry, tx->tries, tx->start_us);
   pgb_count_cmd_error(c, gi, retry);
-  pgb_count_retry(c, kind, tx->tries, retry);
+  pgb_count_retry(c, kind, sql_errno, tx->tries, retry);
   if (!retry)
   {
     pgb_count_tx(c, tx->s, tx->start_us, kind, tx->tries);
@@ -466,6 +475,49 @@ static void cmd_done(pgb_client_t *c)
   c->tx.i++;
 }
 
+/* The ROLLBACK after a lock wait timeout is done (now, or after its
+   wait on the loop): the failure goes on as sql_error's (true: retried),
+   or the client aborts when the ROLLBACK failed (false, *res). */
+static bool timeout_rolled_back(pgb_client_t *c, pgb_txres_t *res)
+{
+  tx_t *tx = &c->tx;
+  db_result_t *rs = pgb_client_result(c);
+  bool go = false;
+  *res = PGB_TX_ABORTED;
+  if (rs == NULL)
+    pgb_error("client %d script %u aborted in command %u query %u: %s", c->id, tx->s, tx->i,
+              0, pgb_sql_error(c->con));
+  else
+  {
+    if (db_result_nfields(rs) > 0)
+      db_free_results(rs);
+    go = sql_error(c, tx, tx->fkind, PGB_LOCK_WAIT_TIMEOUT,
+                   tx->pmsg ? tx->pmsg : "out of memory", res);
+  }
+  free(tx->pmsg);
+  tx->pmsg = NULL;
+  return go;
+}
+
+/* MySQL's lock wait timeout (kind `kind`) in SQL command tx->i: InnoDB
+   keeps the transaction open, so ROLLBACK is sent first (the message
+   kept in tx->pmsg meanwhile); as sql_done, *res PGB_TX_WAIT while the
+   ROLLBACK waits on the loop. */
+static bool lock_timeout(pgb_client_t *c, tx_t *tx, int kind, pgb_txres_t *res)
+{
+  static const char rollback[] = "ROLLBACK";
+  free(tx->pmsg);
+  tx->pmsg = strdup(pgb_sql_error(c->con));
+  tx->fkind = kind;
+  if (pgb_client_op(c, PGB_OP_QUERY, NULL, rollback, false))
+  {
+    tx->wait = PGB_W_ROLLBACK;
+    *res = PGB_TX_WAIT;
+    return false;
+  }
+  return timeout_rolled_back(c, res);
+}
+
 /* SQL command tx->i's outcome is in (`started`: see sql_result): true
    when the transaction goes on (tx->i at the next command, or at the
    first for a retry), false when it ends with *res. */
@@ -477,7 +529,12 @@ static bool sql_done(pgb_client_t *c, bool started, pgb_txres_t *res)
   if (rc < 0)
     return false;
   if (rc > 0)
-    return sql_error(c, tx, kind, pgb_sql_error(c->con), res);
+  {
+    int e = db_conn_sql_errno(c->con);
+    if (e == PGB_LOCK_WAIT_TIMEOUT)
+      return lock_timeout(c, tx, kind, res);
+    return sql_error(c, tx, kind, e, pgb_sql_error(c->con), res);
+  }
   cmd_done(c);
   return true;
 }
@@ -552,7 +609,7 @@ static bool pipe_done(pgb_client_t *c, bool resume, pgb_txres_t *res)
   /* a serialization failure or a deadlock in the pipeline: retried as
      one of an SQL command, as pgbench 15 does (the ROLLBACK is done) */
   tx->in_block = false;
-  bool go = sql_error(c, tx, kind, tx->pmsg ? tx->pmsg : "out of memory", res);
+  bool go = sql_error(c, tx, kind, 0, tx->pmsg ? tx->pmsg : "out of memory", res);
   free(tx->pmsg);
   tx->pmsg = NULL;
   return go;
@@ -639,6 +696,8 @@ pgb_txres_t pgb_client_resume(pgb_client_t *c, int value)
     go = sql_done(c, true, &res);
   else if (wait == PGB_W_PIPE)
     go = pipe_done(c, true, &res);
+  else if (wait == PGB_W_ROLLBACK)
+    go = timeout_rolled_back(c, &res);
   else if (wait == PGB_W_SLEEP)
     cmd_done(c);
   return go ? run_cmds(c) : res;

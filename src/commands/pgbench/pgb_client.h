@@ -45,7 +45,7 @@ typedef struct {
 } pgb_results_t;
 
 /* What a paused transaction waits for (pgb_tx_t.wait). */
-enum { PGB_W_NONE, PGB_W_SQL, PGB_W_SLEEP, PGB_W_PIPE };
+enum { PGB_W_NONE, PGB_W_SQL, PGB_W_SLEEP, PGB_W_PIPE, PGB_W_ROLLBACK };
 
 /* A transaction's progress through its script (pgb_client.c), kept in
    the client so that it can pause on an event loop and go on later. */
@@ -68,7 +68,18 @@ typedef struct {
   char pstate[8];
   char *pmsg;
   unsigned pfailed_at;
+  /* a MySQL lock wait timeout (PGB_LOCK_WAIT_TIMEOUT) while the
+     client's ROLLBACK runs (PGB_W_ROLLBACK): its kind; its message is
+     in pmsg */
+  int fkind;
 } pgb_tx_t;
+
+/* MySQL/MariaDB's lock wait timeout (ER_LOCK_WAIT_TIMEOUT). InnoDB ends
+   only the statement that waited (innodb_rollback_on_timeout is off by
+   default), so the client rolls its transaction back itself before the
+   retry or the failure; it is retried and counted as a deadlock failure
+   (docs/pgbench.md "pgbench scripts as a bmk workload"). */
+#define PGB_LOCK_WAIT_TIMEOUT 1205
 
 typedef struct pgb_client {
   int id;                  /* pgbench's client id (0-based) */
@@ -233,9 +244,9 @@ void pgb_count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, unsig
    metrics' retries and failures per code) of an error of kind `kind`
    (1 serialization, 2 deadlock) that ended try `tries`: a failure when
    it is not retried (`retry` false), else a retry, and a retried
-   transaction at its first. The code is MySQL's error number of c's
-   connection, else the kind's SQLSTATE (40001, 40P01). */
-void pgb_count_retry(const pgb_client_t *c, int kind, unsigned tries, bool retry);
+   transaction at its first. The code is MySQL's error number `sql_errno`
+   when it is not 0, else the kind's SQLSTATE (40001, 40P01). */
+void pgb_count_retry(const pgb_client_t *c, int kind, int sql_errno, unsigned tries, bool retry);
 
 /* Counts a transaction of script `s` that -R with -L skipped. */
 void pgb_client_skip(pgb_client_t *c, unsigned s);

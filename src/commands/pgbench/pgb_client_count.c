@@ -71,12 +71,11 @@ void pgb_count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, unsig
 }
 
 /* (MySQL's error number, else the SQLSTATE of the kind) */
-void pgb_count_retry(const pgb_client_t *c, int kind, unsigned tries, bool retry)
+void pgb_count_retry(const pgb_client_t *c, int kind, int sql_errno, unsigned tries, bool retry)
 {
   char code[16];
-  int e = db_conn_sql_errno(c->con);
-  if (e != 0)
-    snprintf(code, sizeof(code), "%d", e);
+  if (sql_errno != 0)
+    snprintf(code, sizeof(code), "%d", sql_errno);
   else
     snprintf(code, sizeof(code), "%s", kind == 1 ? "40001" : "40P01");
   if (!retry)

@@ -59,6 +59,53 @@ static bool exec(db_conn_t *con, const char *sql)
   return pgb_exec(con, sql, -1);
 }
 
+/* `name` as an SQL identifier the way pgbench 15 writes a tablespace's
+   name (libpq's PQescapeIdentifier: always in double quotes, each double
+   quote in it doubled, so the case and any character are kept):
+   malloc'd, NULL when memory is short. */
+static char *quote_ident(const char *name)
+{
+  size_t n = 3;
+  for (const char *p = name; *p; p++)
+    n += *p == '"' ? 2 : 1;
+  char *q = malloc(n), *o = q;
+  if (q == NULL)
+    return NULL;
+  *o++ = '"';
+  for (const char *p = name; *p; p++)
+  {
+    if (*p == '"')
+      *o++ = '"';
+    *o++ = *p;
+  }
+  *o++ = '"';
+  *o = '\0';
+  return q;
+}
+
+/* Runs `sql`, with " `clause` NAME" after it when `name` is given
+   (--tablespace, --index-tablespace: NAME quoted by quote_ident). False
+   after pgbench's "query failed" lines, or "out of memory". */
+static bool exec_in(db_conn_t *con, const char *sql, const char *clause, const char *name)
+{
+  if (name == NULL)
+    return exec(con, sql);
+  char *q = quote_ident(name);
+  size_t n = strlen(sql) + strlen(clause) + (q ? strlen(q) : 0) + 3;
+  char *full = q ? malloc(n) : NULL;
+  bool ok = false;
+  if (full == NULL)
+    pgb_error("out of memory");
+  else
+  {
+    snprintf(full, n, "%s %s %s", sql, clause, q);
+    ok = exec(con, full);
+  }
+  free(full);
+  free(q);
+  return ok;
+}
+
 static const char *const tables[] = {
   "pgbench_accounts", "pgbench_branches", "pgbench_history", "pgbench_tellers"
 };
@@ -87,7 +134,9 @@ static bool drop_tables(db_conn_t *con)
 }
 
 /* --partitions: pgbench_accounts' parts, ranges of equal size (the
-   first from MINVALUE, the last to MAXVALUE) or hash remainders. */
+   first from MINVALUE, the last to MAXVALUE) or hash remainders. No
+   tablespace clause, as pgbench's: a part goes where its partitioned
+   table is (--tablespace). */
 static bool create_partitions(db_conn_t *con)
 {
   int n = pgb_cfg.partitions;
@@ -123,9 +172,9 @@ static bool create_partitions(db_conn_t *con)
 static bool create_tables(db_conn_t *con)
 {
   static const struct { const char *table, *cols; bool fillfactor; } ddl[] = {
-    {"pgbench_history", "tid int,bid int,aid int,delta int,mtime timestamp,filler char(22)", false},
+    {"pgbench_history", "tid int,bid int,aid    int,delta int,mtime timestamp,filler char(22)", false},
     {"pgbench_tellers", "tid int not null,bid int,tbalance int,filler char(84)", true},
-    {"pgbench_accounts", "aid int not null,bid int,abalance int,filler char(84)", true},
+    {"pgbench_accounts", "aid    int not null,bid int,abalance int,filler char(84)", true},
     {"pgbench_branches", "bid int not null,bbalance int,filler char(88)", true},
   };
   fprintf(stderr, "creating tables...\n");
@@ -139,7 +188,8 @@ static bool create_tables(db_conn_t *con)
       snprintf(ff, sizeof(ff), " with (fillfactor=%d)", pgb_cfg.fillfactor);
     snprintf(sql, sizeof(sql), "create%s table %s(%s)%s",
              pgb_cfg.unlogged && !parted ? " unlogged" : "", ddl[i].table, ddl[i].cols, ff);
-    if (!exec(con, sql))
+    /* --tablespace: last, after the options or the partitioning */
+    if (!exec_in(con, sql, "tablespace", pgb_cfg.tablespace))
       return false;
   }
   return pgb_cfg.partitions == 0 || create_partitions(con);
@@ -242,11 +292,14 @@ static bool generate_server(db_conn_t *con)
   return exec(con, sql) && exec(con, "commit");
 }
 
-static bool run_list(db_conn_t *con, const char *msg, const char *const *sqls)
+/* Prints `msg` and runs `sqls` (NULL-terminated), each with " `clause`
+   NAME" when `name` is given (exec_in). */
+static bool run_list(db_conn_t *con, const char *msg, const char *const *sqls,
+                     const char *clause, const char *name)
 {
   fprintf(stderr, "%s\n", msg);
   for (; *sqls; sqls++)
-    if (!exec(con, *sqls))
+    if (!exec_in(con, *sqls, clause, name))
       return false;
   return true;
 }
@@ -274,9 +327,11 @@ static bool run_step(db_conn_t *con, char step)
     case 't': return create_tables(con);
     case 'g': return generate_client(con);
     case 'G': return generate_server(con);
-    case 'v': return run_list(con, "vacuuming...", vacuum);
-    case 'p': return run_list(con, "creating primary keys...", pkeys);
-    case 'f': return run_list(con, "creating foreign keys...", fkeys);
+    case 'v': return run_list(con, "vacuuming...", vacuum, NULL, NULL);
+    /* --index-tablespace: the primary keys' indexes */
+    case 'p': return run_list(con, "creating primary keys...", pkeys, "using index tablespace",
+                              pgb_cfg.index_tablespace);
+    case 'f': return run_list(con, "creating foreign keys...", fkeys, NULL, NULL);
     default: return true;
   }
 }

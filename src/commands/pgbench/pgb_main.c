@@ -150,9 +150,12 @@ static void usage(void)
          "  -q, --quiet              quiet logging (one message each 5 seconds)\n"
          "  -s, --scale=NUM          scaling factor\n"
          "  --foreign-keys           create foreign key constraints between tables\n"
+         "  --index-tablespace=TABLESPACE\n"
+         "                           create indexes in the specified tablespace\n"
          "  --partition-method=(range|hash)\n"
          "                           partition pgbench_accounts with this method (default: range)\n"
          "  --partitions=NUM         partition pgbench_accounts into NUM parts (default: 0)\n"
+         "  --tablespace=TABLESPACE  create tables in the specified tablespace\n"
          "  --unlogged-tables        create tables as unlogged tables\n\n"
          "Options to select what to run:\n"
          "  -b, --builtin=NAME[@W]   add builtin script NAME weighted at W (default: 1)\n"
@@ -208,14 +211,6 @@ static void usage(void)
          "  --percentile=P           the percentile of --results and the metrics (default: 95)\n"
          "  --statement-percentiles=on\n"
          "                           each command's count and latency percentiles, after the report\n");
-}
-
-/* Options pgbench 15 has that the persona does not run yet: refused with
-   a message naming them, exit 1 (docs/pgbench.md). */
-__attribute__((noreturn)) static void unsupported(const char *name)
-{
-  pgb_error("option %s is not supported by bmk's pgbench persona yet (docs/pgbench.md)", name);
-  exit(1);
 }
 
 enum {
@@ -478,8 +473,8 @@ static void parse_option(int c, parse_state_t *ps)
             exit(1);
           }
           break;
-        case O_TABLESPACE: unsupported("--tablespace");
-        case O_INDEX_TABLESPACE: unsupported("--index-tablespace");
+        case O_TABLESPACE: pgb_cfg.tablespace = optarg; break;
+        case O_INDEX_TABLESPACE: pgb_cfg.index_tablespace = optarg; break;
         default:
           hint();
           exit(1);

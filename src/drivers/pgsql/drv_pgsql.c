@@ -741,6 +741,7 @@ const db_driver_t pgsql_driver = {
   .needs_commit_in_bulk = false,
   .autocommit_is_xact = true,
   .connect_is_xact = true,
+  .unnamed_is_local = true,
   /* streamed into one COPY: small pieces keep the server busy while the
      client formats the next rows */
   .load_chunk_bytes = 65536,
