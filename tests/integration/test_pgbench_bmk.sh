@@ -14,7 +14,8 @@
 # MySQL's dialect on MariaDB; the same counts on event loops (--workers
 # below --threads), where no SQL call blocks a worker. The per-statement
 # figures per interval (--results' rows: they add up to the window's
-# exactly), on --metrics-listen (a scrape at the end: the report's counts
+# exactly; --hdr-log's Tag=stmt:S:C lines, read by the reference
+# HdrHistogram library, to each command's count), on --metrics-listen (a scrape at the end: the report's counts
 # and p95), merged by bmk report --merge and bmk cluster run (counts
 # summed, the rows the server holds). Counts only, no timing.
 set -u
@@ -112,7 +113,7 @@ assert_eq "pgev: no SQL call blocked a worker" "0" \
 pg_tables
 port=$(free_port 19541)
 run_scraped iv.out "$port" "$BMK" $PGSQL_OPTS --threads=2 --time=3 --report-interval=1 \
-  --results=iv.json --metrics-listen="127.0.0.1:$port" --metrics-linger=60 \
+  --results=iv.json --hdr-log=iv.hlog --metrics-listen="127.0.0.1:$port" --metrics-linger=60 \
   pgbench_script --script=a.sql@3 --script=b.sql@1 run
 assert_eq "intervals: the run exits 0" "0" "$RC"
 check "intervals: --results validates against the schema" json_ok iv.json
@@ -127,6 +128,31 @@ assert_eq "intervals: the INSERTs ran in every row (per-interval counts are the 
   "True" "$(json_get iv.json "all(i['statements'][1]['count'] > 0 and i['statements'][1]['count'] < d['statements'][1]['count'] for i in d['intervals'])")"
 assert_eq "intervals: each row's percentiles are ordered" "True" \
   "$(json_get iv.json "all(s['latency_ms']['p50'] <= s['latency_ms']['p95'] <= s['latency_ms']['p99'] <= s['latency_ms']['max'] for i in d['intervals'] for s in i['statements'])")"
+# --hdr-log: each command's interval histograms, tagged stmt:S:C, read by
+# the reference HdrHistogram library: per tag, their counts add up to
+# the command's count in --results; the untagged and per-type lines are
+# the events' as before
+HDRJAR=/usr/share/java/hdrhistogram.jar
+if command -v java > /dev/null && [ -r "$HDRJAR" ]; then
+  tags=$(java -cp "$HDRJAR" "$TOP/tests/integration/tools/HdrCheck.java" tags iv.hlog 2>&1)
+  tagcount() { printf '%s\n' "$tags" | awk -v t="$1" '$1 == t {n = $3} END {print n + 0}'; }
+  got=; want=
+  for k in 0 1 2 3 4 5 6 7 8 9; do
+    got+="$(tagcount "$(json_get iv.json "'stmt:%d:%d' % (d['statements'][$k]['script_index'], d['statements'][$k]['command'])")") "
+    want+="$(json_get iv.json "d['statements'][$k]['count']") "
+  done
+  assert_eq "hdr log: per command (Tag=stmt:S:C), the intervals' counts add up to its count in --results" \
+    "$want" "$got"
+  assert_eq "hdr log: a tag per command that ran, one line per interval at most (+ the part after the last)" \
+    "$(json_get iv.json "sum(s['count'] > 0 for s in d['statements'])") True" \
+    "$(printf '%s\n' "$tags" | grep -c '^stmt:') $(printf '%s\n' "$tags" | \
+    awk -v n="$(json_get iv.json "len(d['intervals'])")" '/^stmt:/ && $5 > n + 1 {bad = 1} END {print bad ? "False" : "True"}')"
+  assert_eq "hdr log: the untagged lines hold every event, each script's tag its events" \
+    "$(json_get iv.json "d['summary']['events']") $(json_get iv.json "' '.join(str(t['events']) for t in d['event_types'])")" \
+    "$(tagcount -) $(tagcount a.sql) $(tagcount b.sql)"
+else
+  skip "hdr log: per-statement tags" "java or $HDRJAR missing (apt-get install default-jre-headless libhdrhistogram-java)"
+fi
 # the page: sample NAME S C [EXTRA]: the value of NAME{...script="S",command="C"...}
 msample() { printf '%s\n' "$PAGE" | grep -F "$1{" | grep -F "script=\"$2\",command=\"$3\"" | \
   grep -F -- "${4:-}" | head -1 | awk '{print $NF}'; }

@@ -96,11 +96,12 @@ static void take_interval(double start_s)
   if (!pgb_stmt.started || pgb_stmt.ended || pgb_stmt.iv_start == start_s)
     return;
   pgb_stmt_sample_take(&pgb_stmt.cur);
+  pgb_stmt_sample_diff(&pgb_stmt.diff, &pgb_stmt.cur, &pgb_stmt.base);
+  pgb_stmt_live_set(&pgb_stmt.diff);
+  /* diff keeps the interval's figures for the --hdr-log lines */
   pgb_stmt_sample_diff(&pgb_stmt.diff, &pgb_stmt.cur, &pgb_stmt.prev);
   json_decref(iv_row);
   iv_row = interval_json(&pgb_stmt.diff);
-  pgb_stmt_sample_diff(&pgb_stmt.diff, &pgb_stmt.cur, &pgb_stmt.base);
-  pgb_stmt_live_set(&pgb_stmt.diff);
   pgb_stmt_sample_t t = pgb_stmt.prev;
   pgb_stmt.prev = pgb_stmt.cur;
   pgb_stmt.cur = t;
@@ -133,6 +134,39 @@ static json_t *row_source(void *ctx, double start_s, double len_s)
   }
   pthread_mutex_unlock(&pgb_stmt.mtx);
   return r;
+}
+
+/* Emits pgb_stmt.diff's non-empty histograms, tagged "stmt:S:C" (script
+   index, command index). Caller holds pgb_stmt.mtx. */
+static void emit_diff(sb_results_hdr_emit_t emit, void *ectx)
+{
+  for (unsigned s = 0; s < pgb_cfg.nscripts; s++)
+    for (unsigned i = 0; i < pgb_cfg.scripts[s].ncmds; i++)
+    {
+      const sb_hdr_t *h = pgb_stmt.diff.h[pgb_cfg.scripts[s].first + i];
+      char tag[48];
+      snprintf(tag, sizeof(tag), "stmt:%u:%u", s, i);
+      if (h && h->total > 0)
+        emit(ectx, tag, h);
+    }
+}
+
+/* --hdr-log's source (sb_results_extra_hdr_source): the interval that
+   started `start_s` once its row was taken, or at the end the part
+   after the last interval (pgb_stmt.diff holds either). */
+static void hdr_source(void *ctx, double start_s, bool final, sb_results_hdr_emit_t emit,
+                       void *ectx)
+{
+  (void) ctx;
+  pthread_mutex_lock(&pgb_stmt.mtx);
+  if (final ? pgb_stmt.ended && !pgb_stmt.hdr_tail_logged
+            : !pgb_stmt.ended && pgb_stmt.iv_start == start_s && pgb_stmt.hdr_start != start_s)
+  {
+    emit_diff(emit, ectx);
+    pgb_stmt.hdr_tail_logged = final;
+    pgb_stmt.hdr_start = start_s;
+  }
+  pthread_mutex_unlock(&pgb_stmt.mtx);
 }
 
 /* ---- the metrics page ------------------------------------------------------ */
@@ -292,6 +326,7 @@ int pgb_stmt_live_register(void)
     log_text(LOG_NOTICE, "--metrics-listen: the scripts have %u commands; the first %u get "
              "per-statement series", pgb_cfg.ncmds, SERIES_MAX);
   sb_results_extra_interval_source("statements", row_source, NULL);
+  sb_results_extra_hdr_source(hdr_source, NULL);
   sb_metrics_extra_source(page_source);
   return 0;
 }
@@ -299,6 +334,7 @@ int pgb_stmt_live_register(void)
 void pgb_stmt_live_free(void)
 {
   sb_results_extra_interval_source(NULL, NULL, NULL);
+  sb_results_extra_hdr_source(NULL, NULL);
   sb_metrics_extra_source(NULL);
   pthread_mutex_lock(&live_mtx);
   free(live);
