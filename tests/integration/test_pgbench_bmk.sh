@@ -187,8 +187,20 @@ run_bmk report --merge --output=ivm.json iv.json iv2.json
 assert_eq "merge: exit 0, the merged statements' counts are the sum" \
   "0 $(json_get iv.json "[2 * s['count'] for s in d['statements']]")" \
   "$RC $(json_get ivm.json "[s['count'] for s in d['statements']]")"
-assert_eq "merge: no after_last_interval (the merged rows have no statements)" "False" \
-  "$(json_get ivm.json "any('after_last_interval' in s or 'statements' in i for s in d['statements'] for i in d['intervals'])")"
+# the interval rows' statements are merged per row from their histograms:
+# the same document twice doubles every row's counts and keeps its
+# percentiles; the rows plus after_last_interval are the merged counts
+for f in count failures retries; do
+  assert_eq "merge: every interval row's statement ${f} doubled" \
+    "$(json_get iv.json "[[2 * s['$f'] for s in i['statements']] for i in d['intervals']]")" \
+    "$(json_get ivm.json "[[s['$f'] for s in i['statements']] for i in d['intervals']]")"
+  assert_eq "merge: each command's $f over the merged rows + after_last_interval = the merged $f" \
+    "$(json_get ivm.json "[s['$f'] for s in d['statements']]")" \
+    "$(json_get ivm.json "[sum(i['statements'][k]['$f'] for i in d['intervals']) + s['after_last_interval']['$f'] for k, s in enumerate(d['statements'])]")"
+done
+assert_eq "merge: every interval row's statement p95 and max kept (the same histograms twice)" \
+  "$(json_get iv.json "[[(s['latency_ms']['p95'], s['latency_ms']['max']) for s in i['statements']] for i in d['intervals']]")" \
+  "$(json_get ivm.json "[[(s['latency_ms']['p95'], s['latency_ms']['max']) for s in i['statements']] for i in d['intervals']]")"
 assert_eq "merge: the same histogram twice keeps each command's p95" \
   "$(json_get iv.json "[s['latency_ms']['p95'] for s in d['statements']]")" \
   "$(json_get ivm.json "[s['latency_ms']['p95'] for s in d['statements']]")"
@@ -197,11 +209,13 @@ check "merge: the merged document validates against the schema" json_ok ivm.json
 # a document without the statements' histograms (an older bmk's): the
 # percentiles are the highest of the runs' (an upper bound), said so
 python3 -c "import json; d = json.load(open('iv.json'))
-for s in d['statements']: del s['hdr_v2_compressed_base64']
+for s in d['statements'] + [s for i in d['intervals'] for s in i['statements']]: s.pop('hdr_v2_compressed_base64', None)
 json.dump(d, open('ivn.json', 'w'))"
 run_bmk report --merge --output=ivmn.json iv.json ivn.json
 assert_eq "merge without histograms: counts summed, p95 the runs' highest, histogram null" \
   "0 True True True" "$RC $(json_get ivmn.json "[s['count'] for s in d['statements']] == [2 * s['count'] for s in json.load(open('iv.json'))['statements']]") $(json_get ivmn.json "[s['latency_ms']['p95'] for s in d['statements']] == [s['latency_ms']['p95'] for s in json.load(open('iv.json'))['statements']]") $(json_get ivmn.json "all(s['hdr_v2_compressed_base64'] is None for s in d['statements'])")"
+assert_eq "merge without histograms: the rows' statements: counts summed, p95 the runs' highest, histogram null" \
+  "True True True" "$(json_get ivmn.json "[[s['count'] for s in i['statements']] for i in d['intervals']] == [[2 * s['count'] for s in i['statements']] for i in json.load(open('iv.json'))['intervals']]") $(json_get ivmn.json "[[s['latency_ms']['p95'] for s in i['statements']] for i in d['intervals']] == [[s['latency_ms']['p95'] for s in i['statements']] for i in json.load(open('iv.json'))['intervals']]") $(json_get ivmn.json "all(s['hdr_v2_compressed_base64'] is None for i in d['intervals'] for s in i['statements'])")"
 assert_contains "merge without histograms: the NOTE names the statements" "$OUT" \
   "10 of 10 statements come from files without their histograms"
 

@@ -23,6 +23,7 @@
 #include "core/sb_options.h"
 #include "metrics/sb_metrics.h"
 #include "metrics/sb_prom.h"
+#include "results/sb_hdrlog.h"
 #include "results/sb_results_extra.h"
 
 /* At most this many commands (in the scripts' order) get series: the
@@ -63,7 +64,7 @@ static double ms(uint64_t ns)
 }
 
 /* The interval's statements (pgb_stmt.diff), one entry per command in
-   the order of the document's "statements". */
+   the order of the document's "statements", each with its histogram. */
 static json_t *interval_json(const pgb_stmt_sample_t *d)
 {
   json_t *a = json_array();
@@ -82,8 +83,14 @@ static json_t *interval_json(const pgb_stmt_sample_t *d)
                             "p50", ms(sb_hdr_percentile(h, 50)),
                             "p95", ms(sb_hdr_percentile(h, 95)),
                             "p99", ms(sb_hdr_percentile(h, 99)), "max", ms(sb_hdr_max(h)));
-      if (o)
-        json_array_append_new(a, o);
+      if (o == NULL)
+        continue;
+      /* the interval's histogram, so merged rows (bmk report --merge,
+         bmk cluster run) get exact percentiles */
+      char *enc = sb_hdr_encode_v2_base64(h);
+      json_object_set_new(o, "hdr_v2_compressed_base64", enc ? json_string(enc) : json_null());
+      free(enc);
+      json_array_append_new(a, o);
     }
   return a;
 }
