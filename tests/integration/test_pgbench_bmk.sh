@@ -15,9 +15,12 @@
 # below --threads), where no SQL call blocks a worker. The per-statement
 # figures per interval (--results' rows: they add up to the window's
 # exactly; --hdr-log's Tag=stmt:S:C lines, read by the reference
-# HdrHistogram library, to each command's count), on --metrics-listen (a scrape at the end: the report's counts
-# and p95), merged by bmk report --merge and bmk cluster run (counts
-# summed, the rows the server holds). Counts only, no timing.
+# HdrHistogram library, to each command's count), on --metrics-listen
+# (a scrape at the end: the report's counts and p95), merged by bmk
+# report --merge and bmk cluster run (counts summed, the rows the server
+# holds; the merged interval rows' too, adding up to the merged counts),
+# on the cluster coordinator's --metrics-listen (a scrape after the run:
+# the merged document's counts and p95). Counts only, no timing.
 set -u
 source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
@@ -269,6 +272,45 @@ assert_eq "bmk cluster run: 16 transactions by clients 0-3, each process's (glob
   "0 16 t t t" "$RC $(pgsql_q "select count(*), bool_and(client between 0 and 3),
     bool_or(client in (0, 1)), bool_or(client in (2, 3)) from pgbt_a" | tr '|' ' ')"
 assert_eq "bmk cluster run: each client draws the persona's -c 4 -j 4 values" "yes" "$prefix"
+# the coordinator's own --metrics-listen: once the processes' documents
+# are merged, the page scraped after the run (--metrics-linger) has the
+# per-statement series of the merged document (counts summed over the
+# processes: the rows the server holds; quantiles of the added
+# histograms); the merged interval rows' statements add up as a run's
+pg_tables
+port=$(free_port 19561)
+run_scraped clm.out "$port" "$BMK" cluster run --hosts=hosts --launcher=local --results=clm.json \
+  --metrics-listen="127.0.0.1:$port" --metrics-linger=60 -- $PGSQL_OPTS --threads=2 --time=3 \
+  --report-interval=1 pgbench_script --script=a.sql@3 --script=b.sql@1 run
+page_counts=; page_fails=; page_p95=
+for k in 0 1 2 3 4 5 6 7 8 9; do
+  s=$(json_get clm.json "d['statements'][$k]['script_index']")
+  c=$(json_get clm.json "d['statements'][$k]['command']")
+  page_counts+="$(msample bmk_statement_latency_seconds_count "$s" "$c") "
+  page_fails+="$(msample bmk_statement_failures_total "$s" "$c")+$(msample bmk_statement_retries_total "$s" "$c") "
+  page_p95+="$(msample bmk_statement_latency_seconds "$s" "$c" 'quantile="0.95"' | awk '{printf "%d", $1 * 1e9 + 0.5}') "
+done
+assert_eq "cluster metrics: the run exits 0, its INSERTs are the rows the server holds" \
+  "0 $(pgsql_q "select count(*) from pgbt_a") $(pgsql_q "select count(*) from pgbt_blog")" \
+  "$RC $(json_get clm.json "d['statements'][1]['count']") $(json_get clm.json "d['statements'][9]['count']")"
+assert_eq "cluster metrics: the coordinator's bmk_statement_latency_seconds_count of each command = the merged document's count" \
+  "$(json_get clm.json "' '.join(str(s['count']) for s in d['statements'])") " "$page_counts"
+assert_eq "cluster metrics: failures and retries of each command = the merged document's" \
+  "$(json_get clm.json "' '.join('%d+%d' % (s['failures'], s['retries']) for s in d['statements'])") " "$page_fails"
+assert_eq "cluster metrics: the 0.95 quantile of each command = the merged p95 (in ns)" \
+  "$(json_get clm.json "' '.join('%d' % round(s['latency_ms']['p95'] * 1e6) for s in d['statements'])") " \
+  "$page_p95"
+assert_eq "cluster metrics: one bmk_statement_command series per command, named by script and text" \
+  "10 1" "$(printf '%s\n' "$PAGE" | grep -c '^bmk_statement_command{') $(printf '%s\n' "$PAGE" | \
+  grep -c 'script="1",command="6",script_name="b.sql",text="INSERT INTO pgbt_blog')"
+if command -v promtool > /dev/null; then
+  check "cluster metrics: promtool check metrics accepts the coordinator's page" \
+    promtool check metrics <<< "$PAGE"
+fi
+check "cluster metrics: the merged document validates against the schema" json_ok clm.json
+assert_eq "bmk cluster run: the merged rows have statements; per command, their counts + after_last_interval = the merged count" \
+  "True $(json_get clm.json "[s['count'] for s in d['statements']]")" \
+  "$(json_get clm.json "len(d['intervals']) >= 2 and all(len(i['statements']) == 10 for i in d['intervals'])") $(json_get clm.json "[sum(i['statements'][k]['count'] for i in d['intervals']) + s['after_last_interval']['count'] for k, s in enumerate(d['statements'])]")"
 
 # pgbench's tables by prepare; the built-in scripts (scale from
 # pgbench_branches); cleanup
