@@ -175,7 +175,7 @@ declare -A WEIGHT=([test_faults.sh]=130 [test_tpcc_run.sh]=121
   [test_threads.sh]=15 [test_builtin.sh]=8 [test_tls.sh]=7
   [test_static.sh]=4 [test_layers.sh]=4 [test_compat.sh]=2 [test_k8s.sh]=2
   [test_sql_api.sh]=1 [test_async.sh]=1 [test_retries.sh]=10
-  [test_pgbench_bmk.sh]=30 [test_pipeline.sh]=12 [test_pgbench_additions.sh]=8
+  [test_pgbench_bmk.sh]=34 [test_pipeline.sh]=12 [test_pgbench_additions.sh]=8
   [test_tpch.sh]=124 [test_package.sh]=107 [test_latency.sh]=21
   [test_pgbench_evloop.sh]=10)
 declare -A ASAN_WEIGHT=([test_evloop.sh]=121 [test_faults.sh]=145
@@ -189,11 +189,11 @@ declare -A ASAN_WEIGHT=([test_evloop.sh]=121 [test_faults.sh]=145
   [test_client.sh]=16 [test_dropin.sh]=19 [test_oltp.sh]=24 [test_tls.sh]=13
   [test_builtin.sh]=12 [test_compat.sh]=3 [test_sql_api.sh]=2
   [test_async.sh]=1 [test_latency.sh]=23 [test_retries.sh]=5
-  [test_pgbench_bmk.sh]=33 [test_pipeline.sh]=20 [test_pgbench_additions.sh]=15
+  [test_pgbench_bmk.sh]=44 [test_pipeline.sh]=20 [test_pgbench_additions.sh]=15
   [test_tpch.sh]=75 [test_pgbench_evloop.sh]=23)
 declare -A TSAN_WEIGHT=([test_faults.sh]=168 [test_capacity.sh]=83
   [test_endpoints.sh]=53 [test_metrics.sh]=49 [test_threads.sh]=33
-  [test_pgbench_bmk.sh]=47 [test_pgbench_evloop.sh]=33)
+  [test_pgbench_bmk.sh]=56 [test_pgbench_evloop.sh]=33)
 
 # The queue: one line "SECONDS PASS FILE" per file of each pass, longest
 # first. Five lanes (one per set of servers) take the next line as they

@@ -27,8 +27,8 @@
  *  - summary.figures: by whose measure each is (results/sb_merge_figures.h):
  *    a client's own summed, the database's averaged over runs on it;
  *  - statements (pgbench scripts, results/sb_merge_stmt.c): per script
- *    command, counts summed, percentiles from the merged histograms (the
- *    interval rows' own statements are not merged);
+ *    command, counts summed, percentiles from the merged histograms, in
+ *    the summary and in each merged interval row;
  *  - manifest: the first run's, with the earliest start time and
  *    merged_from listing every run.
  * Runs must be of the same test and driver, with the same

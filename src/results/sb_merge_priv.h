@@ -77,14 +77,36 @@ json_t *sb_merge_types(const sb_results_file_t *d, unsigned n, double t, char *e
 
 /* The merged "statements" (the pgbench scripts' commands, docs/results.md)
    of the documents that have them: an entry per (script_index, command)
-   in the order the documents name them, counts summed (no
-   after_last_interval: the merged interval rows have no statements),
-   avg over every command, percentiles
+   in the order the documents name them, counts summed (after_last_interval
+   too, when every input entry has one: with the merged interval rows'
+   statements they add up to the merged counts), avg over every command,
+   percentiles
    from the added histograms, or the highest of the inputs' when one has
    none (its histogram null; *approx counts such entries). New reference;
    NULL with err "" when no document has statements, NULL with `err` set
    on an error (a histogram that does not decode). */
 json_t *sb_merge_statements(const sb_results_file_t *d, unsigned n, size_t *approx, char *err,
                             size_t errlen);
+
+/* The statements of one merged interval row: per (script_index,
+   command), the counts of the inputs' rows in that slot summed,
+   percentiles from their added histograms (sb_merge_stmt.c). */
+typedef struct sb_merge_stmt_rows sb_merge_stmt_rows_t;
+
+/* Adds an input row's "statements" (`stmts`, of document `d`; not an
+   array: nothing) to *acc (allocated when NULL). 0, or -1 with `err` set
+   (a histogram that does not decode, OOM). Not thread-safe per acc. */
+int sb_merge_stmt_rows_add(sb_merge_stmt_rows_t **acc, const sb_results_file_t *d,
+                           const json_t *stmts, char *err, size_t errlen);
+
+/* The merged row's "statements": {script_index, command, count, failures,
+   retries, latency_ms: {avg, p50, p95, p99, max}, hdr_v2_compressed_base64}
+   per command in the order first seen; percentiles from the added
+   histograms, or the highest of the inputs' with a null histogram when
+   an input row had none. New reference (an empty array for NULL). */
+json_t *sb_merge_stmt_rows_json(const sb_merge_stmt_rows_t *acc);
+
+/* Frees acc (NULL is fine). */
+void sb_merge_stmt_rows_free(sb_merge_stmt_rows_t *acc);
 
 #endif

@@ -46,6 +46,7 @@ typedef struct {
   sb_hdr_t *hist;
   bool no_hist;               /* a row without its histogram */
   json_t *pct_fallback;       /* highest of the runs' percentiles, by key */
+  sb_merge_stmt_rows_t *stmts; /* pgbench scripts' statements, or NULL */
 } slot_t;
 
 /* A row's count, or its rate times its length for files without counts. */
@@ -109,6 +110,9 @@ static int slot_add(slot_t *s, const sb_results_file_t *d, const json_t *row, ch
                         json_real(fmax(isnan(old) ? 0 : old, json_number_value(v))));
   }
   slot_add_types(s, json_object_get(row, "types"));
+  if (sb_merge_stmt_rows_add(&s->stmts, d, json_object_get(row, "statements"), err,
+                             errlen) != 0)
+    return -1;
   return sb_merge_add_hist(d, row, s->hist, &s->no_hist, err, errlen);
 }
 
@@ -160,6 +164,8 @@ static json_t *slot_json(slot_t *s, double end_s, double len, const json_t *pct_
       json_object_set_new((json_t *) v, "tps", json_real(rate((double) count(v, "events"), len)));
     json_object_set_new(row, "types", json_incref(s->types));
   }
+  if (s->stmts)
+    json_object_set_new(row, "statements", sb_merge_stmt_rows_json(s->stmts));
   return row;
 }
 
@@ -210,6 +216,7 @@ json_t *sb_merge_intervals(const sb_results_file_t *d, unsigned n, double base, 
     json_decref(slots[k].types);
     json_decref(slots[k].retry);
     json_decref(slots[k].pct_fallback);
+    sb_merge_stmt_rows_free(slots[k].stmts);
   }
   free(slots);
   if (rc != 0)

@@ -257,8 +257,24 @@ static json_t *interval_row_json(const sb_stat_t *st, const sb_hdr_t *h,
   return row;
 }
 
+/* Where a workload's tagged histograms go (sb_results_extra_hdr_each):
+   the interval's times and the first write error. */
+typedef struct {
+  double start_s, len_s;
+  int rc;
+} extra_lines_t;
+
+/* Writes one workload histogram as a tagged line of the interval. */
+static void extra_line(void *ectx, const char *tag, const sb_hdr_t *h)
+{
+  extra_lines_t *e = ectx;
+  if (e->rc == 0 && hdrlog)
+    e->rc = sb_hdrlog_write(hdrlog, e->start_s, e->len_s, h, tag);
+}
+
 /* Writes the interval's HDR log lines (untagged, then one per type when
-   several ran, after a comment when the client was saturated) and adds
+   several ran, then the workload's own tagged ones (the pgbench scripts'
+   statements), after a comment when the client was saturated) and adds
    them to what the log holds; a write error is reported once and ends
    the log. Caller holds the lock; hdrlog is open. */
 static void log_interval(const sb_stat_t *st, const sb_hdr_t *h,
@@ -289,6 +305,12 @@ static void log_interval(const sb_stat_t *st, const sb_hdr_t *h,
   for (unsigned i = 0; rc == 0 && ntypes > 1 && i < ntypes; i++)
     if (types[i].hist)
       rc = sb_hdrlog_write(hdrlog, x->start_s, len, types[i].hist, sb_evtype_name((int) i));
+  if (rc == 0)
+  {
+    extra_lines_t e = { x->start_s, len, 0 };
+    sb_results_extra_hdr_each(x->start_s, false, extra_line, &e);
+    rc = e.rc;
+  }
   if (rc != 0)
   {
     log_text(LOG_ALERT, "--hdr-log: write to '%s' failed: %s; no further intervals "
@@ -469,7 +491,8 @@ static int write_rest(const sb_hdr_t *run, const sb_hdr_t *logged_sum, double le
 /* Ends the HDR log (caller holds the lock; hdrlog open). The log sums
    to the run's histogram: what no interval line holds (the time after
    the last tick, events closed at a forced shutdown) goes into a last,
-   shorter interval, untagged and per type. 0, or -1 on a write error
+   shorter interval, untagged, per type and the workload's tagged
+   histograms. 0, or -1 on a write error
    (after an ALERT line when closing fails). */
 static int close_hdrlog(const sb_stat_t *st, const sb_hdr_t *h, const sb_evtype_stat_t *types)
 {
@@ -483,6 +506,10 @@ static int close_hdrlog(const sb_stat_t *st, const sb_hdr_t *h, const sb_evtype_
         write_rest(types[i].hist, logged_types ? logged_types[i].hist : NULL, len,
                    sb_evtype_name((int) i), false) != 0)
       rc = -1;
+  extra_lines_t e = { logged_end_s, len > 0 ? len : 0, 0 };
+  sb_results_extra_hdr_each(logged_end_s, true, extra_line, &e);
+  if (e.rc != 0)
+    rc = -1;
   if (sb_hdrlog_close(hdrlog) != 0)
   {
     log_text(LOG_ALERT, "--hdr-log: write to '%s' failed", hdrlog_path);

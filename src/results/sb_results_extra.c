@@ -53,3 +53,28 @@ void sb_results_extra_interval_add(json_t *row, double start_s, double len_s)
   if (v)
     json_object_set_new(row, name, v);
 }
+
+static void (*hdr_fn)(void *ctx, double start_s, bool final, sb_results_hdr_emit_t emit,
+                      void *ectx);
+static void *hdr_ctx;
+
+void sb_results_extra_hdr_source(void (*fn)(void *ctx, double start_s, bool final,
+                                            sb_results_hdr_emit_t emit, void *ectx),
+                                 void *ctx)
+{
+  pthread_mutex_lock(&lock);
+  hdr_fn = fn;
+  hdr_ctx = ctx;
+  pthread_mutex_unlock(&lock);
+}
+
+void sb_results_extra_hdr_each(double start_s, bool final, sb_results_hdr_emit_t emit,
+                               void *ectx)
+{
+  pthread_mutex_lock(&lock);
+  void (*fn)(void *, double, bool, sb_results_hdr_emit_t, void *) = hdr_fn;
+  void *ctx = hdr_ctx;
+  pthread_mutex_unlock(&lock);
+  if (fn)
+    fn(ctx, start_s, final, emit, ectx);
+}

@@ -8,7 +8,11 @@
 #ifndef SB_RESULTS_EXTRA_H
 #define SB_RESULTS_EXTRA_H
 
+#include <stdbool.h>
+
 #include <jansson.h>
+
+#include "core/sb_histogram.h"
 
 /* Sets member `name` to `value` (the reference is taken over; a later
    call with the same name replaces it). Any thread (a mutex). */
@@ -33,5 +37,32 @@ void sb_results_extra_interval_source(const char *name,
 /* Adds the interval source's member to `row` (sb_results' interval
    rows). The reporter thread. */
 void sb_results_extra_interval_add(json_t *row, double start_s, double len_s);
+
+/* Called by a histogram source for each of its tagged histograms:
+   `tag` (no ',' and no whitespace: HdrHistogram log tags), `h` (ns). */
+typedef void (*sb_results_hdr_emit_t)(void *ectx, const char *tag, const sb_hdr_t *h);
+
+/*
+ * A workload's own tagged histograms in the --hdr-log (the pgbench
+ * scripts' statements: docs/results.md "--hdr-log"): `fn(ctx, start_s,
+ * final, emit, ectx)` calls `emit` once per histogram to log. With
+ * `final` false it is called for the interval that started `start_s`
+ * seconds after the measured start, right after the interval source
+ * (sb_results_extra_interval_source) gave that interval's row, and emits
+ * that interval's histograms; with `final` true, once when the log ends,
+ * it emits what its interval lines do not hold (the time after the last
+ * interval), so each tag's lines add up to the window's histogram. One
+ * source at a time (fn NULL removes it). Main thread, before the run;
+ * fn is then called by the reporter thread (intervals) and the main
+ * thread (final), with sb_results' lock held.
+ */
+void sb_results_extra_hdr_source(void (*fn)(void *ctx, double start_s, bool final,
+                                            sb_results_hdr_emit_t emit, void *ectx),
+                                 void *ctx);
+
+/* Runs the histogram source, if any, with these arguments (see
+   sb_results_extra_hdr_source). sb_results (--hdr-log). */
+void sb_results_extra_hdr_each(double start_s, bool final, sb_results_hdr_emit_t emit,
+                               void *ectx);
 
 #endif

@@ -18,10 +18,14 @@
 # MariaDB string (its own placeholder), by the rows written; the same
 # counts on event loops (--workers below --threads), where no SQL call
 # blocks a worker. The per-statement figures per interval (--results'
-# rows: they add up to the window's exactly), on --metrics-listen (a
-# scrape at the end: the report's counts and p95), merged by bmk report
-# --merge and bmk cluster run (counts summed, the rows the server
-# holds). Counts only, no timing.
+# rows: they add up to the window's exactly; --hdr-log's Tag=stmt:S:C
+# lines, read by the reference HdrHistogram library, to each command's
+# count), on --metrics-listen (a scrape at the end: the report's counts
+# and p95), merged by bmk report --merge and bmk cluster run (counts
+# summed, the rows the server holds; the merged interval rows' too,
+# adding up to the merged counts), on the cluster coordinator's
+# --metrics-listen (a scrape after the run: the merged document's counts
+# and p95). Counts only, no timing.
 set -u
 source "$(dirname "$0")/lib/lib.sh"
 cd "$WORK"
@@ -117,7 +121,7 @@ assert_eq "pgev: no SQL call blocked a worker" "0" \
 pg_tables
 port=$(free_port 19541)
 run_scraped iv.out "$port" "$BMK" $PGSQL_OPTS --threads=2 --time=3 --report-interval=1 \
-  --results=iv.json --metrics-listen="127.0.0.1:$port" --metrics-linger=60 \
+  --results=iv.json --hdr-log=iv.hlog --metrics-listen="127.0.0.1:$port" --metrics-linger=60 \
   pgbench_script --script=a.sql@3 --script=b.sql@1 run
 assert_eq "intervals: the run exits 0" "0" "$RC"
 check "intervals: --results validates against the schema" json_ok iv.json
@@ -132,6 +136,31 @@ assert_eq "intervals: the INSERTs ran in every row (per-interval counts are the 
   "True" "$(json_get iv.json "all(i['statements'][1]['count'] > 0 and i['statements'][1]['count'] < d['statements'][1]['count'] for i in d['intervals'])")"
 assert_eq "intervals: each row's percentiles are ordered" "True" \
   "$(json_get iv.json "all(s['latency_ms']['p50'] <= s['latency_ms']['p95'] <= s['latency_ms']['p99'] <= s['latency_ms']['max'] for i in d['intervals'] for s in i['statements'])")"
+# --hdr-log: each command's interval histograms, tagged stmt:S:C, read by
+# the reference HdrHistogram library: per tag, their counts add up to
+# the command's count in --results; the untagged and per-type lines are
+# the events' as before
+HDRJAR=/usr/share/java/hdrhistogram.jar
+if command -v java > /dev/null && [ -r "$HDRJAR" ]; then
+  tags=$(java -cp "$HDRJAR" "$TOP/tests/integration/tools/HdrCheck.java" tags iv.hlog 2>&1)
+  tagcount() { printf '%s\n' "$tags" | awk -v t="$1" '$1 == t {n = $3} END {print n + 0}'; }
+  got=; want=
+  for k in 0 1 2 3 4 5 6 7 8 9; do
+    got+="$(tagcount "$(json_get iv.json "'stmt:%d:%d' % (d['statements'][$k]['script_index'], d['statements'][$k]['command'])")") "
+    want+="$(json_get iv.json "d['statements'][$k]['count']") "
+  done
+  assert_eq "hdr log: per command (Tag=stmt:S:C), the intervals' counts add up to its count in --results" \
+    "$want" "$got"
+  assert_eq "hdr log: a tag per command that ran, one line per interval at most (+ the part after the last)" \
+    "$(json_get iv.json "sum(s['count'] > 0 for s in d['statements'])") True" \
+    "$(printf '%s\n' "$tags" | grep -c '^stmt:') $(printf '%s\n' "$tags" | \
+    awk -v n="$(json_get iv.json "len(d['intervals'])")" '/^stmt:/ && $5 > n + 1 {bad = 1} END {print bad ? "False" : "True"}')"
+  assert_eq "hdr log: the untagged lines hold every event, each script's tag its events" \
+    "$(json_get iv.json "d['summary']['events']") $(json_get iv.json "' '.join(str(t['events']) for t in d['event_types'])")" \
+    "$(tagcount -) $(tagcount a.sql) $(tagcount b.sql)"
+else
+  skip "hdr log: per-statement tags" "java or $HDRJAR missing (apt-get install default-jre-headless libhdrhistogram-java)"
+fi
 # the page: sample NAME S C [EXTRA]: the value of NAME{...script="S",command="C"...}
 msample() { printf '%s\n' "$PAGE" | grep -F "$1{" | grep -F "script=\"$2\",command=\"$3\"" | \
   grep -F -- "${4:-}" | head -1 | awk '{print $NF}'; }
@@ -166,8 +195,20 @@ run_bmk report --merge --output=ivm.json iv.json iv2.json
 assert_eq "merge: exit 0, the merged statements' counts are the sum" \
   "0 $(json_get iv.json "[2 * s['count'] for s in d['statements']]")" \
   "$RC $(json_get ivm.json "[s['count'] for s in d['statements']]")"
-assert_eq "merge: no after_last_interval (the merged rows have no statements)" "False" \
-  "$(json_get ivm.json "any('after_last_interval' in s or 'statements' in i for s in d['statements'] for i in d['intervals'])")"
+# the interval rows' statements are merged per row from their histograms:
+# the same document twice doubles every row's counts and keeps its
+# percentiles; the rows plus after_last_interval are the merged counts
+for f in count failures retries; do
+  assert_eq "merge: every interval row's statement ${f} doubled" \
+    "$(json_get iv.json "[[2 * s['$f'] for s in i['statements']] for i in d['intervals']]")" \
+    "$(json_get ivm.json "[[s['$f'] for s in i['statements']] for i in d['intervals']]")"
+  assert_eq "merge: each command's $f over the merged rows + after_last_interval = the merged $f" \
+    "$(json_get ivm.json "[s['$f'] for s in d['statements']]")" \
+    "$(json_get ivm.json "[sum(i['statements'][k]['$f'] for i in d['intervals']) + s['after_last_interval']['$f'] for k, s in enumerate(d['statements'])]")"
+done
+assert_eq "merge: every interval row's statement p95 and max kept (the same histograms twice)" \
+  "$(json_get iv.json "[[(s['latency_ms']['p95'], s['latency_ms']['max']) for s in i['statements']] for i in d['intervals']]")" \
+  "$(json_get ivm.json "[[(s['latency_ms']['p95'], s['latency_ms']['max']) for s in i['statements']] for i in d['intervals']]")"
 assert_eq "merge: the same histogram twice keeps each command's p95" \
   "$(json_get iv.json "[s['latency_ms']['p95'] for s in d['statements']]")" \
   "$(json_get ivm.json "[s['latency_ms']['p95'] for s in d['statements']]")"
@@ -176,11 +217,13 @@ check "merge: the merged document validates against the schema" json_ok ivm.json
 # a document without the statements' histograms (an older bmk's): the
 # percentiles are the highest of the runs' (an upper bound), said so
 python3 -c "import json; d = json.load(open('iv.json'))
-for s in d['statements']: del s['hdr_v2_compressed_base64']
+for s in d['statements'] + [s for i in d['intervals'] for s in i['statements']]: s.pop('hdr_v2_compressed_base64', None)
 json.dump(d, open('ivn.json', 'w'))"
 run_bmk report --merge --output=ivmn.json iv.json ivn.json
 assert_eq "merge without histograms: counts summed, p95 the runs' highest, histogram null" \
   "0 True True True" "$RC $(json_get ivmn.json "[s['count'] for s in d['statements']] == [2 * s['count'] for s in json.load(open('iv.json'))['statements']]") $(json_get ivmn.json "[s['latency_ms']['p95'] for s in d['statements']] == [s['latency_ms']['p95'] for s in json.load(open('iv.json'))['statements']]") $(json_get ivmn.json "all(s['hdr_v2_compressed_base64'] is None for s in d['statements'])")"
+assert_eq "merge without histograms: the rows' statements: counts summed, p95 the runs' highest, histogram null" \
+  "True True True" "$(json_get ivmn.json "[[s['count'] for s in i['statements']] for i in d['intervals']] == [[2 * s['count'] for s in i['statements']] for i in json.load(open('iv.json'))['intervals']]") $(json_get ivmn.json "[[s['latency_ms']['p95'] for s in i['statements']] for i in d['intervals']] == [[s['latency_ms']['p95'] for s in i['statements']] for i in json.load(open('iv.json'))['intervals']]") $(json_get ivmn.json "all(s['hdr_v2_compressed_base64'] is None for i in d['intervals'] for s in i['statements'])")"
 assert_contains "merge without histograms: the NOTE names the statements" "$OUT" \
   "10 of 10 statements come from files without their histograms"
 
@@ -234,6 +277,45 @@ assert_eq "bmk cluster run: 16 transactions by clients 0-3, each process's (glob
   "0 16 t t t" "$RC $(pgsql_q "select count(*), bool_and(client between 0 and 3),
     bool_or(client in (0, 1)), bool_or(client in (2, 3)) from pgbt_a" | tr '|' ' ')"
 assert_eq "bmk cluster run: each client draws the persona's -c 4 -j 4 values" "yes" "$prefix"
+# the coordinator's own --metrics-listen: once the processes' documents
+# are merged, the page scraped after the run (--metrics-linger) has the
+# per-statement series of the merged document (counts summed over the
+# processes: the rows the server holds; quantiles of the added
+# histograms); the merged interval rows' statements add up as a run's
+pg_tables
+port=$(free_port 19561)
+run_scraped clm.out "$port" "$BMK" cluster run --hosts=hosts --launcher=local --results=clm.json \
+  --metrics-listen="127.0.0.1:$port" --metrics-linger=60 -- $PGSQL_OPTS --threads=2 --time=3 \
+  --report-interval=1 pgbench_script --script=a.sql@3 --script=b.sql@1 run
+page_counts=; page_fails=; page_p95=
+for k in 0 1 2 3 4 5 6 7 8 9; do
+  s=$(json_get clm.json "d['statements'][$k]['script_index']")
+  c=$(json_get clm.json "d['statements'][$k]['command']")
+  page_counts+="$(msample bmk_statement_latency_seconds_count "$s" "$c") "
+  page_fails+="$(msample bmk_statement_failures_total "$s" "$c")+$(msample bmk_statement_retries_total "$s" "$c") "
+  page_p95+="$(msample bmk_statement_latency_seconds "$s" "$c" 'quantile="0.95"' | awk '{printf "%d", $1 * 1e9 + 0.5}') "
+done
+assert_eq "cluster metrics: the run exits 0, its INSERTs are the rows the server holds" \
+  "0 $(pgsql_q "select count(*) from pgbt_a") $(pgsql_q "select count(*) from pgbt_blog")" \
+  "$RC $(json_get clm.json "d['statements'][1]['count']") $(json_get clm.json "d['statements'][9]['count']")"
+assert_eq "cluster metrics: the coordinator's bmk_statement_latency_seconds_count of each command = the merged document's count" \
+  "$(json_get clm.json "' '.join(str(s['count']) for s in d['statements'])") " "$page_counts"
+assert_eq "cluster metrics: failures and retries of each command = the merged document's" \
+  "$(json_get clm.json "' '.join('%d+%d' % (s['failures'], s['retries']) for s in d['statements'])") " "$page_fails"
+assert_eq "cluster metrics: the 0.95 quantile of each command = the merged p95 (in ns)" \
+  "$(json_get clm.json "' '.join('%d' % round(s['latency_ms']['p95'] * 1e6) for s in d['statements'])") " \
+  "$page_p95"
+assert_eq "cluster metrics: one bmk_statement_command series per command, named by script and text" \
+  "10 1" "$(printf '%s\n' "$PAGE" | grep -c '^bmk_statement_command{') $(printf '%s\n' "$PAGE" | \
+  grep -c 'script="1",command="6",script_name="b.sql",text="INSERT INTO pgbt_blog')"
+if command -v promtool > /dev/null; then
+  check "cluster metrics: promtool check metrics accepts the coordinator's page" \
+    promtool check metrics <<< "$PAGE"
+fi
+check "cluster metrics: the merged document validates against the schema" json_ok clm.json
+assert_eq "bmk cluster run: the merged rows have statements; per command, their counts + after_last_interval = the merged count" \
+  "True $(json_get clm.json "[s['count'] for s in d['statements']]")" \
+  "$(json_get clm.json "len(d['intervals']) >= 2 and all(len(i['statements']) == 10 for i in d['intervals'])") $(json_get clm.json "[sum(i['statements'][k]['count'] for i in d['intervals']) + s['after_last_interval']['count'] for k, s in enumerate(d['statements'])]")"
 
 # pgbench's tables by prepare; the built-in scripts (scale from
 # pgbench_branches); cleanup

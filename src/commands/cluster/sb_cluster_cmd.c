@@ -514,6 +514,7 @@ static void close_metrics(cl_t *c)
   if (c->metrics.close)
     c->metrics.close(c->metrics.ctx);
   c->metrics.close = NULL;
+  cluster_metrics_statements_free();
 }
 
 /* A run: every process launched and ready, their clocks measured, one
@@ -541,6 +542,7 @@ static int run_mode(cl_t *c, const char **names)
   end_all(c);
   rc = final_code(c, rc);
   sb_cluster_merge_report(c->merge, stdout);
+  cluster_metrics_statements(c);
   if (cluster_opts_write_outputs(c) != 0 && rc == 0)
     rc = 1;
   close_metrics(c);

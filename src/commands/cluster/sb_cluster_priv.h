@@ -87,6 +87,19 @@ char **cluster_opts_launch_argv(cl_t *c, const char *host, char *const *words, i
    address, the port in use). Call before the processes start. */
 int cluster_metrics_open(cl_t *c);
 
+/* Adds the pgbench scripts' per-statement series to the coordinator's
+   page (docs/metrics.md "Cluster runs"): those of the merged document's
+   "statements" (counts summed over the processes, quantiles from the
+   added histograms: sb_merge_statements), served from now on, i.e. at
+   the scrapes of --metrics-linger. Nothing without --metrics-listen or
+   statements. Main thread, after the processes' documents are merged
+   (sb_cluster_merge_report). */
+void cluster_metrics_statements(cl_t *c);
+
+/* Takes the series off the page and frees them; after the endpoint is
+   closed. Main thread. */
+void cluster_metrics_statements_free(void);
+
 /* Frees an argv of the above. */
 void cluster_opts_free_argv(char **v);
 

@@ -32,11 +32,14 @@ typedef struct {
   pgb_stmt_sample_t base;     /* the measured window's start */
   pgb_stmt_sample_t prev;     /* the last interval's end (base at first) */
   pgb_stmt_sample_t cur;      /* scratch: a new sample */
-  pgb_stmt_sample_t diff;     /* scratch: an interval's figures */
+  pgb_stmt_sample_t diff;     /* the last interval's figures; after the
+                                 end, what came after the last interval */
   pgb_stmt_sample_t last;     /* the window (end - base), after the end */
   bool started, ended, have_window;
   unsigned intervals;         /* interval samples taken */
   double iv_start;            /* the last sampled interval's start, s */
+  double hdr_start;           /* the last interval in --hdr-log, s */
+  bool hdr_tail_logged;       /* --hdr-log's last lines written */
 } pgb_stmt_state_t;
 
 extern pgb_stmt_state_t pgb_stmt;

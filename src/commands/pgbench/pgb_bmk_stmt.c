@@ -27,7 +27,8 @@
 #include "results/sb_hdrlog.h"
 #include "results/sb_results_extra.h"
 
-pgb_stmt_state_t pgb_stmt = { .mtx = PTHREAD_MUTEX_INITIALIZER, .iv_start = -1.0 };
+pgb_stmt_state_t pgb_stmt = { .mtx = PTHREAD_MUTEX_INITIALIZER, .iv_start = -1.0,
+                               .hdr_start = -1.0 };
 
 static void sample_free(pgb_stmt_sample_t *s)
 {
@@ -139,10 +140,11 @@ static void p_end(void *ctx)
   pgb_stmt_sample_take(&pgb_stmt.cur);
   /* what came after the last interval sample (the engine drops a
      partial last interval): cur - prev */
-  pgb_stmt_sample_diff(&pgb_stmt.last, &pgb_stmt.cur, &pgb_stmt.prev);
+  /* (diff keeps it: the --hdr-log's last lines, pgb_bmk_stmt_live.c) */
+  pgb_stmt_sample_diff(&pgb_stmt.diff, &pgb_stmt.cur, &pgb_stmt.prev);
   pgb_cmdstat_t *tail = NULL;
   if (pgb_stmt.intervals > 0 && (tail = calloc(pgb_cfg.ncmds + 1, sizeof(*tail))) != NULL)
-    memcpy(tail, pgb_stmt.last.cs, pgb_cfg.ncmds * sizeof(*tail));
+    memcpy(tail, pgb_stmt.diff.cs, pgb_cfg.ncmds * sizeof(*tail));
   pgb_stmt_sample_diff(&pgb_stmt.last, &pgb_stmt.cur, &pgb_stmt.base);
   pgb_stmt_live_set(&pgb_stmt.last);
   pgb_stmt.ended = true;
@@ -226,5 +228,6 @@ void pgb_bmk_stmt_free(void)
     sample_free(all[i]);
   pgb_stmt.have_window = pgb_stmt.started = pgb_stmt.ended = false;
   pgb_stmt.intervals = 0;
-  pgb_stmt.iv_start = -1.0;
+  pgb_stmt.iv_start = pgb_stmt.hdr_start = -1.0;
+  pgb_stmt.hdr_tail_logged = false;
 }

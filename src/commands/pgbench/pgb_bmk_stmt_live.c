@@ -23,6 +23,7 @@
 #include "core/sb_options.h"
 #include "metrics/sb_metrics.h"
 #include "metrics/sb_prom.h"
+#include "results/sb_hdrlog.h"
 #include "results/sb_results_extra.h"
 
 /* At most this many commands (in the scripts' order) get series: the
@@ -63,7 +64,7 @@ static double ms(uint64_t ns)
 }
 
 /* The interval's statements (pgb_stmt.diff), one entry per command in
-   the order of the document's "statements". */
+   the order of the document's "statements", each with its histogram. */
 static json_t *interval_json(const pgb_stmt_sample_t *d)
 {
   json_t *a = json_array();
@@ -82,8 +83,14 @@ static json_t *interval_json(const pgb_stmt_sample_t *d)
                             "p50", ms(sb_hdr_percentile(h, 50)),
                             "p95", ms(sb_hdr_percentile(h, 95)),
                             "p99", ms(sb_hdr_percentile(h, 99)), "max", ms(sb_hdr_max(h)));
-      if (o)
-        json_array_append_new(a, o);
+      if (o == NULL)
+        continue;
+      /* the interval's histogram, so merged rows (bmk report --merge,
+         bmk cluster run) get exact percentiles */
+      char *enc = sb_hdr_encode_v2_base64(h);
+      json_object_set_new(o, "hdr_v2_compressed_base64", enc ? json_string(enc) : json_null());
+      free(enc);
+      json_array_append_new(a, o);
     }
   return a;
 }
@@ -96,11 +103,12 @@ static void take_interval(double start_s)
   if (!pgb_stmt.started || pgb_stmt.ended || pgb_stmt.iv_start == start_s)
     return;
   pgb_stmt_sample_take(&pgb_stmt.cur);
+  pgb_stmt_sample_diff(&pgb_stmt.diff, &pgb_stmt.cur, &pgb_stmt.base);
+  pgb_stmt_live_set(&pgb_stmt.diff);
+  /* diff keeps the interval's figures for the --hdr-log lines */
   pgb_stmt_sample_diff(&pgb_stmt.diff, &pgb_stmt.cur, &pgb_stmt.prev);
   json_decref(iv_row);
   iv_row = interval_json(&pgb_stmt.diff);
-  pgb_stmt_sample_diff(&pgb_stmt.diff, &pgb_stmt.cur, &pgb_stmt.base);
-  pgb_stmt_live_set(&pgb_stmt.diff);
   pgb_stmt_sample_t t = pgb_stmt.prev;
   pgb_stmt.prev = pgb_stmt.cur;
   pgb_stmt.cur = t;
@@ -133,6 +141,39 @@ static json_t *row_source(void *ctx, double start_s, double len_s)
   }
   pthread_mutex_unlock(&pgb_stmt.mtx);
   return r;
+}
+
+/* Emits pgb_stmt.diff's non-empty histograms, tagged "stmt:S:C" (script
+   index, command index). Caller holds pgb_stmt.mtx. */
+static void emit_diff(sb_results_hdr_emit_t emit, void *ectx)
+{
+  for (unsigned s = 0; s < pgb_cfg.nscripts; s++)
+    for (unsigned i = 0; i < pgb_cfg.scripts[s].ncmds; i++)
+    {
+      const sb_hdr_t *h = pgb_stmt.diff.h[pgb_cfg.scripts[s].first + i];
+      char tag[48];
+      snprintf(tag, sizeof(tag), "stmt:%u:%u", s, i);
+      if (h && h->total > 0)
+        emit(ectx, tag, h);
+    }
+}
+
+/* --hdr-log's source (sb_results_extra_hdr_source): the interval that
+   started `start_s` once its row was taken, or at the end the part
+   after the last interval (pgb_stmt.diff holds either). */
+static void hdr_source(void *ctx, double start_s, bool final, sb_results_hdr_emit_t emit,
+                       void *ectx)
+{
+  (void) ctx;
+  pthread_mutex_lock(&pgb_stmt.mtx);
+  if (final ? pgb_stmt.ended && !pgb_stmt.hdr_tail_logged
+            : !pgb_stmt.ended && pgb_stmt.iv_start == start_s && pgb_stmt.hdr_start != start_s)
+  {
+    emit_diff(emit, ectx);
+    pgb_stmt.hdr_tail_logged = final;
+    pgb_stmt.hdr_start = start_s;
+  }
+  pthread_mutex_unlock(&pgb_stmt.mtx);
 }
 
 /* ---- the metrics page ------------------------------------------------------ */
@@ -292,6 +333,7 @@ int pgb_stmt_live_register(void)
     log_text(LOG_NOTICE, "--metrics-listen: the scripts have %u commands; the first %u get "
              "per-statement series", pgb_cfg.ncmds, SERIES_MAX);
   sb_results_extra_interval_source("statements", row_source, NULL);
+  sb_results_extra_hdr_source(hdr_source, NULL);
   sb_metrics_extra_source(page_source);
   return 0;
 }
@@ -299,6 +341,7 @@ int pgb_stmt_live_register(void)
 void pgb_stmt_live_free(void)
 {
   sb_results_extra_interval_source(NULL, NULL, NULL);
+  sb_results_extra_hdr_source(NULL, NULL);
   sb_metrics_extra_source(NULL);
   pthread_mutex_lock(&live_mtx);
   free(live);

@@ -6,6 +6,9 @@
 //       decodes one V2 compressed, base64 histogram
 // and prints "count N intervals I p50 X p95 X p99 X max X" (latencies in
 // ms, 2 decimals, as bmk prints them).
+//   java -cp HdrHistogram.jar HdrCheck.java tags FILE
+//       prints "TAG count N intervals I" per tag of FILE, in the order
+//       the tags first appear ("-" for the untagged lines)
 import java.io.File;
 import java.nio.ByteBuffer;
 import java.util.Base64;
@@ -17,6 +20,21 @@ public class HdrCheck {
     public static void main(String[] args) throws Exception {
         Histogram sum = new Histogram(1, 3600000000000L, 3);
         int intervals = 0;
+        if (args[0].equals("tags")) {
+            java.util.LinkedHashMap<String, long[]> tags = new java.util.LinkedHashMap<>();
+            HistogramLogReader r = new HistogramLogReader(new File(args[1]));
+            EncodableHistogram h;
+            while ((h = r.nextIntervalHistogram()) != null) {
+                String t = h.getTag() == null ? "-" : h.getTag();
+                long[] c = tags.computeIfAbsent(t, k -> new long[2]);
+                c[0] += ((Histogram) h).getTotalCount();
+                c[1]++;
+            }
+            for (java.util.Map.Entry<String, long[]> e : tags.entrySet())
+                System.out.printf("%s count %d intervals %d%n", e.getKey(), e.getValue()[0],
+                                  e.getValue()[1]);
+            return;
+        }
         if (args[0].equals("log")) {
             String tag = args.length > 2 ? args[2] : null;
             HistogramLogReader r = new HistogramLogReader(new File(args[1]));
