@@ -118,36 +118,49 @@ static void ct_run(struct sb_loop *l, lvu_t *v, int value)
   const sb_c_test_t *t = eng_ctest;
   int tid = v->vu->tid;
   int rc;
-  if (v->ct == CT_EVENT)
-    rc = t->event_resume(tid, value);
-  else
+  /* An event that waited let the worker's other VUs run meanwhile, so
+     when it ends here the next one starts at once, as pgbench's client
+     goes on to its next transaction: no trip through the run queue (a
+     step, a switch, and an epoll_pwait2 that cannot wait). One that did
+     not wait goes to the back of the queue (below), so a VU whose
+     queries all complete without waiting cannot hold the worker. */
+  bool waited = v->ct == CT_EVENT;
+  for (;;)
   {
-    /* sb_vu_more_events: 0 no more, 1 go, 2 a --rate arrival was armed
-       (its wake's value: 1 go, 0 the run stops) */
-    int m = v->ct == CT_ARRIVAL ? value : sb_vu_more_events(tid);
-    v->ct = m == 2 ? CT_ARRIVAL : CT_IDLE;
-    if (m == 2)
-      return;
-    if (m == 0)
+    if (v->ct == CT_EVENT)
+      rc = t->event_resume(tid, value);
+    else
     {
-      loop_to_end_line(l, v);
+      /* sb_vu_more_events: 0 no more, 1 go, 2 a --rate arrival was armed
+         (its wake's value: 1 go, 0 the run stops) */
+      int m = v->ct == CT_ARRIVAL ? value : sb_vu_more_events(tid);
+      v->ct = m == 2 ? CT_ARRIVAL : CT_IDLE;
+      if (m == 2)
+        return;
+      if (m == 0)
+      {
+        loop_to_end_line(l, v);
+        return;
+      }
+      v->ct = CT_EVENT;
+      sb_event_start(tid);
+      rc = t->event_begin(tid);
+    }
+    if (rc == SB_CT_WAIT)
+      return;
+    v->ct = CT_IDLE;
+    if (rc < 0)
+      eng_vu_fail(tid);              /* as in thread mode: the run fails */
+    if (rc != 0)
+      break;
+    sb_event_stop(tid);
+    if (!waited)
+    {
+      /* the next event after the worker's other runnable VUs */
+      loop_enqueue(l, v);
       return;
     }
-    v->ct = CT_EVENT;
-    sb_event_start(tid);
-    rc = t->event_begin(tid);
-  }
-  if (rc == SB_CT_WAIT)
-    return;
-  v->ct = CT_IDLE;
-  if (rc < 0)
-    eng_vu_fail(tid);                /* as in thread mode: the run fails */
-  if (rc == 0)
-  {
-    sb_event_stop(tid);
-    /* the next event after the worker's other runnable VUs */
-    loop_enqueue(l, v);
-    return;
+    waited = false;
   }
   loop_to_end_line(l, v);
 }

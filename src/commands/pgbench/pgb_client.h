@@ -89,9 +89,10 @@ typedef struct pgb_client {
   db_stmt_t **stmts;       /* prepared statements by command index */
   pgb_var_t *vars;
   unsigned nvars, capvars;
-  /* variable index + 1 by a hash of the name's address (0: empty); a
-     hit is checked with strcmp, so a reused address costs a miss only */
-  unsigned vcache[PGB_VAR_CACHE];
+  /* variable lookups by the name's address (pgb_vars.c): the address
+     and the variable's index; a hit is checked with strcmp, so a reused
+     address costs a miss only */
+  struct { const char *key; unsigned idx; } vcache[PGB_VAR_CACHE];
   pgs_prng_t rs;           /* the random functions' generator */
   int64_t xacts_done;      /* -t: transactions run so far */
   bool aborted;

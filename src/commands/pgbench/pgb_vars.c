@@ -13,21 +13,29 @@
 
 /* The variable `name`, or NULL. The names a script refers to are the
    same few pointers every transaction (its parsed commands), so a small
-   cache keyed by the address finds them with one strcmp instead of one
-   per variable; names are never removed, so an index stays valid. */
+   cache keyed by the address (two slots to look at, Fibonacci hashing)
+   finds them with one strcmp instead of one per variable; variables are
+   never removed, so an index stays valid. */
 static pgb_var_t *lookup_var(pgb_client_t *c, const char *name)
 {
-  /* Fibonacci hashing of the address: names packed a few bytes apart
-     in one buffer land in different slots */
   uint64_t a = (uint64_t) (uintptr_t) name * UINT64_C(0x9E3779B97F4A7C15);
   unsigned slot = (unsigned) (a >> 58) % PGB_VAR_CACHE;
-  unsigned hint = c->vcache[slot];
-  if (hint != 0 && hint <= c->nvars && strcmp(c->vars[hint - 1].name, name) == 0)
-    return &c->vars[hint - 1];
+  for (unsigned p = 0; p < 2; p++)
+  {
+    unsigned k = (slot + p) % PGB_VAR_CACHE;
+    if (c->vcache[k].key == name && c->vcache[k].idx < c->nvars &&
+        strcmp(c->vars[c->vcache[k].idx].name, name) == 0)
+      return &c->vars[c->vcache[k].idx];
+  }
   for (unsigned i = 0; i < c->nvars; i++)
     if (strcmp(c->vars[i].name, name) == 0)
     {
-      c->vcache[slot] = i + 1;
+      /* the first slot unless it is taken and the second is free */
+      unsigned k = slot;
+      if (c->vcache[k].key != NULL && c->vcache[(k + 1) % PGB_VAR_CACHE].key == NULL)
+        k = (k + 1) % PGB_VAR_CACHE;
+      c->vcache[k].key = name;
+      c->vcache[k].idx = i;
       return &c->vars[i];
     }
   return NULL;
