@@ -32,8 +32,9 @@ typedef struct {
   pgb_stmt_sample_t base;     /* the measured window's start */
   pgb_stmt_sample_t prev;     /* the last interval's end (base at first) */
   pgb_stmt_sample_t cur;      /* scratch: a new sample */
-  pgb_stmt_sample_t diff;     /* the last interval's figures; after the
-                                 end, what came after the last interval */
+  pgb_stmt_sample_t diff;     /* scratch: a difference */
+  pgb_stmt_sample_t ivd;      /* the last sampled interval's figures */
+  pgb_stmt_sample_t end;      /* the window's end, after the end */
   pgb_stmt_sample_t last;     /* the window (end - base), after the end */
   bool started, ended, have_window;
   unsigned intervals;         /* interval samples taken */
@@ -61,9 +62,20 @@ void pgb_bmk_stmt_free(void);
    histograms with relaxed loads). Caller holds pgb_stmt.mtx. */
 void pgb_stmt_sample_take(pgb_stmt_sample_t *s);
 
+/* d = a (a copy). */
+void pgb_stmt_sample_copy(pgb_stmt_sample_t *d, const pgb_stmt_sample_t *a);
+
 /* d = a - b (b an earlier sample of the same counters). */
 void pgb_stmt_sample_diff(pgb_stmt_sample_t *d, const pgb_stmt_sample_t *a,
                           const pgb_stmt_sample_t *b);
+
+/* Sets --results' "statements" from the window (last) and, when
+   interval rows were taken, each command's after_last_interval (end -
+   prev). Called at the end and again for an interval row taken after
+   it (the reporter may deliver the last interval while or after the
+   main thread takes the end sample). Caller holds pgb_stmt.mtx; the
+   end was sampled. */
+void pgb_stmt_set_member(void);
 
 /* The output's interval function: samples the counters for the
    interval that started iv->start_s (once per interval, whichever of

@@ -53,12 +53,10 @@ static int sample_alloc(pgb_stmt_sample_t *s)
 
 void pgb_stmt_sample_take(pgb_stmt_sample_t *s)
 {
-  pgb_stats_t total;
   memset(s->cs, 0, pgb_cfg.ncmds * sizeof(*s->cs));
   for (unsigned k = 0; k < pgb_cfg.ncmds; k++)
     sb_hdr_reset(s->h[k]);
-  pgb_sum_stats(&total, NULL, s->cs);
-  pgb_sum_cmd_hist(s->h);
+  pgb_sum_cmd_hist(s->h, s->cs);
 }
 
 void pgb_stmt_sample_diff(pgb_stmt_sample_t *d, const pgb_stmt_sample_t *a,
@@ -76,17 +74,22 @@ void pgb_stmt_sample_diff(pgb_stmt_sample_t *d, const pgb_stmt_sample_t *a,
   }
 }
 
+void pgb_stmt_sample_copy(pgb_stmt_sample_t *d, const pgb_stmt_sample_t *a)
+{
+  for (unsigned k = 0; k < pgb_cfg.ncmds; k++)
+  {
+    d->cs[k] = a->cs[k];
+    sb_hdr_copy(d->h[k], a->h[k]);
+  }
+}
+
 static int o_start(void *ctx, const sb_out_start_t *st)
 {
   (void) ctx;
   (void) st;
   pthread_mutex_lock(&pgb_stmt.mtx);
   pgb_stmt_sample_take(&pgb_stmt.base);
-  for (unsigned k = 0; k < pgb_cfg.ncmds; k++)
-  {
-    pgb_stmt.prev.cs[k] = pgb_stmt.base.cs[k];
-    sb_hdr_copy(pgb_stmt.prev.h[k], pgb_stmt.base.h[k]);
-  }
+  pgb_stmt_sample_copy(&pgb_stmt.prev, &pgb_stmt.base);
   pgb_stmt.started = true;
   pthread_mutex_unlock(&pgb_stmt.mtx);
   return 0;
@@ -132,23 +135,18 @@ static json_t *command_json(unsigned s, unsigned i, const pgb_cmdstat_t *cs, con
   return o;
 }
 
-/* The end sample, the window (last - base) and the document's member. */
-static void p_end(void *ctx)
+void pgb_stmt_set_member(void)
 {
-  (void) ctx;
-  pthread_mutex_lock(&pgb_stmt.mtx);
-  pgb_stmt_sample_take(&pgb_stmt.cur);
-  /* what came after the last interval sample (the engine drops a
-     partial last interval): cur - prev */
-  /* (diff keeps it: the --hdr-log's last lines, pgb_bmk_stmt_live.c) */
-  pgb_stmt_sample_diff(&pgb_stmt.diff, &pgb_stmt.cur, &pgb_stmt.prev);
   pgb_cmdstat_t *tail = NULL;
+  /* what came after the last interval sample (the engine drops a
+     partial last interval): end - prev */
   if (pgb_stmt.intervals > 0 && (tail = calloc(pgb_cfg.ncmds + 1, sizeof(*tail))) != NULL)
-    memcpy(tail, pgb_stmt.diff.cs, pgb_cfg.ncmds * sizeof(*tail));
-  pgb_stmt_sample_diff(&pgb_stmt.last, &pgb_stmt.cur, &pgb_stmt.base);
-  pgb_stmt_live_set(&pgb_stmt.last);
-  pgb_stmt.ended = true;
-  pthread_mutex_unlock(&pgb_stmt.mtx);
+    for (unsigned k = 0; k < pgb_cfg.ncmds; k++)
+    {
+      tail[k].count = pgb_stmt.end.cs[k].count - pgb_stmt.prev.cs[k].count;
+      tail[k].failures = pgb_stmt.end.cs[k].failures - pgb_stmt.prev.cs[k].failures;
+      tail[k].retries = pgb_stmt.end.cs[k].retries - pgb_stmt.prev.cs[k].retries;
+    }
   json_t *arr = json_array();
   for (unsigned s = 0; s < pgb_cfg.nscripts; s++)
     for (unsigned i = 0; i < pgb_cfg.scripts[s].ncmds; i++)
@@ -162,9 +160,22 @@ static void p_end(void *ctx)
         json_decref(one);
     }
   free(tail);
-  pgb_stmt.have_window = true;
   if (arr)
     sb_results_extra_set("statements", arr);
+}
+
+/* The end sample, the window (end - base) and the document's member. */
+static void p_end(void *ctx)
+{
+  (void) ctx;
+  pthread_mutex_lock(&pgb_stmt.mtx);
+  pgb_stmt_sample_take(&pgb_stmt.end);
+  pgb_stmt_sample_diff(&pgb_stmt.last, &pgb_stmt.end, &pgb_stmt.base);
+  pgb_stmt_live_set(&pgb_stmt.last);
+  pgb_stmt.ended = true;
+  pgb_stmt.have_window = true;
+  pgb_stmt_set_member();
+  pthread_mutex_unlock(&pgb_stmt.mtx);
 }
 
 /* The block after the report: per script, a line per command. */
@@ -200,7 +211,7 @@ static void p_print(void *ctx)
 int pgb_bmk_stmt_register(void)
 {
   pgb_stmt_sample_t *all[] = { &pgb_stmt.base, &pgb_stmt.last, &pgb_stmt.prev, &pgb_stmt.cur,
-                               &pgb_stmt.diff };
+                               &pgb_stmt.diff, &pgb_stmt.ivd, &pgb_stmt.end };
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
     if (sample_alloc(all[i]) != 0)
     {
@@ -223,7 +234,7 @@ void pgb_bmk_stmt_free(void)
 {
   pgb_stmt_live_free();
   pgb_stmt_sample_t *all[] = { &pgb_stmt.base, &pgb_stmt.last, &pgb_stmt.prev, &pgb_stmt.cur,
-                               &pgb_stmt.diff };
+                               &pgb_stmt.diff, &pgb_stmt.ivd, &pgb_stmt.end };
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
     sample_free(all[i]);
   pgb_stmt.have_window = pgb_stmt.started = pgb_stmt.ended = false;

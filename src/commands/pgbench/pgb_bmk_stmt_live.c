@@ -63,7 +63,7 @@ static double ms(uint64_t ns)
   return (double) ns / 1e6;
 }
 
-/* The interval's statements (pgb_stmt.diff), one entry per command in
+/* The interval's statements (`d`: pgb_stmt.ivd), one entry per command in
    the order of the document's "statements", each with its histogram. */
 static json_t *interval_json(const pgb_stmt_sample_t *d)
 {
@@ -96,24 +96,34 @@ static json_t *interval_json(const pgb_stmt_sample_t *d)
 }
 
 /* Samples the interval that started `start_s` unless done: its figures
-   (cur - prev) into iv_row, the window's so far (cur - base) into the
-   live figures, cur becomes prev. Caller holds pgb_stmt.mtx. */
+   (cur - prev) into ivd and iv_row, the window's so far (cur - base)
+   into the live figures, cur becomes prev. After the end (the reporter
+   delivering the last interval while or after the main thread took the
+   end sample, the clients parked) the interval ends at the end sample,
+   and --results' member is set again with the shorter tail. Caller
+   holds pgb_stmt.mtx. */
 static void take_interval(double start_s)
 {
-  if (!pgb_stmt.started || pgb_stmt.ended || pgb_stmt.iv_start == start_s)
+  if (!pgb_stmt.started || pgb_stmt.iv_start == start_s)
     return;
-  pgb_stmt_sample_take(&pgb_stmt.cur);
-  pgb_stmt_sample_diff(&pgb_stmt.diff, &pgb_stmt.cur, &pgb_stmt.base);
-  pgb_stmt_live_set(&pgb_stmt.diff);
-  /* diff keeps the interval's figures for the --hdr-log lines */
-  pgb_stmt_sample_diff(&pgb_stmt.diff, &pgb_stmt.cur, &pgb_stmt.prev);
+  if (pgb_stmt.ended)
+    pgb_stmt_sample_copy(&pgb_stmt.cur, &pgb_stmt.end);
+  else
+  {
+    pgb_stmt_sample_take(&pgb_stmt.cur);
+    pgb_stmt_sample_diff(&pgb_stmt.diff, &pgb_stmt.cur, &pgb_stmt.base);
+    pgb_stmt_live_set(&pgb_stmt.diff);
+  }
+  pgb_stmt_sample_diff(&pgb_stmt.ivd, &pgb_stmt.cur, &pgb_stmt.prev);
   json_decref(iv_row);
-  iv_row = interval_json(&pgb_stmt.diff);
+  iv_row = interval_json(&pgb_stmt.ivd);
   pgb_stmt_sample_t t = pgb_stmt.prev;
   pgb_stmt.prev = pgb_stmt.cur;
   pgb_stmt.cur = t;
   pgb_stmt.iv_start = start_s;
   pgb_stmt.intervals++;
+  if (pgb_stmt.ended)
+    pgb_stmt_set_member();
 }
 
 int pgb_stmt_interval(void *ctx, const sb_out_interval_t *iv)
@@ -143,14 +153,14 @@ static json_t *row_source(void *ctx, double start_s, double len_s)
   return r;
 }
 
-/* Emits pgb_stmt.diff's non-empty histograms, tagged "stmt:S:C" (script
-   index, command index). Caller holds pgb_stmt.mtx. */
-static void emit_diff(sb_results_hdr_emit_t emit, void *ectx)
+/* Emits `d`'s non-empty histograms, tagged "stmt:S:C" (script index,
+   command index). Caller holds pgb_stmt.mtx. */
+static void emit_sample(const pgb_stmt_sample_t *d, sb_results_hdr_emit_t emit, void *ectx)
 {
   for (unsigned s = 0; s < pgb_cfg.nscripts; s++)
     for (unsigned i = 0; i < pgb_cfg.scripts[s].ncmds; i++)
     {
-      const sb_hdr_t *h = pgb_stmt.diff.h[pgb_cfg.scripts[s].first + i];
+      const sb_hdr_t *h = d->h[pgb_cfg.scripts[s].first + i];
       char tag[48];
       snprintf(tag, sizeof(tag), "stmt:%u:%u", s, i);
       if (h && h->total > 0)
@@ -159,18 +169,22 @@ static void emit_diff(sb_results_hdr_emit_t emit, void *ectx)
 }
 
 /* --hdr-log's source (sb_results_extra_hdr_source): the interval that
-   started `start_s` once its row was taken, or at the end the part
-   after the last interval (pgb_stmt.diff holds either). */
+   started `start_s` once its row was taken (ivd), or at the end the
+   part after the last interval (end - prev). */
 static void hdr_source(void *ctx, double start_s, bool final, sb_results_hdr_emit_t emit,
                        void *ectx)
 {
   (void) ctx;
   pthread_mutex_lock(&pgb_stmt.mtx);
-  if (final ? pgb_stmt.ended && !pgb_stmt.hdr_tail_logged
-            : !pgb_stmt.ended && pgb_stmt.iv_start == start_s && pgb_stmt.hdr_start != start_s)
+  if (final && pgb_stmt.ended && !pgb_stmt.hdr_tail_logged)
   {
-    emit_diff(emit, ectx);
-    pgb_stmt.hdr_tail_logged = final;
+    pgb_stmt_sample_diff(&pgb_stmt.diff, &pgb_stmt.end, &pgb_stmt.prev);
+    emit_sample(&pgb_stmt.diff, emit, ectx);
+    pgb_stmt.hdr_tail_logged = true;
+  }
+  else if (!final && pgb_stmt.iv_start == start_s && pgb_stmt.hdr_start != start_s)
+  {
+    emit_sample(&pgb_stmt.ivd, emit, ectx);
     pgb_stmt.hdr_start = start_s;
   }
   pthread_mutex_unlock(&pgb_stmt.mtx);

@@ -25,9 +25,10 @@ void pgb_count_cmd(pgb_client_t *c, unsigned gi, int64_t t0)
   c->cmd_stats[gi].count++;
   c->cmd_stats[gi].sum += (double) (now / 1000 - t0 / 1000);
   c->cmd_stats[gi].sum_ns += (double) (now - t0);
-  pthread_mutex_unlock(&c->lock);
+  /* with the count: a sample (pgb_sum_cmd_hist) sees both or neither */
   if (c->cmd_hist && c->cmd_hist[gi])
     sb_hdr_record(c->cmd_hist[gi], (uint64_t) (now - t0));
+  pthread_mutex_unlock(&c->lock);
 }
 
 void pgb_count_cmd_error(pgb_client_t *c, unsigned gi, bool retried)

@@ -25,9 +25,12 @@ void pgb_sstats_add_value(pgb_sstats_t *x, double us);
 void pgb_sum_stats(pgb_stats_t *out, pgb_stats_t *per_script, pgb_cmdstat_t *per_cmd);
 
 /* Adds each client's histogram of command k (bmk's face) to per_cmd[k]
-   (ncmds entries, made by the caller). Any thread (the histograms are
-   read with relaxed loads). */
-void pgb_sum_cmd_hist(sb_hdr_t **per_cmd);
+   (ncmds entries, made by the caller) and, when per_cmd_stats is not
+   NULL, its counters of command k to per_cmd_stats[k] (zeroed by the
+   caller), both under the client's lock, where the client records them
+   together: a histogram's total then equals the count taken with it,
+   even while the clients run. Any thread. */
+void pgb_sum_cmd_hist(sb_hdr_t **per_cmd, pgb_cmdstat_t *per_cmd_stats);
 
 /*
  * Prints pgbench 15's final report to stdout: the run's parameters, the

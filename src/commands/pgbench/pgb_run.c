@@ -408,11 +408,24 @@ void pgb_run_free_clients(void)
     pgb_client_free(&clients[i]);
 }
 
-void pgb_sum_cmd_hist(sb_hdr_t **per_cmd)
+void pgb_sum_cmd_hist(sb_hdr_t **per_cmd, pgb_cmdstat_t *per_cmd_stats)
 {
   for (int i = 0; i < pgb_cfg.nclients; i++)
-    for (unsigned k = 0; clients[i].cmd_hist && k < pgb_cfg.ncmds; k++)
-      sb_hdr_add(per_cmd[k], clients[i].cmd_hist[k]);
+  {
+    pgb_client_t *c = &clients[i];
+    pthread_mutex_lock(&c->lock);
+    for (unsigned k = 0; c->cmd_hist && k < pgb_cfg.ncmds; k++)
+      sb_hdr_add(per_cmd[k], c->cmd_hist[k]);
+    for (unsigned k = 0; per_cmd_stats && k < pgb_cfg.ncmds; k++)
+    {
+      per_cmd_stats[k].count += c->cmd_stats[k].count;
+      per_cmd_stats[k].sum += c->cmd_stats[k].sum;
+      per_cmd_stats[k].sum_ns += c->cmd_stats[k].sum_ns;
+      per_cmd_stats[k].failures += c->cmd_stats[k].failures;
+      per_cmd_stats[k].retries += c->cmd_stats[k].retries;
+    }
+    pthread_mutex_unlock(&c->lock);
+  }
 }
 
 /* ---- the output: start time and -P lines ----------------------------------- */
