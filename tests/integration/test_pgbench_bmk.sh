@@ -164,30 +164,35 @@ fi
 # the page: sample NAME S C [EXTRA]: the value of NAME{...script="S",command="C"...}
 msample() { printf '%s\n' "$PAGE" | grep -F "$1{" | grep -F "script=\"$2\",command=\"$3\"" | \
   grep -F -- "${4:-}" | head -1 | awk '{print $NF}'; }
-page_counts=; page_fails=; page_p95=
-for k in 0 1 2 3 4 5 6 7 8 9; do
-  s=$(json_get iv.json "d['statements'][$k]['script_index']")
-  c=$(json_get iv.json "d['statements'][$k]['command']")
-  page_counts+="$(msample bmk_statement_latency_seconds_count "$s" "$c") "
-  page_fails+="$(msample bmk_statement_failures_total "$s" "$c")+$(msample bmk_statement_retries_total "$s" "$c") "
-  page_p95+="$(msample bmk_statement_latency_seconds "$s" "$c" 'quantile="0.95"' | awk '{printf "%d", $1 * 1e9 + 0.5}') "
-done
-assert_eq "metrics: bmk_statement_latency_seconds_count of each command = the window's count" \
-  "$(json_get iv.json "' '.join(str(s['count']) for s in d['statements'])") " "$page_counts"
-assert_eq "metrics: failures and retries of each command = the window's" \
-  "$(json_get iv.json "' '.join('%d+%d' % (s['failures'], s['retries']) for s in d['statements'])") " "$page_fails"
-assert_eq "metrics: the 0.95 quantile of each command = the window's p95 (in ns)" \
-  "$(json_get iv.json "' '.join('%d' % round(s['latency_ms']['p95'] * 1e6) for s in d['statements'])") " \
-  "$page_p95"
-assert_eq "metrics: one bmk_statement_command series per command, named by script and text" \
-  "10 1" "$(printf '%s\n' "$PAGE" | grep -c '^bmk_statement_command{') $(printf '%s\n' "$PAGE" | \
-  grep -c 'script="1",command="6",script_name="b.sql",text="INSERT INTO pgbt_blog')"
-if command -v promtool > /dev/null; then
-  check "metrics: promtool check metrics accepts the page (names, types, summary)" \
-    promtool check metrics <<< "$PAGE"
-else
-  skip "metrics: promtool check metrics" "promtool is not installed (apt-get install prometheus)"
-fi
+# page_vs_doc WHAT DOC: the page ($PAGE) against the document DOC, per
+# command: the count, failures and retries, the 0.95 quantile = the p95
+# (in ns), one bmk_statement_command series per command; promtool's check
+page_vs_doc() {
+  local what=$1 doc=$2 k s c counts= fails= p95=
+  for k in 0 1 2 3 4 5 6 7 8 9; do
+    s=$(json_get "$doc" "d['statements'][$k]['script_index']")
+    c=$(json_get "$doc" "d['statements'][$k]['command']")
+    counts+="$(msample bmk_statement_latency_seconds_count "$s" "$c") "
+    fails+="$(msample bmk_statement_failures_total "$s" "$c")+$(msample bmk_statement_retries_total "$s" "$c") "
+    p95+="$(msample bmk_statement_latency_seconds "$s" "$c" 'quantile="0.95"' | awk '{printf "%d", $1 * 1e9 + 0.5}') "
+  done
+  assert_eq "$what: bmk_statement_latency_seconds_count of each command = $doc's count" \
+    "$(json_get "$doc" "' '.join(str(s['count']) for s in d['statements'])") " "$counts"
+  assert_eq "$what: failures and retries of each command = $doc's" \
+    "$(json_get "$doc" "' '.join('%d+%d' % (s['failures'], s['retries']) for s in d['statements'])") " "$fails"
+  assert_eq "$what: the 0.95 quantile of each command = $doc's p95 (in ns)" \
+    "$(json_get "$doc" "' '.join('%d' % round(s['latency_ms']['p95'] * 1e6) for s in d['statements'])") " "$p95"
+  assert_eq "$what: one bmk_statement_command series per command, named by script and text" \
+    "10 1" "$(printf '%s\n' "$PAGE" | grep -c '^bmk_statement_command{') $(printf '%s\n' "$PAGE" | \
+    grep -c 'script="1",command="6",script_name="b.sql",text="INSERT INTO pgbt_blog')"
+  if command -v promtool > /dev/null; then
+    check "$what: promtool check metrics accepts the page (names, types, summary)" \
+      promtool check metrics <<< "$PAGE"
+  else
+    skip "$what: promtool check metrics" "promtool is not installed (apt-get install prometheus)"
+  fi
+}
+page_vs_doc metrics iv.json
 # merged documents (bmk report --merge): counts summed, the percentiles
 # from the added histograms
 cp iv.json iv2.json
@@ -287,31 +292,10 @@ port=$(free_port 19561)
 run_scraped clm.out "$port" "$BMK" cluster run --hosts=hosts --launcher=local --results=clm.json \
   --metrics-listen="127.0.0.1:$port" --metrics-linger=60 -- $PGSQL_OPTS --threads=2 --time=3 \
   --report-interval=1 pgbench_script --script=a.sql@3 --script=b.sql@1 run
-page_counts=; page_fails=; page_p95=
-for k in 0 1 2 3 4 5 6 7 8 9; do
-  s=$(json_get clm.json "d['statements'][$k]['script_index']")
-  c=$(json_get clm.json "d['statements'][$k]['command']")
-  page_counts+="$(msample bmk_statement_latency_seconds_count "$s" "$c") "
-  page_fails+="$(msample bmk_statement_failures_total "$s" "$c")+$(msample bmk_statement_retries_total "$s" "$c") "
-  page_p95+="$(msample bmk_statement_latency_seconds "$s" "$c" 'quantile="0.95"' | awk '{printf "%d", $1 * 1e9 + 0.5}') "
-done
 assert_eq "cluster metrics: the run exits 0, its INSERTs are the rows the server holds" \
   "0 $(pgsql_q "select count(*) from pgbt_a") $(pgsql_q "select count(*) from pgbt_blog")" \
   "$RC $(json_get clm.json "d['statements'][1]['count']") $(json_get clm.json "d['statements'][9]['count']")"
-assert_eq "cluster metrics: the coordinator's bmk_statement_latency_seconds_count of each command = the merged document's count" \
-  "$(json_get clm.json "' '.join(str(s['count']) for s in d['statements'])") " "$page_counts"
-assert_eq "cluster metrics: failures and retries of each command = the merged document's" \
-  "$(json_get clm.json "' '.join('%d+%d' % (s['failures'], s['retries']) for s in d['statements'])") " "$page_fails"
-assert_eq "cluster metrics: the 0.95 quantile of each command = the merged p95 (in ns)" \
-  "$(json_get clm.json "' '.join('%d' % round(s['latency_ms']['p95'] * 1e6) for s in d['statements'])") " \
-  "$page_p95"
-assert_eq "cluster metrics: one bmk_statement_command series per command, named by script and text" \
-  "10 1" "$(printf '%s\n' "$PAGE" | grep -c '^bmk_statement_command{') $(printf '%s\n' "$PAGE" | \
-  grep -c 'script="1",command="6",script_name="b.sql",text="INSERT INTO pgbt_blog')"
-if command -v promtool > /dev/null; then
-  check "cluster metrics: promtool check metrics accepts the coordinator's page" \
-    promtool check metrics <<< "$PAGE"
-fi
+page_vs_doc "cluster metrics (the coordinator's page)" clm.json
 check "cluster metrics: the merged document validates against the schema" json_ok clm.json
 assert_eq "bmk cluster run: the merged rows have statements; per command, their counts + after_last_interval = the merged count" \
   "True $(json_get clm.json "[s['count'] for s in d['statements']]")" \

@@ -379,6 +379,19 @@ int pgb_run_event_resume(int tid, int value)
   return tx_end(c, pgb_client_resume(c, value));
 }
 
+/* dst[k] += src[k] for every command k (one client's counters). */
+static void add_cmd_stats(pgb_cmdstat_t *dst, const pgb_cmdstat_t *src)
+{
+  for (unsigned k = 0; k < pgb_cfg.ncmds; k++)
+  {
+    dst[k].count += src[k].count;
+    dst[k].sum += src[k].sum;
+    dst[k].sum_ns += src[k].sum_ns;
+    dst[k].failures += src[k].failures;
+    dst[k].retries += src[k].retries;
+  }
+}
+
 /* The clients' counters summed (under their locks). */
 void pgb_sum_stats(pgb_stats_t *out, pgb_stats_t *per_script, pgb_cmdstat_t *per_cmd)
 {
@@ -390,14 +403,8 @@ void pgb_sum_stats(pgb_stats_t *out, pgb_stats_t *per_script, pgb_cmdstat_t *per
     pgb_stats_add(out, &c->stats);
     for (unsigned s = 0; per_script && s < pgb_cfg.nscripts; s++)
       pgb_stats_add(&per_script[s], &c->script_stats[s]);
-    for (unsigned k = 0; per_cmd && k < pgb_cfg.ncmds; k++)
-    {
-      per_cmd[k].count += c->cmd_stats[k].count;
-      per_cmd[k].sum += c->cmd_stats[k].sum;
-      per_cmd[k].sum_ns += c->cmd_stats[k].sum_ns;
-      per_cmd[k].failures += c->cmd_stats[k].failures;
-      per_cmd[k].retries += c->cmd_stats[k].retries;
-    }
+    if (per_cmd)
+      add_cmd_stats(per_cmd, c->cmd_stats);
     pthread_mutex_unlock(&c->lock);
   }
 }
@@ -416,14 +423,8 @@ void pgb_sum_cmd_hist(sb_hdr_t **per_cmd, pgb_cmdstat_t *per_cmd_stats)
     pthread_mutex_lock(&c->lock);
     for (unsigned k = 0; c->cmd_hist && k < pgb_cfg.ncmds; k++)
       sb_hdr_add(per_cmd[k], c->cmd_hist[k]);
-    for (unsigned k = 0; per_cmd_stats && k < pgb_cfg.ncmds; k++)
-    {
-      per_cmd_stats[k].count += c->cmd_stats[k].count;
-      per_cmd_stats[k].sum += c->cmd_stats[k].sum;
-      per_cmd_stats[k].sum_ns += c->cmd_stats[k].sum_ns;
-      per_cmd_stats[k].failures += c->cmd_stats[k].failures;
-      per_cmd_stats[k].retries += c->cmd_stats[k].retries;
-    }
+    if (per_cmd_stats)
+      add_cmd_stats(per_cmd_stats, c->cmd_stats);
     pthread_mutex_unlock(&c->lock);
   }
 }
