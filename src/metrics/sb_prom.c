@@ -1,6 +1,7 @@
 /* bmk's Prometheus metrics: accumulation and exposition; see
    metrics/sb_prom.h. Names follow Prometheus's conventions (bmk_ prefix,
    base units, _total for counters); docs/metrics.md lists them. */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -446,6 +447,69 @@ char *sb_prom_render(const sb_prom_t *p, bool openmetrics, size_t *len)
   figures(&o, p);
   if (openmetrics)
     put(&o, "# EOF\n");
+  if (o.oom)
+  {
+    free(o.buf);
+    return NULL;
+  }
+  *len = o.len;
+  return o.buf;
+}
+
+/* The info series of command `c`: its script's name and first line. */
+static void stmt_info(out_t *o, const char *labels, const sb_prom_stmt_t *c)
+{
+  char name[520] = "", text[260] = "", cut[121];
+  snprintf(cut, sizeof(cut), "%s", c->text ? c->text : "");
+  sb_prom_escape(name, sizeof(name), c->script_name ? c->script_name : "");
+  sb_prom_escape(text, sizeof(text), cut);
+  put(o, "bmk_statement_command{%s,script=\"%u\",command=\"%u\",script_name=\"%s\","
+      "text=\"%s\"} 1\n", labels, c->script, c->command, name, text);
+}
+
+char *sb_prom_render_statements(const sb_prom_stmt_t *s, size_t n, const char *labels,
+                                bool openmetrics, bool merged, size_t *len)
+{
+  out_t o = { .buf = malloc(4096), .len = 0, .cap = 4096, .oom = false, .om = openmetrics };
+  if (o.buf == NULL)
+    return NULL;
+  o.buf[0] = '\0';
+  family(&o, "bmk_statement_command", "gauge",
+         "1 per pgbench script command: its script's name and first line (labels script and "
+         "command: the indexes of the Statements block)");
+  for (size_t k = 0; k < n; k++)
+    stmt_info(&o, labels, &s[k]);
+  family(&o, "bmk_statement_latency_seconds", "summary", merged
+         ? "pgbench script commands' latencies over the measured time, seconds, merged over "
+           "the processes (quantiles of the added HDR histograms; _count: the commands run)"
+         : "pgbench script commands' latencies over the measured time so far, seconds "
+           "(quantiles of the HDR histogram; _count: the commands run)");
+  for (size_t k = 0; k < n; k++)
+  {
+    char cl[64];
+    snprintf(cl, sizeof(cl), "script=\"%u\",command=\"%u\"", s[k].script, s[k].command);
+    put(&o, "bmk_statement_latency_seconds{%s,%s,quantile=\"0.5\"} %.17g\n", labels, cl,
+        s[k].p50_s);
+    put(&o, "bmk_statement_latency_seconds{%s,%s,quantile=\"0.95\"} %.17g\n", labels, cl,
+        s[k].p95_s);
+    put(&o, "bmk_statement_latency_seconds{%s,%s,quantile=\"0.99\"} %.17g\n", labels, cl,
+        s[k].p99_s);
+    put(&o, "bmk_statement_latency_seconds_sum{%s,%s} %.17g\n", labels, cl, s[k].sum_s);
+    put(&o, "bmk_statement_latency_seconds_count{%s,%s} %" PRIu64 "\n", labels, cl,
+        s[k].count);
+  }
+  static const char *const ctr[2][2] = {
+    { "bmk_statement_failures_total",
+      "pgbench script commands whose transaction failed there after its last try" },
+    { "bmk_statement_retries_total",
+      "pgbench script commands whose error had their transaction tried again" } };
+  for (int c = 0; c < 2; c++)
+  {
+    family(&o, ctr[c][0], "counter", ctr[c][1]);
+    for (size_t k = 0; k < n; k++)
+      put(&o, "%s{%s,script=\"%u\",command=\"%u\"} %" PRIu64 "\n", ctr[c][0], labels,
+          s[k].script, s[k].command, c == 0 ? s[k].failures : s[k].retries);
+  }
   if (o.oom)
   {
     free(o.buf);

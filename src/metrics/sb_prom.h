@@ -17,6 +17,10 @@
  * bound. Cumulative, so histogram_quantile() works and the series of
  * several processes add up.
  *
+ * sb_prom_render_statements renders the pgbench scripts' per-statement
+ * families from figures its callers sample (a run's live figures, a
+ * cluster's merged document).
+ *
  * Not thread-safe: one owner (the reporter thread, then the main thread
  * at the end; the engine never calls both at once).
  */
@@ -61,6 +65,30 @@ void sb_prom_set_end(sb_prom_t *p, const sb_out_end_t *e);
    bytes without the NUL): OpenMetrics 1.0 when `openmetrics`, else the
    text format 0.0.4. NULL on allocation failure. */
 char *sb_prom_render(const sb_prom_t *p, bool openmetrics, size_t *len);
+
+/* One command's figures for the per-statement series of pgbench
+   scripts (docs/metrics.md "pgbench scripts"). */
+typedef struct {
+  unsigned script, command;     /* 0-based indexes, as the Statements block's */
+  const char *script_name;      /* the script's file or built-in name */
+  const char *text;             /* the command's first line (the first 120
+                                   bytes become the label) */
+  uint64_t count, failures, retries;
+  double sum_s;                 /* latencies' sum, seconds */
+  double p50_s, p95_s, p99_s;   /* latency quantiles, seconds */
+} sb_prom_stmt_t;
+
+/* Renders the per-statement families of the `n` commands `s` (the
+   bmk_statement_command info series, the bmk_statement_latency_seconds
+   summary, bmk_statement_failures_total and bmk_statement_retries_total),
+   each sample with `labels` (as sb_prom_new's, not empty) and the
+   command's script and command labels, into a malloc'ed, NUL-terminated
+   buffer (*len bytes without the NUL); OpenMetrics names when
+   `openmetrics`, no "# EOF". `merged`: the figures are several
+   processes' merged (bmk cluster run), said in the summary's help. NULL
+   on allocation failure. Thread-safe (reads only its arguments). */
+char *sb_prom_render_statements(const sb_prom_stmt_t *s, size_t n, const char *labels,
+                                bool openmetrics, bool merged, size_t *len);
 
 /* Appends `v` to `dst` (cap bytes, NUL-terminated) escaped for a label
    value (backslash, double quote, newline). Returns false when it does

@@ -1,7 +1,7 @@
 /* Unit tests: the Prometheus exposition (metrics/sb_prom.c): bucket
    placement from the HDR histogram, cumulative buckets, counters that
    only grow, the end replacing the interval sums, both formats, label
-   escaping, the run's figures as gauges. */
+   escaping, the run's figures as gauges, the per-statement families. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -174,6 +174,41 @@ static void test_escape(void **state)
   assert_false(sb_prom_escape(small, sizeof(small), "abcdefgh"));
 }
 
+static void test_statements(void **state)
+{
+  (void) state;
+  sb_prom_stmt_t st[2] = {
+    { .script = 0, .command = 3, .script_name = "a \"b\".sql", .text = "SELECT 1", .count = 7,
+      .failures = 1, .retries = 2, .sum_s = 0.5, .p50_s = 0.001, .p95_s = 0.002, .p99_s = 0.004 },
+    { .script = 1, .command = 0, .script_name = "tpcb-like", .text = NULL, .count = 0 } };
+  size_t len = 0;
+  char *page = sb_prom_render_statements(st, 2, "test=\"t\"", false, false, &len);
+  assert_non_null(page);
+  assert_int_equal(len, strlen(page));
+  assert_non_null(strstr(page, "bmk_statement_command{test=\"t\",script=\"0\",command=\"3\","
+                               "script_name=\"a \\\"b\\\".sql\",text=\"SELECT 1\"} 1\n"));
+  assert_non_null(strstr(page, "script_name=\"tpcb-like\",text=\"\"} 1\n"));
+  assert_true(value_of(page, "bmk_statement_latency_seconds{test=\"t\",script=\"0\",command=\"3\","
+                             "quantile=\"0.95\"}") == 0.002);
+  assert_true(value_of(page, "bmk_statement_latency_seconds_count{test=\"t\",script=\"0\","
+                             "command=\"3\"}") == 7);
+  assert_true(value_of(page, "bmk_statement_failures_total{test=\"t\",script=\"0\",command=\"3\"}")
+              == 1);
+  assert_true(value_of(page, "bmk_statement_retries_total{test=\"t\",script=\"0\",command=\"3\"}")
+              == 2);
+  assert_true(value_of(page, "bmk_statement_retries_total{test=\"t\",script=\"1\",command=\"0\"}")
+              == 0);
+  assert_non_null(strstr(page, "# TYPE bmk_statement_retries_total counter\n"));
+  free(page);
+  /* OpenMetrics: a counter family is named without _total; merged help */
+  page = sb_prom_render_statements(st, 1, "test=\"t\"", true, true, &len);
+  assert_non_null(page);
+  assert_non_null(strstr(page, "# TYPE bmk_statement_failures counter\n"));
+  assert_non_null(strstr(page, "merged over the processes"));
+  assert_null(strstr(page, "script=\"1\""));
+  free(page);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -181,6 +216,7 @@ int main(void)
     cmocka_unit_test(test_counters_and_end),
     cmocka_unit_test(test_escape),
     cmocka_unit_test(test_figures),
+    cmocka_unit_test(test_statements),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,17 +87,6 @@ int cluster_metrics_open(cl_t *c)
 static pthread_mutex_t stmt_mtx = PTHREAD_MUTEX_INITIALIZER;
 static json_t *stmts;           /* the merged document's "statements" */
 
-/* "# HELP" / "# TYPE"; OpenMetrics names a counter family without
-   _total. */
-static void family(FILE *f, bool om, const char *name, const char *type, const char *help)
-{
-  size_t n = strlen(name);
-  int base = (int) n;
-  if (om && strcmp(type, "counter") == 0 && n > 6 && strcmp(name + n - 6, "_total") == 0)
-    base = (int) n - 6;
-  fprintf(f, "# HELP %.*s %s\n# TYPE %.*s %s\n", base, name, help, base, name, type);
-}
-
 static json_int_t num(const json_t *o, const char *key)
 {
   return json_integer_value(json_object_get(o, key));
@@ -109,83 +98,48 @@ static double lat_s(const json_t *e, const char *key)
   return json_number_value(json_object_get(json_object_get(e, "latency_ms"), key)) / 1e3;
 }
 
-/* The families of the statements `a` (the single run's names, labels and
-   help: docs/metrics.md "pgbench scripts") into `f`. */
-static void stmt_families(FILE *f, const json_t *a, const char *labels, bool om)
+/* The merged document's statements `a` as the series' figures (at most
+   STMT_SERIES_MAX, as a single run's page); the strings stay `a`'s. */
+static sb_prom_stmt_t *stmt_figures(const json_t *a, size_t *n)
 {
-  size_t n = json_array_size(a) < STMT_SERIES_MAX ? json_array_size(a) : STMT_SERIES_MAX;
-  family(f, om, "bmk_statement_command", "gauge",
-         "1 per pgbench script command: its script's name and first line (labels script and "
-         "command: the indexes of the Statements block)");
-  for (size_t i = 0; i < n; i++)
+  *n = json_array_size(a) < STMT_SERIES_MAX ? json_array_size(a) : STMT_SERIES_MAX;
+  sb_prom_stmt_t *st = calloc(*n ? *n : 1, sizeof(*st));
+  for (size_t i = 0; st && i < *n; i++)
   {
     const json_t *e = json_array_get(a, i);
-    char name[520] = "", text[260] = "", cut[121];
-    const char *t = json_string_value(json_object_get(e, "text"));
-    snprintf(cut, sizeof(cut), "%s", t ? t : "");
-    sb_prom_escape(name, sizeof(name), json_string_value(json_object_get(e, "script")) ?
-                   json_string_value(json_object_get(e, "script")) : "");
-    sb_prom_escape(text, sizeof(text), cut);
-    fprintf(f, "bmk_statement_command{%s,script=\"%" JSON_INTEGER_FORMAT "\",command=\"%"
-            JSON_INTEGER_FORMAT "\",script_name=\"%s\",text=\"%s\"} 1\n", labels,
-            num(e, "script_index"), num(e, "command"), name, text);
+    st[i] = (sb_prom_stmt_t) {
+      .script = (unsigned) num(e, "script_index"), .command = (unsigned) num(e, "command"),
+      .script_name = json_string_value(json_object_get(e, "script")),
+      .text = json_string_value(json_object_get(e, "text")),
+      .count = (uint64_t) num(e, "count"), .failures = (uint64_t) num(e, "failures"),
+      .retries = (uint64_t) num(e, "retries"),
+      .sum_s = lat_s(e, "avg") * (double) num(e, "count"),
+      .p50_s = lat_s(e, "p50"), .p95_s = lat_s(e, "p95"), .p99_s = lat_s(e, "p99") };
   }
-  family(f, om, "bmk_statement_latency_seconds", "summary",
-         "pgbench script commands' latencies over the measured time, seconds, merged over "
-         "the processes (quantiles of the added HDR histograms; _count: the commands run)");
-  static const char *const q[3][2] = { { "0.5", "p50" }, { "0.95", "p95" }, { "0.99", "p99" } };
-  for (size_t i = 0; i < n; i++)
-  {
-    const json_t *e = json_array_get(a, i);
-    char cl[96];
-    snprintf(cl, sizeof(cl), "script=\"%" JSON_INTEGER_FORMAT "\",command=\"%"
-             JSON_INTEGER_FORMAT "\"", num(e, "script_index"), num(e, "command"));
-    for (int k = 0; k < 3; k++)
-      fprintf(f, "bmk_statement_latency_seconds{%s,%s,quantile=\"%s\"} %.17g\n", labels, cl,
-              q[k][0], lat_s(e, q[k][1]));
-    fprintf(f, "bmk_statement_latency_seconds_sum{%s,%s} %.17g\n", labels, cl,
-            lat_s(e, "avg") * (double) num(e, "count"));
-    fprintf(f, "bmk_statement_latency_seconds_count{%s,%s} %" JSON_INTEGER_FORMAT "\n", labels,
-            cl, num(e, "count"));
-  }
-  static const char *const ctr[2][3] = {
-    { "bmk_statement_failures_total", "failures",
-      "pgbench script commands whose transaction failed there after its last try" },
-    { "bmk_statement_retries_total", "retries",
-      "pgbench script commands whose error had their transaction tried again" } };
-  for (int c = 0; c < 2; c++)
-  {
-    family(f, om, ctr[c][0], "counter", ctr[c][2]);
-    for (size_t i = 0; i < n; i++)
-    {
-      const json_t *e = json_array_get(a, i);
-      fprintf(f, "%s{%s,script=\"%" JSON_INTEGER_FORMAT "\",command=\"%" JSON_INTEGER_FORMAT
-              "\"} %" JSON_INTEGER_FORMAT "\n", ctr[c][0], labels, num(e, "script_index"),
-              num(e, "command"), num(e, ctr[c][1]));
-    }
-  }
+  return st;
 }
 
 /* The page's source (sb_metrics_extra_source): the merged statements'
    families. The HTTP thread. */
 static char *stmt_page(const char *labels, bool om, size_t *len)
 {
-  char *buf = NULL;
-  size_t n = 0;
-  FILE *f = open_memstream(&buf, &n);
-  if (f == NULL)
-    return NULL;
+  char *page = NULL;
   pthread_mutex_lock(&stmt_mtx);
   if (stmts)
-    stmt_families(f, stmts, labels, om);
-  pthread_mutex_unlock(&stmt_mtx);
-  if (fclose(f) != 0)
   {
-    free(buf);
-    return NULL;
+    size_t n;
+    sb_prom_stmt_t *st = stmt_figures(stmts, &n);
+    if (st)
+      page = sb_prom_render_statements(st, n, labels, om, true, len);
+    free(st);
   }
-  *len = n;
-  return buf;
+  else
+  {
+    page = strdup("");
+    *len = 0;
+  }
+  pthread_mutex_unlock(&stmt_mtx);
+  return page;
 }
 
 void cluster_metrics_statements(cl_t *c)

@@ -10,8 +10,6 @@
  * thread), so the rows' counts and the window's differ only by what came
  * after the last interval (the document's after_last_interval).
  */
-#include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,147 +190,48 @@ static void hdr_source(void *ctx, double start_s, bool final, sb_results_hdr_emi
 
 /* ---- the metrics page ------------------------------------------------------ */
 
-typedef struct {
-  char *p;
-  size_t len, cap;
-  bool oom;
-} buf_t;
-
-static void add(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void add(buf_t *b, const char *fmt, ...)
-{
-  while (!b->oom)
-  {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-      b->oom = true;
-    else if (b->p && b->len + (size_t) n < b->cap)
-    {
-      b->len += (size_t) n;
-      return;
-    }
-    else
-    {
-      size_t cap = b->cap * 2 + (size_t) n + 4096;
-      char *q = realloc(b->p, cap);
-      if (q == NULL)
-        b->oom = true;
-      else
-      {
-        b->p = q;
-        b->cap = cap;
-      }
-    }
-  }
-}
-
-/* "# HELP" / "# TYPE"; OpenMetrics names a counter family without
-   _total. */
-static void family(buf_t *b, bool om, const char *name, const char *type, const char *help)
-{
-  size_t n = strlen(name);
-  int base = (int) n;
-  if (om && strcmp(type, "counter") == 0 && n > 6 && strcmp(name + n - 6, "_total") == 0)
-    base = (int) n - 6;
-  add(b, "# HELP %.*s %s\n# TYPE %.*s %s\n", base, name, help, base, name, type);
-}
-
 /* The commands that get series: min(ncmds, SERIES_MAX). */
 static unsigned nseries(void)
 {
   return pgb_cfg.ncmds < SERIES_MAX ? pgb_cfg.ncmds : SERIES_MAX;
 }
 
-/* Labels of command k: script="S",command="I" (indexes as the report's
-   and the document's). */
-static void cmd_labels(char *dst, size_t cap, unsigned k)
+/* The page's source (sb_metrics_extra_source): the commands' cumulative
+   figures (metrics/sb_prom.h renders them). The HTTP thread. */
+static char *page_source(const char *labels, bool om, size_t *len)
 {
-  for (unsigned s = 0; s < pgb_cfg.nscripts; s++)
-    if (k >= pgb_cfg.scripts[s].first && k < pgb_cfg.scripts[s].first + pgb_cfg.scripts[s].ncmds)
-    {
-      snprintf(dst, cap, "script=\"%u\",command=\"%u\"", s, k - pgb_cfg.scripts[s].first);
-      return;
-    }
-  snprintf(dst, cap, "script=\"?\",command=\"%u\"", k);
-}
-
-/* The info series: the script's name and the command's first line (cut
-   to 120 bytes) as labels, value 1. */
-static void info(buf_t *b, const char *l, unsigned k)
-{
+  unsigned n = nseries();
+  sb_prom_stmt_t *st = calloc(n ? n : 1, sizeof(*st));
+  if (st == NULL)
+    return NULL;
+  pthread_mutex_lock(&live_mtx);
+  for (unsigned k = 0; live && k < n; k++)
+  {
+    st[k].count = (uint64_t) live[k].count;
+    st[k].failures = (uint64_t) live[k].failures;
+    st[k].retries = (uint64_t) live[k].retries;
+    st[k].sum_s = live[k].sum_s;
+    st[k].p50_s = live[k].p50;
+    st[k].p95_s = live[k].p95;
+    st[k].p99_s = live[k].p99;
+  }
+  pthread_mutex_unlock(&live_mtx);
+  /* the scripts' names and commands do not change during the run */
   for (unsigned s = 0; s < pgb_cfg.nscripts; s++)
   {
     const pgb_script_t *sc = &pgb_cfg.scripts[s];
-    if (k < sc->first || k >= sc->first + sc->ncmds)
-      continue;
-    char name[520] = "", text[260] = "", cut[121];
-    snprintf(cut, sizeof(cut), "%s", sc->cmds[k - sc->first].first_line);
-    sb_prom_escape(name, sizeof(name), sc->name);
-    sb_prom_escape(text, sizeof(text), cut);
-    add(b, "bmk_statement_command{%s,script=\"%u\",command=\"%u\",script_name=\"%s\","
-        "text=\"%s\"} 1\n", l, s, k - sc->first, name, text);
+    for (unsigned i = 0; i < sc->ncmds && sc->first + i < n; i++)
+    {
+      sb_prom_stmt_t *e = &st[sc->first + i];
+      e->script = s;
+      e->command = i;
+      e->script_name = sc->name;
+      e->text = sc->cmds[i].first_line;
+    }
   }
-}
-
-static char *page_source(const char *labels, bool om, size_t *len)
-{
-  buf_t b = { 0 };
-  unsigned n = nseries();
-  live_t *copy = calloc(n ? n : 1, sizeof(*copy));
-  if (copy == NULL)
-    return NULL;
-  pthread_mutex_lock(&live_mtx);
-  if (live)
-    memcpy(copy, live, n * sizeof(*copy));
-  pthread_mutex_unlock(&live_mtx);
-  char cl[64];
-  family(&b, om, "bmk_statement_command", "gauge",
-         "1 per pgbench script command: its script's name and first line (labels script and "
-         "command: the indexes of the Statements block)");
-  for (unsigned k = 0; k < n; k++)
-    info(&b, labels, k);
-  family(&b, om, "bmk_statement_latency_seconds", "summary",
-         "pgbench script commands' latencies over the measured time so far, seconds "
-         "(quantiles of the HDR histogram; _count: the commands run)");
-  for (unsigned k = 0; k < n; k++)
-  {
-    cmd_labels(cl, sizeof(cl), k);
-    add(&b, "bmk_statement_latency_seconds{%s,%s,quantile=\"0.5\"} %.17g\n", labels, cl,
-        copy[k].p50);
-    add(&b, "bmk_statement_latency_seconds{%s,%s,quantile=\"0.95\"} %.17g\n", labels, cl,
-        copy[k].p95);
-    add(&b, "bmk_statement_latency_seconds{%s,%s,quantile=\"0.99\"} %.17g\n", labels, cl,
-        copy[k].p99);
-    add(&b, "bmk_statement_latency_seconds_sum{%s,%s} %.17g\n", labels, cl, copy[k].sum_s);
-    add(&b, "bmk_statement_latency_seconds_count{%s,%s} %" PRId64 "\n", labels, cl,
-        copy[k].count);
-  }
-  family(&b, om, "bmk_statement_failures_total", "counter",
-         "pgbench script commands whose transaction failed there after its last try");
-  for (unsigned k = 0; k < n; k++)
-  {
-    cmd_labels(cl, sizeof(cl), k);
-    add(&b, "bmk_statement_failures_total{%s,%s} %" PRId64 "\n", labels, cl, copy[k].failures);
-  }
-  family(&b, om, "bmk_statement_retries_total", "counter",
-         "pgbench script commands whose error had their transaction tried again");
-  for (unsigned k = 0; k < n; k++)
-  {
-    cmd_labels(cl, sizeof(cl), k);
-    add(&b, "bmk_statement_retries_total{%s,%s} %" PRId64 "\n", labels, cl, copy[k].retries);
-  }
-  free(copy);
-  if (b.oom)
-  {
-    free(b.p);
-    return NULL;
-  }
-  *len = b.len;
-  return b.p;
+  char *page = sb_prom_render_statements(st, n, labels, om, false, len);
+  free(st);
+  return page;
 }
 
 int pgb_stmt_live_register(void)
