@@ -22,6 +22,38 @@ static json_t *find(json_t *a, json_int_t s, json_int_t c)
   return NULL;
 }
 
+/* One command's sums over the inputs (the documents' entries, or the
+   rows of one merged interval). */
+typedef struct {
+  json_int_t s, c;              /* script_index, command */
+  uint64_t count, failures, retries;
+  double sum_ms, hi[4];         /* avg x count summed; highest p50..max */
+  bool missing;                 /* an input row without its histogram */
+  sb_hdr_t *h;
+} row_entry_t;
+
+/* Adds the input entry `src` (of document `d`) to `e`: counts summed,
+   avg x count summed, the highest of each percentile, the histogram
+   added (or `missing` noted). 0, or -1 with `err` set. */
+static int accumulate(row_entry_t *e, const sb_results_file_t *d, const json_t *src, char *err,
+                      size_t errlen)
+{
+  static const char *const pk[4] = { "p50", "p95", "p99", "max" };
+  uint64_t n = count(src, "count");
+  e->count += n;
+  e->failures += count(src, "failures");
+  e->retries += count(src, "retries");
+  const json_t *lat = json_object_get(src, "latency_ms");
+  double avg = sb_json_num(lat, "avg", NULL);
+  e->sum_ms += isnan(avg) ? 0.0 : avg * (double) n;
+  for (int k = 0; k < 4; k++)
+  {
+    double v = sb_json_num(lat, pk[k], NULL);
+    e->hi[k] = v > e->hi[k] ? v : e->hi[k];
+  }
+  return sb_merge_add_hist(d, src, e->h, &e->missing, err, errlen);
+}
+
 /* A new merged entry from the first document's `src`: its identity,
    zero counts. */
 static json_t *new_entry(const json_t *src)
@@ -36,9 +68,19 @@ static json_t *new_entry(const json_t *src)
                    "retries", (json_int_t) 0);
 }
 
-static void add_count(json_t *dst, const json_t *src, const char *key)
+/* `o`'s string member `key`, or "". */
+static const char *str(const json_t *o, const char *key)
 {
-  json_object_set_new(dst, key, jcount(count(dst, key) + count(src, key)));
+  const char *v = json_string_value(json_object_get(o, key));
+  return v ? v : "";
+}
+
+/* Entries of two documents are one command: the same script name and
+   text at the same indexes (runs of other scripts are not merged). */
+static bool same_command(const json_t *a, const json_t *b)
+{
+  return strcmp(str(a, "script"), str(b, "script")) == 0 &&
+         strcmp(str(a, "text"), str(b, "text")) == 0;
 }
 
 /* One entry's latencies: from the merged histogram `h` when every input
@@ -75,50 +117,49 @@ static void set_latency(json_t *e, const sb_hdr_t *h, bool missing, const double
 static int merge_entry(const sb_results_file_t *d, unsigned n, json_int_t s, json_int_t c,
                        json_t *e, char *err, size_t errlen)
 {
-  sb_hdr_t *h = sb_hdr_new();
-  if (h == NULL)
+  row_entry_t sum = { .s = s, .c = c, .h = sb_hdr_new() };
+  if (sum.h == NULL)
     return sb_errf(err, errlen, "out of memory"), -1;
-  static const char *const pk[4] = { "p50", "p95", "p99", "max" };
-  double hi[4] = { 0, 0, 0, 0 }, sum_ms = 0;
-  bool missing = false, tails = true;
-  json_t *tail = json_pack("{s:I, s:I, s:I}", "count", (json_int_t) 0, "failures",
-                           (json_int_t) 0, "retries", (json_int_t) 0);
-  for (unsigned i = 0; i < n; i++)
+  uint64_t tail[3] = { 0, 0, 0 };
+  bool tails = true;
+  const char *first = NULL;     /* the first document that has the entry */
+  int rc = 0;
+  for (unsigned i = 0; rc == 0 && i < n; i++)
   {
     const json_t *src = find(json_object_get(d[i].doc, "statements"), s, c);
     if (src == NULL)
       continue;
-    add_count(e, src, "count");
-    add_count(e, src, "failures");
-    add_count(e, src, "retries");
+    if (first == NULL)
+      first = d[i].path;
+    else if (!same_command(e, src))
+    {
+      rc = sb_errf(err, errlen, "%s and %s ran different scripts: script %" JSON_INTEGER_FORMAT
+                   " command %" JSON_INTEGER_FORMAT " is '%s' of %s in one and '%s' of %s in "
+                   "the other; --merge combines runs of the same scripts", first, d[i].path, s,
+                   c, str(e, "text"), str(e, "script"), str(src, "text"), str(src, "script"));
+      break;
+    }
     const json_t *t = json_object_get(src, "after_last_interval");
-    tails = tails && t && tail;
+    tails = tails && t;
     for (int k = 0; tails && k < 3; k++)
-      add_count(tail, t, k == 0 ? "count" : k == 1 ? "failures" : "retries");
-    const json_t *lat = json_object_get(src, "latency_ms");
-    double avg = sb_json_num(lat, "avg", NULL);
-    sum_ms += isnan(avg) ? 0.0 : avg * (double) count(src, "count");
-    for (int k = 0; k < 4; k++)
-    {
-      double v = sb_json_num(lat, pk[k], NULL);
-      hi[k] = v > hi[k] ? v : hi[k];
-    }
-    if (sb_merge_add_hist(&d[i], src, h, &missing, err, errlen) != 0)
-    {
-      sb_hdr_free(h);
-      json_decref(tail);
-      return -1;
-    }
+      tail[k] += count(t, k == 0 ? "count" : k == 1 ? "failures" : "retries");
+    rc = accumulate(&sum, &d[i], src, err, errlen);
   }
-  set_latency(e, h, missing, hi, sum_ms);
-  sb_hdr_free(h);
-  /* the inputs' parts after their last rows: with the merged rows'
-     statements, they add up to the merged counts */
-  if (tails && tail)
-    json_object_set_new(e, "after_last_interval", tail);
-  else
-    json_decref(tail);
-  return missing ? 1 : 0;
+  if (rc == 0)
+  {
+    json_object_set_new(e, "count", jcount(sum.count));
+    json_object_set_new(e, "failures", jcount(sum.failures));
+    json_object_set_new(e, "retries", jcount(sum.retries));
+    set_latency(e, sum.h, sum.missing, sum.hi, sum.sum_ms);
+    /* the inputs' parts after their last rows: with the merged rows'
+       statements, they add up to the merged counts */
+    if (tails)
+      json_object_set_new(e, "after_last_interval",
+                          json_pack("{s:o, s:o, s:o}", "count", jcount(tail[0]),
+                                    "failures", jcount(tail[1]), "retries", jcount(tail[2])));
+  }
+  sb_hdr_free(sum.h);
+  return rc < 0 ? -1 : sum.missing ? 1 : 0;
 }
 
 json_t *sb_merge_statements(const sb_results_file_t *d, unsigned n, size_t *approx, char *err,
@@ -135,9 +176,12 @@ json_t *sb_merge_statements(const sb_results_file_t *d, unsigned n, size_t *appr
     {
       json_int_t s = json_integer_value(json_object_get(src, "script_index"));
       json_int_t c = json_integer_value(json_object_get(src, "command"));
-      if (out == NULL)
-        out = json_array();
-      if (out == NULL || find(out, s, c))
+      if (out == NULL && (out = json_array()) == NULL)
+      {
+        sb_errf(err, errlen, "out of memory");
+        return NULL;
+      }
+      if (find(out, s, c))
         continue;
       json_t *e = new_entry(src);
       int rc = e ? merge_entry(d, n, s, c, e, err, errlen) : -1;
@@ -159,15 +203,6 @@ json_t *sb_merge_statements(const sb_results_file_t *d, unsigned n, size_t *appr
 }
 
 /* ---- the interval rows' statements ------------------------------------------ */
-
-/* One command's sums over the rows of one merged interval. */
-typedef struct {
-  json_int_t s, c;              /* script_index, command */
-  uint64_t count, failures, retries;
-  double sum_ms, hi[4];         /* avg x count summed; highest p50..max */
-  bool missing;                 /* an input row without its histogram */
-  sb_hdr_t *h;
-} row_entry_t;
 
 struct sb_merge_stmt_rows {
   row_entry_t *e;
@@ -206,7 +241,6 @@ int sb_merge_stmt_rows_add(sb_merge_stmt_rows_t **acc, const sb_results_file_t *
     return 0;
   if (*acc == NULL && (*acc = calloc(1, sizeof(**acc))) == NULL)
     return sb_errf(err, errlen, "out of memory");
-  static const char *const pk[4] = { "p50", "p95", "p99", "max" };
   size_t i;
   const json_t *src;
   json_array_foreach(stmts, i, src)
@@ -215,19 +249,7 @@ int sb_merge_stmt_rows_add(sb_merge_stmt_rows_t **acc, const sb_results_file_t *
                                json_integer_value(json_object_get(src, "command")));
     if (e == NULL)
       return sb_errf(err, errlen, "out of memory");
-    uint64_t n = count(src, "count");
-    e->count += n;
-    e->failures += count(src, "failures");
-    e->retries += count(src, "retries");
-    const json_t *lat = json_object_get(src, "latency_ms");
-    double avg = sb_json_num(lat, "avg", NULL);
-    e->sum_ms += isnan(avg) ? 0.0 : avg * (double) n;
-    for (int k = 0; k < 4; k++)
-    {
-      double v = sb_json_num(lat, pk[k], NULL);
-      e->hi[k] = v > e->hi[k] ? v : e->hi[k];
-    }
-    if (sb_merge_add_hist(d, src, e->h, &e->missing, err, errlen) != 0)
+    if (accumulate(e, d, src, err, errlen) != 0)
       return -1;
   }
   return 0;

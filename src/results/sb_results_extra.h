@@ -29,13 +29,15 @@ void sb_results_extra_add(json_t *doc);
    (none for that row). One source at a time (a later call replaces it;
    fn NULL removes it). `name` must be one the schema describes for an
    interval row ("statements"). Main thread, before the run; fn is then
-   called by the reporter thread. */
+   called by the reporter thread, with sb_results' lock held (fn may take
+   its own locks, never sb_results'). Remove it only once the reporter has
+   stopped: a call under way is not waited for. */
 void sb_results_extra_interval_source(const char *name,
                                       json_t *(*fn)(void *ctx, double start_s, double len_s),
                                       void *ctx);
 
 /* Adds the interval source's member to `row` (sb_results' interval
-   rows). The reporter thread. */
+   rows). The reporter thread, sb_results' lock held. */
 void sb_results_extra_interval_add(json_t *row, double start_s, double len_s);
 
 /* Called by a histogram source for each of its tagged histograms:
@@ -54,7 +56,8 @@ typedef void (*sb_results_hdr_emit_t)(void *ectx, const char *tag, const sb_hdr_
  * interval), so each tag's lines add up to the window's histogram. One
  * source at a time (fn NULL removes it). Main thread, before the run;
  * fn is then called by the reporter thread (intervals) and the main
- * thread (final), with sb_results' lock held.
+ * thread (final), with sb_results' lock held. Remove it only once the
+ * reporter has stopped, as the interval source.
  */
 void sb_results_extra_hdr_source(void (*fn)(void *ctx, double start_s, bool final,
                                             sb_results_hdr_emit_t emit, void *ectx),

@@ -144,10 +144,12 @@ static void print_client_end(const sb_stat_t *st)
   }
   if (c->event_mode && c->blocking_calls > 0)
     log_text(LOG_WARNING, "%llu SQL call(s) waited in place and blocked an event-loop worker "
-             "(its other virtual users waited too): a query from a C callback such as "
-             "string.gsub, from a script's own coroutine, or a blocking FFI call (db_query, "
-             "db_execute, ...); docs/lua-api.md \"Event mode\" says how to make them wait "
-             "without blocking", (unsigned long long) c->blocking_calls);
+             "(its other virtual users waited too). In a Lua script: a query from a C "
+             "callback such as string.gsub, from a script's own coroutine, or a blocking FFI "
+             "call (db_query, db_execute, ...); docs/lua-api.md \"Event mode\" says how to "
+             "make them wait without blocking. In pgbench scripts: connecting, \\shell, "
+             "and --protocol=prepared's first prepare of each statement (docs/pgbench.md)",
+             (unsigned long long) c->blocking_calls);
 }
 
 static int out_interval(void *ctx, const sb_out_interval_t *iv)

@@ -219,6 +219,14 @@ assert_eq "merge: the same histogram twice keeps each command's p95" \
   "$(json_get ivm.json "[s['latency_ms']['p95'] for s in d['statements']]")"
 assert_contains "merge: the merged report has the Statements block" "$OUT" "Statements (latency in ms):"
 check "merge: the merged document validates against the schema" json_ok ivm.json
+# runs of other scripts are not merged: the same indexes, another text
+python3 -c "import json; d = json.load(open('iv.json')); d['statements'][3]['text'] = 'SELECT 42;'
+json.dump(d, open('ivx.json', 'w'))"
+run_bmk report --merge --output=ivmx.json iv.json ivx.json
+assert_eq "merge of runs of other scripts: exit 1, no document" "1 no" \
+  "$RC $([ -e ivmx.json ] && echo yes || echo no)"
+assert_contains "merge of runs of other scripts: the message names both files and the command" \
+  "$OUT" "iv.json and ivx.json ran different scripts: script 1 command 0 is"
 # a document without the statements' histograms (an older bmk's): the
 # percentiles are the highest of the runs' (an upper bound), said so
 python3 -c "import json; d = json.load(open('iv.json'))

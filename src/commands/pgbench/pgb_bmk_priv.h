@@ -12,6 +12,8 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include <jansson.h>
+
 #include "commands/pgbench/pgb.h"
 #include "commands/pgbench/pgb_client.h"
 #include "core/sb_histogram.h"
@@ -62,10 +64,21 @@ void pgb_bmk_stmt_free(void);
    histograms with relaxed loads). Caller holds pgb_stmt.mtx. */
 void pgb_stmt_sample_take(pgb_stmt_sample_t *s);
 
-/* d = a (a copy). */
+/* One command's figures as the document's and the interval rows'
+   "statements" entries have them: {script_index, command, count,
+   failures, retries, latency_ms: {avg, p50, p95, p99, max} (ms),
+   hdr_v2_compressed_base64}, and with `named` also {script, weight,
+   text} (script `s`, its command `i`; `cs` and `h` the figures, h in
+   ns). A new reference, NULL when memory is short. Any thread (reads
+   its arguments and pgb_cfg). */
+json_t *pgb_stmt_entry_json(unsigned s, unsigned i, const pgb_cmdstat_t *cs,
+                            const sb_hdr_t *h, bool named);
+
+/* d = a (a copy). Caller holds pgb_stmt.mtx when they are its samples. */
 void pgb_stmt_sample_copy(pgb_stmt_sample_t *d, const pgb_stmt_sample_t *a);
 
-/* d = a - b (b an earlier sample of the same counters). */
+/* d = a - b (b an earlier sample of the same counters). Caller holds
+   pgb_stmt.mtx when they are its samples. */
 void pgb_stmt_sample_diff(pgb_stmt_sample_t *d, const pgb_stmt_sample_t *a,
                           const pgb_stmt_sample_t *b);
 

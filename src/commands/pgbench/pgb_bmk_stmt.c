@@ -25,6 +25,7 @@
 #include "core/sb_output.h"
 #include "core/sb_probe.h"
 #include "results/sb_hdrlog.h"
+#include "results/sb_report_file.h"
 #include "results/sb_results_extra.h"
 
 pgb_stmt_state_t pgb_stmt = { .mtx = PTHREAD_MUTEX_INITIALIZER, .iv_start = -1.0,
@@ -106,62 +107,94 @@ static double ms(uint64_t ns)
   return (double) ns / 1e6;
 }
 
-/* One command's figures in the document: `w` over the window, `tail`
-   (or NULL) the part of it after the last interval sample. */
-static json_t *command_json(unsigned s, unsigned i, const pgb_cmdstat_t *cs, const sb_hdr_t *h,
-                            const pgb_cmdstat_t *tail)
+json_t *pgb_stmt_entry_json(unsigned s, unsigned i, const pgb_cmdstat_t *cs,
+                            const sb_hdr_t *h, bool named)
 {
   const pgb_script_t *sc = &pgb_cfg.scripts[s];
+  json_t *o = named
+    ? json_pack("{s:s, s:i, s:i, s:i, s:s}", "script", sc->name, "script_index", (int) s,
+                "weight", sc->weight, "command", (int) i, "text", sc->cmds[i].first_line)
+    : json_pack("{s:i, s:i}", "script_index", (int) s, "command", (int) i);
   double avg = cs->count > 0 ? cs->sum_ns / (double) cs->count / 1e6 : 0.0;
-  json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:{s:f, s:f, s:f, s:f, s:f}}",
-                        "script", sc->name, "script_index", (int) s, "weight", sc->weight,
-                        "command", (int) i, "text", sc->cmds[i].first_line,
-                        "count", (json_int_t) cs->count, "failures", (json_int_t) cs->failures,
-                        "retries", (json_int_t) cs->retries, "latency_ms", "avg", avg,
-                        "p50", ms(sb_hdr_percentile(h, 50)), "p95", ms(sb_hdr_percentile(h, 95)),
-                        "p99", ms(sb_hdr_percentile(h, 99)), "max", ms(sb_hdr_max(h)));
-  if (o == NULL)
-    return NULL;
-  /* the histogram, so merged runs (bmk report --merge, bmk cluster run)
-     get exact percentiles */
+  json_t *fig = json_pack("{s:I, s:I, s:I, s:{s:f, s:f, s:f, s:f, s:f}}",
+                          "count", (json_int_t) cs->count, "failures", (json_int_t) cs->failures,
+                          "retries", (json_int_t) cs->retries, "latency_ms", "avg", avg,
+                          "p50", ms(sb_hdr_percentile(h, 50)), "p95", ms(sb_hdr_percentile(h, 95)),
+                          "p99", ms(sb_hdr_percentile(h, 99)), "max", ms(sb_hdr_max(h)));
+  /* the histogram, so merged runs and rows (bmk report --merge, bmk
+     cluster run) get exact percentiles */
   char *enc = sb_hdr_encode_v2_base64(h);
-  json_object_set_new(o, "hdr_v2_compressed_base64", enc ? json_string(enc) : json_null());
+  bool ok = o && fig && json_object_update(o, fig) == 0 &&
+            json_object_set_new(o, "hdr_v2_compressed_base64",
+                                enc ? json_string(enc) : json_null()) == 0;
   free(enc);
-  if (tail)
-    json_object_set_new(o, "after_last_interval",
-                        json_pack("{s:I, s:I, s:I}", "count", (json_int_t) tail->count,
-                                  "failures", (json_int_t) tail->failures,
-                                  "retries", (json_int_t) tail->retries));
+  json_decref(fig);
+  if (!ok)
+  {
+    json_decref(o);
+    return NULL;
+  }
   return o;
 }
 
-void pgb_stmt_set_member(void)
+/* One command's figures in the document: `cs`, `h` over the window,
+   `tail` (or NULL) the part of it after the last interval sample. */
+static json_t *command_json(unsigned s, unsigned i, const pgb_cmdstat_t *cs, const sb_hdr_t *h,
+                            const pgb_cmdstat_t *tail)
+{
+  json_t *o = pgb_stmt_entry_json(s, i, cs, h, true);
+  if (o && tail &&
+      json_object_set_new(o, "after_last_interval",
+                          json_pack("{s:I, s:I, s:I}", "count", (json_int_t) tail->count,
+                                    "failures", (json_int_t) tail->failures,
+                                    "retries", (json_int_t) tail->retries)) != 0)
+  {
+    json_decref(o);
+    return NULL;
+  }
+  return o;
+}
+
+/* The window's statements as the document has them (command_json), with
+   each command's after_last_interval (end - prev) when `tails`; NULL
+   when memory is short. Caller holds pgb_stmt.mtx; the end was sampled. */
+static json_t *window_statements(bool tails)
 {
   pgb_cmdstat_t *tail = NULL;
   /* what came after the last interval sample (the engine drops a
      partial last interval): end - prev */
-  if (pgb_stmt.intervals > 0 && (tail = calloc(pgb_cfg.ncmds + 1, sizeof(*tail))) != NULL)
-    for (unsigned k = 0; k < pgb_cfg.ncmds; k++)
-    {
-      tail[k].count = pgb_stmt.end.cs[k].count - pgb_stmt.prev.cs[k].count;
-      tail[k].failures = pgb_stmt.end.cs[k].failures - pgb_stmt.prev.cs[k].failures;
-      tail[k].retries = pgb_stmt.end.cs[k].retries - pgb_stmt.prev.cs[k].retries;
-    }
+  if (tails && (tail = calloc(pgb_cfg.ncmds + 1, sizeof(*tail))) == NULL)
+    return NULL;
+  for (unsigned k = 0; tail && k < pgb_cfg.ncmds; k++)
+  {
+    tail[k].count = pgb_stmt.end.cs[k].count - pgb_stmt.prev.cs[k].count;
+    tail[k].failures = pgb_stmt.end.cs[k].failures - pgb_stmt.prev.cs[k].failures;
+    tail[k].retries = pgb_stmt.end.cs[k].retries - pgb_stmt.prev.cs[k].retries;
+  }
   json_t *arr = json_array();
-  for (unsigned s = 0; s < pgb_cfg.nscripts; s++)
-    for (unsigned i = 0; i < pgb_cfg.scripts[s].ncmds; i++)
+  for (unsigned s = 0; arr && s < pgb_cfg.nscripts; s++)
+    for (unsigned i = 0; arr && i < pgb_cfg.scripts[s].ncmds; i++)
     {
       unsigned k = pgb_cfg.scripts[s].first + i;
       json_t *one = command_json(s, i, &pgb_stmt.last.cs[k], pgb_stmt.last.h[k],
                                  tail ? &tail[k] : NULL);
-      if (arr && one)
-        json_array_append_new(arr, one);
-      else
-        json_decref(one);
+      if (one == NULL || json_array_append_new(arr, one) != 0)
+      {
+        json_decref(arr);
+        arr = NULL;
+      }
     }
   free(tail);
+  return arr;
+}
+
+void pgb_stmt_set_member(void)
+{
+  json_t *arr = window_statements(pgb_stmt.intervals > 0);
   if (arr)
     sb_results_extra_set("statements", arr);
+  else
+    log_text(LOG_ALERT, "out of memory: --results has no \"statements\"");
 }
 
 /* The end sample, the window (end - base) and the document's member. */
@@ -184,28 +217,19 @@ static void p_print(void *ctx)
   (void) ctx;
   if (!pgb_stmt.have_window)
     return;
-  log_lock();
-  printf("Statements (latency in ms):\n");
-  for (unsigned s = 0; s < pgb_cfg.nscripts; s++)
+  pthread_mutex_lock(&pgb_stmt.mtx);
+  json_t *doc = json_pack("{s:o*}", "statements", window_statements(false));
+  pthread_mutex_unlock(&pgb_stmt.mtx);
+  if (doc == NULL || json_object_get(doc, "statements") == NULL)
+    log_text(LOG_ALERT, "out of memory: no Statements block");
+  else
   {
-    const pgb_script_t *sc = &pgb_cfg.scripts[s];
-    printf("    script %u: %s (weight %d)\n", s, sc->name, sc->weight);
-    printf("        %10s %8s %8s %9s %9s %9s %9s  command\n", "count", "failed", "retried",
-           "avg", "p50", "p95", "p99");
-    for (unsigned i = 0; i < sc->ncmds; i++)
-    {
-      unsigned k = sc->first + i;
-      const pgb_cmdstat_t *cs = &pgb_stmt.last.cs[k];
-      const sb_hdr_t *h = pgb_stmt.last.h[k];
-      printf("        %10" PRId64 " %8" PRId64 " %8" PRId64 " %9.3f %9.3f %9.3f %9.3f  %s\n",
-             cs->count, cs->failures, cs->retries,
-             cs->count > 0 ? cs->sum_ns / (double) cs->count / 1e6 : 0.0,
-             ms(sb_hdr_percentile(h, 50)), ms(sb_hdr_percentile(h, 95)),
-             ms(sb_hdr_percentile(h, 99)), sc->cmds[i].first_line);
-    }
+    log_lock();
+    sb_report_file_statements(stdout, doc);
+    fflush(stdout);
+    log_unlock();
   }
-  fflush(stdout);
-  log_unlock();
+  json_decref(doc);
 }
 
 int pgb_bmk_stmt_register(void)

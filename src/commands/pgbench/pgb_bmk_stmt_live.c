@@ -37,7 +37,8 @@ typedef struct {
 
 static pthread_mutex_t live_mtx = PTHREAD_MUTEX_INITIALIZER;
 static live_t *live;          /* ncmds entries */
-static json_t *iv_row;        /* the last sampled interval's statements */
+static bool row_given;        /* the last sampled interval's row was made
+                                 (under pgb_stmt.mtx) */
 
 void pgb_stmt_live_set(const pgb_stmt_sample_t *w)
 {
@@ -56,45 +57,29 @@ void pgb_stmt_live_set(const pgb_stmt_sample_t *w)
   pthread_mutex_unlock(&live_mtx);
 }
 
-static double ms(uint64_t ns)
-{
-  return (double) ns / 1e6;
-}
-
 /* The interval's statements (`d`: pgb_stmt.ivd), one entry per command in
-   the order of the document's "statements", each with its histogram. */
+   the order of the document's "statements", each with its histogram;
+   NULL when memory is short. */
 static json_t *interval_json(const pgb_stmt_sample_t *d)
 {
   json_t *a = json_array();
   for (unsigned s = 0; a && s < pgb_cfg.nscripts; s++)
-    for (unsigned i = 0; i < pgb_cfg.scripts[s].ncmds; i++)
+    for (unsigned i = 0; a && i < pgb_cfg.scripts[s].ncmds; i++)
     {
       unsigned k = pgb_cfg.scripts[s].first + i;
-      const pgb_cmdstat_t *cs = &d->cs[k];
-      const sb_hdr_t *h = d->h[k];
-      double avg = cs->count > 0 ? cs->sum_ns / (double) cs->count / 1e6 : 0.0;
-      json_t *o = json_pack("{s:i, s:i, s:I, s:I, s:I, s:{s:f, s:f, s:f, s:f, s:f}}",
-                            "script_index", (int) s, "command", (int) i,
-                            "count", (json_int_t) cs->count,
-                            "failures", (json_int_t) cs->failures,
-                            "retries", (json_int_t) cs->retries, "latency_ms", "avg", avg,
-                            "p50", ms(sb_hdr_percentile(h, 50)),
-                            "p95", ms(sb_hdr_percentile(h, 95)),
-                            "p99", ms(sb_hdr_percentile(h, 99)), "max", ms(sb_hdr_max(h)));
-      if (o == NULL)
-        continue;
-      /* the interval's histogram, so merged rows (bmk report --merge,
-         bmk cluster run) get exact percentiles */
-      char *enc = sb_hdr_encode_v2_base64(h);
-      json_object_set_new(o, "hdr_v2_compressed_base64", enc ? json_string(enc) : json_null());
-      free(enc);
-      json_array_append_new(a, o);
+      json_t *o = pgb_stmt_entry_json(s, i, &d->cs[k], d->h[k], false);
+      if (o == NULL || json_array_append_new(a, o) != 0)
+      {
+        json_decref(a);
+        a = NULL;
+      }
     }
   return a;
 }
 
 /* Samples the interval that started `start_s` unless done: its figures
-   (cur - prev) into ivd and iv_row, the window's so far (cur - base)
+   (cur - prev) into ivd (its --results row is made from them when asked
+   for), the window's so far (cur - base)
    into the live figures, cur becomes prev. After the end (the reporter
    delivering the last interval while or after the main thread took the
    end sample, the clients parked) the interval ends at the end sample,
@@ -113,8 +98,7 @@ static void take_interval(double start_s)
     pgb_stmt_live_set(&pgb_stmt.diff);
   }
   pgb_stmt_sample_diff(&pgb_stmt.ivd, &pgb_stmt.cur, &pgb_stmt.prev);
-  json_decref(iv_row);
-  iv_row = interval_json(&pgb_stmt.ivd);
+  row_given = false;
   pgb_stmt_sample_t t = pgb_stmt.prev;
   pgb_stmt.prev = pgb_stmt.cur;
   pgb_stmt.cur = t;
@@ -134,7 +118,7 @@ int pgb_stmt_interval(void *ctx, const sb_out_interval_t *iv)
 }
 
 /* --results' interval row source: the statements of the interval that
-   started `start_s` (taken over by the row), or NULL. */
+   started `start_s` (once), or NULL. */
 static json_t *row_source(void *ctx, double start_s, double len_s)
 {
   (void) ctx;
@@ -142,10 +126,10 @@ static json_t *row_source(void *ctx, double start_s, double len_s)
   pthread_mutex_lock(&pgb_stmt.mtx);
   take_interval(start_s);
   json_t *r = NULL;
-  if (pgb_stmt.iv_start == start_s)
+  if (pgb_stmt.iv_start == start_s && !row_given)
   {
-    r = iv_row;
-    iv_row = NULL;
+    r = interval_json(&pgb_stmt.ivd);
+    row_given = true;
   }
   pthread_mutex_unlock(&pgb_stmt.mtx);
   return r;
@@ -259,7 +243,5 @@ void pgb_stmt_live_free(void)
   pthread_mutex_lock(&live_mtx);
   free(live);
   live = NULL;
-  json_decref(iv_row);
-  iv_row = NULL;
   pthread_mutex_unlock(&live_mtx);
 }

@@ -228,17 +228,18 @@ int64_t pgb_cmd_clock(void);
 
 /* -r: global command `gi` ran from `t0` (pgb_cmd_clock) to now: its sum
    in microseconds as pgbench keeps it, its histogram (bmk's face) in
-   nanoseconds. Nothing without pgb_cfg.report_per_command. */
+   nanoseconds. Nothing without pgb_cfg.report_per_command. The client's
+   thread (c->lock taken). */
 void pgb_count_cmd(pgb_client_t *c, unsigned gi, int64_t t0);
 
 /* -r: command `gi` failed its transaction (`retried` false), or had it
-   retried. */
+   retried. The client's thread (c->lock taken). */
 void pgb_count_cmd_error(pgb_client_t *c, unsigned gi, bool retried);
 
 /* Counts the finished transaction of script `s` begun at `start_us`
    (pgb_now_us): kind 0 success, 1 serialization, 2 deadlock failure,
    after `tries` tries; sets c->last_end_us (now), last_latency_us,
-   last_kind and last_tries. */
+   last_kind and last_tries. The client's thread (c->lock taken). */
 void pgb_count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, unsigned tries);
 
 /* bmk's retry counts (core/sb_retry.h: the report's, --results' and the
@@ -246,7 +247,8 @@ void pgb_count_tx(pgb_client_t *c, unsigned s, int64_t start_us, int kind, unsig
    (1 serialization, 2 deadlock) that ended try `tries`: a failure when
    it is not retried (`retry` false), else a retry, and a retried
    transaction at its first. The code is MySQL's error number `sql_errno`
-   when it is not 0, else the kind's SQLSTATE (40001, 40P01). */
+   when it is not 0, else the kind's SQLSTATE (40001, 40P01). The
+   client's thread (sb_retry_count's counters). */
 void pgb_count_retry(const pgb_client_t *c, int kind, int sql_errno, unsigned tries, bool retry);
 
 /* Counts a transaction of script `s` that -R with -L skipped. */
