@@ -230,6 +230,13 @@ struct db_conn {
      its statements' latency */
   bool pl_batch;
   uint64_t pl_sync_ns;
+  /* set by the caller: the asynchronous forms go straight to the wait
+     after a send, without first trying to read an answer already in
+     (the drivers that try: pgsql). A Lua VU's wait is a yield through
+     interpreted frames, dearer than the recv that fails with EAGAIN when
+     the answer is not in yet; a C test's wait is not (docs/performance.md,
+     "pgbench scripts: no read before the wait") */
+  bool skip_early_read;
 };
 
 struct db_stmt {

@@ -134,8 +134,9 @@ static db_step_t async_step(db_conn_t *con, int ready)
      answer already in (a fast loopback server, while the worker ran other
      VUs' sends) takes no wait and no yield; when nothing is there yet this
      costs one recv that fails with EAGAIN (docs/performance.md, "The event
-     loop's client CPU per query") */
-  if (sending && !broken && ready == 0 && !PQconsumeInput(pg))
+     loop's client CPU per query"); not for a caller whose wait is cheaper
+     than that recv (db_conn_t.skip_early_read) */
+  if (sending && !broken && ready == 0 && !con->skip_early_read && !PQconsumeInput(pg))
     broken = true;
   while (broken || !PQisBusy(pg))
   {
