@@ -484,21 +484,37 @@ bool pgs_expr_eval(const pgs_expr_t *e, const pgs_env_t *env, pgs_value_t *out,
 }
 
 /* "%" PRId64 of `i` into buf (len bytes), without printf's cost: an
-   integer variable is formatted for every statement that binds it. */
+   integer variable is formatted for every statement that binds it. Two
+   digits per division, from a table of "00" to "99". */
 static void int_text(int64_t i, char *buf, size_t len)
 {
+  static const char pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
   char t[24];
-  size_t n = 0;
+  size_t n = sizeof(t);
   /* the magnitude as unsigned: INT64_MIN has no positive int64 */
   uint64_t u = i < 0 ? 0 - (uint64_t) i : (uint64_t) i;
-  do
-    t[n++] = (char) ('0' + u % 10);
-  while ((u /= 10) != 0);
+  while (u >= 100)
+  {
+    unsigned r = (unsigned) (u % 100);
+    u /= 100;
+    t[--n] = pairs[2 * r + 1];
+    t[--n] = pairs[2 * r];
+  }
+  if (u >= 10)
+  {
+    t[--n] = pairs[2 * u + 1];
+    t[--n] = pairs[2 * u];
+  }
+  else
+    t[--n] = (char) ('0' + u);
   if (i < 0)
-    t[n++] = '-';
+    t[--n] = '-';
   size_t k = 0;
-  while (n > 0 && k + 1 < len)
-    buf[k++] = t[--n];
+  while (n < sizeof(t) && k + 1 < len)
+    buf[k++] = t[n++];
   if (len > 0)
     buf[k] = '\0';
 }

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -357,6 +358,41 @@ static void test_value_from_text(void **state)
   assert_false(pgs_text_is_int("7 "));
 }
 
+/* An integer's text is printf's "%" PRId64, whatever the digits (the
+   formatting takes two at a time), and is cut to the buffer. */
+static void test_int_text(void **state)
+{
+  (void) state;
+  static const int64_t vals[] = {
+    0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12345, 100000, 999999, 1000000,
+    -1, -9, -10, -99, -100, -101, -12345, INT64_MAX, INT64_MIN, INT64_MIN + 1,
+    4294967296LL, 1000000000000000000LL, -1000000000000000000LL,
+  };
+  char want[32], got[32];
+  pgs_value_t v = {.type = PGS_INT};
+  for (size_t k = 0; k < sizeof(vals) / sizeof(vals[0]); k++)
+  {
+    v.u.i = vals[k];
+    snprintf(want, sizeof(want), "%" PRId64, vals[k]);
+    assert_string_equal(pgs_value_text(&v, got, sizeof(got)), want);
+  }
+  uint64_t x = 88172645463325252ULL;     /* xorshift64: digits of every kind */
+  for (int k = 0; k < 10000; k++)
+  {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    v.u.i = (int64_t) (x >> (k % 64));
+    if (k % 2)
+      v.u.i = (int64_t) (0 - (uint64_t) v.u.i);   /* no overflow at INT64_MIN */
+    snprintf(want, sizeof(want), "%" PRId64, v.u.i);
+    assert_string_equal(pgs_value_text(&v, got, sizeof(got)), want);
+  }
+  v.u.i = -12345;
+  assert_string_equal(pgs_value_text(&v, got, 4), "-12");
+  assert_string_equal(pgs_value_text(&v, got, 1), "");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -368,6 +404,7 @@ int main(void)
     cmocka_unit_test(test_syntax_errors),
     cmocka_unit_test(test_edges),
     cmocka_unit_test(test_value_from_text),
+    cmocka_unit_test(test_int_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

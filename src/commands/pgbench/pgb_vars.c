@@ -111,7 +111,14 @@ const char *pgb_var_text(pgb_client_t *c, const char *name)
   pgb_var_t *v = lookup_var(c, name);
   if (v == NULL)
     return NULL;
-  if (v->str == NULL && !v->num_text)
+  if (v->str == NULL && !v->num_text && v->value.type == PGS_INT)
+  {
+    /* an int64 takes at most 20 characters: straight into num */
+    _Static_assert(sizeof(v->num) > 20, "num holds any int64's text");
+    pgs_value_text(&v->value, v->num, sizeof(v->num));
+    v->num_text = true;
+  }
+  else if (v->str == NULL && !v->num_text)
   {
     char buf[64];
     pgs_value_text(&v->value, buf, sizeof(buf));
