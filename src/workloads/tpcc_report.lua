@@ -120,6 +120,12 @@ function M.measure_start()
   mon.measured = true
   local ok, v = pcall(sum_next_o_id, mon)
   mon.no_start = ok and v or nil
+  -- At the end of a warmup the sessions go on while the monitor reads
+  -- the schema: the New-Orders they committed between the mark above and
+  -- the end of that read (a round trip, longer on a loaded machine) are
+  -- in the client's count and may be in the schema's start value as well,
+  -- so they widen the agreement's limit (nopm below).
+  mon.no_start_slack = M.counters()[tk(run.NO, run.COMMIT)] or 0
   mon.tpm_start = xacts(mon.c, 0)
   C.sb_shared_set(SLOT_TPM0, mon.tpm_start or 0)
   C.sb_shared_set(SLOT_TPM_OK, mon.tpm_start and 1 or 0)
@@ -354,14 +360,17 @@ local function nopm(mon, cur, stat)
   if mon.no_start and mon.no_end then
     schema_n = mon.no_end - mon.no_start
     local diff = math.abs(schema_n - client)
+    local slack = mon.no_start_slack or 0
+    local limit = string.format("limit 2 x %d sessions%s", c.threads, slack > 0 and
+      string.format(" + %d committed while the start was read", slack) or "")
     local verdict
     if c.sessions ~= c.threads then
       verdict = "agreement n/a (split run: other processes write New-Orders too)"
-    elseif diff <= 2 * c.threads then
-      verdict = string.format("agree (difference %d New-Orders, limit 2 x %d sessions)", diff, c.threads)
+    elseif diff <= 2 * c.threads + slack then
+      verdict = string.format("agree (difference %d New-Orders, %s)", diff, limit)
     else
-      verdict = string.format("NOPM DISAGREE (difference %d New-Orders, limit 2 x %d sessions: " ..
-                                "another writer, routing, or a bug)", diff, c.threads)
+      verdict = string.format("NOPM DISAGREE (difference %d New-Orders, %s: " ..
+                                "another writer, routing, or a bug)", diff, limit)
     end
     print(string.format("NOPM (schema, sum(d_next_o_id)): %.0f; %s; %s", schema_n / minutes, line, verdict))
   else
