@@ -94,7 +94,7 @@ com_commit() {
 leftover() { pgrep -f -- "($BMK|$WORK/cache/bmk-[^ ]*) .*--cluster-stream" | wc -l; }
 wait_no_leftover() {
   local t
-  for t in $(seq 50); do [ "$(leftover)" = 0 ] && return 0; sleep 0.1; done
+  for t in $(seq 300); do [ "$(leftover)" = 0 ] && return 0; sleep 0.1; done
   return 1
 }
 printf 'lg1 2\nlg2 2  # two processes\nlg3 2\n' > hosts
@@ -299,10 +299,10 @@ if [[ " ${BMK_TEST_DBS:-mysql pgsql} " == *" pgsql "* ]]; then
   [ -n "$PGREADY" ] || not_ok "PostgreSQL: cannot create the test's database bmkcl"
 fi
 # xc_settled: bmkcl's count once no backend is in it and it stays the same
-# for 0.3 s (10 s at most)
+# for 0.3 s (30 s at most)
 xc_settled() {
   local t a b
-  for t in $(seq 50); do
+  for t in $(seq 150); do
     if [ "$(pgsql_q "SELECT count(*) FROM pg_stat_activity WHERE datname = 'bmkcl'")" = 0 ]; then
       a=$(xc); sleep 0.3; b=$(xc)
       [ "$a" = "$b" ] && { echo "$b"; return; }
@@ -609,7 +609,7 @@ RC=$?
 assert_eq "another bmk release on a host: exit code 1" 1 "$RC"
 assert_contains "another bmk release: the host, both releases and the ways out" "$(cat other.out)" \
   "cluster: host lg1 (lg1#0) runs bmk 0.0.1-other, this is bmk $("$BMK" --version | awk '/release/ {print $3}'): copy this release's static binary there with --copy-bmk=bmk-x64, install the same version there, or give its path with --remote-bmk"
-gone() { local t; for t in $(seq 50); do pgrep -f -- "$1" >/dev/null || return 0; sleep 0.1; done; return 1; }
+gone() { local t; for t in $(seq 300); do pgrep -f -- "$1" >/dev/null || return 0; sleep 0.1; done; return 1; }
 check "another bmk release: nothing left running" gone "$WORK/other-bmk"
 
 # ---- bad hosts files

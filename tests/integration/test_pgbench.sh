@@ -205,7 +205,7 @@ sessions() { pgsql_q "select sessions from pg_stat_database where datname = 'sbt
 before=$(sessions)
 run ours -n -c 2 -t 10 -C -S
 want=$((before + 1 + 21)) got=$(sessions) k=0
-for _ in $(seq 50); do [ "$((got - k))" -ge "$want" ] && break; sleep 0.1; got=$(sessions); k=$((k + 1)); done
+for _ in $(seq 300); do [ "$((got - k))" -ge "$want" ] && break; sleep 0.1; got=$(sessions); k=$((k + 1)); done
 assert_eq "-C -c 2 -t 10: pg_stat_database counts 21 sessions (20 and the setup's)" "$want" "$((got - k))"
 run ours -n -c 2 -j 2 -t 20 -R 500 -S
 assert_eq "-R 500 -t 20 -c 2: every transaction processed" "40/40" \
@@ -217,7 +217,7 @@ scans() { pgsql_q "select idx_scan from pg_stat_user_tables where relname = 'pgb
 before=$(scans)
 run ours -S -t 50 -c 2 -n -M prepared
 want=$((before + 100)) got=$(scans)
-for _ in $(seq 50); do [ "$got" = "$want" ] && break; sleep 0.1; got=$(scans); done
+for _ in $(seq 300); do [ "$got" = "$want" ] && break; sleep 0.1; got=$(scans); done
 assert_eq "-S -t 50 -c 2: pg_stat_user_tables counts 100 index scans of pgbench_accounts" "$want" "$got"
 
 # ---- scripts and the expression language -----------------------------------------
