@@ -120,6 +120,7 @@ const char *pgb_var_text(pgb_client_t *c, const char *name)
   }
   else if (v->str == NULL && !v->num_text)
   {
+    /* a double's or a boolean's text: in num when it fits */
     char buf[64];
     pgs_value_text(&v->value, buf, sizeof(buf));
     size_t n = strlen(buf);
